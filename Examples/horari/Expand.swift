@@ -1,0 +1,141 @@
+import ArgumentParser
+import CalendarCore
+import Foundation
+
+/// `horari expand`: the occurrences of one recurrence rule.
+struct Expand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print the occurrences of a recurrence rule, one per line.",
+        discussion: """
+            Occurrences print in the form of --dtstart: YYYYMMDD for a date, \
+            YYYYMMDDTHHMMSS for a floating or zoned time (the wall time in --tzid, \
+            moved forward out of a daylight-saving gap), and a trailing Z for UTC.
+
+            Examples:
+              horari expand --rrule 'FREQ=WEEKLY;BYDAY=MO,WE;COUNT=4' --dtstart 20260302T090000 --tzid Europe/Madrid
+              horari expand --rrule 'FREQ=DAILY' --dtstart 20260101 --from 20260301 --to 20260308
+              echo '{"rrule":"FREQ=MONTHLY;BYDAY=-1FR","dtstart":"20260130T180000","limit":3}' | horari expand --jsonl
+            """
+    )
+
+    @Option(help: "The RRULE value, such as 'FREQ=WEEKLY;BYDAY=MO'.")
+    var rrule: String?
+
+    @Option(help: "The first occurrence (DTSTART): YYYYMMDD, YYYYMMDDTHHMMSS or YYYYMMDDTHHMMSSZ.")
+    var dtstart: String?
+
+    @Option(help: "The IANA time zone of --dtstart, such as Europe/Madrid.")
+    var tzid: String?
+
+    @Option(help: "The most occurrences to print.")
+    var limit: Int?
+
+    @Option(help: "Print occurrences starting at or after this time (same forms as --dtstart; read in the rule's zone).")
+    var from: String?
+
+    @Option(help: "Print occurrences starting before this time.")
+    var to: String?
+
+    @Flag(help: "Read one JSON request per line from standard input and answer each with one JSON line.")
+    var jsonl = false
+
+    mutating func validate() throws {
+        if !jsonl && (rrule == nil || dtstart == nil) {
+            throw ValidationError("--rrule and --dtstart are required (or use --jsonl)")
+        }
+    }
+
+    func run() throws {
+        if jsonl {
+            try runJSONLines()
+            return
+        }
+        let request = ExpandRequest(rrule: rrule ?? "", dtstart: dtstart ?? "", tzid: tzid, limit: limit, from: from, to: to)
+        do {
+            for line in try request.occurrences() { print(line) }
+        } catch {
+            throw CLIError(error.message)
+        }
+    }
+
+    private func runJSONLines() throws {
+        let decoder = JSONDecoder()
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        while let line = readLine(strippingNewline: true) {
+            if line.allSatisfy(\.isWhitespace) { continue }
+            let answer: ExpandAnswer
+            do {
+                let request = try decoder.decode(ExpandRequest.self, from: Data(line.utf8))
+                answer = ExpandAnswer(occurrences: try request.occurrences(), error: nil)
+            } catch let failure as ExpandFailure {
+                answer = ExpandAnswer(occurrences: nil, error: failure.message)
+            } catch {
+                answer = ExpandAnswer(occurrences: nil, error: "not a JSON request: \(error)")
+            }
+            let data = try encoder.encode(answer)
+            print(String(decoding: data, as: UTF8.self))
+        }
+    }
+}
+
+/// One expansion request, from the command line or a JSON line.
+struct ExpandRequest: Decodable {
+    var rrule: String
+    var dtstart: String
+    var tzid: String?
+    var limit: Int?
+    var from: String?
+    var to: String?
+
+    /// The hard cap on one request's occurrences when it gives no limit.
+    static let defaultCap = 100_000
+
+    func occurrences() throws(ExpandFailure) -> [String] {
+        do {
+            return try expand()
+        } catch let failure as ExpandFailure {
+            throw failure
+        } catch {
+            throw ExpandFailure(message: String(describing: error))
+        }
+    }
+
+    private func expand() throws -> [String] {
+        let start = try CalendarTime(icalValue: dtstart, tzid: tzid)
+        let rule = try RecurrenceRule(parsing: rrule)
+        let set = RecurrenceSet(start: start, rules: [rule])
+        try set.validate()
+        let zone = try tzid.map { try ZoneRules.named($0) } ?? .utc
+        let fromDate = try from.map { try CalendarTime(icalValue: $0, tzid: tzid).instant(floatingIn: zone) }
+        let toDate = try to.map { try CalendarTime(icalValue: $0, tzid: tzid).instant(floatingIn: zone) }
+        if toDate == nil && limit == nil && !set.isBounded {
+            throw ExpandFailure(message: "the rule has no COUNT or UNTIL: give a limit or a window end")
+        }
+        let instances = try set.instances(from: fromDate, to: toDate, limit: limit ?? Self.defaultCap, floatingZone: zone)
+        return instances.map { $0.start.icalValue }
+    }
+}
+
+struct ExpandFailure: Error {
+    var message: String
+}
+
+struct ExpandAnswer: Encodable {
+    var occurrences: [String]?
+    var error: String?
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        if let occurrences { try c.encode(occurrences, forKey: .occurrences) }
+        if let error { try c.encode(error, forKey: .error) }
+    }
+
+    enum CodingKeys: String, CodingKey { case occurrences, error }
+}
+
+/// A failure reported to the user on stderr with exit code 1.
+struct CLIError: Error, CustomStringConvertible {
+    var description: String
+    init(_ message: String) { description = message }
+}

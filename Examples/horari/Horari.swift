@@ -1,0 +1,16 @@
+import ArgumentParser
+import CalendarCore
+import Foundation
+
+/// The `horari` command: the example CLI of the Horari library.
+@main
+struct Horari: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "horari",
+        abstract: "A calendar and scheduling tool built on the Horari library.",
+        discussion: """
+            Exit codes: 0 success, 1 the request failed (the message says why), 2 usage error.
+            """,
+        subcommands: [Expand.self]
+    )
+}

@@ -1,0 +1,48 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Horari: an embeddable calendar and scheduling core.
+//
+// Modules point one way: CalendarCore (Foundation only) <- the example CLI.
+// CLibICal wraps the system libical; in this package it is used by the tests
+// and the benchmark as a *referee* (libical's own recurrence iterator), never
+// by CalendarCore itself. See Docs/Architecture.md.
+let package = Package(
+    name: "Horari",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "CalendarCore", targets: ["CalendarCore"]),
+        .executable(name: "horari", targets: ["horari"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+    ],
+    targets: [
+        .target(name: "CalendarCore"),
+        .systemLibrary(
+            name: "CLibICal",
+            pkgConfig: "libical",
+            providers: [.apt(["libical-dev"]), .brew(["libical"])]
+        ),
+        .executableTarget(
+            name: "horari",
+            dependencies: [
+                "CalendarCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Examples/horari"
+        ),
+        .executableTarget(
+            name: "HorariBench",
+            dependencies: ["CalendarCore", "CLibICal"],
+            path: "Benchmarks/HorariBench",
+            swiftSettings: [.unsafeFlags(["-Ounchecked"])]
+        ),
+        .testTarget(
+            name: "CalendarCoreTests",
+            dependencies: ["CalendarCore", "CLibICal"],
+            resources: [.copy("Fixtures")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

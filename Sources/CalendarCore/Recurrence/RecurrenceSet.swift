@@ -1,0 +1,303 @@
+import Foundation
+
+/// A recurrence set (RFC 5545 §3.8.5): a start, rules that repeat it, extra
+/// dates that add to it and dates excluded from it.
+///
+/// ```swift
+/// let start = CalendarTime.zoned(try LocalDateTime(year: 2026, month: 3, day: 2, hour: 9), "Europe/Madrid")
+/// var set = RecurrenceSet(start: start, rules: [try RecurrenceRule(parsing: "FREQ=WEEKLY;BYDAY=MO,WE")])
+/// set.exclusions = [.zoned(try LocalDateTime(year: 2026, month: 3, day: 4, hour: 9), "Europe/Madrid")]
+/// let firstFive = try set.instances(limit: 5)
+/// ```
+///
+/// Semantics:
+/// - `DTSTART` is always the first instance (§3.8.5.3), and counts toward each
+///   rule's `COUNT`, even when the rule would not produce it.
+/// - Instances are computed on the wall clock of the start's zone, then
+///   resolved to instants: a wall time in a DST gap moves forward by the gap
+///   and is still counted; a repeated wall time takes its first instant.
+/// - `RDATE`s add, `EXDATE`s remove (an exclusion in another zone or in UTC is
+///   compared by instant; an all-day exclusion of a timed series — a common
+///   real-world deviation — removes every instance on that date).
+/// - `UNTIL` is inclusive. A UTC `UNTIL` is compared by instant; a date `UNTIL`
+///   of a timed series ends after that whole day; any other `UNTIL` is compared
+///   on the wall clock.
+/// - An instance is identified by its *recurrence ID*: the wall time the rule
+///   produced, in the series' zone, before any gap shift.
+public struct RecurrenceSet: Hashable, Sendable, Codable {
+    /// `DTSTART`: the first instance, and the source of the rule's defaults.
+    public var start: CalendarTime
+    /// `RRULE`s (more than one is deprecated by RFC 5545 but still read).
+    public var rules: [RecurrenceRule]
+    /// `RDATE`s: extra instances.
+    public var additions: [CalendarTime]
+    /// `EXDATE`s: instances removed.
+    public var exclusions: [CalendarTime]
+
+    /// Creates a set.
+    public init(start: CalendarTime, rules: [RecurrenceRule] = [], additions: [CalendarTime] = [], exclusions: [CalendarTime] = []) {
+        self.start = start
+        self.rules = rules
+        self.additions = additions
+        self.exclusions = exclusions
+    }
+
+    /// Whether the set has finitely many instances (every rule has `COUNT` or `UNTIL`).
+    public var isBounded: Bool { rules.allSatisfy(\.isBounded) }
+
+    /// Checks the rules against the start (RFC 5545 §3.3.10).
+    ///
+    /// - Throws: ``RecurrenceRuleError``: a rule is invalid, a date start has a
+    ///   `BYHOUR`/`BYMINUTE`/`BYSECOND` part or a sub-daily `FREQ`, or `UNTIL`
+    ///   has the wrong value type for the start.
+    public func validate() throws(RecurrenceRuleError) {
+        for rule in rules {
+            try rule.validate()
+            if start.isDate {
+                if !(rule.byHour.isEmpty && rule.byMinute.isEmpty && rule.bySecond.isEmpty) {
+                    throw RecurrenceRuleError(.partNotAllowed, part: "BYHOUR", "BYHOUR, BYMINUTE and BYSECOND must not be used with an all-day (DATE) start")
+                }
+                if rule.frequency < .daily {
+                    throw RecurrenceRuleError(.partNotAllowed, part: "FREQ", "FREQ=\(rule.frequency.rawValue) needs a start with a time, not an all-day date")
+                }
+            }
+            if let until = rule.until {
+                switch (start, until) {
+                case (.date, .date), (.floating, .floating), (.zoned, .utc), (.utc, .utc): break
+                default:
+                    throw RecurrenceRuleError(.untilTypeMismatch, part: "UNTIL", "UNTIL \(until.icalValue) must be \(start.isDate ? "a date" : start.zoneIdentifier != nil ? "a UTC date-time (ending in Z)" : "of the same kind as DTSTART") to match DTSTART \(start.icalValue)")
+                }
+            }
+        }
+    }
+
+    /// One instance of a recurrence set.
+    public struct Instance: Hashable, Sendable, Comparable {
+        /// The recurrence ID: the wall time the rule produced, in the start's zone.
+        public let recurrenceID: CalendarTime
+        /// The actual start: the recurrence ID, moved forward when it falls in a DST gap.
+        public let start: CalendarTime
+        /// Seconds since the Unix epoch of ``start``.
+        public let epochSeconds: Int64
+
+        /// The instant of ``start``.
+        public var instant: Date { Date(timeIntervalSince1970: TimeInterval(epochSeconds)) }
+
+        /// Orders instances by recurrence ID, then instant.
+        public static func < (a: Instance, b: Instance) -> Bool {
+            (a.recurrenceID.wallTime.localSeconds, a.epochSeconds) < (b.recurrenceID.wallTime.localSeconds, b.epochSeconds)
+        }
+    }
+
+    /// The instances whose start lies in `[from, to)`, at most `limit` of them,
+    /// in order of their recurrence IDs.
+    ///
+    /// At least one bound is required when the set has no end: a rule without
+    /// `COUNT` or `UNTIL` is never expanded without a window or a limit.
+    ///
+    /// - Parameters:
+    ///   - from: the earliest start, inclusive (`nil`: from `DTSTART`).
+    ///   - to: the latest start, exclusive (`nil`: no upper bound).
+    ///   - limit: the most instances to return.
+    ///   - floatingZone: the zone in which all-day and floating times are read.
+    /// - Throws: ``RecurrenceError``.
+    /// - Complexity: proportional to the rule's periods between the window's
+    ///   start and end; for a rule with no `COUNT` the walk starts at the
+    ///   window, whatever the age of the series.
+    public func instances(from: Date? = nil, to: Date? = nil, limit: Int? = nil, floatingZone: ZoneRules = .utc) throws(RecurrenceError) -> [Instance] {
+        if to == nil && limit == nil && !isBounded {
+            throw RecurrenceError(.unbounded, "the recurrence has no COUNT or UNTIL; give a window end or a limit")
+        }
+        var iterator = try makeIterator(from: from, floatingZone: floatingZone)
+        let toSeconds = to.map { Int64($0.timeIntervalSince1970.rounded(.up)) }
+        let fromSeconds = from.map { Int64($0.timeIntervalSince1970.rounded(.down)) }
+        var out: [Instance] = []
+        while let instance = iterator.next() {
+            if let toSeconds {
+                // Gap-shifted instances can run up to a few hours ahead of their
+                // neighbours: look a day past the end before stopping.
+                if instance.epochSeconds >= toSeconds {
+                    if instance.epochSeconds >= toSeconds + 86_400 { break }
+                    continue
+                }
+            }
+            if let fromSeconds, instance.epochSeconds < fromSeconds { continue }
+            out.append(instance)
+            if let limit, out.count >= limit { break }
+        }
+        return out
+    }
+
+    /// A lazy iterator over every instance, from `from` on (all when `nil`).
+    ///
+    /// The iterator may run forever for an unbounded set: bound it yourself.
+    /// - Throws: ``RecurrenceError`` when the start's zone is unknown.
+    public func makeIterator(from: Date? = nil, floatingZone: ZoneRules = .utc) throws(RecurrenceError) -> Iterator {
+        let zone: ZoneRules
+        do throws(TimeValueError) {
+            switch start {
+            case .utc: zone = .utc
+            case .zoned(_, let id): zone = try ZoneRules.named(id)
+            case .date, .floating: zone = floatingZone
+            }
+        } catch {
+            throw RecurrenceError(.unknownTimeZone, error.message)
+        }
+        return try Iterator(set: self, zone: zone, floatingZone: floatingZone, from: from)
+    }
+
+    /// Walks a recurrence set in order, merging rules and extra dates.
+    public struct Iterator: IteratorProtocol, Sendable {
+        let start: CalendarTime
+        let zone: ZoneRules
+        private var streams: [(iterator: RuleIterator, untilWall: Int64?, untilInstant: Int64?, head: Int64?)]
+        private var additions: [Int64]
+        private var additionIndex = 0
+        private let excluded: Set<Int64>
+        private let excludedDays: Set<Int>
+        private var last: Int64?
+        private var startPending: Bool
+
+        init(set: RecurrenceSet, zone: ZoneRules, floatingZone: ZoneRules, from: Date?) throws(RecurrenceError) {
+            start = set.start
+            self.zone = zone
+            let startWall = set.start.wallTime
+            let seekWall: Int64? = from.map { zone.wall(atInstant: Int64($0.timeIntervalSince1970.rounded(.down))) - 86_400 }
+
+            func wallInSeriesZone(_ t: CalendarTime) throws(RecurrenceError) -> Int64 {
+                switch (set.start, t) {
+                case (.zoned, .utc), (.zoned, .zoned), (.utc, .zoned), (.floating, .utc), (.date, .utc):
+                    do throws(TimeValueError) {
+                        return zone.wall(atInstant: try t.epochSeconds(floatingIn: floatingZone))
+                    } catch {
+                        throw RecurrenceError(.unknownTimeZone, error.message)
+                    }
+                default: return t.wallTime.localSeconds
+                }
+            }
+
+            var streams: [(RuleIterator, Int64?, Int64?, Int64?)] = []
+            for rule in set.rules {
+                var it = RuleIterator(rule: rule, start: startWall, isDate: set.start.isDate)
+                if let seekWall, rule.count == nil { it.seek(toWall: seekWall) }
+                var untilWall: Int64?
+                var untilInstant: Int64?
+                switch (set.start, rule.until) {
+                case (_, nil): break
+                case (.date, .some(let u)): untilWall = Int64(u.localDate.dayNumber) * 86_400
+                case (_, .some(.date(let d))): untilWall = Int64(d.dayNumber) * 86_400 + 86_399
+                case (.zoned, .some(.utc(let t))), (.utc, .some(.utc(let t))): untilInstant = t.localSeconds
+                case (_, .some(let u)): untilWall = try wallInSeriesZone(u)
+                }
+                streams.append((it, untilWall, untilInstant, nil))
+            }
+            self.streams = streams
+            var adds: [Int64] = []
+            for a in set.additions { adds.append(try wallInSeriesZone(a)) }
+            additions = adds.sorted()
+            if let seekWall {
+                additionIndex = additions.firstIndex { $0 >= seekWall } ?? additions.count
+            }
+            var ex = Set<Int64>()
+            var exDays = Set<Int>()
+            for e in set.exclusions {
+                if e.isDate && !set.start.isDate {
+                    exDays.insert(e.localDate.dayNumber)
+                } else {
+                    ex.insert(try wallInSeriesZone(e))
+                }
+            }
+            excluded = ex
+            excludedDays = exDays
+            startPending = seekWall.map { $0 <= startWall.localSeconds } ?? true
+            for i in self.streams.indices { advance(i) }
+        }
+
+        private mutating func advance(_ i: Int) {
+            guard let value = streams[i].iterator.next() else {
+                streams[i].head = nil
+                return
+            }
+            if let u = streams[i].untilWall, value > u {
+                streams[i].head = nil
+                return
+            }
+            if let u = streams[i].untilInstant, zone.instant(forWall: value) > u {
+                streams[i].head = nil
+                return
+            }
+            streams[i].head = value
+        }
+
+        /// The next instance, or `nil` at the end of the set.
+        public mutating func next() -> Instance? {
+            while true {
+                var best: Int64?
+                if startPending { best = start.wallTime.localSeconds }
+                for s in streams { if let h = s.head, best.map({ h < $0 }) ?? true { best = h } }
+                if additionIndex < additions.count, best.map({ additions[additionIndex] < $0 }) ?? true {
+                    best = additions[additionIndex]
+                }
+                guard let value = best else { return nil }
+                // Consume `value` from every source that holds it.
+                if startPending, value == start.wallTime.localSeconds { startPending = false }
+                for i in streams.indices where streams[i].head == value { advance(i) }
+                while additionIndex < additions.count, additions[additionIndex] == value { additionIndex += 1 }
+                if let last, value <= last { continue }
+                last = value
+                if excluded.contains(value) { continue }
+                let wall = LocalDateTime(localSeconds: value)
+                if !excludedDays.isEmpty, excludedDays.contains(wall.date.dayNumber) { continue }
+                return makeInstance(wall)
+            }
+        }
+
+        private func makeInstance(_ wall: LocalDateTime) -> Instance {
+            let id = start.withWallTime(wall)
+            let instant = zone.instant(forWall: wall.localSeconds)
+            let actual: CalendarTime
+            if case .zoned = start {
+                let shifted = zone.wall(atInstant: instant)
+                actual = shifted == wall.localSeconds ? id : start.withWallTime(LocalDateTime(localSeconds: shifted))
+            } else {
+                actual = id
+            }
+            return Instance(recurrenceID: id, start: actual, epochSeconds: instant)
+        }
+    }
+}
+
+/// An error expanding a recurrence.
+public struct RecurrenceError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What kind of problem it is.
+    public enum Code: String, Hashable, Sendable, Codable {
+        /// The set has no end and neither a window end nor a limit was given.
+        case unbounded
+        /// The start's time zone is not known.
+        case unknownTimeZone
+        /// A rule is invalid for its start.
+        case invalidRule
+    }
+
+    /// The kind of problem.
+    public let code: Code
+    /// A sentence a person can act on.
+    public let message: String
+
+    /// Creates an error.
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    /// The message.
+    public var description: String { message }
+
+}
+
+extension RecurrenceError.Code {
+    /// Matches an error against a code in a `catch` pattern: `catch RecurrenceError.Code.x`.
+    public static func ~= (code: Self, error: any Error) -> Bool {
+        (error as? RecurrenceError)?.code == code
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import Synchronization
+
+/// The UTC offsets of one time zone over time, and the RFC 5545 rules for
+/// turning a wall-clock reading into an instant.
+///
+/// Rules for a named IANA zone are read once from Foundation's `TimeZone`
+/// into a table of transitions (1900–2150) and cached, so resolving a wall
+/// time costs a binary search rather than a trip through ICU. Instants
+/// outside the table fall back to `TimeZone` directly.
+///
+/// Wall times that a zone skips or repeats resolve as RFC 5545 §3.3.5 says:
+/// - in a gap (spring forward) the time is read with the offset from *before*
+///   the gap, which moves it forward by the length of the gap
+///   (Madrid 2025-03-30 02:30 is 01:30Z, shown as 03:30);
+/// - in a fold (fall back) the time takes the *first* of its two instants.
+public struct ZoneRules: Hashable, Sendable {
+    /// The zone identifier, such as `Europe/Madrid` or `UTC`.
+    public let identifier: String
+    /// Instants (Unix seconds) at which the offset changes, ascending.
+    let transitions: [Int64]
+    /// The offset in seconds in force from `transitions[i]` on.
+    let offsetsAfter: [Int32]
+    /// The offset before the first transition.
+    let initialOffset: Int32
+    /// The first and last instants the table covers; outside, ask `timeZone`.
+    let coverage: ClosedRange<Int64>
+    /// The Foundation zone behind this table, when there is one.
+    let timeZone: TimeZone?
+
+    /// UTC: offset zero at every instant.
+    public static let utc = ZoneRules(identifier: "UTC", fixedOffset: 0)
+
+    /// A zone with one offset for all time, such as `+02:00`.
+    public init(identifier: String, fixedOffset seconds: Int) {
+        self.identifier = identifier
+        self.transitions = []
+        self.offsetsAfter = []
+        self.initialOffset = Int32(seconds)
+        self.coverage = Int64.min...Int64.max
+        self.timeZone = nil
+    }
+
+    /// A zone from an explicit table of transitions, such as one read from a
+    /// `VTIMEZONE` component's observances.
+    ///
+    /// - Parameters:
+    ///   - transitions: pairs of (instant in Unix seconds, offset in force from
+    ///     then on); they are sorted here.
+    ///   - initialOffset: the offset before the first transition.
+    public init(identifier: String, initialOffset: Int, transitions: [(instant: Int64, offset: Int)]) {
+        let sorted = transitions.sorted { $0.instant < $1.instant }
+        self.identifier = identifier
+        self.transitions = sorted.map(\.instant)
+        self.offsetsAfter = sorted.map { Int32($0.offset) }
+        self.initialOffset = Int32(initialOffset)
+        self.coverage = Int64.min...Int64.max
+        self.timeZone = nil
+    }
+
+    /// The rules of a Foundation time zone, tabulated from 1900 to 2150.
+    public init(_ timeZone: TimeZone) {
+        let start: Int64 = -2_208_988_800  // 1900-01-01T00:00:00Z
+        let end: Int64 = 5_680_281_600  // 2150-01-01T00:00:00Z
+        var instants: [Int64] = []
+        var offsets: [Int32] = []
+        var cursor = Date(timeIntervalSince1970: TimeInterval(start))
+        while let next = timeZone.nextDaylightSavingTimeTransition(after: cursor),
+            next.timeIntervalSince1970 < TimeInterval(end)
+        {
+            let t = Int64(next.timeIntervalSince1970.rounded(.down))
+            let offset = Int32(timeZone.secondsFromGMT(for: next))
+            if offsets.last != offset {
+                instants.append(t)
+                offsets.append(offset)
+            }
+            cursor = next
+        }
+        self.identifier = timeZone.identifier
+        self.transitions = instants
+        self.offsetsAfter = offsets
+        self.initialOffset = Int32(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(start))))
+        self.coverage = start...end
+        self.timeZone = timeZone
+    }
+
+    private static let cache = Mutex<[String: ZoneRules]>([:])
+
+    /// The rules of a named IANA zone, read once and cached.
+    ///
+    /// `UTC`, `Etc/UTC`, `GMT` and `Z` need no lookup.
+    /// - Throws: ``TimeValueError/Code/unknownTimeZone`` when Foundation does not
+    ///   know the zone.
+    public static func named(_ identifier: String) throws(TimeValueError) -> ZoneRules {
+        if let hit = cache.withLock({ $0[identifier] }) { return hit }
+        let rules: ZoneRules
+        switch identifier {
+        case "UTC", "Etc/UTC", "GMT", "Etc/GMT", "Z":
+            rules = ZoneRules(identifier: identifier, fixedOffset: 0)
+        default:
+            guard let tz = TimeZone(identifier: identifier) else {
+                throw TimeValueError(.unknownTimeZone, "the time zone ‘\(identifier)’ is not known (expected an IANA name such as Europe/Madrid)")
+            }
+            rules = ZoneRules(tz)
+        }
+        cache.withLock { $0[identifier] = rules }
+        return rules
+    }
+
+    /// The UTC offset in seconds in force at an instant (Unix seconds).
+    public func offset(atInstant t: Int64) -> Int {
+        if !coverage.contains(t), let timeZone {
+            return timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(t)))
+        }
+        // First transition strictly after t.
+        var lo = 0
+        var hi = transitions.count
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            if transitions[mid] <= t { lo = mid + 1 } else { hi = mid }
+        }
+        return Int(lo == 0 ? initialOffset : offsetsAfter[lo - 1])
+    }
+
+    /// The wall-clock reading (seconds since 1970-01-01 on the wall) at an instant.
+    public func wall(atInstant t: Int64) -> Int64 { t + Int64(offset(atInstant: t)) }
+
+    /// The instant (Unix seconds) of a wall-clock reading, by RFC 5545 §3.3.5.
+    ///
+    /// - Parameter wall: seconds since 1970-01-01T00:00:00 on this zone's clocks.
+    public func instant(forWall wall: Int64) -> Int64 {
+        // Any transition that matters lies within a day of the wall reading
+        // (offsets are within ±18 h and zones do not change twice a day).
+        let before = Int64(offset(atInstant: wall - 86_400))
+        let after = Int64(offset(atInstant: wall + 86_400))
+        if before == after { return wall - before }
+        let beforeValid = Int64(offset(atInstant: wall - before)) == before
+        let afterValid = Int64(offset(atInstant: wall - after)) == after
+        switch (beforeValid, afterValid) {
+        case (true, true): return wall - max(before, after)  // fold: the first instant
+        case (true, false): return wall - before
+        case (false, true): return wall - after
+        case (false, false): return wall - before  // gap: the offset from before it
+        }
+    }
+
+    /// Two tables are the same zone when they have the same name.
+    public static func == (lhs: ZoneRules, rhs: ZoneRules) -> Bool { lhs.identifier == rhs.identifier && lhs.transitions == rhs.transitions && lhs.initialOffset == rhs.initialOffset }
+
+    /// Hashes the identifier.
+    public func hash(into hasher: inout Hasher) { hasher.combine(identifier) }
+}
