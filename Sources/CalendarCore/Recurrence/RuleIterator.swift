@@ -51,6 +51,8 @@ struct RuleIterator {
     let weekdayMask: UInt8  // bit w: every such weekday (0 = none)
     let numbered: [(ordinal: Int, weekday: Int)]
     let hasByDay: Bool
+    /// Whether the day filters need the day's year, month and day.
+    let needsCivil: Bool
     let weekStart: Int
     let setPos: [Int]
 
@@ -156,9 +158,22 @@ struct RuleIterator {
             for h in hh { for m in mi { for s in se { times.append(h * 3600 + m * 60 + s) } } }
             dayTimes = Array(Set(times)).sorted()
         }
+        needsCivil = monthMask != 0 || hasMonthDay || !yearDayPos.isEmpty || !yearDayNeg.isEmpty || !numbered.isEmpty
         switch frequency {
         case .secondly, .minutely, .hourly: period = startDay
         default: period = 0
+        }
+        if frequency < .daily, !setPos.isEmpty {
+            // A sub-daily period's set has a fixed size: the minutes × seconds
+            // of an hour, the seconds of a minute, or one second. When no
+            // BYSETPOS position fits in it, the rule can never produce anything.
+            let size: Int
+            switch frequency {
+            case .hourly: size = max(1, minutes.count) * max(1, seconds.count)
+            case .minutely: size = max(1, seconds.count)
+            default: size = 1
+            }
+            if !setPos.contains(where: { abs($0) <= size }) { finished = true }
         }
     }
 
@@ -295,9 +310,8 @@ struct RuleIterator {
     /// the month when `scopeMonth`, else within the year.
     @inline(__always)
     private func dayPasses(_ d: Int, scopeMonth: Bool, yearFirst: Int? = nil, yearLength: Int? = nil) -> Bool {
-        let needCivil = monthMask != 0 || hasMonthDay || !yearDayPos.isEmpty || !yearDayNeg.isEmpty || !numbered.isEmpty
         var y = 0, m = 0, md = 0
-        if needCivil { (y, m, md) = LocalDate.civil(fromDays: d) }
+        if needsCivil { (y, m, md) = LocalDate.civil(fromDays: d) }
         if monthMask != 0 && monthMask & (1 << m) == 0 { return false }
         if hasMonthDay {
             let len = LocalDate.daysIn(month: m, year: y)
