@@ -32,7 +32,8 @@ extension RecurrenceRule {
     /// - a part the `FREQ` does not allow (`BYMONTHDAY` with `WEEKLY`, a numbered
     ///   `BYDAY` in a `WEEKLY` rule): the part, or the number, is ignored;
     /// - values out of range are dropped, `INTERVAL=0` is read as 1;
-    /// - a repeated part: the last one wins; an unknown part is kept verbatim.
+    /// - a repeated part: the last one wins; an unknown part (including the
+    ///   `X-` parts RFC 2445 allowed) is kept verbatim and written back.
     public static func parse(_ text: some StringProtocol, mode: ParsingMode) throws(RecurrenceRuleError) -> ParseResult {
         var parser = Parser(mode: mode)
         let rule = try parser.parse(String(text))
@@ -84,10 +85,10 @@ struct Parser {
     init(mode: RecurrenceRule.ParsingMode) { self.mode = mode }
 
     /// Records a problem: throws in strict mode, keeps it in lenient mode.
-    mutating func problem(_ code: RecurrenceRuleError.Code, _ part: String?, _ message: String) throws(RecurrenceRuleError) {
-        let error = RecurrenceRuleError(code, part: part, message)
-        if mode == .strict { throw error }
-        issues.append(error)
+    /// - Parameter repair: what lenient mode does about it, added to its message.
+    mutating func problem(_ code: RecurrenceRuleError.Code, _ part: String?, _ message: String, repair: String? = nil) throws(RecurrenceRuleError) {
+        if mode == .strict { throw RecurrenceRuleError(code, part: part, message) }
+        issues.append(RecurrenceRuleError(code, part: part, repair.map { message + "; " + $0 } ?? message))
     }
 
     mutating func parse(_ raw: String) throws(RecurrenceRuleError) -> RecurrenceRule {
@@ -109,7 +110,7 @@ struct Parser {
             let name = piece[..<eq].uppercased()
             let value = String(piece[piece.index(after: eq)...])
             if !seen.insert(name).inserted {
-                try problem(.duplicatePart, name, "\(name) appears more than once; the last one is used")
+                try problem(.duplicatePart, name, "\(name) appears more than once", repair: "the last one is used")
             }
             switch name {
             case "FREQ":
@@ -145,9 +146,9 @@ struct Parser {
                 }
                 rule.weekStart = d
             default:
-                if !name.hasPrefix("X-") {
-                    try problem(.unknownPart, name, "‘\(name)’ is not an RFC 5545 rule part; it is kept but not applied")
-                }
+                // RFC 5545 Appendix A.3 #5: x-name rule parts are no longer allowed
+                // in RECUR values; lenient mode keeps any unknown part verbatim.
+                try problem(.unknownPart, name, "‘\(name)’ is not an RFC 5545 rule part", repair: "it is kept but not applied")
                 rule.extensionParts.append(.init(name: name, value: value))
             }
         }
@@ -202,20 +203,20 @@ struct Parser {
     mutating func check(_ rule: inout RecurrenceRule) throws(RecurrenceRuleError) {
         let freq = rule.frequency
         if rule.interval < 1 {
-            try problem(.valueOutOfRange, "INTERVAL", "INTERVAL must be 1 or more, not \(rule.interval); read as 1")
+            try problem(.valueOutOfRange, "INTERVAL", "INTERVAL must be 1 or more, not \(rule.interval)", repair: "read as 1")
             rule.interval = 1
         }
         if let count = rule.count, count < 1 {
-            try problem(.valueOutOfRange, "COUNT", "COUNT must be 1 or more, not \(count); the rule gives no occurrence")
+            try problem(.valueOutOfRange, "COUNT", "COUNT must be 1 or more, not \(count)", repair: "the rule gives no occurrence")
             rule.count = 0
         }
         if rule.count != nil, rule.until != nil {
-            try problem(.countAndUntil, "COUNT", "COUNT and UNTIL must not both be given; the rule ends at whichever comes first")
+            try problem(.countAndUntil, "COUNT", "COUNT and UNTIL must not both be given", repair: "the rule ends at whichever comes first")
         }
         func range(_ name: String, _ values: inout [Int], _ valid: (Int) -> Bool, _ what: String) throws(RecurrenceRuleError) {
             let bad = values.filter { !valid($0) }
             if !bad.isEmpty {
-                try problem(.valueOutOfRange, name, "\(bad.map { String($0) }.joined(separator: ",")) outside \(what); dropped")
+                try problem(.valueOutOfRange, name, "\(bad.map { String($0) }.joined(separator: ",")) outside \(what)", repair: "dropped")
                 values.removeAll { !valid($0) }
             }
         }
@@ -229,28 +230,28 @@ struct Parser {
         try range("BYSETPOS", &rule.bySetPos, { $0 != 0 && (-366...366).contains($0) }, "±1…366")
 
         if !rule.byWeekNo.isEmpty, freq != .yearly {
-            try problem(.partNotAllowed, "BYWEEKNO", "BYWEEKNO is only allowed with FREQ=YEARLY, not \(freq.rawValue); ignored")
+            try problem(.partNotAllowed, "BYWEEKNO", "BYWEEKNO is only allowed with FREQ=YEARLY, not \(freq.rawValue)", repair: "ignored")
             rule.byWeekNo = []
         }
         if !rule.byYearDay.isEmpty, [.daily, .weekly, .monthly].contains(freq) {
-            try problem(.partNotAllowed, "BYYEARDAY", "BYYEARDAY is not allowed with FREQ=\(freq.rawValue); ignored")
+            try problem(.partNotAllowed, "BYYEARDAY", "BYYEARDAY is not allowed with FREQ=\(freq.rawValue)", repair: "ignored")
             rule.byYearDay = []
         }
         if !rule.byMonthDay.isEmpty, freq == .weekly {
-            try problem(.partNotAllowed, "BYMONTHDAY", "BYMONTHDAY is not allowed with FREQ=WEEKLY; ignored")
+            try problem(.partNotAllowed, "BYMONTHDAY", "BYMONTHDAY is not allowed with FREQ=WEEKLY", repair: "ignored")
             rule.byMonthDay = []
         }
         let numbered = rule.byDay.contains { $0.ordinal != nil }
         if numbered {
             let limit = freq == .monthly ? 5 : 53
             if freq != .monthly && freq != .yearly {
-                try problem(.partNotAllowed, "BYDAY", "a numbered weekday (such as 2MO) is only allowed with FREQ=MONTHLY or YEARLY, not \(freq.rawValue); the number is ignored")
+                try problem(.partNotAllowed, "BYDAY", "a numbered weekday (such as 2MO) is only allowed with FREQ=MONTHLY or YEARLY, not \(freq.rawValue)", repair: "the number is ignored")
                 rule.byDay = rule.byDay.map { .init(nil, $0.weekday) }
             } else if freq == .yearly, !rule.byWeekNo.isEmpty {
-                try problem(.partNotAllowed, "BYDAY", "a numbered weekday must not be combined with BYWEEKNO; the number is ignored")
+                try problem(.partNotAllowed, "BYDAY", "a numbered weekday must not be combined with BYWEEKNO", repair: "the number is ignored")
                 rule.byDay = rule.byDay.map { .init(nil, $0.weekday) }
             } else if let bad = rule.byDay.first(where: { ($0.ordinal ?? 1) == 0 || abs($0.ordinal ?? 1) > limit }) {
-                try problem(.valueOutOfRange, "BYDAY", "\(bad) is outside ±1…\(limit) for FREQ=\(freq.rawValue); dropped")
+                try problem(.valueOutOfRange, "BYDAY", "\(bad) is outside ±1…\(limit) for FREQ=\(freq.rawValue)", repair: "dropped")
                 rule.byDay.removeAll { ($0.ordinal ?? 1) == 0 || abs($0.ordinal ?? 1) > limit }
             }
         }
@@ -258,7 +259,7 @@ struct Parser {
             let hasOther = !(rule.bySecond.isEmpty && rule.byMinute.isEmpty && rule.byHour.isEmpty && rule.byDay.isEmpty
                 && rule.byMonthDay.isEmpty && rule.byYearDay.isEmpty && rule.byWeekNo.isEmpty && rule.byMonth.isEmpty)
             if !hasOther {
-                try problem(.missingCompanion, "BYSETPOS", "BYSETPOS must be used with another BYxxx part; ignored")
+                try problem(.missingCompanion, "BYSETPOS", "BYSETPOS must be used with another BYxxx part", repair: "ignored")
                 rule.bySetPos = []
             }
         }

@@ -69,8 +69,8 @@ public struct RecurrenceRule: Hashable, Sendable, Codable {
         public var description: String { (ordinal.map { String($0) } ?? "") + weekday.icalCode }
     }
 
-    /// A rule part this library does not interpret, kept so it can be written back
-    /// (an `X-` name, or an unknown part accepted by lenient parsing).
+    /// A rule part this library does not interpret, kept so it can be written
+    /// back (an unknown or `X-` part accepted by lenient parsing).
     public struct ExtensionPart: Hashable, Sendable, Codable {
         /// The part name, upper-cased.
         public var name: String

@@ -44,10 +44,3 @@ public struct RecurrenceRuleError: Error, Hashable, Sendable, CustomStringConver
     public var description: String { part.map { "\($0): \(message)" } ?? message }
 
 }
-
-extension RecurrenceRuleError.Code {
-    /// Matches an error against a code in a `catch` pattern: `catch RecurrenceRuleError.Code.x`.
-    public static func ~= (code: Self, error: any Error) -> Bool {
-        (error as? RecurrenceRuleError)?.code == code
-    }
-}

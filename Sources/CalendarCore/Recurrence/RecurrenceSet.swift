@@ -294,10 +294,3 @@ public struct RecurrenceError: Error, Hashable, Sendable, CustomStringConvertibl
     public var description: String { message }
 
 }
-
-extension RecurrenceError.Code {
-    /// Matches an error against a code in a `catch` pattern: `catch RecurrenceError.Code.x`.
-    public static func ~= (code: Self, error: any Error) -> Bool {
-        (error as? RecurrenceError)?.code == code
-    }
-}

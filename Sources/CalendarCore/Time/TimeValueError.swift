@@ -1,6 +1,6 @@
 /// An error in a date, a time or a time zone given to Horari.
 ///
-/// Catch it by ``code``; ``message`` says what was wrong in words a person can
+/// Catch it and switch on ``code`` (`catch let error where error.code == .…`); ``message`` says what was wrong in words a person can
 /// act on.
 public struct TimeValueError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What kind of problem it is.
@@ -29,11 +29,4 @@ public struct TimeValueError: Error, Hashable, Sendable, CustomStringConvertible
     /// The message.
     public var description: String { message }
 
-}
-
-extension TimeValueError.Code {
-    /// Matches an error against a code in a `catch` pattern: `catch TimeValueError.Code.x`.
-    public static func ~= (code: Self, error: any Error) -> Bool {
-        (error as? TimeValueError)?.code == code
-    }
 }
