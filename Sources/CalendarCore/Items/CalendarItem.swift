@@ -1,0 +1,236 @@
+import Foundation
+
+/// An event or a task in a calendar.
+///
+/// ```swift
+/// var yoga = CalendarItem(uid: "yoga-1", title: "Yoga",
+///                         start: .zoned(try LocalDateTime(year: 2026, month: 3, day: 2, hour: 18), "Europe/Madrid"),
+///                         end: .duration(.init(seconds: 3600)))
+/// yoga.color = try .named("teal")
+/// yoga.recurrenceRules = [try RecurrenceRule(parsing: "FREQ=WEEKLY;BYDAY=MO,WE")]
+/// try yoga.validate()
+/// ```
+public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
+    /// Whether the item is an event (`VEVENT`) or a task (`VTODO`).
+    public enum Kind: String, Hashable, Sendable, Codable {
+        /// Something that happens at a time.
+        case event
+        /// Something to do, due at a time.
+        case task
+    }
+
+    /// How an item's end is given.
+    public enum End: Hashable, Sendable, Codable {
+        /// An explicit end (`DTEND`, or `DUE` for a task). For an all-day start
+        /// it is a date and *exclusive*: a one-day event on 2 March ends on 3 March.
+        case at(CalendarTime)
+        /// A length (`DURATION`): whole days on the wall clock plus exact seconds.
+        case duration(ItemDuration)
+    }
+
+    /// The stable identifier (`UID`).
+    public var uid: String
+    /// Event or task.
+    public var kind: Kind
+    /// The title (`SUMMARY`).
+    public var title: String
+    /// The start (`DTSTART`), and the first occurrence of a recurring item.
+    public var start: CalendarTime
+    /// The end or length; `nil` means one day for an all-day item and an instant otherwise
+    /// (RFC 5545 §3.6.1).
+    public var end: End?
+    /// A longer text (`DESCRIPTION`).
+    public var notes: String?
+    /// The colour (`COLOR`, RFC 7986).
+    public var color: ItemColor?
+    /// The calendar the item belongs to, by name.
+    public var calendar: String?
+    /// `RRULE`s.
+    public var recurrenceRules: [RecurrenceRule]
+    /// `RDATE`s.
+    public var recurrenceDates: [CalendarTime]
+    /// `EXDATE`s.
+    public var exceptionDates: [CalendarTime]
+    /// Instances changed from the series (`RECURRENCE-ID` components).
+    public var overrides: [RecurrenceOverride]
+
+    /// The identifier, the `UID`.
+    public var id: String { uid }
+
+    /// Creates an item.
+    public init(
+        uid: String, kind: Kind = .event, title: String, start: CalendarTime, end: End? = nil,
+        notes: String? = nil, color: ItemColor? = nil, calendar: String? = nil,
+        recurrenceRules: [RecurrenceRule] = [], recurrenceDates: [CalendarTime] = [],
+        exceptionDates: [CalendarTime] = [], overrides: [RecurrenceOverride] = []
+    ) {
+        self.uid = uid
+        self.kind = kind
+        self.title = title
+        self.start = start
+        self.end = end
+        self.notes = notes
+        self.color = color
+        self.calendar = calendar
+        self.recurrenceRules = recurrenceRules
+        self.recurrenceDates = recurrenceDates
+        self.exceptionDates = exceptionDates
+        self.overrides = overrides
+    }
+
+    /// Whether the item repeats.
+    public var isRecurring: Bool { !recurrenceRules.isEmpty || !recurrenceDates.isEmpty }
+
+    /// The item's recurrence set, when it repeats.
+    public var recurrenceSet: RecurrenceSet? {
+        isRecurring ? RecurrenceSet(start: start, rules: recurrenceRules, additions: recurrenceDates, exclusions: exceptionDates) : nil
+    }
+
+    /// Checks the item against the rules.
+    ///
+    /// - Throws: ``CalendarItemError`` naming the field at fault.
+    public func validate(_ rules: ValidationRules = ValidationRules()) throws(CalendarItemError) {
+        if uid.isEmpty { throw CalendarItemError(.missingUID, field: "uid", "the item has no UID") }
+        let trimmed = title.trimmedWhitespace
+        if trimmed.isEmpty { throw CalendarItemError(.emptyTitle, field: "title", "the title is empty; give the item a name") }
+        if rules.forbidTitlesStartingWithDigit, let first = trimmed.first, first.isNumber {
+            throw CalendarItemError(.titleStartsWithDigit, field: "title", "the title ‘\(title)’ starts with a digit; start it with a word (for example ‘Class \(trimmed)’)")
+        }
+        if let color {
+            let distance = color.difference(from: .red)
+            if distance < rules.reservedColorDistance {
+                let how = distance < 0.5 ? "is red" : "is too close to red (CIEDE2000 ΔE \(String(format: "%.1f", distance)) < \(String(format: "%g", rules.reservedColorDistance)))"
+                throw CalendarItemError(.reservedColor, field: "color", "‘\(color)’ \(how): red marks days with two or more items; pick another colour, such as tomato or crimson")
+            }
+        }
+        if case .at(let endTime) = end {
+            if endTime.isDate != start.isDate {
+                throw CalendarItemError(.endTypeMismatch, field: "end", "the end \(endTime) must be \(start.isDate ? "a date, like the all-day start" : "a date and time, like the start")")
+            }
+            let endSeconds: Int64
+            let startSeconds: Int64
+            do throws(TimeValueError) {
+                endSeconds = try endTime.epochSeconds(floatingIn: .utc)
+                startSeconds = try start.epochSeconds(floatingIn: .utc)
+            } catch {
+                throw CalendarItemError(.unknownTimeZone, field: "end", error.message)
+            }
+            if endSeconds < startSeconds {
+                throw CalendarItemError(.endBeforeStart, field: "end", "the end \(endTime) is before the start \(start)")
+            }
+        }
+        if case .duration(let d) = end, d.days < 0 || d.seconds < 0 {
+            throw CalendarItemError(.endBeforeStart, field: "end", "the duration is negative")
+        }
+        if let tz = start.zoneIdentifier {
+            do throws(TimeValueError) { _ = try ZoneRules.named(tz) } catch {
+                throw CalendarItemError(.unknownTimeZone, field: "start", error.message)
+            }
+        }
+        if let set = recurrenceSet {
+            do throws(RecurrenceRuleError) { try set.validate() } catch {
+                throw CalendarItemError(.invalidRecurrence, field: "recurrence", error.description)
+            }
+        }
+    }
+
+    /// The end of an instance that starts at `instanceStart`, and the instant it falls on.
+    ///
+    /// With an explicit end the same *exact* duration applies to every instance;
+    /// with a `DURATION` the same *nominal* one (RFC 5545 §3.8.5.3).
+    func endOfInstance(startingAt instanceStart: CalendarTime, startSeconds: Int64, floatingZone: ZoneRules) -> (CalendarTime, Int64) {
+        switch end {
+        case .none:
+            if instanceStart.isDate {
+                let next = CalendarTime.date(instanceStart.localDate.adding(days: 1))
+                return (next, (try? next.epochSeconds(floatingIn: floatingZone)) ?? startSeconds + 86_400)
+            }
+            return (instanceStart, startSeconds)
+        case .at(let endTime):
+            let base = (try? start.epochSeconds(floatingIn: floatingZone)) ?? 0
+            let endSeconds = (try? endTime.epochSeconds(floatingIn: floatingZone)) ?? base
+            if instanceStart == start { return (endTime, endSeconds) }
+            if instanceStart.isDate {
+                let days = start.localDate.days(to: endTime.localDate)
+                let e = CalendarTime.date(instanceStart.localDate.adding(days: days))
+                return (e, (try? e.epochSeconds(floatingIn: floatingZone)) ?? startSeconds + Int64(days) * 86_400)
+            }
+            let length = endSeconds - base
+            return (instanceStart.shifted(toInstant: startSeconds + length, floatingZone: floatingZone), startSeconds + length)
+        case .duration(let d):
+            let wall = instanceStart.wallTime.localSeconds + Int64(d.days) * 86_400
+            let dayEnd = instanceStart.withWallTime(LocalDateTime(localSeconds: wall))
+            let dayEndSeconds = (try? dayEnd.epochSeconds(floatingIn: floatingZone)) ?? startSeconds + Int64(d.days) * 86_400
+            let endSeconds = dayEndSeconds + Int64(d.seconds)
+            return (dayEnd.shifted(toInstant: endSeconds, floatingZone: floatingZone), endSeconds)
+        }
+    }
+}
+
+/// A length of time as iCalendar `DURATION` means it: whole days, which follow
+/// the wall clock across daylight-saving changes, plus exact seconds.
+public struct ItemDuration: Hashable, Sendable, Codable {
+    /// Nominal days (`P1D`, weeks count as 7).
+    public var days: Int
+    /// Exact seconds (`PT1H30M` is 5400).
+    public var seconds: Int
+
+    /// Creates a duration.
+    public init(days: Int = 0, seconds: Int = 0) {
+        self.days = days
+        self.seconds = seconds
+    }
+}
+
+/// One instance of a recurring item, changed (a `RECURRENCE-ID` component).
+public struct RecurrenceOverride: Hashable, Sendable, Codable {
+    /// The instance it replaces: its recurrence ID, in the series' own zone.
+    public var recurrenceID: CalendarTime
+    /// Whether the change applies to this and every later instance
+    /// (`RANGE=THISANDFUTURE`): later instances move by the same amount and
+    /// take this override's length and fields.
+    public var thisAndFuture: Bool
+    /// The instance's new fields; its `start` is the new start.
+    public var item: CalendarItem
+    /// Whether the instance is cancelled (`STATUS:CANCELLED`): it is not shown.
+    public var isCancelled: Bool
+
+    /// Creates an override.
+    public init(recurrenceID: CalendarTime, thisAndFuture: Bool = false, item: CalendarItem, isCancelled: Bool = false) {
+        self.recurrenceID = recurrenceID
+        self.thisAndFuture = thisAndFuture
+        self.item = item
+        self.isCancelled = isCancelled
+    }
+}
+
+/// Rules an app can tune for what items it accepts.
+public struct ValidationRules: Hashable, Sendable, Codable {
+    /// Refuse titles that start with a digit (the seed app did). Off by default.
+    public var forbidTitlesStartingWithDigit: Bool
+    /// Colours closer to red than this CIEDE2000 distance are reserved for
+    /// busy days. See ``ItemColor`` for why 10.
+    public var reservedColorDistance: Double
+
+    /// Creates rules; the defaults allow digit-first titles and reserve ΔE00 < 10 around red.
+    public init(forbidTitlesStartingWithDigit: Bool = false, reservedColorDistance: Double = 10) {
+        self.forbidTitlesStartingWithDigit = forbidTitlesStartingWithDigit
+        self.reservedColorDistance = reservedColorDistance
+    }
+}
+
+extension CalendarTime {
+    /// This kind of time at another instant: a zoned time shows that instant's
+    /// wall time in its zone, a UTC time the UTC reading, a floating time the
+    /// reading in the floating zone, a date the date there.
+    func shifted(toInstant t: Int64, floatingZone: ZoneRules) -> CalendarTime {
+        switch self {
+        case .utc: return .utc(LocalDateTime(localSeconds: t))
+        case .zoned(_, let id):
+            let zone = (try? ZoneRules.named(id)) ?? .utc
+            return .zoned(LocalDateTime(localSeconds: zone.wall(atInstant: t)), id)
+        case .floating: return .floating(LocalDateTime(localSeconds: floatingZone.wall(atInstant: t)))
+        case .date: return .date(LocalDateTime(localSeconds: floatingZone.wall(atInstant: t)).date)
+        }
+    }
+}

@@ -1,0 +1,48 @@
+/// Why a calendar item was refused.
+///
+/// ``field`` names the offending field (`title`, `color`, `end`, `recurrence`…)
+/// and ``message`` says, in words a person can act on, what to change.
+public struct CalendarItemError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What kind of problem it is.
+    public enum Code: String, Hashable, Sendable, Codable {
+        /// The title is empty or only white space.
+        case emptyTitle
+        /// The title starts with a digit and the rules forbid that.
+        case titleStartsWithDigit
+        /// The colour is red, or too close to red: red marks busy days.
+        case reservedColor
+        /// A colour name CSS3 does not have.
+        case unknownColor
+        /// The end is before the start.
+        case endBeforeStart
+        /// An all-day start with a timed end, or the other way round.
+        case endTypeMismatch
+        /// The recurrence is invalid for the start.
+        case invalidRecurrence
+        /// The item has no UID.
+        case missingUID
+        /// No item has this UID.
+        case notFound
+        /// An item with this UID exists already.
+        case duplicateUID
+        /// A time zone the item names is not known.
+        case unknownTimeZone
+    }
+
+    /// The kind of problem.
+    public let code: Code
+    /// The field at fault.
+    public let field: String
+    /// A sentence a person can act on.
+    public let message: String
+
+    /// Creates an error.
+    public init(_ code: Code, field: String, _ message: String) {
+        self.code = code
+        self.field = field
+        self.message = message
+    }
+
+    /// The message.
+    public var description: String { message }
+}

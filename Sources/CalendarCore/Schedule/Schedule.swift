@@ -1,0 +1,169 @@
+import Foundation
+
+/// An immutable snapshot of calendar items that answers "every occurrence in
+/// this window", for all items at once, sorted.
+///
+/// ```swift
+/// let schedule = Schedule(items: items)
+/// let week = schedule.occurrences(from: monday, to: nextMonday, floatingZone: try .named("Europe/Madrid"))
+/// ```
+///
+/// - Complexity: building is O(n log n). A query costs O(log n + k) for the
+///   n single items (a binary search over their starts; k found), plus, for
+///   each series, the rule periods inside the window: it does not grow with
+///   the total history or the number of items outside the window.
+public struct Schedule: Sendable {
+    /// Every item, in the order given.
+    public let items: [CalendarItem]
+    /// Single items sorted by a zone-independent key: the instant for UTC and
+    /// zoned starts, the wall reading taken as UTC for dates and floating times.
+    private let singleKeys: [Int64]
+    private let singleIndices: [Int]
+    /// Single items longer than `shortSpan`, checked on every query.
+    private let longSingles: [Int]
+    /// Recurring items.
+    private let series: [Int]
+    private let byUID: [String: Int]
+
+    /// Items no longer than this are found by the start index alone.
+    private static let shortSpan: Int64 = 7 * 86_400
+    /// The largest UTC offset in use (+14:00, Kiribati), bounding floating times.
+    private static let maxOffset: Int64 = 14 * 3600
+
+    /// The empty schedule.
+    public static let empty = Schedule(items: [])
+
+    /// Creates a snapshot of items. Items are not validated here; see ``ScheduleStore``.
+    public init(items: [CalendarItem]) {
+        self.items = items
+        var singles: [(Int64, Int)] = []
+        var long: [Int] = []
+        var series: [Int] = []
+        var byUID: [String: Int] = [:]
+        for (i, item) in items.enumerated() {
+            byUID[item.uid] = i
+            if item.isRecurring {
+                series.append(i)
+                continue
+            }
+            let key: Int64
+            switch item.start {
+            case .utc, .zoned: key = (try? item.start.epochSeconds(floatingIn: .utc)) ?? item.start.wallTime.localSeconds
+            case .date, .floating: key = item.start.wallTime.localSeconds
+            }
+            let (_, endKey) = item.endOfInstance(startingAt: item.start, startSeconds: key, floatingZone: .utc)
+            if endKey - key > Self.shortSpan { long.append(i) } else { singles.append((key, i)) }
+        }
+        singles.sort { $0.0 < $1.0 }
+        singleKeys = singles.map(\.0)
+        singleIndices = singles.map(\.1)
+        longSingles = long
+        self.series = series
+        self.byUID = byUID
+    }
+
+    /// The item with this `UID`.
+    public func item(uid: String) -> CalendarItem? { byUID[uid].map { items[$0] } }
+
+    /// Every occurrence overlapping `[from, to)`, sorted by start, then end, then identity.
+    ///
+    /// - Parameter floatingZone: the zone in which all-day and floating times are
+    ///   placed (the viewer's zone).
+    public func occurrences(from: Date, to: Date, floatingZone: ZoneRules = .utc) -> [Occurrence] {
+        let a = Int64(from.timeIntervalSince1970.rounded(.down))
+        let b = Int64(to.timeIntervalSince1970.rounded(.up))
+        guard b > a else { return [] }
+        var out: [Occurrence] = []
+        // Singles: any whose key lies within reach of the window.
+        var lo = lowerBound(a - Self.shortSpan - Self.maxOffset)
+        while lo < singleKeys.count, singleKeys[lo] < b + Self.maxOffset {
+            appendSingle(items[singleIndices[lo]], a, b, floatingZone, &out)
+            lo += 1
+        }
+        for i in longSingles { appendSingle(items[i], a, b, floatingZone, &out) }
+        for i in series { appendSeries(items[i], a, b, floatingZone, &out) }
+        out.sort { ($0.startSeconds, $0.endSeconds, $0.id.description) < ($1.startSeconds, $1.endSeconds, $1.id.description) }
+        return out
+    }
+
+    private func lowerBound(_ key: Int64) -> Int {
+        var lo = 0
+        var hi = singleKeys.count
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            if singleKeys[mid] < key { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
+    private func appendSingle(_ item: CalendarItem, _ a: Int64, _ b: Int64, _ zone: ZoneRules, _ out: inout [Occurrence]) {
+        guard let s = try? item.start.epochSeconds(floatingIn: zone) else { return }
+        let (end, e) = item.endOfInstance(startingAt: item.start, startSeconds: s, floatingZone: zone)
+        let o = Occurrence(id: .init(uid: item.uid, recurrenceID: nil), item: item, start: item.start, end: end, startSeconds: s, endSeconds: e)
+        if o.overlaps(a, b) { out.append(o) }
+    }
+
+    private func appendSeries(_ item: CalendarItem, _ a: Int64, _ b: Int64, _ zone: ZoneRules, _ out: inout [Occurrence]) {
+        guard let set = item.recurrenceSet else { return }
+        // How far an instance can reach back into the window: its length, plus
+        // the largest shift a THISANDFUTURE override applies.
+        let base = (try? item.start.epochSeconds(floatingIn: zone)) ?? 0
+        let length = item.endOfInstance(startingAt: item.start, startSeconds: base, floatingZone: zone).1 - base
+        var shift: Int64 = 0
+        var futureOverrides: [(wall: Int64, delta: Int64, override: RecurrenceOverride)] = []
+        var single: [CalendarTime: RecurrenceOverride] = [:]
+        for o in item.overrides {
+            if o.thisAndFuture {
+                let idSeconds = (try? o.recurrenceID.epochSeconds(floatingIn: zone)) ?? 0
+                let newStart = (try? o.item.start.epochSeconds(floatingIn: zone)) ?? idSeconds
+                futureOverrides.append((o.recurrenceID.wallTime.localSeconds, newStart - idSeconds, o))
+                shift = max(shift, abs(newStart - idSeconds) + max(0, o.item.endOfInstance(startingAt: o.item.start, startSeconds: newStart, floatingZone: zone).1 - newStart))
+            } else {
+                single[Self.normalised(o.recurrenceID, like: item.start)] = o
+            }
+        }
+        futureOverrides.sort { $0.wall < $1.wall }
+        let reach = max(length, 0) + shift + 86_400
+        guard var iterator = try? set.makeIterator(from: Date(timeIntervalSince1970: TimeInterval(a - reach)), floatingZone: zone) else { return }
+        while let instance = iterator.next() {
+            if instance.epochSeconds >= b + shift + 86_400 { break }
+            // A moved or changed instance is placed by its own start below.
+            if single[instance.recurrenceID] != nil { continue }
+            var source = item
+            var start = instance.start
+            var s = instance.epochSeconds
+            if let f = futureOverrides.last(where: { $0.wall <= instance.recurrenceID.wallTime.localSeconds }) {
+                if f.override.isCancelled { continue }
+                source = f.override.item
+                s += f.delta
+                start = f.override.item.start.shifted(toInstant: s, floatingZone: zone)
+            }
+            let (end, e) = source.endOfInstance(startingAt: start, startSeconds: s, floatingZone: zone)
+            let occurrence = Occurrence(id: .init(uid: item.uid, recurrenceID: instance.recurrenceID), item: source, start: start, end: end, startSeconds: s, endSeconds: e)
+            if occurrence.overlaps(a, b) { out.append(occurrence) }
+        }
+        // Overridden single instances, wherever they moved to.
+        for (id, o) in single where !o.isCancelled {
+            guard let s = try? o.item.start.epochSeconds(floatingIn: zone) else { continue }
+            let (end, e) = o.item.endOfInstance(startingAt: o.item.start, startSeconds: s, floatingZone: zone)
+            let occurrence = Occurrence(id: .init(uid: item.uid, recurrenceID: id), item: o.item, start: o.item.start, end: end, startSeconds: s, endSeconds: e)
+            if occurrence.overlaps(a, b) { out.append(occurrence) }
+        }
+    }
+
+    /// A recurrence ID written in another kind of time (UTC for a zoned series,
+    /// say) expressed the way the series' own instances are.
+    static func normalised(_ id: CalendarTime, like start: CalendarTime) -> CalendarTime {
+        switch (start, id) {
+        case (.zoned(_, let zone), .utc(let t)):
+            let rules = (try? ZoneRules.named(zone)) ?? .utc
+            return .zoned(LocalDateTime(localSeconds: rules.wall(atInstant: t.localSeconds)), zone)
+        case (.zoned(_, let zone), .zoned(let t, let other)) where other != zone:
+            let from = (try? ZoneRules.named(other)) ?? .utc
+            let to = (try? ZoneRules.named(zone)) ?? .utc
+            return .zoned(LocalDateTime(localSeconds: to.wall(atInstant: from.instant(forWall: t.localSeconds))), zone)
+        default:
+            return start.withWallTime(id.wallTime)
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+
+/// The mutable home of a calendar's items: validates every change, hands out
+/// immutable ``Schedule`` snapshots and announces each change.
+///
+/// ```swift
+/// let store = ScheduleStore()
+/// let updates = await store.changes()          // subscribe before saving
+/// try await store.add(item)
+/// for await change in updates { redraw(change.snapshot) }
+/// ```
+///
+/// An actor: changes are serialised, and every reader gets a consistent
+/// snapshot. Each change rebuilds the snapshot's index (O(n log n)).
+public actor ScheduleStore {
+    /// What happened to the items.
+    public struct Change: Sendable {
+        /// The kind of change.
+        public enum Kind: String, Sendable, Hashable {
+            /// An item was added.
+            case added
+            /// An item was replaced.
+            case updated
+            /// An item was removed.
+            case deleted
+        }
+
+        /// The kind of change.
+        public let kind: Kind
+        /// The item's `UID`.
+        public let uid: String
+        /// The schedule after the change.
+        public let snapshot: Schedule
+    }
+
+    /// The rules every item must pass.
+    public let rules: ValidationRules
+    /// The current snapshot.
+    public private(set) var snapshot: Schedule
+    private var items: [CalendarItem]
+    private var subscribers: [UUID: AsyncStream<Change>.Continuation] = [:]
+
+    /// Creates a store holding `items`, each validated.
+    ///
+    /// - Throws: ``CalendarItemError`` for the first invalid item or a repeated UID.
+    public init(items: [CalendarItem] = [], rules: ValidationRules = ValidationRules()) throws(CalendarItemError) {
+        var seen = Set<String>()
+        for item in items {
+            try item.validate(rules)
+            if !seen.insert(item.uid).inserted {
+                throw CalendarItemError(.duplicateUID, field: "uid", "two items have the UID ‘\(item.uid)’")
+            }
+        }
+        self.rules = rules
+        self.items = items
+        self.snapshot = Schedule(items: items)
+    }
+
+    /// Adds an item.
+    /// - Throws: ``CalendarItemError``: the item is invalid, or its UID is taken.
+    public func add(_ item: CalendarItem) throws(CalendarItemError) {
+        try item.validate(rules)
+        if items.contains(where: { $0.uid == item.uid }) {
+            throw CalendarItemError(.duplicateUID, field: "uid", "an item with the UID ‘\(item.uid)’ exists already; edit it instead")
+        }
+        items.append(item)
+        publish(.added, item.uid)
+    }
+
+    /// Replaces the item with the same UID.
+    /// - Throws: ``CalendarItemError``: the item is invalid, or there is none with that UID.
+    public func update(_ item: CalendarItem) throws(CalendarItemError) {
+        try item.validate(rules)
+        guard let i = items.firstIndex(where: { $0.uid == item.uid }) else {
+            throw CalendarItemError(.notFound, field: "uid", "there is no item with the UID ‘\(item.uid)’")
+        }
+        items[i] = item
+        publish(.updated, item.uid)
+    }
+
+    /// Removes the item with this UID and returns it.
+    /// - Throws: ``CalendarItemError/Code/notFound``.
+    @discardableResult
+    public func delete(uid: String) throws(CalendarItemError) -> CalendarItem {
+        guard let i = items.firstIndex(where: { $0.uid == uid }) else {
+            throw CalendarItemError(.notFound, field: "uid", "there is no item with the UID ‘\(uid)’")
+        }
+        let removed = items.remove(at: i)
+        publish(.deleted, uid)
+        return removed
+    }
+
+    /// A stream of every change from now on; it ends when the caller stops iterating.
+    public func changes() -> AsyncStream<Change> {
+        let (stream, continuation) = AsyncStream<Change>.makeStream(bufferingPolicy: .bufferingNewest(64))
+        let id = UUID()
+        subscribers[id] = continuation
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.unsubscribe(id) }
+        }
+        return stream
+    }
+
+    private func unsubscribe(_ id: UUID) { subscribers[id] = nil }
+
+    private func publish(_ kind: Change.Kind, _ uid: String) {
+        snapshot = Schedule(items: items)
+        let change = Change(kind: kind, uid: uid, snapshot: snapshot)
+        for continuation in subscribers.values { continuation.yield(change) }
+    }
+}
