@@ -35,8 +35,7 @@ let package = Package(
         .executableTarget(
             name: "HorariBench",
             dependencies: ["CalendarCore", "CLibICal"],
-            path: "Benchmarks/HorariBench",
-            swiftSettings: [.unsafeFlags(["-Ounchecked"])]
+            path: "Benchmarks/HorariBench"
         ),
         .testTarget(
             name: "CalendarCoreTests",

@@ -73,8 +73,9 @@ struct Expand: ParsableCommand {
             } catch {
                 answer = ExpandAnswer(occurrences: nil, error: "not a JSON request: \(error)")
             }
-            let data = try encoder.encode(answer)
-            print(String(decoding: data, as: UTF8.self))
+            // One answer per request, written at once (unbuffered): a client
+            // may wait for each line before sending the next request.
+            FileHandle.standardOutput.write(try encoder.encode(answer) + Data("\n".utf8))
         }
     }
 }

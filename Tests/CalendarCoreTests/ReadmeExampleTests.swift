@@ -1,0 +1,32 @@
+import CalendarCore
+import Foundation
+import Testing
+
+/// The README's library snippet, verbatim, so it keeps compiling and working.
+@Suite("README example")
+struct ReadmeExampleTests {
+    @Test func readmeSnippet() async throws {
+        var printed: [String] = []
+        func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
+
+        // A weekly yoga class in Madrid, 18:00–19:00 on Mondays and Wednesdays.
+        var yoga = CalendarItem(
+            uid: "yoga@example.org", title: "Yoga",
+            start: .zoned(try LocalDateTime(year: 2026, month: 3, day: 2, hour: 18), "Europe/Madrid"),
+            end: .duration(ItemDuration(seconds: 3600)))
+        yoga.color = try .named("teal")
+        yoga.recurrenceRules = [try RecurrenceRule(parsing: "FREQ=WEEKLY;BYDAY=MO,WE")]
+        try yoga.validate()  // red, or a colour people cannot tell from red, is refused
+
+        // Every occurrence in the first week of March, for all items at once.
+        let store = try ScheduleStore(items: [yoga])
+        let madrid = try ZoneRules.named("Europe/Madrid")
+        let from = try CalendarTime.zoned(try LocalDateTime(year: 2026, month: 3, day: 2), "Europe/Madrid").instant(floatingIn: madrid)
+        let week = await store.snapshot.occurrences(from: from, to: from.addingTimeInterval(7 * 86_400), floatingZone: madrid)
+        for occurrence in week {
+            print(occurrence.item.title, occurrence.start)  // Yoga 2026-03-02T18:00:00 Europe/Madrid, …
+        }
+
+        #expect(printed == ["Yoga 2026-03-02T18:00:00 Europe/Madrid", "Yoga 2026-03-04T18:00:00 Europe/Madrid"])
+    }
+}
