@@ -103,6 +103,7 @@ struct ExpandRequest: Decodable {
     }
 
     private func expand() throws -> [String] {
+        if let limit, limit < 1 { throw ExpandFailure(message: "the limit must be 1 or more, not \(limit)") }
         let start = try CalendarTime(icalValue: dtstart, tzid: tzid)
         let rule = try RecurrenceRule(parsing: rrule)
         let set = RecurrenceSet(start: start, rules: [rule])

@@ -189,3 +189,21 @@ struct TimeZoneExpansionTests {
         #expect(try set.instances().map { $0.start.localDate.description } == ["2026-03-04", "2026-03-09", "2026-03-16"])
     }
 }
+
+@Suite("Hostile values do not trap")
+struct HostileValueTests {
+    @Test func hugeIntervalAndInfiniteDates() throws {
+        let start = CalendarTime.utc(try LocalDateTime(year: 2026, month: 1, day: 1))
+        for text in ["FREQ=YEARLY;INTERVAL=9223372036854775807", "FREQ=SECONDLY;INTERVAL=9223372036854775807",
+                     "FREQ=WEEKLY;INTERVAL=999999999999;BYDAY=MO,TU", "FREQ=DAILY;COUNT=9223372036854775807"] {
+            let set = RecurrenceSet(start: start, rules: [try RecurrenceRule(parsing: text)])
+            #expect(try set.instances(limit: 3).first?.start == start)
+        }
+        let daily = RecurrenceSet(start: start, rules: [try RecurrenceRule(parsing: "FREQ=DAILY")])
+        #expect(try daily.instances(from: Date(timeIntervalSince1970: -.infinity), limit: 2).count == 2)
+        #expect(try daily.instances(from: Date(timeIntervalSince1970: .infinity), limit: 2).isEmpty)
+        #expect(try daily.instances(limit: 0).isEmpty)
+        let schedule = Schedule(items: [CalendarItem(uid: "x", title: "X", start: start, recurrenceRules: [try RecurrenceRule(parsing: "FREQ=DAILY")])])
+        #expect(schedule.occurrences(from: .distantPast, to: Date(timeIntervalSince1970: .nan)).isEmpty)
+    }
+}

@@ -108,9 +108,11 @@ public struct RecurrenceSet: Hashable, Sendable, Codable {
         if to == nil && limit == nil && !isBounded {
             throw RecurrenceError(.unbounded, "the recurrence has no COUNT or UNTIL; give a window end or a limit")
         }
+        if let limit, limit <= 0 { return [] }
         var iterator = try makeIterator(from: from, floatingZone: floatingZone)
-        let toSeconds = to.map { Int64($0.timeIntervalSince1970.rounded(.up)) }
-        let fromSeconds = from.map { Int64($0.timeIntervalSince1970.rounded(.down)) }
+        // [from, to) on whole seconds: an end with a fraction still includes its second.
+        let toSeconds = to.map { $0.clampedEpochSeconds + ($0.timeIntervalSince1970.rounded(.down) == $0.timeIntervalSince1970 ? 0 : 1) }
+        let fromSeconds = from.map(\.clampedEpochSeconds)
         var out: [Instance] = []
         while let instance = iterator.next() {
             if let toSeconds {
@@ -162,7 +164,7 @@ public struct RecurrenceSet: Hashable, Sendable, Codable {
             start = set.start
             self.zone = zone
             let startWall = set.start.wallTime
-            let seekWall: Int64? = from.map { zone.wall(atInstant: Int64($0.timeIntervalSince1970.rounded(.down))) - 86_400 }
+            let seekWall: Int64? = from.map { zone.wall(atInstant: $0.clampedEpochSeconds) - 86_400 }
 
             func wallInSeriesZone(_ t: CalendarTime) throws(RecurrenceError) -> Int64 {
                 switch (set.start, t) {

@@ -80,7 +80,10 @@ struct RuleIterator {
     /// Compiles a rule for a start, applying the defaults RFC 5545 takes from `DTSTART`.
     init(rule: RecurrenceRule, start: LocalDateTime, isDate: Bool) {
         frequency = rule.frequency
-        interval = max(1, rule.interval)
+        // Any INTERVAL past the 400-billion-second span of iCalendar's dates
+        // (0001–9999) gives only the first period; the cap keeps period
+        // arithmetic far from overflow.
+        interval = min(max(1, rule.interval), 400_000_000_000)
         startWall = start.localSeconds
         startDay = start.date.dayNumber
         startYear = start.date.year
@@ -256,6 +259,12 @@ struct RuleIterator {
         case .hourly, .minutely, .secondly:
             let d = period
             guard d <= LocalDate.lastDayNumber else { finished = true; return }
+            // Days holding no unit of the INTERVAL's grid are skipped in one step.
+            let gap = daysToNextAlignedUnit(d)
+            if gap > 0 {
+                period += gap
+                return
+            }
             if dayPasses(d, scopeMonth: true) { appendSubDaily(d) }
         }
         period += 1
@@ -345,19 +354,32 @@ struct RuleIterator {
         return true
     }
 
-    /// Adds the sub-daily candidates of one day.
-    private mutating func appendSubDaily(_ d: Int) {
-        let unit: Int
-        let perDay: Int
+    /// Units (hours, minutes or seconds) and units a day for a sub-daily rule.
+    private var subDailyUnit: (unit: Int, perDay: Int) {
         switch frequency {
-        case .hourly: (unit, perDay) = (3600, 24)
-        case .minutely: (unit, perDay) = (60, 1440)
-        default: (unit, perDay) = (1, 86_400)
+        case .hourly: (3600, 24)
+        case .minutely: (60, 1440)
+        default: (1, 86_400)
         }
+    }
+
+    /// The first unit of the INTERVAL's grid on day `d`, counted from the day's start.
+    private func firstAlignedUnit(_ d: Int) -> Int {
+        let (unit, perDay) = subDailyUnit
         // Units are counted from DTSTART's own unit so INTERVAL stays aligned.
         let startUnit = Int(startWall >= 0 ? startWall / Int64(unit) : (startWall - Int64(unit) + 1) / Int64(unit))
-        let dayUnit = d * perDay
-        let offset = ((startUnit - dayUnit) % interval + interval) % interval
+        return ((startUnit - d * perDay) % interval + interval) % interval
+    }
+
+    /// How many days to move on from `d` to reach a day holding a grid unit (0: `d` holds one).
+    private func daysToNextAlignedUnit(_ d: Int) -> Int {
+        firstAlignedUnit(d) / subDailyUnit.perDay
+    }
+
+    /// Adds the sub-daily candidates of one day.
+    private mutating func appendSubDaily(_ d: Int) {
+        let (unit, perDay) = subDailyUnit
+        let offset = firstAlignedUnit(d)
         let times: [Int]
         if let cached = subDailyCache[offset] {
             times = cached

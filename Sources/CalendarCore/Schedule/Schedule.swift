@@ -70,8 +70,8 @@ public struct Schedule: Sendable {
     /// - Parameter floatingZone: the zone in which all-day and floating times are
     ///   placed (the viewer's zone).
     public func occurrences(from: Date, to: Date, floatingZone: ZoneRules = .utc) -> [Occurrence] {
-        let a = Int64(from.timeIntervalSince1970.rounded(.down))
-        let b = Int64(to.timeIntervalSince1970.rounded(.up))
+        let a = from.clampedEpochSeconds
+        let b = to.clampedEpochSeconds + (to.timeIntervalSince1970.rounded(.down) == to.timeIntervalSince1970 ? 0 : 1)
         guard b > a else { return [] }
         var out: [Occurrence] = []
         // Singles: any whose key lies within reach of the window.

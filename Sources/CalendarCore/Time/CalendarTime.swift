@@ -135,3 +135,13 @@ public enum CalendarTime: Hashable, Sendable, Codable, CustomStringConvertible {
         }
     }
 }
+
+extension Date {
+    /// Whole Unix seconds, rounded down, clamped to a range that every
+    /// computation here can take (a non-finite date cannot trap).
+    var clampedEpochSeconds: Int64 {
+        let t = timeIntervalSince1970
+        guard t.isFinite else { return t > 0 ? 400_000_000_000 : -400_000_000_000 }
+        return Int64(Swift.max(-400_000_000_000, Swift.min(400_000_000_000, t.rounded(.down))))
+    }
+}

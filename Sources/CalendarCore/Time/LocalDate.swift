@@ -124,8 +124,7 @@ public struct LocalDate: Hashable, Comparable, Sendable, Codable, CustomStringCo
     @inline(__always)
     static func weekday(ofDayNumber n: Int) -> Weekday {
         // 1970-01-01 was a Thursday (raw value 3).
-        // safe: the modulo keeps the value in 0..<7.
-        Weekday(rawValue: ((n % 7) + 7 + 3) % 7)!
+        Weekday.ordered[((n % 7) + 7 + 3) % 7]
     }
 }
 

@@ -45,6 +45,9 @@ public enum Weekday: Int, CaseIterable, Hashable, Comparable, Sendable, Codable 
         }
     }
 
+    /// The weekdays indexed by raw value (Monday first), for arithmetic without optionals.
+    static let ordered: [Weekday] = [.monday, .tuesday, .wednesday, .thursday, .friday, .saturday, .sunday]
+
     /// The ISO 8601 weekday number: Monday is 1, Sunday is 7.
     public var isoNumber: Int { rawValue + 1 }
 
@@ -53,7 +56,6 @@ public enum Weekday: Int, CaseIterable, Hashable, Comparable, Sendable, Codable 
 
     /// The weekday `n` days after this one (negative `n` goes back).
     public func advanced(by n: Int) -> Weekday {
-        // safe: the modulo keeps the value in 0..<7, every raw value is a case.
-        Weekday(rawValue: ((rawValue + n) % 7 + 7) % 7)!
+        Weekday.ordered[((rawValue + n) % 7 + 7) % 7]
     }
 }
