@@ -19,6 +19,8 @@ let package = Package(
     ],
     targets: [
         .target(name: "CalendarCore"),
+        // Not API: helpers shared by the tests and the benchmarks.
+        .target(name: "_CalendarTestSupport"),
         .systemLibrary(
             name: "CLibICal",
             pkgConfig: "libical",
@@ -34,12 +36,12 @@ let package = Package(
         ),
         .executableTarget(
             name: "HorariBench",
-            dependencies: ["CalendarCore", "CLibICal"],
+            dependencies: ["CalendarCore", "CLibICal", "_CalendarTestSupport"],
             path: "Benchmarks/HorariBench"
         ),
         .testTarget(
             name: "CalendarCoreTests",
-            dependencies: ["CalendarCore", "CLibICal"],
+            dependencies: ["CalendarCore", "CLibICal", "_CalendarTestSupport"],
             resources: [.copy("Fixtures")]
         ),
     ],

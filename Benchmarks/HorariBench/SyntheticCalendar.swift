@@ -1,17 +1,6 @@
 import CalendarCore
+import _CalendarTestSupport
 import Foundation
-
-/// SplitMix64: small, fast and seedable, so every run builds the same calendar.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// The synthetic calendar the benchmarks share: `count` events in
 /// Europe/Madrid between 2024 and 2027; 70% single, 20% weekly with COUNT or
@@ -21,7 +10,7 @@ struct SyntheticCalendar {
     var items: [CalendarItem] = []
 
     init(count: Int, seed: UInt64 = 0x486F_7261_7269) throws {
-        var rng = SplitMix64(state: seed)
+        var rng = SplitMix64(seed: seed)
         let days = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"]
         for i in 0..<count {
             let day = LocalDate(dayNumber: LocalDate.days2024 + Int.random(in: 0..<(4 * 365), using: &rng))

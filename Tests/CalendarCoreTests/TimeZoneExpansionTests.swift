@@ -1,6 +1,7 @@
 import CalendarCore
 import Foundation
 import Testing
+import _CalendarTestSupport
 
 /// Expansion across daylight-saving changes and awkward calendar dates.
 @Suite("Time zones and calendar edges")
