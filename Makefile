@@ -31,7 +31,10 @@ build-check:
 
 ## Differential check against python-dateutil (a virtual environment from PyPI).
 conformance: deps
-	@[ -x $(VENV)/bin/python ] || $(PYTHON) -m venv $(VENV)
+	@[ -x $(VENV)/bin/python ] || $(PYTHON) -m venv $(VENV) || { \
+		echo "Installing python3-venv with apt-get..."; rm -rf $(VENV); \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq python3-venv >/dev/null && \
+		$(PYTHON) -m venv $(VENV); }
 	$(VENV)/bin/pip install -q 'python-dateutil==2.9.0.post0'
 	$(SWIFT) build -c release --product horari
 	$(VENV)/bin/python Conformance/dateutil_differential.py .build/release/horari --rules 3000
