@@ -208,3 +208,37 @@ struct HostileValueTests {
         #expect(schedule.occurrences(from: .distantPast, to: Date(timeIntervalSince1970: .nan)).isEmpty)
     }
 }
+
+@Suite("TZIDs as real files write them")
+struct TZIDResolutionTests {
+    @Test(arguments: [
+        ("Europe/Madrid", "Europe/Madrid"),
+        ("\"Europe/Madrid\"", "Europe/Madrid"),
+        ("Europe/lisbon", "Europe/Lisbon"),
+        ("/mozilla.org/20050126_1/Europe/Madrid", "Europe/Madrid"),
+        ("/freeassociation.sourceforge.net/Tzfile/America/New_York", "America/New_York"),
+        ("/freeassociation.sourceforge.net/America/Argentina/Buenos_Aires", "America/Argentina/Buenos_Aires"),
+        ("W. Europe Standard Time", "Europe/Berlin"),
+        ("GMT Standard Time", "Europe/London"),
+        ("Pacific Standard Time", "America/Los_Angeles"),
+        ("Romance Standard Time", "Europe/Paris"),
+        ("UTC", "UTC"),
+    ])
+    func resolves(_ tzid: String, _ iana: String) throws {
+        #expect(ZoneRules.ianaIdentifier(forTZID: tzid) == iana)
+        #expect(try ZoneRules.named(tzid).identifier == iana)
+    }
+
+    @Test("custom names stay unknown: only their VTIMEZONE can define them", arguments: ["Western/Central Europe", "MyTimezone", "foo", ""])
+    func customNames(_ tzid: String) {
+        #expect(ZoneRules.ianaIdentifier(forTZID: tzid) == nil)
+        #expect(throws: TimeValueError.self) { try ZoneRules.named(tzid) }
+    }
+
+    @Test("an Outlook-named zoned time resolves like its IANA zone")
+    func outlookZonedTime() throws {
+        let wall = try LocalDateTime(year: 2026, month: 7, day: 1, hour: 9)
+        #expect(try CalendarTime.zoned(wall, "W. Europe Standard Time").epochSeconds(floatingIn: .utc)
+                == CalendarTime.zoned(wall, "Europe/Berlin").epochSeconds(floatingIn: .utc))
+    }
+}

@@ -86,26 +86,69 @@ public struct ZoneRules: Hashable, Sendable {
 
     private static let cache = Mutex<[String: ZoneRules]>([:])
 
-    /// The rules of a named IANA zone, read once and cached.
+    /// The rules of a zone named by an iCalendar `TZID`, read once and cached.
     ///
-    /// `UTC`, `Etc/UTC`, `GMT` and `Z` need no lookup.
-    /// - Throws: ``TimeValueError/Code/unknownTimeZone`` when Foundation does not
-    ///   know the zone.
-    public static func named(_ identifier: String) throws(TimeValueError) -> ZoneRules {
-        if let hit = cache.withLock({ $0[identifier] }) { return hit }
-        let rules: ZoneRules
-        switch identifier {
-        case "UTC", "Etc/UTC", "GMT", "Etc/GMT", "Z":
-            rules = ZoneRules(identifier: identifier, fixedOffset: 0)
-        default:
-            guard let tz = TimeZone(identifier: identifier) else {
-                throw TimeValueError(.unknownTimeZone, "the time zone ‘\(identifier)’ is not known (expected an IANA name such as Europe/Madrid)")
-            }
-            rules = ZoneRules(tz)
+    /// Real files name zones in several ways; they are tried in this order and
+    /// the result's ``identifier`` is always the IANA name:
+    /// 1. an IANA name Foundation knows (`Europe/Madrid`); `UTC`, `Etc/UTC`,
+    ///    `GMT` and `Z` need no lookup;
+    /// 2. the same with surrounding quotes or in another letter case
+    ///    (`"Europe/Madrid"`, `Europe/lisbon`);
+    /// 3. a vendor-prefixed name, taking the longest trailing part that is an
+    ///    IANA name (`/mozilla.org/20050126_1/Europe/Madrid`,
+    ///    `/freeassociation.sourceforge.net/Tzfile/Europe/Madrid`);
+    /// 4. a Windows zone name as Outlook and Exchange write it
+    ///    (`W. Europe Standard Time` → `Europe/Berlin`), through CLDR's table.
+    ///
+    /// A TZID none of these resolves (a custom name defined only by a file's
+    /// own `VTIMEZONE`) is an error here; the importer evaluates such a zone
+    /// from its observances.
+    /// - Throws: ``TimeValueError/Code/unknownTimeZone``.
+    public static func named(_ tzid: String) throws(TimeValueError) -> ZoneRules {
+        if let hit = cache.withLock({ $0[tzid] }) { return hit }
+        guard let identifier = ianaIdentifier(forTZID: tzid) else {
+            throw TimeValueError(.unknownTimeZone, "the time zone ‘\(tzid)’ is not known (expected an IANA name such as Europe/Madrid, or a Windows name such as W. Europe Standard Time)")
         }
-        cache.withLock { $0[identifier] = rules }
+        let rules: ZoneRules
+        if ["UTC", "Etc/UTC", "GMT", "Etc/GMT", "Z"].contains(identifier) {
+            rules = ZoneRules(identifier: identifier, fixedOffset: 0)
+        } else if let tz = TimeZone(identifier: identifier) {
+            rules = ZoneRules(tz)
+        } else {
+            throw TimeValueError(.unknownTimeZone, "the time zone ‘\(tzid)’ is not known")
+        }
+        cache.withLock { $0[tzid] = rules }
         return rules
     }
+
+    /// The IANA name a `TZID` stands for, by the steps of ``named(_:)``, or `nil`.
+    public static func ianaIdentifier(forTZID tzid: String) -> String? {
+        let utcNames: Set<String> = ["UTC", "Etc/UTC", "GMT", "Etc/GMT", "Z"]
+        if utcNames.contains(tzid) { return tzid }
+        // Foundation knows more names than it lists (Asia/Kolkata on Linux).
+        func foundation(_ name: String) -> String? {
+            guard name.contains("/") || known.exact.contains(name) else { return nil }
+            return TimeZone(identifier: name)?.identifier ?? known.lowercased[name.lowercased()]
+        }
+        if let id = foundation(tzid) { return id }
+        var name = tzid.trimmedWhitespace
+        if name.count >= 2, name.hasPrefix("\""), name.hasSuffix("\"") { name = String(name.dropFirst().dropLast()) }
+        if utcNames.contains(name) { return name }
+        if let id = foundation(name) { return id }
+        let parts = name.split(separator: "/")
+        if parts.count > 1 {
+            for start in 1..<parts.count {
+                if let id = foundation(parts[start...].joined(separator: "/")) { return id }
+            }
+        }
+        return windowsZones[name]
+    }
+
+    /// Foundation's known zone names, and the same keyed by lower case.
+    private static let known: (exact: Set<String>, lowercased: [String: String]) = {
+        let ids = TimeZone.knownTimeZoneIdentifiers
+        return (Set(ids), Dictionary(ids.map { ($0.lowercased(), $0) }, uniquingKeysWith: { a, _ in a }))
+    }()
 
     /// The UTC offset in seconds in force at an instant (Unix seconds).
     public func offset(atInstant t: Int64) -> Int {
