@@ -134,30 +134,57 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
         }
     }
 
-    /// The end of an instance that starts at `instanceStart`, and the instant it falls on.
-    ///
-    /// With an explicit end the same *exact* duration applies to every instance;
-    /// with a `DURATION` the same *nominal* one (RFC 5545 §3.8.5.3).
-    func endOfInstance(startingAt instanceStart: CalendarTime, startSeconds: Int64, floatingZone: ZoneRules) -> (CalendarTime, Int64) {
-        switch end {
-        case .none:
-            if instanceStart.isDate {
-                let next = CalendarTime.date(instanceStart.localDate.adding(days: 1))
-                return (next, (try? next.epochSeconds(floatingIn: floatingZone)) ?? startSeconds + 86_400)
-            }
-            return (instanceStart, startSeconds)
+    /// How long each instance of this item lasts, worked out once.
+    func span(floatingZone: ZoneRules) -> InstanceSpan { InstanceSpan(self, floatingZone: floatingZone) }
+}
+
+/// The length of an item's instances, computed once per item and applied to
+/// each instance: with an explicit end the same *exact* duration applies to
+/// every instance; with a `DURATION` the same *nominal* one (RFC 5545 §3.8.5.3).
+struct InstanceSpan {
+    private enum Kind {
+        /// No end: one day for an all-day start, an instant otherwise (§3.6.1).
+        case unspecified
+        /// An explicit end: the master's own end, and its exact length
+        /// (whole days for an all-day start, seconds otherwise).
+        case explicit(end: CalendarTime, endSeconds: Int64, days: Int, seconds: Int64)
+        /// A `DURATION`.
+        case nominal(ItemDuration)
+    }
+
+    private let kind: Kind
+    private let masterStart: CalendarTime
+    let floatingZone: ZoneRules
+
+    init(_ item: CalendarItem, floatingZone: ZoneRules) {
+        masterStart = item.start
+        self.floatingZone = floatingZone
+        switch item.end {
+        case .none: kind = .unspecified
+        case .duration(let d): kind = .nominal(d)
         case .at(let endTime):
-            let base = (try? start.epochSeconds(floatingIn: floatingZone)) ?? 0
+            let base = (try? item.start.epochSeconds(floatingIn: floatingZone)) ?? 0
             let endSeconds = (try? endTime.epochSeconds(floatingIn: floatingZone)) ?? base
-            if instanceStart == start { return (endTime, endSeconds) }
+            kind = .explicit(end: endTime, endSeconds: endSeconds, days: item.start.localDate.days(to: endTime.localDate), seconds: endSeconds - base)
+        }
+    }
+
+    /// The end of an instance that starts at `instanceStart` (Unix seconds
+    /// `startSeconds`), and the instant it falls on.
+    func end(startingAt instanceStart: CalendarTime, startSeconds: Int64) -> (CalendarTime, Int64) {
+        switch kind {
+        case .unspecified:
+            guard instanceStart.isDate else { return (instanceStart, startSeconds) }
+            let next = CalendarTime.date(instanceStart.localDate.adding(days: 1))
+            return (next, (try? next.epochSeconds(floatingIn: floatingZone)) ?? startSeconds + 86_400)
+        case .explicit(let endTime, let endSeconds, let days, let length):
+            if instanceStart == masterStart { return (endTime, endSeconds) }
             if instanceStart.isDate {
-                let days = start.localDate.days(to: endTime.localDate)
                 let e = CalendarTime.date(instanceStart.localDate.adding(days: days))
                 return (e, (try? e.epochSeconds(floatingIn: floatingZone)) ?? startSeconds + Int64(days) * 86_400)
             }
-            let length = endSeconds - base
             return (instanceStart.shifted(toInstant: startSeconds + length, floatingZone: floatingZone), startSeconds + length)
-        case .duration(let d):
+        case .nominal(let d):
             let wall = instanceStart.wallTime.localSeconds + Int64(d.days) * 86_400
             let dayEnd = instanceStart.withWallTime(LocalDateTime(localSeconds: wall))
             let dayEndSeconds = (try? dayEnd.epochSeconds(floatingIn: floatingZone)) ?? startSeconds + Int64(d.days) * 86_400

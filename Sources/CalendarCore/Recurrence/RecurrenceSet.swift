@@ -110,8 +110,7 @@ public struct RecurrenceSet: Hashable, Sendable, Codable {
         }
         if let limit, limit <= 0 { return [] }
         var iterator = try makeIterator(from: from, floatingZone: floatingZone)
-        // [from, to) on whole seconds: an end with a fraction still includes its second.
-        let toSeconds = to.map { $0.clampedEpochSeconds + ($0.timeIntervalSince1970.rounded(.down) == $0.timeIntervalSince1970 ? 0 : 1) }
+        let toSeconds = to.map(\.clampedEpochSecondsRoundedUp)
         let fromSeconds = from.map(\.clampedEpochSeconds)
         var out: [Instance] = []
         while let instance = iterator.next() {
@@ -151,6 +150,8 @@ public struct RecurrenceSet: Hashable, Sendable, Codable {
     /// Walks a recurrence set in order, merging rules and extra dates.
     public struct Iterator: IteratorProtocol, Sendable {
         let start: CalendarTime
+        /// `start`'s wall reading in seconds, read once.
+        private let startWall: Int64
         let zone: ZoneRules
         private var streams: [(iterator: RuleIterator, untilWall: Int64?, untilInstant: Int64?, head: Int64?)]
         private var additions: [Int64]
@@ -164,6 +165,7 @@ public struct RecurrenceSet: Hashable, Sendable, Codable {
             start = set.start
             self.zone = zone
             let startWall = set.start.wallTime
+            self.startWall = startWall.localSeconds
             let seekWall: Int64? = from.map { zone.wall(atInstant: $0.clampedEpochSeconds) - 86_400 }
 
             func wallInSeriesZone(_ t: CalendarTime) throws(RecurrenceError) -> Int64 {
@@ -235,22 +237,24 @@ public struct RecurrenceSet: Hashable, Sendable, Codable {
         public mutating func next() -> Instance? {
             while true {
                 var best: Int64?
-                if startPending { best = start.wallTime.localSeconds }
+                if startPending { best = startWall }
                 for s in streams { if let h = s.head, best.map({ h < $0 }) ?? true { best = h } }
                 if additionIndex < additions.count, best.map({ additions[additionIndex] < $0 }) ?? true {
                     best = additions[additionIndex]
                 }
                 guard let value = best else { return nil }
                 // Consume `value` from every source that holds it.
-                if startPending, value == start.wallTime.localSeconds { startPending = false }
+                if startPending, value == startWall { startPending = false }
                 for i in streams.indices where streams[i].head == value { advance(i) }
                 while additionIndex < additions.count, additions[additionIndex] == value { additionIndex += 1 }
                 if let last, value <= last { continue }
                 last = value
                 if excluded.contains(value) { continue }
-                let wall = LocalDateTime(localSeconds: value)
-                if !excludedDays.isEmpty, excludedDays.contains(wall.date.dayNumber) { continue }
-                return makeInstance(wall)
+                if !excludedDays.isEmpty {
+                    let day = Int(value >= 0 ? value / 86_400 : (value - 86_399) / 86_400)
+                    if excludedDays.contains(day) { continue }
+                }
+                return makeInstance(LocalDateTime(localSeconds: value))
             }
         }
 

@@ -316,7 +316,8 @@ struct RuleIterator {
     }
 
     /// Whether a day passes every day filter. Numbered weekdays count within
-    /// the month when `scopeMonth`, else within the year.
+    /// the month when `scopeMonth` (MONTHLY, or YEARLY with BYMONTH), else
+    /// within the year.
     @inline(__always)
     private func dayPasses(_ d: Int, scopeMonth: Bool, yearFirst: Int? = nil, yearLength: Int? = nil) -> Bool {
         var y = 0, m = 0, md = 0
@@ -338,7 +339,7 @@ struct RuleIterator {
             if numbered.isEmpty { return false }
             let first: Int
             let len: Int
-            if scopeMonth && frequency != .yearly || (frequency == .yearly && monthMask != 0) {
+            if scopeMonth {
                 first = d - md + 1
                 len = LocalDate.daysIn(month: m, year: y)
             } else {

@@ -51,7 +51,7 @@ public struct Schedule: Sendable {
             case .utc, .zoned: key = (try? item.start.epochSeconds(floatingIn: .utc)) ?? item.start.wallTime.localSeconds
             case .date, .floating: key = item.start.wallTime.localSeconds
             }
-            let (_, endKey) = item.endOfInstance(startingAt: item.start, startSeconds: key, floatingZone: .utc)
+            let (_, endKey) = item.span(floatingZone: .utc).end(startingAt: item.start, startSeconds: key)
             if endKey - key > Self.shortSpan { long.append(i) } else { singles.append((key, i)) }
         }
         singles.sort { $0.0 < $1.0 }
@@ -71,7 +71,7 @@ public struct Schedule: Sendable {
     ///   placed (the viewer's zone).
     public func occurrences(from: Date, to: Date, floatingZone: ZoneRules = .utc) -> [Occurrence] {
         let a = from.clampedEpochSeconds
-        let b = to.clampedEpochSeconds + (to.timeIntervalSince1970.rounded(.down) == to.timeIntervalSince1970 ? 0 : 1)
+        let b = to.clampedEpochSecondsRoundedUp
         guard b > a else { return [] }
         var out: [Occurrence] = []
         // Singles: any whose key lies within reach of the window.
@@ -82,8 +82,16 @@ public struct Schedule: Sendable {
         }
         for i in longSingles { appendSingle(items[i], a, b, floatingZone, &out) }
         for i in series { appendSeries(items[i], a, b, floatingZone, &out) }
-        out.sort { ($0.startSeconds, $0.endSeconds, $0.id.description) < ($1.startSeconds, $1.endSeconds, $1.id.description) }
+        out.sort(by: Self.chronological)
         return out
+    }
+
+    /// Start, then end, then UID, then recurrence ID: a total order that builds no strings.
+    private static func chronological(_ x: Occurrence, _ y: Occurrence) -> Bool {
+        if x.startSeconds != y.startSeconds { return x.startSeconds < y.startSeconds }
+        if x.endSeconds != y.endSeconds { return x.endSeconds < y.endSeconds }
+        if x.id.uid != y.id.uid { return x.id.uid < y.id.uid }
+        return (x.id.recurrenceID?.wallTime.localSeconds ?? .min) < (y.id.recurrenceID?.wallTime.localSeconds ?? .min)
     }
 
     private func lowerBound(_ key: Int64) -> Int {
@@ -98,7 +106,7 @@ public struct Schedule: Sendable {
 
     private func appendSingle(_ item: CalendarItem, _ a: Int64, _ b: Int64, _ zone: ZoneRules, _ out: inout [Occurrence]) {
         guard let s = try? item.start.epochSeconds(floatingIn: zone) else { return }
-        let (end, e) = item.endOfInstance(startingAt: item.start, startSeconds: s, floatingZone: zone)
+        let (end, e) = item.span(floatingZone: zone).end(startingAt: item.start, startSeconds: s)
         let o = Occurrence(id: .init(uid: item.uid, recurrenceID: nil), item: item, start: item.start, end: end, startSeconds: s, endSeconds: e)
         if o.overlaps(a, b) { out.append(o) }
     }
@@ -108,16 +116,18 @@ public struct Schedule: Sendable {
         // How far an instance can reach back into the window: its length, plus
         // the largest shift a THISANDFUTURE override applies.
         let base = (try? item.start.epochSeconds(floatingIn: zone)) ?? 0
-        let length = item.endOfInstance(startingAt: item.start, startSeconds: base, floatingZone: zone).1 - base
+        let span = item.span(floatingZone: zone)
+        let length = span.end(startingAt: item.start, startSeconds: base).1 - base
         var shift: Int64 = 0
-        var futureOverrides: [(wall: Int64, delta: Int64, override: RecurrenceOverride)] = []
+        var futureOverrides: [(wall: Int64, delta: Int64, override: RecurrenceOverride, span: InstanceSpan)] = []
         var single: [CalendarTime: RecurrenceOverride] = [:]
         for o in item.overrides {
             if o.thisAndFuture {
                 let idSeconds = (try? o.recurrenceID.epochSeconds(floatingIn: zone)) ?? 0
                 let newStart = (try? o.item.start.epochSeconds(floatingIn: zone)) ?? idSeconds
-                futureOverrides.append((o.recurrenceID.wallTime.localSeconds, newStart - idSeconds, o))
-                shift = max(shift, abs(newStart - idSeconds) + max(0, o.item.endOfInstance(startingAt: o.item.start, startSeconds: newStart, floatingZone: zone).1 - newStart))
+                let overrideSpan = o.item.span(floatingZone: zone)
+                futureOverrides.append((o.recurrenceID.wallTime.localSeconds, newStart - idSeconds, o, overrideSpan))
+                shift = max(shift, abs(newStart - idSeconds) + max(0, overrideSpan.end(startingAt: o.item.start, startSeconds: newStart).1 - newStart))
             } else {
                 single[Self.normalised(o.recurrenceID, like: item.start)] = o
             }
@@ -130,22 +140,24 @@ public struct Schedule: Sendable {
             // A moved or changed instance is placed by its own start below.
             if single[instance.recurrenceID] != nil { continue }
             var source = item
+            var sourceSpan = span
             var start = instance.start
             var s = instance.epochSeconds
             if let f = futureOverrides.last(where: { $0.wall <= instance.recurrenceID.wallTime.localSeconds }) {
                 if f.override.isCancelled { continue }
                 source = f.override.item
+                sourceSpan = f.span
                 s += f.delta
                 start = f.override.item.start.shifted(toInstant: s, floatingZone: zone)
             }
-            let (end, e) = source.endOfInstance(startingAt: start, startSeconds: s, floatingZone: zone)
+            let (end, e) = sourceSpan.end(startingAt: start, startSeconds: s)
             let occurrence = Occurrence(id: .init(uid: item.uid, recurrenceID: instance.recurrenceID), item: source, start: start, end: end, startSeconds: s, endSeconds: e)
             if occurrence.overlaps(a, b) { out.append(occurrence) }
         }
         // Overridden single instances, wherever they moved to.
         for (id, o) in single where !o.isCancelled {
             guard let s = try? o.item.start.epochSeconds(floatingIn: zone) else { continue }
-            let (end, e) = o.item.endOfInstance(startingAt: o.item.start, startSeconds: s, floatingZone: zone)
+            let (end, e) = o.item.span(floatingZone: zone).end(startingAt: o.item.start, startSeconds: s)
             let occurrence = Occurrence(id: .init(uid: item.uid, recurrenceID: id), item: o.item, start: o.item.start, end: end, startSeconds: s, endSeconds: e)
             if occurrence.overlaps(a, b) { out.append(occurrence) }
         }

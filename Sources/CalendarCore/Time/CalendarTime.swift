@@ -144,4 +144,10 @@ extension Date {
         guard t.isFinite else { return t > 0 ? 400_000_000_000 : -400_000_000_000 }
         return Int64(Swift.max(-400_000_000_000, Swift.min(400_000_000_000, t.rounded(.down))))
     }
+
+    /// ``clampedEpochSeconds`` rounded up: the exclusive end of a window on
+    /// whole seconds still includes a second the `Date` reaches into.
+    var clampedEpochSecondsRoundedUp: Int64 {
+        clampedEpochSeconds + (timeIntervalSince1970.rounded(.down) == timeIntervalSince1970 ? 0 : 1)
+    }
 }
