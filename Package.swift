@@ -12,6 +12,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "CalendarCore", targets: ["CalendarCore"]),
+        .library(name: "ICalendarKit", targets: ["ICalendarKit"]),
         .executable(name: "horari", targets: ["horari"]),
     ],
     dependencies: [
@@ -19,6 +20,8 @@ let package = Package(
     ],
     targets: [
         .target(name: "CalendarCore"),
+        // iCalendar import/export; libical stays behind `internal import`.
+        .target(name: "ICalendarKit", dependencies: ["CalendarCore", "CLibICal"]),
         // Not API: helpers shared by the tests and the benchmarks.
         .target(name: "_CalendarTestSupport"),
         .systemLibrary(
@@ -30,18 +33,19 @@ let package = Package(
             name: "horari",
             dependencies: [
                 "CalendarCore",
+                "ICalendarKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Examples/horari"
         ),
         .executableTarget(
             name: "HorariBench",
-            dependencies: ["CalendarCore", "CLibICal", "_CalendarTestSupport"],
+            dependencies: ["CalendarCore", "ICalendarKit", "CLibICal", "_CalendarTestSupport"],
             path: "Benchmarks/HorariBench"
         ),
         .testTarget(
             name: "CalendarCoreTests",
-            dependencies: ["CalendarCore", "CLibICal", "_CalendarTestSupport"],
+            dependencies: ["CalendarCore", "ICalendarKit", "CLibICal", "_CalendarTestSupport"],
             resources: [.copy("Fixtures")]
         ),
     ],

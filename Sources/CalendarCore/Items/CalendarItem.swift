@@ -53,6 +53,40 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
     public var exceptionDates: [CalendarTime]
     /// Instances changed from the series (`RECURRENCE-ID` components).
     public var overrides: [RecurrenceOverride]
+    /// Where it happens (`LOCATION`).
+    public var location: String?
+    /// Tags (`CATEGORIES`), in order.
+    public var categories: [String]
+    /// The status (`STATUS`): `TENTATIVE`, `CONFIRMED`, `CANCELLED`, or for a
+    /// task `NEEDS-ACTION`, `COMPLETED`, `IN-PROCESS`.
+    public var status: String?
+    /// The revision number (`SEQUENCE`); a higher one is newer.
+    public var sequence: Int
+    /// When this copy of the item was written (`DTSTAMP`, UTC).
+    public var timestamp: CalendarTime?
+    /// When the item was last changed (`LAST-MODIFIED`, UTC).
+    public var lastModified: CalendarTime?
+    /// Every other property, kept as written (`ORGANIZER`, `ATTENDEE`, `URL`,
+    /// `X-…`, and properties from later RFCs), in file order.
+    public var properties: [ContentLine]
+    /// Subcomponents kept as written (`VALARM`, `X-…`), in file order.
+    public var components: [ContentComponent]
+    /// Parameters on modelled properties that the model has no field for
+    /// (`SUMMARY;LANGUAGE=ca`, `DTSTART;X-FOO=1`), by property name.
+    public var extraParameters: [String: [ContentLine.Parameter]]
+    /// Whether the item has its own start. A task with a due time and no
+    /// `DTSTART` has `start` equal to its due time and this `false`.
+    public var hasStart: Bool
+    /// Whether the series has a master. `false` for a series known only by
+    /// changed instances (an invitation to one instance): its start and
+    /// `RDATE`s are those instances' recurrence IDs, and only the instances
+    /// are written out.
+    public var hasMaster: Bool
+
+    /// The organizer, from the `ORGANIZER` line.
+    public var organizer: Participant? { properties.first { $0.name == "ORGANIZER" }.map(Participant.init) }
+    /// The attendees, from the `ATTENDEE` lines.
+    public var attendees: [Participant] { properties.filter { $0.name == "ATTENDEE" }.map(Participant.init) }
 
     /// The identifier, the `UID`.
     public var id: String { uid }
@@ -62,7 +96,11 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
         uid: String, kind: Kind = .event, title: String, start: CalendarTime, end: End? = nil,
         notes: String? = nil, color: ItemColor? = nil, calendar: String? = nil,
         recurrenceRules: [RecurrenceRule] = [], recurrenceDates: [CalendarTime] = [],
-        exceptionDates: [CalendarTime] = [], overrides: [RecurrenceOverride] = []
+        exceptionDates: [CalendarTime] = [], overrides: [RecurrenceOverride] = [],
+        location: String? = nil, categories: [String] = [], status: String? = nil, sequence: Int = 0,
+        timestamp: CalendarTime? = nil, lastModified: CalendarTime? = nil,
+        properties: [ContentLine] = [], components: [ContentComponent] = [],
+        extraParameters: [String: [ContentLine.Parameter]] = [:], hasStart: Bool = true, hasMaster: Bool = true
     ) {
         self.uid = uid
         self.kind = kind
@@ -76,10 +114,21 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
         self.recurrenceDates = recurrenceDates
         self.exceptionDates = exceptionDates
         self.overrides = overrides
+        self.location = location
+        self.categories = categories
+        self.status = status
+        self.sequence = sequence
+        self.timestamp = timestamp
+        self.lastModified = lastModified
+        self.properties = properties
+        self.components = components
+        self.extraParameters = extraParameters
+        self.hasStart = hasStart
+        self.hasMaster = hasMaster
     }
 
-    /// Whether the item repeats.
-    public var isRecurring: Bool { !recurrenceRules.isEmpty || !recurrenceDates.isEmpty }
+    /// Whether the item repeats, or has changed instances (which need a recurrence set to apply to).
+    public var isRecurring: Bool { !recurrenceRules.isEmpty || !recurrenceDates.isEmpty || !overrides.isEmpty }
 
     /// The item's recurrence set, when it repeats.
     public var recurrenceSet: RecurrenceSet? {

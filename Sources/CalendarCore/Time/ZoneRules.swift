@@ -121,6 +121,55 @@ public struct ZoneRules: Hashable, Sendable {
         return rules
     }
 
+    /// Makes a zone known by its `TZID` alone, for zones that exist only as a
+    /// file's `VTIMEZONE` (a custom name no resolution step of ``named(_:)``
+    /// knows). Later calls to ``named(_:)`` with that `TZID` return `rules`.
+    ///
+    /// An exact IANA name is not replaced: as icalendar and khal do, the
+    /// system's zone data wins over a file's copy of it. Any other name (a
+    /// Windows name, a name in another letter case) can be registered: the
+    /// file's `VTIMEZONE` is its definition (RFC 5545 §3.2.19). A custom `TZID` already registered with
+    /// other transitions keeps its first definition.
+    /// - Returns: `true` when `named(tzid)` now answers with `rules` (newly
+    ///   registered or identical), `false` when another definition stays.
+    @discardableResult
+    public static func register(_ rules: ZoneRules, forTZID tzid: String) -> Bool {
+        if let tz = TimeZone(identifier: tzid), tz.identifier == tzid { return false }
+        return cache.withLock { table in
+            if let existing = table[tzid] { return existing == rules }
+            table[tzid] = rules
+            return true
+        }
+    }
+
+    /// A change of offset: the instant it happens and the offsets either side.
+    public struct Transition: Hashable, Sendable {
+        /// Unix seconds of the change.
+        public let instant: Int64
+        /// The offset in seconds before the change.
+        public let offsetBefore: Int
+        /// The offset in seconds from the change on.
+        public let offsetAfter: Int
+        /// Whether the new offset is daylight-saving time, when the zone data says.
+        public let isDaylightSaving: Bool?
+    }
+
+    /// The changes of offset in `[from, to)` (Unix seconds), ascending.
+    public func transitions(from: Int64, to: Int64) -> [Transition] {
+        var out: [Transition] = []
+        for (i, t) in transitions.enumerated() where t >= from && t < to {
+            let before = Int(i == 0 ? initialOffset : offsetsAfter[i - 1])
+            let dst = timeZone.map { $0.isDaylightSavingTime(for: Date(timeIntervalSince1970: TimeInterval(t))) }
+            out.append(Transition(instant: t, offsetBefore: before, offsetAfter: Int(offsetsAfter[i]), isDaylightSaving: dst))
+        }
+        return out
+    }
+
+    /// The zone's abbreviation at an instant (`CET`, `CEST`), when the zone data has one.
+    public func abbreviation(atInstant t: Int64) -> String? {
+        timeZone?.abbreviation(for: Date(timeIntervalSince1970: TimeInterval(t)))
+    }
+
     /// The IANA name a `TZID` stands for, by the steps of ``named(_:)``, or `nil`.
     public static func ianaIdentifier(forTZID tzid: String) -> String? {
         let utcNames: Set<String> = ["UTC", "Etc/UTC", "GMT", "Etc/GMT", "Z"]
@@ -137,7 +186,8 @@ public struct ZoneRules: Hashable, Sendable {
         if let id = foundation(name) { return id }
         let parts = name.split(separator: "/")
         if parts.count > 1 {
-            for start in 1..<parts.count {
+            // From 0: a bare leading slash (`/Europe/Stockholm`) leaves the whole name.
+            for start in 0..<parts.count {
                 if let id = foundation(parts[start...].joined(separator: "/")) { return id }
             }
         }

@@ -1,0 +1,327 @@
+import ArgumentParser
+import CalendarCore
+import Foundation
+import ICalendarKit
+
+/// Reads a calendar file for a command, printing diagnostics to standard error.
+func loadCalendar(_ path: String, strict: Bool = false, quiet: Bool = false) throws -> ImportResult {
+    let result: ImportResult
+    do {
+        result = try ICalendarImporter(options: ImportOptions(strict: strict)).importCalendar(contentsOf: URL(fileURLWithPath: path))
+    } catch {
+        throw CLIError("\(path): \(error.description)")
+    }
+    if !quiet {
+        for d in result.diagnostics { FileHandle.standardError.write(Data("\(path):\(d)\n".utf8)) }
+    }
+    return result
+}
+
+/// `horari occurrences`: every occurrence in a window, for diffing against peers.
+struct Occurrences: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print every occurrence of a calendar file's events and tasks in a window.",
+        discussion: """
+            The window is [--from, --to); bounds are read as wall times in each event's \
+            own zone, as recurring-ical-events does. An occurrence is printed when it \
+            overlaps the window.
+
+            --format jsonl prints one JSON object per occurrence with the keys uid, \
+            recurrence_id, start, end, summary, component, tzid, sorted by start and end \
+            instant, uid, recurrence_id and summary: the same lines as the peer oracle \
+            expand.py (recurring-ical-events), so the two can be compared with diff.
+
+            Examples:
+              horari occurrences team.ics --from 2026-01-01 --to 2026-02-01
+              horari occurrences team.ics --from 2000-01-01 --to 2030-01-01 --format jsonl --max-per-series 2000
+            """
+    )
+
+    @Argument(help: "The .ics file.")
+    var file: String
+
+    @Option(help: "The start of the window: YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS.")
+    var from: String
+
+    @Option(help: "The end of the window (exclusive).")
+    var to: String
+
+    @Option(help: "At most this many occurrences per series (UID); 0 for no limit.")
+    var maxPerSeries = 2000
+
+    @Option(help: "jsonl or text.")
+    var format = "text"
+
+    func run() throws {
+        guard format == "jsonl" || format == "text" else { throw ValidationError("--format must be jsonl or text") }
+        let fromWall = try wallSeconds(from, "--from")
+        let toWall = try wallSeconds(to, "--to")
+        let calendar = try loadCalendar(file, quiet: format == "jsonl").calendar
+        let schedule = calendar.schedule()
+        // The widest instant window that can hold any wall time in [from, to).
+        let margin: Int64 = 15 * 3600
+        let all = schedule.occurrences(
+            from: Date(timeIntervalSince1970: TimeInterval(fromWall - margin)),
+            to: Date(timeIntervalSince1970: TimeInterval(toWall + margin)))
+        var perSeries: [String: Int] = [:]
+        var rows: [(key: OccurrenceKey, text: String)] = []
+        for o in all {
+            let s = OccurrenceFormat.wall(o.start, o.startSeconds)
+            let e = OccurrenceFormat.wall(o.end, o.endSeconds)
+            let inside = e > s ? s < toWall && e > fromWall : s >= fromWall && s < toWall
+            guard inside else { continue }
+            if maxPerSeries > 0 {
+                let n = perSeries[o.id.uid, default: 0]
+                if n >= maxPerSeries { continue }
+                perSeries[o.id.uid] = n + 1
+            }
+            let record = OccurrenceFormat.record(o, master: schedule.item(uid: o.id.uid))
+            rows.append((OccurrenceKey(o, record), format == "jsonl" ? record.json : record.text))
+        }
+        rows.sort { $0.key < $1.key }
+        var out = ""
+        for r in rows {
+            out += r.text
+            out += "\n"
+        }
+        FileHandle.standardOutput.write(Data(out.utf8))
+    }
+
+    private func wallSeconds(_ text: String, _ option: String) throws -> Int64 {
+        let compact = text.replacingOccurrences(of: "-", with: "").replacingOccurrences(of: ":", with: "")
+        do {
+            return try CalendarTime(icalValue: compact).wallTime.localSeconds
+        } catch {
+            throw ValidationError("\(option) ‘\(text)’ is not YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS: \(error.message)")
+        }
+    }
+}
+
+/// The sort key expand.py uses: start instant, end instant, uid, recurrence id, summary.
+struct OccurrenceKey: Comparable {
+    var start: Int64
+    var end: Int64
+    var uid: String
+    var recurrenceID: String
+    var summary: String
+    var json: String
+
+    init(_ o: Occurrence, _ r: OccurrenceFormat.Record) {
+        start = o.startSeconds
+        end = o.endSeconds
+        uid = r.uid
+        recurrenceID = r.recurrenceID ?? ""
+        summary = r.summary ?? ""
+        json = r.json
+    }
+
+    static func < (a: OccurrenceKey, b: OccurrenceKey) -> Bool {
+        (a.start, a.end, a.uid, a.recurrenceID, a.summary, a.json) < (b.start, b.end, b.uid, b.recurrenceID, b.summary, b.json)
+    }
+}
+
+/// Formatting occurrences as expand.py does.
+enum OccurrenceFormat {
+    struct Record {
+        var uid: String
+        var recurrenceID: String?
+        var start: String
+        var end: String
+        var summary: String?
+        var component: String
+        var tzid: String?
+
+        var json: String {
+            "{\"uid\": \(q(uid)), \"recurrence_id\": \(q(recurrenceID)), \"start\": \(q(start)), \"end\": \(q(end)), \"summary\": \(q(summary)), \"component\": \(q(component)), \"tzid\": \(q(tzid))}"
+        }
+
+        var text: String {
+            var s = start + " – " + end + "  " + (summary ?? "(no title)")
+            if let recurrenceID, recurrenceID != start { s += "  [instance of \(recurrenceID)]" }
+            return s
+        }
+    }
+
+    /// One occurrence as expand.py prints it: the end in the start's zone
+    /// (the same instant), and a changed instance's recurrence ID as its
+    /// `RECURRENCE-ID` was written (the same instant as the series' own).
+    static func record(_ o: Occurrence, master: CalendarItem?) -> Record {
+        let summary = o.item.title.isEmpty ? nil : o.item.title
+        var recurrenceID: String?
+        if let master, master.isRecurring, let rid = o.id.recurrenceID {
+            let seconds = try? rid.epochSeconds(floatingIn: .utc)
+            let written = master.overrides.first { (try? $0.recurrenceID.epochSeconds(floatingIn: .utc)) == seconds }?.recurrenceID
+            recurrenceID = iso(written ?? rid, nil)
+        }
+        let end: CalendarTime
+        switch (o.start, o.end) {
+        case (.zoned(_, let z), .utc), (.zoned(_, let z), .zoned):
+            if let rules = try? ZoneRules.named(z) {
+                end = .zoned(LocalDateTime(localSeconds: rules.wall(atInstant: o.endSeconds)), z)
+            } else {
+                end = o.end
+            }
+        case (.utc, .zoned): end = .utc(LocalDateTime(localSeconds: o.endSeconds))
+        default: end = o.end
+        }
+        return Record(
+            uid: o.id.uid, recurrenceID: recurrenceID,
+            start: iso(o.start, o.startSeconds), end: iso(end, o.endSeconds), summary: summary,
+            component: o.item.kind == .task ? "VTODO" : "VEVENT", tzid: zoneName(o.start))
+    }
+
+    /// The wall reading (seconds) of a time in its own zone.
+    static func wall(_ t: CalendarTime, _ seconds: Int64) -> Int64 {
+        switch t {
+        case .date, .floating, .zoned: t.wallTime.localSeconds
+        case .utc: seconds
+        }
+    }
+
+    static func zoneName(_ t: CalendarTime) -> String? {
+        switch t {
+        case .utc: "UTC"
+        case .zoned(_, let z): z
+        case .date, .floating: nil
+        }
+    }
+
+    /// `2026-03-02`, `2026-03-02T09:00:00`, `…+00:00`, `…+01:00`.
+    static func iso(_ t: CalendarTime, _ seconds: Int64?) -> String {
+        let d = t.localDate
+        let date = pad(d.year, 4) + "-" + pad(d.month, 2) + "-" + pad(d.day, 2)
+        if case .date = t { return date }
+        let w = t.wallTime
+        let clock = date + "T" + pad(w.hour, 2) + ":" + pad(w.minute, 2) + ":" + pad(w.second, 2)
+        switch t {
+        case .date, .floating: return clock
+        case .utc: return clock + "+00:00"
+        case .zoned(let wall, let z):
+            guard let rules = try? ZoneRules.named(z) else { return clock }
+            let instant = seconds ?? rules.instant(forWall: wall.localSeconds)
+            let shown = LocalDateTime(localSeconds: rules.wall(atInstant: instant))
+            let offset = rules.offset(atInstant: instant)
+            let sign = offset < 0 ? "-" : "+"
+            let a = abs(offset)
+            let shownDate = shown.date
+            return pad(shownDate.year, 4) + "-" + pad(shownDate.month, 2) + "-" + pad(shownDate.day, 2) + "T" + pad(shown.hour, 2) + ":" + pad(shown.minute, 2) + ":" + pad(shown.second, 2)
+                + sign + pad(a / 3600, 2) + ":" + pad(a % 3600 / 60, 2)
+        }
+    }
+
+    static func pad(_ v: Int, _ n: Int) -> String {
+        let s = String(v)
+        return s.count >= n ? s : String(repeating: "0", count: n - s.count) + s
+    }
+
+    static func q(_ s: String?) -> String {
+        guard let s else { return "null" }
+        var out = "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "\u{08}": out += "\\b"
+            case "\u{0C}": out += "\\f"
+            default:
+                if u.value < 0x20 {
+                    out += "\\u" + pad(Int(u.value), 4).replacingOccurrences(of: " ", with: "0")
+                } else {
+                    out.unicodeScalars.append(u)
+                }
+            }
+        }
+        return out + "\""
+    }
+}
+
+/// `horari validate`: a file's problems.
+struct Validate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check an .ics file and print every problem with its line.",
+        discussion: """
+            Exit code 0 when there is no error (warnings may be printed), 1 when there \
+            is an error, or with --strict when there is any problem.
+            """
+    )
+
+    @Argument(help: "The .ics file.")
+    var file: String
+
+    @Flag(help: "Treat warnings as errors.")
+    var strict = false
+
+    func run() throws {
+        let result = try loadCalendar(file, quiet: true)
+        for d in result.diagnostics { print("\(file):\(d)") }
+        let errors = result.diagnostics.filter { $0.severity == .error }.count
+        let warnings = result.diagnostics.count - errors
+        print("\(file): \(result.calendar.items.count) item\(result.calendar.items.count == 1 ? "" : "s"), \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")")
+        if errors > 0 || (strict && warnings > 0) { throw ExitCode(1) }
+    }
+}
+
+/// `horari import`: merge a file into a calendar file by UID.
+struct Import: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Merge an .ics file into a calendar file, by UID.",
+        discussion: """
+            New items are added, newer versions (SEQUENCE, then LAST-MODIFIED) replace \
+            older ones, nothing is duplicated, and items the file no longer has are \
+            listed but kept. The calendar file is written atomically under a lock.
+
+            Example:
+              horari import invitation.ics --into ~/calendars/work.ics
+            """
+    )
+
+    @Argument(help: "The .ics file to import.")
+    var file: String
+
+    @Option(help: "The calendar file to merge into (created when missing).")
+    var into: String
+
+    func run() throws {
+        let incoming = try loadCalendar(file).calendar
+        let report: SyncReport
+        do {
+            report = try CalendarFile.update(URL(fileURLWithPath: into)) { calendar in calendar.merge(incoming) }
+        } catch let error as ICalendarError {
+            throw CLIError(error.description)
+        }
+        print("added \(report.added.count), updated \(report.updated.count), unchanged \(report.unchanged.count), kept newer \(report.keptNewer.count), conflicts \(report.conflicts.count), not in the file \(report.missing.count)")
+        for uid in report.conflicts { print("conflict (same SEQUENCE and timestamps, kept ours): \(uid)") }
+    }
+}
+
+/// `horari export`: a calendar file as strict RFC 5545.
+struct Export: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write a calendar file out as strict RFC 5545 iCalendar.",
+        discussion: """
+            CRLF line ends, 75-octet folding, a VTIMEZONE for every TZID (plain IANA \
+            names), every unknown property kept. Writing to --out is atomic.
+            """
+    )
+
+    @Argument(help: "The calendar file.")
+    var file: String
+
+    @Option(help: "Write here instead of standard output.")
+    var out: String?
+
+    func run() throws {
+        let calendar = try loadCalendar(file).calendar
+        let exporter = ICalendarExporter()
+        if let out {
+            do { try CalendarFile.save(calendar, to: URL(fileURLWithPath: out), exporter: exporter) } catch {
+                throw CLIError(error.description)
+            }
+        } else {
+            FileHandle.standardOutput.write(exporter.exportData(calendar))
+        }
+    }
+}

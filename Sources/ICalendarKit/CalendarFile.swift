@@ -1,0 +1,126 @@
+import CalendarCore
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+private let posixWrite = Glibc.write
+#elseif canImport(Darwin)
+import Darwin
+private let posixWrite = Darwin.write
+#endif
+
+/// A calendar kept in an `.ics` file, written so that a crash or a second
+/// process never leaves a half-written or interleaved file.
+///
+/// Saving writes a temporary file next to the target, `fsync`s it, renames it
+/// over the target (atomic on POSIX file systems) and `fsync`s the folder.
+/// Every save, and every ``update(_:options:exporter:_:)`` as a whole, holds
+/// an advisory lock (`flock`) on a `.lock` file beside the calendar, so two
+/// processes changing the same calendar take turns instead of losing each
+/// other's changes. The lock file is separate because `rename` replaces the
+/// calendar's inode, and a lock on the old inode would guard nothing.
+///
+/// ```swift
+/// let report = try CalendarFile.update(url) { calendar in
+///     calendar.merge(incoming)
+/// }
+/// ```
+public enum CalendarFile {
+    /// Reads a calendar file. A file that does not exist reads as an empty calendar.
+    /// - Throws: ``ICalendarError``.
+    public static func load(_ url: URL, options: ImportOptions = ImportOptions()) throws(ICalendarError) -> ImportResult {
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            return ImportResult(calendar: ICalendar(), diagnostics: [])
+        }
+        return try ICalendarImporter(options: options).importCalendar(contentsOf: url)
+    }
+
+    /// Writes a calendar to a file atomically, under the file's lock.
+    /// - Throws: ``ICalendarError`` with code ``ICalendarError/Code/io``.
+    public static func save(_ calendar: ICalendar, to url: URL, exporter: ICalendarExporter = ICalendarExporter()) throws(ICalendarError) {
+        let lock = try Lock(url)
+        defer { lock.release() }
+        try write(exporter.exportData(calendar), to: url)
+    }
+
+    /// Loads, changes and saves a calendar file while holding its lock, so no
+    /// other process's change comes in between.
+    ///
+    /// - Returns: what `body` returns.
+    /// - Throws: ``ICalendarError``, or what `body` throws (nothing is saved then).
+    public static func update<T>(
+        _ url: URL, options: ImportOptions = ImportOptions(), exporter: ICalendarExporter = ICalendarExporter(),
+        _ body: (inout ICalendar) throws -> T
+    ) throws -> T {
+        let lock = try Lock(url)
+        defer { lock.release() }
+        var calendar = try load(url, options: options).calendar
+        let result = try body(&calendar)
+        try write(exporter.exportData(calendar), to: url)
+        return result
+    }
+
+    /// Temporary file, fsync, rename, fsync of the folder.
+    static func write(_ data: Data, to url: URL) throws(ICalendarError) {
+        let folder = url.deletingLastPathComponent()
+        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+        guard fd >= 0 else { throw ioError("cannot create \(temporary.path)") }
+        var ok = data.withUnsafeBytes { raw -> Bool in
+            guard let base = raw.baseAddress else { return true }
+            var offset = 0
+            while offset < raw.count {
+                let n = posixWrite(fd, base + offset, raw.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                offset += n
+            }
+            return true
+        }
+        ok = ok && fsync(fd) == 0
+        let closed = close(fd) == 0
+        guard ok, closed else {
+            let e = ioError("cannot write \(temporary.path)")
+            unlink(temporary.path)
+            throw e
+        }
+        guard rename(temporary.path, url.path) == 0 else {
+            let e = ioError("cannot replace \(url.path)")
+            unlink(temporary.path)
+            throw e
+        }
+        let dir = open(folder.path, O_RDONLY)
+        if dir >= 0 {
+            _ = fsync(dir)
+            close(dir)
+        }
+    }
+
+    static func ioError(_ what: String) -> ICalendarError {
+        ICalendarError(.io, "\(what): \(String(cString: strerror(errno)))")
+    }
+
+    /// An exclusive `flock` on `<calendar>.lock`.
+    struct Lock {
+        let fd: Int32
+
+        init(_ url: URL) throws(ICalendarError) {
+            let path = url.path + ".lock"
+            fd = open(path, O_RDWR | O_CREAT, 0o644)
+            guard fd >= 0 else { throw CalendarFile.ioError("cannot open the lock file \(path)") }
+            while flock(fd, LOCK_EX) != 0 {
+                if errno == EINTR { continue }
+                let e = CalendarFile.ioError("cannot lock \(path)")
+                close(fd)
+                throw e
+            }
+        }
+
+        func release() {
+            _ = flock(fd, LOCK_UN)
+            close(fd)
+        }
+    }
+}

@@ -1,0 +1,307 @@
+import CalendarCore
+import Foundation
+
+/// One unfolded content line and the physical line it starts on.
+struct RawLine {
+    /// The bytes, unfolded, without the line break.
+    var bytes: [UInt8]
+    /// 1-based physical line number where the content line starts.
+    var number: Int
+    /// Whether the line was longer than the limit and was cut.
+    var truncated: Bool
+}
+
+/// Splits iCalendar bytes into unfolded content lines (RFC 5545 §3.1),
+/// streaming: only the current line and a bounded read buffer are held.
+///
+/// Line breaks may be CRLF or a bare LF (files edited on Unix); a line
+/// starting with a space or a tab continues the previous one.
+struct ContentLineReader {
+    private var buffer: [UInt8]
+    private var position = 0
+    private var finished: Bool
+    private var physicalLine = 0
+    private let refill: (() throws -> [UInt8]?)?
+    private let maxLineBytes: Int
+
+    /// Reads lines from bytes already in memory.
+    init(bytes: [UInt8], maxLineBytes: Int) {
+        buffer = bytes
+        finished = true
+        refill = nil
+        self.maxLineBytes = maxLineBytes
+        skipByteOrderMark()
+    }
+
+    /// Reads lines from a source that hands out blocks until it returns `nil`.
+    init(maxLineBytes: Int, refill: @escaping () throws -> [UInt8]?) {
+        buffer = []
+        finished = false
+        self.refill = refill
+        self.maxLineBytes = maxLineBytes
+    }
+
+    private var skippedBOM = false
+
+    private mutating func skipByteOrderMark() {
+        skippedBOM = true
+        if buffer.count >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF { position = 3 }
+    }
+
+    /// Makes at least one more byte available; `false` at the end of input.
+    private mutating func fill() throws -> Bool {
+        if position < buffer.count { return true }
+        while !finished {
+            guard let block = try refill?() else {
+                finished = true
+                break
+            }
+            if block.isEmpty { continue }
+            // Drop what has been consumed before appending.
+            if position > 0 {
+                buffer.removeFirst(position)
+                position = 0
+            }
+            buffer.append(contentsOf: block)
+            if !skippedBOM { skipByteOrderMark() }
+            if position < buffer.count { return true }
+        }
+        return position < buffer.count
+    }
+
+    /// Appends the physical line at `position` to `line` (up to the limit) and
+    /// moves past its line break. `false` when there is no more input.
+    private mutating func readPhysical(into line: inout RawLine, skipFirst: Bool) throws -> Bool {
+        guard try fill() else { return false }
+        physicalLine += 1
+        if skipFirst { position += 1 }
+        while true {
+            let start = position
+            let end = buffer.count
+            let newline: Int? = buffer.withUnsafeBufferPointer { p -> Int? in
+                guard start < end, let base = p.baseAddress else { return nil }
+                guard let hit = memchr(base + start, 0x0A, end - start) else { return nil }
+                return UnsafeRawPointer(hit) - UnsafeRawPointer(base)
+            }
+            let stop = newline ?? end
+            append(buffer[start..<stop], to: &line)
+            if let newline {
+                position = newline + 1
+                if line.bytes.last == 0x0D { line.bytes.removeLast() }
+                return true
+            }
+            position = end
+            guard try fill() else { return true }
+        }
+    }
+
+    private func append(_ bytes: ArraySlice<UInt8>, to line: inout RawLine) {
+        let room = maxLineBytes - line.bytes.count
+        if bytes.count <= room {
+            line.bytes.append(contentsOf: bytes)
+        } else {
+            if room > 0 { line.bytes.append(contentsOf: bytes.prefix(room)) }
+            line.truncated = true
+        }
+    }
+
+    /// Whether the next physical line continues the current one: it starts
+    /// with a space or tab, possibly after blank lines (which are skipped).
+    private mutating func continuationFollows() throws -> Bool {
+        guard try fill() else { return false }
+        var probe = position
+        var blanks = 0
+        while true {
+            while probe >= buffer.count {
+                guard try more() else { return false }
+            }
+            let b = buffer[probe]
+            if b == 0x20 || b == 0x09 {
+                if blanks > 0 {
+                    position = probe
+                    physicalLine += blanks
+                }
+                return true
+            }
+            if b == 0x0A {
+                blanks += 1
+                probe += 1
+            } else if b == 0x0D {
+                probe += 1
+            } else {
+                return false
+            }
+        }
+    }
+
+    /// Appends another block without dropping anything; `false` at the end.
+    private mutating func more() throws -> Bool {
+        guard !finished, let block = try refill?() else {
+            finished = true
+            return false
+        }
+        buffer.append(contentsOf: block)
+        return true
+    }
+
+    /// The next unfolded content line, or `nil` at the end. Empty lines are skipped.
+    mutating func next() throws -> RawLine? {
+        while true {
+            var line = RawLine(bytes: [], number: physicalLine + 1, truncated: false)
+            guard try readPhysical(into: &line, skipFirst: false) else { return nil }
+            // Continuation lines (some writers put blank lines between the parts).
+            while try continuationFollows() {
+                if line.bytes.last == 0x0D { line.bytes.removeLast() }
+                _ = try readPhysical(into: &line, skipFirst: true)
+            }
+            if line.bytes.last == 0x0D { line.bytes.removeLast() }
+            if line.bytes.isEmpty && !line.truncated { continue }
+            return line
+        }
+    }
+}
+
+/// A content line split into name, parameters and raw value.
+struct ParsedLine {
+    var name: String
+    var parameters: [ContentLine.Parameter]
+    var value: String
+
+    var contentLine: ContentLine { ContentLine(name: name, parameters: parameters, value: value) }
+
+    func parameter(_ name: String) -> String? { parameters.first { $0.name == name }?.values.first }
+}
+
+enum ContentLineSyntax {
+    /// Why a line could not be split.
+    enum Problem: Error { case noColon, emptyName, badName(String), badParameter(String) }
+
+    /// Splits `name *(";" param) ":" value` (RFC 5545 §3.1). Names are upper-cased;
+    /// quoted parameter values lose their quotes; the value stays as written.
+    static func parse(_ bytes: [UInt8]) -> Result<ParsedLine, Problem> {
+        let n = bytes.count
+        var i = 0
+        while i < n, bytes[i] != 0x3B, bytes[i] != 0x3A { i += 1 }
+        guard i < n else { return .failure(.noColon) }
+        let name = upper(bytes[0..<i])
+        guard !name.isEmpty else { return .failure(.emptyName) }
+        // RFC 5545 §3.1: names are letters, digits and '-'.
+        for b in bytes[0..<i] where !(b == 0x2D || (b >= 0x30 && b <= 0x39) || (b | 0x20 >= 0x61 && b | 0x20 <= 0x7A)) {
+            return .failure(.badName(name))
+        }
+        var parameters: [ContentLine.Parameter] = []
+        while i < n, bytes[i] == 0x3B {
+            i += 1
+            let nameStart = i
+            while i < n, bytes[i] != 0x3D, bytes[i] != 0x3A, bytes[i] != 0x3B { i += 1 }
+            let pname = upper(bytes[nameStart..<i])
+            guard i < n, bytes[i] == 0x3D, !pname.isEmpty else { return .failure(.badParameter(pname)) }
+            i += 1
+            var values: [String] = []
+            while true {
+                if i < n, bytes[i] == 0x22 {
+                    let s = i + 1
+                    i = s
+                    while i < n, bytes[i] != 0x22 { i += 1 }
+                    guard i < n else { return .failure(.badParameter(pname)) }
+                    values.append(text(bytes[s..<i]))
+                    i += 1
+                } else {
+                    let s = i
+                    while i < n, bytes[i] != 0x2C, bytes[i] != 0x3B, bytes[i] != 0x3A { i += 1 }
+                    values.append(text(bytes[s..<i]))
+                }
+                if i < n, bytes[i] == 0x2C { i += 1; continue }
+                break
+            }
+            parameters.append(.init(name: pname, values: values))
+        }
+        guard i < n, bytes[i] == 0x3A else { return .failure(.noColon) }
+        return .success(ParsedLine(name: name, parameters: parameters, value: text(bytes[(i + 1)...])))
+    }
+
+    /// The property name of a line (upper case), without parsing the rest.
+    static func name(_ bytes: [UInt8]) -> String {
+        var i = 0
+        while i < bytes.count, bytes[i] != 0x3B, bytes[i] != 0x3A { i += 1 }
+        return upper(bytes[0..<i])
+    }
+
+    /// For `BEGIN:X` / `END:X` lines, the marker and the component name.
+    static func boundary(_ bytes: [UInt8]) -> (begin: Bool, name: String)? {
+        func hasPrefix(_ p: StaticString) -> Bool {
+            let count = p.utf8CodeUnitCount
+            guard bytes.count > count else { return false }
+            let ptr = p.utf8Start
+            for k in 0..<count where bytes[k] & 0xDF != ptr[k] & 0xDF { return false }
+            return true
+        }
+        if hasPrefix("BEGIN:") { return (true, upper(bytes[6...]).trimmedValue) }
+        if hasPrefix("END:") { return (false, upper(bytes[4...]).trimmedValue) }
+        return nil
+    }
+
+    static func upper(_ bytes: ArraySlice<UInt8>) -> String {
+        String(decoding: bytes.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }, as: UTF8.self)
+    }
+
+    static func text(_ bytes: ArraySlice<UInt8>) -> String { String(decoding: bytes, as: UTF8.self) }
+
+    /// Whether the bytes are valid UTF-8 (fast for ASCII).
+    static func isValidUTF8(_ bytes: [UInt8]) -> Bool {
+        if !bytes.contains(where: { $0 >= 0x80 }) { return true }
+        return String(validating: bytes, as: UTF8.self) != nil
+    }
+
+    // MARK: TEXT values (RFC 5545 §3.3.11)
+
+    /// Undoes TEXT escapes: `\\`, `\;`, `\,`, `\n`/`\N`.
+    static func unescape(_ s: Substring) -> String {
+        guard s.contains("\\") else { return String(s) }
+        var out = ""
+        var escaping = false
+        for c in s {
+            if escaping {
+                out.append(c == "n" || c == "N" ? "\n" : c)
+                escaping = false
+            } else if c == "\\" {
+                escaping = true
+            } else {
+                out.append(c)
+            }
+        }
+        if escaping { out.append("\\") }
+        return out
+    }
+
+    /// Splits a TEXT list at commas that are not escaped, and unescapes each item.
+    static func splitTextList(_ s: String) -> [String] {
+        var items: [String] = []
+        var current = Substring(s).startIndex
+        var i = current
+        var escaping = false
+        while i < s.endIndex {
+            let c = s[i]
+            if escaping {
+                escaping = false
+            } else if c == "\\" {
+                escaping = true
+            } else if c == "," {
+                items.append(unescape(s[current..<i]))
+                current = s.index(after: i)
+            }
+            i = s.index(after: i)
+        }
+        items.append(unescape(s[current...]))
+        return items
+    }
+}
+
+extension String {
+    var trimmedValue: String {
+        var s = Substring(self)
+        while let f = s.first, f == " " || f == "\t" { s.removeFirst() }
+        while let l = s.last, l == " " || l == "\t" { s.removeLast() }
+        return String(s)
+    }
+}

@@ -1,0 +1,231 @@
+import CalendarCore
+import Foundation
+
+/// An iCalendar object (`VCALENDAR`) as the library models it: the items,
+/// the calendar's own properties, and everything else the file held, kept so
+/// that writing it back loses nothing.
+///
+/// ```swift
+/// let result = try ICalendarImporter().importCalendar(from: text)
+/// for problem in result.diagnostics { print(problem) }
+/// let week = result.calendar.schedule().occurrences(from: monday, to: nextMonday)
+/// let back = ICalendarExporter().export(result.calendar)
+/// ```
+public struct ICalendar: Hashable, Sendable {
+    /// The calendar's name (`X-WR-CALNAME`, or RFC 7986 `NAME`).
+    public var name: String?
+    /// The calendar's colour (RFC 7986 `COLOR`, or Apple's `X-APPLE-CALENDAR-COLOR`).
+    public var color: ItemColor?
+    /// Google's default zone (`X-WR-TIMEZONE`), applied to floating and UTC
+    /// times of events by ``schedule(applyingCalendarTimeZone:)``.
+    public var timeZone: String?
+    /// The product that wrote the file (`PRODID`).
+    public var productID: String?
+    /// The iTIP method (`METHOD`), if any.
+    public var method: String?
+    /// Every other calendar property, kept as written.
+    public var properties: [ContentLine]
+    /// The events and tasks, in file order.
+    public var items: [CalendarItem]
+    /// Components kept as written: journals, free/busy, `X-` components, and
+    /// items that could not be mapped (each reported by a diagnostic).
+    public var components: [ContentComponent]
+    /// Components the importer could not turn into items (no usable
+    /// `DTSTART`, a second master with the same `UID`, …), kept as written,
+    /// each reported by a diagnostic. Export leaves them out unless
+    /// ``ICalendarExporter/Options/includeRejected`` is set: they are not valid
+    /// RFC 5545, and export is strict.
+    public var rejected: [ContentComponent] = []
+    /// `VTIMEZONE`s of zones known only from the file (custom `TZID`s),
+    /// written back unchanged. Zones with an IANA name are not kept: export
+    /// writes them afresh from the system's zone data.
+    public var timeZoneDefinitions: [ContentComponent]
+
+    /// Creates a calendar.
+    public init(
+        name: String? = nil, color: ItemColor? = nil, timeZone: String? = nil, productID: String? = nil,
+        method: String? = nil, properties: [ContentLine] = [], items: [CalendarItem] = [],
+        components: [ContentComponent] = [], timeZoneDefinitions: [ContentComponent] = []
+    ) {
+        self.name = name
+        self.color = color
+        self.timeZone = timeZone
+        self.productID = productID
+        self.method = method
+        self.properties = properties
+        self.items = items
+        self.components = components
+        self.timeZoneDefinitions = timeZoneDefinitions
+    }
+
+    /// The items as a ``Schedule``, ready for occurrence queries.
+    ///
+    /// - Parameter applyingCalendarTimeZone: when the calendar has an
+    ///   `X-WR-TIMEZONE` (Google), read events' floating times as wall times in
+    ///   that zone and show their UTC times in it, as recurring-ical-events
+    ///   does through `x-wr-timezone`. All-day dates and tasks are left alone.
+    public func schedule(applyingCalendarTimeZone: Bool = true) -> Schedule {
+        guard applyingCalendarTimeZone, let zone = timeZone.flatMap(ZoneRules.ianaIdentifier(forTZID:)),
+              let rules = try? ZoneRules.named(zone) else { return Schedule(items: items) }
+        return Schedule(items: items.map { $0.kind == .event ? $0.placingFloatingTimes(in: zone, rules) : $0 })
+    }
+}
+
+extension CalendarItem {
+    /// The item with floating and UTC times moved into `zone` (X-WR-TIMEZONE).
+    func placingFloatingTimes(in zone: String, _ rules: ZoneRules) -> CalendarItem {
+        func move(_ t: CalendarTime) -> CalendarTime {
+            switch t {
+            case .floating(let wall): return .zoned(wall, zone)
+            case .utc(let wall): return .zoned(LocalDateTime(localSeconds: rules.wall(atInstant: wall.localSeconds)), zone)
+            case .date, .zoned: return t
+            }
+        }
+        var copy = self
+        copy.start = move(start)
+        if case .at(let e) = end { copy.end = .at(move(e)) }
+        copy.recurrenceDates = recurrenceDates.map(move)
+        copy.exceptionDates = exceptionDates.map(move)
+        copy.overrides = overrides.map { o in
+            var o = o
+            o.recurrenceID = move(o.recurrenceID)
+            o.item = o.item.placingFloatingTimes(in: zone, rules)
+            return o
+        }
+        return copy
+    }
+}
+
+/// A problem found while importing, with where it is and what to do.
+public struct ICalendarDiagnostic: Hashable, Sendable, CustomStringConvertible {
+    /// How serious a problem is.
+    public enum Severity: String, Hashable, Sendable, Comparable {
+        /// Repaired or worked around; the data is imported.
+        case warning
+        /// Something could not be imported as an item; it is kept as written
+        /// where possible and reported.
+        case error
+
+        /// Warnings sort before errors.
+        public static func < (a: Severity, b: Severity) -> Bool { a == .warning && b == .error }
+    }
+
+    /// What kind of problem it is.
+    public enum Code: String, Hashable, Sendable {
+        /// A line that is not `NAME;PARAMS:VALUE`.
+        case malformedLine
+        /// A line longer than ``ImportOptions/maxLineBytes``.
+        case lineTooLong
+        /// Bytes that are not UTF-8.
+        case invalidUTF8
+        /// `BEGIN`/`END` that do not pair up, or a file cut short.
+        case unbalanced
+        /// Components nested deeper than ``ImportOptions/maxDepth``.
+        case tooDeep
+        /// A component larger than ``ImportOptions/maxComponentBytes``.
+        case componentTooLarge
+        /// A required property is missing (`UID`, `DTSTAMP`, `DTSTART`).
+        case missingProperty
+        /// A value that cannot be read (a date, a duration, a rule).
+        case invalidValue
+        /// A `TZID` with no `VTIMEZONE` and no known name.
+        case unknownTimeZone
+        /// Two components claim the same item.
+        case duplicate
+        /// Changed instances with no series master.
+        case orphanOverride
+        /// Something libical reported (`X-LIC-ERROR`).
+        case libicalError
+        /// Anything else worth knowing.
+        case other
+    }
+
+    /// Warning or error.
+    public var severity: Severity
+    /// The 1-based line the problem is on (the component's `BEGIN` line when
+    /// the problem is the component's as a whole).
+    public var line: Int
+    /// The kind of problem.
+    public var code: Code
+    /// What is wrong and what to do, for a person.
+    public var message: String
+
+    /// Creates a diagnostic.
+    public init(_ severity: Severity, line: Int, _ code: Code, _ message: String) {
+        self.severity = severity
+        self.line = line
+        self.code = code
+        self.message = message
+    }
+
+    /// `line 12: error: …`.
+    public var description: String { "line \(line): \(severity.rawValue): \(message)" }
+}
+
+/// Limits and strictness for an import.
+public struct ImportOptions: Hashable, Sendable {
+    /// Turn every warning into an error and fail the import on any error.
+    public var strict: Bool
+    /// The longest content line accepted, unfolded (default 1 MiB). A longer
+    /// line is cut, reported, and its property is not imported.
+    public var maxLineBytes: Int
+    /// The largest single component, with its subcomponents (default 16 MiB).
+    public var maxComponentBytes: Int
+    /// The deepest nesting of components (default 16; real files use 3).
+    public var maxDepth: Int
+    /// The largest file read (default 2 GiB).
+    public var maxFileBytes: Int
+
+    /// Creates options; the defaults are tolerant and generous.
+    public init(strict: Bool = false, maxLineBytes: Int = 1 << 20, maxComponentBytes: Int = 16 << 20, maxDepth: Int = 16, maxFileBytes: Int = 2 << 30) {
+        self.strict = strict
+        self.maxLineBytes = maxLineBytes
+        self.maxComponentBytes = maxComponentBytes
+        self.maxDepth = maxDepth
+        self.maxFileBytes = maxFileBytes
+    }
+}
+
+/// What an import produced: the calendar and every problem found.
+public struct ImportResult: Hashable, Sendable {
+    /// The calendar.
+    public var calendar: ICalendar
+    /// Every problem, in line order.
+    public var diagnostics: [ICalendarDiagnostic]
+    /// Whether any diagnostic is an error.
+    public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+}
+
+/// Why a whole import or save failed.
+public struct ICalendarError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The kind of failure.
+    public enum Code: String, Hashable, Sendable {
+        /// The input holds no `BEGIN:VCALENDAR` (empty, binary, another format).
+        case notICalendar
+        /// The input is larger than ``ImportOptions/maxFileBytes``.
+        case tooLarge
+        /// The file could not be read or written.
+        case io
+        /// Strict mode found problems; see ``diagnostics``.
+        case rejected
+    }
+
+    /// The kind of failure.
+    public var code: Code
+    /// What went wrong, for a person.
+    public var message: String
+    /// The problems behind a ``Code/rejected`` import.
+    public var diagnostics: [ICalendarDiagnostic]
+
+    /// Creates an error.
+    public init(_ code: Code, _ message: String, diagnostics: [ICalendarDiagnostic] = []) {
+        self.code = code
+        self.message = message
+        self.diagnostics = diagnostics
+    }
+
+    /// The message, and the diagnostics one per line.
+    public var description: String {
+        ([message] + diagnostics.map(\.description)).joined(separator: "\n")
+    }
+}

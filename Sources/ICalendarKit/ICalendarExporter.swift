@@ -1,0 +1,295 @@
+import CalendarCore
+import Foundation
+
+/// Writes an ``ICalendar`` as strict RFC 5545 text.
+///
+/// Output is deterministic — the same calendar gives the same bytes — and
+/// export → import → export is byte-identical. It has CRLF line ends, lines
+/// folded at 75 octets (never inside a UTF-8 sequence), a `UID` and `DTSTAMP`
+/// on every component, a `VTIMEZONE` for every `TZID` used, with the plain
+/// IANA name as `TZID` (no libical `/freeassociation.sourceforge.net/`
+/// prefix, which Thunderbird rejects), and every kept property, parameter and
+/// component written back.
+///
+/// Why the writer is ours and not libical's serialiser: libical drops unknown
+/// parameters and `X-` components, loses `\,` escapes in `X-` values, drops
+/// empty `X-` properties and prefixes TZIDs (see Docs/ICalendar.md). Keeping
+/// all of that through libical would need as much code as writing the text,
+/// and the bytes would still be libical's choice. libical stays the referee:
+/// the tests parse every export back with it and require no `X-LIC-ERROR`.
+///
+/// ```swift
+/// let text = ICalendarExporter().export(calendar)
+/// ```
+public struct ICalendarExporter: Sendable {
+    /// How the export is written.
+    public struct Options: Hashable, Sendable {
+        /// `PRODID` when the calendar has none.
+        public var productID: String
+        /// `DTSTAMP` for items that have none (default: when the exporter was made,
+        /// so that one exporter writes the same bytes every time).
+        public var timestamp: Date
+        /// Also write ``ICalendar/rejected`` components (as the file had them,
+        /// so the output may not be valid RFC 5545). Off by default.
+        public var includeRejected: Bool
+
+        /// Creates options.
+        public init(productID: String = "-//Horari//Horari 0.3//EN", timestamp: Date = Date(), includeRejected: Bool = false) {
+            self.productID = productID
+            self.timestamp = timestamp
+            self.includeRejected = includeRejected
+        }
+    }
+
+    /// How the export is written.
+    public var options: Options
+
+    /// Creates an exporter.
+    public init(options: Options = Options()) {
+        self.options = options
+    }
+
+    /// The calendar as iCalendar text.
+    public func export(_ calendar: ICalendar) -> String {
+        String(decoding: exportData(calendar), as: UTF8.self)
+    }
+
+    /// The calendar as iCalendar bytes (UTF-8).
+    public func exportData(_ calendar: ICalendar) -> Data {
+        var w = ContentWriter()
+        write(calendar, to: &w)
+        return Data(w.bytes)
+    }
+
+    func write(_ calendar: ICalendar, to w: inout ContentWriter) {
+        w.line("BEGIN", value: "VCALENDAR")
+        w.line("VERSION", value: "2.0")
+        w.line("PRODID", value: calendar.productID ?? options.productID)
+        w.line("CALSCALE", value: "GREGORIAN")
+        if let method = calendar.method { w.line("METHOD", value: method) }
+        if let name = calendar.name { w.line("X-WR-CALNAME", value: ContentWriter.escape(name)) }
+        if let zone = calendar.timeZone { w.line("X-WR-TIMEZONE", value: zone) }
+        if let color = calendar.color {
+            if let css = color.cssName { w.line("COLOR", value: css) }
+            w.line("X-APPLE-CALENDAR-COLOR", value: color.rgb.hex.uppercased())
+        }
+        for p in calendar.properties { w.line(p) }
+        writeTimeZones(for: calendar, to: &w)
+        let stamp = LocalDateTime(localSeconds: Int64(max(-62_135_596_800, min(253_402_300_799, options.timestamp.timeIntervalSince1970.rounded(.down))))).basicISO + "Z"
+        for item in calendar.items { writeItem(item, stamp: stamp, to: &w) }
+        for c in calendar.components { w.component(completed(c, stamp: stamp)) }
+        if options.includeRejected { for c in calendar.rejected { w.component(c) } }
+        w.line("END", value: "VCALENDAR")
+    }
+
+    /// A kept `VEVENT`/`VTODO`/`VJOURNAL`/`VFREEBUSY` with the `UID` and
+    /// `DTSTAMP` RFC 5545 requires added when it lacks them (the UID derived
+    /// from its content, so the same component always gets the same one).
+    private func completed(_ c: ContentComponent, stamp: String) -> ContentComponent {
+        guard ["VEVENT", "VTODO", "VJOURNAL", "VFREEBUSY"].contains(c.name) else { return c }
+        var c = c
+        if !c.properties.contains(where: { $0.name == "DTSTAMP" }) {
+            c.properties.insert(ContentLine(name: "DTSTAMP", value: stamp), at: 0)
+        }
+        if !c.properties.contains(where: { $0.name == "UID" }) {
+            var w = ContentWriter()
+            w.component(c)
+            var h: UInt64 = 0xcbf2_9ce4_8422_2325
+            for b in w.bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+            c.properties.insert(ContentLine(name: "UID", value: "horari-" + String(h, radix: 16) + "@generated"), at: 0)
+        }
+        return c
+    }
+
+    // MARK: Time zones
+
+    private func writeTimeZones(for calendar: ICalendar, to w: inout ContentWriter) {
+        var earliest: [String: Int64] = [:]
+        func use(_ t: CalendarTime?) {
+            guard case .zoned(let wall, let z)? = t else { return }
+            earliest[z] = min(earliest[z] ?? .max, wall.localSeconds)
+        }
+        func useItem(_ item: CalendarItem) {
+            use(item.start)
+            if case .at(let e) = item.end { use(e) }
+            item.recurrenceDates.forEach(use)
+            item.exceptionDates.forEach(use)
+            for o in item.overrides {
+                use(o.recurrenceID)
+                useItem(o.item)
+            }
+        }
+        calendar.items.forEach(useItem)
+        var kept: [String: ContentComponent] = [:]
+        for c in calendar.timeZoneDefinitions {
+            if let tzid = c.properties.first(where: { $0.name == "TZID" })?.value { kept[tzid] = c }
+        }
+        for c in calendar.timeZoneDefinitions { w.component(c) }
+        for tzid in earliest.keys.sorted() where kept[tzid] == nil {
+            guard let rules = try? ZoneRules.named(tzid), tzid != "UTC" else { continue }
+            w.component(VTimeZone.component(for: rules, tzid: tzid, from: earliest[tzid] ?? 0))
+        }
+    }
+
+    // MARK: Items
+
+    private func writeItem(_ item: CalendarItem, stamp: String, to w: inout ContentWriter) {
+        let name = item.kind == .task ? "VTODO" : "VEVENT"
+        if item.hasMaster {
+            w.line("BEGIN", value: name)
+            writeFields(item, stamp: stamp, recurrence: true, to: &w)
+            w.line("END", value: name)
+        }
+        for o in item.overrides {
+            w.line("BEGIN", value: name)
+            var fields = o.item
+            fields.uid = item.uid
+            writeFields(fields, stamp: stamp, recurrence: false, recurrenceID: o, to: &w)
+            w.line("END", value: name)
+        }
+    }
+
+    private func writeFields(_ item: CalendarItem, stamp: String, recurrence: Bool, recurrenceID: RecurrenceOverride? = nil, to w: inout ContentWriter) {
+        let extra = item.extraParameters
+        w.line("UID", extra["UID"], value: ContentWriter.escape(item.uid))
+        w.line("DTSTAMP", extra["DTSTAMP"], value: item.timestamp?.icalValue ?? stamp)
+        if let o = recurrenceID {
+            var params = timeParameters(o.recurrenceID)
+            if o.thisAndFuture { params.append(.init(name: "RANGE", values: ["THISANDFUTURE"])) }
+            w.line("RECURRENCE-ID", params + (extra["RECURRENCE-ID"] ?? []), value: o.recurrenceID.icalValue)
+        }
+        if item.hasStart { time("DTSTART", item.start, extra, &w) }
+        switch item.end {
+        case .at(let e): time(item.kind == .task ? "DUE" : "DTEND", e, extra, &w)
+        case .duration(let d): w.line("DURATION", extra["DURATION"], value: Self.duration(d))
+        case nil: break
+        }
+        if recurrence {
+            for r in item.recurrenceRules { w.line("RRULE", extra["RRULE"], value: r.icalValue) }
+            for t in item.recurrenceDates { time("RDATE", t, extra, &w) }
+            for t in item.exceptionDates { time("EXDATE", t, extra, &w) }
+        }
+        if !item.title.isEmpty { w.line("SUMMARY", extra["SUMMARY"], value: ContentWriter.escape(item.title)) }
+        if let notes = item.notes { w.line("DESCRIPTION", extra["DESCRIPTION"], value: ContentWriter.escape(notes)) }
+        if let location = item.location { w.line("LOCATION", extra["LOCATION"], value: ContentWriter.escape(location)) }
+        if !item.categories.isEmpty {
+            w.line("CATEGORIES", extra["CATEGORIES"], value: item.categories.map(ContentWriter.escape).joined(separator: ","))
+        }
+        if let status = item.status { w.line("STATUS", extra["STATUS"], value: status) }
+        if item.sequence != 0 { w.line("SEQUENCE", extra["SEQUENCE"], value: String(item.sequence)) }
+        if let modified = item.lastModified { w.line("LAST-MODIFIED", extra["LAST-MODIFIED"], value: modified.icalValue) }
+        if let color = item.color {
+            if let css = color.cssName {
+                w.line("COLOR", extra["COLOR"], value: css)
+            } else {
+                w.line("X-HORARI-COLOR", value: color.rgb.hex)
+            }
+        }
+        for p in item.properties { w.line(p) }
+        for c in item.components { w.component(c) }
+    }
+
+    private func timeParameters(_ t: CalendarTime) -> [ContentLine.Parameter] {
+        switch t {
+        case .date: [.init(name: "VALUE", values: ["DATE"])]
+        case .zoned(_, let z): [.init(name: "TZID", values: [z])]
+        case .floating, .utc: []
+        }
+    }
+
+    private func time(_ name: String, _ t: CalendarTime, _ extra: [String: [ContentLine.Parameter]], _ w: inout ContentWriter) {
+        w.line(name, timeParameters(t) + (extra[name] ?? []), value: t.icalValue)
+    }
+
+    /// `P1DT2H`, `PT30M`, `PT0S`.
+    static func duration(_ d: ItemDuration) -> String {
+        var s = "P"
+        if d.days != 0 { s += d.days % 7 == 0 && d.seconds == 0 ? "\(d.days / 7)W" : "\(d.days)D" }
+        if d.seconds != 0 || d.days == 0 {
+            s += "T"
+            let h = d.seconds / 3600, m = d.seconds % 3600 / 60, sec = d.seconds % 60
+            if h != 0 { s += "\(h)H" }
+            if m != 0 { s += "\(m)M" }
+            if sec != 0 || (h == 0 && m == 0) { s += "\(sec)S" }
+        }
+        return s
+    }
+}
+
+/// Writes content lines: parameters quoted where needed, CRLF, folded at 75
+/// octets without splitting a UTF-8 sequence.
+struct ContentWriter {
+    var bytes: [UInt8] = []
+
+    mutating func line(_ p: ContentLine) { line(p.name, p.parameters, value: p.value) }
+
+    mutating func line(_ name: String, _ parameters: [ContentLine.Parameter]? = nil, value: String) {
+        var text = name
+        for p in parameters ?? [] {
+            text += ";" + p.name + "=" + p.values.map(Self.parameterValue).joined(separator: ",")
+        }
+        text += ":"
+        text += value
+        fold(text)
+    }
+
+    mutating func component(_ c: ContentComponent) {
+        line("BEGIN", value: c.name)
+        for p in c.properties { line(p) }
+        for child in c.components { component(child) }
+        line("END", value: c.name)
+    }
+
+    private mutating func fold(_ text: String) {
+        let utf8 = text.utf8
+        if utf8.count <= 75 {
+            bytes.append(contentsOf: utf8)
+            bytes.append(0x0D)
+            bytes.append(0x0A)
+            return
+        }
+        var width = 0
+        var limit = 75
+        for b in utf8 {
+            let startsCharacter = b & 0xC0 != 0x80
+            if startsCharacter {
+                // Length of the sequence this byte starts.
+                let length = b < 0x80 ? 1 : b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2
+                if width + length > limit {
+                    bytes.append(contentsOf: [0x0D, 0x0A, 0x20])
+                    width = 1
+                    limit = 75
+                }
+            }
+            bytes.append(b)
+            width += 1
+        }
+        bytes.append(0x0D)
+        bytes.append(0x0A)
+    }
+
+    /// A parameter value, quoted when it holds `:`, `;` or `,`. A double quote
+    /// cannot appear in one at all (RFC 5545 §3.2) and becomes `'`.
+    static func parameterValue(_ v: String) -> String {
+        let clean = v.replacingOccurrences(of: "\"", with: "'")
+        if clean.contains(where: { $0 == ":" || $0 == ";" || $0 == "," }) { return "\"" + clean + "\"" }
+        return clean
+    }
+
+    /// TEXT escaping (RFC 5545 §3.3.11).
+    static func escape(_ s: String) -> String {
+        guard s.contains(where: { $0 == "\\" || $0 == ";" || $0 == "," || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) else { return s }
+        var out = ""
+        for c in s {
+            switch c {
+            case "\\": out += "\\\\"
+            case ";": out += "\\;"
+            case ",": out += "\\,"
+            case "\n", "\r\n": out += "\\n"
+            case "\r": break
+            default: out.append(c)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,729 @@
+import CalendarCore
+import Foundation
+
+/// Reads iCalendar (RFC 5545) text into an ``ICalendar``, tolerantly.
+///
+/// The input is read as a stream of content lines and handled one top-level
+/// component at a time: each `VEVENT`/`VTODO` is parsed by libical, mapped
+/// to a ``CalendarItem`` and its tree freed before the next is read, so
+/// memory follows the model, not libical's tree of the whole file.
+///
+/// Real files are messy, so a problem in one component never stops the rest:
+/// every problem becomes an ``ICalendarDiagnostic`` with its line, and a
+/// component that cannot become an item is kept as written in
+/// ``ICalendar/components`` so that nothing is lost on export. With
+/// ``ImportOptions/strict`` any problem fails the import instead.
+///
+/// ```swift
+/// let result = try ICalendarImporter().importCalendar(contentsOf: url)
+/// if result.hasErrors { result.diagnostics.forEach { print($0) } }
+/// ```
+public struct ICalendarImporter: Sendable {
+    /// Limits and strictness.
+    public var options: ImportOptions
+
+    /// Creates an importer.
+    public init(options: ImportOptions = ImportOptions()) {
+        self.options = options
+    }
+
+    /// Imports iCalendar text.
+    /// - Throws: ``ICalendarError`` when the text is not iCalendar at all, or
+    ///   in strict mode when there is any problem.
+    public func importCalendar(from text: String) throws(ICalendarError) -> ImportResult {
+        try importCalendar(bytes: Array(text.utf8))
+    }
+
+    /// Imports iCalendar bytes.
+    /// - Throws: ``ICalendarError``, as ``importCalendar(from:)-(String)``.
+    public func importCalendar(from data: Data) throws(ICalendarError) -> ImportResult {
+        try importCalendar(bytes: [UInt8](data))
+    }
+
+    private func importCalendar(bytes: [UInt8]) throws(ICalendarError) -> ImportResult {
+        guard bytes.count <= options.maxFileBytes else {
+            throw ICalendarError(.tooLarge, "the input is \(bytes.count) bytes, over the limit of \(options.maxFileBytes) (ImportOptions.maxFileBytes)")
+        }
+        var reader = ContentLineReader(bytes: bytes, maxLineBytes: options.maxLineBytes)
+        return try run(&reader)
+    }
+
+    /// Imports an `.ics` file, reading it in blocks so that only one
+    /// component is held at a time.
+    /// - Throws: ``ICalendarError`` with code ``ICalendarError/Code/io`` when
+    ///   the file cannot be read, and as ``importCalendar(from:)-(String)``.
+    public func importCalendar(contentsOf url: URL) throws(ICalendarError) -> ImportResult {
+        let handle: FileHandle
+        do { handle = try FileHandle(forReadingFrom: url) } catch {
+            throw ICalendarError(.io, "cannot open \(url.path): \(error.localizedDescription)")
+        }
+        defer { try? handle.close() }
+        let limit = options.maxFileBytes
+        var total = 0
+        var reader = ContentLineReader(maxLineBytes: options.maxLineBytes) {
+            guard let data = try handle.read(upToCount: 1 << 20), !data.isEmpty else { return nil }
+            total += data.count
+            guard total <= limit else {
+                throw ICalendarError(.tooLarge, "\(url.path) is over the limit of \(limit) bytes (ImportOptions.maxFileBytes)")
+            }
+            return [UInt8](data)
+        }
+        return try run(&reader)
+    }
+
+    private func run(_ reader: inout ContentLineReader) throws(ICalendarError) -> ImportResult {
+        var session = ImportSession(options: options)
+        do {
+            try session.read(&reader)
+        } catch let error as ICalendarError {
+            throw error
+        } catch {
+            throw ICalendarError(.io, "cannot read the input: \(error.localizedDescription)")
+        }
+        guard session.sawCalendarData else {
+            throw ICalendarError(.notICalendar, "the input is not iCalendar: it has no BEGIN:VCALENDAR (is it empty, binary, or another format?)", diagnostics: session.diagnostics)
+        }
+        let result = session.finish()
+        if options.strict, !result.diagnostics.isEmpty {
+            let all = result.diagnostics.map { d in ICalendarDiagnostic(.error, line: d.line, d.code, d.message) }
+            throw ICalendarError(.rejected, "the calendar has \(all.count) problem\(all.count == 1 ? "" : "s") (strict mode)", diagnostics: all)
+        }
+        return result
+    }
+}
+
+/// A component's lines arranged as a tree, each property with its line.
+struct RawNode {
+    var name: String
+    var line: Int
+    var properties: [(ParsedLine, Int)] = []
+    var children: [RawNode] = []
+
+    var contentComponent: ContentComponent {
+        ContentComponent(name: name, properties: properties.map { $0.0.contentLine }, components: children.map(\.contentComponent))
+    }
+
+    func first(_ name: String) -> (ParsedLine, Int)? { properties.first { $0.0.name == name } }
+}
+
+/// The state of one import.
+struct ImportSession {
+    let options: ImportOptions
+    var calendar = ICalendar()
+    var diagnostics: [ICalendarDiagnostic] = []
+    var sawCalendarData = false
+
+    /// Items mapped so far, before masters and overrides are put together.
+    private var pending: [PendingItem] = []
+    /// TZIDs that are neither IANA nor (yet) defined by a VTIMEZONE, with the first line using each.
+    private var unresolvedTZIDs: [String: Int] = [:]
+    /// TZIDs defined by this file's VTIMEZONEs.
+    private var definedTZIDs: Set<String> = []
+    private var seenCalendarProperties: Set<String> = []
+
+    struct PendingItem {
+        var item: CalendarItem
+        var recurrenceID: CalendarTime?
+        var thisAndFuture: Bool
+        var line: Int
+        var raw: ContentComponent
+    }
+
+    init(options: ImportOptions) { self.options = options }
+
+    mutating func report(_ severity: ICalendarDiagnostic.Severity, _ line: Int, _ code: ICalendarDiagnostic.Code, _ message: String) {
+        diagnostics.append(ICalendarDiagnostic(severity, line: line, code, message))
+    }
+
+    // MARK: Reading
+
+    mutating func read(_ reader: inout ContentLineReader) throws {
+        var stack: [(name: String, line: Int)] = []
+        var chunk: [RawLine] = []
+        var chunkDepth = 0  // stack depth at which the current chunk's root sits; 0 = none
+        var chunkBytes = 0
+        var chunkTooBig = false
+        var chunkTooDeep = false
+        var outsideTextLine: Int?
+
+        func inChunk() -> Bool { chunkDepth > 0 }
+
+        while let line = try reader.next() {
+            if line.truncated {
+                report(.error, line.number, .lineTooLong, "this line is longer than \(options.maxLineBytes) bytes (ImportOptions.maxLineBytes); its property (\(ContentLineSyntax.name(line.bytes).prefix(40))) was not imported")
+                continue
+            }
+            if let (begin, name) = ContentLineSyntax.boundary(line.bytes) {
+                if begin {
+                    if stack.isEmpty, name == "VCALENDAR" {
+                        stack.append((name, line.number))
+                        sawCalendarData = true
+                        continue
+                    }
+                    if stack.isEmpty {
+                        report(.warning, line.number, .unbalanced, "BEGIN:\(name) is outside any VCALENDAR; it is read as if it were inside one")
+                        sawCalendarData = true
+                    }
+                    stack.append((name, line.number))
+                    if !inChunk() {
+                        chunkDepth = stack.count
+                        chunk = []
+                        chunkBytes = 0
+                        chunkTooBig = false
+                        chunkTooDeep = false
+                    }
+                    if stack.count - chunkDepth + 2 > options.maxDepth, !chunkTooDeep {
+                        chunkTooDeep = true
+                        report(.error, line.number, .tooDeep, "components are nested more than \(options.maxDepth) deep (ImportOptions.maxDepth); the \(stack[chunkDepth - 1].name) starting on line \(stack[chunkDepth - 1].line) was not imported")
+                    }
+                } else {
+                    guard let index = stack.lastIndex(where: { $0.name == name }) else {
+                        report(.error, line.number, .unbalanced, "END:\(name) has no matching BEGIN:\(name); the line was ignored")
+                        continue
+                    }
+                    for open in stack[(index + 1)...].reversed() {
+                        report(.error, open.line, .unbalanced, "BEGIN:\(open.name) is never closed (END:\(name) on line \(line.number) closes its parent); it was closed there")
+                        if inChunk() { chunk.append(RawLine(bytes: Array("END:\(open.name)".utf8), number: line.number, truncated: false)) }
+                    }
+                    if inChunk(), index + 1 < chunkDepth {
+                        // The END closes something outside the chunk: the chunk ends here too.
+                        finishChunk(chunk, tooBig: chunkTooBig, tooDeep: chunkTooDeep)
+                        chunkDepth = 0
+                    }
+                    stack.removeSubrange(index...)
+                    if inChunk() {
+                        chunk.append(line)
+                        if stack.count < chunkDepth {
+                            finishChunk(chunk, tooBig: chunkTooBig, tooDeep: chunkTooDeep)
+                            chunkDepth = 0
+                            chunk = []
+                        }
+                    }
+                    continue
+                }
+            } else if stack.isEmpty {
+                if outsideTextLine == nil { outsideTextLine = line.number }
+                continue
+            } else if !inChunk() {
+                calendarProperty(line)
+                continue
+            }
+            // A line inside a component.
+            chunkBytes += line.bytes.count + 2
+            if chunkBytes > options.maxComponentBytes, !chunkTooBig {
+                chunkTooBig = true
+                report(.error, stack[chunkDepth - 1].line, .componentTooLarge, "the \(stack[chunkDepth - 1].name) starting here is over \(options.maxComponentBytes) bytes (ImportOptions.maxComponentBytes); it was not imported")
+            }
+            if !chunkTooBig, !chunkTooDeep { chunk.append(line) }
+        }
+        if let open = stack.last {
+            report(.warning, open.line, .unbalanced, "the file ends inside BEGIN:\(open.name) (it was cut short?); what was complete was imported")
+            if inChunk() {
+                for o in stack[(chunkDepth - 1)...].reversed() {
+                    chunk.append(RawLine(bytes: Array("END:\(o.name)".utf8), number: o.line, truncated: false))
+                }
+                finishChunk(chunk, tooBig: chunkTooBig, tooDeep: chunkTooDeep)
+            }
+        }
+        if let outsideTextLine, sawCalendarData {
+            report(.warning, outsideTextLine, .malformedLine, "text outside BEGIN:VCALENDAR … END:VCALENDAR was ignored")
+        }
+    }
+
+    private mutating func finishChunk(_ lines: [RawLine], tooBig: Bool, tooDeep: Bool) {
+        guard !tooBig, !tooDeep, let first = lines.first else { return }
+        var index = 0
+        guard let node = buildTree(lines, &index) else { return }
+        _ = first
+        switch node.name {
+        case "VTIMEZONE": timeZone(node)
+        case "VEVENT", "VTODO": item(node, lines)
+        default: calendar.components.append(node.contentComponent)
+        }
+    }
+
+    /// Builds the tree of the component whose BEGIN is `lines[index]`.
+    private mutating func buildTree(_ lines: [RawLine], _ index: inout Int) -> RawNode? {
+        guard index < lines.count, let (begin, name) = ContentLineSyntax.boundary(lines[index].bytes), begin else { return nil }
+        var node = RawNode(name: name, line: lines[index].number)
+        index += 1
+        while index < lines.count {
+            let line = lines[index]
+            if let (isBegin, n) = ContentLineSyntax.boundary(line.bytes) {
+                if isBegin {
+                    if let child = buildTree(lines, &index) { node.children.append(child) }
+                    continue
+                }
+                index += 1
+                if n == name { return node }
+                continue
+            }
+            index += 1
+            if !ContentLineSyntax.isValidUTF8(line.bytes) {
+                report(.warning, line.number, .invalidUTF8, "this line is not valid UTF-8; the bad bytes were replaced with U+FFFD")
+            }
+            switch ContentLineSyntax.parse(line.bytes) {
+            case .success(let parsed): node.properties.append((parsed, line.number))
+            case .failure(let problem):
+                let what: String
+                switch problem {
+                case .noColon: what = "it has no ‘:’ between the name and the value"
+                case .emptyName: what = "it has no property name"
+                case .badName(let n): what = "its name ‘\(n)’ has characters other than letters, digits and ‘-’"
+                case .badParameter(let p): what = "its parameter \(p.isEmpty ? "list" : p) is not NAME=VALUE"
+                }
+                let preview = String(decoding: line.bytes.prefix(60), as: UTF8.self)
+                report(.error, line.number, .malformedLine, "‘\(preview)’ is not a content line: \(what); it was skipped")
+            }
+        }
+        return node
+    }
+
+    // MARK: Calendar properties
+
+    private mutating func calendarProperty(_ line: RawLine) {
+        guard case .success(let p) = ContentLineSyntax.parse(line.bytes) else {
+            report(.error, line.number, .malformedLine, "‘\(String(decoding: line.bytes.prefix(60), as: UTF8.self))’ is not a content line; it was skipped")
+            return
+        }
+        let first = seenCalendarProperties.insert(p.name).inserted
+        switch p.name {
+        case "VERSION" where first:
+            if p.value.trimmedValue != "2.0" {
+                report(.warning, line.number, .invalidValue, "VERSION is ‘\(p.value)’; this reader expects iCalendar 2.0 (RFC 5545) and read the file as such")
+            }
+        case "PRODID" where first: calendar.productID = p.value
+        case "METHOD" where first: calendar.method = p.value
+        case "CALSCALE" where first && p.value.uppercased() == "GREGORIAN": break
+        case "X-WR-CALNAME" where first: calendar.name = ContentLineSyntax.unescape(Substring(p.value))
+        case "NAME":
+            if calendar.name == nil { calendar.name = ContentLineSyntax.unescape(Substring(p.value)) }
+            calendar.properties.append(p.contentLine)
+        case "X-WR-TIMEZONE" where first: calendar.timeZone = p.value.trimmedValue
+        case "COLOR" where first:
+            if let c = try? ItemColor.named(p.value.trimmedValue) { calendar.color = c } else { calendar.properties.append(p.contentLine) }
+        case "X-APPLE-CALENDAR-COLOR" where first:
+            if let rgb = appleColor(p.value) {
+                if calendar.color == nil { calendar.color = ItemColor(rgb: rgb) }
+            } else {
+                calendar.properties.append(p.contentLine)
+            }
+        case let name where !first && ["VERSION", "PRODID", "METHOD", "CALSCALE"].contains(name):
+            break  // a second VCALENDAR in the same file repeats them
+        default: calendar.properties.append(p.contentLine)
+        }
+    }
+
+    private func appleColor(_ value: String) -> ItemColor.RGB? {
+        var v = value.trimmedValue
+        if v.count == 9, v.hasPrefix("#") { v = String(v.prefix(7)) }  // #RRGGBBAA
+        return ItemColor.RGB(hex: v)
+    }
+
+    // MARK: Time zones
+
+    private mutating func timeZone(_ node: RawNode) {
+        guard let (tzidLine, _) = node.first("TZID") else {
+            report(.warning, node.line, .missingProperty, "this VTIMEZONE has no TZID; it was kept as written but nothing can refer to it")
+            calendar.components.append(node.contentComponent)
+            return
+        }
+        let tzid = tzidLine.value.trimmedValue
+        // An exact IANA name (or one behind a vendor prefix): the system's data is
+        // used, as icalendar does, and export writes the zone afresh. Any other
+        // name (custom, Windows, another letter case) is what this VTIMEZONE
+        // says it is: RFC 5545 §3.2.19 makes the file's VTIMEZONE the definition.
+        if Self.systemName(tzid) != nil { return }
+        calendar.timeZoneDefinitions.append(node.contentComponent)
+        do {
+            let rules = try VTimeZone.rules(from: node, tzid: tzid)
+            if !ZoneRules.register(rules, forTZID: tzid) {
+                report(.warning, node.line, .duplicate, "the zone ‘\(tzid)’ is already defined differently by another calendar loaded in this process; that first definition is used")
+            }
+            definedTZIDs.insert(tzid)
+        } catch {
+            report(.error, error.line, .invalidValue, "the VTIMEZONE ‘\(tzid)’ cannot be used: \(error.message); times in it are read as floating")
+        }
+    }
+
+    // MARK: Items
+
+    /// Property names the model has a field for (everything else is kept as a content line).
+    private static let textFields: Set<String> = ["UID", "SUMMARY", "DESCRIPTION", "LOCATION", "STATUS", "SEQUENCE", "DURATION"]
+
+    private mutating func item(_ node: RawNode, _ lines: [RawLine]) {
+        let kind: CalendarItem.Kind = node.name == "VTODO" ? .task : .event
+        // libical reads the component (without the lines we found malformed).
+        var text: [UInt8] = []
+        text.reserveCapacity(lines.reduce(0) { $0 + $1.bytes.count + 2 } + 1)
+        for l in lines where ContentLineSyntax.boundary(l.bytes) != nil || (try? ContentLineSyntax.parse(l.bytes).get()) != nil {
+            text.append(contentsOf: l.bytes)
+            text.append(0x0D)
+            text.append(0x0A)
+        }
+        text.append(0)
+        guard let lib = LibICalFields.read(text) else {
+            report(.error, node.line, .libicalError, "libical could not read this \(node.name); it was kept as written")
+            calendar.rejected.append(node.contentComponent)
+            return
+        }
+        for message in lib.errors {
+            // libical turns properties it does not know (STYLED-DESCRIPTION, RFC 9073)
+            // into X-LIC-ERROR; we keep those lines ourselves, so that is not a problem.
+            if message.hasPrefix("Parse error in property name") { continue }
+            let line = node.properties.first { message.contains($0.0.name) }?.1 ?? node.line
+            report(.warning, line, .libicalError, "libical: \(message)")
+        }
+
+        // TEXT values are read from the raw lines: libical strips leading and
+        // trailing white space from them (" Some event" becomes "Some event").
+        func textValue(_ name: String) -> String? { node.first(name).map { ContentLineSyntax.unescape(Substring($0.0.value)) } }
+        var item = CalendarItem(uid: "", kind: kind, title: textValue("SUMMARY") ?? "", start: .date(LocalDate(dayNumber: 0)))
+        item.notes = textValue("DESCRIPTION")
+        item.location = textValue("LOCATION")
+        item.status = textValue("STATUS")
+        item.sequence = lib.sequence ?? 0
+        var start: CalendarTime?
+        var endAt: CalendarTime?
+        var recurrenceID: CalendarTime?
+        var thisAndFuture = false
+        var seen: [String: Int] = [:]
+        var created: CalendarTime?
+        var failed = false
+
+        for (p, line) in node.properties {
+            let count = (seen[p.name] ?? 0) + 1
+            seen[p.name] = count
+            switch p.name {
+            case _ where Self.textFields.contains(p.name):
+                if count > 1 {
+                    report(.warning, line, .duplicate, "\(p.name) appears more than once (RFC 5545 allows one); the first is used and this one ignored")
+                } else {
+                    extraParameters(p, keeping: [], into: &item)
+                }
+            case "DTSTART", "DTEND", "DUE", "RECURRENCE-ID", "DTSTAMP", "LAST-MODIFIED", "CREATED":
+                if count > 1 {
+                    report(.warning, line, .duplicate, "\(p.name) appears more than once (RFC 5545 allows one); the first is used and this one ignored")
+                    continue
+                }
+                if p.name == "CREATED" { item.properties.append(p.contentLine) }
+                guard let t = time(p, line, &item) else {
+                    if p.name == "DTSTART" || p.name == "RECURRENCE-ID" { failed = true }
+                    continue
+                }
+                switch p.name {
+                case "DTSTART": start = t
+                case "DTEND", "DUE": endAt = t
+                case "RECURRENCE-ID":
+                    recurrenceID = t
+                    thisAndFuture = p.parameter("RANGE")?.uppercased() == "THISANDFUTURE"
+                case "DTSTAMP": item.timestamp = t
+                case "LAST-MODIFIED": item.lastModified = t
+                default: created = t
+                }
+            case "RRULE":
+                do {
+                    let parsed = try RecurrenceRule.parse(p.value, mode: .lenient)
+                    if let scale = parsed.rule.extensionParts.first(where: { $0.name == "RSCALE" })?.value, scale.uppercased() != "GREGORIAN" {
+                        // RFC 7529 §4.1: a calendar system the reader does not support
+                        // makes the rule unusable; expanding it as Gregorian would be wrong.
+                        report(.error, line, .invalidValue, "RRULE uses the \(scale) calendar (RFC 7529 RSCALE), which this library does not support; the rule was kept as written but does not repeat the item")
+                        item.properties.append(p.contentLine)
+                        continue
+                    }
+                    for issue in parsed.issues {
+                        report(.warning, line, .invalidValue, "RRULE \(issue.description); repaired")
+                    }
+                    item.recurrenceRules.append(parsed.rule)
+                    extraParameters(p, keeping: [], into: &item)
+                } catch {
+                    report(.error, line, .invalidValue, "RRULE ‘\(p.value)’ cannot be read: \(error.description); it was ignored and the item does not repeat")
+                }
+            case "EXDATE", "RDATE":
+                if p.parameter("VALUE")?.uppercased() == "PERIOD" {
+                    // A period's start is the instance; its own end is not modelled.
+                    let starts = p.value.split(separator: ",").compactMap { $0.split(separator: "/").first.map(String.init) }
+                    var q = p
+                    q.value = starts.joined(separator: ",")
+                    q.parameters.removeAll { $0.name == "VALUE" }
+                    report(.warning, line, .other, "RDATE periods are read by their start; their own end is not kept")
+                    item.recurrenceDates += times(q, line, &item)
+                } else if p.name == "EXDATE" {
+                    item.exceptionDates += times(p, line, &item)
+                } else {
+                    item.recurrenceDates += times(p, line, &item)
+                }
+            case "CATEGORIES":
+                item.categories += ContentLineSyntax.splitTextList(p.value)
+                extraParameters(p, keeping: [], into: &item)
+            case "COLOR":
+                if count == 1, let c = try? ItemColor.named(p.value.trimmedValue) {
+                    if item.color == nil { item.color = c }
+                    extraParameters(p, keeping: [], into: &item)
+                } else {
+                    if count == 1 { report(.warning, line, .invalidValue, "COLOR ‘\(p.value)’ is not a CSS3 colour name (RFC 7986); it was kept as written") }
+                    item.properties.append(p.contentLine)
+                }
+            case "X-HORARI-COLOR":
+                if count == 1, let rgb = ItemColor.RGB(hex: p.value.trimmedValue) { item.color = ItemColor(rgb: rgb) } else { item.properties.append(p.contentLine) }
+            default:
+                item.properties.append(p.contentLine)
+            }
+        }
+        item.components = node.children.map(\.contentComponent)
+        if lib.durationIsNegative {
+            report(.error, node.first("DURATION")?.1 ?? node.line, .invalidValue, "DURATION is negative; it was ignored")
+        } else if let d = lib.duration, d.days > 3_660_000 {
+            report(.error, node.first("DURATION")?.1 ?? node.line, .invalidValue, "DURATION lasts \(d.days / 365) years, past the year 9999 that iCalendar can write; it was ignored")
+        } else if let d = lib.duration {
+            if endAt != nil {
+                report(.error, node.first("DURATION")?.1 ?? node.line, .invalidValue, "both \(kind == .task ? "DUE" : "DTEND") and DURATION are given (RFC 5545 allows one); the end was used and DURATION ignored")
+            } else {
+                item.end = .duration(d)
+            }
+        }
+        if let endAt { item.end = .at(endAt) }
+
+        // UID.
+        if let uid = textValue("UID"), !uid.isEmpty {
+            item.uid = uid
+        } else {
+            item.uid = "horari-" + fnv1a(text) + "@generated"
+            report(.warning, node.line, .missingProperty, "this \(node.name) has no UID; it was given ‘\(item.uid)’, derived from its content so the same file always gets the same one")
+        }
+        if item.timestamp == nil {
+            item.timestamp = item.lastModified ?? created
+            report(.warning, node.line, .missingProperty, "this \(node.name) (UID \(item.uid)) has no DTSTAMP\(item.timestamp == nil ? "; one is written on export" : "; its \(item.lastModified != nil ? "LAST-MODIFIED" : "CREATED") is used")")
+        }
+        // Start.
+        if let start {
+            item.start = start
+        } else if kind == .task, case .at(let due)? = item.end {
+            item.start = due
+            item.hasStart = false
+        } else if let recurrenceID, !failed {
+            item.start = recurrenceID
+            item.hasStart = false
+        } else {
+            if kind == .task && !failed {
+                report(.warning, node.line, .missingProperty, "the task ‘\(item.title)’ has neither DTSTART nor DUE, so it has no place on a calendar; it was kept as written")
+                calendar.components.append(node.contentComponent)
+            } else {
+                report(.error, node.line, .missingProperty, "this \(node.name) (UID \(item.uid)) has no usable DTSTART; it was kept as written but is not shown")
+                calendar.rejected.append(node.contentComponent)
+            }
+            return
+        }
+        // RFC 5545 §3.3.10: UNTIL must be a date when DTSTART is one, and a
+        // date-time when it is one. Real files get this wrong; repair it.
+        for i in item.recurrenceRules.indices {
+            guard let until = item.recurrenceRules[i].until, until.isDate != item.start.isDate else { continue }
+            let repaired: CalendarTime = item.start.isDate ? .date(until.localDate) : .utc(LocalDateTime(localSeconds: Int64(until.localDate.dayNumber) * 86_400 + 86_399))
+            report(.warning, node.first("RRULE")?.1 ?? node.line, .invalidValue, "RRULE UNTIL=\(until.icalValue) is not the same kind of value as DTSTART \(item.start.icalValue); read as UNTIL=\(repaired.icalValue)")
+            item.recurrenceRules[i].until = repaired
+        }
+        if case .at(let e) = item.end {
+            if e.isDate != item.start.isDate {
+                report(.warning, node.first(kind == .task ? "DUE" : "DTEND")?.1 ?? node.line, .invalidValue, "the end \(e) and the start \(item.start) are not both dates or both date-times")
+            } else if let a = try? item.start.epochSeconds(floatingIn: .utc), let b = try? e.epochSeconds(floatingIn: .utc), b < a {
+                report(.error, node.first(kind == .task ? "DUE" : "DTEND")?.1 ?? node.line, .invalidValue, "the end \(e) is before the start \(item.start); the item is imported as written, fix its end")
+            }
+        }
+        pending.append(PendingItem(item: item, recurrenceID: recurrenceID, thisAndFuture: thisAndFuture, line: node.line, raw: node.contentComponent))
+    }
+
+    /// Records the parameters of a modelled property that the model does not hold.
+    private func extraParameters(_ p: ParsedLine, keeping modelled: Set<String>, into item: inout CalendarItem) {
+        let extra = p.parameters.filter { !modelled.contains($0.name) }
+        if !extra.isEmpty, item.extraParameters[p.name] == nil { item.extraParameters[p.name] = extra }
+    }
+
+    /// Reads a date or date-time property, resolving its TZID.
+    private mutating func time(_ p: ParsedLine, _ line: Int, _ item: inout CalendarItem) -> CalendarTime? {
+        times(p, line, &item, single: true).first
+    }
+
+    private mutating func times(_ p: ParsedLine, _ line: Int, _ item: inout CalendarItem, single: Bool = false) -> [CalendarTime] {
+        var tzid: String?
+        if let raw = p.parameter("TZID") {
+            if let name = Self.systemName(raw) {
+                tzid = name
+            } else {
+                // Resolved in finish(), once every VTIMEZONE has been seen.
+                tzid = raw
+                if unresolvedTZIDs[raw] == nil { unresolvedTZIDs[raw] = line }
+            }
+        }
+        let modelled: Set<String> = p.name == "RECURRENCE-ID" ? ["TZID", "VALUE", "RANGE"] : ["TZID", "VALUE"]
+        extraParameters(p, keeping: modelled, into: &item)
+        let values = single ? [Substring(p.value)] : p.value.split(separator: ",")
+        var out: [CalendarTime] = []
+        for value in values {
+            do {
+                let t = try CalendarTime(icalValue: value.trimmingCharacters(in: .whitespaces), tzid: tzid)
+                if case .date = t, let v = p.parameter("VALUE"), v.uppercased() == "DATE-TIME" {
+                    report(.warning, line, .invalidValue, "\(p.name) says VALUE=DATE-TIME but holds the date \(value)")
+                }
+                out.append(t)
+            } catch {
+                report(.error, line, .invalidValue, "\(p.name) ‘\(value)’ cannot be read: \(error.message)")
+            }
+        }
+        return out
+    }
+
+    // MARK: Finishing
+
+    mutating func finish() -> ImportResult {
+        // TZIDs that are not exact IANA names: the file's VTIMEZONE defines
+        // them; without one, a name the time model resolves (Windows, another
+        // letter case) becomes that IANA name; anything else is read as
+        // floating (as icalendar does), keeping the TZID as an extra parameter
+        // so that export writes it back.
+        var zones: [String: String?] = [:]
+        for (tzid, line) in unresolvedTZIDs.sorted(by: { $0.value < $1.value }) where !definedTZIDs.contains(tzid) {
+            if let iana = ZoneRules.ianaIdentifier(forTZID: tzid), (try? ZoneRules.named(iana)) != nil {
+                zones[tzid] = .some(iana)
+            } else {
+                zones[tzid] = .some(nil)
+                report(.warning, line, .unknownTimeZone, "the TZID ‘\(tzid)’ is not a known zone and the file has no VTIMEZONE for it; its times are read as floating (local) times")
+            }
+        }
+        if !zones.isEmpty {
+            for i in pending.indices {
+                pending[i].item = pending[i].item.rezoned(zones)
+                if let rid = pending[i].recurrenceID {
+                    pending[i].recurrenceID = rid.rezoned(zones)
+                    pending[i].item.noteFloating("RECURRENCE-ID", rid, zones)
+                }
+            }
+        }
+        // Masters first, then their changed instances.
+        var index: [String: Int] = [:]
+        var overrides: [PendingItem] = []
+        for p in pending {
+            if p.recurrenceID != nil {
+                overrides.append(p)
+            } else if index[p.item.uid] != nil {
+                report(.error, p.line, .duplicate, "a second item with UID \(p.item.uid); it was kept as written but not shown (give it its own UID)")
+                calendar.rejected.append(p.raw)
+            } else {
+                index[p.item.uid] = calendar.items.count
+                calendar.items.append(p.item)
+            }
+        }
+        for p in overrides {
+            guard let rid = p.recurrenceID else { continue }
+            let cancelled = p.item.status?.uppercased() == "CANCELLED"
+            let o = RecurrenceOverride(recurrenceID: rid, thisAndFuture: p.thisAndFuture, item: p.item, isCancelled: cancelled)
+            if let i = index[p.item.uid] {
+                if let same = calendar.items[i].overrides.firstIndex(where: { $0.recurrenceID == rid }) {
+                    let old = calendar.items[i].overrides[same]
+                    report(.error, p.line, .duplicate, "a second change to the instance \(rid) of UID \(p.item.uid); the one with the higher SEQUENCE was kept, the other kept as written")
+                    if p.item.sequence > old.item.sequence {
+                        calendar.items[i].overrides[same] = o
+                    } else {
+                        calendar.rejected.append(p.raw)
+                    }
+                    continue
+                }
+                calendar.items[i].overrides.append(o)
+            } else {
+                report(.warning, p.line, .orphanOverride, "the changed instance \(rid) of UID \(p.item.uid) has no series master in this file; it is shown on its own")
+                var master = p.item
+                master.start = rid
+                master.end = nil
+                master.recurrenceRules = []
+                master.recurrenceDates = []
+                master.exceptionDates = []
+                master.hasMaster = false
+                master.hasStart = true
+                master.overrides = [o]
+                index[p.item.uid] = calendar.items.count
+                calendar.items.append(master)
+            }
+        }
+        // A master-less series: its instances are its overrides' recurrence IDs.
+        for i in calendar.items.indices where !calendar.items[i].hasMaster {
+            let ids = calendar.items[i].overrides.map(\.recurrenceID)
+            if let first = ids.first {
+                calendar.items[i].start = first
+                calendar.items[i].recurrenceDates = Array(ids.dropFirst())
+            }
+        }
+        diagnostics.sort { ($0.line, $0.severity == .error ? 1 : 0) < ($1.line, $1.severity == .error ? 1 : 0) }
+        return ImportResult(calendar: calendar, diagnostics: diagnostics)
+    }
+
+    private func fnv1a(_ bytes: [UInt8]) -> String {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in bytes {
+            h ^= UInt64(b)
+            h = h &* 0x100_0000_01b3
+        }
+        let s = String(h, radix: 16)
+        return String(repeating: "0", count: 16 - s.count) + s
+    }
+}
+
+extension ImportSession {
+    /// The zone name to use for a TZID that needs no VTIMEZONE: an exact
+    /// IANA name, UTC, or an exact IANA name behind quotes or a vendor prefix
+    /// (`/mozilla.org/20070129_1/Europe/Berlin`). Other names resolve later.
+    static func systemName(_ tzid: String) -> String? {
+        if let tz = TimeZone(identifier: tzid), tz.identifier == tzid { return tzid }
+        guard let iana = ZoneRules.ianaIdentifier(forTZID: tzid) else { return nil }
+        var name = tzid.trimmedValue
+        if name.count >= 2, name.hasPrefix("\""), name.hasSuffix("\"") { name = String(name.dropFirst().dropLast()) }
+        return name == iana || name.hasSuffix("/" + iana) || ["UTC", "GMT", "Etc/UTC", "Etc/GMT", "Z"].contains(iana) ? iana : nil
+    }
+}
+
+extension CalendarTime {
+    /// This time with its zone renamed (`.some(name)`) or made floating (`.some(nil)`).
+    func rezoned(_ zones: [String: String?]) -> CalendarTime {
+        guard case .zoned(let wall, let z) = self, let change = zones[z] else { return self }
+        if let name = change { return .zoned(wall, name) }
+        return .floating(wall)
+    }
+}
+
+extension CalendarItem {
+    /// Records an unknown TZID of a property that became floating, as the
+    /// parameter `X-HORARI-TZID`, so export keeps it without being invalid.
+    mutating func noteFloating(_ property: String, _ t: CalendarTime?, _ zones: [String: String?]) {
+        guard case .zoned(_, let z)? = t, case .some(nil) = zones[z] else { return }
+        // Not `TZID`: a TZID with no VTIMEZONE is invalid RFC 5545 (§3.2.19).
+        var params = extraParameters[property] ?? []
+        if !params.contains(where: { $0.name == "X-HORARI-TZID" }) { params.insert(.init(name: "X-HORARI-TZID", values: [z]), at: 0) }
+        extraParameters[property] = params
+    }
+
+    /// The item with its zones renamed or made floating (see ``CalendarTime/rezoned(_:)``).
+    func rezoned(_ zones: [String: String?]) -> CalendarItem {
+        var copy = self
+        copy.noteFloating("DTSTART", start, zones)
+        copy.start = start.rezoned(zones)
+        if case .at(let e) = end {
+            copy.noteFloating(kind == .task ? "DUE" : "DTEND", e, zones)
+            copy.end = .at(e.rezoned(zones))
+        }
+        copy.noteFloating("RDATE", recurrenceDates.first, zones)
+        copy.recurrenceDates = recurrenceDates.map { $0.rezoned(zones) }
+        copy.noteFloating("EXDATE", exceptionDates.first, zones)
+        copy.exceptionDates = exceptionDates.map { $0.rezoned(zones) }
+        copy.recurrenceRules = recurrenceRules.map { r in
+            var r = r
+            r.until = r.until?.rezoned(zones)
+            return r
+        }
+        copy.overrides = overrides.map { o in
+            var o = o
+            o.item.noteFloating("RECURRENCE-ID", o.recurrenceID, zones)
+            o.recurrenceID = o.recurrenceID.rezoned(zones)
+            o.item = o.item.rezoned(zones)
+            return o
+        }
+        return copy
+    }
+}
