@@ -4,6 +4,12 @@ SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 PYTHON ?= python3
 VENV := .venv-conformance
+# The peers that referee us, pinned so that their verdicts do not drift.
+PEERS := 'python-dateutil==2.9.0.post0' 'icalendar==7.3.0' 'recurring-ical-events==3.8.2' \
+	'x-wr-timezone==2.0.1' 'vobject==0.9.9' 'khal==0.14.1' 'Radicale==3.9.0'
+# Real .ics files: the test corpora inside these source distributions.
+CORPUS := $(VENV)/corpus
+CORPUS_SDISTS := 'icalendar==7.3.0' 'recurring-ical-events==3.8.2' 'khal==0.14.1' 'python-dateutil==2.9.0.post0'
 
 .PHONY: deps run test build-check conformance bench bench-quick clean
 
@@ -29,15 +35,21 @@ build-check:
 	@if grep -E '/(Sources|Tests|Examples|Benchmarks)/.*warning:' .build/build.log; then \
 		echo "error: the build has warnings (Swift 6 mode, zero warnings)"; exit 1; fi
 
-## Differential check against python-dateutil (a virtual environment from PyPI).
+## Conformance against peers from PyPI: dateutil (recurrence), recurring-ical-events on
+## ~317 real files (import), round trips validated by icalendar+vobject, khal and Radicale.
 conformance: deps
 	@[ -x $(VENV)/bin/python ] || $(PYTHON) -m venv $(VENV) || { \
 		echo "Installing python3-venv with apt-get..."; rm -rf $(VENV); \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq python3-venv >/dev/null && \
 		$(PYTHON) -m venv $(VENV); }
-	$(VENV)/bin/pip install -q 'python-dateutil==2.9.0.post0'
+	$(VENV)/bin/pip install -q $(PEERS)
+	@[ -d $(CORPUS) ] || { mkdir -p $(CORPUS).tmp && cd $(CORPUS).tmp && \
+		../bin/pip download -q --no-binary :all: --no-deps $(CORPUS_SDISTS) && \
+		for f in *.tar.gz; do tar xzf "$$f" && rm "$$f"; done && cd .. && mv corpus.tmp corpus; }
 	$(SWIFT) build -c release --product horari
 	$(VENV)/bin/python Conformance/dateutil_differential.py .build/release/horari --rules 3000
+	$(VENV)/bin/python Conformance/corpus_check.py .build/release/horari $(CORPUS)
+	$(VENV)/bin/python Conformance/clients_check.py .build/release/horari Examples/Samples/gym.ics
 
 ## Benchmarks against libical in the same process (release build).
 bench: deps

@@ -370,7 +370,7 @@ struct ImportSession {
         for message in lib.errors {
             // libical turns properties it does not know (STYLED-DESCRIPTION, RFC 9073)
             // into X-LIC-ERROR; we keep those lines ourselves, so that is not a problem.
-            if message.hasPrefix("Parse error in property name") { continue }
+            if message.hasPrefix("Parse error in property name") || message.hasPrefix("No value for X property") { continue }
             let line = node.properties.first { message.contains($0.0.name) }?.1 ?? node.line
             report(.warning, line, .libicalError, "libical: \(message)")
         }

@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""Real clients take what Horari exports.
+
+1. khal (a terminal calendar): `khal import --batch` of the exported sample
+   calendar, then `khal list` over a window shows every event horari lists
+   there (khal ignores VTODO).
+2. Radicale (a CalDAV server) on 127.0.0.1: every exported item (one UID with
+   its changed instances and the VTIMEZONEs it uses) is PUT into a calendar
+   collection, accepted, and a GET returns it with the same UID.
+
+Usage: clients_check.py HORARI_BINARY SAMPLE.ics
+Exit status 0 when both clients accept everything, 1 otherwise.
+"""
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+import base64
+
+import icalendar
+
+FROM, TO = "2026-11-01", "2026-12-31"
+
+
+def sh(cmd, **kw):
+    return subprocess.run(cmd, capture_output=True, text=True, **kw)
+
+
+def khal_check(horari, exported, work):
+    env = dict(os.environ, LC_ALL="C")
+    cal = os.path.join(work, "khal", "cal")
+    os.makedirs(cal)
+    config = os.path.join(work, "khal", "config")
+    with open(config, "w") as f:
+        f.write(f"""[calendars]
+[[horari]]
+path = {cal}
+type = calendar
+[locale]
+timeformat = %H:%M
+dateformat = %Y-%m-%d
+longdateformat = %Y-%m-%d
+datetimeformat = %Y-%m-%d %H:%M
+longdatetimeformat = %Y-%m-%d %H:%M
+local_timezone = Europe/Madrid
+default_timezone = Europe/Madrid
+[default]
+default_calendar = horari
+[sqlite]
+path = {work}/khal/khal.db
+""")
+    khal = os.path.join(os.path.dirname(sys.executable), "khal")
+    r = sh([khal, "-c", config, "import", "--batch", exported], env=env)
+    if r.returncode != 0:
+        return ["khal import failed: " + (r.stderr or r.stdout)[-400:]]
+    r = sh([khal, "-c", config, "--no-color", "list", "-df", "", "-f", "{start-date} {title} [{uid}]", FROM, TO], env=env)
+    if r.returncode != 0:
+        return ["khal list failed: " + r.stderr[-400:]]
+    listed = set(l.strip() for l in r.stdout.splitlines() if l.strip())
+    ours = sh([horari, "occurrences", exported, "--from", FROM, "--to", TO, "--format", "jsonl"])
+    problems, count = [], 0
+    for line in ours.stdout.splitlines():
+        o = json.loads(line)
+        if o["component"] != "VEVENT":
+            continue
+        count += 1
+        want = "%s %s [%s]" % (o["start"][:10], o["summary"], o["uid"])
+        if want not in listed:
+            problems.append("khal list does not show: " + want)
+    print("khal: imported the export; khal list shows %d of the %d events horari lists in %s..%s"
+          % (count - len(problems), count, FROM, TO))
+    return problems
+
+
+def radicale_check(exported, work):
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    folder = os.path.join(work, "radicale")
+    os.makedirs(folder)
+    config = os.path.join(folder, "config")
+    with open(config, "w") as f:
+        f.write(f"[server]\nhosts = 127.0.0.1:{port}\n[auth]\ntype = none\n[rights]\ntype = owner_only\n"
+                f"[storage]\nfilesystem_folder = {folder}/collections\n")
+    server = subprocess.Popen([sys.executable, "-m", "radicale", "--config", config],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = "http://127.0.0.1:%d" % port
+    auth = "Basic " + base64.b64encode(b"alice:x").decode()
+
+    def request(method, url, body=None, headers=None):
+        req = urllib.request.Request(base + url, data=body, method=method,
+                                     headers=dict({"Authorization": auth}, **(headers or {})))
+        try:
+            with urllib.request.urlopen(req, timeout=10) as resp:
+                return resp.status, resp.read()
+        except urllib.error.HTTPError as e:
+            return e.code, e.read()
+
+    problems = []
+    try:
+        for _ in range(100):
+            try:
+                request("GET", "/")
+                break
+            except OSError:
+                time.sleep(0.1)
+        status, _ = request("MKCALENDAR", "/alice/horari/")
+        if status not in (200, 201):
+            return ["MKCALENDAR answered %d" % status]
+        cal = icalendar.Calendar.from_ical(open(exported, "rb").read())
+        zones = {str(c["TZID"]): c for c in cal.walk("VTIMEZONE")}
+        groups = {}
+        for c in cal.subcomponents:
+            if c.name in ("VEVENT", "VTODO"):
+                groups.setdefault(str(c["UID"]), []).append(c)
+        accepted = 0
+        for uid, members in groups.items():
+            one = icalendar.Calendar()
+            one.add("VERSION", "2.0")
+            one.add("PRODID", str(cal["PRODID"]))
+            used = {str(v.params["TZID"]) for m in members for _, v in m.property_items()
+                    if "TZID" in getattr(v, "params", {})}
+            for tzid in sorted(used):
+                if tzid in zones:
+                    one.add_component(zones[tzid])
+            for m in members:
+                one.add_component(m)
+            name = "/alice/horari/%s.ics" % "".join(ch if ch.isalnum() else "-" for ch in uid)
+            status, body = request("PUT", name, one.to_ical(), {"Content-Type": "text/calendar; charset=utf-8"})
+            if status not in (200, 201, 204):
+                problems.append("PUT %s answered %d: %s" % (uid, status, body[:200]))
+                continue
+            status, body = request("GET", name)
+            back = icalendar.Calendar.from_ical(body)
+            uids = {str(c["UID"]) for c in back.walk() if c.name in ("VEVENT", "VTODO")}
+            if status != 200 or uids != {uid}:
+                problems.append("GET %s answered %d with UIDs %s" % (uid, status, uids))
+                continue
+            accepted += 1
+        print("radicale: %d of %d exported items accepted by PUT and returned by GET with the same UID"
+              % (accepted, len(groups)))
+    finally:
+        server.terminate()
+        server.wait()
+    return problems
+
+
+def main():
+    horari, sample = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+    with tempfile.TemporaryDirectory() as work:
+        exported = os.path.join(work, "export.ics")
+        r = sh([horari, "export", sample, "--out", exported])
+        if r.returncode != 0:
+            print("FAIL horari export: " + r.stderr)
+            return 1
+        problems = khal_check(horari, exported, work) + radicale_check(exported, work)
+    for p in problems:
+        print("FAIL " + p)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,300 @@
+import CalendarCore
+import CLibICal
+import Foundation
+@testable import ICalendarKit
+import Testing
+
+func icsFixture(_ name: String) throws -> String {
+    guard let url = Bundle.module.url(forResource: name, withExtension: "ics", subdirectory: "Fixtures/ics") else {
+        throw CLIFixtureMissing(name: name)
+    }
+    return try String(contentsOf: url, encoding: .utf8)
+}
+
+struct CLIFixtureMissing: Error { var name: String }
+
+/// Parses text with libical and returns its `X-LIC-ERROR` texts, or nil when libical cannot parse it.
+func libicalErrors(_ text: String) -> [String]? {
+    LibICal.serialized {
+        guard let root = icalparser_parse_string(text) else { return nil }
+        defer { icalcomponent_free(root) }
+        var errors: [String] = []
+        var c: OpaquePointer? = root
+        var stack: [OpaquePointer] = []
+        while let comp = c {
+            var p = icalcomponent_get_first_property(comp, ICAL_XLICERROR_PROPERTY)
+            while let prop = p {
+                errors.append(String(cString: icalproperty_get_xlicerror(prop)))
+                p = icalcomponent_get_next_property(comp, ICAL_XLICERROR_PROPERTY)
+            }
+            var child = icalcomponent_get_first_component(comp, ICAL_ANY_COMPONENT)
+            while let ch = child {
+                stack.append(ch)
+                child = icalcomponent_get_next_component(comp, ICAL_ANY_COMPONENT)
+            }
+            c = stack.popLast()
+        }
+        return errors
+    }
+}
+
+@Suite("iCalendar import and export")
+struct ICalendarImportExportTests {
+    let exporter = ICalendarExporter(options: .init(timestamp: Date(timeIntervalSince1970: 1_790_000_000)))
+
+    @Test("The sample gym calendar maps every field")
+    func sampleMapping() throws {
+        let result = try ICalendarImporter().importCalendar(from: try icsFixture("gym"))
+        let cal = result.calendar
+        #expect(!result.hasErrors)
+        #expect(cal.name == "Gimnàs Sants")
+        #expect(cal.timeZone == "Europe/Madrid")
+        #expect(cal.items.count == 5)
+        let yoga = try #require(cal.items.first { $0.uid == "yoga-monwed@gym.example" })
+        #expect(yoga.start == .zoned(try LocalDateTime(year: 2026, month: 9, day: 7, hour: 18, minute: 30), "Europe/Madrid"))
+        #expect(yoga.end == .duration(ItemDuration(seconds: 3600)))
+        #expect(yoga.recurrenceRules.map(\.icalValue) == ["FREQ=WEEKLY;BYDAY=MO,WE"])
+        #expect(yoga.exceptionDates.count == 1)
+        #expect(yoga.location == "Sala 2, planta baixa")
+        #expect(yoga.categories == ["class", "yoga"])
+        #expect(yoga.color?.cssName == "teal")
+        #expect(yoga.properties.contains(ContentLine(name: "X-GYM-CAPACITY", value: "12")))
+        #expect(yoga.components.map(\.name) == ["VALARM"])
+        #expect(yoga.overrides.count == 1)
+        #expect(yoga.overrides.first?.item.sequence == 1)
+        let session = try #require(cal.items.first { $0.uid == "session-anna-1126@gym.example" })
+        #expect(session.organizer?.name == "Marc Coach")
+        #expect(session.attendees.map(\.address) == ["mailto:anna@example.com"])
+        #expect(session.notes == "Strength block, week 3.\nBring a towel.")
+        let openDay = try #require(cal.items.first { $0.uid == "open-day-2026@gym.example" })
+        #expect(openDay.properties.contains(ContentLine(name: "X-EMPTY-NOTE", value: "")))
+        let todo = try #require(cal.items.first { $0.kind == .task })
+        #expect(!todo.hasStart)
+        #expect(todo.status == "NEEDS-ACTION")
+    }
+
+    @Test("Export → import → export is byte-identical, and libical reads the export without errors")
+    func roundTrip() throws {
+        for name in ["gym", "basic", "rrule", "xprop", "vtodo", "missing_vtimezone_custom", "lf_nodtstamp", "no_uid"] {
+            let first = exporter.export(try ICalendarImporter().importCalendar(from: try icsFixture(name)).calendar)
+            let second = exporter.export(try ICalendarImporter().importCalendar(from: first).calendar)
+            #expect(first == second, "\(name)")
+            // libical reports (and drops) an empty X- property, which RFC 5545 allows
+            // and we keep on purpose; every other complaint is ours to fix.
+            #expect(libicalErrors(first)?.filter { !$0.hasPrefix("No value for X property") } == [], "\(name)")
+            for line in first.components(separatedBy: "\r\n") { #expect(line.utf8.count <= 75, "\(name): \(line)") }
+            #expect(!first.contains("\n") || first.replacingOccurrences(of: "\r\n", with: "").contains("\n") == false)
+        }
+    }
+
+    @Test("What libical loses is kept: unknown IANA properties, unknown parameters, X- components, escapes, empty X- properties")
+    func losslessWhereLibicalIsNot() throws {
+        let text = """
+            BEGIN:VCALENDAR\r
+            VERSION:2.0\r
+            PRODID:-//test//EN\r
+            X-CAL-NOTE:a\\,b\\;c\r
+            BEGIN:VEVENT\r
+            UID:lossless-1\r
+            DTSTAMP:20260101T000000Z\r
+            DTSTART:20260302T090000Z\r
+            SUMMARY;LANGUAGE=ca;X-SOURCE=app:Ioga\r
+            STYLED-DESCRIPTION;VALUE=TEXT;FMTTYPE=text/html:<p>Hi</p>\r
+            ATTENDEE;CN="Puig, Anna";EMAIL=anna@example.com;X-ROLE=coach:mailto:anna@example.com\r
+            CATEGORIES:a,b\\,c\r
+            X-EMPTY:\r
+            X-ESCAPED:one\\,two\r
+            BEGIN:X-FOO\r
+            X-BAR:1\r
+            END:X-FOO\r
+            BEGIN:VLOCATION\r
+            UID:loc-1\r
+            NAME:Sala 2\r
+            END:VLOCATION\r
+            END:VEVENT\r
+            END:VCALENDAR\r
+
+            """
+        let imported = try ICalendarImporter().importCalendar(from: text)
+        let item = try #require(imported.calendar.items.first)
+        #expect(item.categories == ["a", "b,c"])
+        #expect(item.extraParameters["SUMMARY"] == [.init(name: "LANGUAGE", values: ["ca"]), .init(name: "X-SOURCE", values: ["app"])])
+        let out = exporter.export(imported.calendar).replacingOccurrences(of: "\r\n ", with: "")  // unfolded
+        for expected in ["X-CAL-NOTE:a\\,b\\;c", "SUMMARY;LANGUAGE=ca;X-SOURCE=app:Ioga", "STYLED-DESCRIPTION;VALUE=TEXT;FMTTYPE=text/html:<p>Hi</p>",
+                         "ATTENDEE;CN=\"Puig, Anna\";EMAIL=anna@example.com;X-ROLE=coach:mailto:anna@example.com",
+                         "CATEGORIES:a,b\\,c", "X-EMPTY:\r\n", "X-ESCAPED:one\\,two", "BEGIN:X-FOO\r\nX-BAR:1\r\nEND:X-FOO",
+                         "BEGIN:VLOCATION\r\nUID:loc-1\r\nNAME:Sala 2\r\nEND:VLOCATION"] {
+            #expect(out.contains(expected), "missing \(expected)")
+        }
+    }
+
+    @Test("Time zones: vendor prefixes stripped, Windows names mapped, a custom VTIMEZONE evaluated, every TZID exported with a VTIMEZONE")
+    func timeZones() throws {
+        let text = """
+            BEGIN:VCALENDAR
+            VERSION:2.0
+            PRODID:-//test//EN
+            BEGIN:VTIMEZONE
+            TZID:My Office Time
+            BEGIN:STANDARD
+            DTSTART:19701025T030000
+            RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU
+            TZOFFSETFROM:+0430
+            TZOFFSETTO:+0330
+            END:STANDARD
+            BEGIN:DAYLIGHT
+            DTSTART:19700329T020000
+            RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU
+            TZOFFSETFROM:+0330
+            TZOFFSETTO:+0430
+            END:DAYLIGHT
+            END:VTIMEZONE
+            BEGIN:VEVENT
+            UID:tz-1
+            DTSTAMP:20260101T000000Z
+            DTSTART;TZID=/mozilla.org/20070129_1/Europe/Berlin:20260701T100000
+            SUMMARY:Mozilla
+            END:VEVENT
+            BEGIN:VEVENT
+            UID:tz-2
+            DTSTAMP:20260101T000000Z
+            DTSTART;TZID=W. Europe Standard Time:20260115T100000
+            SUMMARY:Outlook
+            END:VEVENT
+            BEGIN:VEVENT
+            UID:tz-3
+            DTSTAMP:20260101T000000Z
+            DTSTART;TZID=My Office Time:20260701T100000
+            SUMMARY:Custom
+            END:VEVENT
+            END:VCALENDAR
+            """
+        let result = try ICalendarImporter().importCalendar(from: text)
+        let items = Dictionary(uniqueKeysWithValues: result.calendar.items.map { ($0.uid, $0) })
+        #expect(items["tz-1"]?.start.zoneIdentifier == "Europe/Berlin")
+        #expect(items["tz-2"]?.start.zoneIdentifier == "Europe/Berlin")
+        #expect(items["tz-3"]?.start.zoneIdentifier == "My Office Time")
+        // 10:00 at +04:30 (summer, per the file's own rules) is 05:30Z.
+        let custom = try #require(items["tz-3"]).start
+        #expect(try custom.epochSeconds(floatingIn: .utc) == (try CalendarTime.utc(LocalDateTime(year: 2026, month: 7, day: 1, hour: 5, minute: 30)).epochSeconds(floatingIn: .utc)))
+        let out = exporter.export(result.calendar)
+        #expect(out.contains("BEGIN:VTIMEZONE\r\nTZID:Europe/Berlin\r\n"))
+        #expect(out.contains("TZID:My Office Time"))
+        #expect(!out.contains("freeassociation"))
+        #expect(out.contains("DTSTART;TZID=Europe/Berlin:20260115T100000"))
+        // The generated VTIMEZONE means the same as the system's zone data.
+        let again = try ICalendarImporter().importCalendar(from: out)
+        #expect(again.calendar.items == result.calendar.items)
+        #expect(libicalErrors(out) == [])
+    }
+
+    @Test("A generated VTIMEZONE reproduces the zone's offsets over the years it covers")
+    func generatedVTimeZoneMatchesZoneData() throws {
+        for zone in ["Europe/Madrid", "America/New_York", "Australia/Sydney", "Asia/Tehran", "America/Sao_Paulo", "Asia/Kolkata"] {
+            let rules = try ZoneRules.named(zone)
+            let start: Int64 = 946_684_800  // 2000
+            let component = VTimeZone.component(for: rules, tzid: "Check " + zone, from: start)
+            var writer = ContentWriter()
+            writer.component(component)
+            let text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\n" + String(decoding: writer.bytes, as: UTF8.self) + "END:VCALENDAR\r\n"
+            var reader = ContentLineReader(bytes: Array(text.utf8), maxLineBytes: 1 << 20)
+            var lines: [RawLine] = []
+            while let l = try reader.next() { lines.append(l) }
+            // Read back through the same observance evaluation the importer uses.
+            let node = try #require(Self.tree(lines.dropFirst(3).dropLast()))
+            let back = try VTimeZone.rules(from: node, tzid: "Check " + zone)
+            var t = start
+            while t < 2_524_608_000 {  // 2050
+                #expect(back.offset(atInstant: t) == rules.offset(atInstant: t), "\(zone) at \(t)")
+                t += 6 * 3600 + 1234
+            }
+        }
+    }
+
+    static func tree(_ lines: ArraySlice<RawLine>) -> RawNode? {
+        var stack: [RawNode] = []
+        var done: RawNode?
+        for l in lines {
+            if let (begin, name) = ContentLineSyntax.boundary(l.bytes) {
+                if begin { stack.append(RawNode(name: name, line: l.number)) } else if let last = stack.popLast() {
+                    if stack.isEmpty { done = last } else { stack[stack.count - 1].children.append(last) }
+                }
+            } else if case .success(let p) = ContentLineSyntax.parse(l.bytes) {
+                stack[stack.count - 1].properties.append((p, l.number))
+            }
+        }
+        return done
+    }
+
+    @Test("Tolerant import: LF endings, no DTSTAMP, no UID, an orphan instance, a bad component among good ones")
+    func tolerance() throws {
+        let text = "BEGIN:VCALENDAR\nVERSION:2.0\nPRODID:x\n"
+            + "BEGIN:VEVENT\nDTSTART:20260302T090000Z\nSUMMARY:No UID or stamp\nEND:VEVENT\n"
+            + "BEGIN:VEVENT\nUID:orphan\nDTSTAMP:20260101T000000Z\nRECURRENCE-ID:20260309T090000Z\nDTSTART:20260309T100000Z\nSUMMARY:Moved\nEND:VEVENT\n"
+            + "BEGIN:VEVENT\nUID:bad\nDTSTAMP:20260101T000000Z\nDTSTART:2026-13-45\nSUMMARY:Broken\nEND:VEVENT\n"
+            + "BEGIN:VEVENT\nUID:good\nDTSTAMP:20260101T000000Z\nDTSTART:20260310T090000Z\nSUMMARY:Fine\nEND:VEVENT\n"
+            + "END:VCALENDAR\n"
+        let r1 = try ICalendarImporter().importCalendar(from: text)
+        let r2 = try ICalendarImporter().importCalendar(from: text)
+        #expect(r1.calendar.items.map(\.uid).contains("good"))
+        let generated = try #require(r1.calendar.items.first { $0.uid.hasPrefix("horari-") })
+        #expect(generated.uid == r2.calendar.items.first { $0.uid.hasPrefix("horari-") }?.uid)  // deterministic
+        #expect(r1.diagnostics.contains { $0.code == .missingProperty && $0.line == 4 && $0.message.contains("no UID") })
+        #expect(r1.diagnostics.contains { $0.code == .missingProperty && $0.message.contains("DTSTAMP") })
+        #expect(r1.diagnostics.contains { $0.code == .orphanOverride && $0.line == 8 })
+        #expect(r1.diagnostics.contains { $0.severity == .error && $0.line == 18 && $0.message.contains("2026-13-45") })
+        #expect(r1.calendar.rejected.count == 1)
+        let orphan = try #require(r1.calendar.items.first { $0.uid == "orphan" })
+        #expect(!orphan.hasMaster)
+        let shown = r1.calendar.schedule().occurrences(from: Date(timeIntervalSince1970: 1_772_000_000), to: Date(timeIntervalSince1970: 1_774_000_000))
+        #expect(shown.map(\.item.title).contains("Moved"))
+        // Strict mode refuses the same file.
+        #expect(throws: ICalendarError.self) { try ICalendarImporter(options: ImportOptions(strict: true)).importCalendar(from: text) }
+    }
+
+    @Test("Sync by UID: SEQUENCE, then LAST-MODIFIED, decide; nothing is duplicated; missing items are reported")
+    func sync() throws {
+        func item(_ uid: String, _ title: String, sequence: Int = 0, modified: Int? = nil) throws -> CalendarItem {
+            var i = CalendarItem(uid: uid, title: title, start: .utc(try LocalDateTime(year: 2026, month: 3, day: 2, hour: 9)))
+            i.sequence = sequence
+            if let modified { i.lastModified = .utc(try LocalDateTime(year: 2026, month: 1, day: modified)) }
+            return i
+        }
+        var local = ICalendar(items: [try item("a", "A"), try item("b", "B", sequence: 2), try item("c", "C", modified: 5), try item("d", "D")])
+        let incoming = ICalendar(items: [try item("a", "A"), try item("b", "B old", sequence: 1), try item("c", "C new", modified: 9), try item("e", "E"), try item("e", "E twice")])
+        let report = local.merge(incoming)
+        #expect(report.unchanged == ["a"])
+        #expect(report.keptNewer == ["b"])
+        #expect(report.updated == ["c"])
+        #expect(report.added == ["e"])
+        #expect(report.missing == ["d"])
+        #expect(local.items.map(\.uid) == ["a", "b", "c", "d", "e"])
+        #expect(local.items.first { $0.uid == "c" }?.title == "C new")
+        // Merging the same file again changes nothing.
+        let again = local.merge(incoming)
+        #expect(again.added.isEmpty && again.updated.isEmpty)
+        #expect(local.items.count == 5)
+    }
+
+    @Test("Calendar files: concurrent updates under the lock lose nothing, and no temporary file is left")
+    func calendarFiles() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("horari-file-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("cal.ics")
+        await withTaskGroup(of: Void.self) { group in
+            for n in 0..<16 {
+                group.addTask {
+                    _ = try? CalendarFile.update(url) { cal in
+                        cal.items.append(CalendarItem(uid: "item-\(n)", title: "Item \(n)", start: .date(LocalDate(dayNumber: 20_500 + n))))
+                    }
+                }
+            }
+        }
+        let loaded = try CalendarFile.load(url)
+        #expect(Set(loaded.calendar.items.map(\.uid)) == Set((0..<16).map { "item-\($0)" }))
+        #expect(loaded.diagnostics.isEmpty)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".tmp") }
+        #expect(leftovers.isEmpty)
+    }
+}
