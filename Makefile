@@ -21,9 +21,9 @@ deps:
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libical-dev pkg-config >/dev/null; \
 	fi
 
-## The main job: a weekly class expanded by the recurrence engine.
+## The main job: a week of the sample gym calendar, read from its .ics file.
 run: deps
-	$(SWIFT) run horari expand --rrule 'FREQ=WEEKLY;BYDAY=MO,WE;COUNT=8' --dtstart 20260302T183000 --tzid Europe/Madrid
+	$(SWIFT) run horari occurrences Examples/Samples/gym.ics --from 2026-11-23 --to 2026-11-30
 
 ## Build with zero warnings in our own code, then run the whole test suite.
 test: deps build-check

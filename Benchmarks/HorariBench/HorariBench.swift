@@ -10,6 +10,10 @@ import Foundation
 @main
 struct HorariBench {
     static func main() throws {
+        if let i = CommandLine.arguments.firstIndex(of: "--import-only"), i + 1 < CommandLine.arguments.count {
+            try ICalendarBench.importOnly(CommandLine.arguments[i + 1])
+            return
+        }
         let quick = CommandLine.arguments.contains("--quick")
         let count = quick ? 5_000 : 50_000
         print("Horari benchmarks (\(quick ? "quick" : "full") run), \(ProcessInfo.processInfo.processorCount) cores")
@@ -17,6 +21,8 @@ struct HorariBench {
         try expansion(count: count)
         print("")
         try laziness(repeats: quick ? 2_000 : 20_000)
+        print("")
+        try ICalendarBench.run(count: count)
     }
 
     static func seconds(_ body: () throws -> Void) rethrows -> Double {

@@ -1,18 +1,17 @@
 import CLibICal
-import Synchronization
+import ICalendarKit
 
 /// libical's own recurrence iterator, as a referee for differential tests.
 ///
 /// libical's iterator keeps global state and is not safe to call from
 /// several threads, and Swift Testing runs tests in parallel: every call goes
-/// through one lock. Strings are copied out of libical at once.
+/// through the library's one libical owner (`LibICal.serialized`), the same
+/// lock the importer uses. Strings are copied out of libical at once.
 enum LibICalReferee {
-    private static let lock = Mutex(())
-
     /// The first `limit` wall times (basic ISO) libical produces for a
     /// floating `DTSTART`, or `nil` when libical cannot read the rule.
     static func expand(rrule: String, dtstart: String, limit: Int) -> [String]? {
-        lock.withLock { _ in
+        LibICal.serialized {
             horari_icalerror_clear()
             let rule = icalrecurrencetype_from_string(rrule)
             if rule.freq == ICAL_NO_RECURRENCE { return nil }
