@@ -228,7 +228,8 @@ enum OccurrenceFormat {
             case "\u{0C}": out += "\\f"
             default:
                 if u.value < 0x20 {
-                    out += "\\u" + pad(Int(u.value), 4).replacingOccurrences(of: " ", with: "0")
+                    let hex = String(u.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
                 } else {
                     out.unicodeScalars.append(u)
                 }

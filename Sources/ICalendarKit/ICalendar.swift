@@ -72,24 +72,33 @@ public struct ICalendar: Hashable, Sendable {
 }
 
 extension CalendarItem {
-    /// The item with floating and UTC times moved into `zone` (X-WR-TIMEZONE).
+    /// The item with floating and UTC times moved into `zone` (X-WR-TIMEZONE;
+    /// like x-wr-timezone, `UNTIL` is left alone).
     func placingFloatingTimes(in zone: String, _ rules: ZoneRules) -> CalendarItem {
-        func move(_ t: CalendarTime) -> CalendarTime {
+        mappingTimes(includingUntil: false) { t in
             switch t {
-            case .floating(let wall): return .zoned(wall, zone)
-            case .utc(let wall): return .zoned(LocalDateTime(localSeconds: rules.wall(atInstant: wall.localSeconds)), zone)
-            case .date, .zoned: return t
+            case .floating(let wall): .zoned(wall, zone)
+            case .utc(let wall): .zoned(LocalDateTime(localSeconds: rules.wall(atInstant: wall.localSeconds)), zone)
+            case .date, .zoned: t
             }
         }
+    }
+
+    /// The item with `f` applied to every time it holds: start, end, `RDATE`s,
+    /// `EXDATE`s, optionally rules' `UNTIL`, and its overrides' recurrence IDs and times.
+    func mappingTimes(includingUntil: Bool, _ f: (CalendarTime) -> CalendarTime) -> CalendarItem {
         var copy = self
-        copy.start = move(start)
-        if case .at(let e) = end { copy.end = .at(move(e)) }
-        copy.recurrenceDates = recurrenceDates.map(move)
-        copy.exceptionDates = exceptionDates.map(move)
+        copy.start = f(start)
+        if case .at(let e) = end { copy.end = .at(f(e)) }
+        copy.recurrenceDates = recurrenceDates.map(f)
+        copy.exceptionDates = exceptionDates.map(f)
+        if includingUntil {
+            for i in copy.recurrenceRules.indices { copy.recurrenceRules[i].until = copy.recurrenceRules[i].until.map(f) }
+        }
         copy.overrides = overrides.map { o in
             var o = o
-            o.recurrenceID = move(o.recurrenceID)
-            o.item = o.item.placingFloatingTimes(in: zone, rules)
+            o.recurrenceID = f(o.recurrenceID)
+            o.item = o.item.mappingTimes(includingUntil: includingUntil, f)
             return o
         }
         return copy

@@ -94,9 +94,7 @@ public struct ICalendarExporter: Sendable {
         if !c.properties.contains(where: { $0.name == "UID" }) {
             var w = ContentWriter()
             w.component(c)
-            var h: UInt64 = 0xcbf2_9ce4_8422_2325
-            for b in w.bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
-            c.properties.insert(ContentLine(name: "UID", value: "horari-" + String(h, radix: 16) + "@generated"), at: 0)
+            c.properties.insert(ContentLine(name: "UID", value: generatedUID(for: w.bytes)), at: 0)
         }
         return c
     }

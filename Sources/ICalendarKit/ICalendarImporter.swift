@@ -120,13 +120,21 @@ struct ImportSession {
     /// TZIDs defined by this file's VTIMEZONEs.
     private var definedTZIDs: Set<String> = []
     private var seenCalendarProperties: Set<String> = []
+    /// UIDs of masters mapped so far (the first master of a UID wins).
+    private var masterUIDs: Set<String> = []
+    /// `systemName(_:)` answers, per TZID as written (a hot path: every time property).
+    private var systemNames: [String: String?] = [:]
 
     struct PendingItem {
         var item: CalendarItem
         var recurrenceID: CalendarTime?
         var thisAndFuture: Bool
         var line: Int
-        var raw: ContentComponent
+        /// The component as written, kept only where it may be rejected later:
+        /// every changed instance (a duplicate with a lower SEQUENCE loses) and a
+        /// master whose UID an earlier master already has. Holding it for every
+        /// item would double the import's memory.
+        var raw: ContentComponent?
     }
 
     init(options: ImportOptions) { self.options = options }
@@ -231,19 +239,20 @@ struct ImportSession {
     }
 
     private mutating func finishChunk(_ lines: [RawLine], tooBig: Bool, tooDeep: Bool) {
-        guard !tooBig, !tooDeep, let first = lines.first else { return }
+        guard !tooBig, !tooDeep else { return }
         var index = 0
-        guard let node = buildTree(lines, &index) else { return }
-        _ = first
+        var malformed: Set<Int> = []
+        guard let node = buildTree(lines, &index, malformed: &malformed) else { return }
         switch node.name {
         case "VTIMEZONE": timeZone(node)
-        case "VEVENT", "VTODO": item(node, lines)
+        case "VEVENT", "VTODO": item(node, lines, malformed: malformed)
         default: calendar.components.append(node.contentComponent)
         }
     }
 
-    /// Builds the tree of the component whose BEGIN is `lines[index]`.
-    private mutating func buildTree(_ lines: [RawLine], _ index: inout Int) -> RawNode? {
+    /// Builds the tree of the component whose BEGIN is `lines[index]`,
+    /// adding the indices of lines that are not content lines to `malformed`.
+    private mutating func buildTree(_ lines: [RawLine], _ index: inout Int, malformed: inout Set<Int>) -> RawNode? {
         guard index < lines.count, let (begin, name) = ContentLineSyntax.boundary(lines[index].bytes), begin else { return nil }
         var node = RawNode(name: name, line: lines[index].number)
         index += 1
@@ -251,7 +260,7 @@ struct ImportSession {
             let line = lines[index]
             if let (isBegin, n) = ContentLineSyntax.boundary(line.bytes) {
                 if isBegin {
-                    if let child = buildTree(lines, &index) { node.children.append(child) }
+                    if let child = buildTree(lines, &index, malformed: &malformed) { node.children.append(child) }
                     continue
                 }
                 index += 1
@@ -265,6 +274,7 @@ struct ImportSession {
             switch ContentLineSyntax.parse(line.bytes) {
             case .success(let parsed): node.properties.append((parsed, line.number))
             case .failure(let problem):
+                malformed.insert(index - 1)
                 let what: String
                 switch problem {
                 case .noColon: what = "it has no ‘:’ between the name and the value"
@@ -351,12 +361,12 @@ struct ImportSession {
     /// Property names the model has a field for (everything else is kept as a content line).
     private static let textFields: Set<String> = ["UID", "SUMMARY", "DESCRIPTION", "LOCATION", "STATUS", "SEQUENCE", "DURATION"]
 
-    private mutating func item(_ node: RawNode, _ lines: [RawLine]) {
+    private mutating func item(_ node: RawNode, _ lines: [RawLine], malformed: Set<Int>) {
         let kind: CalendarItem.Kind = node.name == "VTODO" ? .task : .event
         // libical reads the component (without the lines we found malformed).
         var text: [UInt8] = []
         text.reserveCapacity(lines.reduce(0) { $0 + $1.bytes.count + 2 } + 1)
-        for l in lines where ContentLineSyntax.boundary(l.bytes) != nil || (try? ContentLineSyntax.parse(l.bytes).get()) != nil {
+        for (i, l) in lines.enumerated() where !malformed.contains(i) {
             text.append(contentsOf: l.bytes)
             text.append(0x0D)
             text.append(0x0A)
@@ -488,7 +498,7 @@ struct ImportSession {
         if let uid = textValue("UID"), !uid.isEmpty {
             item.uid = uid
         } else {
-            item.uid = "horari-" + fnv1a(text) + "@generated"
+            item.uid = generatedUID(for: text)
             report(.warning, node.line, .missingProperty, "this \(node.name) has no UID; it was given ‘\(item.uid)’, derived from its content so the same file always gets the same one")
         }
         if item.timestamp == nil {
@@ -529,7 +539,8 @@ struct ImportSession {
                 report(.error, node.first(kind == .task ? "DUE" : "DTEND")?.1 ?? node.line, .invalidValue, "the end \(e) is before the start \(item.start); the item is imported as written, fix its end")
             }
         }
-        pending.append(PendingItem(item: item, recurrenceID: recurrenceID, thisAndFuture: thisAndFuture, line: node.line, raw: node.contentComponent))
+        let mayBeRejected = recurrenceID != nil || !masterUIDs.insert(item.uid).inserted
+        pending.append(PendingItem(item: item, recurrenceID: recurrenceID, thisAndFuture: thisAndFuture, line: node.line, raw: mayBeRejected ? node.contentComponent : nil))
     }
 
     /// Records the parameters of a modelled property that the model does not hold.
@@ -546,7 +557,14 @@ struct ImportSession {
     private mutating func times(_ p: ParsedLine, _ line: Int, _ item: inout CalendarItem, single: Bool = false) -> [CalendarTime] {
         var tzid: String?
         if let raw = p.parameter("TZID") {
-            if let name = Self.systemName(raw) {
+            let system: String?
+            if let known = systemNames[raw] {
+                system = known
+            } else {
+                system = Self.systemName(raw)
+                systemNames[raw] = system
+            }
+            if let name = system {
                 tzid = name
             } else {
                 // Resolved in finish(), once every VTIMEZONE has been seen.
@@ -601,12 +619,14 @@ struct ImportSession {
         // Masters first, then their changed instances.
         var index: [String: Int] = [:]
         var overrides: [PendingItem] = []
+        /// The as-written text of each override in place, by UID and recurrence ID.
+        var placedRaw: [Occurrence.ID: ContentComponent] = [:]
         for p in pending {
             if p.recurrenceID != nil {
                 overrides.append(p)
             } else if index[p.item.uid] != nil {
                 report(.error, p.line, .duplicate, "a second item with UID \(p.item.uid); it was kept as written but not shown (give it its own UID)")
-                calendar.rejected.append(p.raw)
+                if let raw = p.raw { calendar.rejected.append(raw) }
             } else {
                 index[p.item.uid] = calendar.items.count
                 calendar.items.append(p.item)
@@ -620,14 +640,20 @@ struct ImportSession {
                 if let same = calendar.items[i].overrides.firstIndex(where: { $0.recurrenceID == rid }) {
                     let old = calendar.items[i].overrides[same]
                     report(.error, p.line, .duplicate, "a second change to the instance \(rid) of UID \(p.item.uid); the one with the higher SEQUENCE was kept, the other kept as written")
+                    let key = Occurrence.ID(uid: p.item.uid, recurrenceID: rid)
+                    let loser: ContentComponent?
                     if p.item.sequence > old.item.sequence {
                         calendar.items[i].overrides[same] = o
+                        loser = placedRaw[key]
+                        placedRaw[key] = p.raw
                     } else {
-                        calendar.rejected.append(p.raw)
+                        loser = p.raw
                     }
+                    if let loser { calendar.rejected.append(loser) }
                     continue
                 }
                 calendar.items[i].overrides.append(o)
+                placedRaw[Occurrence.ID(uid: p.item.uid, recurrenceID: rid)] = p.raw
             } else {
                 report(.warning, p.line, .orphanOverride, "the changed instance \(rid) of UID \(p.item.uid) has no series master in this file; it is shown on its own")
                 var master = p.item
@@ -639,6 +665,7 @@ struct ImportSession {
                 master.hasMaster = false
                 master.hasStart = true
                 master.overrides = [o]
+                placedRaw[Occurrence.ID(uid: p.item.uid, recurrenceID: rid)] = p.raw
                 index[p.item.uid] = calendar.items.count
                 calendar.items.append(master)
             }
@@ -653,16 +680,6 @@ struct ImportSession {
         }
         diagnostics.sort { ($0.line, $0.severity == .error ? 1 : 0) < ($1.line, $1.severity == .error ? 1 : 0) }
         return ImportResult(calendar: calendar, diagnostics: diagnostics)
-    }
-
-    private func fnv1a(_ bytes: [UInt8]) -> String {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in bytes {
-            h ^= UInt64(b)
-            h = h &* 0x100_0000_01b3
-        }
-        let s = String(h, radix: 16)
-        return String(repeating: "0", count: 16 - s.count) + s
     }
 }
 
@@ -699,31 +716,26 @@ extension CalendarItem {
         extraParameters[property] = params
     }
 
-    /// The item with its zones renamed or made floating (see ``CalendarTime/rezoned(_:)``).
+    /// The item with its zones renamed or made floating (see ``CalendarTime/rezoned(_:)``),
+    /// an unknown TZID noted on each property that held one.
     func rezoned(_ zones: [String: String?]) -> CalendarItem {
-        var copy = self
-        copy.noteFloating("DTSTART", start, zones)
-        copy.start = start.rezoned(zones)
-        if case .at(let e) = end {
-            copy.noteFloating(kind == .task ? "DUE" : "DTEND", e, zones)
-            copy.end = .at(e.rezoned(zones))
+        var noted = self
+        noted.noteFloating("DTSTART", start, zones)
+        if case .at(let e) = end { noted.noteFloating(kind == .task ? "DUE" : "DTEND", e, zones) }
+        noted.noteFloating("RDATE", recurrenceDates.first, zones)
+        noted.noteFloating("EXDATE", exceptionDates.first, zones)
+        for i in noted.overrides.indices {
+            noted.overrides[i].item.noteFloating("RECURRENCE-ID", overrides[i].recurrenceID, zones)
+            noted.overrides[i].item = noted.overrides[i].item.rezonedNotes(zones)
         }
-        copy.noteFloating("RDATE", recurrenceDates.first, zones)
-        copy.recurrenceDates = recurrenceDates.map { $0.rezoned(zones) }
-        copy.noteFloating("EXDATE", exceptionDates.first, zones)
-        copy.exceptionDates = exceptionDates.map { $0.rezoned(zones) }
-        copy.recurrenceRules = recurrenceRules.map { r in
-            var r = r
-            r.until = r.until?.rezoned(zones)
-            return r
-        }
-        copy.overrides = overrides.map { o in
-            var o = o
-            o.item.noteFloating("RECURRENCE-ID", o.recurrenceID, zones)
-            o.recurrenceID = o.recurrenceID.rezoned(zones)
-            o.item = o.item.rezoned(zones)
-            return o
-        }
-        return copy
+        return noted.mappingTimes(includingUntil: true) { $0.rezoned(zones) }
+    }
+
+    /// The notes of ``rezoned(_:)`` on an override's own properties, without moving times.
+    private func rezonedNotes(_ zones: [String: String?]) -> CalendarItem {
+        var noted = self
+        noted.noteFloating("DTSTART", start, zones)
+        if case .at(let e) = end { noted.noteFloating(kind == .task ? "DUE" : "DTEND", e, zones) }
+        return noted
     }
 }

@@ -5,20 +5,15 @@ import CalendarCore
 /// tree before the tree is freed.
 ///
 /// What libical reads and what we read, and why:
-/// - libical: the component's structure and its `X-LIC-ERROR` reports, TEXT
-///   values (`UID`, `SUMMARY`, `DESCRIPTION`, `LOCATION`, `STATUS`, unescaped),
+/// - libical: the component's structure and its `X-LIC-ERROR` reports,
 ///   `SEQUENCE` and `DURATION`.
-/// - ours, from the raw lines: date-times (libical turns an unknown `TZID`
+/// - ours, from the raw lines: TEXT values (libical trims their leading and
+///   trailing white space), date-times (libical turns an unknown `TZID`
 ///   into a floating time without a word and accepts 30 February),
 ///   `RRULE` (libical refuses valid rules such as `BYDAY=-31FR`, see
 ///   Docs/Recurrence.md), `CATEGORIES` (libical splits `a,b\,c` wrongly) and
 ///   every property, parameter and component libical drops or rewrites.
 struct LibICalFields {
-    var uid: String?
-    var summary: String?
-    var description: String?
-    var location: String?
-    var status: String?
     var sequence: Int?
     var duration: ItemDuration?
     var durationIsNegative = false
@@ -44,11 +39,6 @@ struct LibICalFields {
         var next = icalcomponent_get_first_property(component, ICAL_ANY_PROPERTY)
         while let p = next {
             switch icalproperty_isa(p) {
-            case ICAL_UID_PROPERTY: if f.uid == nil { f.uid = LibICal.borrowed(icalproperty_get_uid(p)) }
-            case ICAL_SUMMARY_PROPERTY: if f.summary == nil { f.summary = LibICal.borrowed(icalproperty_get_summary(p)) }
-            case ICAL_DESCRIPTION_PROPERTY: if f.description == nil { f.description = LibICal.borrowed(icalproperty_get_description(p)) }
-            case ICAL_LOCATION_PROPERTY: if f.location == nil { f.location = LibICal.borrowed(icalproperty_get_location(p)) }
-            case ICAL_STATUS_PROPERTY: if f.status == nil { f.status = LibICal.string(icalproperty_get_value_as_string_r(p)) }
             case ICAL_SEQUENCE_PROPERTY: if f.sequence == nil { f.sequence = Int(icalproperty_get_sequence(p)) }
             case ICAL_DURATION_PROPERTY:
                 if f.duration == nil {
