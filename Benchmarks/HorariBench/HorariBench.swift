@@ -18,6 +18,10 @@ struct HorariBench {
         let count = quick ? 5_000 : 50_000
         print("Horari benchmarks (\(quick ? "quick" : "full") run), \(ProcessInfo.processInfo.processorCount) cores")
         print("")
+        if CommandLine.arguments.contains("--icalendar-only") {
+            try ICalendarBench.run(count: count)
+            return
+        }
         try expansion(count: count)
         print("")
         try laziness(repeats: quick ? 2_000 : 20_000)

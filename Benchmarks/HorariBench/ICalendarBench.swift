@@ -12,14 +12,27 @@ import Glibc
 /// on the tree it parsed. Peak memory of our import is measured in a child
 /// process (`HorariBench --import-only FILE`) so nothing else counts in it.
 enum ICalendarBench {
+    /// Both synthetic files: the plain one and the rich one (real apps' properties, about 20 MB at 50,000 events).
     static func run(count: Int) throws {
-        let calendar = ICalendar(name: "Synthetic", items: try SyntheticCalendar(count: count).items)
+        try run(count: count, rich: false)
+        print("")
+        try run(count: count, rich: true)
+    }
+
+    static func run(count: Int, rich: Bool) throws {
+        let calendar = ICalendar(name: "Synthetic", items: try SyntheticCalendar(count: count, rich: rich).items)
         let exporter = ICalendarExporter(options: .init(timestamp: Date(timeIntervalSince1970: 1_790_000_000)))
+        // Every time is the best of `rounds`, each side's (this machine is noisy, and
+        // the first round in a process pays for warming up the heap and the zone data).
+        let rounds = 3
         var data = Data()
-        let exportTime = HorariBench.seconds { data = exporter.exportData(calendar) }
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("horari-bench-\(getpid()).ics")
+        var exportTime = Double.infinity
+        for _ in 0..<rounds { exportTime = min(exportTime, HorariBench.seconds { data = exporter.exportData(calendar) }) }
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("horari-bench-\(getpid())-\(rich ? "rich" : "plain").ics")
         try data.write(to: url)
-        defer { try? FileManager.default.removeItem(at: url) }
+        // `--keep-file` leaves it for profiling (`perf record HorariBench --import-only FILE`).
+        let keep = CommandLine.arguments.contains("--keep-file")
+        defer { if keep { print("kept \(url.path)") } else { try? FileManager.default.removeItem(at: url) } }
         let megabytes = Double(data.count) / 1_048_576
 
         // libical: parse the whole file, then serialise the tree.
@@ -27,35 +40,88 @@ enum ICalendarBench {
         data.withUnsafeBytes { raw in
             for (i, b) in raw.enumerated() { text[i] = CChar(bitPattern: b) }
         }
-        var libParse = 0.0
-        var libSerialise = 0.0
+        var libParse = Double.infinity
+        var libSerialise = Double.infinity
         var libicalBytes = 0
-        LibICal.serialized {
-            var tree: OpaquePointer?
-            libParse = HorariBench.seconds { tree = icalparser_parse_string(text) }
-            libSerialise = HorariBench.seconds {
-                if let tree, let out = icalcomponent_as_ical_string_r(tree) {
-                    libicalBytes = strlen(out)
-                    icalmemory_free_buffer(out)
-                }
+        for _ in 0..<rounds {
+            LibICal.serialized {
+                var tree: OpaquePointer?
+                libParse = min(libParse, HorariBench.seconds { tree = icalparser_parse_string(text) })
+                libSerialise = min(libSerialise, HorariBench.seconds {
+                    if let tree, let out = icalcomponent_as_ical_string_r(tree) {
+                        libicalBytes = strlen(out)
+                        icalmemory_free_buffer(out)
+                    }
+                })
+                if let tree { icalcomponent_free(tree) }
             }
-            if let tree { icalcomponent_free(tree) }
         }
         var imported = 0
-        let importTime = try HorariBench.seconds {
-            imported = try ICalendarImporter().importCalendar(contentsOf: url).calendar.items.count
+        var importTime = Double.infinity
+        var importCPU = Double.infinity
+        for _ in 0..<rounds {
+            let cpuBefore = cpuSeconds()
+            importTime = min(importTime, try HorariBench.seconds {
+                imported = try ICalendarImporter().importCalendar(contentsOf: url).calendar.items.count
+            })
+            importCPU = min(importCPU, cpuSeconds() - cpuBefore)
         }
         let peak = childPeakResidentBytes(url)
-        print("iCalendar import and export: \(count) events, \(String(format: "%.1f", megabytes)) MB file (\(imported) items imported)")
-        print(HorariBench.row("", "Horari", "libical", "ratio"))
+        // The same child on an empty calendar: what the process costs before any data
+        // (the Swift runtime, Foundation, ICU, libical), so the growth can be told apart.
+        let emptyURL = url.deletingPathExtension().appendingPathExtension("empty.ics")
+        try Data("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Horari//bench//EN\r\nEND:VCALENDAR\r\n".utf8).write(to: emptyURL)
+        defer { try? FileManager.default.removeItem(at: emptyURL) }
+        let baseline = childPeakResidentBytes(emptyURL)
+        print("iCalendar import and export: \(count) \(rich ? "rich" : "plain") events, \(String(format: "%.1f", megabytes)) MB file (\(imported) items imported)")
+        print(HorariBench.row("(best of \(rounds))", "Horari", "libical", "ratio"))
         print(HorariBench.row("import (parse + mapping)", String(format: "%.2f s  %.1f MB/s", importTime, megabytes / importTime),
                               String(format: "%.2f s", libParse), String(format: "%.2f× (target ≤ 1.5×)", importTime / libParse)))
+        // libical's parse of each item runs on a second thread beside ours (see
+        // LibICalChecker): the wall time above, the CPU time of both threads here.
+        print(HorariBench.row("  CPU time of the import", String(format: "%.2f s", importCPU), "",
+                              String(format: "%.2f× libical's parse", importCPU / libParse)))
         print(HorariBench.row("export", String(format: "%.2f s  %.1f MB/s", exportTime, megabytes / exportTime),
                               String(format: "%.2f s", libSerialise), String(format: "%.2f× (target ≤ 1.3×; libical wrote %.1f MB)", exportTime / libSerialise, Double(libicalBytes) / 1_048_576)))
-        if let peak {
-            print(HorariBench.row("import peak resident memory", String(format: "%.0f MB", Double(peak) / 1_048_576), "",
-                                  String(format: "%.2f× the file (target ≤ 3×)", Double(peak) / Double(data.count))))
+        if let python = pythonParseSeconds(url) {
+            print(HorariBench.row("Python icalendar parse", "", String(format: "%.2f s", python),
+                                  String(format: "for context: %.1f× Horari's import", python / importTime)))
+        } else {
+            print("Python icalendar parse: skipped (run `make conformance` first to install it in .venv-conformance)")
         }
+        if let peak, let baseline {
+            let mb = { (bytes: Int) in String(format: "%.0f MB", Double(bytes) / 1_048_576) }
+            print(HorariBench.row("import peak resident memory", mb(peak) + " (empty: " + mb(baseline) + ")", "",
+                                  String(format: "%.2f× the file; %.2f× above the empty import (target ≤ 3×)",
+                                         Double(peak) / Double(data.count), Double(peak - baseline) / Double(data.count))))
+        }
+    }
+
+    /// User and system CPU time of this process so far (every thread).
+    static func cpuSeconds() -> Double {
+        var usage = rusage()
+        getrusage(Int32(RUSAGE_SELF.rawValue), &usage)
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    }
+
+    /// Python icalendar's `Calendar.from_ical` on the file, timed inside Python,
+    /// with the peers' virtual environment `make conformance` creates; `nil` without it.
+    static func pythonParseSeconds(_ url: URL) -> Double? {
+        let python = URL(fileURLWithPath: ".venv-conformance/bin/python")
+        guard FileManager.default.isExecutableFile(atPath: python.path) else { return nil }
+        let child = Process()
+        child.executableURL = python
+        child.arguments = ["-c", """
+            import sys, time, icalendar
+            data = open(sys.argv[1], 'rb').read()
+            t = time.perf_counter(); icalendar.Calendar.from_ical(data); print(time.perf_counter() - t)
+            """, url.path]
+        let pipe = Pipe()
+        child.standardOutput = pipe
+        do { try child.run() } catch { return nil }
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        child.waitUntilExit()
+        return Double(String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     /// Runs `HorariBench --import-only FILE` and returns its peak resident set.
@@ -71,12 +137,23 @@ enum ICalendarBench {
         return Int(String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
-    /// The child's side: import the file and print the peak resident set in bytes.
+    /// The child's side: import the file and print its peak resident set in bytes.
+    ///
+    /// The peak is the kernel's `VmHWM` for this process, not `getrusage`'s
+    /// `ru_maxrss`: Linux carries `ru_maxrss` over from the parent across
+    /// fork and exec, so a child of a 200 MB benchmark reports at least
+    /// 200 MB whatever it does (the first version of this benchmark fell for
+    /// that). `VmHWM` belongs to the memory map that exec creates afresh.
     static func importOnly(_ path: String) throws {
         let result = try ICalendarImporter().importCalendar(contentsOf: URL(fileURLWithPath: path))
-        var usage = rusage()
-        getrusage(Int32(RUSAGE_SELF.rawValue), &usage)
-        withExtendedLifetime(result) { print(Int(usage.ru_maxrss) * 1024) }
+        withExtendedLifetime(result) { print(peakResidentBytes() ?? 0) }
+    }
+
+    /// `VmHWM` from `/proc/self/status`, in bytes.
+    static func peakResidentBytes() -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+              let kB = Int(line.dropFirst(6).filter(\.isNumber)) else { return nil }
+        return kB * 1024
     }
 }
-
