@@ -93,7 +93,7 @@ struct Parser {
 
     mutating func parse(_ raw: String) throws(RecurrenceRuleError) -> RecurrenceRule {
         var text = Substring(raw.trimmedWhitespace)
-        if text.uppercased().hasPrefix("RRULE:") { text = text.dropFirst(6) }
+        if text.prefix(6).uppercased() == "RRULE:" { text = text.dropFirst(6) }
         var frequency: RecurrenceRule.Frequency?
         var rule = RecurrenceRule(frequency: .daily)
         var seen = Set<String>()

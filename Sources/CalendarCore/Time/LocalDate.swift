@@ -11,12 +11,17 @@
 /// d.adding(days: 30)   // 2026-04-01
 /// ```
 public struct LocalDate: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+    // Stored compactly (16 bytes, not 24): a calendar holds several dates and
+    // date-times per item, and their size is most of an imported item's size.
+    // The year stays a full `Int` because day arithmetic may leave 1…9999.
     /// The year, 1 through 9999 for values iCalendar can carry.
     public let year: Int
+    private let storedMonth: UInt8
+    private let storedDay: UInt8
     /// The month, 1 through 12.
-    public let month: Int
+    public var month: Int { Int(storedMonth) }
     /// The day of the month, 1 through 28…31.
-    public let day: Int
+    public var day: Int { Int(storedDay) }
 
     /// Creates a date, refusing one that does not exist (such as February 30).
     ///
@@ -34,16 +39,31 @@ public struct LocalDate: Hashable, Comparable, Sendable, Codable, CustomStringCo
                 .impossibleDate,
                 "\(String(format4: year))-\(String(format2: month))-\(String(format2: day)) does not exist: that month has \(length) days")
         }
-        self.year = year
-        self.month = month
-        self.day = day
+        self.init(unchecked: year, month, day)
     }
 
     /// Creates a date from fields already known to be valid.
     init(unchecked year: Int, _ month: Int, _ day: Int) {
         self.year = year
-        self.month = month
-        self.day = day
+        self.storedMonth = UInt8(truncatingIfNeeded: month)
+        self.storedDay = UInt8(truncatingIfNeeded: day)
+    }
+
+    private enum CodingKeys: String, CodingKey { case year, month, day }
+
+    /// Decodes `{"year": …, "month": …, "day": …}`, refusing a date that does not exist.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        try self.init(year: c.decode(Int.self, forKey: .year), month: c.decode(Int.self, forKey: .month),
+                      day: c.decode(Int.self, forKey: .day))
+    }
+
+    /// Encodes `{"year": …, "month": …, "day": …}`.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(year, forKey: .year)
+        try c.encode(month, forKey: .month)
+        try c.encode(day, forKey: .day)
     }
 
     /// Creates the date with the given day number (days since 1970-01-01).
@@ -77,7 +97,7 @@ public struct LocalDate: Hashable, Comparable, Sendable, Codable, CustomStringCo
 
     /// Orders dates chronologically.
     public static func < (lhs: LocalDate, rhs: LocalDate) -> Bool {
-        (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
+        (lhs.year, lhs.storedMonth, lhs.storedDay) < (rhs.year, rhs.storedMonth, rhs.storedDay)
     }
 
     // MARK: - Civil arithmetic (Hinnant, "chrono-Compatible Low-Level Date Algorithms")

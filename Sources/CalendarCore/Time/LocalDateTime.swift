@@ -6,22 +6,49 @@
 public struct LocalDateTime: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
     /// The date.
     public let date: LocalDate
+    // Stored in bytes: 24 bytes in all rather than 48 (see `LocalDate`).
+    private let storedHour: UInt8
+    private let storedMinute: UInt8
+    private let storedSecond: UInt8
     /// The hour, 0 through 23.
-    public let hour: Int
+    public var hour: Int { Int(storedHour) }
     /// The minute, 0 through 59.
-    public let minute: Int
+    public var minute: Int { Int(storedMinute) }
     /// The second, 0 through 59 (iCalendar's leap second 60 is read as 59).
-    public let second: Int
+    public var second: Int { Int(storedSecond) }
 
     /// Creates a date-time, refusing fields out of range.
     public init(date: LocalDate, hour: Int, minute: Int, second: Int = 0) throws(TimeValueError) {
         guard (0...23).contains(hour) else { throw TimeValueError(.outOfRange, "hour \(hour) is outside 0…23") }
         guard (0...59).contains(minute) else { throw TimeValueError(.outOfRange, "minute \(minute) is outside 0…59") }
         guard (0...60).contains(second) else { throw TimeValueError(.outOfRange, "second \(second) is outside 0…60") }
+        self.init(unchecked: date, hour, minute, min(second, 59))
+    }
+
+    /// Creates a date-time from fields already known to be in range.
+    init(unchecked date: LocalDate, _ hour: Int, _ minute: Int, _ second: Int) {
         self.date = date
-        self.hour = hour
-        self.minute = minute
-        self.second = min(second, 59)
+        self.storedHour = UInt8(truncatingIfNeeded: hour)
+        self.storedMinute = UInt8(truncatingIfNeeded: minute)
+        self.storedSecond = UInt8(truncatingIfNeeded: second)
+    }
+
+    private enum CodingKeys: String, CodingKey { case date, hour, minute, second }
+
+    /// Decodes `{"date": …, "hour": …, "minute": …, "second": …}`, refusing fields out of range.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        try self.init(date: c.decode(LocalDate.self, forKey: .date), hour: c.decode(Int.self, forKey: .hour),
+                      minute: c.decode(Int.self, forKey: .minute), second: c.decode(Int.self, forKey: .second))
+    }
+
+    /// Encodes `{"date": …, "hour": …, "minute": …, "second": …}`.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(date, forKey: .date)
+        try c.encode(hour, forKey: .hour)
+        try c.encode(minute, forKey: .minute)
+        try c.encode(second, forKey: .second)
     }
 
     /// Creates a date-time from its fields, refusing an impossible date.
@@ -33,10 +60,7 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, Codable, CustomStri
     public init(localSeconds seconds: Int64) {
         let day = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let sod = Int(seconds - day * 86_400)
-        self.date = LocalDate(dayNumber: Int(day))
-        self.hour = sod / 3600
-        self.minute = sod / 60 % 60
-        self.second = sod % 60
+        self.init(unchecked: LocalDate(dayNumber: Int(day)), sod / 3600, sod / 60 % 60, sod % 60)
     }
 
     /// Seconds since 1970-01-01T00:00:00 *on the wall* (no zone applied).
