@@ -242,7 +242,15 @@ enum ContentLineSyntax {
     }
 
     static func upper(_ bytes: ArraySlice<UInt8>) -> String {
-        String(decoding: bytes.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }, as: UTF8.self)
+        // Names are ASCII; written straight into the string (no array in between,
+        // and no allocation at all for the usual names of up to 15 bytes).
+        if bytes.allSatisfy({ $0 < 0x80 }) {
+            return String(unsafeUninitializedCapacity: bytes.count) { out in
+                for (k, b) in bytes.enumerated() { out[k] = b >= 0x61 && b <= 0x7A ? b - 0x20 : b }
+                return bytes.count
+            }
+        }
+        return String(decoding: bytes.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }, as: UTF8.self)
     }
 
     static func text(_ bytes: ArraySlice<UInt8>) -> String { String(decoding: bytes, as: UTF8.self) }
@@ -257,7 +265,7 @@ enum ContentLineSyntax {
 
     /// Undoes TEXT escapes: `\\`, `\;`, `\,`, `\n`/`\N`.
     static func unescape(_ s: Substring) -> String {
-        guard s.contains("\\") else { return String(s) }
+        guard s.utf8.contains(0x5C) else { return String(s) }  // not `contains("\\")`: Foundation's, and slow
         var out = ""
         var escaping = false
         for c in s {
@@ -294,6 +302,16 @@ enum ContentLineSyntax {
         }
         items.append(unescape(s[current...]))
         return items
+    }
+}
+
+extension Substring {
+    /// Without leading and trailing spaces and tabs.
+    var trimmedBlanks: Substring {
+        var s = self
+        while let f = s.utf8.first, f == 0x20 || f == 0x09 { s = s.dropFirst() }
+        while let l = s.utf8.last, l == 0x20 || l == 0x09 { s = s.dropLast() }
+        return s
     }
 }
 

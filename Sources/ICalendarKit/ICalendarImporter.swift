@@ -66,7 +66,7 @@ public struct ICalendarImporter: Sendable {
             guard total <= limit else {
                 throw ICalendarError(.tooLarge, "\(url.path) is over the limit of \(limit) bytes (ImportOptions.maxFileBytes)")
             }
-            return [UInt8](data)
+            return data.withUnsafeBytes { Array($0) }  // `[UInt8](data)` goes byte by byte
         }
         return try run(&reader)
     }
@@ -113,15 +113,28 @@ struct ImportSession {
     var diagnostics: [ICalendarDiagnostic] = []
     var sawCalendarData = false
 
-    /// Items mapped so far, before masters and overrides are put together.
+    /// Changed instances mapped so far, put with their masters in `finish()`.
+    /// Masters go straight into `calendar.items` (one copy of each item, not two).
     private var pending: [PendingItem] = []
+    /// The index in `calendar.items` of each master, by UID (the first master of a UID wins).
+    private var masterIndex: [String: Int] = [:]
+    /// libical's parse of every item, beside ours (see ``LibICalChecker``).
+    private let libical = LibICalChecker()
+    /// Where each item handed to `libical` went, by ticket.
+    private var checks: [CheckedItem] = []
+    /// The first line of each item handed to `libical`, by ticket.
+    private var lineOf: [Int] = []
+
+    enum CheckedItem {
+        case none
+        case master(Int)
+        case override(Int)
+    }
     /// TZIDs that are neither IANA nor (yet) defined by a VTIMEZONE, with the first line using each.
     private var unresolvedTZIDs: [String: Int] = [:]
     /// TZIDs defined by this file's VTIMEZONEs.
     private var definedTZIDs: Set<String> = []
     private var seenCalendarProperties: Set<String> = []
-    /// UIDs of masters mapped so far (the first master of a UID wins).
-    private var masterUIDs: Set<String> = []
     /// `systemName(_:)` answers, per TZID as written (a hot path: every time property).
     private var systemNames: [String: String?] = [:]
 
@@ -130,11 +143,10 @@ struct ImportSession {
         var recurrenceID: CalendarTime?
         var thisAndFuture: Bool
         var line: Int
-        /// The component as written, kept only where it may be rejected later:
-        /// every changed instance (a duplicate with a lower SEQUENCE loses) and a
-        /// master whose UID an earlier master already has. Holding it for every
-        /// item would double the import's memory.
-        var raw: ContentComponent?
+        /// The component as written, in case it loses to a duplicate with a
+        /// higher SEQUENCE. Kept only for changed instances: holding it for
+        /// every item would double the import's memory.
+        var raw: ContentComponent
     }
 
     init(options: ImportOptions) { self.options = options }
@@ -252,7 +264,7 @@ struct ImportSession {
 
     /// Builds the tree of the component whose BEGIN is `lines[index]`,
     /// adding the indices of lines that are not content lines to `malformed`.
-    private mutating func buildTree(_ lines: [RawLine], _ index: inout Int, malformed: inout Set<Int>) -> RawNode? {
+    fileprivate mutating func buildTree(_ lines: [RawLine], _ index: inout Int, malformed: inout Set<Int>) -> RawNode? {
         guard index < lines.count, let (begin, name) = ContentLineSyntax.boundary(lines[index].bytes), begin else { return nil }
         var node = RawNode(name: name, line: lines[index].number)
         index += 1
@@ -358,8 +370,29 @@ struct ImportSession {
 
     // MARK: Items
 
-    /// Property names the model has a field for (everything else is kept as a content line).
-    private static let textFields: Set<String> = ["UID", "SUMMARY", "DESCRIPTION", "LOCATION", "STATUS", "SEQUENCE", "DURATION"]
+    /// A bit for each property the model has one field for (everything else is
+    /// kept as a content line), to notice a second one without a dictionary per item.
+    private static func singleFieldBit(_ name: String) -> UInt32? {
+        switch name {
+        case "UID": 1 << 0
+        case "SUMMARY": 1 << 1
+        case "DESCRIPTION": 1 << 2
+        case "LOCATION": 1 << 3
+        case "STATUS": 1 << 4
+        case "SEQUENCE": 1 << 5
+        case "DURATION": 1 << 6
+        case "DTSTART": 1 << 7
+        case "DTEND": 1 << 8
+        case "DUE": 1 << 9
+        case "RECURRENCE-ID": 1 << 10
+        case "DTSTAMP": 1 << 11
+        case "LAST-MODIFIED": 1 << 12
+        case "CREATED": 1 << 13
+        case "COLOR": 1 << 14
+        case "X-HORARI-COLOR": 1 << 15
+        default: nil
+        }
+    }
 
     private mutating func item(_ node: RawNode, _ lines: [RawLine], malformed: Set<Int>) {
         let kind: CalendarItem.Kind = node.name == "VTODO" ? .task : .event
@@ -372,18 +405,10 @@ struct ImportSession {
             text.append(0x0A)
         }
         text.append(0)
-        guard let lib = LibICalFields.read(text) else {
-            report(.error, node.line, .libicalError, "libical could not read this \(node.name); it was kept as written")
-            calendar.rejected.append(node.contentComponent)
-            return
-        }
-        for message in lib.errors {
-            // libical turns properties it does not know (STYLED-DESCRIPTION, RFC 9073)
-            // into X-LIC-ERROR; we keep those lines ourselves, so that is not a problem.
-            if message.hasPrefix("Parse error in property name") || message.hasPrefix("No value for X property") { continue }
-            let line = node.properties.first { message.contains($0.0.name) }?.1 ?? node.line
-            report(.warning, line, .libicalError, "libical: \(message)")
-        }
+        let ticket = checks.count
+        checks.append(.none)
+        lineOf.append(node.line)
+        libical.submit(text, properties: node.properties.map { ($0.0.name, $0.1) }, line: node.line, ticket: ticket)
 
         // TEXT values are read from the raw lines: libical strips leading and
         // trailing white space from them (" Some event" becomes "Some event").
@@ -392,27 +417,33 @@ struct ImportSession {
         item.notes = textValue("DESCRIPTION")
         item.location = textValue("LOCATION")
         item.status = textValue("STATUS")
-        item.sequence = lib.sequence ?? 0
+        var duration: (line: Int, value: String)?
         var start: CalendarTime?
         var endAt: CalendarTime?
         var recurrenceID: CalendarTime?
         var thisAndFuture = false
-        var seen: [String: Int] = [:]
+        var seen: UInt32 = 0
         var created: CalendarTime?
         var failed = false
 
         for (p, line) in node.properties {
-            let count = (seen[p.name] ?? 0) + 1
-            seen[p.name] = count
+            var first = true
+            if let bit = Self.singleFieldBit(p.name) {
+                first = seen & bit == 0
+                seen |= bit
+            }
             switch p.name {
-            case _ where Self.textFields.contains(p.name):
-                if count > 1 {
+            case "UID", "SUMMARY", "DESCRIPTION", "LOCATION", "STATUS", "SEQUENCE", "DURATION":
+                if !first {
                     report(.warning, line, .duplicate, "\(p.name) appears more than once (RFC 5545 allows one); the first is used and this one ignored")
-                } else {
-                    extraParameters(p, keeping: [], into: &item)
+                    continue
                 }
+                extraParameters(p, keeping: [], into: &item)
+                // An unreadable SEQUENCE is libical's X-LIC-ERROR (reported by the checker) and reads as 0.
+                if p.name == "SEQUENCE" { item.sequence = Int(Substring(p.value).trimmedBlanks) ?? 0 }
+                if p.name == "DURATION" { duration = (line, p.value) }
             case "DTSTART", "DTEND", "DUE", "RECURRENCE-ID", "DTSTAMP", "LAST-MODIFIED", "CREATED":
-                if count > 1 {
+                if !first {
                     report(.warning, line, .duplicate, "\(p.name) appears more than once (RFC 5545 allows one); the first is used and this one ignored")
                     continue
                 }
@@ -467,29 +498,33 @@ struct ImportSession {
                 item.categories += ContentLineSyntax.splitTextList(p.value)
                 extraParameters(p, keeping: [], into: &item)
             case "COLOR":
-                if count == 1, let c = try? ItemColor.named(p.value.trimmedValue) {
+                if first, let c = try? ItemColor.named(p.value.trimmedValue) {
                     if item.color == nil { item.color = c }
                     extraParameters(p, keeping: [], into: &item)
                 } else {
-                    if count == 1 { report(.warning, line, .invalidValue, "COLOR ‘\(p.value)’ is not a CSS3 colour name (RFC 7986); it was kept as written") }
+                    if first { report(.warning, line, .invalidValue, "COLOR ‘\(p.value)’ is not a CSS3 colour name (RFC 7986); it was kept as written") }
                     item.properties.append(p.contentLine)
                 }
             case "X-HORARI-COLOR":
-                if count == 1, let rgb = ItemColor.RGB(hex: p.value.trimmedValue) { item.color = ItemColor(rgb: rgb) } else { item.properties.append(p.contentLine) }
+                if first, let rgb = ItemColor.RGB(hex: p.value.trimmedValue) { item.color = ItemColor(rgb: rgb) } else { item.properties.append(p.contentLine) }
             default:
                 item.properties.append(p.contentLine)
             }
         }
         item.components = node.children.map(\.contentComponent)
-        if lib.durationIsNegative {
-            report(.error, node.first("DURATION")?.1 ?? node.line, .invalidValue, "DURATION is negative; it was ignored")
-        } else if let d = lib.duration, d.days > 3_660_000 {
-            report(.error, node.first("DURATION")?.1 ?? node.line, .invalidValue, "DURATION lasts \(d.days / 365) years, past the year 9999 that iCalendar can write; it was ignored")
-        } else if let d = lib.duration {
-            if endAt != nil {
-                report(.error, node.first("DURATION")?.1 ?? node.line, .invalidValue, "both \(kind == .task ? "DUE" : "DTEND") and DURATION are given (RFC 5545 allows one); the end was used and DURATION ignored")
+        if let (line, value) = duration {
+            if let (d, negative) = DurationValue.parse(Substring(value)) {
+                if negative {
+                    report(.error, line, .invalidValue, "DURATION is negative; it was ignored")
+                } else if d.days > 3_660_000 {
+                    report(.error, line, .invalidValue, "DURATION lasts \(d.days / 365) years, past the year 9999 that iCalendar can write; it was ignored")
+                } else if endAt != nil {
+                    report(.error, line, .invalidValue, "both \(kind == .task ? "DUE" : "DTEND") and DURATION are given (RFC 5545 allows one); the end was used and DURATION ignored")
+                } else {
+                    item.end = .duration(d)
+                }
             } else {
-                item.end = .duration(d)
+                report(.error, line, .invalidValue, "DURATION ‘\(value.prefix(40))’ is not a duration such as PT1H30M or P2D (RFC 5545 §3.3.6); it was ignored")
             }
         }
         if let endAt { item.end = .at(endAt) }
@@ -539,8 +574,17 @@ struct ImportSession {
                 report(.error, node.first(kind == .task ? "DUE" : "DTEND")?.1 ?? node.line, .invalidValue, "the end \(e) is before the start \(item.start); the item is imported as written, fix its end")
             }
         }
-        let mayBeRejected = recurrenceID != nil || !masterUIDs.insert(item.uid).inserted
-        pending.append(PendingItem(item: item, recurrenceID: recurrenceID, thisAndFuture: thisAndFuture, line: node.line, raw: mayBeRejected ? node.contentComponent : nil))
+        if let recurrenceID {
+            checks[ticket] = .override(pending.count)
+            pending.append(PendingItem(item: item, recurrenceID: recurrenceID, thisAndFuture: thisAndFuture, line: node.line, raw: node.contentComponent))
+        } else if masterIndex[item.uid] != nil {
+            report(.error, node.line, .duplicate, "a second item with UID \(item.uid); it was kept as written but not shown (give it its own UID)")
+            calendar.rejected.append(node.contentComponent)
+        } else {
+            checks[ticket] = .master(calendar.items.count)
+            masterIndex[item.uid] = calendar.items.count
+            calendar.items.append(item)
+        }
     }
 
     /// Records the parameters of a modelled property that the model does not hold.
@@ -548,6 +592,10 @@ struct ImportSession {
         let extra = p.parameters.filter { !modelled.contains($0.name) }
         if !extra.isEmpty, item.extraParameters[p.name] == nil { item.extraParameters[p.name] = extra }
     }
+
+    /// The parameters of time properties that the model holds.
+    private static let timeParameters: Set<String> = ["TZID", "VALUE"]
+    private static let recurrenceIDParameters: Set<String> = ["TZID", "VALUE", "RANGE"]
 
     /// Reads a date or date-time property, resolving its TZID.
     private mutating func time(_ p: ParsedLine, _ line: Int, _ item: inout CalendarItem) -> CalendarTime? {
@@ -572,13 +620,12 @@ struct ImportSession {
                 if unresolvedTZIDs[raw] == nil { unresolvedTZIDs[raw] = line }
             }
         }
-        let modelled: Set<String> = p.name == "RECURRENCE-ID" ? ["TZID", "VALUE", "RANGE"] : ["TZID", "VALUE"]
-        extraParameters(p, keeping: modelled, into: &item)
+        extraParameters(p, keeping: p.name == "RECURRENCE-ID" ? Self.recurrenceIDParameters : Self.timeParameters, into: &item)
         let values = single ? [Substring(p.value)] : p.value.split(separator: ",")
         var out: [CalendarTime] = []
         for value in values {
             do {
-                let t = try CalendarTime(icalValue: value.trimmingCharacters(in: .whitespaces), tzid: tzid)
+                let t = try CalendarTime(icalValue: String(value.trimmedBlanks), tzid: tzid)
                 if case .date = t, let v = p.parameter("VALUE"), v.uppercased() == "DATE-TIME" {
                     report(.warning, line, .invalidValue, "\(p.name) says VALUE=DATE-TIME but holds the date \(value)")
                 }
@@ -593,6 +640,7 @@ struct ImportSession {
     // MARK: Finishing
 
     mutating func finish() -> ImportResult {
+        applyLibICalOutcomes()
         // TZIDs that are not exact IANA names: the file's VTIMEZONE defines
         // them; without one, a name the time model resolves (Windows, another
         // letter case) becomes that IANA name; anything else is read as
@@ -608,6 +656,9 @@ struct ImportSession {
             }
         }
         if !zones.isEmpty {
+            for i in calendar.items.indices {
+                calendar.items[i] = calendar.items[i].rezoned(zones)
+            }
             for i in pending.indices {
                 pending[i].item = pending[i].item.rezoned(zones)
                 if let rid = pending[i].recurrenceID {
@@ -616,23 +667,11 @@ struct ImportSession {
                 }
             }
         }
-        // Masters first, then their changed instances.
-        var index: [String: Int] = [:]
-        var overrides: [PendingItem] = []
+        // Changed instances join their masters.
+        var index = masterIndex
         /// The as-written text of each override in place, by UID and recurrence ID.
         var placedRaw: [Occurrence.ID: ContentComponent] = [:]
         for p in pending {
-            if p.recurrenceID != nil {
-                overrides.append(p)
-            } else if index[p.item.uid] != nil {
-                report(.error, p.line, .duplicate, "a second item with UID \(p.item.uid); it was kept as written but not shown (give it its own UID)")
-                if let raw = p.raw { calendar.rejected.append(raw) }
-            } else {
-                index[p.item.uid] = calendar.items.count
-                calendar.items.append(p.item)
-            }
-        }
-        for p in overrides {
             guard let rid = p.recurrenceID else { continue }
             let cancelled = p.item.status?.uppercased() == "CANCELLED"
             let o = RecurrenceOverride(recurrenceID: rid, thisAndFuture: p.thisAndFuture, item: p.item, isCancelled: cancelled)
@@ -684,6 +723,42 @@ struct ImportSession {
 }
 
 extension ImportSession {
+    /// Reports libical's findings, and rejects (as written) the items libical could not read at all.
+    private mutating func applyLibICalOutcomes() {
+        var droppedMasters: Set<Int> = []
+        var droppedOverrides: Set<Int> = []
+        for (ticket, outcome) in libical.finish().sorted(by: { $0.key < $1.key }) {
+            switch outcome {
+            case .errors(let errors):
+                for e in errors { report(.warning, e.line, .libicalError, "libical: \(e.message)") }
+            case .unreadable(let text):
+                switch checks[ticket] {
+                case .master(let i): droppedMasters.insert(i)
+                case .override(let i): droppedOverrides.insert(i)
+                case .none: break
+                }
+                var reader = ContentLineReader(bytes: text, maxLineBytes: options.maxLineBytes)
+                var lines: [RawLine] = []
+                while let line = try? reader.next() { lines.append(line) }
+                var scratch = ImportSession(options: options)
+                var index = 0
+                var malformed: Set<Int> = []
+                let node = scratch.buildTree(lines, &index, malformed: &malformed)
+                let line = lineOf[ticket]
+                report(.error, line, .libicalError, "libical could not read this \(node?.name ?? "component"); it was kept as written")
+                if let node { calendar.rejected.append(node.contentComponent) }
+            }
+        }
+        if !droppedMasters.isEmpty {
+            calendar.items = calendar.items.enumerated().filter { !droppedMasters.contains($0.offset) }.map(\.element)
+            masterIndex = [:]
+            for (i, item) in calendar.items.enumerated() { masterIndex[item.uid] = i }
+        }
+        if !droppedOverrides.isEmpty {
+            pending = pending.enumerated().filter { !droppedOverrides.contains($0.offset) }.map(\.element)
+        }
+    }
+
     /// The zone name to use for a TZID that needs no VTIMEZONE: an exact
     /// IANA name, UTC, or an exact IANA name behind quotes or a vendor prefix
     /// (`/mozilla.org/20070129_1/Europe/Berlin`). Other names resolve later.

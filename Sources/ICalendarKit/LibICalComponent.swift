@@ -1,56 +1,177 @@
 internal import CLibICal
 import CalendarCore
+import Dispatch
+import Synchronization
 
-/// The fields libical decodes for one `VEVENT` or `VTODO`, copied out of its
-/// tree before the tree is freed.
+/// libical's reading of each `VEVENT` and `VTODO`, run beside the import.
 ///
 /// What libical reads and what we read, and why:
-/// - libical: the component's structure and its `X-LIC-ERROR` reports,
-///   `SEQUENCE` and `DURATION`.
-/// - ours, from the raw lines: TEXT values (libical trims their leading and
-///   trailing white space), date-times (libical turns an unknown `TZID`
-///   into a floating time without a word and accepts 30 February),
-///   `RRULE` (libical refuses valid rules such as `BYDAY=-31FR`, see
-///   Docs/Recurrence.md), `CATEGORIES` (libical splits `a,b\,c` wrongly) and
-///   every property, parameter and component libical drops or rewrites.
-struct LibICalFields {
-    var sequence: Int?
-    var duration: ItemDuration?
-    var durationIsNegative = false
-    /// libical's `X-LIC-ERROR` texts.
-    var errors: [String] = []
+/// - libical: every component is parsed by it, and what it cannot read or
+///   reports as `X-LIC-ERROR` becomes a diagnostic (a component it cannot
+///   read at all is rejected, kept as written).
+/// - ours, from the raw lines: every value the model holds. TEXT values
+///   (libical trims their leading and trailing white space), date-times
+///   (libical turns an unknown `TZID` into a floating time without a word and
+///   accepts 30 February), `RRULE` (libical refuses valid rules such as
+///   `BYDAY=-31FR`, see Docs/Recurrence.md), `CATEGORIES` (libical splits
+///   `a,b\,c` wrongly), `SEQUENCE` and `DURATION` (simple enough that a second
+///   reading only costs time), and every property, parameter and component
+///   libical drops or rewrites.
+///
+/// Since no value the import keeps comes from libical, its parse does not
+/// have to finish before the next component is mapped: components are handed
+/// to one serial queue, in batches (all libical calls still go through
+/// ``LibICal/serialized(_:)``) and the import collects the outcomes in
+/// ``finish()``. On a machine with a second core the import then takes about
+/// as long as the slower of the two readings, not their sum (measured in
+/// Benchmarks/RESULTS.md). At most `window` batches wait at a time, so
+/// memory stays bounded however large the file is.
+final class LibICalChecker: Sendable {
+    /// What libical made of one component, when it found a problem.
+    enum Outcome: Sendable {
+        /// libical could not make a component of the text (given back, to be kept as written).
+        case unreadable([UInt8])
+        /// libical's `X-LIC-ERROR` reports, with the line each is about.
+        case errors([(line: Int, message: String)])
+    }
 
-    /// Parses one component's text (NUL-terminated bytes) with libical and
-    /// copies out the fields; `nil` when libical cannot make a component of it.
-    static func read(_ text: [UInt8]) -> LibICalFields? {
-        LibICal.serialized {
-            text.withUnsafeBufferPointer { buffer -> LibICalFields? in
-                buffer.withMemoryRebound(to: CChar.self) { chars -> LibICalFields? in
-                    guard let component = icalparser_parse_string(chars.baseAddress) else { return nil }
-                    defer { icalcomponent_free(component) }
-                    return fields(of: component)
+    private let queue = DispatchQueue(label: "horari.libical-checker")
+    private let window: DispatchSemaphore
+    private let outcomes = Mutex<[Int: Outcome]>([:])
+    /// Components waiting to be handed over, a batch at a time (one hand-over
+    /// per component cost more in thread wake-ups than libical's parse).
+    private let batch = Mutex<[Job]>([])
+    private let batchSize: Int
+
+    private struct Job: Sendable {
+        var text: [UInt8]
+        var properties: [(name: String, line: Int)]
+        var line: Int
+        var ticket: Int
+    }
+
+    /// - Parameters:
+    ///   - batchSize: components handed to the queue at a time.
+    ///   - window: batches queued at most; the import waits when the queue is this far behind.
+    init(batchSize: Int = 16, window: Int = 32) {
+        self.batchSize = batchSize
+        self.window = DispatchSemaphore(value: window)
+    }
+
+    /// Queues one component for libical.
+    ///
+    /// - Parameters:
+    ///   - text: the component's lines, CRLF-terminated, NUL-terminated.
+    ///   - properties: each property's name and line, to say which line an error is about.
+    ///   - line: the component's first line.
+    ///   - ticket: the caller's number for the component, the key of its outcome.
+    func submit(_ text: [UInt8], properties: [(name: String, line: Int)], line: Int, ticket: Int) {
+        let full: [Job]? = batch.withLock { jobs in
+            jobs.append(Job(text: text, properties: properties, line: line, ticket: ticket))
+            guard jobs.count >= batchSize else { return nil }
+            defer { jobs = [] }
+            return jobs
+        }
+        if let full { dispatch(full) }
+    }
+
+    private func dispatch(_ jobs: [Job]) {
+        window.wait()
+        queue.async { [self] in
+            defer { window.signal() }
+            for job in jobs {
+                if let outcome = Self.check(job.text, properties: job.properties, line: job.line) {
+                    outcomes.withLock { $0[job.ticket] = outcome }
                 }
             }
         }
     }
 
-    private static func fields(of component: OpaquePointer) -> LibICalFields {
-        var f = LibICalFields()
-        var next = icalcomponent_get_first_property(component, ICAL_ANY_PROPERTY)
-        while let p = next {
-            switch icalproperty_isa(p) {
-            case ICAL_SEQUENCE_PROPERTY: if f.sequence == nil { f.sequence = Int(icalproperty_get_sequence(p)) }
-            case ICAL_DURATION_PROPERTY:
-                if f.duration == nil {
-                    let d = icalproperty_get_duration(p)
-                    f.duration = ItemDuration(days: Int(d.days) + 7 * Int(d.weeks), seconds: Int(d.hours) * 3600 + Int(d.minutes) * 60 + Int(d.seconds))
-                    f.durationIsNegative = d.is_neg != 0
-                }
-            case ICAL_XLICERROR_PROPERTY: f.errors.append(LibICal.borrowed(icalproperty_get_xlicerror(p)) ?? "unknown libical error")
-            default: break
-            }
-            next = icalcomponent_get_next_property(component, ICAL_ANY_PROPERTY)
+    /// Waits for every queued component and returns the outcomes that found a problem, by ticket.
+    func finish() -> [Int: Outcome] {
+        let rest = batch.withLock { jobs in
+            defer { jobs = [] }
+            return jobs
         }
-        return f
+        if !rest.isEmpty { dispatch(rest) }
+        queue.sync {}
+        return outcomes.withLock { $0 }
+    }
+
+    /// libical's parse of one component; `nil` when it found nothing wrong.
+    private static func check(_ text: [UInt8], properties: [(name: String, line: Int)], line: Int) -> Outcome? {
+        let messages: [String]? = LibICal.serialized {
+            text.withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { chars -> [String]? in
+                    guard let component = icalparser_parse_string(chars.baseAddress) else { return nil }
+                    defer { icalcomponent_free(component) }
+                    var messages: [String] = []
+                    var next = icalcomponent_get_first_property(component, ICAL_XLICERROR_PROPERTY)
+                    while let p = next {
+                        messages.append(LibICal.borrowed(icalproperty_get_xlicerror(p)) ?? "unknown libical error")
+                        next = icalcomponent_get_next_property(component, ICAL_XLICERROR_PROPERTY)
+                    }
+                    return messages
+                }
+            }
+        }
+        guard let messages else { return .unreadable(text) }
+        let errors = messages.compactMap { message -> (line: Int, message: String)? in
+            // libical turns properties it does not know (STYLED-DESCRIPTION, RFC 9073)
+            // into X-LIC-ERROR; we keep those lines ourselves, so that is not a problem.
+            if message.hasPrefix("Parse error in property name") || message.hasPrefix("No value for X property") { return nil }
+            return (properties.first { message.contains($0.name) }?.line ?? line, message)
+        }
+        return errors.isEmpty ? nil : .errors(errors)
+    }
+}
+
+/// `DURATION` values (RFC 5545 §3.3.6): `[+|-]P` then weeks, or days and a
+/// time part `T…H…M…S`.
+enum DurationValue {
+    /// The length and whether it was negative; `nil` when the text is not a duration.
+    ///
+    /// As lenient as libical: the parts may come in any order and combine
+    /// weeks with days (`P1W2D`, which Outlook has written).
+    static func parse(_ text: Substring) -> (duration: ItemDuration, negative: Bool)? {
+        var bytes = text.trimmedBlanks.utf8[...]
+        var negative = false
+        if let f = bytes.first, f == 0x2B || f == 0x2D {
+            negative = f == 0x2D
+            bytes = bytes.dropFirst()
+        }
+        guard let p = bytes.first, p | 0x20 == 0x70 else { return nil }
+        bytes = bytes.dropFirst()
+        var days = 0
+        var seconds = 0
+        var inTime = false
+        var number: Int?
+        var parts = 0
+        for b in bytes {
+            switch b {
+            case 0x30...0x39:
+                let (times10, o1) = (number ?? 0).multipliedReportingOverflow(by: 10)
+                let (sum, o2) = times10.addingReportingOverflow(Int(b - 0x30))
+                guard !o1, !o2, sum < 1_000_000_000 else { return nil }
+                number = sum
+            case 0x54, 0x74:  // T
+                guard number == nil, !inTime else { return nil }
+                inTime = true
+            default:
+                guard let n = number else { return nil }
+                switch (b | 0x20, inTime) {
+                case (0x77, false): days += 7 * n  // W
+                case (0x64, false): days += n  // D
+                case (0x68, true): seconds += 3600 * n  // H
+                case (0x6D, true): seconds += 60 * n  // M
+                case (0x73, true): seconds += n  // S
+                default: return nil
+                }
+                number = nil
+                parts += 1
+            }
+        }
+        guard number == nil, parts > 0 else { return nil }
+        return (ItemDuration(days: days, seconds: seconds), negative)
     }
 }
