@@ -36,7 +36,8 @@ build-check:
 		echo "error: the build has warnings (Swift 6 mode, zero warnings)"; exit 1; fi
 
 ## Conformance against peers from PyPI: dateutil (recurrence), recurring-ical-events on
-## ~317 real files (import), round trips validated by icalendar+vobject, khal and Radicale.
+## ~317 real files (import), round trips validated by icalendar+vobject, khal and Radicale;
+## month grids against ncal for every month 2000–2030.
 conformance: deps
 	@[ -x $(VENV)/bin/python ] || $(PYTHON) -m venv $(VENV) || { \
 		echo "Installing python3-venv with apt-get..."; rm -rf $(VENV); \
@@ -50,6 +51,9 @@ conformance: deps
 	$(VENV)/bin/python Conformance/dateutil_differential.py .build/release/horari --rules 3000
 	$(VENV)/bin/python Conformance/corpus_check.py .build/release/horari $(CORPUS)
 	$(VENV)/bin/python Conformance/clients_check.py .build/release/horari Examples/Samples/gym.ics
+	@command -v ncal >/dev/null || { echo "Installing ncal with apt-get..."; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq ncal >/dev/null; }
+	sh Conformance/ncal_check.sh .build/release/horari
 
 ## Benchmarks against libical in the same process (release build).
 bench: deps

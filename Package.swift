@@ -13,6 +13,7 @@ let package = Package(
     products: [
         .library(name: "CalendarCore", targets: ["CalendarCore"]),
         .library(name: "ICalendarKit", targets: ["ICalendarKit"]),
+        .library(name: "CalendarViews", targets: ["CalendarViews"]),
         .executable(name: "horari", targets: ["horari"]),
     ],
     dependencies: [
@@ -22,6 +23,8 @@ let package = Package(
         .target(name: "CalendarCore"),
         // iCalendar import/export; libical stays behind `internal import`.
         .target(name: "ICalendarKit", dependencies: ["CalendarCore", "CLibICal"]),
+        // Month, week, day and list view models (pure; no UI).
+        .target(name: "CalendarViews", dependencies: ["CalendarCore"]),
         // Not API: helpers shared by the tests and the benchmarks.
         .target(name: "_CalendarTestSupport"),
         .systemLibrary(
@@ -34,6 +37,7 @@ let package = Package(
             dependencies: [
                 "CalendarCore",
                 "ICalendarKit",
+                "CalendarViews",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Examples/horari"
@@ -45,7 +49,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CalendarCoreTests",
-            dependencies: ["CalendarCore", "ICalendarKit", "CLibICal", "_CalendarTestSupport"],
+            dependencies: ["CalendarCore", "ICalendarKit", "CalendarViews", "CLibICal", "_CalendarTestSupport"],
             resources: [.copy("Fixtures")]
         ),
     ],

@@ -1,0 +1,72 @@
+import CalendarCore
+import Foundation
+
+/// What a day cell shows about the items on it: nothing, one item's colour, or
+/// that there are several (drawn red — the colour ``ItemColor`` reserves for it).
+public enum DayMarker: Hashable, Sendable, Codable {
+    /// No item touches the day.
+    case none
+    /// Exactly one occurrence touches the day; its item's colour, if it has one.
+    case single(ItemColor?)
+    /// Two or more occurrences touch the day (same colour or not): drawn red.
+    case several(count: Int)
+
+    /// The colour to draw: the item's, red for several, `nil` for none or an uncoloured item.
+    public var color: ItemColor? {
+        switch self {
+        case .none: nil
+        case .single(let c): c
+        case .several: .red
+        }
+    }
+}
+
+/// The days an occurrence covers in a display time zone, as day numbers
+/// (days since 1970-01-01), end exclusive.
+///
+/// An all-day occurrence covers its dates as written (`DTEND` is exclusive,
+/// RFC 5545 §3.6.1), whatever the display zone. A timed one covers every day
+/// its instants touch on the display zone's wall clock: an event from 22:00 to
+/// 02:00 covers two days; one ending exactly at midnight does not reach the
+/// next day; an instant (no length) covers its one day.
+func coveredDays(_ o: Occurrence, in zone: ZoneRules) -> Range<Int> {
+    if o.isAllDay {
+        let first = o.start.localDate.dayNumber
+        return first..<max(first + 1, o.end.localDate.dayNumber)
+    }
+    let first = floorDay(zone.wall(atInstant: o.startSeconds))
+    let lastInstant = o.endSeconds > o.startSeconds ? o.endSeconds - 1 : o.startSeconds
+    return first..<(max(first, floorDay(zone.wall(atInstant: lastInstant))) + 1)
+}
+
+/// The day number of a wall time in seconds since 1970-01-01T00:00.
+func floorDay(_ wallSeconds: Int64) -> Int {
+    Int(wallSeconds >= 0 ? wallSeconds / 86_400 : (wallSeconds - 86_399) / 86_400)
+}
+
+/// The occurrences touching each day of `days`, counted and coloured.
+///
+/// One query over the whole range, then one pass over its occurrences: the
+/// cost follows the occurrences in range, not the schedule's size.
+func markers(for days: Range<Int>, schedule: Schedule, zone: ZoneRules) -> [DayMarker] {
+    guard !days.isEmpty else { return [] }
+    let from = zone.instant(forWall: Int64(days.lowerBound) * 86_400)
+    let to = zone.instant(forWall: Int64(days.upperBound) * 86_400)
+    var counts = [Int](repeating: 0, count: days.count)
+    var colors = [ItemColor?](repeating: nil, count: days.count)
+    let occurrences = schedule.occurrences(from: Date(epochSeconds: from), to: Date(epochSeconds: to), floatingZone: zone)
+    for o in occurrences {
+        let covered = coveredDays(o, in: zone).clamped(to: days)
+        for d in covered {
+            counts[d - days.lowerBound] += 1
+            colors[d - days.lowerBound] = o.item.color
+        }
+    }
+    return zip(counts, colors).map { count, color in
+        switch count {
+        case 0: .none
+        case 1: .single(color)
+        default: .several(count: count)
+        }
+    }
+}

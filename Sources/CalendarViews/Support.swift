@@ -1,0 +1,18 @@
+import CalendarCore
+import Foundation
+
+extension Date {
+    init(epochSeconds: Int64) { self.init(timeIntervalSince1970: TimeInterval(epochSeconds)) }
+}
+
+extension LocalDate {
+    /// The ISO 8601 week-numbering year and week of this date (weeks start on
+    /// Monday; week 1 is the week with the year's first Thursday).
+    public var isoWeek: (year: Int, week: Int) {
+        // The Thursday of this date's Monday-to-Sunday week decides the year.
+        let mondayBased = weekday.rawValue  // Monday 0 … Sunday 6
+        let thursday = adding(days: 3 - mondayBased)
+        let week = (thursday.dayOfYear - 1) / 7 + 1
+        return (thursday.year, week)
+    }
+}
