@@ -109,32 +109,29 @@ enum ICalendarBench {
     static func pythonParseSeconds(_ url: URL) -> Double? {
         let python = URL(fileURLWithPath: ".venv-conformance/bin/python")
         guard FileManager.default.isExecutableFile(atPath: python.path) else { return nil }
-        let child = Process()
-        child.executableURL = python
-        child.arguments = ["-c", """
+        return runChild(python, ["-c", """
             import sys, time, icalendar
             data = open(sys.argv[1], 'rb').read()
             t = time.perf_counter(); icalendar.Calendar.from_ical(data); print(time.perf_counter() - t)
-            """, url.path]
-        let pipe = Pipe()
-        child.standardOutput = pipe
-        do { try child.run() } catch { return nil }
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        child.waitUntilExit()
-        return Double(String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+            """, url.path]).flatMap(Double.init)
     }
 
     /// Runs `HorariBench --import-only FILE` and returns its peak resident set.
     static func childPeakResidentBytes(_ url: URL) -> Int? {
+        runChild(URL(fileURLWithPath: CommandLine.arguments[0]), ["--import-only", url.path]).flatMap(Int.init)
+    }
+
+    /// Runs a program and returns its standard output, trimmed; `nil` when it cannot start.
+    static func runChild(_ executable: URL, _ arguments: [String]) -> String? {
         let child = Process()
-        child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-        child.arguments = ["--import-only", url.path]
+        child.executableURL = executable
+        child.arguments = arguments
         let pipe = Pipe()
         child.standardOutput = pipe
         do { try child.run() } catch { return nil }
         let output = pipe.fileHandleForReading.readDataToEndOfFile()
         child.waitUntilExit()
-        return Int(String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// The child's side: import the file and print its peak resident set in bytes.
