@@ -7,6 +7,8 @@ import Foundation
 ///
 ///     swift run -c release HorariBench            # full run
 ///     swift run -c release HorariBench --quick    # a short run for CI
+///     swift run -c release HorariBench --icalendar-only [--keep-file]
+///                                                 # import/export only; keep the files to profile
 @main
 struct HorariBench {
     static func main() throws {

@@ -98,7 +98,8 @@ struct CalendarNames {
     let firstWeekday: Weekday
 
     init(localeIdentifier: String?) {
-        locale = Locale(identifier: localeIdentifier ?? "en_US_POSIX")
+        let locale = Locale(identifier: localeIdentifier ?? "en_US_POSIX")
+        self.locale = locale
         let formatter = DateFormatter()
         formatter.locale = locale
         months = formatter.standaloneMonthSymbols
@@ -106,7 +107,7 @@ struct CalendarNames {
         let short = formatter.shortStandaloneWeekdaySymbols
         weekdays = (0..<7).map { i in
             let name = short.count == 7 ? short[(i + 1) % 7] : (Weekday(rawValue: i)?.icalCode ?? "")
-            return String(name.filter { $0 != "." }.prefix(2)).capitalized(with: Locale(identifier: localeIdentifier ?? "en_US_POSIX"))
+            return String(name.filter { $0 != "." }.prefix(2)).capitalized(with: locale)
         }
         // Calendar.firstWeekday: 1 is Sunday.
         var calendar = Calendar(identifier: .gregorian)
@@ -147,10 +148,7 @@ enum MonthGrid {
     static func itemList(_ view: MonthView, schedule: Schedule, zone: ZoneRules, names: CalendarNames, painter: Painter) -> String {
         guard !schedule.items.isEmpty, let first = try? LocalDate(year: view.year, month: view.month, day: 1) else { return "" }
         let last = first.adding(days: LocalDate.daysIn(month: view.month, year: view.year))
-        let from = zone.instant(forWall: Int64(first.dayNumber) * 86_400)
-        let to = zone.instant(forWall: Int64(last.dayNumber) * 86_400)
-        let occurrences = schedule.occurrences(from: Date(timeIntervalSince1970: TimeInterval(from)),
-                                               to: Date(timeIntervalSince1970: TimeInterval(to)), floatingZone: zone)
+        let occurrences = schedule.occurrences(fromDay: first, toDay: last, in: zone)
         var out = ""
         for o in occurrences {
             let when: String

@@ -50,11 +50,9 @@ func floorDay(_ wallSeconds: Int64) -> Int {
 /// cost follows the occurrences in range, not the schedule's size.
 func markers(for days: Range<Int>, schedule: Schedule, zone: ZoneRules) -> [DayMarker] {
     guard !days.isEmpty else { return [] }
-    let from = zone.instant(forWall: Int64(days.lowerBound) * 86_400)
-    let to = zone.instant(forWall: Int64(days.upperBound) * 86_400)
     var counts = [Int](repeating: 0, count: days.count)
     var colors = [ItemColor?](repeating: nil, count: days.count)
-    let occurrences = schedule.occurrences(from: Date(epochSeconds: from), to: Date(epochSeconds: to), floatingZone: zone)
+    let occurrences = schedule.occurrences(fromDay: LocalDate(dayNumber: days.lowerBound), toDay: LocalDate(dayNumber: days.upperBound), in: zone)
     for o in occurrences {
         let covered = coveredDays(o, in: zone).clamped(to: days)
         for d in covered {

@@ -5,6 +5,15 @@ extension Date {
     init(epochSeconds: Int64) { self.init(timeIntervalSince1970: TimeInterval(epochSeconds)) }
 }
 
+extension Schedule {
+    /// The occurrences that touch the days `from` up to `to` (exclusive) on the
+    /// wall clock of `zone`, floating times read in that zone too.
+    public func occurrences(fromDay from: LocalDate, toDay to: LocalDate, in zone: ZoneRules) -> [Occurrence] {
+        occurrences(from: Date(epochSeconds: zone.instant(forWall: Int64(from.dayNumber) * 86_400)),
+                    to: Date(epochSeconds: zone.instant(forWall: Int64(to.dayNumber) * 86_400)), floatingZone: zone)
+    }
+}
+
 extension LocalDate {
     /// The ISO 8601 week-numbering year and week of this date (weeks start on
     /// Monday; week 1 is the week with the year's first Thursday).

@@ -120,15 +120,13 @@ struct ImportSession {
     private var masterIndex: [String: Int] = [:]
     /// libical's parse of every item, beside ours (see ``LibICalChecker``).
     private let libical = LibICalChecker()
-    /// Where each item handed to `libical` went, by ticket.
+    /// Each item handed to `libical`, by ticket: its first line and where it went.
     private var checks: [CheckedItem] = []
-    /// The first line of each item handed to `libical`, by ticket.
-    private var lineOf: [Int] = []
 
-    enum CheckedItem {
-        case none
-        case master(Int)
-        case override(Int)
+    struct CheckedItem {
+        enum Place { case none, master(Int), override(Int) }
+        var line: Int
+        var place: Place = .none
     }
     /// TZIDs that are neither IANA nor (yet) defined by a VTIMEZONE, with the first line using each.
     private var unresolvedTZIDs: [String: Int] = [:]
@@ -406,8 +404,7 @@ struct ImportSession {
         }
         text.append(0)
         let ticket = checks.count
-        checks.append(.none)
-        lineOf.append(node.line)
+        checks.append(CheckedItem(line: node.line))
         libical.submit(text, properties: node.properties.map { ($0.0.name, $0.1) }, line: node.line, ticket: ticket)
 
         // TEXT values are read from the raw lines: libical strips leading and
@@ -575,13 +572,13 @@ struct ImportSession {
             }
         }
         if let recurrenceID {
-            checks[ticket] = .override(pending.count)
+            checks[ticket].place = .override(pending.count)
             pending.append(PendingItem(item: item, recurrenceID: recurrenceID, thisAndFuture: thisAndFuture, line: node.line, raw: node.contentComponent))
         } else if masterIndex[item.uid] != nil {
             report(.error, node.line, .duplicate, "a second item with UID \(item.uid); it was kept as written but not shown (give it its own UID)")
             calendar.rejected.append(node.contentComponent)
         } else {
-            checks[ticket] = .master(calendar.items.count)
+            checks[ticket].place = .master(calendar.items.count)
             masterIndex[item.uid] = calendar.items.count
             calendar.items.append(item)
         }
@@ -732,7 +729,7 @@ extension ImportSession {
             case .errors(let errors):
                 for e in errors { report(.warning, e.line, .libicalError, "libical: \(e.message)") }
             case .unreadable(let text):
-                switch checks[ticket] {
+                switch checks[ticket].place {
                 case .master(let i): droppedMasters.insert(i)
                 case .override(let i): droppedOverrides.insert(i)
                 case .none: break
@@ -744,8 +741,7 @@ extension ImportSession {
                 var index = 0
                 var malformed: Set<Int> = []
                 let node = scratch.buildTree(lines, &index, malformed: &malformed)
-                let line = lineOf[ticket]
-                report(.error, line, .libicalError, "libical could not read this \(node?.name ?? "component"); it was kept as written")
+                report(.error, checks[ticket].line, .libicalError, "libical could not read this \(node?.name ?? "component"); it was kept as written")
                 if let node { calendar.rejected.append(node.contentComponent) }
             }
         }
