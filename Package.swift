@@ -44,7 +44,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "HorariBench",
-            dependencies: ["CalendarCore", "ICalendarKit", "CLibICal", "_CalendarTestSupport"],
+            dependencies: ["CalendarCore", "ICalendarKit", "CalendarViews", "CLibICal", "_CalendarTestSupport"],
             path: "Benchmarks/HorariBench"
         ),
         .testTarget(

@@ -20,6 +20,10 @@ struct HorariBench {
         let count = quick ? 5_000 : 50_000
         print("Horari benchmarks (\(quick ? "quick" : "full") run), \(ProcessInfo.processInfo.processorCount) cores")
         print("")
+        if CommandLine.arguments.contains("--views-only") {
+            try ViewsBench.run(quick: quick)
+            return
+        }
         if CommandLine.arguments.contains("--icalendar-only") {
             try ICalendarBench.run(count: count)
             return

@@ -46,14 +46,13 @@ func floorDay(_ wallSeconds: Int64) -> Int {
 
 /// The occurrences touching each day of `days`, counted and coloured.
 ///
-/// One query over the whole range, then one pass over its occurrences: the
-/// cost follows the occurrences in range, not the schedule's size.
+/// One unsorted visit of the range's occurrences: the cost follows the
+/// occurrences in range, not the schedule's size.
 func markers(for days: Range<Int>, schedule: Schedule, zone: ZoneRules) -> [DayMarker] {
     guard !days.isEmpty else { return [] }
     var counts = [Int](repeating: 0, count: days.count)
     var colors = [ItemColor?](repeating: nil, count: days.count)
-    let occurrences = schedule.occurrences(fromDay: LocalDate(dayNumber: days.lowerBound), toDay: LocalDate(dayNumber: days.upperBound), in: zone)
-    for o in occurrences {
+    schedule.forEachOccurrence(fromDay: LocalDate(dayNumber: days.lowerBound), toDay: LocalDate(dayNumber: days.upperBound), in: zone) { o in
         let covered = coveredDays(o, in: zone).clamped(to: days)
         for d in covered {
             counts[d - days.lowerBound] += 1

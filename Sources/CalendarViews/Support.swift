@@ -7,10 +7,21 @@ extension Date {
 
 extension Schedule {
     /// The occurrences that touch the days `from` up to `to` (exclusive) on the
-    /// wall clock of `zone`, floating times read in that zone too.
+    /// wall clock of `zone`, floating times read in that zone too; sorted.
     public func occurrences(fromDay from: LocalDate, toDay to: LocalDate, in zone: ZoneRules) -> [Occurrence] {
-        occurrences(from: Date(epochSeconds: zone.instant(forWall: Int64(from.dayNumber) * 86_400)),
-                    to: Date(epochSeconds: zone.instant(forWall: Int64(to.dayNumber) * 86_400)), floatingZone: zone)
+        let (a, b) = Self.window(from, to, zone)
+        return occurrences(from: a, to: b, floatingZone: zone)
+    }
+
+    /// The same occurrences as ``occurrences(fromDay:toDay:in:)``, visited in no particular order.
+    func forEachOccurrence(fromDay from: LocalDate, toDay to: LocalDate, in zone: ZoneRules, _ body: (Occurrence) -> Void) {
+        let (a, b) = Self.window(from, to, zone)
+        forEachOccurrence(from: a, to: b, floatingZone: zone, body)
+    }
+
+    private static func window(_ from: LocalDate, _ to: LocalDate, _ zone: ZoneRules) -> (Date, Date) {
+        (Date(epochSeconds: zone.instant(forWall: Int64(from.dayNumber) * 86_400)),
+         Date(epochSeconds: zone.instant(forWall: Int64(to.dayNumber) * 86_400)))
     }
 }
 

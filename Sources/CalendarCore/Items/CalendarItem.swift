@@ -317,10 +317,15 @@ struct InstanceSpan {
     private let kind: Kind
     private let masterStart: CalendarTime
     let floatingZone: ZoneRules
+    /// The zone of a zoned start, resolved once: instances of a series share
+    /// it, and looking a zone up by name for each instance cost a fifth of a
+    /// month view's time (measured with `perf`, HorariBench --views-only).
+    private let startZone: ZoneRules?
 
     init(_ item: CalendarItem, floatingZone: ZoneRules) {
         masterStart = item.start
         self.floatingZone = floatingZone
+        if case .zoned(_, let id) = item.start { startZone = try? ZoneRules.named(id) } else { startZone = nil }
         switch item.end {
         case .none: kind = .unspecified
         case .duration(let d): kind = .nominal(d)
@@ -345,14 +350,31 @@ struct InstanceSpan {
                 let e = CalendarTime.date(instanceStart.localDate.adding(days: days))
                 return (e, (try? e.epochSeconds(floatingIn: floatingZone)) ?? startSeconds + Int64(days) * 86_400)
             }
-            return (instanceStart.shifted(toInstant: startSeconds + length, floatingZone: floatingZone), startSeconds + length)
+            return (shifted(instanceStart, toInstant: startSeconds + length), startSeconds + length)
         case .nominal(let d):
+            guard d.days != 0 else {
+                return (shifted(instanceStart, toInstant: startSeconds + Int64(d.seconds)), startSeconds + Int64(d.seconds))
+            }
             let wall = instanceStart.wallTime.localSeconds + Int64(d.days) * 86_400
             let dayEnd = instanceStart.withWallTime(LocalDateTime(localSeconds: wall))
-            let dayEndSeconds = (try? dayEnd.epochSeconds(floatingIn: floatingZone)) ?? startSeconds + Int64(d.days) * 86_400
+            let dayEndSeconds: Int64
+            if case .zoned = dayEnd, let startZone {
+                dayEndSeconds = startZone.instant(forWall: wall)
+            } else {
+                dayEndSeconds = (try? dayEnd.epochSeconds(floatingIn: floatingZone)) ?? startSeconds + Int64(d.days) * 86_400
+            }
             let endSeconds = dayEndSeconds + Int64(d.seconds)
-            return (dayEnd.shifted(toInstant: endSeconds, floatingZone: floatingZone), endSeconds)
+            return (shifted(dayEnd, toInstant: endSeconds), endSeconds)
         }
+    }
+
+    /// `time` moved to the instant `t`, in its own kind of time; a zoned time
+    /// of the item's own zone uses the zone resolved once.
+    private func shifted(_ time: CalendarTime, toInstant t: Int64) -> CalendarTime {
+        if case .zoned(_, let id) = time, let startZone, case .zoned(_, let own) = masterStart, own == id {
+            return .zoned(LocalDateTime(localSeconds: startZone.wall(atInstant: t)), id)
+        }
+        return time.shifted(toInstant: t, floatingZone: floatingZone)
     }
 }
 

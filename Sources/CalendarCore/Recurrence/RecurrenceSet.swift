@@ -134,6 +134,17 @@ public struct RecurrenceSet: Hashable, Sendable, Codable {
     /// The iterator may run forever for an unbounded set: bound it yourself.
     /// - Throws: ``RecurrenceError`` when the start's zone is unknown.
     public func makeIterator(from: Date? = nil, floatingZone: ZoneRules = .utc) throws(RecurrenceError) -> Iterator {
+        var iterator = try compiledIterator(floatingZone: floatingZone)
+        iterator.begin(from: from)
+        return iterator
+    }
+
+    /// An iterator compiled but not started: call ``Iterator/begin(from:)`` on a copy.
+    ///
+    /// For a start in UTC or a named zone it does not depend on
+    /// `floatingZone`, so a ``Schedule`` compiles each series once and copies
+    /// it for every query, instead of compiling it again each time.
+    func compiledIterator(floatingZone: ZoneRules = .utc) throws(RecurrenceError) -> Iterator {
         let zone: ZoneRules
         do throws(TimeValueError) {
             switch start {
@@ -144,7 +155,7 @@ public struct RecurrenceSet: Hashable, Sendable, Codable {
         } catch {
             throw RecurrenceError(.unknownTimeZone, error.message)
         }
-        return try Iterator(set: self, zone: zone, floatingZone: floatingZone, from: from)
+        return try Iterator(compiling: self, zone: zone, floatingZone: floatingZone)
     }
 
     /// Walks a recurrence set in order, merging rules and extra dates.
@@ -161,12 +172,12 @@ public struct RecurrenceSet: Hashable, Sendable, Codable {
         private var last: Int64?
         private var startPending: Bool
 
-        init(set: RecurrenceSet, zone: ZoneRules, floatingZone: ZoneRules, from: Date?) throws(RecurrenceError) {
+        /// Compiles the set's rules and dates; iteration starts with ``begin(from:)``.
+        init(compiling set: RecurrenceSet, zone: ZoneRules, floatingZone: ZoneRules) throws(RecurrenceError) {
             start = set.start
             self.zone = zone
             let startWall = set.start.wallTime
             self.startWall = startWall.localSeconds
-            let seekWall: Int64? = from.map { zone.wall(atInstant: $0.clampedEpochSeconds) - 86_400 }
 
             func wallInSeriesZone(_ t: CalendarTime) throws(RecurrenceError) -> Int64 {
                 switch (set.start, t) {
@@ -182,8 +193,7 @@ public struct RecurrenceSet: Hashable, Sendable, Codable {
 
             var streams: [(RuleIterator, Int64?, Int64?, Int64?)] = []
             for rule in set.rules {
-                var it = RuleIterator(rule: rule, start: startWall, isDate: set.start.isDate)
-                if let seekWall, rule.count == nil { it.seek(toWall: seekWall) }
+                let it = RuleIterator(rule: rule, start: startWall, isDate: set.start.isDate)
                 var untilWall: Int64?
                 var untilInstant: Int64?
                 switch (set.start, rule.until) {
@@ -199,9 +209,6 @@ public struct RecurrenceSet: Hashable, Sendable, Codable {
             var adds: [Int64] = []
             for a in set.additions { adds.append(try wallInSeriesZone(a)) }
             additions = adds.sorted()
-            if let seekWall {
-                additionIndex = additions.firstIndex { $0 >= seekWall } ?? additions.count
-            }
             var ex = Set<Int64>()
             var exDays = Set<Int>()
             for e in set.exclusions {
@@ -213,8 +220,19 @@ public struct RecurrenceSet: Hashable, Sendable, Codable {
             }
             excluded = ex
             excludedDays = exDays
-            startPending = seekWall.map { $0 <= startWall.localSeconds } ?? true
-            for i in self.streams.indices { advance(i) }
+            startPending = true
+        }
+
+        /// Starts a freshly compiled iterator at the instances from `from` on
+        /// (all when `nil`): rules without `COUNT` seek straight to it.
+        mutating func begin(from: Date?) {
+            if let from {
+                let seekWall = zone.wall(atInstant: from.clampedEpochSeconds) - 86_400
+                for i in streams.indices { streams[i].iterator.seek(toWall: seekWall) }
+                additionIndex = additions.firstIndex { $0 >= seekWall } ?? additions.count
+                startPending = seekWall <= startWall
+            }
+            for i in streams.indices { advance(i) }
         }
 
         private mutating func advance(_ i: Int) {
@@ -238,7 +256,8 @@ public struct RecurrenceSet: Hashable, Sendable, Codable {
             while true {
                 var best: Int64?
                 if startPending { best = startWall }
-                for s in streams { if let h = s.head, best.map({ h < $0 }) ?? true { best = h } }
+                // By index: a loop over the elements would copy each stream's iterator.
+                for i in streams.indices { if let h = streams[i].head, best.map({ h < $0 }) ?? true { best = h } }
                 if additionIndex < additions.count, best.map({ additions[additionIndex] < $0 }) ?? true {
                     best = additions[additionIndex]
                 }

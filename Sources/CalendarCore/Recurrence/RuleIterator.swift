@@ -53,6 +53,9 @@ struct RuleIterator {
     let hasByDay: Bool
     /// Whether the day filters need the day's year, month and day.
     let needsCivil: Bool
+    /// Whether plain weekdays (`BYDAY=MO,WE`) are the only day filter: a
+    /// week's days then need no other test.
+    let weekdaysOnly: Bool
     let weekStart: Int
     let setPos: [Int]
 
@@ -152,6 +155,9 @@ struct RuleIterator {
         secondSet = ss
         if isDate {
             dayTimes = [0]
+        } else if hours.count <= 1 && minutes.count <= 1 && seconds.count <= 1 {
+            // One time of day, the common case: no set to build.
+            dayTimes = [(hours.first ?? start.hour) * 3600 + (minutes.first ?? start.minute) * 60 + (seconds.first ?? start.second)]
         } else {
             let hh = hours.isEmpty ? [start.hour] : hours
             let mi = minutes.isEmpty ? [start.minute] : minutes
@@ -162,6 +168,7 @@ struct RuleIterator {
             dayTimes = Array(Set(times)).sorted()
         }
         needsCivil = monthMask != 0 || hasMonthDay || !yearDayPos.isEmpty || !yearDayNeg.isEmpty || !numbered.isEmpty
+        weekdaysOnly = !needsCivil && weekNos.isEmpty && weekdayMask != 0
         switch frequency {
         case .secondly, .minutely, .hourly: period = startDay
         default: period = 0
@@ -204,7 +211,7 @@ struct RuleIterator {
 
     @inline(__always)
     private func weekOffset(_ day: Int) -> Int {
-        ((LocalDate.weekday(ofDayNumber: day).rawValue - weekStart) % 7 + 7) % 7
+        ((LocalDate.weekdayIndex(ofDayNumber: day) - weekStart) % 7 + 7) % 7
     }
 
     // MARK: Iteration
@@ -251,7 +258,15 @@ struct RuleIterator {
             let w0 = startDay - weekOffset(startDay)
             let first = w0 + period * interval * 7
             guard first <= LocalDate.lastDayNumber else { finished = true; return }
-            for d in first..<(first + 7) where dayPasses(d, scopeMonth: true) { appendDay(d) }
+            if weekdaysOnly {
+                var weekday = LocalDate.weekdayIndex(ofDayNumber: first)
+                for d in first..<(first + 7) {
+                    if weekdayMask & (1 << weekday) != 0 { appendDay(d) }
+                    weekday = weekday == 6 ? 0 : weekday + 1
+                }
+            } else {
+                for d in first..<(first + 7) where dayPasses(d, scopeMonth: true) { appendDay(d) }
+            }
         case .daily:
             let d = startDay + period * interval
             guard d <= LocalDate.lastDayNumber else { finished = true; return }
@@ -334,7 +349,7 @@ struct RuleIterator {
             if !yearDayPos.contains(yd) && !yearDayNeg.contains(len - yd + 1) { return false }
         }
         if hasByDay {
-            let wd = LocalDate.weekday(ofDayNumber: d).rawValue
+            let wd = LocalDate.weekdayIndex(ofDayNumber: d)
             if weekdayMask & (1 << wd) != 0 { return true }
             if numbered.isEmpty { return false }
             let first: Int

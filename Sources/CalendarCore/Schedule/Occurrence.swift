@@ -54,6 +54,15 @@ public struct Occurrence: Hashable, Sendable, Identifiable {
         self.endSeconds = endSeconds
     }
 
+    /// Whether `x` comes before `y` in a schedule's order: start, then end,
+    /// then `UID`, then recurrence ID — a total order that builds no strings.
+    public static func precedes(_ x: Occurrence, _ y: Occurrence) -> Bool {
+        if x.startSeconds != y.startSeconds { return x.startSeconds < y.startSeconds }
+        if x.endSeconds != y.endSeconds { return x.endSeconds < y.endSeconds }
+        if x.id.uid != y.id.uid { return x.id.uid < y.id.uid }
+        return (x.id.recurrenceID?.wallTime.localSeconds ?? .min) < (y.id.recurrenceID?.wallTime.localSeconds ?? .min)
+    }
+
     /// Whether it overlaps `[from, to)` (an instant overlaps when it lies inside).
     func overlaps(_ from: Int64, _ to: Int64) -> Bool {
         endSeconds > startSeconds ? startSeconds < to && endSeconds > from : startSeconds >= from && startSeconds < to

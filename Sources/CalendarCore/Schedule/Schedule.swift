@@ -21,8 +21,44 @@ public struct Schedule: Sendable {
     private let singleIndices: [Int]
     /// Single items longer than `shortSpan`, checked on every query.
     private let longSingles: [Int]
-    /// Recurring items.
-    private let series: [Int]
+    /// Recurring items, each with its recurrence compiled once when that
+    /// does not depend on the viewer's zone (a start in UTC or a named zone):
+    /// compiling a series for every query was a quarter of a month view's time.
+    private let series: [SeriesPlan]
+
+    /// What a query needs of a series, worked out once where it does not
+    /// depend on the viewer's zone (a start in UTC or a named zone, an end
+    /// that is not floating); `nil` parts are worked out per query.
+    private struct SeriesPlan: Sendable {
+        let index: Int
+        let compiled: RecurrenceSet.Iterator?
+        let span: InstanceSpan?
+        /// The length of the master's own instance, with ``span``.
+        let length: Int64?
+
+        init(_ index: Int, _ item: CalendarItem) {
+            self.index = index
+            var fixed: Bool
+            switch item.start {
+            case .utc, .zoned: fixed = true
+            case .date, .floating: fixed = false
+            }
+            compiled = fixed ? try? item.recurrenceSet?.compiledIterator() : nil
+            switch item.end {
+            case .at(.date), .at(.floating): fixed = false
+            default: break
+            }
+            let base = try? item.start.epochSeconds(floatingIn: .utc)
+            if fixed, let base {
+                let span = item.span(floatingZone: .utc)
+                self.span = span
+                length = span.end(startingAt: item.start, startSeconds: base).1 - base
+            } else {
+                span = nil
+                length = nil
+            }
+        }
+    }
     private let byUID: [String: Int]
 
     /// Items no longer than this are found by the start index alone.
@@ -38,12 +74,12 @@ public struct Schedule: Sendable {
         self.items = items
         var singles: [(Int64, Int)] = []
         var long: [Int] = []
-        var series: [Int] = []
+        var series: [SeriesPlan] = []
         var byUID: [String: Int] = [:]
         for (i, item) in items.enumerated() {
             byUID[item.uid] = i
             if item.isRecurring {
-                series.append(i)
+                series.append(SeriesPlan(i, item))
                 continue
             }
             let key: Int64
@@ -70,28 +106,33 @@ public struct Schedule: Sendable {
     /// - Parameter floatingZone: the zone in which all-day and floating times are
     ///   placed (the viewer's zone).
     public func occurrences(from: Date, to: Date, floatingZone: ZoneRules = .utc) -> [Occurrence] {
+        var found: [Occurrence] = []
+        forEachOccurrence(from: from, to: to, floatingZone: floatingZone) { found.append($0) }
+        // An occurrence is over a hundred bytes: sorting them in place spent
+        // half a month view's time moving them. Sort their positions instead,
+        // then copy each once.
+        let order = found.indices.sorted { Occurrence.precedes(found[$0], found[$1]) }
+        return order.map { found[$0] }
+    }
+
+    /// Calls `body` with every occurrence overlapping `[from, to)`, in no
+    /// particular order, without collecting them.
+    ///
+    /// For summaries that do not need the order — counting a month's items per
+    /// day, say — this skips the array and the sort of
+    /// ``occurrences(from:to:floatingZone:)``; the same occurrences are visited.
+    public func forEachOccurrence(from: Date, to: Date, floatingZone: ZoneRules = .utc, _ body: (Occurrence) -> Void) {
         let a = from.clampedEpochSeconds
         let b = to.clampedEpochSecondsRoundedUp
-        guard b > a else { return [] }
-        var out: [Occurrence] = []
+        guard b > a else { return }
         // Singles: any whose key lies within reach of the window.
         var lo = lowerBound(a - Self.shortSpan - Self.maxOffset)
         while lo < singleKeys.count, singleKeys[lo] < b + Self.maxOffset {
-            appendSingle(items[singleIndices[lo]], a, b, floatingZone, &out)
+            visitSingle(items[singleIndices[lo]], a, b, floatingZone, body)
             lo += 1
         }
-        for i in longSingles { appendSingle(items[i], a, b, floatingZone, &out) }
-        for i in series { appendSeries(items[i], a, b, floatingZone, &out) }
-        out.sort(by: Self.chronological)
-        return out
-    }
-
-    /// Start, then end, then UID, then recurrence ID: a total order that builds no strings.
-    private static func chronological(_ x: Occurrence, _ y: Occurrence) -> Bool {
-        if x.startSeconds != y.startSeconds { return x.startSeconds < y.startSeconds }
-        if x.endSeconds != y.endSeconds { return x.endSeconds < y.endSeconds }
-        if x.id.uid != y.id.uid { return x.id.uid < y.id.uid }
-        return (x.id.recurrenceID?.wallTime.localSeconds ?? .min) < (y.id.recurrenceID?.wallTime.localSeconds ?? .min)
+        for i in longSingles { visitSingle(items[i], a, b, floatingZone, body) }
+        for plan in series { visitSeries(items[plan.index], plan, a, b, floatingZone, body) }
     }
 
     private func lowerBound(_ key: Int64) -> Int {
@@ -104,20 +145,26 @@ public struct Schedule: Sendable {
         return lo
     }
 
-    private func appendSingle(_ item: CalendarItem, _ a: Int64, _ b: Int64, _ zone: ZoneRules, _ out: inout [Occurrence]) {
+    private func visitSingle(_ item: CalendarItem, _ a: Int64, _ b: Int64, _ zone: ZoneRules, _ body: (Occurrence) -> Void) {
         guard let s = try? item.start.epochSeconds(floatingIn: zone) else { return }
         let (end, e) = item.span(floatingZone: zone).end(startingAt: item.start, startSeconds: s)
         let o = Occurrence(id: .init(uid: item.uid, recurrenceID: nil), item: item, start: item.start, end: end, startSeconds: s, endSeconds: e)
-        if o.overlaps(a, b) { out.append(o) }
+        if o.overlaps(a, b) { body(o) }
     }
 
-    private func appendSeries(_ item: CalendarItem, _ a: Int64, _ b: Int64, _ zone: ZoneRules, _ out: inout [Occurrence]) {
-        guard let set = item.recurrenceSet else { return }
+    private func visitSeries(_ item: CalendarItem, _ plan: SeriesPlan, _ a: Int64, _ b: Int64, _ zone: ZoneRules,
+                             _ body: (Occurrence) -> Void) {
         // How far an instance can reach back into the window: its length, plus
         // the largest shift a THISANDFUTURE override applies.
-        let base = (try? item.start.epochSeconds(floatingIn: zone)) ?? 0
-        let span = item.span(floatingZone: zone)
-        let length = span.end(startingAt: item.start, startSeconds: base).1 - base
+        let span: InstanceSpan
+        let length: Int64
+        if let fixedSpan = plan.span, let fixedLength = plan.length {
+            (span, length) = (fixedSpan, fixedLength)
+        } else {
+            let base = (try? item.start.epochSeconds(floatingIn: zone)) ?? 0
+            span = item.span(floatingZone: zone)
+            length = span.end(startingAt: item.start, startSeconds: base).1 - base
+        }
         var shift: Int64 = 0
         var futureOverrides: [(wall: Int64, delta: Int64, override: RecurrenceOverride, span: InstanceSpan)] = []
         var single: [CalendarTime: RecurrenceOverride] = [:]
@@ -134,16 +181,17 @@ public struct Schedule: Sendable {
         }
         futureOverrides.sort { $0.wall < $1.wall }
         let reach = max(length, 0) + shift + 86_400
-        guard var iterator = try? set.makeIterator(from: Date(timeIntervalSince1970: TimeInterval(a - reach)), floatingZone: zone) else { return }
+        guard var iterator = plan.compiled ?? (try? item.recurrenceSet?.compiledIterator(floatingZone: zone)) else { return }
+        iterator.begin(from: Date(timeIntervalSince1970: TimeInterval(a - reach)))
         while let instance = iterator.next() {
             if instance.epochSeconds >= b + shift + 86_400 { break }
             // A moved or changed instance is placed by its own start below.
-            if single[instance.recurrenceID] != nil { continue }
+            if !single.isEmpty, single[instance.recurrenceID] != nil { continue }
             var source = item
             var sourceSpan = span
             var start = instance.start
             var s = instance.epochSeconds
-            if let f = futureOverrides.last(where: { $0.wall <= instance.recurrenceID.wallTime.localSeconds }) {
+            if !futureOverrides.isEmpty, let f = futureOverrides.last(where: { $0.wall <= instance.recurrenceID.wallTime.localSeconds }) {
                 if f.override.isCancelled { continue }
                 source = f.override.item
                 sourceSpan = f.span
@@ -152,14 +200,14 @@ public struct Schedule: Sendable {
             }
             let (end, e) = sourceSpan.end(startingAt: start, startSeconds: s)
             let occurrence = Occurrence(id: .init(uid: item.uid, recurrenceID: instance.recurrenceID), item: source, start: start, end: end, startSeconds: s, endSeconds: e)
-            if occurrence.overlaps(a, b) { out.append(occurrence) }
+            if occurrence.overlaps(a, b) { body(occurrence) }
         }
         // Overridden single instances, wherever they moved to.
         for (id, o) in single where !o.isCancelled {
             guard let s = try? o.item.start.epochSeconds(floatingIn: zone) else { continue }
             let (end, e) = o.item.span(floatingZone: zone).end(startingAt: o.item.start, startSeconds: s)
             let occurrence = Occurrence(id: .init(uid: item.uid, recurrenceID: id), item: o.item, start: o.item.start, end: end, startSeconds: s, endSeconds: e)
-            if occurrence.overlaps(a, b) { out.append(occurrence) }
+            if occurrence.overlaps(a, b) { body(occurrence) }
         }
     }
 

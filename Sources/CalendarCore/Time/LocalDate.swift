@@ -143,8 +143,14 @@ public struct LocalDate: Hashable, Comparable, Sendable, Codable, CustomStringCo
 
     @inline(__always)
     static func weekday(ofDayNumber n: Int) -> Weekday {
+        Weekday.ordered[weekdayIndex(ofDayNumber: n)]
+    }
+
+    /// The weekday's raw value (Monday 0 … Sunday 6) of a day number.
+    @inline(__always)
+    static func weekdayIndex(ofDayNumber n: Int) -> Int {
         // 1970-01-01 was a Thursday (raw value 3).
-        Weekday.ordered[((n % 7) + 7 + 3) % 7]
+        ((n % 7) + 7 + 3) % 7
     }
 }
 

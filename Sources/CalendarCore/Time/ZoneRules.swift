@@ -15,30 +15,62 @@ import Synchronization
 ///   (Madrid 2025-03-30 02:30 is 01:30Z, shown as 03:30);
 /// - in a fold (fall back) the time takes the *first* of its two instants.
 public struct ZoneRules: Hashable, Sendable {
+    /// The table, shared by every copy: copying a `ZoneRules` (every
+    /// expansion and view passes one along) is one retain, not one per array.
+    private final class Table: Sendable {
+        let identifier: String
+        let transitions: [Int64]
+        let offsetsAfter: [Int32]
+        let initialOffset: Int32
+        let coverage: ClosedRange<Int64>
+        let timeZone: TimeZone?
+
+        init(_ identifier: String, _ transitions: [Int64], _ offsetsAfter: [Int32], _ initialOffset: Int32,
+             _ coverage: ClosedRange<Int64>, _ timeZone: TimeZone?) {
+            self.identifier = identifier
+            self.transitions = transitions
+            self.offsetsAfter = offsetsAfter
+            self.initialOffset = initialOffset
+            self.coverage = coverage
+            self.timeZone = timeZone
+        }
+
+        /// The index of the first transition strictly after `t` (`transitions.count` when none).
+        @inline(__always)
+        func firstTransition(after t: Int64) -> Int {
+            transitions.withUnsafeBufferPointer { ts in
+                var lo = 0
+                var hi = ts.count
+                while lo < hi {
+                    let mid = (lo + hi) >> 1
+                    if ts[mid] <= t { lo = mid + 1 } else { hi = mid }
+                }
+                return lo
+            }
+        }
+    }
+
+    private let table: Table
+
     /// The zone identifier, such as `Europe/Madrid` or `UTC`.
-    public let identifier: String
+    public var identifier: String { table.identifier }
     /// Instants (Unix seconds) at which the offset changes, ascending.
-    let transitions: [Int64]
+    var transitions: [Int64] { table.transitions }
     /// The offset in seconds in force from `transitions[i]` on.
-    let offsetsAfter: [Int32]
+    var offsetsAfter: [Int32] { table.offsetsAfter }
     /// The offset before the first transition.
-    let initialOffset: Int32
+    var initialOffset: Int32 { table.initialOffset }
     /// The first and last instants the table covers; outside, ask `timeZone`.
-    let coverage: ClosedRange<Int64>
+    var coverage: ClosedRange<Int64> { table.coverage }
     /// The Foundation zone behind this table, when there is one.
-    let timeZone: TimeZone?
+    var timeZone: TimeZone? { table.timeZone }
 
     /// UTC: offset zero at every instant.
     public static let utc = ZoneRules(identifier: "UTC", fixedOffset: 0)
 
     /// A zone with one offset for all time, such as `+02:00`.
     public init(identifier: String, fixedOffset seconds: Int) {
-        self.identifier = identifier
-        self.transitions = []
-        self.offsetsAfter = []
-        self.initialOffset = Int32(seconds)
-        self.coverage = Int64.min...Int64.max
-        self.timeZone = nil
+        table = Table(identifier, [], [], Int32(seconds), Int64.min...Int64.max, nil)
     }
 
     /// A zone from an explicit table of transitions, such as one read from a
@@ -50,12 +82,8 @@ public struct ZoneRules: Hashable, Sendable {
     ///   - initialOffset: the offset before the first transition.
     public init(identifier: String, initialOffset: Int, transitions: [(instant: Int64, offset: Int)]) {
         let sorted = transitions.sorted { $0.instant < $1.instant }
-        self.identifier = identifier
-        self.transitions = sorted.map(\.instant)
-        self.offsetsAfter = sorted.map { Int32($0.offset) }
-        self.initialOffset = Int32(initialOffset)
-        self.coverage = Int64.min...Int64.max
-        self.timeZone = nil
+        table = Table(identifier, sorted.map(\.instant), sorted.map { Int32($0.offset) }, Int32(initialOffset),
+                      Int64.min...Int64.max, nil)
     }
 
     /// The rules of a Foundation time zone, tabulated from 1900 to 2150.
@@ -76,12 +104,8 @@ public struct ZoneRules: Hashable, Sendable {
             }
             cursor = next
         }
-        self.identifier = timeZone.identifier
-        self.transitions = instants
-        self.offsetsAfter = offsets
-        self.initialOffset = Int32(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(start))))
-        self.coverage = start...end
-        self.timeZone = timeZone
+        table = Table(timeZone.identifier, instants, offsets,
+                      Int32(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(start)))), start...end, timeZone)
     }
 
     private static let cache = Mutex<[String: ZoneRules]>([:])
@@ -202,17 +226,12 @@ public struct ZoneRules: Hashable, Sendable {
 
     /// The UTC offset in seconds in force at an instant (Unix seconds).
     public func offset(atInstant t: Int64) -> Int {
-        if !coverage.contains(t), let timeZone {
+        let table = table
+        if !table.coverage.contains(t), let timeZone = table.timeZone {
             return timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(t)))
         }
-        // First transition strictly after t.
-        var lo = 0
-        var hi = transitions.count
-        while lo < hi {
-            let mid = (lo + hi) >> 1
-            if transitions[mid] <= t { lo = mid + 1 } else { hi = mid }
-        }
-        return Int(lo == 0 ? initialOffset : offsetsAfter[lo - 1])
+        let i = table.firstTransition(after: t)
+        return Int(i == 0 ? table.initialOffset : table.offsetsAfter[i - 1])
     }
 
     /// The wall-clock reading (seconds since 1970-01-01 on the wall) at an instant.
@@ -224,6 +243,14 @@ public struct ZoneRules: Hashable, Sendable {
     public func instant(forWall wall: Int64) -> Int64 {
         // Any transition that matters lies within a day of the wall reading
         // (offsets are within ±18 h and zones do not change twice a day).
+        let table = table
+        if table.coverage.contains(wall - 86_400), table.coverage.contains(wall + 86_400) {
+            // The common case in one search: no transition within that day.
+            let i = table.firstTransition(after: wall - 86_400)
+            if i == table.transitions.count || table.transitions[i] > wall + 86_400 {
+                return wall - Int64(i == 0 ? table.initialOffset : table.offsetsAfter[i - 1])
+            }
+        }
         let before = Int64(offset(atInstant: wall - 86_400))
         let after = Int64(offset(atInstant: wall + 86_400))
         if before == after { return wall - before }
@@ -243,3 +270,4 @@ public struct ZoneRules: Hashable, Sendable {
     /// Hashes the identifier.
     public func hash(into hasher: inout Hasher) { hasher.combine(identifier) }
 }
+
