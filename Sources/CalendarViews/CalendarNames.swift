@@ -1,0 +1,107 @@
+import CalendarCore
+import Foundation
+
+/// The words a calendar view shows, for one locale: month and weekday names
+/// from Foundation's locale data, and the views' own labels.
+///
+/// ```swift
+/// let names = CalendarNames(locale: Locale(identifier: "ca_ES"))
+/// names.month(11)          // "novembre"
+/// names.weekday(.monday)   // "dilluns"
+/// names.severalItems       // "Diverses tasques"
+/// names.firstWeekday       // .monday
+/// ```
+///
+/// Names come from Foundation (CLDR through ICU), so every locale it knows
+/// gets them. The two labels Foundation cannot know — "Several tasks" and
+/// "All day" — come from ``labels``, a table in this file: English, Catalan,
+/// Spanish, Italian, French, German and Portuguese, English for any other
+/// language. A table in code rather than a string catalog because
+/// swift-corelibs-foundation on Linux does not look up a package's
+/// `.lproj` resources by an arbitrary `Locale`, and a view model must give the
+/// same words on every platform.
+public struct CalendarNames: Hashable, Sendable, Codable {
+    /// The locale identifier the names are for, such as `ca_ES`.
+    public let localeIdentifier: String
+    /// Month names as they stand alone (a title), January first.
+    public let months: [String]
+    /// Weekday names as they stand alone, Monday first (as ``Weekday``'s raw values).
+    public let weekdays: [String]
+    /// Abbreviated weekday names as they stand alone, Monday first.
+    public let shortWeekdays: [String]
+    /// The label of a day that holds two or more items ("Several tasks").
+    public let severalItems: String
+    /// The label of the all-day part of a day ("All day").
+    public let allDay: String
+    /// The locale's first day of the week.
+    public let firstWeekday: Weekday
+
+    /// Names for `locale`.
+    public init(locale: Locale) {
+        localeIdentifier = locale.identifier
+        let formatter = DateFormatter()
+        formatter.locale = locale
+        formatter.calendar = Calendar(identifier: .gregorian)
+        months = formatter.standaloneMonthSymbols
+        // Foundation's lists start on Sunday; ours on Monday.
+        weekdays = Self.mondayFirst(formatter.standaloneWeekdaySymbols)
+        shortWeekdays = Self.mondayFirst(formatter.shortStandaloneWeekdaySymbols)
+        let words = Self.labels[locale.language.languageCode?.identifier ?? "en"] ?? Self.englishLabels
+        severalItems = words.several
+        allDay = words.allDay
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.locale = locale
+        // Calendar.firstWeekday counts from 1 = Sunday.
+        firstWeekday = Weekday(rawValue: (calendar.firstWeekday + 5) % 7) ?? .monday
+    }
+
+    /// English names (`en_US_POSIX`), Sunday first as in the United States.
+    public static let english = CalendarNames(locale: Locale(identifier: "en_US_POSIX"))
+
+    /// The name of month `month` (1 through 12); empty out of range.
+    public func month(_ month: Int) -> String { months.indices.contains(month - 1) ? months[month - 1] : "" }
+
+    /// The name of a weekday.
+    public func weekday(_ day: Weekday) -> String { weekdays.indices.contains(day.rawValue) ? weekdays[day.rawValue] : "" }
+
+    /// A month and year as the locale titles them ("November 2026", "novembre de 2026").
+    public func monthTitle(year: Int, month: Int) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: localeIdentifier)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        formatter.calendar = calendar
+        formatter.timeZone = calendar.timeZone
+        formatter.setLocalizedDateFormatFromTemplate("LLLLy")
+        guard let date = calendar.date(from: DateComponents(year: year, month: month, day: 15)) else {
+            return self.month(month) + " " + String(year)
+        }
+        return formatter.string(from: date)
+    }
+
+    /// The views' own words in one language.
+    public struct Labels: Hashable, Sendable {
+        /// A day with two or more items.
+        public let several: String
+        /// The all-day part of a day.
+        public let allDay: String
+    }
+
+    static let englishLabels = Labels(several: "Several tasks", allDay: "All day")
+
+    /// The labels by ISO 639 language code; English for any other language.
+    public static let labels: [String: Labels] = [
+        "en": englishLabels,
+        "ca": Labels(several: "Diverses tasques", allDay: "Tot el dia"),
+        "es": Labels(several: "Varias tareas", allDay: "Todo el día"),
+        "it": Labels(several: "Diverse attività", allDay: "Tutto il giorno"),
+        "fr": Labels(several: "Plusieurs tâches", allDay: "Toute la journée"),
+        "de": Labels(several: "Mehrere Aufgaben", allDay: "Ganztägig"),
+        "pt": Labels(several: "Várias tarefas", allDay: "Dia inteiro"),
+    ]
+
+    private static func mondayFirst(_ sundayFirst: [String]) -> [String] {
+        guard sundayFirst.count == 7 else { return Weekday.allCases.map(\.icalCode) }
+        return (0..<7).map { sundayFirst[($0 + 1) % 7] }
+    }
+}

@@ -1,0 +1,168 @@
+import CalendarCore
+import Foundation
+
+/// What is coming: occurrences from a date onward, ascending, grouped by
+/// month, a page at a time.
+///
+/// ```swift
+/// let options = ListView.Options(zone: try .named("Europe/Madrid"), limit: 20)
+/// var page = ListView(from: try LocalDate(year: 2026, month: 11, day: 22), schedule: schedule, options: options)
+/// while let next = page.nextPage {
+///     page = ListView(after: next, schedule: schedule, options: options)
+/// }
+/// ```
+///
+/// "Onward" means occurrences that *start* on or after the date (at its
+/// midnight in the display zone): a list of what is coming, so something
+/// already under way is not repeated at the top of every page. The order is
+/// the schedule's (start, then end, then identity), a total order, so pages
+/// neither repeat nor skip an occurrence, however many start at the same
+/// minute.
+///
+/// The search looks ahead in growing windows (a month, then doubling) until
+/// the page is full or ``Options/lookaheadDays`` have been searched without
+/// filling it, so the cost follows the occurrences shown, not the schedule.
+public struct ListView: Hashable, Sendable, Codable {
+    /// What a list shows and how far it looks.
+    public struct Options: Hashable, Sendable {
+        /// The zone whose wall clock dates the occurrences.
+        public var zone: ZoneRules
+        /// The most occurrences on a page.
+        public var limit: Int
+        /// How far past a page's start the search goes, in days (default ten years).
+        public var lookaheadDays: Int
+        /// The words to use.
+        public var names: CalendarNames
+
+        /// Creates options.
+        public init(zone: ZoneRules = .utc, limit: Int = 50, lookaheadDays: Int = 3653, names: CalendarNames = .english) {
+            self.zone = zone
+            self.limit = limit
+            self.lookaheadDays = lookaheadDays
+            self.names = names
+        }
+    }
+
+    /// The place of an occurrence in the list's order, where the next (or
+    /// previous) page continues from.
+    public struct Cursor: Hashable, Sendable, Codable {
+        /// Unix seconds of the occurrence's start.
+        public var startSeconds: Int64
+        /// Unix seconds of its end.
+        public var endSeconds: Int64
+        /// Its identity.
+        public var id: Occurrence.ID
+
+        /// The cursor of an occurrence.
+        public init(_ occurrence: DisplayOccurrence) {
+            startSeconds = occurrence.startSeconds
+            endSeconds = occurrence.endSeconds
+            id = occurrence.id
+        }
+    }
+
+    /// The occurrences of one month.
+    public struct Section: Hashable, Sendable, Codable {
+        /// The year.
+        public var year: Int
+        /// The month, 1 through 12.
+        public var month: Int
+        /// The month and year as the locale titles them ("November 2026").
+        public var title: String
+        /// The month's occurrences, ascending.
+        public var occurrences: [DisplayOccurrence]
+    }
+
+    /// The months of this page, ascending.
+    public let sections: [Section]
+    /// Where the next page starts, or `nil` when nothing more was found
+    /// within the lookahead.
+    public let nextPage: Cursor?
+    /// Where the page before this one ends (this page's first occurrence),
+    /// or `nil` for an empty page. Pass it to ``init(before:schedule:options:)``.
+    public let previousPage: Cursor?
+
+    /// Every occurrence on the page, in order.
+    public var occurrences: [DisplayOccurrence] { sections.flatMap(\.occurrences) }
+
+    /// The first page: occurrences starting on or after `date`.
+    public init(from date: LocalDate, schedule: Schedule, options: Options = Options()) {
+        let start = options.zone.instant(forWall: Int64(date.dayNumber) * 86_400)
+        self.init(schedule: schedule, options: options, forwardFrom: start, after: nil)
+    }
+
+    /// The page after `cursor`.
+    public init(after cursor: Cursor, schedule: Schedule, options: Options = Options()) {
+        self.init(schedule: schedule, options: options, forwardFrom: cursor.startSeconds, after: cursor)
+    }
+
+    /// The page before `cursor`: the `limit` occurrences that come just before it.
+    public init(before cursor: Cursor, schedule: Schedule, options: Options = Options()) {
+        let limit = max(0, options.limit)
+        let horizon = cursor.startSeconds - Int64(max(0, options.lookaheadDays)) * 86_400
+        var found: [Occurrence] = []
+        var width: Int64 = 31 * 86_400
+        var windowEnd = cursor.startSeconds + 1
+        // Windows going back; each holds the occurrences that start inside it.
+        while found.count <= limit, windowEnd > horizon {
+            let windowStart = max(horizon, windowEnd - width)
+            let batch = schedule.occurrences(from: Date(epochSeconds: windowStart), to: Date(epochSeconds: windowEnd), floatingZone: options.zone)
+                .filter { $0.startSeconds >= windowStart && $0.startSeconds < windowEnd && Self.comes($0, before: cursor) }
+            found = batch + found
+            windowEnd = windowStart
+            width *= 2
+        }
+        let page = Array(found.suffix(limit))
+        self.init(page: page.map { DisplayOccurrence($0, zone: options.zone) }, more: found.count > limit, forward: false, options: options)
+    }
+
+    private init(schedule: Schedule, options: Options, forwardFrom start: Int64, after cursor: Cursor?) {
+        let limit = max(0, options.limit)
+        let horizon = start + Int64(max(0, options.lookaheadDays)) * 86_400
+        var found: [Occurrence] = []
+        var width: Int64 = 31 * 86_400
+        var windowStart = start
+        // Windows going forward; each holds the occurrences that start inside it.
+        while found.count <= limit, windowStart < horizon {
+            let windowEnd = min(horizon, windowStart + width)
+            found += schedule.occurrences(from: Date(epochSeconds: windowStart), to: Date(epochSeconds: windowEnd), floatingZone: options.zone)
+                .filter { o in
+                    o.startSeconds >= windowStart && o.startSeconds < windowEnd && cursor.map { Self.comes(o, after: $0) } ?? true
+                }
+            windowStart = windowEnd
+            width *= 2
+        }
+        let page = Array(found.prefix(limit))
+        self.init(page: page.map { DisplayOccurrence($0, zone: options.zone) }, more: found.count > limit, forward: true, options: options)
+    }
+
+    private init(page: [DisplayOccurrence], more: Bool, forward: Bool, options: Options) {
+        var sections: [Section] = []
+        for o in page {
+            let date = o.start.date
+            if let last = sections.last, last.year == date.year, last.month == date.month {
+                sections[sections.count - 1].occurrences.append(o)
+            } else {
+                sections.append(Section(year: date.year, month: date.month, title: options.names.monthTitle(year: date.year, month: date.month),
+                                        occurrences: [o]))
+            }
+        }
+        self.sections = sections
+        // Going forward, "more" means more after the page; going back, more before it.
+        nextPage = forward ? (more ? page.last.map(Cursor.init) : nil) : page.last.map(Cursor.init)
+        previousPage = forward ? page.first.map(Cursor.init) : (more ? page.first.map(Cursor.init) : nil)
+    }
+
+    /// Whether `o` comes after the cursor's occurrence in the schedule's order.
+    static func comes(_ o: Occurrence, after cursor: Cursor) -> Bool {
+        if o.startSeconds != cursor.startSeconds { return o.startSeconds > cursor.startSeconds }
+        if o.endSeconds != cursor.endSeconds { return o.endSeconds > cursor.endSeconds }
+        if o.id.uid != cursor.id.uid { return o.id.uid > cursor.id.uid }
+        return (o.id.recurrenceID?.wallTime.localSeconds ?? .min) > (cursor.id.recurrenceID?.wallTime.localSeconds ?? .min)
+    }
+
+    /// Whether `o` comes before the cursor's occurrence in the schedule's order.
+    static func comes(_ o: Occurrence, before cursor: Cursor) -> Bool {
+        o.id != cursor.id && !comes(o, after: cursor)
+    }
+}

@@ -1,0 +1,106 @@
+import CalendarCore
+import Foundation
+
+/// A week of seven days, each saying whether it is free, holds one item, or
+/// holds several — a week view says "Several tasks" instead of cramming names.
+///
+/// ```swift
+/// let week = WeekView(containing: try LocalDate(year: 2026, month: 11, day: 25), schedule: schedule,
+///                     options: .init(firstWeekday: .monday, zone: try .named("Europe/Madrid"),
+///                                    names: CalendarNames(locale: Locale(identifier: "es_ES"))))
+/// for day in week.days { print(day.name, day.label ?? "") }   // "miércoles Varias tareas"
+/// ```
+///
+/// Each day's ``Day/date`` is what an app opens a ``DayView`` with.
+public struct WeekView: Hashable, Sendable, Codable {
+    /// How a week is laid out, placed and labelled.
+    public struct Options: Hashable, Sendable {
+        /// The first day of the week.
+        public var firstWeekday: Weekday
+        /// The zone whose wall clock decides which day an occurrence falls on.
+        public var zone: ZoneRules
+        /// Today's date in that zone, flagged (never read from the clock).
+        public var today: LocalDate?
+        /// A selected day, flagged.
+        public var selected: LocalDate?
+        /// The words to use.
+        public var names: CalendarNames
+
+        /// Creates options; the first weekday defaults to the names' locale's.
+        public init(firstWeekday: Weekday? = nil, zone: ZoneRules = .utc, today: LocalDate? = nil, selected: LocalDate? = nil,
+                    names: CalendarNames = .english) {
+            self.firstWeekday = firstWeekday ?? names.firstWeekday
+            self.zone = zone
+            self.today = today
+            self.selected = selected
+            self.names = names
+        }
+    }
+
+    /// What a day holds.
+    public enum Content: Hashable, Sendable, Codable {
+        /// Nothing.
+        case empty
+        /// One occurrence.
+        case one(DisplayOccurrence)
+        /// Two or more occurrences (drawn red, labelled "Several tasks").
+        case several(count: Int)
+    }
+
+    /// One day of the week.
+    public struct Day: Hashable, Sendable, Codable {
+        /// The date.
+        public var date: LocalDate
+        /// The weekday's name in the view's locale.
+        public var name: String
+        /// Whether it is `today`.
+        public var isToday: Bool
+        /// Whether it is the selected day.
+        public var isSelected: Bool
+        /// What it holds.
+        public var content: Content
+        /// The text to show: the one item's title, the localised "Several
+        /// tasks", or `nil` for an empty day.
+        public var label: String?
+        /// The colour to draw: the one item's, red for several, `nil` otherwise.
+        public var color: ItemColor?
+    }
+
+    /// The first day shown.
+    public let start: LocalDate
+    /// The ISO 8601 week of the week's Thursday (the rule ``MonthView/Week/isoWeek`` states).
+    public let isoWeek: Int
+    /// The seven days.
+    public let days: [Day]
+
+    /// The week holding `date`, starting on the options' first weekday.
+    public init(containing date: LocalDate, schedule: Schedule = .empty, options: Options = Options()) {
+        let lead = (date.weekday.rawValue - options.firstWeekday.rawValue + 7) % 7
+        let first = date.dayNumber - lead
+        start = LocalDate(dayNumber: first)
+        let byDay = occurrencesByDay(first..<(first + 7), schedule: schedule, zone: options.zone)
+        var days: [Day] = []
+        for (i, occurrences) in byDay.enumerated() {
+            let day = LocalDate(dayNumber: first + i)
+            let content: Content
+            let label: String?
+            let color: ItemColor?
+            switch occurrences.count {
+            case 0: (content, label, color) = (.empty, nil, nil)
+            case 1:
+                let one = DisplayOccurrence(occurrences[0], zone: options.zone)
+                (content, label, color) = (.one(one), one.title, one.color)
+            default: (content, label, color) = (.several(count: occurrences.count), options.names.severalItems, .red)
+            }
+            days.append(Day(date: day, name: options.names.weekday(day.weekday), isToday: day == options.today,
+                            isSelected: day == options.selected, content: content, label: label, color: color))
+        }
+        self.days = days
+        isoWeek = LocalDate(dayNumber: first + (Weekday.thursday.rawValue - options.firstWeekday.rawValue + 7) % 7).isoWeek.week
+    }
+
+    /// The first day of the week before.
+    public var previous: LocalDate { start.adding(days: -7) }
+    /// The first day of the week after.
+    public var next: LocalDate { start.adding(days: 7) }
+}
