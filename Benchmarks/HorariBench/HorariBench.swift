@@ -7,6 +7,7 @@ import Foundation
 ///
 ///     swift run -c release HorariBench            # full run
 ///     swift run -c release HorariBench --quick    # a short run for CI
+///     swift run -c release HorariBench --views-only   # the month view only (VIEWS_REPEATS=n to profile)
 ///     swift run -c release HorariBench --icalendar-only [--keep-file]
 ///                                                 # import/export only; keep the files to profile
 @main
@@ -31,6 +32,8 @@ struct HorariBench {
         try expansion(count: count)
         print("")
         try laziness(repeats: quick ? 2_000 : 20_000)
+        print("")
+        try ViewsBench.run(quick: quick)
         print("")
         try ICalendarBench.run(count: count)
     }

@@ -11,6 +11,6 @@ struct Horari: ParsableCommand {
         discussion: """
             Exit codes: 0 success, 1 the request failed (the message says why), 2 usage error.
             """,
-        subcommands: [Month.self, Expand.self, Occurrences.self, Validate.self, Import.self, Export.self]
+        subcommands: [Month.self, Week.self, Day.self, List.self, Expand.self, Occurrences.self, Validate.self, Import.self, Export.self]
     )
 }

@@ -22,52 +22,20 @@ struct Month: ParsableCommand {
     @Argument(help: "The month, YYYY-MM (default: this month in --time-zone).")
     var month: String?
 
-    @Option(help: "An .ics file whose items mark the days.")
-    var calendar: String?
-
-    @Option(help: "The first day of the week: monday … sunday (default: the locale's).")
-    var firstWeekday: String?
-
     @Flag(help: "Show ISO 8601 week numbers (the week of each row's Thursday).")
     var weekNumbers = false
 
-    @Option(help: "The locale for names, such as en_US, ca_ES, es_ES, it_IT (default: en_US_POSIX, as ncal in the C locale).")
-    var locale: String?
-
-    @Option(help: "The IANA time zone that places items on days (default: the system's).")
-    var timeZone: String?
-
-    @Option(help: "auto (colour on a terminal unless NO_COLOR is set), always or never.")
-    var color: ColorChoice = .auto
-
-    @Option(help: "text or json.")
-    var format: OutputFormat = .text
+    @OptionGroup var view: ViewOptions
 
     func run() throws {
-        let zoneName = timeZone ?? TimeZone.current.identifier
-        let zone: ZoneRules
-        do { zone = try ZoneRules.named(zoneName) } catch {
-            throw ValidationError("--time-zone ‘\(zoneName)’: \(error.message)")
-        }
-        let today = LocalDateTime(localSeconds: zone.wall(atInstant: Int64(Date().timeIntervalSince1970))).date
-        let (year, monthNumber) = try parseMonth(month, default: today)
-        let names = CalendarNames(localeIdentifier: locale)
-        let first = try firstWeekday.map(parseWeekday) ?? names.firstWeekday
-        let schedule = try calendar.map { try loadCalendar($0, quiet: format == .json).calendar.schedule() } ?? .empty
-        let view = MonthView(year: year, month: monthNumber, schedule: schedule,
-                             options: .init(firstWeekday: first, zone: zone, today: today))
-        switch format {
-        case .json:
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            FileHandle.standardOutput.write(try encoder.encode(view))
-            FileHandle.standardOutput.write(Data("\n".utf8))
-        case .text:
-            let painter = Painter(choice: color)
-            var text = MonthGrid.render(view, names: names, weekNumbers: weekNumbers, painter: painter)
-            text += MonthGrid.itemList(view, schedule: schedule, zone: zone, names: names, painter: painter)
-            FileHandle.standardOutput.write(Data(text.utf8))
-        }
+        let context = try view.context()
+        let (year, monthNumber) = try parseMonth(month, default: context.today)
+        let mview = MonthView(year: year, month: monthNumber, schedule: context.schedule,
+                              options: .init(firstWeekday: context.firstWeekday, zone: context.zone, today: context.today))
+        guard view.format == .text else { return try printJSON(mview) }
+        var text = MonthGrid.render(mview, names: context.names, weekNumbers: weekNumbers, painter: context.painter)
+        text += MonthGrid.itemList(mview, schedule: context.schedule, zone: context.zone, painter: context.painter)
+        print(text, terminator: "")
     }
 }
 
@@ -89,43 +57,25 @@ func parseWeekday(_ text: String) throws -> Weekday {
     throw ValidationError("--first-weekday ‘\(text)’ is not a weekday (monday … sunday)")
 }
 
-/// Month and weekday names from Foundation's locale data.
-struct CalendarNames {
-    let locale: Locale
-    let months: [String]
-    /// Two-letter weekday names, Monday first (as `Weekday`'s raw values).
-    let weekdays: [String]
-    let firstWeekday: Weekday
-
-    init(localeIdentifier: String?) {
-        let locale = Locale(identifier: localeIdentifier ?? "en_US_POSIX")
-        self.locale = locale
-        let formatter = DateFormatter()
-        formatter.locale = locale
-        months = formatter.standaloneMonthSymbols
-        // Foundation's list starts on Sunday; ours on Monday.
-        let short = formatter.shortStandaloneWeekdaySymbols
-        weekdays = (0..<7).map { i in
-            let name = short.count == 7 ? short[(i + 1) % 7] : (Weekday(rawValue: i)?.icalCode ?? "")
-            return String(name.filter { $0 != "." }.prefix(2)).capitalized(with: locale)
-        }
-        // Calendar.firstWeekday: 1 is Sunday.
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.locale = locale
-        firstWeekday = localeIdentifier == nil ? .sunday : (Weekday(rawValue: (calendar.firstWeekday + 5) % 7) ?? .monday)
+extension CalendarNames {
+    /// Two-letter weekday names as ncal prints them ("Mo", "dl"), Monday first.
+    var twoLetterWeekdays: [String] {
+        let locale = Locale(identifier: localeIdentifier)
+        return shortWeekdays.map { String($0.filter { $0 != "." }.prefix(2)).capitalized(with: locale) }
     }
 }
 
 /// Draws the month grid as ncal does.
 enum MonthGrid {
     static func render(_ view: MonthView, names: CalendarNames, weekNumbers: Bool, painter: Painter) -> String {
-        let title = names.months[view.month - 1] + " " + String(view.year)
+        let title = names.month(view.month) + " " + String(view.year)
         // ncal centres the title over the days (found by comparing with it for every month
         // from 2000 to 2030: Conformance/ncal_check.sh).
         let width = weekNumbers ? 27 : 22
         let left = max(0, weekNumbers ? (25 - title.count) / 2 : (20 - title.count) / 2)
         var lines: [String] = [pad(String(repeating: " ", count: left) + title, width)]
-        let header = (0..<7).map { names.weekdays[view.firstWeekday.advanced(by: $0).rawValue] }
+        let short = names.twoLetterWeekdays
+        let header = (0..<7).map { short[view.firstWeekday.advanced(by: $0).rawValue] }
         lines.append(weekNumbers ? " w| " + header.joined(separator: " ") + "   " : header.joined(separator: " ") + "  ")
         for week in view.weeks {
             let cells = week.days.map { day -> String in
@@ -145,7 +95,7 @@ enum MonthGrid {
     }
 
     /// The month's occurrences below the grid, one per line, in the display zone.
-    static func itemList(_ view: MonthView, schedule: Schedule, zone: ZoneRules, names: CalendarNames, painter: Painter) -> String {
+    static func itemList(_ view: MonthView, schedule: Schedule, zone: ZoneRules, painter: Painter) -> String {
         guard !schedule.items.isEmpty, let first = try? LocalDate(year: view.year, month: view.month, day: 1) else { return "" }
         let last = first.adding(days: LocalDate.daysIn(month: view.month, year: view.year))
         let occurrences = schedule.occurrences(fromDay: first, toDay: last, in: zone)
@@ -186,10 +136,16 @@ struct Painter {
     }
 
     func paint(_ text: String, marker: DayMarker, today: Bool) -> String {
+        if case .several = marker { return paint(text, color: .red, bold: true, today: today) }
+        return paint(text, color: marker.color, bold: false, today: today)
+    }
+
+    /// `text` in a colour (bold for several items), in reverse video for today.
+    func paint(_ text: String, color: ItemColor?, bold: Bool = false, today: Bool = false) -> String {
         guard enabled else { return text }
         var codes: [String] = []
-        if let c = marker.color { codes.append(foreground(c.rgb)) }
-        if case .several = marker { codes.append("1") }
+        if let c = color { codes.append(foreground(c.rgb)) }
+        if bold { codes.append("1") }
         if today { codes.append("7") }
         return codes.isEmpty ? text : "\u{1B}[" + codes.joined(separator: ";") + "m" + text + "\u{1B}[0m"
     }

@@ -1,4 +1,5 @@
 import CalendarCore
+import CalendarViews
 import Foundation
 import Testing
 
@@ -28,5 +29,21 @@ struct ReadmeExampleTests {
         }
 
         #expect(printed == ["Yoga 2026-03-02T18:00:00 Europe/Madrid", "Yoga 2026-03-04T18:00:00 Europe/Madrid"])
+        printed = []
+
+        // The README's views snippet, verbatim.
+        // The yoga class above, seen through the views (in Catalan).
+        let schedule = Schedule(items: [yoga])
+        let names = CalendarNames(locale: Locale(identifier: "ca_ES"))
+        let march4 = try LocalDate(year: 2026, month: 3, day: 4)
+        let month = MonthView(year: 2026, month: 3, schedule: schedule, options: .init(firstWeekday: names.firstWeekday, zone: madrid))
+        print(month.weeks.count, month.weeks[1].days[0].date, month.weeks[1].days[0].marker.color?.description ?? "")  // 6 2026-03-02 teal
+        let days = WeekView(containing: march4, schedule: schedule, options: .init(zone: madrid, names: names))
+        print(days.days[2].name, days.days[2].label ?? "")  // dimecres Yoga
+        let day = DayView(date: march4, schedule: schedule, options: .init(zone: madrid, names: names))
+        print(day.timed[0].startMinute, day.timed[0].endMinute, day.timed[0].column)  // 1080 1140 0
+        let list = ListView(from: march4, schedule: schedule, options: .init(zone: madrid, limit: 3, names: names))
+        print(list.sections[0].title, list.occurrences.map(\.start.date.day))  // març del 2026 [4, 9, 11]
+        #expect(printed == ["6 2026-03-02 teal", "dimecres Yoga", "1080 1140 0", "març del 2026 [4, 9, 11]"])
     }
 }

@@ -1,0 +1,222 @@
+import ArgumentParser
+import CalendarCore
+import CalendarViews
+import Foundation
+import ICalendarKit
+
+/// The options every view command takes.
+struct ViewOptions: ParsableArguments {
+    @Option(help: "An .ics file whose items the view shows.")
+    var calendar: String?
+
+    @Option(help: "The first day of the week: monday … sunday (default: the locale's; Sunday without --locale, as ncal).")
+    var firstWeekday: String?
+
+    @Option(help: "The locale for names and labels, such as en_US, ca_ES, es_ES, it_IT (default: en_US_POSIX, as ncal in the C locale).")
+    var locale: String?
+
+    @Option(help: "The IANA time zone that places items on days and hours (default: the system's).")
+    var timeZone: String?
+
+    @Option(help: "auto (colour on a terminal unless NO_COLOR is set), always or never.")
+    var color: ColorChoice = .auto
+
+    @Option(help: "text or json.")
+    var format: OutputFormat = .text
+
+    /// What a view command needs, read once.
+    struct Context {
+        let zone: ZoneRules
+        let today: LocalDate
+        let names: CalendarNames
+        let firstWeekday: Weekday
+        let schedule: Schedule
+        let painter: Painter
+    }
+
+    func context() throws -> Context {
+        let zoneName = timeZone ?? TimeZone.current.identifier
+        let zone: ZoneRules
+        do { zone = try ZoneRules.named(zoneName) } catch {
+            throw ValidationError("--time-zone ‘\(zoneName)’: \(error.message)")
+        }
+        // The CLI reads the clock once, here; the views are handed `today`.
+        let today = LocalDateTime(localSeconds: zone.wall(atInstant: Int64(Date().timeIntervalSince1970))).date
+        let names = CalendarNames(locale: Locale(identifier: locale ?? "en_US_POSIX"))
+        let first = try firstWeekday.map(parseWeekday) ?? (locale == nil ? .sunday : names.firstWeekday)
+        let schedule = try calendar.map { try loadCalendar($0, quiet: format == .json).calendar.schedule() } ?? .empty
+        return Context(zone: zone, today: today, names: names, firstWeekday: first, schedule: schedule, painter: Painter(choice: color))
+    }
+}
+
+func printJSON<T: Encodable>(_ value: T) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    FileHandle.standardOutput.write(try encoder.encode(value))
+    FileHandle.standardOutput.write(Data("\n".utf8))
+}
+
+func parseDate(_ text: String?, option: String, default today: LocalDate) throws -> LocalDate {
+    guard let text else { return today }
+    let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+    guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+        let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2])
+    else { throw ValidationError("\(option) ‘\(text)’ is not YYYY-MM-DD (for example 2026-11-23)") }
+    do { return try LocalDate(year: y, month: m, day: d) } catch {
+        throw ValidationError("\(option) ‘\(text)’: \(error.message)")
+    }
+}
+
+/// "09:30" of a wall time.
+func clock(_ t: LocalDateTime) -> String {
+    (t.hour < 10 ? "0" : "") + "\(t.hour):" + (t.minute < 10 ? "0" : "") + "\(t.minute)"
+}
+
+/// "09:30–10:30", "all day", or "09:30" for an instant.
+func span(_ o: DisplayOccurrence, names: CalendarNames) -> String {
+    if o.isAllDay { return names.allDay }
+    return o.end == o.start ? clock(o.start) : clock(o.start) + "–" + clock(o.end)
+}
+
+/// `horari week`: seven days; a day with several items says so instead of listing them.
+struct Week: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show a week: each day's one item, or \"Several tasks\" (in red) when it holds more.",
+        discussion: """
+            Examples:
+              horari week 2026-11-25 --calendar Examples/Samples/gym.ics --time-zone Europe/Madrid
+              horari week --locale ca_ES --format json
+            """
+    )
+
+    @Argument(help: "A date in the week, YYYY-MM-DD (default: today in --time-zone).")
+    var date: String?
+
+    @OptionGroup var view: ViewOptions
+
+    func run() throws {
+        let context = try view.context()
+        let day = try parseDate(date, option: "the date", default: context.today)
+        let week = WeekView(containing: day, schedule: context.schedule,
+                            options: .init(firstWeekday: context.firstWeekday, zone: context.zone, today: context.today, names: context.names))
+        guard view.format == .text else { return try printJSON(week) }
+        let last = week.start.adding(days: 6)
+        print("\(week.start) – \(last) (ISO week \(week.isoWeek))")
+        let width = week.days.map(\.name.count).max() ?? 0
+        for d in week.days {
+            let title = context.painter.paint(d.name.padding(toLength: width, withPad: " ", startingAt: 0) + " " + (d.date.day < 10 ? " " : "") + "\(d.date.day)",
+                                              color: nil, today: d.isToday)
+            switch d.content {
+            case .empty: print(title)
+            case .one(let o):
+                print("\(title)  \(context.painter.swatch(o.color)) \(span(o, names: context.names))  \(o.title)")
+            case .several(let count):
+                print("\(title)  \(context.painter.paint("\(context.names.severalItems) (\(count))", color: .red, bold: true))")
+            }
+        }
+    }
+}
+
+/// `horari day`: the hours of one day with its items laid out side by side.
+struct Day: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show a day hour by hour; overlapping items are laid out in columns.",
+        discussion: """
+            Each timed item shows its column in its cluster of overlapping items
+            ([column/columns], with its width when it spans more than one).
+
+            Examples:
+              horari day 2026-11-25 --calendar Examples/Samples/gym.ics --time-zone Europe/Madrid
+            """
+    )
+
+    @Argument(help: "The date, YYYY-MM-DD (default: today in --time-zone).")
+    var date: String?
+
+    @OptionGroup var view: ViewOptions
+
+    func run() throws {
+        let context = try view.context()
+        let date = try parseDate(self.date, option: "the date", default: context.today)
+        let day = DayView(date: date, schedule: context.schedule, options: .init(zone: context.zone, today: context.today, names: context.names))
+        guard view.format == .text else { return try printJSON(day) }
+        print("\(day.name) \(day.date)")
+        let painter = context.painter
+        for o in day.allDay {
+            print("\(context.names.allDay.padding(toLength: 8, withPad: " ", startingAt: 0))  \(painter.swatch(o.color)) \(o.title)")
+        }
+        for slot in day.slots {
+            let starting = slot.placements.filter { i in
+                let p = day.timed[i]
+                return p.startMinute / 60 == slot.hour || (slot.hour == 0 && p.continuesFromPreviousDay)
+            }
+            let hour = (slot.hour < 10 ? "0" : "") + "\(slot.hour):00"
+            if starting.isEmpty {
+                print(slot.placements.isEmpty ? hour : hour + "   │")
+                continue
+            }
+            for (n, i) in starting.enumerated() {
+                let p = day.timed[i]
+                let from = p.continuesFromPreviousDay ? "…" : ""
+                let to = p.continuesToNextDay ? "…" : ""
+                let place = "[\(p.column + 1)/\(p.columnCount)" + (p.columnSpan > 1 ? " ×\(p.columnSpan)" : "") + "]"
+                let lead = n == 0 ? hour : "     "
+                print("\(lead)  \(painter.swatch(p.occurrence.color)) \(from)\(span(p.occurrence, names: context.names))\(to)  \(p.occurrence.title)  \(place)")
+            }
+        }
+    }
+}
+
+/// `horari list`: what is coming, grouped by month, a page at a time.
+struct List: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List the occurrences from a date onward, grouped by month, a page at a time.",
+        discussion: """
+            When there is more, the last line gives the --page token of the next page.
+
+            Examples:
+              horari list --calendar Examples/Samples/gym.ics --from 2026-11-23 --limit 10
+            """
+    )
+
+    @Option(help: "The first day, YYYY-MM-DD (default: today in --time-zone).")
+    var from: String?
+
+    @Option(help: "The most occurrences to show.")
+    var limit = 20
+
+    @Option(help: "Continue after a page: the token the previous page printed.")
+    var page: String?
+
+    @OptionGroup var view: ViewOptions
+
+    func run() throws {
+        guard limit > 0 else { throw ValidationError("--limit must be at least 1") }
+        let context = try view.context()
+        let options = ListView.Options(zone: context.zone, limit: limit, names: context.names)
+        let list: ListView
+        if let page {
+            guard let data = Data(base64Encoded: page), let cursor = try? JSONDecoder().decode(ListView.Cursor.self, from: data) else {
+                throw ValidationError("--page ‘\(page)’ is not a token printed by horari list")
+            }
+            list = ListView(after: cursor, schedule: context.schedule, options: options)
+        } else {
+            let day = try parseDate(from, option: "--from", default: context.today)
+            list = ListView(from: day, schedule: context.schedule, options: options)
+        }
+        guard view.format == .text else { return try printJSON(list) }
+        for section in list.sections {
+            print(section.title)
+            for o in section.occurrences {
+                let day = context.names.shortWeekdays[o.start.date.weekday.rawValue]
+                print("  \(day) \(o.start.date)  \(span(o, names: context.names).padding(toLength: 11, withPad: " ", startingAt: 0)) \(context.painter.swatch(o.color)) \(o.title)")
+            }
+        }
+        if list.sections.isEmpty { print("Nothing from then on.") }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        if let next = list.nextPage, let token = try? encoder.encode(next).base64EncodedString() {
+            print("More: --page \(token)")
+        }
+    }
+}
