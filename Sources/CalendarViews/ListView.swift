@@ -155,14 +155,11 @@ public struct ListView: Hashable, Sendable, Codable {
 
     /// Whether `o` comes after the cursor's occurrence in the schedule's order.
     static func comes(_ o: Occurrence, after cursor: Cursor) -> Bool {
-        if o.startSeconds != cursor.startSeconds { return o.startSeconds > cursor.startSeconds }
-        if o.endSeconds != cursor.endSeconds { return o.endSeconds > cursor.endSeconds }
-        if o.id.uid != cursor.id.uid { return o.id.uid > cursor.id.uid }
-        return (o.id.recurrenceID?.wallTime.localSeconds ?? .min) > (cursor.id.recurrenceID?.wallTime.localSeconds ?? .min)
+        Occurrence.precedes((cursor.startSeconds, cursor.endSeconds, cursor.id), (o.startSeconds, o.endSeconds, o.id))
     }
 
     /// Whether `o` comes before the cursor's occurrence in the schedule's order.
     static func comes(_ o: Occurrence, before cursor: Cursor) -> Bool {
-        o.id != cursor.id && !comes(o, after: cursor)
+        Occurrence.precedes((o.startSeconds, o.endSeconds, o.id), (cursor.startSeconds, cursor.endSeconds, cursor.id))
     }
 }

@@ -57,8 +57,14 @@ public struct Occurrence: Hashable, Sendable, Identifiable {
     /// Whether `x` comes before `y` in a schedule's order: start, then end,
     /// then `UID`, then recurrence ID — a total order that builds no strings.
     public static func precedes(_ x: Occurrence, _ y: Occurrence) -> Bool {
-        if x.startSeconds != y.startSeconds { return x.startSeconds < y.startSeconds }
-        if x.endSeconds != y.endSeconds { return x.endSeconds < y.endSeconds }
+        precedes((x.startSeconds, x.endSeconds, x.id), (y.startSeconds, y.endSeconds, y.id))
+    }
+
+    /// The same order on the parts that decide it, for a position kept
+    /// without its occurrence (a list's page cursor, say).
+    public static func precedes(_ x: (start: Int64, end: Int64, id: ID), _ y: (start: Int64, end: Int64, id: ID)) -> Bool {
+        if x.start != y.start { return x.start < y.start }
+        if x.end != y.end { return x.end < y.end }
         if x.id.uid != y.id.uid { return x.id.uid < y.id.uid }
         return (x.id.recurrenceID?.wallTime.localSeconds ?? .min) < (y.id.recurrenceID?.wallTime.localSeconds ?? .min)
     }
