@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "CalendarCore", targets: ["CalendarCore"]),
         .library(name: "ICalendarKit", targets: ["ICalendarKit"]),
         .library(name: "CalendarViews", targets: ["CalendarViews"]),
+        .library(name: "CalendarScheduling", targets: ["CalendarScheduling"]),
         .executable(name: "horari", targets: ["horari"]),
     ],
     dependencies: [
@@ -22,9 +23,11 @@ let package = Package(
     targets: [
         .target(name: "CalendarCore"),
         // iCalendar import/export; libical stays behind `internal import`.
-        .target(name: "ICalendarKit", dependencies: ["CalendarCore", "CLibICal"]),
+        .target(name: "ICalendarKit", dependencies: ["CalendarCore", "CalendarScheduling", "CLibICal"]),
         // Month, week, day and list view models (pure; no UI).
         .target(name: "CalendarViews", dependencies: ["CalendarCore"]),
+        // Coaches, clients, sessions, classes, bookings and waitlists (pure; no C).
+        .target(name: "CalendarScheduling", dependencies: ["CalendarCore"]),
         // Not API: helpers shared by the tests and the benchmarks.
         .target(name: "_CalendarTestSupport"),
         .systemLibrary(
@@ -38,18 +41,19 @@ let package = Package(
                 "CalendarCore",
                 "ICalendarKit",
                 "CalendarViews",
+                "CalendarScheduling",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Examples/horari"
         ),
         .executableTarget(
             name: "HorariBench",
-            dependencies: ["CalendarCore", "ICalendarKit", "CalendarViews", "CLibICal", "_CalendarTestSupport"],
+            dependencies: ["CalendarCore", "ICalendarKit", "CalendarViews", "CalendarScheduling", "CLibICal", "_CalendarTestSupport"],
             path: "Benchmarks/HorariBench"
         ),
         .testTarget(
             name: "CalendarCoreTests",
-            dependencies: ["CalendarCore", "ICalendarKit", "CalendarViews", "CLibICal", "_CalendarTestSupport"],
+            dependencies: ["CalendarCore", "ICalendarKit", "CalendarViews", "CalendarScheduling", "CLibICal", "_CalendarTestSupport"],
             resources: [.copy("Fixtures")]
         ),
     ],

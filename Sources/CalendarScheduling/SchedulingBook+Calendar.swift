@@ -1,0 +1,199 @@
+import CalendarCore
+import Foundation
+
+/// Whom an export of the book is for, and so what it may contain.
+public enum ExportAudience: Hashable, Sendable {
+    /// Everything, to restore the book from: coaches, clients, members,
+    /// classes, sessions, bookings and waitlists.
+    case everything
+    /// The class timetable with its capacities: no sessions and no member,
+    /// client or coach records.
+    case publicTimetable
+    /// One member's booked occurrences, each as its own event; nobody else's name.
+    case member(String)
+    /// One coach's sessions with their clients; no other coach's clients.
+    case coach(String)
+}
+
+/// What a book writes into a calendar: items and `X-HORARI-*` components.
+///
+/// ICalendarKit turns it into `.ics` text; the names it uses are listed in
+/// ``SchedulingBook/init(timeZone:items:components:)``.
+public struct SchedulingContent: Hashable, Sendable {
+    /// Classes, sessions or a member's bookings, as calendar items.
+    public var items: [CalendarItem]
+    /// The records iCalendar has no component for (coaches, clients,
+    /// members, rosters), as `X-HORARI-*` components; only in a full export.
+    public var components: [ContentComponent]
+
+    /// Creates content.
+    public init(items: [CalendarItem], components: [ContentComponent]) {
+        self.items = items
+        self.components = components
+    }
+}
+
+/// The iCalendar names of the book's records. Each is an `X-` name (RFC 5545
+/// §3.8.8.2, §3.6 `x-comp`), which every client keeps or ignores.
+enum Names {
+    static let capacity = "X-HORARI-CAPACITY"
+    static let instructor = "X-HORARI-INSTRUCTOR"
+    static let coach = "X-HORARI-COACH"
+    static let client = "X-HORARI-CLIENT"
+    static let member = "X-HORARI-MEMBER"
+    static let roster = "X-HORARI-ROSTER"
+    static let sessionStatus = "X-HORARI-SESSION-STATUS"
+    static let name = "X-HORARI-NAME"
+    static let email = "X-HORARI-EMAIL"
+    static let buffer = "X-HORARI-BUFFER"
+    static let hours = "X-HORARI-HOURS"
+    static let dateHours = "X-HORARI-DATE-HOURS"
+    static let dayParameter = "X-HORARI-DAY"
+    static let classID = "X-HORARI-CLASS"
+    static let date = "X-HORARI-DATE"
+    static let booked = "X-HORARI-BOOKED"
+    static let waiting = "X-HORARI-WAITING"
+    static let components: Set<String> = [coach, client, member, roster]
+}
+
+extension SchedulingBook {
+    /// Whether an item is one the book writes (a class or a session), and so
+    /// is replaced, not kept, when the book is saved.
+    public static func isSchedulingItem(_ item: CalendarItem) -> Bool {
+        item.properties.contains { $0.name == Names.capacity || $0.name == Names.client }
+    }
+
+    /// Whether a component is one of the book's records.
+    public static func isSchedulingComponent(_ component: ContentComponent) -> Bool {
+        Names.components.contains(component.name.uppercased())
+    }
+
+    /// What an export for an audience contains.
+    /// - Throws: ``SchedulingError/unknownMember(_:)`` or ``SchedulingError/unknownCoach(_:)``.
+    public func content(for audience: ExportAudience) throws(SchedulingError) -> SchedulingContent {
+        switch audience {
+        case .publicTimetable:
+            return SchedulingContent(items: classes.map(calendarItem(for:)), components: [])
+        case .member(let id):
+            return SchedulingContent(items: try memberSchedule(member: id).items, components: [])
+        case .coach(let id):
+            return SchedulingContent(items: try sessions(coach: id).map(calendarItem(for:)), components: [])
+        case .everything:
+            let sessions = sessionsByID.values.sorted { (instant($0.start), $0.id) < (instant($1.start), $1.id) }
+            var components = coaches.map(component(for:))
+            components += clientsByID.values.sorted { $0.id < $1.id }.map(component(for:))
+            components += members.map { m in
+                ContentComponent(name: Names.member, properties: [ContentLine(name: "UID", value: m.id), ContentLine(name: Names.name, value: m.name)] + optional(Names.email, m.email))
+            }
+            components += rosters.keys.sorted().compactMap { key in
+                guard let r = rosters[key] else { return nil }
+                return ContentComponent(name: Names.roster, properties: [
+                    ContentLine(name: Names.classID, value: key.classID), ContentLine(name: Names.date, value: key.date.basicISO),
+                ] + r.confirmed.map { ContentLine(name: Names.booked, value: $0) } + r.waitlist.map { ContentLine(name: Names.waiting, value: $0) })
+            }
+            return SchedulingContent(items: classes.map(calendarItem(for:)) + sessions.map(calendarItem(for:)), components: components)
+        }
+    }
+
+    /// A class series as one recurring event: weekly on its days, with its
+    /// capacity in `X-HORARI-CAPACITY` and each changed occurrence as a
+    /// `RECURRENCE-ID` instance (a cancelled one with `STATUS:CANCELLED`).
+    public func calendarItem(for series: ClassSeries) -> CalendarItem {
+        let original = { (date: LocalDate) in CalendarTime.zoned(series.time.on(date), timeZone) }
+        let until = series.lastDate.map { CalendarTime.utc(LocalDateTime(localSeconds: instant(series.time.on($0)))) }
+        let rule = RecurrenceRule(frequency: .weekly, until: until, byDay: series.weekdays.map { .init($0) })
+        var properties = [ContentLine(name: Names.capacity, value: String(series.capacity))]
+        properties += optional(Names.instructor, series.instructor)
+        let overrides = series.changes.keys.sorted().compactMap { date -> RecurrenceOverride? in
+            guard let change = series.changes[date] else { return nil }
+            switch change {
+            case .cancelled:
+                let item = CalendarItem(uid: series.id, title: series.title, start: original(date), end: .duration(.init(seconds: series.minutes * 60)), location: series.location, status: "CANCELLED")
+                return RecurrenceOverride(recurrenceID: original(date), item: item, isCancelled: true)
+            case .moved(let to, let minutes):
+                let item = CalendarItem(uid: series.id, title: series.title, start: .zoned(to, timeZone), end: .duration(.init(seconds: minutes * 60)), location: series.location)
+                return RecurrenceOverride(recurrenceID: original(date), item: item)
+            }
+        }
+        return CalendarItem(
+            uid: series.id, title: series.title, start: original(series.firstDate), end: .duration(.init(seconds: series.minutes * 60)),
+            color: series.color, recurrenceRules: [rule], overrides: overrides, location: series.location, properties: properties)
+    }
+
+    /// A session as an event: the coach as `ORGANIZER`, the client as
+    /// `ATTENDEE`, `STATUS` `CONFIRMED` or `CANCELLED`, and the book's own
+    /// status and IDs in `X-HORARI-*` properties.
+    public func calendarItem(for session: Session) -> CalendarItem {
+        let coach = coachesByID[session.coachID], client = clientsByID[session.clientID]
+        var properties = [
+            ContentLine(name: "ORGANIZER", parameters: coach.map { [.init(name: "CN", values: [$0.name])] } ?? [], value: Self.address(coach?.email, "coach", session.coachID)),
+            ContentLine(
+                name: "ATTENDEE",
+                parameters: (client.map { [ContentLine.Parameter(name: "CN", values: [$0.name])] } ?? []) + [.init(name: "ROLE", values: ["REQ-PARTICIPANT"])],
+                value: Self.address(client?.email, "client", session.clientID)),
+        ]
+        properties += [
+            ContentLine(name: Names.coach, value: session.coachID), ContentLine(name: Names.client, value: session.clientID),
+            ContentLine(name: Names.sessionStatus, value: session.status.rawValue),
+        ]
+        return CalendarItem(
+            uid: session.id, title: "Training: \(client?.name ?? session.clientID)", start: .zoned(session.start, timeZone),
+            end: .duration(.init(seconds: session.minutes * 60)), notes: session.notes, location: session.location,
+            status: session.status == .cancelled ? "CANCELLED" : "CONFIRMED", properties: properties)
+    }
+
+    /// A member's booked occurrences (places held, not waited for), each as
+    /// its own event that the views draw and other calendars import.
+    /// - Throws: ``SchedulingError/unknownMember(_:)``.
+    public func memberSchedule(member memberID: String) throws(SchedulingError) -> Schedule {
+        let member = try member(memberID)
+        let items = try bookings(member: memberID).map { o in
+            let series = classesByID[o.id.classID]
+            return CalendarItem(
+                uid: "\(o.id.classID)/\(o.id.date.basicISO)", title: o.title, start: .zoned(o.start, timeZone),
+                end: .duration(.init(seconds: o.minutes * 60)), color: series?.color, location: series?.location, status: "CONFIRMED",
+                properties: [
+                    ContentLine(name: "ATTENDEE", parameters: [.init(name: "CN", values: [member.name]), .init(name: "PARTSTAT", values: ["ACCEPTED"])], value: Self.address(member.email, "member", member.id)),
+                    ContentLine(name: Names.classID, value: o.id.classID), ContentLine(name: Names.date, value: o.id.date.basicISO),
+                ])
+        }
+        return Schedule(items: items)
+    }
+
+    /// A coach's sessions (cancelled ones too) as a schedule the views draw.
+    /// - Throws: ``SchedulingError/unknownCoach(_:)``.
+    public func coachSchedule(coach coachID: String) throws(SchedulingError) -> Schedule {
+        Schedule(items: try sessions(coach: coachID).map(calendarItem(for:)))
+    }
+
+    static func address(_ email: String?, _ kind: String, _ id: String) -> String {
+        if let email, !email.isEmpty { return "mailto:" + email }
+        return "urn:x-horari:\(kind):" + (id.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? id)
+    }
+
+    private func optional(_ name: String, _ value: String?) -> [ContentLine] {
+        value.map { [ContentLine(name: name, value: $0)] } ?? []
+    }
+
+    private func component(for coach: Coach) -> ContentComponent {
+        var p = [ContentLine(name: "UID", value: coach.id), ContentLine(name: Names.name, value: coach.name)]
+        p += optional(Names.email, coach.email)
+        p.append(ContentLine(name: Names.buffer, value: String(coach.bufferMinutes)))
+        for day in Weekday.allCases {
+            if let ranges = coach.workingHours.weekly[day] {
+                p.append(ContentLine(name: Names.hours, parameters: [.init(name: Names.dayParameter, values: [day.icalCode])], value: ranges.map(\.description).joined(separator: " ")))
+            }
+        }
+        for date in coach.workingHours.exceptions.keys.sorted() {
+            let ranges = coach.workingHours.exceptions[date] ?? []
+            p.append(ContentLine(name: Names.dateHours, value: ([date.basicISO] + ranges.map(\.description)).joined(separator: " ")))
+        }
+        return ContentComponent(name: Names.coach, properties: p)
+    }
+
+    private func component(for client: Client) -> ContentComponent {
+        ContentComponent(name: Names.client, properties: [
+            ContentLine(name: "UID", value: client.id), ContentLine(name: Names.coach, value: client.coachID), ContentLine(name: Names.name, value: client.name),
+        ] + optional(Names.email, client.email))
+    }
+}

@@ -1,0 +1,158 @@
+import CalendarCore
+import Foundation
+
+extension SchedulingBook {
+    /// Reads a book back from what ``content(for:)`` wrote for
+    /// ``ExportAudience/everything``, ignoring every other item and component.
+    ///
+    /// | record | iCalendar |
+    /// |---|---|
+    /// | class | `VEVENT` with `X-HORARI-CAPACITY`, `RRULE:FREQ=WEEKLY;BYDAY=…`, changed instances by `RECURRENCE-ID` |
+    /// | session | `VEVENT` with `X-HORARI-COACH`, `X-HORARI-CLIENT`, `X-HORARI-SESSION-STATUS` |
+    /// | coach | `X-HORARI-COACH` component: `UID`, `X-HORARI-NAME`, `X-HORARI-EMAIL`, `X-HORARI-BUFFER`, `X-HORARI-HOURS;X-HORARI-DAY=MO:09:00-13:00 16:00-20:00`, `X-HORARI-DATE-HOURS:20261224` (a day off) |
+    /// | client | `X-HORARI-CLIENT` component: `UID`, `X-HORARI-COACH`, `X-HORARI-NAME`, `X-HORARI-EMAIL` |
+    /// | member | `X-HORARI-MEMBER` component: `UID`, `X-HORARI-NAME`, `X-HORARI-EMAIL` |
+    /// | roster | `X-HORARI-ROSTER` component: `X-HORARI-CLASS`, `X-HORARI-DATE`, then `X-HORARI-BOOKED` and `X-HORARI-WAITING` in order |
+    ///
+    /// Records are taken as they are: sessions that overlap (a file edited by
+    /// hand) are kept, not dropped; the rules apply to the next change.
+    /// - Throws: ``SchedulingError/invalid(field:reason:)`` naming the record that cannot be read.
+    public init(timeZone: String, items: [CalendarItem], components: [ContentComponent]) throws(SchedulingError) {
+        try self.init(timeZone: timeZone)
+        let byName = Dictionary(grouping: components) { $0.name.uppercased() }
+        for c in byName[Names.coach] ?? [] { try addCoach(readCoach(c)) }
+        for c in byName[Names.client] ?? [] {
+            try addClient(Client(id: try Self.required(c, "UID"), coachID: try Self.required(c, Names.coach), name: try Self.required(c, Names.name), email: c.value(Names.email)))
+        }
+        for c in byName[Names.member] ?? [] {
+            try addMember(Member(id: try Self.required(c, "UID"), name: try Self.required(c, Names.name), email: c.value(Names.email)))
+        }
+        for item in items where item.properties.contains(where: { $0.name == Names.capacity }) {
+            try addClass(readClass(item))
+        }
+        for item in items where item.properties.contains(where: { $0.name == Names.client }) {
+            try restore(readSession(item))
+        }
+        for c in byName[Names.roster] ?? [] { try readRoster(c) }
+    }
+
+    private static func required(_ c: ContentComponent, _ name: String) throws(SchedulingError) -> String {
+        guard let v = c.value(name), !v.isEmpty else {
+            throw .invalid(field: name, reason: "a \(c.name) record\(c.value("UID").map { " (UID \($0))" } ?? "") has no \(name)")
+        }
+        return v
+    }
+
+    private func readCoach(_ c: ContentComponent) throws(SchedulingError) -> Coach {
+        let id = try Self.required(c, "UID")
+        var hours = WorkingHours()
+        for line in c.properties where line.name == Names.hours {
+            let days = (line.parameter(Names.dayParameter) ?? "").split(separator: ",").compactMap { Weekday(icalCode: $0) }
+            guard !days.isEmpty else { throw .invalid(field: Names.hours, reason: "coach ‘\(id)’: hours without a weekday (\(Names.dayParameter)=MO…SU)") }
+            try hours.set(line.value.split(separator: " ").map { r throws(SchedulingError) in try TimeRange(parsing: r) }, on: days)
+        }
+        for line in c.properties where line.name == Names.dateHours {
+            let words = line.value.split(separator: " ")
+            guard let first = words.first, let date = try? CalendarTime(icalValue: first).localDate else {
+                throw .invalid(field: Names.dateHours, reason: "coach ‘\(id)’: ‘\(line.value)’ does not start with a date (YYYYMMDD)")
+            }
+            try hours.set(words.dropFirst().map { r throws(SchedulingError) in try TimeRange(parsing: r) }, onDate: date)
+        }
+        guard let buffer = Int(c.value(Names.buffer) ?? "0") else {
+            throw .invalid(field: Names.buffer, reason: "coach ‘\(id)’: the buffer is not a number of minutes")
+        }
+        return Coach(id: id, name: try Self.required(c, Names.name), email: c.value(Names.email), workingHours: hours, bufferMinutes: buffer)
+    }
+
+    private func readClass(_ item: CalendarItem) throws(SchedulingError) -> ClassSeries {
+        let what = "class ‘\(item.uid)’"
+        guard let capacity = item.properties.first(where: { $0.name == Names.capacity }).flatMap({ Int($0.value) }) else {
+            throw .invalid(field: Names.capacity, reason: "\(what): the capacity is not a whole number")
+        }
+        guard item.recurrenceRules.count == 1, let rule = item.recurrenceRules.first, rule.frequency == .weekly, rule.interval == 1,
+            rule.count == nil, rule.byDay.allSatisfy({ $0.ordinal == nil }),
+            rule.byMonth.isEmpty, rule.byMonthDay.isEmpty, rule.byHour.isEmpty, rule.byMinute.isEmpty, rule.bySetPos.isEmpty,
+            item.recurrenceDates.isEmpty, item.exceptionDates.isEmpty, !item.start.isDate
+        else {
+            throw .invalid(field: "RRULE", reason: "\(what) is not a weekly timetable entry (one RRULE:FREQ=WEEKLY;BYDAY=… on a timed start)")
+        }
+        let start = item.start.wallTime
+        let weekdays = rule.byDay.isEmpty ? [start.date.weekday] : rule.byDay.map(\.weekday)
+        let lastDate = rule.until.map { until -> LocalDate in
+            switch until {
+            case .utc(let t): wall(t.localSeconds).date
+            default: until.localDate
+            }
+        }
+        var changes: [LocalDate: OccurrenceChange] = [:]
+        for o in item.overrides {
+            let date = o.recurrenceID.wallTime.date
+            changes[date] = o.isCancelled ? .cancelled : .moved(to: o.item.start.wallTime, minutes: try Self.minutes(o.item, what))
+        }
+        let time = try TimeOfDay(hour: start.hour, minute: start.minute)
+        return ClassSeries(
+            id: item.uid, title: item.title, weekdays: weekdays, time: time, minutes: try Self.minutes(item, what), capacity: capacity,
+            location: item.location, instructor: item.properties.first { $0.name == Names.instructor }?.value, color: item.color,
+            firstDate: start.date, lastDate: lastDate, changes: changes)
+    }
+
+    private static func minutes(_ item: CalendarItem, _ what: String) throws(SchedulingError) -> Int {
+        switch item.end {
+        case .duration(let d): return d.days * 1440 + d.seconds / 60
+        case .at(let end): return Int((end.wallTime.localSeconds - item.start.wallTime.localSeconds) / 60)
+        case nil: throw .invalid(field: "DURATION", reason: "\(what) has no end or duration")
+        }
+    }
+
+    private func readSession(_ item: CalendarItem) throws(SchedulingError) -> Session {
+        let what = "session ‘\(item.uid)’"
+        let value = { (name: String) in item.properties.first { $0.name == name }?.value }
+        guard let coach = value(Names.coach), let client = value(Names.client) else {
+            throw .invalid(field: Names.coach, reason: "\(what) names no coach or client")
+        }
+        let status = value(Names.sessionStatus).flatMap(SessionStatus.init(rawValue:)) ?? (item.status?.uppercased() == "CANCELLED" ? .cancelled : .scheduled)
+        let start: LocalDateTime
+        switch item.start {
+        case .utc(let t): start = wall(t.localSeconds)
+        case .zoned(let t, let z) where z != timeZone:
+            start = (try? item.start.epochSeconds(floatingIn: zone)).map(wall) ?? t
+        default: start = item.start.wallTime
+        }
+        return Session(id: item.uid, coachID: coach, clientID: client, start: start, minutes: try Self.minutes(item, what), location: item.location, notes: item.notes, status: status)
+    }
+
+    /// Stores a session as read, with no clash check.
+    private mutating func restore(_ s: Session) throws(SchedulingError) {
+        _ = try client(s.clientID, coach: s.coachID)
+        guard sessionsByID[s.id] == nil else { throw .duplicateID(s.id, kind: "session") }
+        guard (1...1440).contains(s.minutes) else { throw .invalid(field: "minutes", reason: "session ‘\(s.id)’ lasts \(s.minutes) minutes; 1 to 1440 are possible") }
+        sessionsByID[s.id] = s
+        if s.holdsTime {
+            let start = instant(s.start)
+            timelines[s.coachID, default: Timeline()].insert(.init(start: start, end: start + Int64(s.minutes) * 60, id: s.id))
+        }
+    }
+
+    private mutating func readRoster(_ c: ContentComponent) throws(SchedulingError) {
+        let classID = try Self.required(c, Names.classID)
+        guard let date = try? CalendarTime(icalValue: try Self.required(c, Names.date)).localDate else {
+            throw .invalid(field: Names.date, reason: "a roster of class ‘\(classID)’ has a date that is not YYYYMMDD")
+        }
+        let key = try occurrenceKey(classID, date)
+        var roster = Roster()
+        for line in c.properties where line.name == Names.booked || line.name == Names.waiting {
+            _ = try member(line.value)
+            guard occurrencesByMember[line.value]?.insert(key).inserted ?? true else {
+                throw .invalid(field: line.name, reason: "member ‘\(line.value)’ appears twice in the roster of \(key)")
+            }
+            occurrencesByMember[line.value, default: []].insert(key)
+            if line.name == Names.booked { roster.confirmed.append(line.value) } else { roster.waitlist.append(line.value) }
+        }
+        if !roster.isEmpty { rosters[key] = roster }
+    }
+}
+
+extension ContentComponent {
+    /// The value of the first property with a name.
+    func value(_ name: String) -> String? { properties.first { $0.name == name }?.value }
+}

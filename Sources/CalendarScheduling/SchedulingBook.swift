@@ -1,0 +1,371 @@
+import CalendarCore
+import Foundation
+
+/// The scheduling records of one gym: coaches with their clients and
+/// sessions, members, and classes with their bookings and waitlists.
+///
+/// A value with the rules in its methods: every change either keeps every
+/// rule or throws a ``SchedulingError`` and leaves the book as it was. A
+/// coach's data is reached only through calls that name the coach, and none
+/// of them returns or changes another coach's clients or sessions — to a
+/// coach, another coach's client does not exist. Share a book between tasks
+/// through ``Scheduler``; save it with the calendar file through ICalendarKit.
+///
+/// All wall times are on the clocks of the book's ``timeZone``.
+///
+/// ```swift
+/// var book = try SchedulingBook(timeZone: "Europe/Madrid")
+/// try book.addCoach(Coach(id: "marc", name: "Marc Soler"))
+/// try book.addClient(Client(id: "anna", coachID: "marc", name: "Anna Puig"))
+/// let session = try book.addSession(coach: "marc", client: "anna",
+///                                   start: LocalDateTime(year: 2026, month: 11, day: 26, hour: 18), minutes: 60)
+/// ```
+public struct SchedulingBook: Sendable {
+    /// The IANA zone whose clocks the book's wall times are on.
+    public let timeZone: String
+    let zone: ZoneRules
+
+    var coachesByID: [String: Coach] = [:]
+    var clientsByID: [String: Client] = [:]
+    var clientIDsByCoach: [String: Set<String>] = [:]
+    var sessionsByID: [String: Session] = [:]
+    /// Per coach, the sessions that hold their time, by start.
+    var timelines: [String: Timeline] = [:]
+    var membersByID: [String: Member] = [:]
+    var classesByID: [String: ClassSeries] = [:]
+    var rosters: [ClassOccurrence.ID: Roster] = [:]
+    /// Per member, the occurrences they hold a place in or wait for.
+    var occurrencesByMember: [String: Set<ClassOccurrence.ID>] = [:]
+
+    /// Creates an empty book on a zone's clocks.
+    /// - Throws: ``SchedulingError/invalid(field:reason:)`` for a zone the system does not know.
+    public init(timeZone: String) throws(SchedulingError) {
+        do {
+            zone = try ZoneRules.named(timeZone)
+        } catch {
+            throw .invalid(field: "timeZone", reason: "‘\(timeZone)’ is not a time zone this system knows; use an IANA name such as Europe/Madrid")
+        }
+        self.timeZone = timeZone
+    }
+
+    /// The Unix seconds of a wall time on the book's clocks (RFC 5545 rules for gaps and folds).
+    func instant(_ wall: LocalDateTime) -> Int64 { zone.instant(forWall: wall.localSeconds) }
+
+    /// The wall time on the book's clocks at Unix seconds.
+    func wall(_ instant: Int64) -> LocalDateTime { LocalDateTime(localSeconds: zone.wall(atInstant: instant)) }
+
+    static func seconds(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970.rounded(.down)) }
+
+    static func newID(_ prefix: String) -> String {
+        prefix + "-" + String(UInt32.random(in: 0...UInt32.max), radix: 16)
+    }
+
+    static func checkID(_ id: String, _ kind: String) throws(SchedulingError) {
+        guard !id.isEmpty, !id.contains(where: { $0.isWhitespace || $0.isNewline }) else {
+            throw .invalid(field: "id", reason: "‘\(id)’ is not a usable \(kind) ID; use letters, digits and dashes, without spaces")
+        }
+    }
+
+    static func checkName(_ name: String, _ kind: String) throws(SchedulingError) {
+        if name.trimmingSpaces.isEmpty { throw .invalid(field: "name", reason: "the \(kind) has no name") }
+    }
+}
+
+/// Who holds the places of one occurrence, and who waits, in order.
+struct Roster: Hashable, Sendable {
+    var confirmed: [String] = []
+    var waitlist: [String] = []
+    var isEmpty: Bool { confirmed.isEmpty && waitlist.isEmpty }
+}
+
+/// One coach's time-holding sessions, sorted by start, for clash and free-slot
+/// searches in O(log n + k) rather than over every session.
+struct Timeline: Sendable {
+    struct Entry: Sendable {
+        var start: Int64
+        var end: Int64
+        var id: String
+    }
+
+    private(set) var entries: [Entry] = []
+    /// The longest entry ever held: entries that can reach a time start at most this much before it.
+    private(set) var longest: Int64 = 0
+
+    /// The index of the first entry that starts at or after `t`.
+    func firstIndex(startingAtOrAfter t: Int64) -> Int {
+        var lo = 0, hi = entries.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if entries[mid].start < t { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
+    /// The entries that overlap [start, end) once each is widened by `buffer` on both sides.
+    func overlapping(_ start: Int64, _ end: Int64, buffer: Int64) -> some Sequence<Entry> {
+        let from = firstIndex(startingAtOrAfter: start - buffer - longest)
+        return entries[from...].lazy.prefix { $0.start < end + buffer }.filter { start < $0.end + buffer }
+    }
+
+    mutating func insert(_ e: Entry) {
+        let i = firstIndex(startingAtOrAfter: e.start)
+        entries.insert(e, at: i)
+        longest = max(longest, e.end - e.start)
+    }
+
+    mutating func remove(id: String, start: Int64) {
+        var i = firstIndex(startingAtOrAfter: start)
+        while i < entries.count, entries[i].start == start {
+            if entries[i].id == id {
+                entries.remove(at: i)
+                return
+            }
+            i += 1
+        }
+    }
+}
+
+// MARK: - Coaches, clients and sessions
+
+extension SchedulingBook {
+    /// Adds a coach.
+    /// - Throws: ``SchedulingError`` for a taken ID, no name or a negative buffer.
+    public mutating func addCoach(_ coach: Coach) throws(SchedulingError) {
+        try Self.checkID(coach.id, "coach")
+        guard coachesByID[coach.id] == nil else { throw .duplicateID(coach.id, kind: "coach") }
+        try Self.checkCoach(coach)
+        coachesByID[coach.id] = coach
+    }
+
+    /// Replaces a coach's details (name, e-mail, hours, buffer).
+    /// - Throws: ``SchedulingError/unknownCoach(_:)``, or a value the book cannot take.
+    public mutating func updateCoach(_ coach: Coach) throws(SchedulingError) {
+        guard coachesByID[coach.id] != nil else { throw .unknownCoach(coach.id) }
+        try Self.checkCoach(coach)
+        coachesByID[coach.id] = coach
+    }
+
+    private static func checkCoach(_ coach: Coach) throws(SchedulingError) {
+        try checkName(coach.name, "coach")
+        guard (0...(24 * 60)).contains(coach.bufferMinutes) else {
+            throw .invalid(field: "bufferMinutes", reason: "a buffer is 0 to 1440 minutes, not \(coach.bufferMinutes)")
+        }
+    }
+
+    /// A coach's record.
+    /// - Throws: ``SchedulingError/unknownCoach(_:)``.
+    public func coach(_ id: String) throws(SchedulingError) -> Coach {
+        guard let c = coachesByID[id] else { throw .unknownCoach(id) }
+        return c
+    }
+
+    /// Every coach, by ID.
+    public var coaches: [Coach] { coachesByID.values.sorted { $0.id < $1.id } }
+
+    /// Adds a client to the coach named in it.
+    /// - Throws: ``SchedulingError`` for an unknown coach, a taken ID (by any coach's client) or no name.
+    public mutating func addClient(_ client: Client) throws(SchedulingError) {
+        _ = try coach(client.coachID)
+        try Self.checkID(client.id, "client")
+        guard clientsByID[client.id] == nil else { throw .duplicateID(client.id, kind: "client") }
+        try Self.checkName(client.name, "client")
+        clientsByID[client.id] = client
+        clientIDsByCoach[client.coachID, default: []].insert(client.id)
+    }
+
+    /// Replaces a client's name and e-mail, in the coach's scope.
+    /// - Throws: ``SchedulingError/unknownClient(_:coach:)`` when the coach has no such client.
+    public mutating func updateClient(_ client: Client, coach coachID: String) throws(SchedulingError) {
+        let old = try self.client(client.id, coach: coachID)
+        try Self.checkName(client.name, "client")
+        var new = client
+        new.coachID = old.coachID
+        clientsByID[client.id] = new
+    }
+
+    /// One of the coach's clients.
+    /// - Throws: ``SchedulingError/unknownClient(_:coach:)``, also for another coach's client.
+    public func client(_ id: String, coach coachID: String) throws(SchedulingError) -> Client {
+        _ = try coach(coachID)
+        guard let c = clientsByID[id], c.coachID == coachID else { throw .unknownClient(id, coach: coachID) }
+        return c
+    }
+
+    /// The coach's clients, by name.
+    /// - Throws: ``SchedulingError/unknownCoach(_:)``.
+    public func clients(coach coachID: String) throws(SchedulingError) -> [Client] {
+        _ = try coach(coachID)
+        return (clientIDsByCoach[coachID] ?? []).compactMap { clientsByID[$0] }.sorted { ($0.name, $0.id) < ($1.name, $1.id) }
+    }
+
+    /// Books a session of the coach with one of their clients.
+    ///
+    /// - Parameter id: the session's ID; one is made up when `nil`.
+    /// - Returns: the session as booked.
+    /// - Throws: ``SchedulingError/clash(_:)`` naming the session in the way
+    ///   (the coach's buffer counts), or an unknown coach or client, a taken
+    ///   ID, a length outside 1…1440 minutes.
+    @discardableResult
+    public mutating func addSession(
+        id: String? = nil, coach coachID: String, client clientID: String, start: LocalDateTime, minutes: Int,
+        location: String? = nil, notes: String? = nil
+    ) throws(SchedulingError) -> Session {
+        let id = id ?? Self.newID("session")
+        try Self.checkID(id, "session")
+        _ = try client(clientID, coach: coachID)
+        guard sessionsByID[id] == nil else { throw .duplicateID(id, kind: "session") }
+        let session = Session(id: id, coachID: coachID, clientID: clientID, start: start, minutes: minutes, location: location, notes: notes)
+        try place(session, ignoring: nil)
+        return session
+    }
+
+    /// Checks a session against the coach's timeline and stores it.
+    private mutating func place(_ session: Session, ignoring: Session?) throws(SchedulingError) {
+        guard (1...(24 * 60)).contains(session.minutes) else {
+            throw .invalid(field: "minutes", reason: "a session lasts 1 to 1440 minutes, not \(session.minutes)")
+        }
+        let start = instant(session.start)
+        let end = start + Int64(session.minutes) * 60
+        let buffer = Int64(coachesByID[session.coachID]?.bufferMinutes ?? 0) * 60
+        // A client has one coach, so the coach's timeline holds every session
+        // of the client too: one search finds both kinds of clash. The
+        // earliest session in the way is named.
+        if let hit = timelines[session.coachID]?.overlapping(start, end, buffer: buffer).first(where: { $0.id != ignoring?.id }),
+            let existing = sessionsByID[hit.id]
+        {
+            throw .clash(SessionClash(existing: existing, reason: existing.clientID == session.clientID ? .client : .coach, bufferMinutes: Int(buffer / 60)))
+        }
+        if let old = ignoring {
+            let oldStart = instant(old.start)
+            timelines[old.coachID]?.remove(id: old.id, start: oldStart)
+        }
+        sessionsByID[session.id] = session
+        timelines[session.coachID, default: Timeline()].insert(.init(start: start, end: end, id: session.id))
+    }
+
+    /// Moves a scheduled session to another time (and length), checking clashes as a new one.
+    /// - Throws: ``SchedulingError/clash(_:)``, ``SchedulingError/unknownSession(_:coach:)``,
+    ///   ``SchedulingError/sessionNotScheduled(_:status:)``.
+    @discardableResult
+    public mutating func moveSession(_ id: String, coach coachID: String, to start: LocalDateTime, minutes: Int? = nil) throws(SchedulingError) -> Session {
+        let old = try session(id, coach: coachID)
+        guard old.status == .scheduled else { throw .sessionNotScheduled(id, status: old.status) }
+        var new = old
+        new.start = start
+        new.minutes = minutes ?? old.minutes
+        try place(new, ignoring: old)
+        return new
+    }
+
+    /// Changes a session's place, notes or both (its time through ``moveSession(_:coach:to:minutes:)``).
+    /// - Throws: ``SchedulingError/unknownSession(_:coach:)``.
+    @discardableResult
+    public mutating func editSession(_ id: String, coach coachID: String, location: String?, notes: String?) throws(SchedulingError) -> Session {
+        var s = try session(id, coach: coachID)
+        s.location = location
+        s.notes = notes
+        sessionsByID[id] = s
+        return s
+    }
+
+    /// Marks a scheduled session completed, cancelled or a no-show. A
+    /// cancelled session frees its time.
+    /// - Throws: ``SchedulingError/unknownSession(_:coach:)``,
+    ///   ``SchedulingError/sessionNotScheduled(_:status:)`` when it was already settled.
+    @discardableResult
+    public mutating func setStatus(_ status: SessionStatus, ofSession id: String, coach coachID: String) throws(SchedulingError) -> Session {
+        var s = try session(id, coach: coachID)
+        guard s.status == .scheduled else { throw .sessionNotScheduled(id, status: s.status) }
+        if status == .cancelled {
+            let start = instant(s.start)
+            timelines[coachID]?.remove(id: id, start: start)
+        }
+        s.status = status
+        sessionsByID[id] = s
+        return s
+    }
+
+    /// One of the coach's sessions.
+    /// - Throws: ``SchedulingError/unknownSession(_:coach:)``, also for another coach's session.
+    public func session(_ id: String, coach coachID: String) throws(SchedulingError) -> Session {
+        _ = try coach(coachID)
+        guard let s = sessionsByID[id], s.coachID == coachID else { throw .unknownSession(id, coach: coachID) }
+        return s
+    }
+
+    /// The coach's sessions (of one client, if named), by start.
+    /// - Throws: ``SchedulingError/unknownCoach(_:)``, ``SchedulingError/unknownClient(_:coach:)``.
+    public func sessions(coach coachID: String, client clientID: String? = nil) throws(SchedulingError) -> [Session] {
+        _ = try coach(coachID)
+        if let clientID { _ = try client(clientID, coach: coachID) }
+        return sessionsByID.values
+            .filter { $0.coachID == coachID && (clientID == nil || $0.clientID == clientID) }
+            .sorted { (instant($0.start), $0.id) < (instant($1.start), $1.id) }
+    }
+
+    /// The coach's next scheduled sessions that start at or after `now`, soonest first.
+    /// - Throws: ``SchedulingError/unknownCoach(_:)``.
+    public func upcomingSessions(coach coachID: String, after now: Date, limit: Int = 10) throws(SchedulingError) -> [Session] {
+        _ = try coach(coachID)
+        guard let line = timelines[coachID], limit > 0 else { return [] }
+        let from = line.firstIndex(startingAtOrAfter: Self.seconds(now))
+        return line.entries[from...].lazy.compactMap { sessionsByID[$0.id] }.filter { $0.status == .scheduled }.prefix(limit).map { $0 }
+    }
+
+    /// The coach's sessions that started before `now`, whatever their status, newest first.
+    /// - Throws: ``SchedulingError/unknownCoach(_:)``.
+    public func pastSessions(coach coachID: String, before now: Date, limit: Int = 50) throws(SchedulingError) -> [Session] {
+        let t = Self.seconds(now)
+        let past = try sessions(coach: coachID).filter { instant($0.start) < t }
+        return Array(past.reversed().prefix(max(0, limit)))
+    }
+
+    /// The coach's free slots of a length between two dates (both included).
+    ///
+    /// Free time is the coach's working hours on each date (a date's
+    /// exception, or its weekday's hours) minus every session that holds
+    /// time, widened by the coach's buffer on both sides. Each free stretch
+    /// offers slots from its start, every `step` minutes (by default the
+    /// slot's length), that fit whole.
+    ///
+    /// - Parameter notBefore: leave out slots that start before this instant (pass `now`).
+    /// - Throws: ``SchedulingError/unknownCoach(_:)``, a length or step outside 1…1440 minutes.
+    public func freeSlots(
+        coach coachID: String, from first: LocalDate, through last: LocalDate, minutes: Int, step: Int? = nil, notBefore: Date? = nil
+    ) throws(SchedulingError) -> [FreeSlot] {
+        let coach = try coach(coachID)
+        let step = step ?? minutes
+        guard (1...1440).contains(minutes), (1...1440).contains(step) else {
+            throw .invalid(field: "minutes", reason: "a slot and its step are 1 to 1440 minutes")
+        }
+        let length = Int64(minutes) * 60, stride = Int64(step) * 60
+        let buffer = Int64(coach.bufferMinutes) * 60
+        let earliest = notBefore.map(Self.seconds) ?? .min
+        let line = timelines[coachID] ?? Timeline()
+        var slots: [FreeSlot] = []
+        func offer(_ from: Int64, _ to: Int64) {
+            var t = from
+            while t + length <= to {
+                if t >= earliest {
+                    slots.append(FreeSlot(start: wall(t), end: wall(t + length), startSeconds: t, endSeconds: t + length))
+                }
+                t += stride
+            }
+        }
+        var day = first.dayNumber
+        while day <= last.dayNumber {
+            let date = LocalDate(dayNumber: day)
+            for range in coach.workingHours.hours(on: date) {
+                let open = instant(range.start.on(date)), close = instant(range.end.on(date))
+                var cursor = open
+                for busy in line.overlapping(open, close, buffer: buffer) {
+                    if busy.start - buffer > cursor { offer(cursor, busy.start - buffer) }
+                    cursor = max(cursor, busy.end + buffer)
+                }
+                if cursor < close { offer(cursor, close) }
+            }
+            day += 1
+        }
+        return slots
+    }
+}

@@ -1,0 +1,138 @@
+import CalendarCore
+
+/// Why the scheduling book refused a request.
+///
+/// Every case carries what a person needs to act on it, and ``description``
+/// says it in a sentence. A refusal never changes the book.
+///
+/// ```swift
+/// do { try book.book(member: "marta", classID: "yoga", on: date, now: now) }
+/// catch .classFull(let title, _, let capacity, let waiting) { … }
+/// ```
+public enum SchedulingError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// No coach has this ID.
+    case unknownCoach(String)
+    /// The coach has no client with this ID. Another coach's client gets the
+    /// same answer: a coach's scope does not reveal what lies outside it.
+    case unknownClient(String, coach: String)
+    /// The coach has no session with this ID (also when it is another coach's).
+    case unknownSession(String, coach: String)
+    /// No member has this ID.
+    case unknownMember(String)
+    /// No class series has this ID.
+    case unknownClass(String)
+    /// An ID that is already taken by another record of the same kind.
+    case duplicateID(String, kind: String)
+    /// A value the book cannot take, with the field and the reason.
+    case invalid(field: String, reason: String)
+    /// The session would overlap another of the same coach or client (buffer included).
+    case clash(SessionClash)
+    /// Only a scheduled session can be moved or have its status changed.
+    case sessionNotScheduled(String, status: SessionStatus)
+    /// The class does not meet on that date.
+    case notAnOccurrence(classID: String, title: String, date: LocalDate, meets: String)
+    /// That occurrence of the class is cancelled.
+    case occurrenceCancelled(classID: String, title: String, date: LocalDate)
+    /// That occurrence has already started.
+    case occurrenceInPast(classID: String, title: String, date: LocalDate, start: LocalDateTime)
+    /// The member already holds a place in that occurrence.
+    case alreadyBooked(member: String, title: String, date: LocalDate)
+    /// The member is already waiting for a place in that occurrence.
+    case alreadyWaitlisted(member: String, title: String, date: LocalDate, position: Int)
+    /// Every place is taken and the member did not ask to wait.
+    case classFull(title: String, date: LocalDate, capacity: Int, waiting: Int)
+    /// The member holds no place, and is not waiting, in that occurrence.
+    case notBooked(member: String, title: String, date: LocalDate)
+
+    /// What went wrong and what to do about it, in one sentence.
+    public var description: String {
+        switch self {
+        case .unknownCoach(let id):
+            "there is no coach ‘\(id)’; add the coach first"
+        case .unknownClient(let id, let coach):
+            "coach ‘\(coach)’ has no client ‘\(id)’; add the client to this coach first"
+        case .unknownSession(let id, let coach):
+            "coach ‘\(coach)’ has no session ‘\(id)’"
+        case .unknownMember(let id):
+            "there is no member ‘\(id)’; add the member first"
+        case .unknownClass(let id):
+            "there is no class ‘\(id)’"
+        case .duplicateID(let id, let kind):
+            "a \(kind) with ID ‘\(id)’ already exists; choose another ID"
+        case .invalid(let field, let reason):
+            "\(field): \(reason)"
+        case .clash(let clash):
+            clash.description
+        case .sessionNotScheduled(let id, let status):
+            "session ‘\(id)’ is \(status.rawValue); only a scheduled session can change"
+        case .notAnOccurrence(_, let title, let date, let meets):
+            "\(title) does not meet on \(date.weekday.name) \(date); it meets \(meets)"
+        case .occurrenceCancelled(_, let title, let date):
+            "\(title) on \(date) is cancelled"
+        case .occurrenceInPast(_, let title, let date, let start):
+            "\(title) on \(date) started at \(start.timeText); book a later date"
+        case .alreadyBooked(let member, let title, let date):
+            "member ‘\(member)’ already has a place in \(title) on \(date)"
+        case .alreadyWaitlisted(let member, let title, let date, let position):
+            "member ‘\(member)’ is already number \(position) on the waitlist for \(title) on \(date)"
+        case .classFull(let title, let date, let capacity, let waiting):
+            "\(title) on \(date) is full (\(capacity) of \(capacity) places taken, \(waiting) waiting); join the waitlist or pick another date"
+        case .notBooked(let member, let title, let date):
+            "member ‘\(member)’ has no place in \(title) on \(date) and is not waiting for one"
+        }
+    }
+}
+
+/// A session that cannot be booked because another one is in the way.
+public struct SessionClash: Hashable, Sendable, CustomStringConvertible {
+    /// Whose time the two sessions share.
+    public enum Reason: String, Hashable, Sendable {
+        /// The same client is in both (a client has one coach, so the coach too).
+        case client
+        /// The coach is in both, with different clients.
+        case coach
+    }
+
+    /// The session that is in the way.
+    public var existing: Session
+    /// Why the two cannot both happen.
+    public var reason: Reason
+    /// The gap the coach keeps between sessions, in minutes (0 for none).
+    public var bufferMinutes: Int
+
+    /// Describes a clash.
+    public init(existing: Session, reason: Reason, bufferMinutes: Int) {
+        self.existing = existing
+        self.reason = reason
+        self.bufferMinutes = bufferMinutes
+    }
+
+    /// Says which session is in the way and when.
+    public var description: String {
+        let who = reason == .client ? "client ‘\(existing.clientID)’" : "coach ‘\(existing.coachID)’"
+        let buffer = bufferMinutes > 0 ? " (with the coach's \(bufferMinutes)-minute buffer)" : ""
+        return "the time clashes\(buffer) with session ‘\(existing.id)’ of \(who) on \(existing.start.date) at \(existing.start.timeText) for \(existing.minutes) minutes; pick another time"
+    }
+}
+
+extension Weekday {
+    /// The English name, for messages.
+    var name: String {
+        switch self {
+        case .monday: "Monday"
+        case .tuesday: "Tuesday"
+        case .wednesday: "Wednesday"
+        case .thursday: "Thursday"
+        case .friday: "Friday"
+        case .saturday: "Saturday"
+        case .sunday: "Sunday"
+        }
+    }
+}
+
+extension LocalDateTime {
+    /// "HH:MM", for messages.
+    var timeText: String {
+        (hour < 10 ? "0" : "") + String(hour) + ":" + (minute < 10 ? "0" : "") + String(minute)
+    }
+}

@@ -1,0 +1,60 @@
+import CalendarCore
+import CalendarScheduling
+
+/// The scheduling book in a calendar file, and its four exports.
+///
+/// A calendar file holds the book's records beside ordinary events and
+/// tasks: classes and sessions as `VEVENT`s, coaches, clients, members and
+/// rosters as `X-HORARI-*` components (see
+/// ``CalendarScheduling/SchedulingBook/init(timeZone:items:components:)``).
+///
+/// ```swift
+/// try CalendarFile.update(url) { calendar in
+///     var book = try calendar.schedulingBook()
+///     try book.book(member: "marta", classID: "yoga", on: date, now: .now)
+///     calendar.setScheduling(book)
+/// }
+/// let timetable = ICalendarExporter().export(try ICalendar(book, for: .publicTimetable))
+/// ```
+extension ICalendar {
+    /// The calendar property that records the book's zone.
+    static let bookZoneProperty = "X-HORARI-TIMEZONE"
+
+    /// A calendar holding what an audience may see of a book.
+    ///
+    /// - `.publicTimetable`: the classes with their capacities; no one's name.
+    /// - `.member(id)`: that member's booked occurrences only.
+    /// - `.coach(id)`: that coach's sessions only.
+    /// - `.everything`: the whole book, which ``schedulingBook(defaultTimeZone:)`` reads back.
+    /// - Throws: ``CalendarScheduling/SchedulingError`` for an unknown member or coach.
+    public init(_ book: SchedulingBook, for audience: ExportAudience, name: String? = nil) throws(SchedulingError) {
+        self.init(name: name)
+        let content = try book.content(for: audience)
+        items = content.items
+        components = content.components
+        properties = [ContentLine(name: Self.bookZoneProperty, value: book.timeZone)]
+    }
+
+    /// The scheduling book kept in this calendar (an empty one if it keeps none).
+    ///
+    /// - Parameter defaultTimeZone: the book's zone when the calendar names
+    ///   none (`X-HORARI-TIMEZONE`, else Google's `X-WR-TIMEZONE`); UTC if `nil`.
+    /// - Throws: ``CalendarScheduling/SchedulingError`` naming a record that cannot be read.
+    public func schedulingBook(defaultTimeZone: String? = nil) throws(SchedulingError) -> SchedulingBook {
+        let zone = properties.first { $0.name == Self.bookZoneProperty }?.value ?? timeZone ?? defaultTimeZone ?? "UTC"
+        return try SchedulingBook(
+            timeZone: zone, items: items.filter(SchedulingBook.isSchedulingItem),
+            components: components.filter(SchedulingBook.isSchedulingComponent))
+    }
+
+    /// Replaces the calendar's scheduling records with a book's, keeping
+    /// every other item, component and property as it was.
+    public mutating func setScheduling(_ book: SchedulingBook) {
+        // `.everything` names no member or coach, so it cannot throw.
+        let content = (try? book.content(for: .everything)) ?? SchedulingContent(items: [], components: [])
+        items = items.filter { !SchedulingBook.isSchedulingItem($0) } + content.items
+        components = components.filter { !SchedulingBook.isSchedulingComponent($0) } + content.components
+        properties.removeAll { $0.name == Self.bookZoneProperty }
+        properties.append(ContentLine(name: Self.bookZoneProperty, value: book.timeZone))
+    }
+}

@@ -1,0 +1,140 @@
+import CalendarCore
+import CalendarScheduling
+import Foundation
+import ICalendarKit
+import Testing
+
+@Suite("Scheduling in iCalendar")
+struct SchedulingICalendarTests {
+    let exporter = ICalendarExporter(options: .init(timestamp: Date(timeIntervalSince1970: 1_795_000_000)))
+
+    /// The gym with sessions, a cancelled and a moved class, bookings and a waitlist.
+    func busyGym() throws -> SchedulingBook {
+        var book = try Gym.book()
+        let now = try Gym.now("2026-11-22 12:00")
+        var marc = try book.coach("marc")
+        try marc.workingHours.set([], onDate: Gym.day("2026-12-24"))
+        try marc.workingHours.set([TimeRange(parsing: "10:00-14:00")], onDate: Gym.day("2026-12-31"))
+        try book.updateCoach(marc)
+        try book.addSession(id: "s1", coach: "marc", client: "anna", start: Gym.at("2026-11-26 18:00"), minutes: 60, location: "Gimnàs Sants", notes: "Strength block, week 3.\nBring a towel.")
+        try book.addSession(id: "s2", coach: "marc", client: "pau", start: Gym.at("2026-11-20 09:00"), minutes: 45)
+        try book.setStatus(.noShow, ofSession: "s2", coach: "marc")
+        try book.addSession(id: "l1", coach: "laia", client: "joan", start: Gym.at("2026-11-27 10:00"), minutes: 30)
+        try book.addSession(id: "l2", coach: "laia", client: "rosa", start: Gym.at("2026-11-27 11:00"), minutes: 30)
+        try book.setStatus(.cancelled, ofSession: "l2", coach: "laia")
+        try book.cancelOccurrence(classID: "yoga", on: Gym.day("2026-12-07"))
+        try book.moveOccurrence(classID: "yoga", on: Gym.day("2026-11-25"), to: Gym.at("2026-11-25 19:30"))
+        try book.addMember(Member(id: "xavi", name: "Xavi Mas", email: "xavi@example.com"))
+        for m in ["marta", "oriol", "nuria", "xavi"] {
+            try book.book(member: m, classID: "yoga", on: Gym.day("2026-11-23"), now: now, whenFull: .joinWaitlist)
+        }
+        try book.book(member: "marta", classID: "yoga", on: Gym.day("2026-11-25"), now: now)
+        try book.book(member: "oriol", classID: "spin", on: Gym.day("2026-11-27"), now: now)
+        return book
+    }
+
+    func text(_ book: SchedulingBook, _ audience: ExportAudience) throws -> String {
+        exporter.export(try ICalendar(book, for: audience))
+    }
+
+    @Test("the full backup round-trips: export, import, export is byte-identical and the book reads back whole")
+    func backupRoundTrip() throws {
+        let book = try busyGym()
+        let first = try text(book, .everything)
+        let imported = try ICalendarImporter().importCalendar(from: first)
+        #expect(imported.diagnostics.isEmpty, "\(imported.diagnostics)")
+        let back = try imported.calendar.schedulingBook()
+        #expect(exporter.export(try ICalendar(back, for: .everything)) == first)
+        #expect(back.timeZone == "Europe/Madrid")
+        #expect(back.coaches == book.coaches)
+        #expect(back.members == book.members)
+        #expect(back.classes == book.classes)
+        #expect(try back.clients(coach: "marc") == book.clients(coach: "marc"))
+        #expect(try back.sessions(coach: "marc") == book.sessions(coach: "marc"))
+        #expect(try back.sessions(coach: "laia").map(\.status) == [.scheduled, .cancelled])
+        let monday = try Gym.day("2026-11-23")
+        #expect(try back.roster(classID: "yoga", on: monday).confirmed == ["marta", "oriol", "nuria"])
+        #expect(try back.roster(classID: "yoga", on: monday).waitlist == ["xavi"])
+        // The rules still hold on the book read back.
+        var again = back
+        #expect(refusal { try again.addSession(coach: "marc", client: "pau", start: Gym.at("2026-11-26 18:30"), minutes: 30) } != nil)
+    }
+
+    @Test("sessions are VEVENTs with ORGANIZER, ATTENDEE, LOCATION and STATUS; classes a weekly series with X-HORARI-CAPACITY")
+    func shape() throws {
+        let ics = try text(try busyGym(), .everything)
+        #expect(ics.contains("ORGANIZER;CN=Marc Soler:mailto:marc@gym.example\r\n"))
+        #expect(ics.contains("ATTENDEE;CN=Anna Puig;ROLE=REQ-PARTICIPANT:mailto:anna@example.com\r\n"))
+        #expect(ics.contains("LOCATION:Gimnàs Sants\r\n"))
+        #expect(ics.contains("STATUS:CANCELLED\r\n") && ics.contains("STATUS:CONFIRMED\r\n"))
+        #expect(ics.contains("RRULE:FREQ=WEEKLY;BYDAY=MO,WE\r\n"))
+        #expect(ics.contains("RRULE:FREQ=WEEKLY;UNTIL=20261225T060000Z;BYDAY=FR\r\n"))
+        #expect(ics.contains("X-HORARI-CAPACITY:3\r\n") && ics.contains("X-HORARI-CAPACITY:20\r\n"))
+        #expect(ics.contains("RECURRENCE-ID;TZID=Europe/Madrid:20261207T183000\r\n"))
+        #expect(ics.contains("BEGIN:VTIMEZONE\r\nTZID:Europe/Madrid\r\n"))
+        // A client without an e-mail gets a URN address, still a valid cal-address.
+        #expect(ics.contains("ATTENDEE;CN=Rosa Martí;ROLE=REQ-PARTICIPANT:urn:x-horari:client:rosa\r\n"))
+    }
+
+    @Test("privacy: the public and member exports name no other member or client; a coach's names only theirs")
+    func privacy() throws {
+        let book = try busyGym()
+        let everyone = ["Anna Puig", "anna@example.com", "Pau Ferrer", "pau@example.com", "Joan Serra", "joan@example.com", "Rosa Martí",
+                        "Marta Roig", "marta@example.com", "Oriol Camps", "oriol@example.com", "Núria Pons", "nuria@example.com",
+                        "Xavi Mas", "xavi@example.com", "marta", "oriol", "nuria", "xavi"]
+        let full = try text(book, .everything)
+        for name in everyone { #expect(full.contains(name), "the backup has \(name)") }
+
+        let timetable = try text(book, .publicTimetable)
+        for name in everyone { #expect(!timetable.contains(name), "the public timetable names \(name)") }
+        #expect(timetable.contains("SUMMARY:Yoga") && timetable.contains("X-HORARI-CAPACITY:3"))
+        #expect(!timetable.contains("X-HORARI-ROSTER") && !timetable.contains("Training"))
+
+        let oriol = try text(book, .member("oriol"))
+        for name in everyone where !["Oriol Camps", "oriol@example.com", "oriol"].contains(name) {
+            #expect(!oriol.contains(name), "Oriol's export names \(name)")
+        }
+        #expect(oriol.components(separatedBy: "BEGIN:VEVENT").count - 1 == 2, "his two bookings")
+
+        let laia = try text(book, .coach("laia"))
+        for name in ["Anna Puig", "anna@example.com", "Pau Ferrer", "pau@example.com", "Marta Roig", "Oriol Camps", "Núria Pons", "Xavi Mas"] {
+            #expect(!laia.contains(name), "Laia's export names \(name)")
+        }
+        #expect(laia.contains("Joan Serra") && laia.contains("Rosa Martí"))
+        #expect(refusal { _ = try ICalendar(book, for: .member("ghost")) } == .unknownMember("ghost"))
+    }
+
+    @Test("a member's export imports as their schedule elsewhere: the same instants as the book")
+    func memberExportReads() throws {
+        let book = try busyGym()
+        let imported = try ICalendarImporter().importCalendar(from: try text(book, .member("marta"))).calendar.schedule()
+        let found = imported.occurrences(from: try Gym.now("2026-11-01 00:00"), to: try Gym.now("2027-01-01 00:00"))
+        #expect(found.map(\.startSeconds) == (try book.bookings(member: "marta")).map(\.startSeconds))
+        #expect(found.map(\.item.title) == ["Yoga", "Yoga"])
+    }
+
+    @Test("saving the book into a calendar file keeps the file's other items and properties")
+    func keepsTheRest() throws {
+        let url = Bundle.module.url(forResource: "gym", withExtension: "ics", subdirectory: "Fixtures/ics")
+        let original = try ICalendarImporter().importCalendar(contentsOf: try #require(url)).calendar
+        var calendar = original
+        calendar.setScheduling(try busyGym())
+        let reread = try ICalendarImporter().importCalendar(from: exporter.export(calendar)).calendar
+        for item in original.items { #expect(reread.items.contains { $0.uid == item.uid }, "kept \(item.uid)") }
+        #expect(reread.name == original.name)
+        let book = try reread.schedulingBook()
+        #expect(book.classes.map(\.id) == ["spin", "yoga"])
+        // Saving an empty book removes the records again and nothing else.
+        calendar.setScheduling(try SchedulingBook(timeZone: "Europe/Madrid"))
+        #expect(calendar.items.map(\.uid) == original.items.map(\.uid))
+    }
+
+    @Test("a damaged record is refused with its name, not dropped")
+    func damaged() throws {
+        let ics = try text(try busyGym(), .everything).replacingOccurrences(of: "X-HORARI-CAPACITY:20", with: "X-HORARI-CAPACITY:twenty")
+        let calendar = try ICalendarImporter().importCalendar(from: ics).calendar
+        #expect(refusal { _ = try calendar.schedulingBook() }?.description == "X-HORARI-CAPACITY: class ‘spin’: the capacity is not a whole number")
+        let unknown = try text(try busyGym(), .everything).replacingOccurrences(of: "X-HORARI-WAITING:xavi", with: "X-HORARI-WAITING:ghost")
+        #expect(refusal { _ = try ICalendarImporter().importCalendar(from: unknown).calendar.schedulingBook() } == .unknownMember("ghost"))
+    }
+}

@@ -1,0 +1,388 @@
+import CalendarCore
+import CalendarScheduling
+import Foundation
+import Testing
+
+/// A small gym in Madrid: two coaches with two clients each, three members,
+/// Yoga on Mondays and Wednesdays at 18:30 (3 places), Spinning on Fridays at 07:00.
+struct Gym {
+    static let zone = "Europe/Madrid"
+    static func day(_ text: String) throws -> LocalDate { try CalendarTime(icalValue: text.replacingOccurrences(of: "-", with: "")).localDate }
+    /// "2026-11-26 18:00" on Madrid's clocks.
+    static func at(_ text: String) throws -> LocalDateTime {
+        try CalendarTime(icalValue: text.replacingOccurrences(of: "-", with: "").replacingOccurrences(of: ":", with: "").replacingOccurrences(of: " ", with: "T") + "00").wallTime
+    }
+    /// The instant of a Madrid wall time.
+    static func now(_ text: String) throws -> Date { try CalendarTime.zoned(at(text), zone).instant(floatingIn: .utc) }
+
+    static func book() throws -> SchedulingBook {
+        var book = try SchedulingBook(timeZone: zone)
+        var hours = WorkingHours()
+        try hours.set([TimeRange(parsing: "09:00-13:00"), TimeRange(parsing: "16:00-20:00")], on: [.monday, .tuesday, .wednesday, .thursday, .friday])
+        try book.addCoach(Coach(id: "marc", name: "Marc Soler", email: "marc@gym.example", workingHours: hours))
+        try book.addCoach(Coach(id: "laia", name: "Laia Vidal", email: "laia@gym.example", workingHours: hours, bufferMinutes: 15))
+        try book.addClient(Client(id: "anna", coachID: "marc", name: "Anna Puig", email: "anna@example.com"))
+        try book.addClient(Client(id: "pau", coachID: "marc", name: "Pau Ferrer, Jr.", email: "pau@example.com"))
+        try book.addClient(Client(id: "joan", coachID: "laia", name: "Joan Serra", email: "joan@example.com"))
+        try book.addClient(Client(id: "rosa", coachID: "laia", name: "Rosa Martí"))
+        for (id, name) in [("marta", "Marta Roig"), ("oriol", "Oriol Camps"), ("nuria", "Núria Pons")] {
+            try book.addMember(Member(id: id, name: name, email: "\(id)@example.com"))
+        }
+        try book.addClass(ClassSeries(
+            id: "yoga", title: "Yoga", weekdays: [.wednesday, .monday], time: TimeOfDay(hour: 18, minute: 30), minutes: 60, capacity: 3,
+            location: "Sala 2", instructor: "Laia Vidal", color: try ItemColor.named("teal"), firstDate: try day("2026-09-05")))
+        try book.addClass(ClassSeries(
+            id: "spin", title: "Spinning", weekdays: [.friday], time: TimeOfDay(hour: 7), minutes: 45, capacity: 20,
+            firstDate: try day("2026-09-04"), lastDate: try day("2026-12-31")))
+        return book
+    }
+}
+
+/// What a call threw, if it threw a ``SchedulingError`` (anything else fails the test).
+func refusal(_ body: () throws -> Void) -> SchedulingError? {
+    do {
+        try body()
+        return nil
+    } catch let error as SchedulingError {
+        return error
+    } catch {
+        Issue.record("not a SchedulingError: \(error)")
+        return nil
+    }
+}
+
+@Suite("Scheduling: coaches, clients and sessions")
+struct SessionTests {
+    @Test("a coach's scope never reaches another coach's clients or sessions")
+    func scope() throws {
+        var book = try Gym.book()
+        let s = try book.addSession(id: "s1", coach: "laia", client: "joan", start: Gym.at("2026-11-26 10:00"), minutes: 60)
+        #expect(try book.clients(coach: "marc").map(\.id) == ["anna", "pau"])
+        #expect(try book.sessions(coach: "marc").isEmpty)
+        // Marc tries every way in to Laia's client and session.
+        #expect(refusal { _ = try book.client("joan", coach: "marc") } == .unknownClient("joan", coach: "marc"))
+        #expect(refusal { _ = try book.session("s1", coach: "marc") } == .unknownSession("s1", coach: "marc"))
+        #expect(refusal { _ = try book.sessions(coach: "marc", client: "joan") } == .unknownClient("joan", coach: "marc"))
+        #expect(refusal { try book.addSession(coach: "marc", client: "joan", start: Gym.at("2026-11-27 10:00"), minutes: 60) } == .unknownClient("joan", coach: "marc"))
+        #expect(refusal { try book.moveSession("s1", coach: "marc", to: Gym.at("2026-11-27 10:00")) } == .unknownSession("s1", coach: "marc"))
+        #expect(refusal { try book.setStatus(.cancelled, ofSession: "s1", coach: "marc") } == .unknownSession("s1", coach: "marc"))
+        #expect(refusal { try book.editSession("s1", coach: "marc", location: "x", notes: nil) } == .unknownSession("s1", coach: "marc"))
+        #expect(refusal { try book.updateClient(Client(id: "joan", coachID: "marc", name: "Mine now"), coach: "marc") } == .unknownClient("joan", coach: "marc"))
+        #expect(refusal { _ = try book.upcomingSessions(coach: "nobody", after: Gym.now("2026-11-22 12:00")) } == .unknownCoach("nobody"))
+        // Nothing changed, and the message does not say that joan exists elsewhere.
+        #expect(try book.session("s1", coach: "laia") == s)
+        #expect(try book.client("joan", coach: "laia").name == "Joan Serra")
+        #expect(SchedulingError.unknownClient("joan", coach: "marc").description == "coach ‘marc’ has no client ‘joan’; add the client to this coach first")
+        // Updating keeps the client with their coach, whatever coachID the caller wrote.
+        try book.updateClient(Client(id: "anna", coachID: "laia", name: "Anna Puig i Soler"), coach: "marc")
+        #expect(try book.client("anna", coach: "marc").name == "Anna Puig i Soler")
+        #expect(try book.clients(coach: "laia").map(\.id) == ["joan", "rosa"])
+    }
+
+    @Test("the desks of the actor carry the same scope")
+    func desks() async throws {
+        let scheduler = Scheduler(book: try Gym.book())
+        let laia = try await scheduler.coach("laia"), marc = try await scheduler.coach("marc")
+        try await laia.addSession(id: "s1", client: "joan", start: Gym.at("2026-11-26 10:00"), minutes: 60)
+        #expect(try await marc.sessions().isEmpty)
+        #expect(try await marc.clients().map(\.id) == ["anna", "pau"])
+        let noon = try Gym.at("2026-11-26 12:00")
+        do {
+            try await marc.moveSession("s1", to: noon)
+            Issue.record("Marc moved Laia's session")
+        } catch {
+            #expect(error == .unknownSession("s1", coach: "marc"))
+        }
+        do {
+            _ = try await scheduler.coach("ghost")
+            Issue.record("a desk for an unknown coach")
+        } catch {
+            #expect(error == .unknownCoach("ghost"))
+        }
+    }
+
+    @Test("a clash with the same coach or client is refused and names the session; the buffer counts")
+    func clashes() throws {
+        var book = try Gym.book()
+        let first = try book.addSession(id: "s1", coach: "marc", client: "anna", start: Gym.at("2026-11-26 10:00"), minutes: 60, location: "Sants")
+        // The same client overlapping.
+        let sameClient = refusal { try book.addSession(coach: "marc", client: "anna", start: Gym.at("2026-11-26 10:30"), minutes: 60) }
+        #expect(sameClient == .clash(SessionClash(existing: first, reason: .client, bufferMinutes: 0)))
+        #expect(sameClient?.description == "the time clashes with session ‘s1’ of client ‘anna’ on 2026-11-26 at 10:00 for 60 minutes; pick another time")
+        // The same coach with another client, overlapping by one minute at either end.
+        #expect(refusal { try book.addSession(coach: "marc", client: "pau", start: Gym.at("2026-11-26 09:01"), minutes: 60) } == .clash(SessionClash(existing: first, reason: .coach, bufferMinutes: 0)))
+        #expect(refusal { try book.addSession(coach: "marc", client: "pau", start: Gym.at("2026-11-26 10:59"), minutes: 30) } == .clash(SessionClash(existing: first, reason: .coach, bufferMinutes: 0)))
+        // Back to back is fine without a buffer; another coach at the same time too.
+        try book.addSession(id: "s2", coach: "marc", client: "pau", start: Gym.at("2026-11-26 11:00"), minutes: 60)
+        try book.addSession(id: "s3", coach: "marc", client: "pau", start: Gym.at("2026-11-26 09:00"), minutes: 60)
+        try book.addSession(id: "l1", coach: "laia", client: "joan", start: Gym.at("2026-11-26 10:00"), minutes: 60)
+        // Laia keeps 15 minutes between sessions.
+        let buffered = refusal { try book.addSession(coach: "laia", client: "rosa", start: Gym.at("2026-11-26 11:10"), minutes: 30) }
+        #expect(buffered?.description == "the time clashes (with the coach's 15-minute buffer) with session ‘l1’ of coach ‘laia’ on 2026-11-26 at 10:00 for 60 minutes; pick another time")
+        try book.addSession(id: "l2", coach: "laia", client: "rosa", start: Gym.at("2026-11-26 11:15"), minutes: 30)
+        // Moving: onto its own old time is fine, onto another's is refused, and a refusal changes nothing.
+        try book.moveSession("s1", coach: "marc", to: Gym.at("2026-11-26 10:15"), minutes: 45)
+        #expect(refusal { try book.moveSession("s2", coach: "marc", to: Gym.at("2026-11-26 10:30")) } != nil)
+        #expect(try book.session("s2", coach: "marc").start == Gym.at("2026-11-26 11:00"))
+        // A cancelled session frees its time and cannot be moved.
+        try book.setStatus(.cancelled, ofSession: "s2", coach: "marc")
+        try book.addSession(id: "s4", coach: "marc", client: "anna", start: Gym.at("2026-11-26 11:00"), minutes: 60)
+        #expect(refusal { try book.moveSession("s2", coach: "marc", to: Gym.at("2026-11-27 10:00")) } == .sessionNotScheduled("s2", status: .cancelled))
+        #expect(refusal { try book.setStatus(.completed, ofSession: "s2", coach: "marc") }?.description == "session ‘s2’ is cancelled; only a scheduled session can change")
+        // Impossible requests.
+        #expect(refusal { try book.addSession(id: "s4", coach: "marc", client: "anna", start: Gym.at("2026-12-01 10:00"), minutes: 60) } == .duplicateID("s4", kind: "session"))
+        #expect(refusal { try book.addSession(coach: "marc", client: "anna", start: Gym.at("2026-12-01 10:00"), minutes: 0) } == .invalid(field: "minutes", reason: "a session lasts 1 to 1440 minutes, not 0"))
+    }
+
+    @Test("upcoming sessions from now, soonest first; history newest first with every status")
+    func upcomingAndHistory() throws {
+        var book = try Gym.book()
+        for (id, start) in [("a", "2026-11-20 10:00"), ("b", "2026-11-21 10:00"), ("c", "2026-11-23 10:00"), ("d", "2026-11-24 10:00"), ("e", "2026-11-25 10:00")] {
+            try book.addSession(id: id, coach: "marc", client: "anna", start: Gym.at(start), minutes: 60)
+        }
+        try book.setStatus(.completed, ofSession: "a", coach: "marc")
+        try book.setStatus(.noShow, ofSession: "b", coach: "marc")
+        try book.setStatus(.cancelled, ofSession: "d", coach: "marc")
+        let now = try Gym.now("2026-11-22 12:00")
+        #expect(try book.upcomingSessions(coach: "marc", after: now, limit: 5).map(\.id) == ["c", "e"])
+        #expect(try book.upcomingSessions(coach: "marc", after: now, limit: 1).map(\.id) == ["c"])
+        #expect(try book.pastSessions(coach: "marc", before: now).map(\.id) == ["b", "a"])
+        #expect(try book.pastSessions(coach: "marc", before: now).map(\.status) == [.noShow, .completed])
+        #expect(try book.upcomingSessions(coach: "laia", after: now).isEmpty)
+    }
+
+    @Test("free slots: working hours minus sessions and buffers, days off and one-off hours")
+    func freeSlots() throws {
+        var book = try Gym.book()
+        var laia = try book.coach("laia")
+        try laia.workingHours.set([], onDate: Gym.day("2026-11-25"))  // a day off
+        try laia.workingHours.set([TimeRange(parsing: "10:00-12:00")], onDate: Gym.day("2026-11-27"))  // a short Friday
+        try book.updateCoach(laia)
+        try book.addSession(id: "l1", coach: "laia", client: "joan", start: Gym.at("2026-11-23 10:15"), minutes: 60)
+        try book.addSession(id: "l2", coach: "laia", client: "rosa", start: Gym.at("2026-11-23 17:00"), minutes: 30)
+        let slots = try book.freeSlots(coach: "laia", from: Gym.day("2026-11-23"), through: Gym.day("2026-11-29"), minutes: 60)
+        let text = slots.map { "\($0.start.date) \($0.start.hour):\($0.start.minute)-\($0.end.hour):\($0.end.minute)" }
+        // Monday, with the 15-minute buffer either side of 10:15–11:15 and 17:00–17:30, is free
+        // 09:00–10:00, 11:30–13:00, 16:00–16:45 (too short) and 17:45–20:00.
+        #expect(text.filter { $0.hasPrefix("2026-11-23") } == [
+            "2026-11-23 9:0-10:0", "2026-11-23 11:30-12:30", "2026-11-23 17:45-18:45", "2026-11-23 18:45-19:45",
+        ])
+        #expect(!text.contains { $0.hasPrefix("2026-11-25") }, "a day off has no slots")
+        #expect(text.filter { $0.hasPrefix("2026-11-27") } == ["2026-11-27 10:0-11:0", "2026-11-27 11:0-12:0"])
+        #expect(!text.contains { $0.hasPrefix("2026-11-28") || $0.hasPrefix("2026-11-29") }, "no hours at weekends")
+        // A step of 30 minutes, and nothing before now.
+        let stepped = try book.freeSlots(coach: "laia", from: Gym.day("2026-11-23"), through: Gym.day("2026-11-23"), minutes: 60, step: 30, notBefore: Gym.now("2026-11-23 12:00"))
+        #expect(stepped.map(\.start) == [try Gym.at("2026-11-23 12:00"), try Gym.at("2026-11-23 17:45"), try Gym.at("2026-11-23 18:15"), try Gym.at("2026-11-23 18:45")])
+        #expect(slots.allSatisfy { $0.endSeconds - $0.startSeconds == 3600 })
+    }
+
+    @Test("free slots on a daylight-saving day follow the wall clock")
+    func freeSlotsAcrossDST() throws {
+        var book = try SchedulingBook(timeZone: Gym.zone)
+        var hours = WorkingHours()
+        try hours.set([TimeRange(parsing: "00:00-06:00")], on: [.sunday])
+        try book.addCoach(Coach(id: "night", name: "Night Owl", workingHours: hours))
+        // 29 March 2026: 02:00 becomes 03:00 in Madrid, so 00:00–06:00 is five hours.
+        let slots = try book.freeSlots(coach: "night", from: Gym.day("2026-03-29"), through: Gym.day("2026-03-29"), minutes: 60)
+        #expect(slots.count == 5)
+        #expect(slots.map(\.start.hour) == [0, 1, 3, 4, 5])
+    }
+}
+
+@Suite("Scheduling: classes and bookings")
+struct BookingTests {
+    let now: Date
+
+    init() throws { now = try Gym.now("2026-11-22 12:00") }
+
+    @Test("the timetable by weekday; series dates narrow to the first and last meetings")
+    func timetable() throws {
+        let book = try Gym.book()
+        let table = book.timetable
+        #expect(table.map(\.weekday) == Weekday.allCases)
+        #expect(table[0].classes.map(\.id) == ["yoga"] && table[2].classes.map(\.id) == ["yoga"] && table[4].classes.map(\.id) == ["spin"])
+        #expect(table[1].classes.isEmpty && table[6].classes.isEmpty)
+        // Yoga from Saturday 5 September meets first on Monday 7; Spinning until Thursday 31 December last meets on Friday 25.
+        #expect(try book.classSeries("yoga").firstDate == Gym.day("2026-09-07"))
+        #expect(try book.classSeries("spin").lastDate == Gym.day("2026-12-25"))
+    }
+
+    @Test("the class series is a recurring item: CalendarCore's expansion agrees with the book's occurrences")
+    func seriesAsItem() throws {
+        var book = try Gym.book()
+        try book.cancelOccurrence(classID: "yoga", on: Gym.day("2026-11-23"))
+        try book.moveOccurrence(classID: "yoga", on: Gym.day("2026-11-25"), to: Gym.at("2026-11-26 19:30"), minutes: 45)
+        let schedule = Schedule(items: book.classes.map(book.calendarItem(for:)))
+        let from = try Gym.day("2026-09-01"), through = try Gym.day("2027-03-31")
+        let expanded = schedule.occurrences(from: try Gym.now("2026-09-01 00:00"), to: try Gym.now("2027-04-01 00:00"))
+            .map { "\($0.item.uid) \($0.startSeconds) \($0.endSeconds)" }
+        let own = book.occurrences(from: from, through: through).filter { !$0.isCancelled }
+            .map { "\($0.id.classID) \($0.startSeconds) \($0.startSeconds + Int64($0.minutes) * 60)" }
+        #expect(expanded == own)
+        #expect(own.count > 50)
+        let moved = try book.occurrence(classID: "yoga", on: Gym.day("2026-11-25"))
+        let movedTo = try Gym.at("2026-11-26 19:30")
+        #expect(moved.isMoved && moved.start == movedTo && moved.minutes == 45)
+    }
+
+    @Test("every refusal of a booking, with its message")
+    func refusals() throws {
+        var book = try Gym.book()
+        let monday = try Gym.day("2026-11-23")
+        #expect(refusal { try book.book(member: "marta", classID: "yoga", on: Gym.day("2026-11-24"), now: now) }
+            == .notAnOccurrence(classID: "yoga", title: "Yoga", date: try Gym.day("2026-11-24"), meets: "Mondays and Wednesdays at 18:30 from 2026-09-07"))
+        #expect(refusal { try book.book(member: "marta", classID: "yoga", on: Gym.day("2026-11-24"), now: now) }?.description
+            == "Yoga does not meet on Tuesday 2026-11-24; it meets Mondays and Wednesdays at 18:30 from 2026-09-07")
+        #expect(refusal { try book.book(member: "marta", classID: "spin", on: Gym.day("2027-01-01"), now: now) }?.description
+            == "Spinning does not meet on Friday 2027-01-01; it meets Fridays at 07:00 from 2026-09-04 until 2026-12-25")
+        #expect(refusal { try book.book(member: "marta", classID: "yoga", on: Gym.day("2026-11-18"), now: now) }?.description
+            == "Yoga on 2026-11-18 started at 18:30; book a later date")
+        // Today at 18:30 is bookable until it starts.
+        try book.book(member: "marta", classID: "yoga", on: Gym.day("2026-11-23"), now: Gym.now("2026-11-23 18:29"))
+        #expect(refusal { try book.book(member: "oriol", classID: "yoga", on: monday, now: Gym.now("2026-11-23 18:30")) }
+            == .occurrenceInPast(classID: "yoga", title: "Yoga", date: monday, start: try Gym.at("2026-11-23 18:30")))
+        #expect(refusal { try book.book(member: "marta", classID: "yoga", on: monday, now: now) }?.description
+            == "member ‘marta’ already has a place in Yoga on 2026-11-23")
+        try book.book(member: "oriol", classID: "yoga", on: monday, now: now)
+        try book.book(member: "nuria", classID: "yoga", on: monday, now: now)
+        try book.addMember(Member(id: "xavi", name: "Xavi Mas"))
+        let full = refusal { try book.book(member: "xavi", classID: "yoga", on: monday, now: now) }
+        #expect(full == .classFull(title: "Yoga", date: monday, capacity: 3, waiting: 0))
+        #expect(full?.description == "Yoga on 2026-11-23 is full (3 of 3 places taken, 0 waiting); join the waitlist or pick another date")
+        #expect(try book.book(member: "xavi", classID: "yoga", on: monday, now: now, whenFull: .joinWaitlist) == .waitlisted(position: 1))
+        #expect(refusal { try book.book(member: "xavi", classID: "yoga", on: monday, now: now, whenFull: .joinWaitlist) }?.description
+            == "member ‘xavi’ is already number 1 on the waitlist for Yoga on 2026-11-23")
+        try book.cancelOccurrence(classID: "yoga", on: Gym.day("2026-11-30"))
+        #expect(refusal { try book.book(member: "xavi", classID: "yoga", on: Gym.day("2026-11-30"), now: now) }?.description == "Yoga on 2026-11-30 is cancelled")
+        #expect(refusal { try book.book(member: "ghost", classID: "yoga", on: monday, now: now) } == .unknownMember("ghost"))
+        #expect(refusal { try book.book(member: "xavi", classID: "pilates", on: monday, now: now) } == .unknownClass("pilates"))
+        #expect(refusal { try book.cancelBooking(member: "xavi", classID: "yoga", on: Gym.day("2026-11-25"), now: now) }?.description
+            == "member ‘xavi’ has no place in Yoga on 2026-11-25 and is not waiting for one")
+        // None of the refusals changed the roster.
+        #expect(try book.roster(classID: "yoga", on: monday).confirmed == ["marta", "oriol", "nuria"])
+        #expect(try book.roster(classID: "yoga", on: monday).waitlist == ["xavi"])
+    }
+
+    @Test("cancelling frees the place for the first on the waitlist")
+    func promotion() throws {
+        var book = try Gym.book()
+        let monday = try Gym.day("2026-11-23")
+        try book.addMember(Member(id: "xavi", name: "Xavi Mas"))
+        try book.addMember(Member(id: "eva", name: "Eva Gil"))
+        for m in ["marta", "oriol", "nuria", "xavi", "eva"] { try book.book(member: m, classID: "yoga", on: monday, now: now, whenFull: .joinWaitlist) }
+        #expect(try book.occurrence(classID: "yoga", on: monday).placesLeft == 0)
+        // Leaving the queue promotes no one.
+        #expect(try book.cancelBooking(member: "eva", classID: "yoga", on: monday, now: now) == Cancellation(heldPlace: false, promoted: nil))
+        try book.book(member: "eva", classID: "yoga", on: monday, now: now, whenFull: .joinWaitlist)
+        #expect(try book.cancelBooking(member: "oriol", classID: "yoga", on: monday, now: now) == Cancellation(heldPlace: true, promoted: "xavi"))
+        #expect(try book.roster(classID: "yoga", on: monday).confirmed == ["marta", "nuria", "xavi"])
+        #expect(try book.roster(classID: "yoga", on: monday).waitlist == ["eva"])
+        #expect(try book.bookings(member: "xavi").map(\.id) == [ClassOccurrence.ID(classID: "yoga", date: monday)])
+        #expect(try book.waitlists(member: "eva").map(\.position) == [1])
+        #expect(try book.bookings(member: "oriol").isEmpty)
+        #expect(refusal { try book.cancelBooking(member: "marta", classID: "yoga", on: monday, now: Gym.now("2026-11-23 19:00")) } != nil, "no cancelling once it started")
+    }
+
+    @Test("bookings follow the occurrence through a new time; removed dates are reported")
+    func seriesEdits() throws {
+        var book = try Gym.book()
+        let monday = try Gym.day("2026-11-23"), wednesday = try Gym.day("2026-11-25")
+        try book.book(member: "marta", classID: "yoga", on: monday, now: now)
+        try book.book(member: "oriol", classID: "yoga", on: wednesday, now: now)
+        try book.moveOccurrence(classID: "yoga", on: monday, to: Gym.at("2026-11-24 20:00"))
+        var yoga = try book.classSeries("yoga")
+        yoga.time = try TimeOfDay(hour: 19)
+        #expect(try book.updateClass(yoga).isEmpty)
+        #expect(try book.bookings(member: "marta").map(\.start) == [try Gym.at("2026-11-24 20:00")], "the moved occurrence keeps its booking and its move")
+        #expect(try book.bookings(member: "oriol").map(\.start) == [try Gym.at("2026-11-25 19:00")], "the new series time applies")
+        // Wednesdays dropped: Oriol's booking goes and is reported; Marta's Monday stays.
+        yoga.weekdays = [.monday]
+        let affected = try book.updateClass(yoga)
+        #expect(affected == [AffectedBookings(occurrence: .init(classID: "yoga", date: wednesday), confirmed: ["oriol"], waitlisted: [])])
+        #expect(try book.bookings(member: "oriol").isEmpty)
+        #expect(try book.bookings(member: "marta").count == 1)
+        // Cancelling an occurrence and deleting the series report theirs.
+        try book.book(member: "nuria", classID: "yoga", on: Gym.day("2026-11-30"), now: now)
+        #expect(try book.cancelOccurrence(classID: "yoga", on: Gym.day("2026-11-30")).confirmed == ["nuria"])
+        #expect(try book.deleteClass("yoga").map(\.confirmed) == [["marta"]])
+        #expect(try book.bookings(member: "marta").isEmpty)
+        #expect(book.timetable[0].classes.isEmpty)
+    }
+
+    @Test("series that cannot be: no day, no places, never meets, a taken ID")
+    func invalidSeries() throws {
+        var book = try Gym.book()
+        let base = ClassSeries(id: "box", title: "Boxing", weekdays: [.tuesday], time: try TimeOfDay(hour: 20), minutes: 60, capacity: 10, firstDate: try Gym.day("2026-11-24"))
+        var noDay = base
+        noDay.weekdays = []
+        var noPlaces = base
+        noPlaces.capacity = 0
+        var never = base
+        never.lastDate = try Gym.day("2026-11-23")
+        #expect(refusal { try book.addClass(noDay) }?.description == "weekdays: the class meets on no day; give at least one weekday")
+        #expect(refusal { try book.addClass(noPlaces) }?.description == "capacity: a class takes at least one member, not 0")
+        #expect(refusal { try book.addClass(never) }?.description == "lastDate: the last date 2026-11-23 is before the first, 2026-11-24")
+        var yoga = base
+        yoga.id = "yoga"
+        #expect(refusal { try book.addClass(yoga) } == .duplicateID("yoga", kind: "class"))
+        #expect(refusal { _ = try TimeOfDay(parsing: "25:00") }?.description == "time: 25:00 is not a time of day; use 00:00 to 24:00")
+        #expect(refusal { _ = try TimeRange(parsing: "13:00-09:00") }?.description == "hours: 13:00-09:00 ends before it starts; write the earlier time first")
+    }
+
+    @Test("a member's schedule is a Schedule of what they booked")
+    func memberSchedule() throws {
+        var book = try Gym.book()
+        try book.book(member: "marta", classID: "yoga", on: Gym.day("2026-11-23"), now: now)
+        try book.book(member: "marta", classID: "spin", on: Gym.day("2026-11-27"), now: now)
+        try book.book(member: "oriol", classID: "yoga", on: Gym.day("2026-11-25"), now: now)
+        let schedule = try book.memberSchedule(member: "marta")
+        let week = schedule.occurrences(from: try Gym.now("2026-11-23 00:00"), to: try Gym.now("2026-11-30 00:00"))
+        #expect(week.map(\.item.title) == ["Yoga", "Spinning"])
+        #expect(week.map(\.startSeconds) == [try Gym.now("2026-11-23 18:30"), try Gym.now("2026-11-27 07:00")].map { Int64($0.timeIntervalSince1970) })
+        #expect(week[0].item.color == (try ItemColor.named("teal")))
+        #expect(week[0].item.location == "Sala 2")
+    }
+}
+
+@Suite("Scheduling: concurrency")
+struct ConcurrencyTests {
+    @Test("1,000 tasks book a 20-place class at once: 20 confirmed, 980 waitlisted, every answer matches the book")
+    func thousandBookings() async throws {
+        var book = try Gym.book()
+        try book.addClass(ClassSeries(id: "hiit", title: "HIIT", weekdays: [.saturday], time: TimeOfDay(hour: 10), minutes: 45, capacity: 20, firstDate: try Gym.day("2026-11-28")))
+        for i in 0..<1000 { try book.addMember(Member(id: "m\(i)", name: "Member \(i)")) }
+        let scheduler = Scheduler(book: book)
+        let now = try Gym.now("2026-11-22 12:00"), saturday = try Gym.day("2026-11-28")
+        let outcomes = try await withThrowingTaskGroup(of: (String, BookingOutcome).self) { group in
+            for i in 0..<1000 {
+                group.addTask {
+                    let desk = try await scheduler.member("m\(i)")
+                    return ("m\(i)", try await desk.book(classID: "hiit", on: saturday, now: now, whenFull: .joinWaitlist))
+                }
+            }
+            var all: [String: BookingOutcome] = [:]
+            for try await (member, outcome) in group { all[member] = outcome }
+            return all
+        }
+        let final = await scheduler.book
+        let roster = try final.roster(classID: "hiit", on: saturday)
+        #expect(roster.confirmed.count == 20)
+        #expect(roster.waitlist.count == 980)
+        #expect(Set(roster.confirmed + roster.waitlist).count == 1000, "everyone once")
+        // The order is the one the actor served: each task was told its place in it.
+        for member in roster.confirmed { #expect(outcomes[member] == .confirmed) }
+        for (i, member) in roster.waitlist.enumerated() { #expect(outcomes[member] == .waitlisted(position: i + 1)) }
+        // Cancelling concurrently promotes in queue order, and capacity still holds.
+        let leaving = Array(roster.confirmed.prefix(5))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for m in leaving {
+                group.addTask { _ = try await scheduler.member(m).cancel(classID: "hiit", on: saturday, now: now) }
+            }
+            try await group.waitForAll()
+        }
+        let after = try await scheduler.book.roster(classID: "hiit", on: saturday)
+        #expect(after.confirmed.count == 20)
+        #expect(Array(after.confirmed.suffix(5)) == Array(roster.waitlist.prefix(5)))
+        #expect(after.waitlist == Array(roster.waitlist.dropFirst(5)))
+    }
+}
