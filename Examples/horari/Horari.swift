@@ -11,6 +11,9 @@ struct Horari: ParsableCommand {
         discussion: """
             Exit codes: 0 success, 1 the request failed (the message says why), 2 usage error.
             """,
-        subcommands: [Month.self, Week.self, Day.self, List.self, Expand.self, Occurrences.self, Validate.self, Import.self, Export.self]
+        subcommands: [
+            Month.self, Week.self, Day.self, List.self, Sessions.self, Classes.self, Book.self, CancelBooking.self,
+            Coaches.self, Clients.self, Members.self, Expand.self, Occurrences.self, Validate.self, Import.self, Export.self,
+        ]
     )
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CalendarCore
+import CalendarScheduling
 import Foundation
 import ICalendarKit
 
@@ -305,6 +306,17 @@ struct Export: ParsableCommand {
         discussion: """
             CRLF line ends, 75-octet folding, a VTIMEZONE for every TZID (plain IANA \
             names), every unknown property kept. Writing to --out is atomic.
+
+            With --for, only what one audience may see of the gym's scheduling book:
+              public        the class timetable with its capacities, no one's name
+              member ID     that member's booked classes, each as its own event
+              coach ID      that coach's sessions with their clients
+              all           everything: the file with the whole book, to restore from
+
+            Examples:
+              horari export gym.ics --out backup.ics
+              horari export gym.ics --for member marta > marta.ics
+              horari export gym.ics --for public
             """
     )
 
@@ -314,9 +326,30 @@ struct Export: ParsableCommand {
     @Option(help: "Write here instead of standard output.")
     var out: String?
 
+    @Option(name: .customLong("for"), parsing: .upToNextOption, help: "public, member ID, coach ID or all.")
+    var audience: [String] = []
+
     func run() throws {
-        let calendar = try loadCalendar(file).calendar
+        var calendar = try loadCalendar(file).calendar
         let exporter = ICalendarExporter()
+        if !audience.isEmpty {
+            let book: SchedulingBook
+            do { book = try calendar.schedulingBook(defaultTimeZone: TimeZone.current.identifier) } catch { throw CLIError("\(file): \(error.description)") }
+            let who: ExportAudience
+            switch (audience.first?.lowercased(), audience.count) {
+            case ("public", 1): who = .publicTimetable
+            case ("all", 1): who = .everything
+            case ("member", 2): who = .member(audience[1])
+            case ("coach", 2): who = .coach(audience[1])
+            default:
+                throw ValidationError("--for ‘\(audience.joined(separator: " "))’: use public, member ID, coach ID or all (put the file before --for)")
+            }
+            if who == .everything {
+                calendar.setScheduling(book)
+            } else {
+                do { calendar = try ICalendar(book, for: who, name: calendar.name) } catch { throw CLIError(error.description) }
+            }
+        }
         if let out {
             do { try CalendarFile.save(calendar, to: URL(fileURLWithPath: out), exporter: exporter) } catch {
                 throw CLIError(error.description)

@@ -1,0 +1,496 @@
+import ArgumentParser
+import CalendarCore
+import CalendarScheduling
+import Foundation
+import ICalendarKit
+
+/// The options every scheduling command takes: the calendar file, and the
+/// time the request is made.
+struct BookOptions: ParsableArguments {
+    @Option(help: "The calendar file (default: $XDG_DATA_HOME/horari/calendar.ics, else ~/.local/share/horari/calendar.ics).")
+    var calendar: String?
+
+    @Option(help: "The time of the request, 'YYYY-MM-DD HH:MM' on the book's clocks (default: now; for scripts and tests).")
+    var now: String?
+
+    @Option(help: "The book's IANA time zone when the file does not name one yet (default: the calendar's X-WR-TIMEZONE, else the system's).")
+    var timeZone: String?
+
+    /// The calendar file: --calendar, or the XDG data directory's.
+    var url: URL {
+        if let calendar { return URL(fileURLWithPath: calendar) }
+        let env = ProcessInfo.processInfo.environment
+        let data = env["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+            ?? (env["HOME"] ?? NSHomeDirectory()) + "/.local/share"
+        return URL(fileURLWithPath: data).appendingPathComponent("horari/calendar.ics")
+    }
+
+    var defaultZone: String { timeZone ?? TimeZone.current.identifier }
+
+    /// The book in the calendar file, for reading.
+    func read() throws -> SchedulingBook {
+        let result: ImportResult
+        do { result = try CalendarFile.load(url) } catch { throw CLIError("\(url.path): \(error.description)") }
+        do { return try result.calendar.schedulingBook(defaultTimeZone: defaultZone) } catch { throw CLIError("\(url.path): \(error.description)") }
+    }
+
+    /// Loads, changes and saves the book under the file's lock (atomic save),
+    /// so concurrent `horari` processes take turns.
+    @discardableResult
+    func change<T>(_ body: (inout SchedulingBook) throws -> T) throws -> T {
+        let folder = url.deletingLastPathComponent()
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        do {
+            return try CalendarFile.update(url) { calendar in
+                var book = try calendar.schedulingBook(defaultTimeZone: defaultZone)
+                let result = try body(&book)
+                calendar.setScheduling(book)
+                return result
+            }
+        } catch let error as SchedulingError {
+            throw CLIError(error.description)
+        } catch let error as ICalendarError {
+            throw CLIError("\(url.path): \(error.description)")
+        }
+    }
+
+    /// The request's time.
+    func instant(in book: SchedulingBook) throws -> Date {
+        guard let now else { return Date() }
+        let wall = try parseDateTime(now, option: "--now")
+        return Date(timeIntervalSince1970: TimeInterval(try CalendarTime.zoned(wall, book.timeZone).epochSeconds(floatingIn: .utc)))
+    }
+}
+
+/// "2026-11-26 18:00" or "2026-11-26T18:00".
+func parseDateTime(_ text: String, option: String) throws -> LocalDateTime {
+    let parts = text.split(whereSeparator: { $0 == " " || $0 == "T" })
+    guard parts.count == 2 else { throw ValidationError("\(option) ‘\(text)’ is not 'YYYY-MM-DD HH:MM' (for example '2026-11-26 18:00')") }
+    let date = try parseDate(String(parts[0]), option: option, default: LocalDate(dayNumber: 0))
+    let time: TimeOfDay
+    do { time = try TimeOfDay(parsing: parts[1]) } catch { throw ValidationError("\(option) ‘\(text)’: \(error.description)") }
+    guard time.minutes < 1440 else { throw ValidationError("\(option) ‘\(text)’: use 00:00 of the next day") }
+    return LocalDateTime(localSeconds: Int64(date.dayNumber) * 86_400 + Int64(time.minutes) * 60)
+}
+
+/// "MO,WE" or "monday,wednesday" or "MO-FR".
+func parseWeekdays(_ text: String, option: String) throws -> [Weekday] {
+    var days: [Weekday] = []
+    for part in text.split(separator: ",") {
+        let ends = part.split(separator: "-")
+        guard (1...2).contains(ends.count), let a = try? parseWeekday(String(ends[0])), let b = try? parseWeekday(String(ends.last ?? ends[0])) else {
+            throw ValidationError("\(option) ‘\(text)’: write weekdays as MO,WE or MO-FR")
+        }
+        var d = a
+        while true {
+            days.append(d)
+            if d == b { break }
+            d = d.advanced(by: 1)
+        }
+    }
+    return days
+}
+
+/// "Wed 2026-11-25 18:30–19:30".
+func when(_ start: LocalDateTime, minutes: Int) -> String {
+    let names = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+    return "\(names[start.date.weekday.rawValue]) \(start.date) \(clock(start))–\(clock(start.adding(seconds: Int64(minutes) * 60)))"
+}
+
+// MARK: - People
+
+/// `horari coaches add`.
+struct Coaches: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Add coaches, with their working hours.", subcommands: [Add.self])
+
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add a coach.",
+            discussion: """
+                Examples:
+                  horari coaches add marc --name 'Marc Soler' --email marc@gym.example --hours 'MO-FR 09:00-13:00 16:00-20:00' --buffer 10
+                  horari coaches add laia --name 'Laia Vidal' --hours 'MO,WE 08:00-14:00' --hours 'SA 09:00-12:00'
+                """)
+        @Argument(help: "The coach's ID.") var id: String
+        @Option(help: "The coach's name.") var name: String
+        @Option(help: "The coach's e-mail address.") var email: String?
+        @Option(help: "Working hours: weekdays then ranges, such as 'MO-FR 09:00-13:00 16:00-20:00'; repeat for other days.") var hours: [String] = []
+        @Option(help: "Minutes kept free between two sessions.") var buffer = 0
+        @OptionGroup var book: BookOptions
+
+        func run() throws {
+            var working = WorkingHours()
+            for line in hours {
+                let words = line.split(separator: " ")
+                guard let days = words.first else { throw ValidationError("--hours is empty") }
+                do {
+                    try working.set(words.dropFirst().map { r throws(SchedulingError) in try TimeRange(parsing: r) }, on: parseWeekdays(String(days), option: "--hours"))
+                } catch let error as SchedulingError { throw ValidationError("--hours ‘\(line)’: \(error.description)") }
+            }
+            let coach = Coach(id: id, name: name, email: email, workingHours: working, bufferMinutes: buffer)
+            try book.change { b in try b.addCoach(coach) }
+            print("Added coach \(id) (\(name)).")
+        }
+    }
+}
+
+/// `horari clients add`.
+struct Clients: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Add a coach's clients and list them.", subcommands: [Add.self, ListClients.self])
+
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add a client to a coach.",
+            discussion: "Example:\n  horari clients add anna --coach marc --name 'Anna Puig' --email anna@example.com")
+        @Argument(help: "The client's ID.") var id: String
+        @Option(help: "The coach the client trains with.") var coach: String
+        @Option(help: "The client's name.") var name: String
+        @Option(help: "The client's e-mail address.") var email: String?
+        @OptionGroup var book: BookOptions
+
+        func run() throws {
+            let client = Client(id: id, coachID: coach, name: name, email: email)
+            try book.change { b in try b.addClient(client) }
+            print("Added client \(id) (\(name)) to coach \(coach).")
+        }
+    }
+
+    struct ListClients: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List one coach's clients.")
+        @Option(help: "The coach.") var coach: String
+        @OptionGroup var book: BookOptions
+
+        func run() throws {
+            let b = try book.read()
+            do {
+                for c in try b.clients(coach: coach) { print("\(c.id)\t\(c.name)\(c.email.map { "\t" + $0 } ?? "")") }
+            } catch { throw CLIError(error.description) }
+        }
+    }
+}
+
+/// `horari members add`.
+struct Members: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Add gym members.", subcommands: [Add.self])
+
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add a member.", discussion: "Example:\n  horari members add marta --name 'Marta Roig' --email marta@example.com")
+        @Argument(help: "The member's ID.") var id: String
+        @Option(help: "The member's name.") var name: String
+        @Option(help: "The member's e-mail address.") var email: String?
+        @OptionGroup var book: BookOptions
+
+        func run() throws {
+            let member = Member(id: id, name: name, email: email)
+            try book.change { b in try b.addMember(member) }
+            print("Added member \(id) (\(name)).")
+        }
+    }
+}
+
+// MARK: - Sessions
+
+/// `horari sessions add|list|move|cancel|mark|free`.
+struct Sessions: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "A coach's training sessions: book, list, move, cancel, and find free slots.",
+        subcommands: [Add.self, ListSessions.self, Move.self, Cancel.self, Mark.self, Free.self])
+
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Book a session of a coach with one of their clients; a clash is refused.",
+            discussion: "Example:\n  horari sessions add --coach marc --client anna --start '2026-11-26 18:00' --minutes 60 --location 'Gimnàs Sants'")
+        @Option(help: "The coach.") var coach: String
+        @Option(help: "The client (one of the coach's).") var client: String
+        @Option(help: "When it starts, 'YYYY-MM-DD HH:MM'.") var start: String
+        @Option(help: "How long it lasts.") var minutes = 60
+        @Option(help: "Where.") var location: String?
+        @Option(help: "Notes.") var notes: String?
+        @Option(help: "The session's ID (default: made up).") var id: String?
+        @OptionGroup var book: BookOptions
+
+        func run() throws {
+            let start = try parseDateTime(self.start, option: "--start")
+            let (coach, client, minutes, location, notes, id) = (coach, client, minutes, location, notes, id)
+            let s = try book.change { b in
+                try b.addSession(id: id, coach: coach, client: client, start: start, minutes: minutes, location: location, notes: notes)
+            }
+            print("Booked session \(s.id): \(client) with \(coach), \(when(s.start, minutes: s.minutes))\(s.location.map { " at " + $0 } ?? "").")
+        }
+    }
+
+    struct ListSessions: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "List a coach's upcoming sessions (or, with --past, their history, newest first).",
+            discussion: "Example:\n  horari sessions list --coach marc --limit 5")
+        @Option(help: "The coach.") var coach: String
+        @Flag(help: "Past sessions, newest first, whatever their status.") var past = false
+        @Option(help: "The most sessions to show.") var limit = 10
+        @OptionGroup var book: BookOptions
+
+        func run() throws {
+            let b = try book.read()
+            let now = try book.instant(in: b)
+            do {
+                let sessions = past ? try b.pastSessions(coach: coach, before: now, limit: limit) : try b.upcomingSessions(coach: coach, after: now, limit: limit)
+                if sessions.isEmpty { print(past ? "No past sessions." : "No upcoming sessions.") }
+                for s in sessions {
+                    let name = (try? b.client(s.clientID, coach: coach).name) ?? s.clientID
+                    let status = s.status == .scheduled ? "" : "  (\(s.status.rawValue))"
+                    print("\(when(s.start, minutes: s.minutes))  \(name)\(s.location.map { "  @ " + $0 } ?? "")  [\(s.id)]\(status)")
+                }
+            } catch { throw CLIError(error.description) }
+        }
+    }
+
+    struct Move: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Move a session to another time; a clash is refused.",
+            discussion: "Example:\n  horari sessions move s1 --coach marc --start '2026-11-27 10:00'")
+        @Argument(help: "The session's ID.") var id: String
+        @Option(help: "The coach.") var coach: String
+        @Option(help: "The new start, 'YYYY-MM-DD HH:MM'.") var start: String
+        @Option(help: "A new length.") var minutes: Int?
+        @OptionGroup var book: BookOptions
+
+        func run() throws {
+            let start = try parseDateTime(self.start, option: "--start")
+            let (id, coach, minutes) = (id, coach, minutes)
+            let s = try book.change { b in try b.moveSession(id, coach: coach, to: start, minutes: minutes) }
+            print("Moved session \(s.id) to \(when(s.start, minutes: s.minutes)).")
+        }
+    }
+
+    struct Cancel: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Cancel a session; its time is free again.", discussion: "Example:\n  horari sessions cancel s1 --coach marc")
+        @Argument(help: "The session's ID.") var id: String
+        @Option(help: "The coach.") var coach: String
+        @OptionGroup var book: BookOptions
+
+        func run() throws {
+            let (id, coach) = (id, coach)
+            try book.change { b in try b.setStatus(.cancelled, ofSession: id, coach: coach) }
+            print("Cancelled session \(id).")
+        }
+    }
+
+    struct Mark: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Mark a session completed or a no-show.", discussion: "Example:\n  horari sessions mark s1 --coach marc --status completed")
+        @Argument(help: "The session's ID.") var id: String
+        @Option(help: "The coach.") var coach: String
+        @Option(help: "completed or no-show.") var status: String
+        @OptionGroup var book: BookOptions
+
+        func run() throws {
+            guard let status = SessionStatus(rawValue: status), status == .completed || status == .noShow else {
+                throw ValidationError("--status ‘\(self.status)’: use completed or no-show (or `horari sessions cancel`)")
+            }
+            let (id, coach) = (id, coach)
+            try book.change { b in try b.setStatus(status, ofSession: id, coach: coach) }
+            print("Marked session \(id) \(status.rawValue).")
+        }
+    }
+
+    struct Free: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List a coach's free slots of a length, from their working hours and sessions.",
+            discussion: "Example:\n  horari sessions free --coach marc --from 2026-11-23 --to 2026-11-29 --minutes 60")
+        @Option(help: "The coach.") var coach: String
+        @Option(help: "The first date, YYYY-MM-DD (default: today).") var from: String?
+        @Option(help: "The last date, included (default: a week on).") var to: String?
+        @Option(help: "The slot's length.") var minutes = 60
+        @Option(help: "Minutes between offered starts (default: the length).") var step: Int?
+        @OptionGroup var book: BookOptions
+
+        func run() throws {
+            let b = try book.read()
+            let now = try book.instant(in: b)
+            let today = LocalDateTime(localSeconds: (try? ZoneRules.named(b.timeZone))?.wall(atInstant: Int64(now.timeIntervalSince1970)) ?? 0).date
+            let first = try parseDate(from, option: "--from", default: today)
+            let last = try parseDate(to, option: "--to", default: first.adding(days: 6))
+            do {
+                let slots = try b.freeSlots(coach: coach, from: first, through: last, minutes: minutes, step: step, notBefore: now)
+                if slots.isEmpty { print("No free slots of \(minutes) minutes.") }
+                for s in slots { print(when(s.start, minutes: minutes)) }
+            } catch { throw CLIError(error.description) }
+        }
+    }
+}
+
+// MARK: - Classes and bookings
+
+/// `horari classes add|timetable|cancel`.
+struct Classes: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "The gym's weekly classes: add one, show the timetable, cancel an occurrence.",
+        subcommands: [Add.self, Timetable.self, CancelOccurrence.self])
+
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add a weekly class with a number of places.",
+            discussion: "Example:\n  horari classes add yoga --title Yoga --days MO,WE --time 18:30 --minutes 60 --capacity 12 --location 'Sala 2' --from 2026-09-07")
+        @Argument(help: "The class's ID.") var id: String
+        @Option(help: "Its name.") var title: String
+        @Option(help: "The weekdays it meets, such as MO,WE or MO-FR.") var days: String
+        @Option(help: "When it starts, HH:MM.") var time: String
+        @Option(help: "How long it lasts.") var minutes = 60
+        @Option(help: "How many members it takes.") var capacity: Int
+        @Option(help: "Where.") var location: String?
+        @Option(help: "Who teaches it.") var instructor: String?
+        @Option(help: "Its colour: a CSS name or #RRGGBB (not red, which marks busy days).") var color: String?
+        @Option(help: "The first date, YYYY-MM-DD (default: today).") var from: String?
+        @Option(help: "The last date, YYYY-MM-DD (default: no end).") var until: String?
+        @OptionGroup var book: BookOptions
+
+        func run() throws {
+            let current = try book.read()
+            let today = LocalDateTime(localSeconds: (try? ZoneRules.named(current.timeZone))?.wall(atInstant: Int64(try book.instant(in: current).timeIntervalSince1970)) ?? 0).date
+            let start: TimeOfDay
+            do { start = try TimeOfDay(parsing: time) } catch { throw ValidationError("--time: \(error.description)") }
+            var colour: ItemColor?
+            if let color {
+                do {
+                    colour = try ItemColor.named(color)
+                    try CalendarItem(uid: id, title: title, start: .date(today), color: colour).validate()
+                } catch { throw CLIError("--color ‘\(color)’: \(error)") }
+            }
+            let series = ClassSeries(
+                id: id, title: title, weekdays: try parseWeekdays(days, option: "--days"), time: start, minutes: minutes, capacity: capacity,
+                location: location, instructor: instructor, color: colour, firstDate: try parseDate(from, option: "--from", default: today),
+                lastDate: try until.map { try parseDate($0, option: "--until", default: today) })
+            let added = try book.change { b in
+                try b.addClass(series)
+                return try b.classSeries(series.id)
+            }
+            print("Added class \(id): \(title), \(added.weekdays.map(\.icalCode).joined(separator: ",")) at \(added.time) for \(minutes) minutes, \(capacity) places, from \(added.firstDate).")
+        }
+    }
+
+    struct Timetable: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show the weekly timetable; with --week, that week's classes and places left.",
+            discussion: "Examples:\n  horari classes timetable\n  horari classes timetable --week 2026-11-23")
+        @Option(help: "A date in the week whose occurrences to show, YYYY-MM-DD.") var week: String?
+        @OptionGroup var book: BookOptions
+
+        func run() throws {
+            let b = try book.read()
+            if let week {
+                let day = try parseDate(week, option: "--week", default: LocalDate(dayNumber: 0))
+                let monday = day.adding(days: -day.weekday.rawValue)
+                for o in b.occurrences(from: monday, through: monday.adding(days: 6)) {
+                    let state = o.isCancelled ? "cancelled" : o.placesLeft == 0 ? "full, \(o.waiting) waiting" : "\(o.placesLeft) of \(o.capacity) places left"
+                    print("\(when(o.start, minutes: o.minutes))  \(o.title)  (\(state))\(o.isMoved ? "  moved from \(o.id.date)" : "")  [\(o.id.classID)]")
+                }
+                return
+            }
+            let names = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+            for day in b.timetable where !day.classes.isEmpty {
+                print(names[day.weekday.rawValue])
+                for c in day.classes {
+                    let end = TimeOfDay.minutesText(c.time.minutes + c.minutes)
+                    let details = ["\(c.capacity) places"] + [c.location, c.instructor].compactMap { $0 }
+                    print("  \(c.time)–\(end)  \(c.title)  (\(details.joined(separator: ", ")))  [\(c.id)]")
+                }
+            }
+            if b.classes.isEmpty { print("No classes yet; add one with `horari classes add`.") }
+        }
+    }
+
+    struct CancelOccurrence: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "cancel", abstract: "Cancel one occurrence of a class; its bookings are removed and listed.",
+            discussion: "Example:\n  horari classes cancel yoga --date 2026-12-07")
+        @Argument(help: "The class's ID.") var id: String
+        @Option(help: "The occurrence's date, YYYY-MM-DD.") var date: String
+        @OptionGroup var book: BookOptions
+
+        func run() throws {
+            let date = try parseDate(self.date, option: "--date", default: LocalDate(dayNumber: 0))
+            let id = id
+            let affected = try book.change { b in try b.cancelOccurrence(classID: id, on: date) }
+            print("Cancelled \(id) on \(date).")
+            if !affected.confirmed.isEmpty { print("Tell these members their place is gone: \(affected.confirmed.joined(separator: ", ")).") }
+            if !affected.waitlisted.isEmpty { print("Tell these members the waitlist is gone: \(affected.waitlisted.joined(separator: ", ")).") }
+        }
+    }
+}
+
+extension TimeOfDay {
+    /// "HH:MM" of minutes past midnight, wrapping past 24:00.
+    static func minutesText(_ minutes: Int) -> String {
+        let m = minutes % 1440
+        return (m / 60 < 10 ? "0" : "") + "\(m / 60):" + (m % 60 < 10 ? "0" : "") + "\(m % 60)"
+    }
+}
+
+/// `horari book`.
+struct Book: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Book a member a place in one dated occurrence of a class.",
+        discussion: """
+            A full class is refused (exit 1) unless --waitlist is given; then the member \
+            joins the waitlist and is told their place in it.
+
+            Examples:
+              horari book --member marta --class yoga --date 2026-11-23
+              horari book --member marta --class yoga --date 2026-11-23 --waitlist
+              horari book --member marta --list
+            """)
+    @Option(help: "The member.") var member: String
+    @Option(name: .customLong("class"), help: "The class's ID.") var classID: String?
+    @Option(help: "The occurrence's date, YYYY-MM-DD.") var date: String?
+    @Flag(help: "Join the waitlist when the class is full.") var waitlist = false
+    @Flag(help: "List the member's bookings and waitlists instead.") var list = false
+    @OptionGroup var book: BookOptions
+
+    func run() throws {
+        if list { return try printBookings() }
+        guard let classID, let dateText = date else { throw ValidationError("give --class and --date (or --list)") }
+        let date = try parseDate(dateText, option: "--date", default: LocalDate(dayNumber: 0))
+        let member = member, whenFull: WhenFull = waitlist ? .joinWaitlist : .refuse
+        let now = try book.instant(in: try book.read())
+        let (outcome, occurrence) = try book.change { b in
+            let outcome = try b.book(member: member, classID: classID, on: date, now: now, whenFull: whenFull)
+            return (outcome, try b.occurrence(classID: classID, on: date))
+        }
+        switch outcome {
+        case .confirmed:
+            print("Booked \(member) into \(occurrence.title), \(when(occurrence.start, minutes: occurrence.minutes)) (\(occurrence.placesLeft) of \(occurrence.capacity) places left).")
+        case .waitlisted(let position):
+            print("\(occurrence.title), \(when(occurrence.start, minutes: occurrence.minutes)) is full; \(member) is number \(position) on the waitlist.")
+        }
+    }
+
+    private func printBookings() throws {
+        let b = try book.read()
+        do {
+            let booked = try b.bookings(member: member), waiting = try b.waitlists(member: member)
+            if booked.isEmpty && waiting.isEmpty { print("\(member) has no bookings.") }
+            for o in booked { print("\(when(o.start, minutes: o.minutes))  \(o.title)  booked") }
+            for (o, p) in waiting { print("\(when(o.start, minutes: o.minutes))  \(o.title)  waitlist #\(p)") }
+        } catch { throw CLIError(error.description) }
+    }
+}
+
+/// `horari cancel`.
+struct CancelBooking: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cancel",
+        abstract: "Give up a member's place (or place on the waitlist); the first on the waitlist moves up.",
+        discussion: "Example:\n  horari cancel --member marta --class yoga --date 2026-11-23")
+    @Option(help: "The member.") var member: String
+    @Option(name: .customLong("class"), help: "The class's ID.") var classID: String
+    @Option(help: "The occurrence's date, YYYY-MM-DD.") var date: String
+    @OptionGroup var book: BookOptions
+
+    func run() throws {
+        let date = try parseDate(self.date, option: "--date", default: LocalDate(dayNumber: 0))
+        let (member, classID) = (member, classID)
+        let now = try book.instant(in: try book.read())
+        let result = try book.change { b in try b.cancelBooking(member: member, classID: classID, on: date, now: now) }
+        print(result.heldPlace ? "Cancelled \(member)'s place in \(classID) on \(date)." : "Took \(member) off the waitlist of \(classID) on \(date).")
+        if let promoted = result.promoted { print("\(promoted) moved up from the waitlist and has the place.") }
+    }
+}
