@@ -11,7 +11,7 @@ PEERS := 'python-dateutil==2.9.0.post0' 'icalendar==7.3.0' 'recurring-ical-event
 CORPUS := $(VENV)/corpus
 CORPUS_SDISTS := 'icalendar==7.3.0' 'recurring-ical-events==3.8.2' 'khal==0.14.1' 'python-dateutil==2.9.0.post0'
 
-.PHONY: deps run test build-check conformance bench bench-quick clean
+.PHONY: deps run test test-thread build-check conformance bench bench-quick clean
 
 ## Install libical-dev (and pkg-config) from Debian's packages when missing.
 deps:
@@ -28,6 +28,11 @@ run: deps
 ## Build with zero warnings in our own code, then run the whole test suite.
 test: deps build-check
 	$(SWIFT) test
+
+## The scheduling suites (the actor, 1,000 concurrent bookings) under ThreadSanitizer,
+## in their own build folder so the plain build stays as it is.
+test-thread: deps
+	$(SWIFT) test --sanitize=thread --build-path .build/tsan --filter Scheduling
 
 build-check:
 	@mkdir -p .build
@@ -54,6 +59,7 @@ conformance: deps
 	@command -v ncal >/dev/null || { echo "Installing ncal with apt-get..."; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq ncal >/dev/null; }
 	sh Conformance/ncal_check.sh .build/release/horari
+	sh Conformance/booking_race.sh .build/release/horari $(VENV)/bin/python
 
 ## Benchmarks against libical in the same process (release build).
 bench: deps

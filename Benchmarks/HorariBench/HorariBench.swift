@@ -1,5 +1,6 @@
 import CLibICal
 import CalendarCore
+import CalendarScheduling
 import Foundation
 
 /// Horari's benchmarks. Every figure is printed beside a reference measured in
@@ -8,11 +9,12 @@ import Foundation
 ///     swift run -c release HorariBench            # full run
 ///     swift run -c release HorariBench --quick    # a short run for CI
 ///     swift run -c release HorariBench --views-only   # the month view only (VIEWS_REPEATS=n to profile)
+///     swift run -c release HorariBench --scheduling-only   # bookings and free slots only
 ///     swift run -c release HorariBench --icalendar-only [--keep-file]
 ///                                                 # import/export only; keep the files to profile
 @main
 struct HorariBench {
-    static func main() throws {
+    static func main() async throws {
         if let i = CommandLine.arguments.firstIndex(of: "--import-only"), i + 1 < CommandLine.arguments.count {
             try ICalendarBench.importOnly(CommandLine.arguments[i + 1])
             return
@@ -23,6 +25,10 @@ struct HorariBench {
         print("")
         if CommandLine.arguments.contains("--views-only") {
             try ViewsBench.run(quick: quick)
+            return
+        }
+        if CommandLine.arguments.contains("--scheduling-only") {
+            try await SchedulingBench.run(quick: quick)
             return
         }
         if CommandLine.arguments.contains("--icalendar-only") {
@@ -36,6 +42,8 @@ struct HorariBench {
         try ViewsBench.run(quick: quick)
         print("")
         try ICalendarBench.run(count: count)
+        print("")
+        try await SchedulingBench.run(quick: quick)
     }
 
     static func seconds(_ body: () throws -> Void) rethrows -> Double {
