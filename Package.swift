@@ -3,10 +3,14 @@ import PackageDescription
 
 // Horari: an embeddable calendar and scheduling core.
 //
-// Modules point one way: CalendarCore (Foundation only) <- the example CLI.
-// CLibICal wraps the system libical; in this package it is used by the tests
-// and the benchmark as a *referee* (libical's own recurrence iterator), never
-// by CalendarCore itself. See Docs/Architecture.md.
+// Modules point one way (../shared/DESIGN.md):
+//   CalendarCore (Foundation only)
+//     <- CalendarViews, CalendarScheduling (pure Swift; an app that only needs
+//        views or booking links no C)
+//     <- ICalendarKit (libical behind `internal import CLibICal`; maps the
+//        core model and the scheduling book to and from .ics)
+//     <- horari (the example CLI).
+// The tests and the benchmark also use CLibICal directly, as a referee.
 let package = Package(
     name: "Horari",
     platforms: [.macOS(.v15)],

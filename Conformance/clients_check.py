@@ -8,7 +8,8 @@
    its changed instances and the VTIMEZONEs it uses) is PUT into a calendar
    collection, accepted, and a GET returns it with the same UID.
 
-Usage: clients_check.py HORARI_BINARY SAMPLE.ics
+Usage: clients_check.py HORARI_BINARY SAMPLE.ics [EXPORT-OPTIONS...]
+(for example `--for member marta`: what that export writes is checked.)
 Exit status 0 when both clients accept everything, 1 otherwise.
 """
 import json
@@ -152,9 +153,11 @@ def radicale_check(exported, work):
 
 def main():
     horari, sample = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+    if len(sys.argv) > 3:
+        print("export " + " ".join(sys.argv[3:]) + ":")
     with tempfile.TemporaryDirectory() as work:
         exported = os.path.join(work, "export.ics")
-        r = sh([horari, "export", sample, "--out", exported])
+        r = sh([horari, "export", sample, "--out", exported] + sys.argv[3:])
         if r.returncode != 0:
             print("FAIL horari export: " + r.stderr)
             return 1

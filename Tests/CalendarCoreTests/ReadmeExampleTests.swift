@@ -1,4 +1,5 @@
 import CalendarCore
+import CalendarScheduling
 import CalendarViews
 import Foundation
 import Testing
@@ -45,5 +46,40 @@ struct ReadmeExampleTests {
         let list = ListView(from: march4, schedule: schedule, options: .init(zone: madrid, limit: 3, names: names))
         print(list.sections[0].title, list.occurrences.map(\.start.date.day))  // març del 2026 [4, 9, 11]
         #expect(printed == ["6 2026-03-02 teal", "dimecres Yoga", "1080 1140 0", "març del 2026 [4, 9, 11]"])
+    }
+
+    @Test func readmeSchedulingSnippet() throws {
+        var printed: [String] = []
+        func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
+
+        // The README's scheduling snippet, verbatim.
+        var book = try SchedulingBook(timeZone: "Europe/Madrid")
+        try book.addCoach(Coach(id: "marc", name: "Marc Soler", bufferMinutes: 10))
+        try book.addClient(Client(id: "anna", coachID: "marc", name: "Anna Puig"))
+        try book.addSession(id: "s1", coach: "marc", client: "anna",
+                            start: try LocalDateTime(year: 2026, month: 11, day: 26, hour: 18), minutes: 60)
+
+        try book.addClass(ClassSeries(id: "yoga", title: "Yoga", weekdays: [.monday, .wednesday],
+                                      time: try TimeOfDay(hour: 18, minute: 30), minutes: 60, capacity: 1,
+                                      firstDate: try LocalDate(year: 2026, month: 9, day: 7)))
+        try book.addMember(Member(id: "marta", name: "Marta Roig"))
+        try book.addMember(Member(id: "oriol", name: "Oriol Camps"))
+        let monday = try LocalDate(year: 2026, month: 11, day: 23)
+        let now = Date(timeIntervalSince1970: 1_795_000_000)  // 2026-11-18; passed in, never read
+        try book.book(member: "marta", classID: "yoga", on: monday, now: now)
+        do {
+            try book.book(member: "oriol", classID: "yoga", on: monday, now: now)
+        } catch {
+            print(error)  // Yoga on 2026-11-23 is full (1 of 1 places taken, 0 waiting); join the waitlist or pick another date
+        }
+        print(try book.book(member: "oriol", classID: "yoga", on: monday, now: now, whenFull: .joinWaitlist))  // waitlisted(position: 1)
+        print(try book.cancelBooking(member: "marta", classID: "yoga", on: monday, now: now).promoted ?? "")  // oriol
+        let schedule = try book.memberSchedule(member: "oriol")  // a Schedule the views draw
+        print(schedule.items.map(\.title))  // ["Yoga"]
+
+        #expect(printed == [
+            "Yoga on 2026-11-23 is full (1 of 1 places taken, 0 waiting); join the waitlist or pick another date",
+            "waitlisted(position: 1)", "oriol", "[\"Yoga\"]",
+        ])
     }
 }
