@@ -323,8 +323,8 @@ struct Sessions: ParsableCommand {
 /// `horari classes add|timetable|cancel`.
 struct Classes: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "The gym's weekly classes: add one, show the timetable, cancel an occurrence.",
-        subcommands: [Add.self, Timetable.self, CancelOccurrence.self])
+        abstract: "The gym's weekly classes: add one, show the timetable, cancel or move an occurrence.",
+        subcommands: [Add.self, Timetable.self, CancelOccurrence.self, MoveOccurrence.self])
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -381,7 +381,7 @@ struct Classes: ParsableCommand {
                 let monday = day.adding(days: -day.weekday.rawValue)
                 for o in b.occurrences(from: monday, through: monday.adding(days: 6)) {
                     let state = o.isCancelled ? "cancelled" : o.placesLeft == 0 ? "full, \(o.waiting) waiting" : "\(o.placesLeft) of \(o.capacity) places left"
-                    print("\(when(o.start, minutes: o.minutes))  \(o.title)  (\(state))\(o.isMoved ? "  moved from \(o.id.date)" : "")  [\(o.id.classID)]")
+                    print("\(when(o.start, minutes: o.minutes))  \(o.title)  (\(state))\(o.isMoved ? "  moved from \(o.id.date) \((try? b.classSeries(o.id.classID).time.description) ?? "")" : "")  [\(o.id.classID)]")
                 }
                 return
             }
@@ -413,6 +413,27 @@ struct Classes: ParsableCommand {
             print("Cancelled \(id) on \(date).")
             if !affected.confirmed.isEmpty { print("Tell these members their place is gone: \(affected.confirmed.joined(separator: ", ")).") }
             if !affected.waitlisted.isEmpty { print("Tell these members the waitlist is gone: \(affected.waitlisted.joined(separator: ", ")).") }
+        }
+    }
+}
+
+extension Classes {
+    struct MoveOccurrence: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "move", abstract: "Move one occurrence of a class to another time; its bookings go with it.",
+            discussion: "Example:\n  horari classes move yoga --date 2026-11-25 --start '2026-11-25 19:30'")
+        @Argument(help: "The class's ID.") var id: String
+        @Option(help: "The occurrence's date by the timetable, YYYY-MM-DD.") var date: String
+        @Option(help: "The new start, 'YYYY-MM-DD HH:MM'.") var start: String
+        @Option(help: "A new length.") var minutes: Int?
+        @OptionGroup var book: BookOptions
+
+        func run() throws {
+            let date = try parseDate(self.date, option: "--date", default: LocalDate(dayNumber: 0))
+            let start = try parseDateTime(self.start, option: "--start")
+            let (id, minutes) = (id, minutes)
+            let o = try book.change { b in try b.moveOccurrence(classID: id, on: date, to: start, minutes: minutes) }
+            print("Moved \(o.title) of \(date) to \(when(o.start, minutes: o.minutes)); its \(o.booked) booking(s) and \(o.waiting) waiting stay.")
         }
     }
 }

@@ -46,10 +46,15 @@ public enum CalendarFile {
     /// Loads, changes and saves a calendar file while holding its lock, so no
     /// other process's change comes in between.
     ///
+    /// The default exporter writes back the components the import could not
+    /// read (``ICalendar/rejected``) as they were: rewriting a file in place
+    /// must not drop what it held, even what only a person can repair.
+    ///
     /// - Returns: what `body` returns.
     /// - Throws: ``ICalendarError``, or what `body` throws (nothing is saved then).
     public static func update<T>(
-        _ url: URL, options: ImportOptions = ImportOptions(), exporter: ICalendarExporter = ICalendarExporter(),
+        _ url: URL, options: ImportOptions = ImportOptions(),
+        exporter: ICalendarExporter = ICalendarExporter(options: .init(includeRejected: true)),
         _ body: (inout ICalendar) throws -> T
     ) throws -> T {
         let lock = try Lock(url)

@@ -129,6 +129,24 @@ struct SchedulingICalendarTests {
         #expect(calendar.items.map(\.uid) == original.items.map(\.uid))
     }
 
+    @Test("changing the book in a calendar file keeps a component the import could not read")
+    func keepsRejected() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("horari-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("gym.ics")
+        let broken = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//x//y//EN\r\nBEGIN:VEVENT\r\nUID:no-start\r\nSUMMARY:Lost?\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        try Data(broken.utf8).write(to: url)
+        try CalendarFile.update(url) { calendar in
+            var book = try calendar.schedulingBook(defaultTimeZone: "Europe/Madrid")
+            try book.addMember(Member(id: "marta", name: "Marta Roig"))
+            calendar.setScheduling(book)
+        }
+        let text = try String(contentsOf: url, encoding: .utf8)
+        #expect(text.contains("UID:no-start\r\nSUMMARY:Lost?"))
+        #expect(text.contains("BEGIN:X-HORARI-MEMBER\r\nUID:marta"))
+    }
+
     @Test("a damaged record is refused with its name, not dropped")
     func damaged() throws {
         let ics = try text(try busyGym(), .everything).replacingOccurrences(of: "X-HORARI-CAPACITY:20", with: "X-HORARI-CAPACITY:twenty")
