@@ -16,4 +16,20 @@ struct Horari: ParsableCommand {
             Coaches.self, Clients.self, Members.self, Expand.self, Occurrences.self, Validate.self, Import.self, Export.self,
         ]
     )
+
+    /// Runs the command with the documented exit codes: swift-argument-parser
+    /// ends a usage error with 64 (BSD's `EX_USAGE`); we promise 2, as most
+    /// Unix tools (and `ncal`) use, so usage errors leave with 2.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            if exitCode(for: error) == .validationFailure {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Foundation.exit(2)
+            }
+            exit(withError: error)
+        }
+    }
 }

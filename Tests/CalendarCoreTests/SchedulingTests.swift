@@ -79,6 +79,25 @@ struct SessionTests {
         #expect(try book.clients(coach: "laia").map(\.id) == ["joan", "rosa"])
     }
 
+    @Test("unknown and taken IDs are refused with messages that say what to do")
+    func unknownAndTaken() throws {
+        var book = try Gym.book()
+        let now = try Gym.now("2026-11-22 12:00")
+        let cases: [(SchedulingError?, String)] = [
+            (refusal { _ = try book.clients(coach: "ghost") }, "there is no coach ‘ghost’; add the coach first"),
+            (refusal { _ = try book.session("s9", coach: "marc") }, "coach ‘marc’ has no session ‘s9’"),
+            (refusal { try book.book(member: "ghost", classID: "yoga", on: Gym.day("2026-11-23"), now: now) }, "there is no member ‘ghost’; add the member first"),
+            (refusal { try book.deleteClass("pilates") }, "there is no class ‘pilates’"),
+            (refusal { try book.addClient(Client(id: "joan", coachID: "marc", name: "Another Joan")) }, "a client with ID ‘joan’ already exists; choose another ID"),
+            (refusal { try book.addMember(Member(id: "new one", name: "Spaced")) }, "id: ‘new one’ is not a usable member ID; use letters, digits and dashes, without spaces"),
+            (refusal { try book.addCoach(Coach(id: "x", name: " ")) }, "name: the coach has no name"),
+            (refusal { try book.addCoach(Coach(id: "x", name: "X", bufferMinutes: -5)) }, "bufferMinutes: a buffer is 0 to 1440 minutes, not -5"),
+            (refusal { _ = try SchedulingBook(timeZone: "Mars/Olympus") }, "timeZone: ‘Mars/Olympus’ is not a time zone this system knows; use an IANA name such as Europe/Madrid"),
+        ]
+        for (error, message) in cases { #expect(error?.description == message) }
+        #expect(try book.clients(coach: "marc").count == 2, "nothing was added")
+    }
+
     @Test("the desks of the actor carry the same scope")
     func desks() async throws {
         let scheduler = Scheduler(book: try Gym.book())
