@@ -76,7 +76,7 @@ extension SchedulingBook {
         else {
             throw .invalid(field: "RRULE", reason: "\(what) is not a weekly timetable entry (one RRULE:FREQ=WEEKLY;BYDAY=… on a timed start)")
         }
-        let start = item.start.wallTime
+        let start = bookWall(item.start)
         let weekdays = rule.byDay.isEmpty ? [start.date.weekday] : rule.byDay.map(\.weekday)
         let lastDate = rule.until.map { until -> LocalDate in
             switch until {
@@ -86,8 +86,8 @@ extension SchedulingBook {
         }
         var changes: [LocalDate: OccurrenceChange] = [:]
         for o in item.overrides {
-            let date = o.recurrenceID.wallTime.date
-            changes[date] = o.isCancelled ? .cancelled : .moved(to: o.item.start.wallTime, minutes: try Self.minutes(o.item, what))
+            let date = bookWall(o.recurrenceID).date
+            changes[date] = o.isCancelled ? .cancelled : .moved(to: bookWall(o.item.start), minutes: try Self.minutes(o.item, what))
         }
         let time = try TimeOfDay(hour: start.hour, minute: start.minute)
         return ClassSeries(
@@ -111,14 +111,20 @@ extension SchedulingBook {
             throw .invalid(field: Names.coach, reason: "\(what) names no coach or client")
         }
         let status = value(Names.sessionStatus).flatMap(SessionStatus.init(rawValue:)) ?? (item.status?.uppercased() == "CANCELLED" ? .cancelled : .scheduled)
-        let start: LocalDateTime
-        switch item.start {
-        case .utc(let t): start = wall(t.localSeconds)
-        case .zoned(let t, let z) where z != timeZone:
-            start = (try? item.start.epochSeconds(floatingIn: zone)).map(wall) ?? t
-        default: start = item.start.wallTime
+        return Session(id: item.uid, coachID: coach, clientID: client, start: bookWall(item.start), minutes: try Self.minutes(item, what), location: item.location, notes: item.notes, status: status)
+    }
+
+    /// A time as a wall time on the book's clocks: a UTC time or one zoned
+    /// elsewhere (a file edited in another calendar) is converted through its
+    /// instant; a floating time or a date is read as on the book's clocks.
+    private func bookWall(_ t: CalendarTime) -> LocalDateTime {
+        switch t {
+        case .utc, .zoned:
+            if case .zoned(let w, let z) = t, z == timeZone { return w }
+            return (try? t.epochSeconds(floatingIn: zone)).map(wall) ?? t.wallTime
+        case .floating, .date:
+            return t.wallTime
         }
-        return Session(id: item.uid, coachID: coach, clientID: client, start: start, minutes: try Self.minutes(item, what), location: item.location, notes: item.notes, status: status)
     }
 
     /// Stores a session as read, with no clash check.

@@ -147,6 +147,17 @@ struct SchedulingICalendarTests {
         #expect(text.contains("BEGIN:X-HORARI-MEMBER\r\nUID:marta"))
     }
 
+    @Test("times written in UTC or another zone (a file edited elsewhere) read as the book's wall times")
+    func otherZones() throws {
+        let ics = try text(try busyGym(), .everything)
+            .replacingOccurrences(of: "DTSTART;TZID=Europe/Madrid:20260907T183000", with: "DTSTART:20260907T163000Z")  // yoga, CEST
+            .replacingOccurrences(of: "DTSTART;TZID=Europe/Madrid:20261126T180000", with: "DTSTART;TZID=America/New_York:20261126T120000")  // s1
+        let book = try ICalendarImporter().importCalendar(from: ics).calendar.schedulingBook()
+        #expect(try book.classSeries("yoga").time == TimeOfDay(hour: 18, minute: 30))
+        #expect(try book.classSeries("yoga").firstDate == Gym.day("2026-09-07"))
+        #expect(try book.session("s1", coach: "marc").start == Gym.at("2026-11-26 18:00"))
+    }
+
     @Test("a damaged record is refused with its name, not dropped")
     func damaged() throws {
         let ics = try text(try busyGym(), .everything).replacingOccurrences(of: "X-HORARI-CAPACITY:20", with: "X-HORARI-CAPACITY:twenty")
