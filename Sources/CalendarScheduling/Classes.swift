@@ -3,7 +3,7 @@ import CalendarCore
 /// A weekly class on the gym's timetable, with a number of places.
 ///
 /// In iCalendar it is one recurring `VEVENT` (`RRULE:FREQ=WEEKLY;BYDAY=…`)
-/// with the capacity in `X-HORARI-CAPACITY`; see ``SchedulingBook/calendarItem(for:)``.
+/// with the capacity in `X-HORARI-CAPACITY`; see `SchedulingBook.calendarItem(for:)`.
 /// An occurrence is known by its series and its *original date*
 /// (``ClassOccurrence/ID``), so bookings stay with it when the series' time
 /// changes or the one occurrence moves.

@@ -6,7 +6,7 @@ import CalendarScheduling
 /// A calendar file holds the book's records beside ordinary events and
 /// tasks: classes and sessions as `VEVENT`s, coaches, clients, members and
 /// rosters as `X-HORARI-*` components (see
-/// ``CalendarScheduling/SchedulingBook/init(timeZone:items:components:)``).
+/// `SchedulingBook.init(timeZone:items:components:)`).
 ///
 /// ```swift
 /// try CalendarFile.update(url) { calendar in
@@ -26,7 +26,7 @@ extension ICalendar {
     /// - `.member(id)`: that member's booked occurrences only.
     /// - `.coach(id)`: that coach's sessions only.
     /// - `.everything`: the whole book, which ``schedulingBook(defaultTimeZone:)`` reads back.
-    /// - Throws: ``CalendarScheduling/SchedulingError`` for an unknown member or coach.
+    /// - Throws: `SchedulingError` for an unknown member or coach.
     public init(_ book: SchedulingBook, for audience: ExportAudience, name: String? = nil) throws(SchedulingError) {
         self.init(name: name)
         let content = try book.content(for: audience)
@@ -39,7 +39,7 @@ extension ICalendar {
     ///
     /// - Parameter defaultTimeZone: the book's zone when the calendar names
     ///   none (`X-HORARI-TIMEZONE`, else Google's `X-WR-TIMEZONE`); UTC if `nil`.
-    /// - Throws: ``CalendarScheduling/SchedulingError`` naming a record that cannot be read.
+    /// - Throws: `SchedulingError` naming a record that cannot be read.
     public func schedulingBook(defaultTimeZone: String? = nil) throws(SchedulingError) -> SchedulingBook {
         let zone = properties.first { $0.name == Self.bookZoneProperty }?.value ?? timeZone ?? defaultTimeZone ?? "UTC"
         return try SchedulingBook(
