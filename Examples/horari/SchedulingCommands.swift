@@ -54,6 +54,13 @@ struct BookOptions: ParsableArguments {
         }
     }
 
+    /// The date on the book's clocks at the request's time.
+    func today(in book: SchedulingBook) throws -> LocalDate {
+        let zone: ZoneRules
+        do { zone = try ZoneRules.named(book.timeZone) } catch { throw CLIError("the book's time zone: \(error.message)") }
+        return LocalDateTime(localSeconds: zone.wall(atInstant: Int64(try instant(in: book).timeIntervalSince1970))).date
+    }
+
     /// The request's time.
     func instant(in book: SchedulingBook) throws -> Date {
         guard let now else { return Date() }
@@ -62,11 +69,16 @@ struct BookOptions: ParsableArguments {
     }
 }
 
+/// A date an option must give, YYYY-MM-DD.
+func parseDate(_ text: String, option: String) throws -> LocalDate {
+    try parseDate(text, option: option, default: LocalDate(dayNumber: 0))  // the default is never used: text is given
+}
+
 /// "2026-11-26 18:00" or "2026-11-26T18:00".
 func parseDateTime(_ text: String, option: String) throws -> LocalDateTime {
     let parts = text.split(whereSeparator: { $0 == " " || $0 == "T" })
     guard parts.count == 2 else { throw ValidationError("\(option) ‘\(text)’ is not 'YYYY-MM-DD HH:MM' (for example '2026-11-26 18:00')") }
-    let date = try parseDate(String(parts[0]), option: option, default: LocalDate(dayNumber: 0))
+    let date = try parseDate(String(parts[0]), option: option)
     let time: TimeOfDay
     do { time = try TimeOfDay(parsing: parts[1]) } catch { throw ValidationError("\(option) ‘\(text)’: \(error.description)") }
     guard time.minutes < 1440 else { throw ValidationError("\(option) ‘\(text)’: use 00:00 of the next day") }
@@ -306,7 +318,7 @@ struct Sessions: ParsableCommand {
         func run() throws {
             let b = try book.read()
             let now = try book.instant(in: b)
-            let today = LocalDateTime(localSeconds: (try? ZoneRules.named(b.timeZone))?.wall(atInstant: Int64(now.timeIntervalSince1970)) ?? 0).date
+            let today = try book.today(in: b)
             let first = try parseDate(from, option: "--from", default: today)
             let last = try parseDate(to, option: "--to", default: first.adding(days: 6))
             do {
@@ -345,7 +357,7 @@ struct Classes: ParsableCommand {
 
         func run() throws {
             let current = try book.read()
-            let today = LocalDateTime(localSeconds: (try? ZoneRules.named(current.timeZone))?.wall(atInstant: Int64(try book.instant(in: current).timeIntervalSince1970)) ?? 0).date
+            let today = try book.today(in: current)
             let start: TimeOfDay
             do { start = try TimeOfDay(parsing: time) } catch { throw ValidationError("--time: \(error.description)") }
             var colour: ItemColor?
@@ -377,7 +389,7 @@ struct Classes: ParsableCommand {
         func run() throws {
             let b = try book.read()
             if let week {
-                let day = try parseDate(week, option: "--week", default: LocalDate(dayNumber: 0))
+                let day = try parseDate(week, option: "--week")
                 let monday = day.adding(days: -day.weekday.rawValue)
                 for o in b.occurrences(from: monday, through: monday.adding(days: 6)) {
                     let state = o.isCancelled ? "cancelled" : o.placesLeft == 0 ? "full, \(o.waiting) waiting" : "\(o.placesLeft) of \(o.capacity) places left"
@@ -389,7 +401,7 @@ struct Classes: ParsableCommand {
             for day in b.timetable where !day.classes.isEmpty {
                 print(names[day.weekday.rawValue])
                 for c in day.classes {
-                    let end = TimeOfDay.minutesText(c.time.minutes + c.minutes)
+                    let end = clock(LocalDateTime(localSeconds: Int64(c.time.minutes + c.minutes) * 60))
                     let details = ["\(c.capacity) places"] + [c.location, c.instructor].compactMap { $0 }
                     print("  \(c.time)–\(end)  \(c.title)  (\(details.joined(separator: ", ")))  [\(c.id)]")
                 }
@@ -407,7 +419,7 @@ struct Classes: ParsableCommand {
         @OptionGroup var book: BookOptions
 
         func run() throws {
-            let date = try parseDate(self.date, option: "--date", default: LocalDate(dayNumber: 0))
+            let date = try parseDate(self.date, option: "--date")
             let id = id
             let affected = try book.change { b in try b.cancelOccurrence(classID: id, on: date) }
             print("Cancelled \(id) on \(date).")
@@ -429,20 +441,12 @@ extension Classes {
         @OptionGroup var book: BookOptions
 
         func run() throws {
-            let date = try parseDate(self.date, option: "--date", default: LocalDate(dayNumber: 0))
+            let date = try parseDate(self.date, option: "--date")
             let start = try parseDateTime(self.start, option: "--start")
             let (id, minutes) = (id, minutes)
             let o = try book.change { b in try b.moveOccurrence(classID: id, on: date, to: start, minutes: minutes) }
             print("Moved \(o.title) of \(date) to \(when(o.start, minutes: o.minutes)); its \(o.booked) booking(s) and \(o.waiting) waiting stay.")
         }
-    }
-}
-
-extension TimeOfDay {
-    /// "HH:MM" of minutes past midnight, wrapping past 24:00.
-    static func minutesText(_ minutes: Int) -> String {
-        let m = minutes % 1440
-        return (m / 60 < 10 ? "0" : "") + "\(m / 60):" + (m % 60 < 10 ? "0" : "") + "\(m % 60)"
     }
 }
 
@@ -469,7 +473,7 @@ struct Book: ParsableCommand {
     func run() throws {
         if list { return try printBookings() }
         guard let classID, let dateText = date else { throw ValidationError("give --class and --date (or --list)") }
-        let date = try parseDate(dateText, option: "--date", default: LocalDate(dayNumber: 0))
+        let date = try parseDate(dateText, option: "--date")
         let member = member, whenFull: WhenFull = waitlist ? .joinWaitlist : .refuse
         let now = try book.instant(in: try book.read())
         let (outcome, occurrence) = try book.change { b in
@@ -507,7 +511,7 @@ struct CancelBooking: ParsableCommand {
     @OptionGroup var book: BookOptions
 
     func run() throws {
-        let date = try parseDate(self.date, option: "--date", default: LocalDate(dayNumber: 0))
+        let date = try parseDate(self.date, option: "--date")
         let (member, classID) = (member, classID)
         let now = try book.instant(in: try book.read())
         let result = try book.change { b in try b.cancelBooking(member: member, classID: classID, on: date, now: now) }

@@ -9,7 +9,7 @@ public struct TimeOfDay: Hashable, Comparable, Sendable, Codable, CustomStringCo
     /// - Throws: ``SchedulingError/invalid(field:reason:)`` outside 00:00…24:00.
     public init(hour: Int, minute: Int = 0) throws(SchedulingError) {
         guard (0...24).contains(hour), (0...59).contains(minute), hour * 60 + minute <= 1440 else {
-            throw .invalid(field: "time", reason: "\(hour < 10 && hour >= 0 ? "0" : "")\(hour):\(minute < 10 && minute >= 0 ? "0" : "")\(minute) is not a time of day; use 00:00 to 24:00")
+            throw .invalid(field: "time", reason: "\(clockText(hour, minute)) is not a time of day; use 00:00 to 24:00")
         }
         minutes = hour * 60 + minute
     }
@@ -30,9 +30,7 @@ public struct TimeOfDay: Hashable, Comparable, Sendable, Codable, CustomStringCo
     public var minute: Int { minutes % 60 }
 
     /// "HH:MM".
-    public var description: String {
-        (hour < 10 ? "0" : "") + String(hour) + ":" + (minute < 10 ? "0" : "") + String(minute)
-    }
+    public var description: String { clockText(hour, minute) }
 
     /// Earlier times first.
     public static func < (a: TimeOfDay, b: TimeOfDay) -> Bool { a.minutes < b.minutes }

@@ -79,20 +79,26 @@ extension SchedulingBook {
         case .coach(let id):
             return SchedulingContent(items: try sessions(coach: id).map(calendarItem(for:)), components: [])
         case .everything:
-            let sessions = sessionsByID.values.sorted { (instant($0.start), $0.id) < (instant($1.start), $1.id) }
-            var components = coaches.map(component(for:))
-            components += clientsByID.values.sorted { $0.id < $1.id }.map(component(for:))
-            components += members.map { m in
-                ContentComponent(name: Names.member, properties: [ContentLine(name: "UID", value: m.id), ContentLine(name: Names.name, value: m.name)] + optional(Names.email, m.email))
-            }
-            components += rosters.keys.sorted().compactMap { key in
-                guard let r = rosters[key] else { return nil }
-                return ContentComponent(name: Names.roster, properties: [
-                    ContentLine(name: Names.classID, value: key.classID), ContentLine(name: Names.date, value: key.date.basicISO),
-                ] + r.confirmed.map { ContentLine(name: Names.booked, value: $0) } + r.waitlist.map { ContentLine(name: Names.waiting, value: $0) })
-            }
-            return SchedulingContent(items: classes.map(calendarItem(for:)) + sessions.map(calendarItem(for:)), components: components)
+            return backupContent()
         }
+    }
+
+    /// Everything in the book, to restore it from: what ``content(for:)``
+    /// gives ``ExportAudience/everything``, which names no one and so cannot fail.
+    public func backupContent() -> SchedulingContent {
+        let sessions = byStart(sessionsByID.values).map(\.session)
+        var components = coaches.map(component(for:))
+        components += clientsByID.values.sorted { $0.id < $1.id }.map(component(for:))
+        components += members.map { m in
+            ContentComponent(name: Names.member, properties: [ContentLine(name: "UID", value: m.id), ContentLine(name: Names.name, value: m.name)] + optional(Names.email, m.email))
+        }
+        components += rosters.keys.sorted().compactMap { key in
+            guard let r = rosters[key] else { return nil }
+            return ContentComponent(name: Names.roster, properties: [
+                ContentLine(name: Names.classID, value: key.classID), ContentLine(name: Names.date, value: key.date.basicISO),
+            ] + r.confirmed.map { ContentLine(name: Names.booked, value: $0) } + r.waitlist.map { ContentLine(name: Names.waiting, value: $0) })
+        }
+        return SchedulingContent(items: classes.map(calendarItem(for:)) + sessions.map(calendarItem(for:)), components: components)
     }
 
     /// A class series as one recurring event: weekly on its days, with its

@@ -240,9 +240,7 @@ extension SchedulingBook {
     public mutating func cancelBooking(member memberID: String, classID: String, on date: LocalDate, now: Date) throws(SchedulingError) -> Cancellation {
         _ = try member(memberID)
         let occurrence = try occurrence(occurrenceKey(classID, date))
-        if occurrence.startSeconds <= Self.seconds(now) {
-            throw .occurrenceInPast(classID: classID, title: occurrence.title, date: date, start: occurrence.start)
-        }
+        try Self.checkNotStarted(occurrence, now: now)
         let key = occurrence.id
         guard var roster = rosters[key] else { throw .notBooked(member: memberID, title: occurrence.title, date: date) }
         var result = Cancellation(heldPlace: false, promoted: nil)
@@ -267,10 +265,15 @@ extension SchedulingBook {
     private func bookable(_ classID: String, _ date: LocalDate, now: Date) throws(SchedulingError) -> ClassOccurrence {
         let occurrence = try occurrence(occurrenceKey(classID, date))
         if occurrence.isCancelled { throw .occurrenceCancelled(classID: classID, title: occurrence.title, date: date) }
-        if occurrence.startSeconds <= Self.seconds(now) {
-            throw .occurrenceInPast(classID: classID, title: occurrence.title, date: date, start: occurrence.start)
-        }
+        try Self.checkNotStarted(occurrence, now: now)
         return occurrence
+    }
+
+    /// Refuses an occurrence that has started by `now`.
+    private static func checkNotStarted(_ o: ClassOccurrence, now: Date) throws(SchedulingError) {
+        if o.startSeconds <= seconds(now) {
+            throw .occurrenceInPast(classID: o.id.classID, title: o.title, date: o.id.date, start: o.start)
+        }
     }
 
     /// Who holds the places of an occurrence and who waits, in order.

@@ -298,9 +298,13 @@ extension SchedulingBook {
     public func sessions(coach coachID: String, client clientID: String? = nil) throws(SchedulingError) -> [Session] {
         _ = try coach(coachID)
         if let clientID { _ = try client(clientID, coach: coachID) }
-        return sessionsByID.values
-            .filter { $0.coachID == coachID && (clientID == nil || $0.clientID == clientID) }
-            .sorted { (instant($0.start), $0.id) < (instant($1.start), $1.id) }
+        return byStart(sessionsByID.values.filter { $0.coachID == coachID && (clientID == nil || $0.clientID == clientID) }).map(\.session)
+    }
+
+    /// Sessions with their start instants, by start then ID; each instant is
+    /// computed once, not in every comparison.
+    func byStart(_ sessions: some Sequence<Session>) -> [(start: Int64, session: Session)] {
+        sessions.map { (instant($0.start), $0) }.sorted { ($0.start, $0.session.id) < ($1.start, $1.session.id) }
     }
 
     /// The coach's next scheduled sessions that start at or after `now`, soonest first.
@@ -315,9 +319,10 @@ extension SchedulingBook {
     /// The coach's sessions that started before `now`, whatever their status, newest first.
     /// - Throws: ``SchedulingError/unknownCoach(_:)``.
     public func pastSessions(coach coachID: String, before now: Date, limit: Int = 50) throws(SchedulingError) -> [Session] {
+        _ = try coach(coachID)
         let t = Self.seconds(now)
-        let past = try sessions(coach: coachID).filter { instant($0.start) < t }
-        return Array(past.reversed().prefix(max(0, limit)))
+        let past = byStart(sessionsByID.values.filter { $0.coachID == coachID }).filter { $0.start < t }
+        return past.reversed().prefix(max(0, limit)).map(\.session)
     }
 
     /// The coach's free slots of a length between two dates (both included).

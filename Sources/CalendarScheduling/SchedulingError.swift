@@ -130,9 +130,12 @@ extension Weekday {
     }
 }
 
+/// "HH:MM", zero-padded (negative parts, only in messages about bad input, as they are).
+func clockText(_ hour: Int, _ minute: Int) -> String {
+    (0..<10 ~= hour ? "0" : "") + String(hour) + ":" + (0..<10 ~= minute ? "0" : "") + String(minute)
+}
+
 extension LocalDateTime {
     /// "HH:MM", for messages.
-    var timeText: String {
-        (hour < 10 ? "0" : "") + String(hour) + ":" + (minute < 10 ? "0" : "") + String(minute)
-    }
+    var timeText: String { clockText(hour, minute) }
 }

@@ -50,8 +50,7 @@ extension ICalendar {
     /// Replaces the calendar's scheduling records with a book's, keeping
     /// every other item, component and property as it was.
     public mutating func setScheduling(_ book: SchedulingBook) {
-        // `.everything` names no member or coach, so it cannot throw.
-        let content = (try? book.content(for: .everything)) ?? SchedulingContent(items: [], components: [])
+        let content = book.backupContent()
         items = items.filter { !SchedulingBook.isSchedulingItem($0) } + content.items
         components = components.filter { !SchedulingBook.isSchedulingComponent($0) } + content.components
         properties.removeAll { $0.name == Self.bookZoneProperty }
