@@ -1,0 +1,325 @@
+import ArgumentParser
+import CalendarCore
+import CalendarScheduling
+import Foundation
+import ICalendarKit
+
+// `horari add`, `edit` and `delete`: events and tasks in a calendar file.
+// Each change loads, changes and saves the file under its lock (atomic save),
+// through the library's own checks (ICalendar.add/update/removeItem), and a
+// refused change leaves the file exactly as it was.
+
+extension BookOptions {
+    /// Loads, changes and saves the calendar file under its lock.
+    func updateCalendar<T>(_ body: (inout ICalendar) throws -> T) throws -> T {
+        try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        do {
+            return try CalendarFile.update(url, exporter: try exporter(), body)
+        } catch let error as CalendarItemError {
+            throw CLIError(error.message)
+        } catch let error as ICalendarError {
+            throw CLIError("\(url.path): \(error.description)")
+        }
+    }
+
+    /// The zone that typed times are in: --time-zone, else the calendar's own
+    /// (the book's `X-HORARI-TIMEZONE`, else Google's `X-WR-TIMEZONE`), else the system's.
+    func zone(of calendar: ICalendar) throws -> String {
+        let name = timeZone
+            ?? calendar.properties.first { $0.name == "X-HORARI-TIMEZONE" }?.value
+            ?? calendar.timeZone
+            ?? TimeZone.current.identifier
+        do { _ = try ZoneRules.named(name) } catch { throw ValidationError("--time-zone ‘\(name)’: \(error.message)") }
+        return name
+    }
+
+    /// The request's time, --now read in `zone`.
+    func instant(inZone zone: String) throws -> Date {
+        guard let now else { return Date() }
+        let wall = try parseDateTime(now, option: "--now")
+        return Date(timeIntervalSince1970: TimeInterval(try CalendarTime.zoned(wall, zone).epochSeconds(floatingIn: .utc)))
+    }
+}
+
+/// "2026-11-27 18:00" (a time in `zone`) or "2026-11-28" (all day).
+func parseTime(_ text: String, option: String, zone: String) throws -> CalendarTime {
+    if text.contains(" ") || text.contains("T") {
+        return .zoned(try parseDateTime(text, option: option), zone)
+    }
+    guard text.count == 10 else {
+        throw ValidationError("\(option) ‘\(text)’ is not 'YYYY-MM-DD HH:MM', or YYYY-MM-DD for all day (for example '2026-11-27 18:00')")
+    }
+    return .date(try parseDate(text, option: option))
+}
+
+func parseColor(_ text: String) throws -> ItemColor {
+    do { return try ItemColor.named(text) } catch { throw CLIError("--color ‘\(text)’: \(error.message)") }
+}
+
+/// "event ‘Yoga’ (Fri 2026-11-27 18:00–19:00)".
+func describe(_ item: CalendarItem) -> String {
+    let kind = item.kind == .task ? "task" : "event"
+    return "\(kind) ‘\(item.title)’ (\(describeTime(item)))"
+}
+
+func describeTime(_ item: CalendarItem) -> String {
+    let names = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+    let start = item.start
+    let day = "\(names[start.localDate.weekday.rawValue]) \(start.localDate)"
+    let repeats = item.recurrenceRules.isEmpty ? "" : ", repeating \(item.recurrenceRules.map(\.icalValue).joined(separator: " "))"
+    if item.kind == .task, !item.hasStart {
+        return "due \(day)" + (start.isDate ? "" : " \(clock(start.wallTime))") + repeats
+    }
+    if start.isDate {
+        if case .at(let end) = item.end, end.localDate > start.localDate.adding(days: 1) {
+            return "\(day) to \(end.localDate.adding(days: -1)), all day" + repeats
+        }
+        return "\(day), all day" + repeats
+    }
+    var text = "\(day) \(clock(start.wallTime))"
+    switch item.end {
+    case .at(let end) where end.localDate == start.localDate: text += "–" + clock(end.wallTime)
+    case .at(let end): text += " to \(end.localDate) \(clock(end.wallTime))"
+    case .duration(let d) where d.days == 0: text += "–" + clock(start.wallTime.adding(seconds: Int64(d.seconds)))
+    default: break
+    }
+    if item.kind == .task, case .at(let due) = item.end { text += ", due \(due.localDate) \(clock(due.wallTime))" }
+    return text + repeats
+}
+
+/// The end an item gets from --end or --minutes.
+func itemEnd(start: CalendarTime, end: String?, minutes: Int?, zone: String) throws -> CalendarItem.End? {
+    if end != nil, minutes != nil { throw ValidationError("give --end or --minutes, not both") }
+    if let minutes {
+        guard minutes > 0 else { throw ValidationError("--minutes must be at least 1") }
+        guard !start.isDate else { throw ValidationError("--minutes needs a start with a time; an all-day item takes --end YYYY-MM-DD") }
+        return .duration(ItemDuration(seconds: minutes * 60))
+    }
+    guard let end else { return nil }
+    var time = try parseTime(end, option: "--end", zone: zone)
+    // An all-day end typed as the last day is made exclusive, as RFC 5545 wants.
+    if start.isDate, case .date(let last) = time { time = .date(last.adding(days: 1)) }
+    return .at(time)
+}
+
+/// `horari add`.
+struct Add: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Add an event or a task to a calendar file.",
+        discussion: """
+            Times are typed on the calendar's clock (--time-zone, else the calendar's own \
+            zone, else the system's). A date without a time makes an all-day event; --end \
+            then names its last day. Red is refused: it marks days with several items.
+
+            Examples:
+              horari add 'Staff meeting' --start '2026-11-24 13:00' --minutes 45 --color slateblue
+              horari add 'Open day' --start 2026-11-28 --end 2026-11-29 --color gold
+              horari add 'Order new yoga mats' --task --due '2026-11-27 20:00' --color orchid
+              horari add 'Pilates' --start '2026-11-24 19:00' --minutes 50 --repeat 'FREQ=WEEKLY;BYDAY=TU'
+            """)
+
+    @Argument(help: "The title.") var title: String
+    @Flag(help: "Make a task (VTODO) instead of an event.") var task = false
+    @Option(help: "The start: 'YYYY-MM-DD HH:MM', or YYYY-MM-DD for all day.") var start: String?
+    @Option(help: "The end: 'YYYY-MM-DD HH:MM', or the last day of an all-day event.") var end: String?
+    @Option(help: "The length in minutes, instead of --end.") var minutes: Int?
+    @Option(help: "When a task is due, 'YYYY-MM-DD HH:MM' or YYYY-MM-DD.") var due: String?
+    @Option(help: "Its colour: a CSS name or #RRGGBB (not red, which marks busy days).") var color: String?
+    @Option(help: "Notes (DESCRIPTION).") var notes: String?
+    @Option(help: "Where.") var location: String?
+    @Option(name: .customLong("repeat"), help: "A recurrence rule, such as 'FREQ=WEEKLY;BYDAY=MO,WE'.") var rule: String?
+    @Option(help: "The UID (default: a new random one).") var id: String?
+    @OptionGroup var book: BookOptions
+
+    func validate() throws {
+        if due != nil && !task { throw ValidationError("--due is for tasks; add --task, or give an event's --end") }
+        if start == nil && due == nil {
+            throw ValidationError(task ? "a task needs --due (or --start): for example --due '2026-11-27 20:00'" : "an event needs --start: for example --start '2026-11-27 18:00', or --start 2026-11-28 for all day")
+        }
+    }
+
+    func run() throws {
+        let added = try book.updateCalendar { calendar in
+            let zone = try book.zone(of: calendar)
+            let item = try makeItem(zone: zone)
+            try calendar.add(item, at: try book.instant(inZone: zone))
+            return item
+        }
+        print("Added \(describe(added)) as \(added.uid).")
+    }
+
+    private func makeItem(zone: String) throws -> CalendarItem {
+        let dueTime = try due.map { try parseTime($0, option: "--due", zone: zone) }
+        let startTime = try start.map { try parseTime($0, option: "--start", zone: zone) } ?? dueTime
+        guard let startTime else { throw ValidationError("a start or due time is needed") }
+        var end = try itemEnd(start: startTime, end: self.end, minutes: minutes, zone: zone)
+        if let dueTime {
+            guard end == nil || start == nil else { throw ValidationError("a task has --due instead of --end or --minutes") }
+            end = .at(dueTime)
+        }
+        var item = CalendarItem(
+            uid: id ?? UUID().uuidString.lowercased() + "@horari", kind: task ? .task : .event, title: title,
+            start: startTime, end: end, notes: notes, location: location, hasStart: start != nil)
+        if let color { item.color = try parseColor(color) }
+        if let rule {
+            do { item.recurrenceRules = [try RecurrenceRule(parsing: rule)] } catch { throw ValidationError("--repeat ‘\(rule)’: \(error.description)") }
+        }
+        if task { item.status = "NEEDS-ACTION" }
+        return item
+    }
+}
+
+/// `horari edit`.
+struct Edit: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Change an event or a task in a calendar file.",
+        discussion: """
+            Only the options given change. A new --start keeps the item's length unless \
+            --end or --minutes is given too. Each edit raises the item's SEQUENCE and \
+            stamps LAST-MODIFIED, so calendars that sync by UID take the new version.
+            Classes and sessions belong to the gym's book: change them with \
+            `horari classes` and `horari sessions`.
+
+            Examples:
+              horari edit staff-meeting --start '2026-11-24 13:30'
+              horari edit order-mats --title 'Order new yoga mats (12)' --color plum
+              horari edit staff-meeting --no-color --notes ''
+            """)
+
+    @Argument(help: "The item's UID (horari list --format json shows them).") var uid: String
+    @Option(help: "A new title.") var title: String?
+    @Option(help: "A new start: 'YYYY-MM-DD HH:MM', or YYYY-MM-DD for all day.") var start: String?
+    @Option(help: "A new end.") var end: String?
+    @Option(help: "A new length in minutes.") var minutes: Int?
+    @Option(help: "A new due time for a task.") var due: String?
+    @Option(help: "A new colour: a CSS name or #RRGGBB (not red).") var color: String?
+    @Flag(help: "Remove the colour.") var noColor = false
+    @Option(help: "New notes ('' removes them).") var notes: String?
+    @Option(help: "A new place ('' removes it).") var location: String?
+    @Option(name: .customLong("repeat"), help: "A new recurrence rule ('' stops the repetition).") var rule: String?
+    @OptionGroup var book: BookOptions
+
+    func validate() throws {
+        if color != nil && noColor { throw ValidationError("give --color or --no-color, not both") }
+        if [title, start, end, due, color, notes, location, rule].allSatisfy({ $0 == nil }) && minutes == nil && !noColor {
+            throw ValidationError("nothing to change: give --title, --start, --end, --minutes, --due, --color, --no-color, --notes, --location or --repeat")
+        }
+    }
+
+    func run() throws {
+        let (old, new) = try book.updateCalendar { calendar in
+            guard let old = calendar.item(uid: uid) else {
+                throw CLIError("there is no event or task with the UID ‘\(uid)’ in \(book.url.path)")
+            }
+            if SchedulingBook.isSchedulingItem(old) {
+                throw CLIError("‘\(uid)’ is a \(old.properties.contains { $0.name == "X-HORARI-CAPACITY" } ? "class" : "session") of the gym's book; change it with `horari \(old.properties.contains { $0.name == "X-HORARI-CAPACITY" } ? "classes" : "sessions")`")
+            }
+            let zone = try book.zone(of: calendar)
+            let new = try revise(old, zone: zone)
+            try calendar.update(new, at: try book.instant(inZone: zone))
+            return (old, calendar.item(uid: uid) ?? new)
+        }
+        print("Changed \(describe(old))\n     to \(describe(new)).")
+    }
+
+    private func revise(_ old: CalendarItem, zone: String) throws -> CalendarItem {
+        var item = old
+        if let title { item.title = title }
+        if let start {
+            let time = try parseTime(start, option: "--start", zone: zone)
+            if case .at(let oldEnd) = old.end, end == nil, minutes == nil, old.hasStart || old.kind == .event {
+                // Keep the length: move the end by as much as the start moved.
+                if time.isDate == old.start.isDate {
+                    let shift = time.wallTime.localSeconds - old.start.wallTime.localSeconds
+                    item.end = .at(oldEnd.withWallTime(LocalDateTime(localSeconds: oldEnd.wallTime.localSeconds + shift)))
+                } else {
+                    item.end = nil
+                }
+            }
+            item.start = time
+            item.hasStart = true
+        }
+        if end != nil || minutes != nil {
+            item.end = try itemEnd(start: item.start, end: end, minutes: minutes, zone: zone)
+        }
+        if let due {
+            guard old.kind == .task else { throw ValidationError("--due is for tasks; ‘\(uid)’ is an event, change its --end") }
+            let time = try parseTime(due, option: "--due", zone: zone)
+            item.end = .at(time)
+            if !item.hasStart { item.start = time }
+        }
+        if let color { item.color = try parseColor(color) }
+        if noColor { item.color = nil }
+        if let notes { item.notes = notes.isEmpty ? nil : notes }
+        if let location { item.location = location.isEmpty ? nil : location }
+        if let rule {
+            if rule.isEmpty {
+                item.recurrenceRules = []
+            } else {
+                do { item.recurrenceRules = [try RecurrenceRule(parsing: rule)] } catch { throw ValidationError("--repeat ‘\(rule)’: \(error.description)") }
+            }
+        }
+        return item
+    }
+}
+
+/// `horari delete`.
+struct Delete: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Delete an event or a task from a calendar file.",
+        discussion: """
+            On a terminal it asks first; elsewhere (a script, a pipe) it needs --yes. \
+            A series goes with all its changed instances.
+
+            Examples:
+              horari delete staff-meeting
+              horari delete order-mats --yes
+            """)
+
+    @Argument(help: "The item's UID.") var uid: String
+    @Flag(name: [.customShort("y"), .long], help: "Do not ask; delete.") var yes = false
+    @OptionGroup var book: BookOptions
+
+    func run() throws {
+        // Ask before taking the file's lock: a person thinking must not hold up
+        // other processes. The item is then deleted only if it is still the one
+        // that was shown.
+        let shown = try item(in: try readCalendar())
+        guard try confirm("Delete \(describe(shown))? [y/N] ") else {
+            print("Nothing deleted.")
+            return
+        }
+        let removed = try book.updateCalendar { calendar in
+            guard try item(in: calendar) == shown else {
+                throw CLIError("‘\(uid)’ changed while you were asked; nothing was deleted, run the command again")
+            }
+            return try calendar.removeItem(uid: uid)
+        }
+        print("Deleted \(describe(removed)).")
+    }
+
+    private func readCalendar() throws -> ICalendar {
+        do { return try CalendarFile.load(book.url).calendar } catch { throw CLIError("\(book.url.path): \(error.description)") }
+    }
+
+    private func item(in calendar: ICalendar) throws -> CalendarItem {
+        guard let item = calendar.item(uid: uid) else {
+            throw CLIError("there is no event or task with the UID ‘\(uid)’ in \(book.url.path)")
+        }
+        if SchedulingBook.isSchedulingItem(item) {
+            throw CLIError("‘\(uid)’ belongs to the gym's book; cancel a session with `horari sessions cancel`, a class's date with `horari classes cancel`")
+        }
+        return item
+    }
+
+    /// Asks on a terminal; without one, --yes is the only answer.
+    private func confirm(_ question: String) throws -> Bool {
+        if yes { return true }
+        guard isatty(STDIN_FILENO) == 1 else {
+            throw CLIError("not deleting ‘\(uid)’ without a question answered: run it at a terminal, or add --yes")
+        }
+        FileHandle.standardError.write(Data(question.utf8))
+        let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+        return answer == "y" || answer == "yes"
+    }
+}

@@ -1,0 +1,79 @@
+import CalendarCore
+import Foundation
+
+/// Adding, changing and removing a calendar's items one at a time, with the
+/// same checks as ``CalendarCore/ScheduleStore``: every change is validated
+/// first and a refused change leaves the calendar as it was.
+///
+/// ```swift
+/// var calendar = try CalendarFile.load(url).calendar
+/// try calendar.add(CalendarItem(uid: "mats", kind: .task, title: "Order mats",
+///                               start: .zoned(due, "Europe/Madrid"), hasStart: false))
+/// ```
+extension ICalendar {
+    /// The item with this UID.
+    public func item(uid: String) -> CalendarItem? {
+        items.first { $0.uid == uid }
+    }
+
+    /// Adds a new item after checking it.
+    ///
+    /// An item without a `DTSTAMP` gets `now`, as RFC 5545 §3.8.7.2 asks of
+    /// every component a calendar writes.
+    ///
+    /// - Throws: ``CalendarCore/CalendarItemError`` from
+    ///   ``CalendarCore/CalendarItem/validate(_:)`` (a red colour, an empty
+    ///   title, an end before the start…), or
+    ///   ``CalendarCore/CalendarItemError/Code/duplicateUID``.
+    public mutating func add(_ item: CalendarItem, at now: Date = Date(), rules: ValidationRules = ValidationRules()) throws(CalendarItemError) {
+        try item.validate(rules)
+        guard self.item(uid: item.uid) == nil else {
+            throw CalendarItemError(.duplicateUID, field: "uid", "an item with the UID ‘\(item.uid)’ exists already; edit it instead, or pick another ID")
+        }
+        var item = item
+        if item.timestamp == nil { item.timestamp = .utc(Self.wall(now)) }
+        items.append(item)
+    }
+
+    /// Replaces the item with the same UID after checking the new version.
+    ///
+    /// The new version is a revision in RFC 5545's sense (§3.8.7.4): its
+    /// `SEQUENCE` becomes one more than the stored one's, and `DTSTAMP` and
+    /// `LAST-MODIFIED` become `now`, so a calendar that syncs by UID takes it
+    /// over the old copy (``ICalendar/merge(_:)`` decides the same way).
+    ///
+    /// - Returns: the version that was replaced.
+    /// - Throws: ``CalendarCore/CalendarItemError`` from validation, or
+    ///   ``CalendarCore/CalendarItemError/Code/notFound``.
+    @discardableResult
+    public mutating func update(_ item: CalendarItem, at now: Date = Date(), rules: ValidationRules = ValidationRules()) throws(CalendarItemError) -> CalendarItem {
+        try item.validate(rules)
+        guard let index = items.firstIndex(where: { $0.uid == item.uid }) else {
+            throw CalendarItemError(.notFound, field: "uid", "there is no item with the UID ‘\(item.uid)’")
+        }
+        let old = items[index]
+        var revised = item
+        revised.sequence = max(item.sequence, old.sequence + 1)
+        revised.timestamp = .utc(Self.wall(now))
+        revised.lastModified = .utc(Self.wall(now))
+        items[index] = revised
+        return old
+    }
+
+    /// Removes the item with this UID, with every changed instance of it.
+    ///
+    /// - Returns: the removed item.
+    /// - Throws: ``CalendarCore/CalendarItemError/Code/notFound``.
+    @discardableResult
+    public mutating func removeItem(uid: String) throws(CalendarItemError) -> CalendarItem {
+        guard let index = items.firstIndex(where: { $0.uid == uid }) else {
+            throw CalendarItemError(.notFound, field: "uid", "there is no item with the UID ‘\(uid)’")
+        }
+        return items.remove(at: index)
+    }
+
+    /// `now` as a UTC wall time, whole seconds (what `DTSTAMP` can hold).
+    static func wall(_ now: Date) -> LocalDateTime {
+        LocalDateTime(localSeconds: Int64(now.timeIntervalSince1970.rounded(.down)))
+    }
+}
