@@ -21,9 +21,9 @@ deps:
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libical-dev pkg-config >/dev/null; \
 	fi
 
-## The main job: a week of the sample gym calendar, read from its .ics file.
+## The main job: this month of the sample gym calendar embedded in horari (a bare `horari`).
 run: deps
-	$(SWIFT) run horari occurrences Examples/Samples/gym.ics --from 2026-11-23 --to 2026-11-30
+	$(SWIFT) run horari
 
 ## Build with zero warnings in our own code, then run the whole test suite.
 test: deps build-check

@@ -48,8 +48,12 @@ let package = Package(
                 "CalendarScheduling",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            path: "Examples/horari"
+            path: "Examples/horari",
+            plugins: ["EmbedSample"]
         ),
+        // Build-time only: the sample calendar embedded in `horari` (Plugins/).
+        .executableTarget(name: "EmbedText", path: "Plugins/EmbedText"),
+        .plugin(name: "EmbedSample", capability: .buildTool(), dependencies: ["EmbedText"]),
         .executableTarget(
             name: "HorariBench",
             dependencies: ["CalendarCore", "ICalendarKit", "CalendarViews", "CalendarScheduling", "CLibICal", "_CalendarTestSupport"],

@@ -9,12 +9,15 @@ struct Horari: ParsableCommand {
         commandName: "horari",
         abstract: "A calendar and scheduling tool built on the Horari library.",
         discussion: """
+            With no subcommand, shows this month of the embedded sample gym calendar.
+
             Exit codes: 0 success, 1 the request failed (the message says why), 2 usage error.
             """,
         subcommands: [
-            Month.self, Week.self, Day.self, List.self, Sessions.self, Classes.self, Book.self, CancelBooking.self,
+            Sample.self, Add.self, Edit.self, Delete.self, Month.self, Week.self, Day.self, List.self, Sessions.self, Classes.self, Book.self, CancelBooking.self,
             Coaches.self, Clients.self, Members.self, Expand.self, Occurrences.self, Validate.self, Import.self, Export.self,
-        ]
+        ],
+        defaultSubcommand: Sample.self
     )
 
     /// Runs the command with the documented exit codes: swift-argument-parser

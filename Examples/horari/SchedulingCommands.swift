@@ -41,7 +41,7 @@ struct BookOptions: ParsableArguments {
         let folder = url.deletingLastPathComponent()
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         do {
-            return try CalendarFile.update(url) { calendar in
+            return try CalendarFile.update(url, exporter: try exporter()) { calendar in
                 var book = try calendar.schedulingBook(defaultTimeZone: defaultZone)
                 let result = try body(&book)
                 calendar.setScheduling(book)
@@ -52,6 +52,13 @@ struct BookOptions: ParsableArguments {
         } catch let error as ICalendarError {
             throw CLIError("\(url.path): \(error.description)")
         }
+    }
+
+    /// The exporter a change saves with: what it writes as `DTSTAMP` (for the
+    /// book's records, which are written afresh) is the request's time, so a
+    /// script that passes --now writes the same file every time.
+    func exporter() throws -> ICalendarExporter {
+        ICalendarExporter(options: .init(timestamp: try instant(inZone: defaultZone), includeRejected: true))
     }
 
     /// The date on the book's clocks at the request's time.

@@ -1,0 +1,217 @@
+import ArgumentParser
+import CalendarCore
+import CalendarScheduling
+import CalendarViews
+import Foundation
+import ICalendarKit
+
+/// The sample gym calendar embedded in the binary (`Examples/Samples/gym.ics`,
+/// built by `Examples/Samples/make_gym.sh` through this CLI).
+enum SampleCalendar {
+    /// The `.ics` text as committed.
+    static var text: String { EmbeddedSample.gymICS }
+
+    /// The month the sample was written for, from its `X-HORARI-SAMPLE-MONTH`
+    /// line (`YYYY-MM`).
+    static func month(of text: String) -> (year: Int, month: Int)? {
+        guard let line = text.split(whereSeparator: \.isNewline).first(where: { $0.hasPrefix("X-HORARI-SAMPLE-MONTH:") }) else { return nil }
+        let parts = line.dropFirst("X-HORARI-SAMPLE-MONTH:".count).split(separator: "-")
+        guard parts.count == 2, let y = Int(parts[0]), let m = Int(parts[1]), (1...12).contains(m) else { return nil }
+        return (y, m)
+    }
+
+    /// The sample moved by whole weeks so that its month lands on the month of
+    /// `date`: a bare `horari` shows *this* month full, whenever it is run.
+    ///
+    /// Every date and date-time value moves by the same number of days (a
+    /// multiple of seven, so weekdays and the weekly classes stay put), except
+    /// stamps (`DTSTAMP`, `LAST-MODIFIED`, `CREATED`) and time-zone
+    /// definitions, whose dates are the zone's rules. Times on a zone's or a
+    /// floating clock keep their wall time; the sample has no UTC times, where
+    /// a move across a DST change would shift the wall time by an hour.
+    static func rebased(_ text: String, toMonthOf date: LocalDate) -> (text: String, days: Int) {
+        guard let (year, month) = month(of: text), let first = try? LocalDate(year: year, month: month, day: 1),
+            let target = try? LocalDate(year: date.year, month: date.month, day: 1)
+        else { return (text, 0) }
+        let weeks = Int((Double(first.days(to: target)) / 7).rounded())
+        guard weeks != 0 else { return (text, 0) }
+        let days = weeks * 7
+        var out: [Substring] = []
+        var inZone = false
+        // Unfold first (RFC 5545 §3.1), so that no value is split across lines.
+        let unfolded = text.replacingOccurrences(of: "\r\n ", with: "").replacingOccurrences(of: "\n ", with: "")
+        for line in unfolded.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("BEGIN:VTIMEZONE") { inZone = true }
+            if line.hasPrefix("END:VTIMEZONE") { inZone = false }
+            let name = line.prefix { $0 != ":" && $0 != ";" }
+            if inZone || ["DTSTAMP", "LAST-MODIFIED", "CREATED"].contains(String(name)) {
+                out.append(line)
+            } else {
+                out.append(Substring(shiftingDates(in: line, by: days)))
+            }
+        }
+        return (out.joined(separator: "\n"), days)
+    }
+
+    /// Every `YYYYMMDD` run of exactly eight digits (with or without a
+    /// following `THHMMSS`) moved by `days`.
+    static func shiftingDates(in line: Substring, by days: Int) -> String {
+        let chars = Array(line)
+        var result = ""
+        var i = 0
+        while i < chars.count {
+            guard chars[i].isASCII, chars[i].isNumber, i == 0 || !chars[i - 1].isNumber else {
+                result.append(chars[i])
+                i += 1
+                continue
+            }
+            var j = i
+            while j < chars.count, chars[j].isASCII, chars[j].isNumber { j += 1 }
+            let run = String(chars[i..<j])
+            if run.count == 8, let y = Int(run.prefix(4)), let m = Int(run.dropFirst(4).prefix(2)), let d = Int(run.suffix(2)),
+                let date = try? LocalDate(year: y, month: m, day: d)
+            {
+                let moved = date.adding(days: days)
+                result += OccurrenceFormat.pad(moved.year, 4) + OccurrenceFormat.pad(moved.month, 2) + OccurrenceFormat.pad(moved.day, 2)
+            } else {
+                result += run
+            }
+            i = j
+        }
+        return result
+    }
+}
+
+/// `horari` with no arguments: this month of the sample gym calendar.
+struct Sample: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show this month of the embedded sample gym calendar (what a bare `horari` does).",
+        discussion: """
+            The sample is a small gym's calendar: weekly classes with places, a coach's \
+            sessions with clients, a few events and tasks in their colours. It is moved by \
+            whole weeks to the month of --today, so there is always something to see. \
+            Save it with --write to try the other commands on it.
+
+            Examples:
+              horari
+              horari sample --today 2026-11-22 --color always
+              horari sample --write gym.ics && horari week --calendar gym.ics
+            """)
+
+    @Option(help: "The day to show as today, YYYY-MM-DD (default: today in the gym's zone).") var today: String?
+    @Option(help: "The IANA zone to show times in (default: the gym's, Europe/Madrid).") var timeZone: String?
+    @Option(help: "The first day of the week: monday … sunday.") var firstWeekday = "monday"
+    @Option(help: "auto (colour on a terminal unless NO_COLOR is set), always or never.") var color: ColorChoice = .auto
+    @Option(help: "How many coming items to list.") var upcoming = 8
+    @Option(help: "Write the sample, moved to this month, to this .ics file (refused if it exists) and show nothing.") var write: String?
+
+    func validate() throws {
+        guard upcoming >= 0 else { throw ValidationError("--upcoming must be 0 or more") }
+    }
+
+    func run() throws {
+        let result: ImportResult
+        do { result = try ICalendarImporter().importCalendar(from: SampleCalendar.text) } catch { throw CLIError("the embedded sample: \(error.description)") }
+        let gymZone = result.calendar.properties.first { $0.name == "X-HORARI-TIMEZONE" }?.value ?? result.calendar.timeZone ?? "Europe/Madrid"
+        let zoneName = timeZone ?? gymZone
+        let zone: ZoneRules
+        do { zone = try ZoneRules.named(zoneName) } catch { throw ValidationError("--time-zone ‘\(zoneName)’: \(error.message)") }
+        let day = try parseDate(today, option: "--today", default: LocalDateTime(localSeconds: zone.wall(atInstant: Int64(Date().timeIntervalSince1970))).date)
+
+        let (text, shift) = SampleCalendar.rebased(SampleCalendar.text, toMonthOf: day)
+        let calendar: ICalendar
+        do { calendar = try ICalendarImporter().importCalendar(from: text).calendar } catch { throw CLIError("the embedded sample: \(error.description)") }
+        if let write {
+            let url = URL(fileURLWithPath: write)
+            guard !FileManager.default.fileExists(atPath: url.path) else {
+                throw CLIError("\(write) exists already; pick a new file name (the sample never overwrites a file)")
+            }
+            do { try CalendarFile.save(calendar, to: url) } catch { throw CLIError(error.description) }
+            print("Wrote the sample gym calendar to \(write). Try: horari month --calendar \(write)")
+            return
+        }
+        let book: SchedulingBook
+        do { book = try calendar.schedulingBook(defaultTimeZone: gymZone) } catch { throw CLIError("the embedded sample: \(error.description)") }
+        let schedule = calendar.schedule()
+        let painter = Painter(choice: color)
+        let names = CalendarNames(locale: Locale(identifier: "en_US_POSIX"))
+        let mview = MonthView(year: day.year, month: day.month, schedule: schedule,
+                              options: .init(firstWeekday: try parseWeekday(firstWeekday), zone: zone, today: day))
+
+        var out = "\(calendar.name ?? "Sample gym") — the sample gym calendar, times in \(zoneName)"
+        if shift != 0, let (y, m) = SampleCalendar.month(of: SampleCalendar.text) {
+            out += "\n(written for \(names.month(m)) \(y), moved \(abs(shift) / 7) week\(abs(shift) == 7 ? "" : "s") \(shift > 0 ? "later" : "earlier") to land on this month)"
+        }
+        out += "\n\n" + MonthGrid.render(mview, names: names, weekNumbers: false, painter: painter)
+        out += "\n" + legend(mview, schedule: schedule, zone: zone, today: day, painter: painter) + "\n"
+        out += comingUp(from: day, schedule: schedule, book: book, zone: zone, names: names, painter: painter)
+        out += "\nSave it to try the other commands:  horari sample --write gym.ics\n"
+        FileHandle.standardOutput.write(Data(out.utf8))
+    }
+
+    /// One swatch per coloured item in the month, then what red and reverse video mean.
+    private func legend(_ view: MonthView, schedule: Schedule, zone: ZoneRules, today: LocalDate, painter: Painter) -> String {
+        guard let first = try? LocalDate(year: view.year, month: view.month, day: 1) else { return "" }
+        let last = first.adding(days: LocalDate.daysIn(month: view.month, year: view.year))
+        var seen = Set<String>()
+        var keys: [String] = []
+        for o in schedule.occurrences(fromDay: first, toDay: last, in: zone) where o.item.color != nil {
+            guard let color = o.item.color, seen.insert(o.item.title).inserted else { continue }
+            // Without colour, the key names the colour instead of showing it.
+            keys.append(painter.swatch(color) + " " + o.item.title + (painter.enabled ? "" : " (\(color))"))
+        }
+        keys.append(painter.paint("■", color: .red, bold: true) + " several items" + (painter.enabled ? "" : " (red)"))
+        if painter.enabled { keys.append(painter.paint(String(today.day), color: nil, today: true) + " today") }
+        var lines: [String] = []
+        var line = ""
+        for key in keys {
+            let width = line.isEmpty ? 0 : visibleWidth(line) + 3 + visibleWidth(key)
+            if width > 72 {
+                lines.append(line)
+                line = key
+            } else {
+                line = line.isEmpty ? key : line + "   " + key
+            }
+        }
+        lines.append(line)
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The next items from today, with the places left in each class.
+    private func comingUp(from day: LocalDate, schedule: Schedule, book: SchedulingBook, zone: ZoneRules, names: CalendarNames, painter: Painter) -> String {
+        guard upcoming > 0 else { return "" }
+        let list = ListView(from: day, schedule: schedule, options: .init(zone: zone, limit: upcoming, names: names))
+        var out = "Coming up\n"
+        for o in list.sections.flatMap(\.occurrences) {
+            let weekday = names.shortWeekdays[o.start.date.weekday.rawValue]
+            var line = "  \(weekday) \(o.start.date)  \(span(o, names: names).padding(toLength: 11, withPad: " ", startingAt: 0)) \(painter.swatch(o.color)) \(o.title)"
+            if let place = o.location { line += ", \(place)" }
+            if let series = try? book.classSeries(o.id.uid), let original = o.id.recurrenceID?.localDate,
+                let occurrence = try? book.occurrence(classID: series.id, on: original)
+            {
+                line += " — " + (occurrence.placesLeft == 0
+                    ? painter.paint("full", color: .red, bold: true) + (occurrence.waiting > 0 ? ", \(occurrence.waiting) waiting" : "")
+                    : "\(occurrence.placesLeft) of \(occurrence.capacity) places left")
+            }
+            if o.kind == .task { line += " (to do)" }
+            out += line + "\n"
+        }
+        if list.sections.isEmpty { out += "  Nothing from then on.\n" }
+        return out
+    }
+
+    private func visibleWidth(_ s: String) -> Int {
+        var count = 0
+        var escape = false
+        for c in s {
+            if escape {
+                if c == "m" { escape = false }
+            } else if c == "\u{1B}" {
+                escape = true
+            } else {
+                count += 1
+            }
+        }
+        return count
+    }
+}
