@@ -64,6 +64,8 @@ let package = Package(
             dependencies: ["CalendarCore", "ICalendarKit", "CalendarViews", "CalendarScheduling", "CLibICal", "_CalendarTestSupport"],
             resources: [.copy("Fixtures")]
         ),
+        // Runs the built `horari` and compares its output with golden files.
+        .testTarget(name: "HorariCLITests", dependencies: ["horari"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )

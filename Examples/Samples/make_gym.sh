@@ -28,7 +28,7 @@ run classes add pilates --title 'Reformer Pilates' --days TH --time 19:00 --minu
 run classes add spin --title Spinning --days FR --time 07:00 --minutes 45 --capacity 10 --color darkorange --from 2026-09-04
 run classes cancel yoga --date 2026-11-11
 run classes move yoga --date 2026-11-25 --start '2026-11-25 19:30'
-for m in marta:'Marta Roig' oriol:'Oriol Camps' nuria:'Núria Vila' pol:'Pol Riera' aina:'Aina Soler'; do
+for m in marta:'Marta Roig' oriol:'Oriol Camps' nuria:'Núria Vila' pol:'Pol Riera' aina:'Aina Soler' quim:'Quim Puig'; do
   run members add "${m%%:*}" --name "${m#*:}"
 done
 for m in marta oriol nuria; do run book --member "$m" --class yoga --date 2026-11-23; done

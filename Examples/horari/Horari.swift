@@ -10,8 +10,24 @@ struct Horari: ParsableCommand {
         abstract: "A calendar and scheduling tool built on the Horari library.",
         discussion: """
             With no subcommand, shows this month of the embedded sample gym calendar.
+            Commands that change a calendar work on --calendar FILE, else on
+            $XDG_DATA_HOME/horari/calendar.ics (~/.local/share/horari/calendar.ics).
 
-            Exit codes: 0 success, 1 the request failed (the message says why), 2 usage error.
+            Examples:
+              horari
+              horari sample --write gym.ics
+              horari month --calendar gym.ics
+              horari add 'Staff meeting' --start '2026-11-24 13:00' --minutes 45 --calendar gym.ics
+              horari book --member marta --class yoga --date 2026-11-23 --calendar gym.ics
+
+            Shell completions:
+              horari --generate-completion-script bash > ~/.local/share/bash-completion/completions/horari
+              horari --generate-completion-script zsh > ~/.zfunc/_horari
+              horari --generate-completion-script fish > ~/.config/fish/completions/horari.fish
+
+            Exit codes: 0 success, 1 the request failed (the message says why, on
+            standard error), 2 usage error (an unknown option, a date that does not
+            exist).
             """,
         subcommands: [
             Sample.self, Add.self, Edit.self, Delete.self, Month.self, Week.self, Day.self, List.self, Sessions.self, Classes.self, Book.self, CancelBooking.self,
@@ -24,14 +40,29 @@ struct Horari: ParsableCommand {
     /// ends a usage error with 64 (BSD's `EX_USAGE`); we promise 2, as most
     /// Unix tools (and `ncal`) use, so usage errors leave with 2.
     static func main() {
+        // Past a file-size limit (`ulimit -f`) a write should fail with EFBIG,
+        // which the atomic save reports and cleans up after, rather than the
+        // kernel's SIGXFSZ ending the process halfway.
+        signal(SIGXFSZ, SIG_IGN)
+        var command: any ParsableCommand
         do {
-            var command = try parseAsRoot()
-            try command.run()
+            command = try parseAsRoot()
         } catch {
             if exitCode(for: error) == .validationFailure {
                 FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
                 Foundation.exit(2)
             }
+            exit(withError: error)
+        }
+        do {
+            try command.run()
+        } catch let error as ValidationError {
+            // A value the parser took but the command could not use (a date that
+            // does not exist, an unknown zone): a usage error, said once, without
+            // the root's usage line that swift-argument-parser would print here.
+            FileHandle.standardError.write(Data("Error: \(error.message)\n".utf8))
+            Foundation.exit(2)
+        } catch {
             exit(withError: error)
         }
     }

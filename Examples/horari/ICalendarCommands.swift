@@ -247,6 +247,10 @@ struct Validate: ParsableCommand {
         discussion: """
             Exit code 0 when there is no error (warnings may be printed), 1 when there \
             is an error, or with --strict when there is any problem.
+
+            Examples:
+              horari validate invitation.ics
+              horari validate export.ics --strict
             """
     )
 

@@ -52,14 +52,20 @@ func parseTime(_ text: String, option: String, zone: String) throws -> CalendarT
     return .date(try parseDate(text, option: option))
 }
 
+/// A CSS3 colour name or `#RRGGBB`. Whether red is refused is the library's
+/// call (`CalendarItem.validate`), made when the item is added.
 func parseColor(_ text: String) throws -> ItemColor {
-    do { return try ItemColor.named(text) } catch { throw CLIError("--color ‘\(text)’: \(error.message)") }
+    if text.hasPrefix("#") {
+        guard let rgb = ItemColor.RGB(hex: text) else { throw CLIError("--color ‘\(text)’ is not #RRGGBB (for example #1e90ff)") }
+        return ItemColor(rgb: rgb)
+    }
+    do { return try ItemColor.named(text) } catch { throw CLIError("--color ‘\(text)’: \(error.message) or #RRGGBB") }
 }
 
 /// "event ‘Yoga’ (Fri 2026-11-27 18:00–19:00)".
 func describe(_ item: CalendarItem) -> String {
     let kind = item.kind == .task ? "task" : "event"
-    return "\(kind) ‘\(item.title)’ (\(describeTime(item)))"
+    return "\(kind) ‘\(item.title)’ (\(describeTime(item))\(item.color.map { ", \($0)" } ?? ""))"
 }
 
 func describeTime(_ item: CalendarItem) -> String {
@@ -67,8 +73,11 @@ func describeTime(_ item: CalendarItem) -> String {
     let start = item.start
     let day = "\(names[start.localDate.weekday.rawValue]) \(start.localDate)"
     let repeats = item.recurrenceRules.isEmpty ? "" : ", repeating \(item.recurrenceRules.map(\.icalValue).joined(separator: " "))"
-    if item.kind == .task, !item.hasStart {
-        return "due \(day)" + (start.isDate ? "" : " \(clock(start.wallTime))") + repeats
+    if item.kind == .task {
+        let due: String
+        if case .at(let time) = item.end { due = "due \(names[time.localDate.weekday.rawValue]) \(time.localDate)" + (time.isDate ? "" : " \(clock(time.wallTime))") } else { due = "no due date" }
+        guard item.hasStart else { return due + repeats }
+        return "from \(day)" + (start.isDate ? "" : " \(clock(start.wallTime))") + ", " + due + repeats
     }
     if start.isDate {
         if case .at(let end) = item.end, end.localDate > start.localDate.adding(days: 1) {
@@ -83,7 +92,6 @@ func describeTime(_ item: CalendarItem) -> String {
     case .duration(let d) where d.days == 0: text += "–" + clock(start.wallTime.adding(seconds: Int64(d.seconds)))
     default: break
     }
-    if item.kind == .task, case .at(let due) = item.end { text += ", due \(due.localDate) \(clock(due.wallTime))" }
     return text + repeats
 }
 

@@ -120,7 +120,10 @@ func when(_ start: LocalDateTime, minutes: Int) -> String {
 
 /// `horari coaches add`.
 struct Coaches: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Add coaches, with their working hours.", subcommands: [Add.self])
+    static let configuration = CommandConfiguration(
+        abstract: "Add coaches, with their working hours.",
+        discussion: "Example:\n  horari coaches add marc --name 'Marc Soler' --hours 'MO-FR 09:00-13:00 16:00-20:00' --buffer 10",
+        subcommands: [Add.self])
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -155,7 +158,10 @@ struct Coaches: ParsableCommand {
 
 /// `horari clients add`.
 struct Clients: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Add a coach's clients and list them.", subcommands: [Add.self, ListClients.self])
+    static let configuration = CommandConfiguration(
+        abstract: "Add a coach's clients and list them.",
+        discussion: "Examples:\n  horari clients add anna --coach marc --name 'Anna Puig' --email anna@example.com\n  horari clients list --coach marc",
+        subcommands: [Add.self, ListClients.self])
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -175,7 +181,9 @@ struct Clients: ParsableCommand {
     }
 
     struct ListClients: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "list", abstract: "List one coach's clients.")
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "List one coach's clients (never another coach's).",
+            discussion: "Example:\n  horari clients list --coach marc")
         @Option(help: "The coach.") var coach: String
         @OptionGroup var book: BookOptions
 
@@ -190,7 +198,10 @@ struct Clients: ParsableCommand {
 
 /// `horari members add`.
 struct Members: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Add gym members.", subcommands: [Add.self])
+    static let configuration = CommandConfiguration(
+        abstract: "Add gym members.",
+        discussion: "Example:\n  horari members add marta --name 'Marta Roig' --email marta@example.com",
+        subcommands: [Add.self])
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -214,6 +225,14 @@ struct Members: ParsableCommand {
 struct Sessions: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "A coach's training sessions: book, list, move, cancel, and find free slots.",
+        discussion: """
+            Every command names the coach; a coach only ever sees their own clients and sessions.
+
+            Examples:
+              horari sessions add --coach marc --client anna --start '2026-11-26 18:00' --minutes 60
+              horari sessions list --coach marc
+              horari sessions free --coach marc --from 2026-11-26 --to 2026-11-27 --minutes 60
+            """,
         subcommands: [Add.self, ListSessions.self, Move.self, Cancel.self, Mark.self, Free.self])
 
     struct Add: ParsableCommand {
@@ -343,6 +362,12 @@ struct Sessions: ParsableCommand {
 struct Classes: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "The gym's weekly classes: add one, show the timetable, cancel or move an occurrence.",
+        discussion: """
+            Examples:
+              horari classes add yoga --title Yoga --days MO,WE --time 18:30 --capacity 12 --from 2026-09-07
+              horari classes timetable --week 2026-11-23
+              horari classes cancel yoga --date 2026-12-07
+            """,
         subcommands: [Add.self, Timetable.self, CancelOccurrence.self, MoveOccurrence.self])
 
     struct Add: ParsableCommand {
@@ -370,7 +395,7 @@ struct Classes: ParsableCommand {
             var colour: ItemColor?
             if let color {
                 do {
-                    colour = try ItemColor.named(color)
+                    colour = try parseColor(color)
                     try CalendarItem(uid: id, title: title, start: .date(today), color: colour).validate()
                 } catch { throw CLIError("--color ‘\(color)’: \(error)") }
             }

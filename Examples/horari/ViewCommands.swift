@@ -24,6 +24,9 @@ struct ViewOptions: ParsableArguments {
     @Option(help: "text or json.")
     var format: OutputFormat = .text
 
+    @Option(help: "The day to treat as today, YYYY-MM-DD (default: the clock's, in --time-zone; for scripts and tests).")
+    var today: String?
+
     /// What a view command needs, read once.
     struct Context {
         let zone: ZoneRules
@@ -41,7 +44,7 @@ struct ViewOptions: ParsableArguments {
             throw ValidationError("--time-zone ‘\(zoneName)’: \(error.message)")
         }
         // The CLI reads the clock once, here; the views are handed `today`.
-        let today = LocalDateTime(localSeconds: zone.wall(atInstant: Int64(Date().timeIntervalSince1970))).date
+        let today = try parseDate(self.today, option: "--today", default: LocalDateTime(localSeconds: zone.wall(atInstant: Int64(Date().timeIntervalSince1970))).date)
         let names = CalendarNames(locale: Locale(identifier: locale ?? "en_US_POSIX"))
         let first = try firstWeekday.map(parseWeekday) ?? (locale == nil ? .sunday : names.firstWeekday)
         let schedule = try calendar.map { try loadCalendar($0, quiet: format == .json).calendar.schedule() } ?? .empty

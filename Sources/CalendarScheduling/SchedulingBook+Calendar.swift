@@ -117,7 +117,10 @@ extension SchedulingBook {
                 let item = CalendarItem(uid: series.id, title: series.title, start: original(date), end: .duration(.init(seconds: series.minutes * 60)), location: series.location, status: "CANCELLED")
                 return RecurrenceOverride(recurrenceID: original(date), item: item, isCancelled: true)
             case .moved(let to, let minutes):
-                let item = CalendarItem(uid: series.id, title: series.title, start: .zoned(to, timeZone), end: .duration(.init(seconds: minutes * 60)), location: series.location)
+                // The moved instance is a whole component of its own (RFC 5545
+                // §3.8.4.4): it repeats the series' colour, or calendars draw
+                // it without one.
+                let item = CalendarItem(uid: series.id, title: series.title, start: .zoned(to, timeZone), end: .duration(.init(seconds: minutes * 60)), color: series.color, location: series.location)
                 return RecurrenceOverride(recurrenceID: original(date), item: item)
             }
         }

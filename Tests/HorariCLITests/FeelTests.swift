@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+
+/// What makes `horari` a tool people keep: help with examples everywhere,
+/// shell completions, a question before deleting, and messages on standard
+/// error. (A read-only calendar and a full disk are checked by
+/// `Conformance/cli_failures.sh`, which needs another user and a tiny file system.)
+@Suite("horari, as a new user meets it")
+struct FeelTests {
+    /// Every subcommand named in `horari --help`, and theirs, recursively.
+    static func subcommands(_ runner: CLIRunner, _ path: [String] = []) throws -> [[String]] {
+        let help = try runner.run(path + ["--help"]).stdout
+        guard let section = help.range(of: "SUBCOMMANDS:\n") else { return [] }
+        var found: [[String]] = []
+        // The list ends at the first empty line; continuation lines are indented further.
+        for line in help[section.upperBound...].split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.isEmpty { break }
+            guard !line.hasPrefix("   "), let name = line.split(separator: " ").first else { continue }
+            let command = path + [String(name)]
+            found.append(command)
+            found += try subcommands(runner, command)
+        }
+        return found
+    }
+
+    @Test func everySubcommandHasHelpWithExamples() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        let all = try Self.subcommands(runner)
+        #expect(all.count >= 30 && all.count < 60, "found \(all.count) subcommands: \(all)")
+        for command in [[]] + all {
+            let output = try runner.run(command + ["--help"])
+            #expect(output.status == 0, "\(command) --help")
+            #expect(output.stdout.contains("Example"), "horari \(command.joined(separator: " ")) --help shows no example")
+        }
+    }
+
+    @Test(arguments: ["bash", "zsh", "fish"])
+    func shellCompletions(_ shell: String) throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        let output = try runner.run(["--generate-completion-script", shell])
+        #expect(output.status == 0)
+        for word in ["sessions", "timetable", "calendar", "first-weekday"] {
+            #expect(output.stdout.contains(word), "the \(shell) completion script does not know \(word)")
+        }
+    }
+
+    /// `delete` on a terminal asks, and only "y" or "yes" deletes. The terminal
+    /// is a pseudo-terminal from util-linux's `script`.
+    @Test(arguments: [("y\n", true), ("yes\n", true), ("n\n", false), ("\n", false)])
+    func deleteAsksOnATerminal(_ answer: String, _ deletes: Bool) throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else {
+            Issue.record("util-linux's script is needed for a pseudo-terminal (Debian's bsdutils)")
+            return
+        }
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        let calendar = runner.work.appendingPathComponent("gym.ics").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qec", "'\(CLIRunner.binary.path)' delete order-mats --calendar '\(calendar)'", "/dev/null"]
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        input.fileHandleForWriting.write(Data(answer.utf8))
+        try input.fileHandleForWriting.close()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(text.contains("Delete task ‘Order new yoga mats’ (due Fri 2026-11-27 20:00, orchid)? [y/N]"), "\(text)")
+        let still = try String(contentsOfFile: calendar, encoding: .utf8).contains("UID:order-mats")
+        #expect(still == !deletes, "answer \(answer.debugDescription): \(text)")
+        #expect(text.contains(deletes ? "Deleted task" : "Nothing deleted."))
+        #expect(process.terminationStatus == 0)
+    }
+
+    /// Errors go to standard error, output to standard output, so a pipe gets
+    /// only what it asked for.
+    @Test func errorsGoToStandardError() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        let output = try runner.run(["book", "--member", "quim", "--class", "pilates", "--date", "2026-11-26", "--calendar", "$WORK/gym.ics", "--now", "2026-11-22 10:00"])
+        #expect(output.status == 1)
+        #expect(output.stdout.isEmpty)
+        #expect(output.stderr.hasPrefix("Error: Reformer Pilates on 2026-11-26 is full (4 of 4 places taken, 1 waiting)"))
+    }
+}
+
+/// The embedded sample is a real calendar file: what its script builds, valid
+/// without a single warning, and exported back byte for byte.
+@Suite("The sample gym calendar")
+struct SampleCalendarTests {
+    @Test func isWhatItsScriptBuilds() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        let rebuilt = runner.work.appendingPathComponent("rebuilt.ics")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = [CLIRunner.root.appendingPathComponent("Examples/Samples/make_gym.sh").path, CLIRunner.binary.path, rebuilt.path]
+        process.environment = ["PATH": "/usr/bin:/bin", "TZ": "UTC"]
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let same = try Data(contentsOf: rebuilt) == Data(contentsOf: CLIRunner.sample)
+        #expect(same, "Examples/Samples/gym.ics is not what make_gym.sh builds; rebuild it with the script")
+    }
+
+    @Test func validatesStrictlyAndExportsByteForByte() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        let validation = try runner.run(["validate", "$SAMPLE", "--strict"])
+        #expect(validation.status == 0)
+        #expect(validation.stdout.hasSuffix("0 errors, 0 warnings\n"), "\(validation.stdout)")
+        let export = try runner.run(["export", "$SAMPLE"])
+        #expect(export.status == 0)
+        let same = try Data(export.stdout.utf8) == Data(contentsOf: CLIRunner.sample)
+        #expect(same, "exporting the sample changes it")
+    }
+}

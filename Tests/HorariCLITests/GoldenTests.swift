@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+
+/// One run of `horari` and its golden file.
+struct GoldenCase: Sendable, CustomTestStringConvertible {
+    var name: String
+    var arguments: [String]
+    var environment: [String: String] = [:]
+    var stdin: String?
+    /// A refused change: the calendar file must be byte for byte as it was.
+    var leavesFileUnchanged = false
+    /// The output has `DTSTAMP`s of the moment it ran; they are compared as `DTSTAMP:…`.
+    var stampsVary = false
+
+    var testDescription: String { name }
+
+    init(_ name: String, _ arguments: [String], environment: [String: String] = [:], stdin: String? = nil, unchanged: Bool = false, stampsVary: Bool = false) {
+        self.stampsVary = stampsVary
+        self.name = name
+        self.arguments = arguments
+        self.environment = environment
+        self.stdin = stdin
+        leavesFileUnchanged = unchanged
+    }
+}
+
+/// Every subcommand, with colour off and (where anything is coloured) on.
+/// Mutating commands work on a scratch copy of the sample (`$WORK/gym.ics`),
+/// with `--now` fixed so that the stamps they write do not depend on the clock.
+let goldenCases: [GoldenCase] = {
+    let sample = ["--calendar", "$SAMPLE", "--time-zone", "Europe/Madrid", "--today", "2026-11-22"]
+    let work = ["--calendar", "$WORK/gym.ics", "--now", "2026-11-22 10:00"]
+    let always = ["COLORTERM": "truecolor"]
+    var cases: [GoldenCase] = [
+        // A bare `horari`: the embedded sample.
+        GoldenCase("sample", ["--today", "2026-11-22", "--color", "never"]),
+        GoldenCase("sample-color-256", ["--today", "2026-11-22", "--color", "always"]),
+        GoldenCase("sample-color-truecolor", ["--today", "2026-11-22", "--color", "always"], environment: always),
+        GoldenCase("sample-no-color-env", ["--today", "2026-11-22"], environment: ["NO_COLOR": "1"]),
+        GoldenCase("sample-moved-to-march-2027", ["sample", "--today", "2027-03-03", "--color", "never", "--first-weekday", "sunday"]),
+        GoldenCase("sample-write-existing", ["sample", "--write", "$WORK/gym.ics"], unchanged: true),
+        // Views.
+        GoldenCase("month", ["month", "2026-11"] + sample + ["--first-weekday", "monday", "--week-numbers", "--color", "never"]),
+        GoldenCase("month-color", ["month", "2026-11"] + sample + ["--first-weekday", "monday", "--week-numbers", "--color", "always"], environment: always),
+        GoldenCase("month-empty-like-ncal", ["month", "2026-02", "--color", "never", "--today", "2026-11-22"]),
+        GoldenCase("month-json", ["month", "2026-11"] + sample + ["--format", "json"]),
+        GoldenCase("week", ["week", "2026-11-25"] + sample + ["--color", "never"]),
+        GoldenCase("week-color-es", ["week", "2026-11-25"] + sample + ["--locale", "es_ES", "--color", "always"]),
+        GoldenCase("day", ["day", "2026-11-25"] + sample + ["--color", "never"]),
+        GoldenCase("day-color", ["day", "2026-11-25"] + sample + ["--color", "always"], environment: always),
+        GoldenCase("list", ["list", "--from", "2026-11-23", "--limit", "6"] + sample + ["--color", "never"]),
+        GoldenCase("list-color-it", ["list", "--from", "2026-11-23", "--limit", "6", "--locale", "it_IT"] + sample + ["--color", "always"]),
+        GoldenCase("view-wrong-date", ["day", "2026-02-30"] + sample),
+        GoldenCase("view-missing-file", ["week", "--calendar", "$WORK/nowhere.ics"]),
+        // Events and tasks.
+        GoldenCase("add-event", ["add", "Lunch with the coaches", "--start", "2026-11-24 14:00", "--minutes", "60", "--color", "#1e90ff", "--id", "lunch"] + work),
+        GoldenCase("add-all-day", ["add", "Gym closed", "--start", "2026-12-08", "--color", "lightslategray", "--id", "closed"] + work),
+        GoldenCase("add-task", ["add", "Call the plumber", "--task", "--due", "2026-11-26 12:00", "--color", "peru", "--id", "plumber"] + work),
+        GoldenCase("add-weekly", ["add", "Team stretch", "--start", "2026-11-24 12:00", "--minutes", "15", "--repeat", "FREQ=WEEKLY;BYDAY=TU,TH", "--id", "stretch"] + work),
+        GoldenCase("add-red-refused", ["add", "Busy", "--start", "2026-11-24 10:00", "--color", "red"] + work, unchanged: true),
+        GoldenCase("add-near-red-refused", ["add", "Busy", "--start", "2026-11-24 10:00", "--color", "#fe0000"] + work, unchanged: true),
+        GoldenCase("add-empty-title", ["add", "  ", "--start", "2026-11-24 10:00"] + work, unchanged: true),
+        GoldenCase("add-missing-start", ["add", "Lunch"] + work, unchanged: true),
+        GoldenCase("add-missing-time", ["add", "Lunch", "--start", "2026-11-24 14"] + work, unchanged: true),
+        GoldenCase("add-impossible-date", ["add", "Lunch", "--start", "2026-11-31 14:00"] + work, unchanged: true),
+        GoldenCase("add-end-before-start", ["add", "Lunch", "--start", "2026-11-24 14:00", "--end", "2026-11-24 13:00"] + work, unchanged: true),
+        GoldenCase("add-taken-id", ["add", "Lunch", "--start", "2026-11-24 14:00", "--id", "staff-meeting"] + work, unchanged: true),
+        GoldenCase("edit", ["edit", "staff-meeting", "--start", "2026-11-24 13:30", "--title", "Staff meeting (all coaches)"] + work),
+        GoldenCase("edit-no-color", ["edit", "order-mats", "--no-color", "--due", "2026-11-28 10:00"] + work),
+        GoldenCase("edit-color", ["edit", "open-day", "--color", "crimson"] + work),
+        GoldenCase("edit-red-refused", ["edit", "open-day", "--color", "#ff0000"] + work, unchanged: true),
+        GoldenCase("edit-class-refused", ["edit", "yoga", "--title", "Hot yoga"] + work, unchanged: true),
+        GoldenCase("edit-unknown", ["edit", "nothing-here", "--title", "X"] + work, unchanged: true),
+        GoldenCase("edit-nothing", ["edit", "staff-meeting"] + work, unchanged: true),
+        GoldenCase("delete-yes", ["delete", "order-mats", "--yes"] + work),
+        GoldenCase("delete-needs-yes", ["delete", "order-mats"] + work, unchanged: true),
+        GoldenCase("delete-session-refused", ["delete", "s-pau-1124", "--yes"] + work, unchanged: true),
+        // People, sessions, classes and bookings.
+        GoldenCase("coaches-add", ["coaches", "add", "jordi", "--name", "Jordi Mas", "--hours", "TU,TH 16:00-21:00", "--buffer", "5"] + work),
+        GoldenCase("clients-add", ["clients", "add", "eva", "--coach", "laia", "--name", "Eva Roca", "--email", "eva@example.com"] + work),
+        GoldenCase("clients-list", ["clients", "list", "--coach", "marc"] + work),
+        GoldenCase("clients-list-other-coach", ["clients", "list", "--coach", "laia"] + work),
+        GoldenCase("members-add", ["members", "add", "jan", "--name", "Jan Ortega"] + work),
+        GoldenCase("sessions-add", ["sessions", "add", "--coach", "marc", "--client", "pau", "--start", "2026-11-27 10:00", "--minutes", "45", "--id", "s-pau-1127"] + work),
+        GoldenCase("sessions-add-clash", ["sessions", "add", "--coach", "marc", "--client", "pau", "--start", "2026-11-26 18:05", "--minutes", "45"] + work, unchanged: true),
+        GoldenCase("sessions-add-other-coach-client", ["sessions", "add", "--coach", "laia", "--client", "anna", "--start", "2026-11-27 10:00", "--minutes", "45"] + work, unchanged: true),
+        GoldenCase("sessions-list", ["sessions", "list", "--coach", "marc"] + work),
+        GoldenCase("sessions-move", ["sessions", "move", "s-pau-1124", "--coach", "marc", "--start", "2026-11-24 11:00"] + work),
+        GoldenCase("sessions-cancel", ["sessions", "cancel", "s-pau-1124", "--coach", "marc"] + work),
+        GoldenCase("sessions-mark", ["sessions", "mark", "s-joan-1118", "--coach", "laia", "--status", "no-show"] + work),
+        GoldenCase("sessions-free", ["sessions", "free", "--coach", "marc", "--from", "2026-11-26", "--to", "2026-11-26", "--minutes", "60"] + work),
+        GoldenCase("classes-add-red-refused", ["classes", "add", "box", "--title", "Boxing", "--days", "SA", "--time", "10:00", "--capacity", "8", "--color", "#f00a0a", "--from", "2026-11-28"] + work, unchanged: true),
+        GoldenCase("classes-add-ok", ["classes", "add", "box", "--title", "Boxing", "--days", "SA", "--time", "10:00", "--capacity", "8", "--color", "sienna", "--from", "2026-11-28"] + work),
+        GoldenCase("classes-timetable", ["classes", "timetable"] + work),
+        GoldenCase("classes-timetable-week", ["classes", "timetable", "--week", "2026-11-25"] + work),
+        GoldenCase("classes-cancel", ["classes", "cancel", "yoga", "--date", "2026-11-23"] + work),
+        GoldenCase("classes-move", ["classes", "move", "pilates", "--date", "2026-11-26", "--start", "2026-11-26 20:00"] + work),
+        GoldenCase("book", ["book", "--member", "aina", "--class", "yoga", "--date", "2026-11-23"] + work),
+        GoldenCase("book-full", ["book", "--member", "quim", "--class", "pilates", "--date", "2026-11-26"] + work, unchanged: true),
+        GoldenCase("book-not-a-date-of-the-class", ["book", "--member", "marta", "--class", "yoga", "--date", "2026-11-24"] + work, unchanged: true),
+        GoldenCase("book-waitlist", ["book", "--member", "quim", "--class", "pilates", "--date", "2026-11-26", "--waitlist"] + work),
+        GoldenCase("book-already-booked", ["book", "--member", "oriol", "--class", "pilates", "--date", "2026-11-26"] + work, unchanged: true),
+        GoldenCase("book-list", ["book", "--member", "marta", "--list"] + work),
+        GoldenCase("cancel-booking", ["cancel", "--member", "marta", "--class", "pilates", "--date", "2026-11-26"] + work),
+        // iCalendar.
+        GoldenCase("expand", ["expand", "--rrule", "FREQ=WEEKLY;BYDAY=MO,WE;COUNT=4", "--dtstart", "20261102T183000", "--tzid", "Europe/Madrid"]),
+        GoldenCase("expand-bad-rule", ["expand", "--rrule", "FREQ=WEEKLY;BYDAY=XX", "--dtstart", "20261102T183000"]),
+        GoldenCase("occurrences", ["occurrences", "$SAMPLE", "--from", "2026-11-23", "--to", "2026-11-30"]),
+        GoldenCase("occurrences-jsonl", ["occurrences", "$SAMPLE", "--from", "2026-11-27", "--to", "2026-11-29", "--format", "jsonl"]),
+        GoldenCase("validate", ["validate", "$SAMPLE"]),
+        GoldenCase("validate-broken", ["validate", "$FIXTURES/bad.ics"]),
+        GoldenCase("import", ["import", "$FIXTURES/basic.ics", "--into", "$WORK/gym.ics"]),
+        GoldenCase("import-missing-file", ["import", "$WORK/nowhere.ics", "--into", "$WORK/gym.ics"], unchanged: true),
+        // An export stamps what it writes afresh with the time of the export.
+        GoldenCase("export-public", ["export", "$SAMPLE", "--for", "public"], stampsVary: true),
+        GoldenCase("export-member", ["export", "$SAMPLE", "--for", "member", "aina"], stampsVary: true),
+        GoldenCase("usage-unknown-option", ["month", "--colour", "never"]),
+    ]
+    cases.sort { $0.name < $1.name }
+    return cases
+}()
+
+@Suite("horari, run as a program (golden files)")
+struct GoldenTests {
+    @Test(arguments: goldenCases)
+    func golden(_ c: GoldenCase) throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        let before = runner.calendarBytes
+        try runner.expectGolden(c.name, c.arguments, environment: c.environment, stdin: c.stdin, stampsVary: c.stampsVary)
+        if c.leavesFileUnchanged {
+            let unchanged = runner.calendarBytes == before
+            #expect(unchanged, "\(c.name): a refused change must leave the calendar file as it was")
+        }
+    }
+}
