@@ -60,6 +60,7 @@ conformance: deps
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq ncal >/dev/null; }
 	sh Conformance/ncal_check.sh .build/release/horari
 	sh Conformance/booking_race.sh .build/release/horari $(VENV)/bin/python
+	sh Conformance/cli_failures.sh .build/release/horari
 	sh Conformance/scheduling_sample.sh .build/release/horari .build/scheduling-sample.ics
 	for audience in "all" "public" "member marta" "coach marc"; do \
 		$(VENV)/bin/python Conformance/clients_check.py .build/release/horari .build/scheduling-sample.ics --for $$audience || exit 1; done

@@ -5,10 +5,15 @@ import Foundation
 import ICalendarKit
 
 /// Reads a calendar file for a command, printing diagnostics to standard error.
+/// On a terminal, a large file shows a progress line while it is read.
 func loadCalendar(_ path: String, strict: Bool = false, quiet: Bool = false) throws -> ImportResult {
     let result: ImportResult
+    let progress = ProgressLine(file: path)
+    let name = URL(fileURLWithPath: path).lastPathComponent
+    defer { progress.finish() }
     do {
-        result = try ICalendarImporter(options: ImportOptions(strict: strict)).importCalendar(contentsOf: URL(fileURLWithPath: path))
+        result = try ICalendarImporter(options: ImportOptions(strict: strict))
+            .importCalendar(contentsOf: URL(fileURLWithPath: path)) { progress.update("Reading", name, done: $0) }
     } catch {
         throw CLIError("\(path): \(error.description)")
     }
@@ -293,8 +298,15 @@ struct Import: ParsableCommand {
     func run() throws {
         let incoming = try loadCalendar(file).calendar
         let report: SyncReport
+        let progress = ProgressLine(file: file)
+        defer { progress.finish() }
         do {
-            report = try CalendarFile.update(URL(fileURLWithPath: into)) { calendar in calendar.merge(incoming) }
+            report = try CalendarFile.update(URL(fileURLWithPath: into)) { calendar in
+                progress.show("Merging \(incoming.items.count) items into \(URL(fileURLWithPath: into).lastPathComponent)…")
+                let report = calendar.merge(incoming)
+                progress.show("Saving \(URL(fileURLWithPath: into).lastPathComponent)…")
+                return report
+            }
         } catch let error as ICalendarError {
             throw CLIError(error.description)
         }
@@ -354,12 +366,17 @@ struct Export: ParsableCommand {
                 do { calendar = try ICalendar(book, for: who, name: calendar.name) } catch { throw CLIError(error.description) }
             }
         }
+        let progress = ProgressLine(file: file)
+        defer { progress.finish() }
+        progress.show("Writing \(calendar.items.count) items…")
         if let out {
             do { try CalendarFile.save(calendar, to: URL(fileURLWithPath: out), exporter: exporter) } catch {
                 throw CLIError(error.description)
             }
         } else {
-            FileHandle.standardOutput.write(exporter.exportData(calendar))
+            let data = exporter.exportData(calendar)
+            progress.finish()
+            FileHandle.standardOutput.write(data)
         }
     }
 }

@@ -114,7 +114,7 @@ public enum CalendarFile {
         init(_ url: URL) throws(ICalendarError) {
             let path = url.path + ".lock"
             fd = open(path, O_RDWR | O_CREAT, 0o644)
-            guard fd >= 0 else { throw CalendarFile.ioError("cannot open the lock file \(path)") }
+            guard fd >= 0 else { throw CalendarFile.ioError("cannot open the lock file \(path) (the calendar's folder must be writable)") }
             while flock(fd, LOCK_EX) != 0 {
                 if errno == EINTR { continue }
                 let e = CalendarFile.ioError("cannot lock \(path)")

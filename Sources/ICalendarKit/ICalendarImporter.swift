@@ -52,10 +52,16 @@ public struct ICalendarImporter: Sendable {
     /// component is held at a time.
     /// - Throws: ``ICalendarError`` with code ``ICalendarError/Code/io`` when
     ///   the file cannot be read, and as ``importCalendar(from:)-(String)``.
-    public func importCalendar(contentsOf url: URL) throws(ICalendarError) -> ImportResult {
+    /// - Parameter progress: called after each block (1 MiB) is read, with the
+    ///   bytes read so far, on the calling thread; for a progress line.
+    public func importCalendar(contentsOf url: URL, progress: ((Int) -> Void)? = nil) throws(ICalendarError) -> ImportResult {
         let handle: FileHandle
         do { handle = try FileHandle(forReadingFrom: url) } catch {
-            throw ICalendarError(.io, "cannot open \(url.path): \(error.localizedDescription)")
+            // The system's own words (strerror), which say what to check, rather
+            // than Foundation's "The operation could not be completed".
+            let reason = (error as NSError).userInfo[NSUnderlyingErrorKey].flatMap { ($0 as? NSError)?.domain == NSPOSIXErrorDomain ? String(cString: strerror(Int32(($0 as? NSError)?.code ?? 0))) : nil }
+                ?? (FileManager.default.fileExists(atPath: url.path) ? error.localizedDescription : "no such file")
+            throw ICalendarError(.io, "cannot open \(url.path): \(reason)")
         }
         defer { try? handle.close() }
         let limit = options.maxFileBytes
@@ -66,6 +72,7 @@ public struct ICalendarImporter: Sendable {
             guard total <= limit else {
                 throw ICalendarError(.tooLarge, "\(url.path) is over the limit of \(limit) bytes (ImportOptions.maxFileBytes)")
             }
+            progress?(total)
             return data.withUnsafeBytes { Array($0) }  // `[UInt8](data)` goes byte by byte
         }
         return try run(&reader)

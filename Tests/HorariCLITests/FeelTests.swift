@@ -120,3 +120,43 @@ struct SampleCalendarTests {
         #expect(same, "exporting the sample changes it")
     }
 }
+
+/// A large import shows a progress line on a terminal, and nothing of it in a pipe.
+@Suite("Progress line")
+struct ProgressLineTests {
+    @Test func largeFileOnATerminalOnly() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else {
+            Issue.record("util-linux's script is needed for a pseudo-terminal (Debian's bsdutils)")
+            return
+        }
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        // 12,000 events, about 2.7 MB: over the 1 MB threshold.
+        var text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Horari tests//EN\r\n"
+        for i in 0..<12_000 {
+            text += "BEGIN:VEVENT\r\nUID:e\(i)@example.org\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260101T\(i % 24 < 10 ? "0" : "")\(i % 24)0000Z\r\n"
+            text += "SUMMARY:Event number \(i) with a longer title to fill the file\r\nDESCRIPTION:\(String(repeating: "x", count: 60))\r\nEND:VEVENT\r\n"
+        }
+        text += "END:VCALENDAR\r\n"
+        let big = runner.work.appendingPathComponent("big.ics")
+        try Data(text.utf8).write(to: big)
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qec", "'\(CLIRunner.binary.path)' validate '\(big.path)'", "/dev/null"]
+        process.environment = ["TERM": "xterm", "PATH": "/usr/bin:/bin"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let onTerminal = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(onTerminal.contains("\r\u{1B}[KReading big.ics: 1.0 of 2.9 MB ("), "\(onTerminal.suffix(300))")
+        #expect(onTerminal.contains("(100%)\r\u{1B}[K"), "the line is cleared before the result")
+        #expect(onTerminal.contains("12000 items, 0 errors, 0 warnings"))
+
+        let piped = try runner.run(["validate", big.path])
+        #expect(!piped.stderr.contains("Reading"), "a pipe gets no progress line")
+        #expect(piped.stdout.hasSuffix("12000 items, 0 errors, 0 warnings\n"))
+    }
+}
