@@ -195,6 +195,8 @@ extension SchedulingBook {
     /// Books a member a place in one occurrence of a class.
     ///
     /// - Parameters:
+    ///   - memberID: the member.
+    ///   - classID: the class series.
     ///   - date: the occurrence's date by the series (its identity, even if moved).
     ///   - now: the time of the request; an occurrence that has started is refused.
     ///   - whenFull: refuse (the default) or join the waitlist when every place is taken.

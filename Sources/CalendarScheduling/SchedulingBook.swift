@@ -200,7 +200,14 @@ extension SchedulingBook {
 
     /// Books a session of the coach with one of their clients.
     ///
-    /// - Parameter id: the session's ID; one is made up when `nil`.
+    /// - Parameters:
+    ///   - id: the session's ID; one is made up when `nil`.
+    ///   - coachID: the coach, who must have `clientID` as a client.
+    ///   - clientID: the client.
+    ///   - start: the start on the book's clocks.
+    ///   - minutes: the length.
+    ///   - location: where, if anywhere in particular (a gym).
+    ///   - notes: anything the coach wants to keep with it.
     /// - Returns: the session as booked.
     /// - Throws: ``SchedulingError/clash(_:)`` naming the session in the way
     ///   (the coach's buffer counts), or an unknown coach or client, a taken
@@ -333,7 +340,13 @@ extension SchedulingBook {
     /// offers slots from its start, every `step` minutes (by default the
     /// slot's length), that fit whole.
     ///
-    /// - Parameter notBefore: leave out slots that start before this instant (pass `now`).
+    /// - Parameters:
+    ///   - coachID: the coach.
+    ///   - first: the first date.
+    ///   - last: the last date (included).
+    ///   - minutes: each slot's length.
+    ///   - step: minutes between the starts of offered slots (default: `minutes`).
+    ///   - notBefore: leave out slots that start before this instant (pass `now`).
     /// - Throws: ``SchedulingError/unknownCoach(_:)``, a length or step outside 1…1440 minutes.
     public func freeSlots(
         coach coachID: String, from first: LocalDate, through last: LocalDate, minutes: Int, step: Int? = nil, notBefore: Date? = nil

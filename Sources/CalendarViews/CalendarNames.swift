@@ -25,7 +25,7 @@ public struct CalendarNames: Hashable, Sendable, Codable {
     public let localeIdentifier: String
     /// Month names as they stand alone (a title), January first.
     public let months: [String]
-    /// Weekday names as they stand alone, Monday first (as ``Weekday``'s raw values).
+    /// Weekday names as they stand alone, Monday first (as `Weekday`'s raw values).
     public let weekdays: [String]
     /// Abbreviated weekday names as they stand alone, Monday first.
     public let shortWeekdays: [String]

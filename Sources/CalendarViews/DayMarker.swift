@@ -2,7 +2,7 @@ import CalendarCore
 import Foundation
 
 /// What a day cell shows about the items on it: nothing, one item's colour, or
-/// that there are several (drawn red — the colour ``ItemColor`` reserves for it).
+/// that there are several (drawn red — the colour `ItemColor` reserves for it).
 public enum DayMarker: Hashable, Sendable, Codable {
     /// No item touches the day.
     case none

@@ -4,7 +4,7 @@ import Foundation
 /// An occurrence as a view shows it: its identity, what to draw, and its
 /// times on the display zone's wall clock.
 ///
-/// Views hold this rather than ``Occurrence`` so that they stay small when
+/// Views hold this rather than `Occurrence` so that they stay small when
 /// encoded (an occurrence of a series carries the whole series, with every
 /// rule and override) and so that drawing needs no time-zone work: the times
 /// are already read in the zone the view was made for. The full item is one

@@ -2,7 +2,7 @@ import CalendarCore
 import Foundation
 
 /// Adding, changing and removing a calendar's items one at a time, with the
-/// same checks as ``CalendarCore/ScheduleStore``: every change is validated
+/// same checks as `ScheduleStore`: every change is validated
 /// first and a refused change leaves the calendar as it was.
 ///
 /// ```swift
@@ -21,10 +21,10 @@ extension ICalendar {
     /// An item without a `DTSTAMP` gets `now`, as RFC 5545 §3.8.7.2 asks of
     /// every component a calendar writes.
     ///
-    /// - Throws: ``CalendarCore/CalendarItemError`` from
-    ///   ``CalendarCore/CalendarItem/validate(_:)`` (a red colour, an empty
+    /// - Throws: `CalendarItemError` from
+    ///   `CalendarItem.validate(_:)` (a red colour, an empty
     ///   title, an end before the start…), or
-    ///   ``CalendarCore/CalendarItemError/Code/duplicateUID``.
+    ///   `CalendarItemError.Code.duplicateUID`.
     public mutating func add(_ item: CalendarItem, at now: Date = Date(), rules: ValidationRules = ValidationRules()) throws(CalendarItemError) {
         try item.validate(rules)
         guard self.item(uid: item.uid) == nil else {
@@ -43,8 +43,8 @@ extension ICalendar {
     /// over the old copy (``ICalendar/merge(_:)`` decides the same way).
     ///
     /// - Returns: the version that was replaced.
-    /// - Throws: ``CalendarCore/CalendarItemError`` from validation, or
-    ///   ``CalendarCore/CalendarItemError/Code/notFound``.
+    /// - Throws: `CalendarItemError` from validation, or
+    ///   `CalendarItemError.Code.notFound`.
     @discardableResult
     public mutating func update(_ item: CalendarItem, at now: Date = Date(), rules: ValidationRules = ValidationRules()) throws(CalendarItemError) -> CalendarItem {
         try item.validate(rules)
@@ -63,7 +63,7 @@ extension ICalendar {
     /// Removes the item with this UID, with every changed instance of it.
     ///
     /// - Returns: the removed item.
-    /// - Throws: ``CalendarCore/CalendarItemError/Code/notFound``.
+    /// - Throws: `CalendarItemError.Code.notFound`.
     @discardableResult
     public mutating func removeItem(uid: String) throws(CalendarItemError) -> CalendarItem {
         guard let index = items.firstIndex(where: { $0.uid == uid }) else {

@@ -58,7 +58,7 @@ public struct ICalendar: Hashable, Sendable {
         self.timeZoneDefinitions = timeZoneDefinitions
     }
 
-    /// The items as a ``Schedule``, ready for occurrence queries.
+    /// The items as a `Schedule`, ready for occurrence queries.
     ///
     /// - Parameter applyingCalendarTimeZone: when the calendar has an
     ///   `X-WR-TIMEZONE` (Google), read events' floating times as wall times in

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// The input is read as a stream of content lines and handled one top-level
 /// component at a time: each `VEVENT`/`VTODO` is parsed by libical, mapped
-/// to a ``CalendarItem`` and its tree freed before the next is read, so
+/// to a `CalendarItem` and its tree freed before the next is read, so
 /// memory follows the model, not libical's tree of the whole file.
 ///
 /// Real files are messy, so a problem in one component never stops the rest:
@@ -52,8 +52,10 @@ public struct ICalendarImporter: Sendable {
     /// component is held at a time.
     /// - Throws: ``ICalendarError`` with code ``ICalendarError/Code/io`` when
     ///   the file cannot be read, and as ``importCalendar(from:)-(String)``.
-    /// - Parameter progress: called after each block (1 MiB) is read, with the
-    ///   bytes read so far, on the calling thread; for a progress line.
+    /// - Parameters:
+    ///   - url: the file.
+    ///   - progress: called after each block (1 MiB) is read, with the bytes
+    ///     read so far, on the calling thread; for a progress line.
     public func importCalendar(contentsOf url: URL, progress: ((Int) -> Void)? = nil) throws(ICalendarError) -> ImportResult {
         let handle: FileHandle
         do { handle = try FileHandle(forReadingFrom: url) } catch {

@@ -103,8 +103,11 @@ public struct Schedule: Sendable {
 
     /// Every occurrence overlapping `[from, to)`, sorted by start, then end, then identity.
     ///
-    /// - Parameter floatingZone: the zone in which all-day and floating times are
-    ///   placed (the viewer's zone).
+    /// - Parameters:
+    ///   - from: the start of the window.
+    ///   - to: the end of the window (exclusive).
+    ///   - floatingZone: the zone in which all-day and floating times are
+    ///     placed (the viewer's zone).
     public func occurrences(from: Date, to: Date, floatingZone: ZoneRules = .utc) -> [Occurrence] {
         var found: [Occurrence] = []
         forEachOccurrence(from: from, to: to, floatingZone: floatingZone) { found.append($0) }

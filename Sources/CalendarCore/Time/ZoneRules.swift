@@ -77,6 +77,7 @@ public struct ZoneRules: Hashable, Sendable {
     /// `VTIMEZONE` component's observances.
     ///
     /// - Parameters:
+    ///   - identifier: the zone's name (a `TZID`).
     ///   - transitions: pairs of (instant in Unix seconds, offset in force from
     ///     then on); they are sorted here.
     ///   - initialOffset: the offset before the first transition.
