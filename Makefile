@@ -11,7 +11,7 @@ PEERS := 'python-dateutil==2.9.0.post0' 'icalendar==7.3.0' 'recurring-ical-event
 CORPUS := $(VENV)/corpus
 CORPUS_SDISTS := 'icalendar==7.3.0' 'recurring-ical-events==3.8.2' 'khal==0.14.1' 'python-dateutil==2.9.0.post0'
 
-.PHONY: deps run test test-thread build-check conformance bench bench-quick clean
+.PHONY: deps run test test-thread build-check snippets docs conformance bench bench-quick clean
 
 ## Install libical-dev (and pkg-config) from Debian's packages when missing.
 deps:
@@ -33,6 +33,19 @@ test: deps build-check
 ## in their own build folder so the plain build stays as it is.
 test-thread: deps
 	$(SWIFT) test --sanitize=thread --build-path .build/tsan --filter Scheduling
+
+## The README's and the DocC articles' Swift snippets, run in a scratch folder
+## (every build already compiles them: Plugins/CompileDocSnippets).
+snippets: deps
+	$(SWIFT) run DocSnippets Examples/Samples/gym.ics
+
+## DocC archives for the four library modules (swift-docc-plugin); any warning fails.
+docs: deps
+	@mkdir -p .build
+	@for t in CalendarCore ICalendarKit CalendarViews CalendarScheduling; do \
+		$(SWIFT) package generate-documentation --target $$t > .build/docc-$$t.log 2>&1 || { cat .build/docc-$$t.log; exit 1; }; \
+		if grep -q "warning:" .build/docc-$$t.log; then grep -A4 "warning:" .build/docc-$$t.log; exit 1; fi; \
+		echo "$$t: documentation built without warnings"; done
 
 build-check:
 	@mkdir -p .build
@@ -61,6 +74,9 @@ conformance: deps
 	sh Conformance/ncal_check.sh .build/release/horari
 	sh Conformance/booking_race.sh .build/release/horari $(VENV)/bin/python
 	sh Conformance/cli_failures.sh .build/release/horari
+	@command -v faketime >/dev/null || { echo "Installing faketime with apt-get..."; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq faketime >/dev/null; }
+	$(VENV)/bin/python Conformance/readme_tour.py .build/release/horari --khal $(VENV)/bin/khal
 	sh Conformance/scheduling_sample.sh .build/release/horari .build/scheduling-sample.ics
 	for audience in "all" "public" "member marta" "coach marc"; do \
 		$(VENV)/bin/python Conformance/clients_check.py .build/release/horari .build/scheduling-sample.ics --for $$audience || exit 1; done

@@ -56,6 +56,19 @@ let package = Package(
         // Build-time only: the sample calendar embedded in `horari` (Plugins/).
         .executableTarget(name: "EmbedText", path: "Plugins/EmbedText"),
         .plugin(name: "EmbedSample", capability: .buildTool(), dependencies: ["EmbedText"]),
+        // The README's and the DocC articles' Swift snippets, compiled by every
+        // build and run by `make snippets` (Plugins/CompileDocSnippets).
+        .executableTarget(
+            name: "DocSnippets",
+            dependencies: ["CalendarCore", "ICalendarKit", "CalendarViews", "CalendarScheduling"],
+            path: "Examples/DocSnippets",
+            // A snippet computes values for the reader to look at, which the
+            // compiler calls "never used": those warnings say nothing here.
+            swiftSettings: [.unsafeFlags(["-suppress-warnings"])],
+            plugins: ["CompileDocSnippets"]
+        ),
+        .executableTarget(name: "ExtractSnippets", path: "Plugins/ExtractSnippets"),
+        .plugin(name: "CompileDocSnippets", capability: .buildTool(), dependencies: ["ExtractSnippets"]),
         .executableTarget(
             name: "HorariBench",
             dependencies: ["CalendarCore", "ICalendarKit", "CalendarViews", "CalendarScheduling", "CLibICal", "_CalendarTestSupport"],

@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""Runs the README's tour and compares every output with what the README shows.
+
+    python3 Conformance/readme_tour.py .build/release/horari [--khal PATH/TO/khal]
+
+Every fenced block of README.md (not ```swift, which the build compiles) whose
+lines start with `$ horari` or `$ khal` is a transcript: each command runs in
+turn, in one scratch folder, with the clock set to 2026-11-22 10:00 Europe/Madrid
+by libfaketime (Debian's faketime), and must print exactly the lines below it
+(trailing blanks aside; a line ending in "…" is a prefix). A shown answer to a
+question ("[y/N] y") is typed into a pseudo-terminal from util-linux's script.
+`> FILE` redirections are honoured; khal gets a configuration of its own.
+"""
+import os
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+
+CLOCK = "2026-11-22 10:00:00"
+
+def transcripts(readme):
+    blocks, block, fence = [], None, None
+    for line in open(readme, encoding="utf-8").read().split("\n"):
+        if block is None and line.startswith("```"):
+            fence = line[3:].strip()
+            block = []
+        elif block is not None and line.startswith("```"):
+            if fence != "swift" and block and block[0].startswith(("$ horari", "$ khal")):
+                blocks.append(block)
+            block = None
+        elif block is not None:
+            block.append(line)
+    for b in blocks:
+        steps = []
+        for line in b:
+            if line.startswith("$ "):
+                steps.append((line[2:], []))
+            elif steps:
+                steps[-1][1].append(line)
+        yield steps
+
+def khal_config(work):
+    os.makedirs(os.path.join(work, "khal", "cal"), exist_ok=True)
+    path = os.path.join(work, "khal", "config")
+    with open(path, "w") as f:
+        f.write(f"""[calendars]
+[[gym]]
+path = {work}/khal/cal
+type = calendar
+[locale]
+timeformat = %H:%M
+dateformat = %Y-%m-%d
+longdateformat = %Y-%m-%d
+datetimeformat = %Y-%m-%d %H:%M
+longdatetimeformat = %Y-%m-%d %H:%M
+local_timezone = Europe/Madrid
+default_timezone = Europe/Madrid
+[default]
+default_calendar = gym
+[sqlite]
+path = {work}/khal/khal.db
+""")
+    return path
+
+def main():
+    horari = os.path.abspath(sys.argv[1])
+    khal = sys.argv[sys.argv.index("--khal") + 1] if "--khal" in sys.argv else "khal"
+    readme = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "README.md")
+    work = tempfile.mkdtemp(prefix="horari-tour-")
+    config = khal_config(work)
+    env = dict(os.environ, TZ="Europe/Madrid", LC_ALL="C.UTF-8", FAKETIME_DONT_RESET="1")
+    env.pop("NO_COLOR", None)
+    failures = runs = 0
+    for steps in transcripts(readme):
+        for command, expected in steps:
+            words = shlex.split(command)
+            out_file = None
+            if ">" in words:
+                i = words.index(">")
+                out_file, words = os.path.join(work, words[i + 1]), words[:i]
+            if words[0] == "horari":
+                words = [horari] + words[1:]
+            elif words[0] == "khal":
+                words = [khal, "-c", config, "--no-color"] + words[1:] if words[1] == "list" else [khal, "-c", config] + words[1:]
+            words = ["faketime", CLOCK] + words
+            answer = next((l for l in expected if l.endswith("[y/N] y")), None)
+            if answer:
+                r = subprocess.run(["script", "-qec", shlex.join(words), "/dev/null"], input="y\n", capture_output=True, text=True, cwd=work, env=env)
+                # The terminal echoes the typed answer first; the README shows it after the question.
+                got = r.stdout.replace("\r", "")
+                got = re.sub(r"^y\n", "", got).replace("[y/N] ", "[y/N] y\n", 1)
+            else:
+                r = subprocess.run(words, capture_output=True, text=True, cwd=work, env=env)
+                got = r.stdout + r.stderr
+                if out_file:
+                    open(out_file, "w").write(r.stdout)
+                    got = r.stderr
+            runs += 1
+            got_lines = [l.rstrip() for l in got.rstrip("\n").split("\n")] if got.strip() else []
+            want = [l.rstrip() for l in expected]
+            same = len(got_lines) == len(want) and all(
+                g == w or (w.endswith("…") and g.startswith(w[:-1])) for g, w in zip(got_lines, want))
+            if not same:
+                failures += 1
+                print(f"FAIL $ {command}")
+                for w in want: print("  want: " + w)
+                for g in got_lines: print("  got:  " + g)
+    print(f"readme_tour: {runs - failures} of {runs} README commands print what the README shows")
+    sys.exit(1 if failures else 0)
+
+main()
