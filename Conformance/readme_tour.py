@@ -66,7 +66,7 @@ path = {work}/khal/khal.db
 
 def main():
     horari = os.path.abspath(sys.argv[1])
-    khal = sys.argv[sys.argv.index("--khal") + 1] if "--khal" in sys.argv else "khal"
+    khal = os.path.abspath(sys.argv[sys.argv.index("--khal") + 1]) if "--khal" in sys.argv else "khal"
     readme = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "README.md")
     work = tempfile.mkdtemp(prefix="horari-tour-")
     config = khal_config(work)
