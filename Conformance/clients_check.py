@@ -31,14 +31,15 @@ def sh(cmd, **kw):
     return subprocess.run(cmd, capture_output=True, text=True, **kw)
 
 
-def khal_check(horari, exported, work):
-    env = dict(os.environ, LC_ALL="C")
+def khal_config(work, name="horari"):
+    """A khal configuration with one calendar folder under WORK, Madrid time,
+    ISO dates; returns its path. (Conformance/readme_tour.py uses it too.)"""
     cal = os.path.join(work, "khal", "cal")
-    os.makedirs(cal)
+    os.makedirs(cal, exist_ok=True)
     config = os.path.join(work, "khal", "config")
     with open(config, "w") as f:
         f.write(f"""[calendars]
-[[horari]]
+[[{name}]]
 path = {cal}
 type = calendar
 [locale]
@@ -50,10 +51,16 @@ longdatetimeformat = %Y-%m-%d %H:%M
 local_timezone = Europe/Madrid
 default_timezone = Europe/Madrid
 [default]
-default_calendar = horari
+default_calendar = {name}
 [sqlite]
 path = {work}/khal/khal.db
 """)
+    return config
+
+
+def khal_check(horari, exported, work):
+    env = dict(os.environ, LC_ALL="C")
+    config = khal_config(work)
     khal = os.path.join(os.path.dirname(sys.executable), "khal")
     r = sh([khal, "-c", config, "import", "--batch", exported], env=env)
     if r.returncode != 0:

@@ -18,6 +18,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from clients_check import khal_config  # noqa: E402  (one khal set-up for both checks)
+
 CLOCK = "2026-11-22 10:00:00"
 
 def transcripts(readme):
@@ -41,35 +44,12 @@ def transcripts(readme):
                 steps[-1][1].append(line)
         yield steps
 
-def khal_config(work):
-    os.makedirs(os.path.join(work, "khal", "cal"), exist_ok=True)
-    path = os.path.join(work, "khal", "config")
-    with open(path, "w") as f:
-        f.write(f"""[calendars]
-[[gym]]
-path = {work}/khal/cal
-type = calendar
-[locale]
-timeformat = %H:%M
-dateformat = %Y-%m-%d
-longdateformat = %Y-%m-%d
-datetimeformat = %Y-%m-%d %H:%M
-longdatetimeformat = %Y-%m-%d %H:%M
-local_timezone = Europe/Madrid
-default_timezone = Europe/Madrid
-[default]
-default_calendar = gym
-[sqlite]
-path = {work}/khal/khal.db
-""")
-    return path
-
 def main():
     horari = os.path.abspath(sys.argv[1])
     khal = os.path.abspath(sys.argv[sys.argv.index("--khal") + 1]) if "--khal" in sys.argv else "khal"
     readme = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "README.md")
     work = tempfile.mkdtemp(prefix="horari-tour-")
-    config = khal_config(work)
+    config = khal_config(work, "gym")
     env = dict(os.environ, TZ="Europe/Madrid", LC_ALL="C.UTF-8", FAKETIME_DONT_RESET="1")
     env.pop("NO_COLOR", None)
     failures = runs = 0
