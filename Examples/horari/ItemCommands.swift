@@ -10,11 +10,15 @@ import ICalendarKit
 // refused change leaves the file exactly as it was.
 
 extension BookOptions {
-    /// Loads, changes and saves the calendar file under its lock.
+    /// Loads, changes and saves the calendar file under its lock (atomic
+    /// save), so concurrent `horari` processes take turns; the library's
+    /// refusals become plain messages. Every change of the CLI goes through here.
     func updateCalendar<T>(_ body: (inout ICalendar) throws -> T) throws -> T {
         try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         do {
             return try CalendarFile.update(url, exporter: try exporter(), body)
+        } catch let error as SchedulingError {
+            throw CLIError(error.description)
         } catch let error as CalendarItemError {
             throw CLIError(error.message)
         } catch let error as ICalendarError {
@@ -69,13 +73,12 @@ func describe(_ item: CalendarItem) -> String {
 }
 
 func describeTime(_ item: CalendarItem) -> String {
-    let names = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
     let start = item.start
-    let day = "\(names[start.localDate.weekday.rawValue]) \(start.localDate)"
+    let day = dayText(start.localDate)
     let repeats = item.recurrenceRules.isEmpty ? "" : ", repeating \(item.recurrenceRules.map(\.icalValue).joined(separator: " "))"
     if item.kind == .task {
         let due: String
-        if case .at(let time) = item.end { due = "due \(names[time.localDate.weekday.rawValue]) \(time.localDate)" + (time.isDate ? "" : " \(clock(time.wallTime))") } else { due = "no due date" }
+        if case .at(let time) = item.end { due = "due \(dayText(time.localDate))" + (time.isDate ? "" : " \(clock(time.wallTime))") } else { due = "no due date" }
         guard item.hasStart else { return due + repeats }
         return "from \(day)" + (start.isDate ? "" : " \(clock(start.wallTime))") + ", " + due + repeats
     }

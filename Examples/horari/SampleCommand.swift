@@ -14,10 +14,17 @@ enum SampleCalendar {
     /// The month the sample was written for, from its `X-HORARI-SAMPLE-MONTH`
     /// line (`YYYY-MM`).
     static func month(of text: String) -> (year: Int, month: Int)? {
-        guard let line = text.split(whereSeparator: \.isNewline).first(where: { $0.hasPrefix("X-HORARI-SAMPLE-MONTH:") }) else { return nil }
-        let parts = line.dropFirst("X-HORARI-SAMPLE-MONTH:".count).split(separator: "-")
+        guard let value = calendarProperty("X-HORARI-SAMPLE-MONTH", in: text) else { return nil }
+        let parts = value.split(separator: "-")
         guard parts.count == 2, let y = Int(parts[0]), let m = Int(parts[1]), (1...12).contains(m) else { return nil }
         return (y, m)
+    }
+
+    /// The value of a short, unfolded calendar-level property (`NAME:value`)
+    /// of the sample, read without importing it.
+    static func calendarProperty(_ name: String, in text: String) -> Substring? {
+        let prefix = name + ":"
+        return text.split(whereSeparator: \.isNewline).first { $0.hasPrefix(prefix) }?.dropFirst(prefix.count)
     }
 
     /// The sample moved by whole weeks so that its month lands on the month of
@@ -110,9 +117,10 @@ struct Sample: ParsableCommand {
     }
 
     func run() throws {
-        let result: ImportResult
-        do { result = try ICalendarImporter().importCalendar(from: SampleCalendar.text) } catch { throw CLIError("the embedded sample: \(error.description)") }
-        let gymZone = result.calendar.properties.first { $0.name == "X-HORARI-TIMEZONE" }?.value ?? result.calendar.timeZone ?? "Europe/Madrid"
+        // The gym's zone decides today's date, which decides how far the sample
+        // moves; so it is read from the text, and the sample imported once, moved.
+        let gymZone = String(SampleCalendar.calendarProperty("X-HORARI-TIMEZONE", in: SampleCalendar.text)
+            ?? SampleCalendar.calendarProperty("X-WR-TIMEZONE", in: SampleCalendar.text) ?? "Europe/Madrid")
         let zoneName = timeZone ?? gymZone
         let zone: ZoneRules
         do { zone = try ZoneRules.named(zoneName) } catch { throw ValidationError("--time-zone ‘\(zoneName)’: \(error.message)") }

@@ -38,19 +38,11 @@ struct BookOptions: ParsableArguments {
     /// so concurrent `horari` processes take turns.
     @discardableResult
     func change<T>(_ body: (inout SchedulingBook) throws -> T) throws -> T {
-        let folder = url.deletingLastPathComponent()
-        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        do {
-            return try CalendarFile.update(url, exporter: try exporter()) { calendar in
-                var book = try calendar.schedulingBook(defaultTimeZone: defaultZone)
-                let result = try body(&book)
-                calendar.setScheduling(book)
-                return result
-            }
-        } catch let error as SchedulingError {
-            throw CLIError(error.description)
-        } catch let error as ICalendarError {
-            throw CLIError("\(url.path): \(error.description)")
+        try updateCalendar { calendar in
+            var book = try calendar.schedulingBook(defaultTimeZone: defaultZone)
+            let result = try body(&book)
+            calendar.setScheduling(book)
+            return result
         }
     }
 
@@ -68,11 +60,9 @@ struct BookOptions: ParsableArguments {
         return LocalDateTime(localSeconds: zone.wall(atInstant: Int64(try instant(in: book).timeIntervalSince1970))).date
     }
 
-    /// The request's time.
+    /// The request's time, --now read on the book's clocks.
     func instant(in book: SchedulingBook) throws -> Date {
-        guard let now else { return Date() }
-        let wall = try parseDateTime(now, option: "--now")
-        return Date(timeIntervalSince1970: TimeInterval(try CalendarTime.zoned(wall, book.timeZone).epochSeconds(floatingIn: .utc)))
+        try instant(inZone: book.timeZone)
     }
 }
 
@@ -110,10 +100,15 @@ func parseWeekdays(_ text: String, option: String) throws -> [Weekday] {
     return days
 }
 
+/// "Wed 2026-11-25", as the CLI's messages name a day.
+func dayText(_ date: LocalDate) -> String {
+    let names = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+    return "\(names[date.weekday.rawValue]) \(date)"
+}
+
 /// "Wed 2026-11-25 18:30–19:30".
 func when(_ start: LocalDateTime, minutes: Int) -> String {
-    let names = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
-    return "\(names[start.date.weekday.rawValue]) \(start.date) \(clock(start))–\(clock(start.adding(seconds: Int64(minutes) * 60)))"
+    "\(dayText(start.date)) \(clock(start))–\(clock(start.adding(seconds: Int64(minutes) * 60)))"
 }
 
 // MARK: - People
