@@ -1,5 +1,5 @@
 internal import CLibICal
-import Synchronization
+import CalendarCore
 
 /// The one owner of every call into libical.
 ///
@@ -24,7 +24,7 @@ import Synchronization
 /// same lock (`package` access), so no two libical calls ever overlap.
 package enum LibICal {
     /// The lock; its value records that the one-time set-up has run.
-    private static let lock = Mutex<Bool>(false)
+    private static let lock = Locked<Bool>(false)
 
     /// Runs `body` with exclusive use of libical.
     package static func serialized<T>(_ body: () throws -> T) rethrows -> T {

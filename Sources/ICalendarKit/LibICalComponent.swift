@@ -1,7 +1,6 @@
 internal import CLibICal
 import CalendarCore
 import Dispatch
-import Synchronization
 
 /// libical's reading of each `VEVENT` and `VTODO`, run beside the import.
 ///
@@ -37,10 +36,10 @@ final class LibICalChecker: Sendable {
 
     private let queue = DispatchQueue(label: "horari.libical-checker")
     private let window: DispatchSemaphore
-    private let outcomes = Mutex<[Int: Outcome]>([:])
+    private let outcomes = Locked<[Int: Outcome]>([:])
     /// Components waiting to be handed over, a batch at a time (one hand-over
     /// per component cost more in thread wake-ups than libical's parse).
-    private let batch = Mutex<[Job]>([])
+    private let batch = Locked<[Job]>([])
     private let batchSize: Int
 
     private struct Job: Sendable {

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The UTC offsets of one time zone over time, and the RFC 5545 rules for
 /// turning a wall-clock reading into an instant.
@@ -109,7 +108,7 @@ public struct ZoneRules: Hashable, Sendable {
                       Int32(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(start)))), start...end, timeZone)
     }
 
-    private static let cache = Mutex<[String: ZoneRules]>([:])
+    private static let cache = Locked<[String: ZoneRules]>([:])
 
     /// The rules of a zone named by an iCalendar `TZID`, read once and cached.
     ///
