@@ -74,9 +74,16 @@ let package = Package(
             dependencies: ["CalendarCore", "ICalendarKit", "CalendarViews", "CalendarScheduling", "CLibICal", "_CalendarTestSupport"],
             path: "Benchmarks/HorariBench"
         ),
+        // Fuzzing (CONTRIBUTING.md, `make fuzz`): what each input must survive,
+        // and one libFuzzer executable per entry point. Built plainly, each
+        // replays inputs; with `-sanitize=fuzzer,address -DFUZZING`, it fuzzes.
+        .target(name: "_HorariFuzzing", dependencies: ["CalendarCore", "ICalendarKit", "CLibFuzzer"], path: "Fuzz/Targets"),
+        .systemLibrary(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"),
+        .executableTarget(name: "FuzzICalendarImport", dependencies: ["_HorariFuzzing"], path: "Fuzz/ICalendarImport"),
+        .executableTarget(name: "FuzzRecurrence", dependencies: ["_HorariFuzzing"], path: "Fuzz/Recurrence"),
         .testTarget(
             name: "CalendarCoreTests",
-            dependencies: ["CalendarCore", "ICalendarKit", "CalendarViews", "CalendarScheduling", "CLibICal", "_CalendarTestSupport"],
+            dependencies: ["CalendarCore", "ICalendarKit", "CalendarViews", "CalendarScheduling", "CLibICal", "_CalendarTestSupport", "_HorariFuzzing"],
             resources: [.copy("Fixtures")]
         ),
         // Runs the built `horari` and compares its output with golden files.

@@ -133,6 +133,8 @@ public struct ICalendarDiagnostic: Hashable, Sendable, CustomStringConvertible {
         case tooDeep
         /// A component larger than ``ImportOptions/maxComponentBytes``.
         case componentTooLarge
+        /// A component with more lines than ``ImportOptions/maxPropertiesPerComponent``.
+        case tooManyProperties
         /// A required property is missing (`UID`, `DTSTAMP`, `DTSTART`).
         case missingProperty
         /// A value that cannot be read (a date, a duration, a rule).
@@ -172,6 +174,23 @@ public struct ICalendarDiagnostic: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// Limits and strictness for an import.
+///
+/// The limits keep a hostile or broken file from taking the process's memory
+/// or time; each is documented with what happens when a file reaches it, and
+/// each has a test that reaches it (`ICalendarLimitTests`).
+///
+/// | limit | default | past it |
+/// |---|---|---|
+/// | ``maxFileBytes`` | 2 GiB | the import fails: ``ICalendarError/Code/tooLarge`` |
+/// | ``maxComponents`` | 1,000,000 | the import fails: ``ICalendarError/Code/tooLarge`` |
+/// | ``maxComponentBytes`` | 16 MiB | that component is not imported: ``ICalendarDiagnostic/Code/componentTooLarge`` |
+/// | ``maxPropertiesPerComponent`` | 10,000 | that component is not imported: ``ICalendarDiagnostic/Code/tooManyProperties`` |
+/// | ``maxLineBytes`` | 1 MiB | that property is not imported: ``ICalendarDiagnostic/Code/lineTooLong`` |
+/// | ``maxDepth`` | 16 | that component is not imported: ``ICalendarDiagnostic/Code/tooDeep`` |
+///
+/// A failed import keeps nothing, so that a calendar is never half read
+/// without notice; a component or property left out is always reported with
+/// its line. Expansion has its own limit: `RecurrenceSet.maxInstances`.
 public struct ImportOptions: Hashable, Sendable {
     /// Turn every warning into an error and fail the import on any error.
     public var strict: Bool
@@ -184,14 +203,25 @@ public struct ImportOptions: Hashable, Sendable {
     public var maxDepth: Int
     /// The largest file read (default 2 GiB).
     public var maxFileBytes: Int
+    /// The most components a calendar may hold: events, tasks, time zones
+    /// and any other top-level component (default 1,000,000). A larger file
+    /// fails with ``ICalendarError/Code/tooLarge``.
+    public var maxComponents: Int
+    /// The most content lines one component may hold, its subcomponents'
+    /// included (default 10,000; real events have tens). A component with
+    /// more is reported and not imported.
+    public var maxPropertiesPerComponent: Int
 
     /// Creates options; the defaults are tolerant and generous.
-    public init(strict: Bool = false, maxLineBytes: Int = 1 << 20, maxComponentBytes: Int = 16 << 20, maxDepth: Int = 16, maxFileBytes: Int = 2 << 30) {
+    public init(strict: Bool = false, maxLineBytes: Int = 1 << 20, maxComponentBytes: Int = 16 << 20, maxDepth: Int = 16, maxFileBytes: Int = 2 << 30,
+                maxComponents: Int = 1_000_000, maxPropertiesPerComponent: Int = 10_000) {
         self.strict = strict
         self.maxLineBytes = maxLineBytes
         self.maxComponentBytes = maxComponentBytes
         self.maxDepth = maxDepth
         self.maxFileBytes = maxFileBytes
+        self.maxComponents = maxComponents
+        self.maxPropertiesPerComponent = maxPropertiesPerComponent
     }
 }
 
@@ -211,7 +241,8 @@ public struct ICalendarError: Error, Hashable, Sendable, CustomStringConvertible
     public enum Code: String, Hashable, Sendable {
         /// The input holds no `BEGIN:VCALENDAR` (empty, binary, another format).
         case notICalendar
-        /// The input is larger than ``ImportOptions/maxFileBytes``.
+        /// The input is larger than ``ImportOptions/maxFileBytes``, or holds
+        /// more components than ``ImportOptions/maxComponents``.
         case tooLarge
         /// The file could not be read or written.
         case io

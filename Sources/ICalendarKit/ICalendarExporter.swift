@@ -65,7 +65,9 @@ public struct ICalendarExporter: Sendable {
         w.line("BEGIN", value: "VCALENDAR")
         w.line("VERSION", value: "2.0")
         w.line("PRODID", value: calendar.productID ?? options.productID)
-        w.line("CALSCALE", value: "GREGORIAN")
+        // A calendar scale the file gave other than GREGORIAN is kept in
+        // `properties` (and was reported on import): written once, from there.
+        if !calendar.properties.contains(where: { $0.name == "CALSCALE" }) { w.line("CALSCALE", value: "GREGORIAN") }
         if let method = calendar.method { w.line("METHOD", value: method) }
         if let name = calendar.name { w.line("X-WR-CALNAME", value: ContentWriter.escape(name)) }
         if let zone = calendar.timeZone { w.line("X-WR-TIMEZONE", value: zone) }

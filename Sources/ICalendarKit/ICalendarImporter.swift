@@ -171,6 +171,8 @@ struct ImportSession {
         var chunkBytes = 0
         var chunkTooBig = false
         var chunkTooDeep = false
+        var chunkLines = 0
+        var components = 0
         var outsideTextLine: Int?
 
         func inChunk() -> Bool { chunkDepth > 0 }
@@ -193,8 +195,13 @@ struct ImportSession {
                     }
                     stack.append((name, line.number))
                     if !inChunk() {
+                        components += 1
+                        if components > options.maxComponents {
+                            throw ICalendarError(.tooLarge, "line \(line.number): the calendar holds more than \(options.maxComponents) components (ImportOptions.maxComponents); nothing was imported. Raise the limit to read it whole")
+                        }
                         chunkDepth = stack.count
                         chunk = []
+                        chunkLines = 0
                         chunkBytes = 0
                         chunkTooBig = false
                         chunkTooDeep = false
@@ -237,6 +244,11 @@ struct ImportSession {
             }
             // A line inside a component.
             chunkBytes += line.bytes.count + 2
+            chunkLines += 1
+            if chunkLines > options.maxPropertiesPerComponent, !chunkTooBig {
+                chunkTooBig = true
+                report(.error, stack[chunkDepth - 1].line, .tooManyProperties, "the \(stack[chunkDepth - 1].name) starting here has more than \(options.maxPropertiesPerComponent) lines (ImportOptions.maxPropertiesPerComponent); it was not imported")
+            }
             if chunkBytes > options.maxComponentBytes, !chunkTooBig {
                 chunkTooBig = true
                 report(.error, stack[chunkDepth - 1].line, .componentTooLarge, "the \(stack[chunkDepth - 1].name) starting here is over \(options.maxComponentBytes) bytes (ImportOptions.maxComponentBytes); it was not imported")
@@ -323,7 +335,13 @@ struct ImportSession {
             }
         case "PRODID" where first: calendar.productID = p.value
         case "METHOD" where first: calendar.method = p.value
-        case "CALSCALE" where first && p.value.uppercased() == "GREGORIAN": break
+        case "CALSCALE" where first:
+            // Found by fuzzing: a non-Gregorian scale was kept and written after
+            // our own CALSCALE:GREGORIAN, and the next import dropped it as a repeat.
+            if p.value.trimmedValue.uppercased() != "GREGORIAN" {
+                report(.warning, line.number, .invalidValue, "CALSCALE is ‘\(p.value)’; this reader knows only GREGORIAN and read the dates as Gregorian (the value is kept and written back)")
+                calendar.properties.append(p.contentLine)
+            }
         case "X-WR-CALNAME" where first: calendar.name = ContentLineSyntax.unescape(Substring(p.value))
         case "NAME":
             if calendar.name == nil { calendar.name = ContentLineSyntax.unescape(Substring(p.value)) }

@@ -95,6 +95,12 @@ public struct RecurrenceSet: Hashable, Sendable, Codable {
     /// At least one bound is required when the set has no end: a rule without
     /// `COUNT` or `UNTIL` is never expanded without a window or a limit.
     ///
+    /// Without a `limit`, at most ``maxInstances`` are returned: a window of
+    /// years over `FREQ=SECONDLY` (or `COUNT=2000000000`) would otherwise
+    /// fill memory; past it the expansion throws
+    /// ``RecurrenceError/Code/tooManyInstances``. A `limit` you pass is
+    /// yours to choose, and may be larger.
+    ///
     /// - Parameters:
     ///   - from: the earliest start, inclusive (`nil`: from `DTSTART`).
     ///   - to: the latest start, exclusive (`nil`: no upper bound).
@@ -123,11 +129,19 @@ public struct RecurrenceSet: Hashable, Sendable, Codable {
                 }
             }
             if let fromSeconds, instance.epochSeconds < fromSeconds { continue }
+            if limit == nil, out.count == Self.maxInstances {
+                throw RecurrenceError(.tooManyInstances, "the recurrence has more than \(Self.maxInstances) instances in the window (RecurrenceSet.maxInstances); narrow the window or pass a limit")
+            }
             out.append(instance)
             if let limit, out.count >= limit { break }
         }
         return out
     }
+
+    /// The most instances ``instances(from:to:limit:floatingZone:)`` returns
+    /// when it is given no `limit`: 1,000,000 (about 40 MB of instances; a
+    /// daily series over 2,700 years, or a minutely one over two years).
+    public static let maxInstances = 1_000_000
 
     /// A lazy iterator over every instance, from `from` on (all when `nil`).
     ///
@@ -302,6 +316,8 @@ public struct RecurrenceError: Error, Hashable, Sendable, CustomStringConvertibl
         case unknownTimeZone
         /// A rule is invalid for its start.
         case invalidRule
+        /// An expansion without a `limit` reached ``RecurrenceSet/maxInstances``.
+        case tooManyInstances
     }
 
     /// The kind of problem.

@@ -1,0 +1,49 @@
+import CalendarCore
+import Foundation
+import ICalendarKit
+import Testing
+import _HorariFuzzing
+
+/// Every input a fuzzer ever broke (Fixtures/fuzz/TARGET/, one file each,
+/// named for what it broke) and the broken-file corpus, through the same
+/// checks the fuzzers run (`Fuzz/Targets/FuzzTarget.swift`): no crash, and
+/// every property holds — for the importer, export → import → export is
+/// byte-identical.
+@Suite("Fuzz findings stay fixed")
+struct FuzzRegressionTests {
+    static func inputs(_ target: FuzzTarget) -> [(String, [UInt8])] {
+        guard let folder = Bundle.module.url(forResource: target.rawValue, withExtension: nil, subdirectory: "Fixtures/fuzz"),
+              let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
+        return names.sorted().compactMap { name in
+            FileManager.default.contents(atPath: folder.appendingPathComponent(name).path).map { (name, [UInt8]($0)) }
+        }
+    }
+
+    @Test("each input a fuzzer broke now passes every check", arguments: FuzzTarget.allCases)
+    func findings(_ target: FuzzTarget) {
+        let inputs = Self.inputs(target)
+        #expect(!inputs.isEmpty, "Fixtures/fuzz/\(target.rawValue) holds the target's findings and seeds")
+        for (name, bytes) in inputs {
+            let broken = target.check(bytes)
+            #expect(broken.isEmpty, "\(name): \(broken.joined(separator: "\n"))")
+        }
+    }
+
+    @Test("the broken-file corpus passes the importer's fuzz checks")
+    func brokenCorpus() throws {
+        for (name, bytes) in try ICalendarBrokenInputTests.corpus() {
+            let broken = FuzzTarget.icalendarImport.check(bytes)
+            #expect(broken.isEmpty, "\(name): \(broken.joined(separator: "\n"))")
+        }
+    }
+
+    @Test("a calendar scale other than GREGORIAN is reported, kept once and written back once")
+    func calendarScale() throws {
+        let text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\nCALSCALE:HEBREW\r\nEND:VCALENDAR\r\n"
+        let result = try ICalendarImporter().importCalendar(from: text)
+        #expect(result.diagnostics.map(\.line) == [4])
+        let exported = ICalendarExporter().export(result.calendar)
+        #expect(exported.components(separatedBy: "CALSCALE").count == 2)
+        #expect(exported.contains("CALSCALE:HEBREW\r\n"))
+    }
+}
