@@ -104,7 +104,49 @@ enum VTimeZone {
     /// time) is written as an `RRULE` (open-ended when the run reaches the end
     /// of the zone table); the onsets before that run are written as `RDATE`s.
     /// A zone with no transition in range gets one `STANDARD` observance.
+    ///
+    /// Written components are remembered (up to 64): a zone's abbreviations
+    /// come from ICU, about 250 look-ups for a zone with daylight saving
+    /// until 2150, which dominated the export of a small calendar.
     static func component(for rules: ZoneRules, tzid: String, from: Int64) -> ContentComponent {
+        let key = WrittenKey(rules: rules, tzid: tzid, from: from)
+        if let hit = written.withLock({ $0[key] }) { return hit }
+        let zone = makeComponent(for: rules, tzid: tzid, from: from)
+        written.withLock { table in
+            if table.count >= 64 { table.removeAll() }
+            table[key] = zone
+        }
+        return zone
+    }
+
+    /// A zone's abbreviation at one of its transitions, asked of ICU once:
+    /// each answer costs ICU a new formatter. Keyed by zone and transition,
+    /// so the table is bounded by the time-zone database.
+    private static func abbreviation(_ rules: ZoneRules, at t: ZoneRules.Transition) -> String? {
+        let key = AbbreviationKey(zone: rules.identifier, instant: t.instant, offset: t.offsetAfter)
+        if let hit = abbreviations.withLock({ $0[key] }) { return hit }
+        let name = rules.abbreviation(atInstant: t.instant)
+        abbreviations.withLock { $0[key] = .some(name) }
+        return name
+    }
+
+    private struct AbbreviationKey: Hashable, Sendable {
+        var zone: String
+        var instant: Int64
+        var offset: Int
+    }
+
+    private static let abbreviations = Locked<[AbbreviationKey: String?]>([:])
+
+    private struct WrittenKey: Hashable, Sendable {
+        var rules: ZoneRules
+        var tzid: String
+        var from: Int64
+    }
+
+    private static let written = Locked<[WrittenKey: ContentComponent]>([:])
+
+    private static func makeComponent(for rules: ZoneRules, tzid: String, from: Int64) -> ContentComponent {
         let start = from - 366 * 86_400
         let changes = rules.transitions(from: start, to: horizon)
         var zone = ContentComponent(name: "VTIMEZONE", properties: [ContentLine(name: "TZID", value: tzid)])
@@ -125,7 +167,7 @@ enum VTimeZone {
         var order: [Key] = []
         for t in changes {
             let daylight = t.isDaylightSaving ?? (t.offsetAfter > t.offsetBefore)
-            let key = Key(before: t.offsetBefore, after: t.offsetAfter, daylight: daylight, name: rules.abbreviation(atInstant: t.instant))
+            let key = Key(before: t.offsetBefore, after: t.offsetAfter, daylight: daylight, name: abbreviation(rules, at: t))
             if groups[key] == nil { order.append(key) }
             groups[key, default: []].append(t)
         }
