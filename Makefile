@@ -11,7 +11,7 @@ PEERS := 'python-dateutil==2.9.0.post0' 'icalendar==7.3.0' 'recurring-ical-event
 CORPUS := $(VENV)/corpus
 CORPUS_SDISTS := 'icalendar==7.3.0' 'recurring-ical-events==3.8.2' 'khal==0.14.1' 'python-dateutil==2.9.0.post0'
 
-.PHONY: deps run test test-thread build-check snippets docs conformance bench bench-quick clean
+.PHONY: deps run test test-thread test-address leak-check corpus fuzz-build fuzz build-check snippets docs conformance bench bench-quick clean
 
 ## Install libical-dev (and pkg-config) from Debian's packages when missing.
 deps:
@@ -29,10 +29,22 @@ run: deps
 test: deps build-check
 	$(SWIFT) test
 
-## The scheduling suites (the actor, 1,000 concurrent bookings) under ThreadSanitizer,
-## in their own build folder so the plain build stays as it is.
+## The whole suite under ThreadSanitizer (the scheduling actor, 1,000 concurrent
+## bookings, the importer's libical queue), in its own build folder.
 test-thread: deps
-	$(SWIFT) test --sanitize=thread --build-path .build/tsan --filter Scheduling
+	$(SWIFT) test --sanitize=thread --build-path .build/tsan --disable-xctest
+
+## The whole suite under AddressSanitizer, with LeakSanitizer's check at exit.
+## (--disable-xctest: we have no XCTest cases, and XCTest's runner leaks a few
+## objects of its own.)
+test-address: deps
+	$(SWIFT) test --sanitize=address --build-path .build/asan --disable-xctest
+
+## LeakSanitizer over import, export and expansion of every real file we have
+## (the peers' corpora, our broken files, the sample), through the libical bridge.
+leak-check: deps corpus
+	$(SWIFT) build --sanitize=address --build-path .build/asan --product horari
+	sh Conformance/leak_check.sh .build/asan/debug/horari $(CORPUS) Tests/CalendarCoreTests/Fixtures/ics Examples/Samples
 
 ## The README's and the DocC articles' Swift snippets, run in a scratch folder
 ## (every build already compiles them: Plugins/CompileDocSnippets).
@@ -53,10 +65,9 @@ build-check:
 	@if grep -E '/(Sources|Tests|Examples|Benchmarks)/.*warning:' .build/build.log; then \
 		echo "error: the build has warnings (Swift 6 mode, zero warnings)"; exit 1; fi
 
-## Conformance against peers from PyPI: dateutil (recurrence), recurring-ical-events on
-## ~317 real files (import), round trips validated by icalendar+vobject, khal and Radicale;
-## month grids against ncal for every month 2000–2030.
-conformance: deps
+## The peers from PyPI in a virtual environment, and the real .ics files of their
+## test suites (the conformance checks' corpus, the fuzzers' seeds).
+corpus:
 	@[ -x $(VENV)/bin/python ] || $(PYTHON) -m venv $(VENV) || { \
 		echo "Installing python3-venv with apt-get..."; rm -rf $(VENV); \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq python3-venv >/dev/null && \
@@ -65,6 +76,46 @@ conformance: deps
 	@[ -d $(CORPUS) ] || { mkdir -p $(CORPUS).tmp && cd $(CORPUS).tmp && \
 		../bin/pip download -q --no-binary :all: --no-deps $(CORPUS_SDISTS) && \
 		for f in *.tar.gz; do tar xzf "$$f" && rm "$$f"; done && cd .. && mv corpus.tmp corpus; }
+
+## Fuzzing (libFuzzer, with AddressSanitizer and LeakSanitizer). `make fuzz` runs
+## each target for FUZZ_SECONDS (CI: 180); `make fuzz FUZZ_SECONDS=1800` for half
+## an hour. Findings land in .build/fuzz-artifacts/TARGET/; see CONTRIBUTING.md.
+##
+## Why not `-sanitize=fuzzer`: libFuzzer's runtime brings its own `main`, and
+## SwiftPM links every executable with `--defsym main=<Module>_main`, so the two
+## clash. We compile with the same coverage instrumentation `-sanitize=fuzzer`
+## turns on, and link libFuzzer's `fuzzer_no_main` runtime; each fuzz
+## executable's `<Module>_main` hands over to LLVMFuzzerRunDriver. Release
+## mode: about 15× the executions of a debug build; bounds, overflow and
+## exclusivity checks stay on.
+FUZZ_SECONDS ?= 180
+FUZZ_TARGETS := import:FuzzICalendarImport recurrence:FuzzRecurrence
+FUZZER_RUNTIME = $(shell $(SWIFT)c -print-target-info | $(PYTHON) -c 'import json,sys; print(json.load(sys.stdin)["paths"]["runtimeResourcePath"])')/clang/lib/linux/libclang_rt.fuzzer_no_main-$(shell uname -m).a
+FUZZ_BUILD := $(SWIFT) build -c release --build-path .build/fuzz \
+	-Xswiftc -sanitize=address -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp,indirect-calls \
+	-Xswiftc -DFUZZING -Xlinker $(FUZZER_RUNTIME) -Xlinker -lstdc++
+
+fuzz-build: deps
+	$(FUZZ_BUILD) --product FuzzICalendarImport
+	$(FUZZ_BUILD) --product FuzzRecurrence
+
+fuzz: fuzz-build corpus
+	$(PYTHON) Fuzz/make_seeds.py .build/fuzz-seeds $(CORPUS)
+	@for pair in $(FUZZ_TARGETS); do t=$${pair%%:*}; exe=$${pair#*:}; \
+		mkdir -p .build/fuzz-corpus/$$t .build/fuzz-artifacts/$$t; \
+		echo "== $$exe: $(FUZZ_SECONDS) s"; \
+		.build/fuzz/release/$$exe -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -max_len=16384 \
+			-print_final_stats=1 -artifact_prefix=.build/fuzz-artifacts/$$t/ \
+			.build/fuzz-corpus/$$t .build/fuzz-seeds/$$t Tests/CalendarCoreTests/Fixtures/fuzz/$$t > .build/fuzz-$$t.log 2>&1; \
+		status=$$?; grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|Done )' .build/fuzz-$$t.log; \
+		[ $$status -eq 0 ] || { tail -60 .build/fuzz-$$t.log; \
+			echo "$$exe failed (status $$status); the input is in .build/fuzz-artifacts/$$t/"; exit 1; }; \
+	done
+
+## Conformance against peers from PyPI: dateutil (recurrence), recurring-ical-events on
+## ~317 real files (import), round trips validated by icalendar+vobject, khal and Radicale;
+## month grids against ncal for every month 2000–2030.
+conformance: deps corpus
 	$(SWIFT) build -c release --product horari
 	$(VENV)/bin/python Conformance/dateutil_differential.py .build/release/horari --rules 3000
 	$(VENV)/bin/python Conformance/corpus_check.py .build/release/horari $(CORPUS)
