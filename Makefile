@@ -131,11 +131,19 @@ conformance: deps corpus
 	for audience in "all" "public" "member marta" "coach marc"; do \
 		$(VENV)/bin/python Conformance/clients_check.py .build/release/horari Examples/Samples/gym.ics --for $$audience || exit 1; done
 
-## Benchmarks against libical in the same process (release build).
-bench: deps
+## Benchmarks (release build): one table, each figure beside its reference measured
+## in the same run — libical in process and alone (Benchmarks/libical_ref.c), the
+## Python peers (Benchmarks/peers_bench.py in the peers' environment). Paste the
+## table into Benchmarks/RESULTS.md with the machine line it prints.
+LIBICAL_REF := .build/libical_ref
+$(LIBICAL_REF): Benchmarks/libical_ref.c
+	@mkdir -p .build
+	clang -O2 -Wall -Werror Benchmarks/libical_ref.c $$(pkg-config --cflags --libs libical) -o $@
+
+bench: deps corpus $(LIBICAL_REF)
 	$(SWIFT) run -c release HorariBench
 
-bench-quick: deps
+bench-quick: deps corpus $(LIBICAL_REF)
 	$(SWIFT) run -c release HorariBench --quick
 
 clean:

@@ -2,6 +2,7 @@ import CLibICal
 import CalendarCore
 import CalendarScheduling
 import Foundation
+import ICalendarKit
 
 /// Horari's benchmarks. Every figure is printed beside a reference measured in
 /// the same process, with the ratio between them.
@@ -21,29 +22,39 @@ struct HorariBench {
         }
         let quick = CommandLine.arguments.contains("--quick")
         let count = quick ? 5_000 : 50_000
-        print("Horari benchmarks (\(quick ? "quick" : "full") run), \(ProcessInfo.processInfo.processorCount) cores")
+        print("Horari benchmarks (\(quick ? "quick" : "full") run)")
+        print("Machine: \(Summary.machine())")
+        print("References: libical alone \(References.libical.map { "(" + $0.path + ")" } ?? "skipped: build it with make bench"), "
+              + "Python peers \(References.python.map { "(" + $0.path + ")" } ?? "skipped: make corpus installs them")")
         print("")
+        var summary = Summary()
+        defer {
+            print("")
+            print("Summary (\(quick ? "quick" : "full") run; every reference measured in this run)")
+            print("")
+            print(summary.table())
+        }
         if CommandLine.arguments.contains("--views-only") {
-            try ViewsBench.run(quick: quick)
+            try ViewsBench.run(quick: quick, summary: &summary)
             return
         }
         if CommandLine.arguments.contains("--scheduling-only") {
-            try await SchedulingBench.run(quick: quick)
+            try await SchedulingBench.run(quick: quick, summary: &summary)
             return
         }
         if CommandLine.arguments.contains("--icalendar-only") {
-            try ICalendarBench.run(count: count)
+            try ICalendarBench.run(count: count, summary: &summary)
             return
         }
-        try expansion(count: count)
+        try expansion(count: count, summary: &summary)
         print("")
-        try laziness(repeats: quick ? 2_000 : 20_000)
+        try laziness(repeats: quick ? 2_000 : 20_000, summary: &summary)
         print("")
-        try ViewsBench.run(quick: quick)
+        try ICalendarBench.run(count: count, summary: &summary)
         print("")
-        try ICalendarBench.run(count: count)
+        try ViewsBench.run(quick: quick, summary: &summary)
         print("")
-        try await SchedulingBench.run(quick: quick)
+        try await SchedulingBench.run(quick: quick, summary: &summary)
     }
 
     static func seconds(_ body: () throws -> Void) rethrows -> Double {
@@ -54,7 +65,7 @@ struct HorariBench {
 
     /// Expand every series of the synthetic calendar over 2026, ours against
     /// libical's `icalrecur_iterator` on the same rules and starts.
-    static func expansion(count: Int) throws {
+    static func expansion(count: Int, summary: inout Summary) throws {
         let calendar = try SyntheticCalendar(count: count)
         let series = calendar.items.filter(\.isRecurring)
         let zone = try ZoneRules.named(SyntheticCalendar.zone)
@@ -117,11 +128,23 @@ struct HorariBench {
             plain += try bare.instances(from: from, to: to).count
         }
         print("check: without EXDATEs Horari finds \(plain) occurrences in 2026, libical \(inWindow): \(plain == inWindow ? "same" : "DIFFERENT")")
+        summary.add("expansion, \(series.count) series over 2026", Figure.rate(Double(ours), bestOurs), "libical icalrecur_iterator: " + Figure.rate(Double(generated), bestLibical),
+                    Figure.times(oursRate / libicalRate, "rate"), "≥ 2×")
+
+        // recurring-ical-events on the same series, written out by our exporter.
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("horari-bench-\(getpid())-series.ics")
+        try ICalendarExporter().exportData(ICalendar(name: "Series", items: series)).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        if let (t, n) = References.python(["expand", url.path, "2026", "2027"]) {
+            print(String(format: "recurring-ical-events: %.0f occurrences in 2026 in %.2f s (%.0f/s); Horari %.1f× as fast", n, t, n / t, oursRate / (n / t)))
+            summary.add("expansion vs Python", Figure.rate(Double(ours), bestOurs), "recurring-ical-events: " + Figure.rate(n, t) + (Int(n) == ours ? " (the same \(ours) found)" : " (found \(Int(n)), Horari \(ours): DIFFERENT)"),
+                        Figure.times(oursRate / (n / t), "rate"), "")
+        }
     }
 
     /// One week of a daily series with no COUNT: ten years after its start
     /// against its first year.
-    static func laziness(repeats: Int) throws {
+    static func laziness(repeats: Int, summary: inout Summary) throws {
         let zone = "Europe/Madrid"
         let set = RecurrenceSet(start: .zoned(try LocalDateTime(year: 2016, month: 1, day: 4, hour: 7), zone),
                                 rules: [try RecurrenceRule(parsing: "FREQ=DAILY")])
@@ -144,6 +167,8 @@ struct HorariBench {
         print(row("week in its first year (2016)", "", "", String(format: "%.2f", first * 1e6)))
         print(row("week ten years later (2026)", "", "", String(format: "%.2f", tenth * 1e6)))
         print(String(format: "ratio later/first: %.2fx (target <= 2x)", tenth / first))
+        summary.add("a week of a daily series ten years on", String(format: "%.2f µs", tenth * 1e6), String(format: "its first year: %.2f µs", first * 1e6),
+                    Figure.times(tenth / first, "time"), "≤ 2×")
     }
 
     static func row(_ a: String, _ b: String, _ c: String, _ d: String) -> String {

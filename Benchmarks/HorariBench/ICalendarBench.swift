@@ -13,13 +13,13 @@ import Glibc
 /// process (`HorariBench --import-only FILE`) so nothing else counts in it.
 enum ICalendarBench {
     /// Both synthetic files: the plain one and the rich one (real apps' properties, about 20 MB at 50,000 events).
-    static func run(count: Int) throws {
-        try run(count: count, rich: false)
+    static func run(count: Int, summary: inout Summary) throws {
+        try run(count: count, rich: false, summary: &summary)
         print("")
-        try run(count: count, rich: true)
+        try run(count: count, rich: true, summary: &summary)
     }
 
-    static func run(count: Int, rich: Bool) throws {
+    static func run(count: Int, rich: Bool, summary: inout Summary) throws {
         let calendar = ICalendar(name: "Synthetic", items: try SyntheticCalendar(count: count, rich: rich).items)
         let exporter = ICalendarExporter(options: .init(timestamp: Date(timeIntervalSince1970: 1_790_000_000)))
         // Every time is the best of `rounds`, each side's (this machine is noisy, and
@@ -83,11 +83,39 @@ enum ICalendarBench {
                               String(format: "%.2f× libical's parse", importCPU / libParse)))
         print(HorariBench.row("export", String(format: "%.2f s  %.1f MB/s", exportTime, megabytes / exportTime),
                               String(format: "%.2f s", libSerialise), String(format: "%.2f× (target ≤ 1.3×; libical wrote %.1f MB)", exportTime / libSerialise, Double(libicalBytes) / 1_048_576)))
-        if let python = pythonParseSeconds(url) {
-            print(HorariBench.row("Python icalendar parse", "", String(format: "%.2f s", python),
-                                  String(format: "for context: %.1f× Horari's import", python / importTime)))
+        let kind = "\(rich ? "rich" : "plain") \(String(format: "%.1f", megabytes)) MB"
+        // libical alone in a process (Benchmarks/libical_ref.c): its parse time and peak memory.
+        let alone = References.libical("parse", url)
+        let aloneOut = References.libical("serialize", url)
+        if let (t, _) = alone {
+            summary.add("import, \(kind)", Figure.mbps(megabytes, importTime), "libical parse: " + Figure.mbps(megabytes, t),
+                        Figure.times(importTime / t, "time"), "≤ 1.5×")
         } else {
-            print("Python icalendar parse: skipped (run `make conformance` first to install it in .venv-conformance)")
+            summary.add("import, \(kind)", Figure.mbps(megabytes, importTime), "libical parse, in process: " + Figure.mbps(megabytes, libParse),
+                        Figure.times(importTime / libParse, "time"), "≤ 1.5×")
+        }
+        if let peak {
+            let reference = alone.map { "libical parse: " + Figure.mb(Int($0.1)) + String(format: " (%.2f× the file)", $0.1 / Double(data.count)) } ?? "libical: skipped"
+            summary.add("import peak memory, \(kind)", Figure.mb(peak) + String(format: " (%.2f× the file)", Double(peak) / Double(data.count)), reference,
+                        alone.map { Figure.times(Double(peak) / $0.1, "memory") } ?? "", "≤ 3× the file")
+        }
+        if let (t, _) = aloneOut {
+            summary.add("export, \(kind)", Figure.mbps(megabytes, exportTime), "libical serialiser: " + Figure.mbps(megabytes, t),
+                        Figure.times(exportTime / t, "time"), "≤ 1.3×")
+        } else {
+            summary.add("export, \(kind)", Figure.mbps(megabytes, exportTime), "libical serialiser, in process: " + Figure.mbps(megabytes, libSerialise),
+                        Figure.times(exportTime / libSerialise, "time"), "≤ 1.3×")
+        }
+        if let (t, pythonPeak) = References.python(["parse", url.path]) {
+            print(HorariBench.row("Python icalendar parse", "", String(format: "%.2f s, peak ", t) + Figure.mb(Int(pythonPeak)),
+                                  String(format: "for context: %.1f× Horari's import", t / importTime)))
+            summary.add("import vs Python, \(kind)", Figure.mbps(megabytes, importTime) + (peak.map { ", peak " + Figure.mb($0) } ?? ""),
+                        "icalendar: " + Figure.mbps(megabytes, t) + ", peak " + Figure.mb(Int(pythonPeak)), Figure.times(importTime / t, "time"), "")
+        } else {
+            print("Python icalendar parse: skipped (make corpus installs the peers in .venv-conformance)")
+        }
+        if let (t, p) = alone {
+            print(HorariBench.row("libical alone (libical_ref)", "", String(format: "parse %.2f s, peak ", t) + Figure.mb(Int(p)), ""))
         }
         if let peak, let baseline {
             let mb = { (bytes: Int) in String(format: "%.0f MB", Double(bytes) / 1_048_576) }
@@ -102,18 +130,6 @@ enum ICalendarBench {
         var usage = rusage()
         getrusage(Int32(RUSAGE_SELF.rawValue), &usage)
         return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
-    }
-
-    /// Python icalendar's `Calendar.from_ical` on the file, timed inside Python,
-    /// with the peers' virtual environment `make conformance` creates; `nil` without it.
-    static func pythonParseSeconds(_ url: URL) -> Double? {
-        let python = URL(fileURLWithPath: ".venv-conformance/bin/python")
-        guard FileManager.default.isExecutableFile(atPath: python.path) else { return nil }
-        return runChild(python, ["-c", """
-            import sys, time, icalendar
-            data = open(sys.argv[1], 'rb').read()
-            t = time.perf_counter(); icalendar.Calendar.from_ical(data); print(time.perf_counter() - t)
-            """, url.path]).flatMap(Double.init)
     }
 
     /// Runs `HorariBench --import-only FILE` and returns its peak resident set.

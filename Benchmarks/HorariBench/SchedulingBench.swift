@@ -15,11 +15,11 @@ import _CalendarTestSupport
 ///   minute sessions on most working hours), against a naive search that
 ///   scans every session for every working stretch. Target: under 1 ms.
 enum SchedulingBench {
-    static func run(quick: Bool) async throws {
+    static func run(quick: Bool, summary: inout Summary) async throws {
         print("Scheduling: \(quick ? "10,000" : "100,000") bookings across 1,000 class series; free slots of a busy coach")
         print(HorariBench.row("", "Horari", "reference", "ratio"))
-        try await bookings(count: quick ? 10_000 : 100_000)
-        try freeSlots(repeats: quick ? 50 : 500)
+        try await bookings(count: quick ? 10_000 : 100_000, summary: &summary)
+        try freeSlots(repeats: quick ? 50 : 500, summary: &summary)
     }
 
     /// The resident set in bytes (`VmRSS`); its growth over a step is the
@@ -33,7 +33,7 @@ enum SchedulingBench {
         return kb * 1024
     }
 
-    static func bookings(count: Int) async throws {
+    static func bookings(count: Int, summary: inout Summary) async throws {
         var rng = SplitMix64(seed: 5)
         var book = try SchedulingBook(timeZone: "Europe/Madrid")
         let first = try LocalDate(year: 2030, month: 1, day: 7)  // a Monday
@@ -115,10 +115,12 @@ enum SchedulingBench {
         print(HorariBench.row("bookings/s (book's rules)", String(format: "%.0f", n / valueTime), String(format: "%.0f", n / bareTime), String(format: "%.1fx bare dictionary", bareTime / valueTime)))
         print(HorariBench.row("bookings/s (through actor)", String(format: "%.0f", n / actorTime), String(format: "%.0f", n / valueTime), String(format: "%.2fx the value", valueTime / actorTime)))
         print(HorariBench.row("bookings/s (8 tasks, actor)", String(format: "%.0f", n / sharedTime), String(format: "%.0f", n / valueTime), String(format: "%.2fx the value", valueTime / sharedTime)))
+        summary.add("bookings (the book's rules)", Figure.rate(n, valueTime), "bare dictionary, no rule: " + Figure.rate(n, bareTime), Figure.times(bareTime / valueTime, "rate"), "")
+        summary.add("bookings through the actor, 8 tasks", Figure.rate(n, sharedTime), "the book as a value: " + Figure.rate(n, valueTime), Figure.times(valueTime / sharedTime, "rate"), "")
         print(HorariBench.row("heap per booking", String(format: "%.0f B", Double(bookBytes) / n), String(format: "%.0f B", Double(bareBytes) / n), String(format: "%.1fx bare dictionary", Double(bookBytes) / Double(max(1, bareBytes)))))
     }
 
-    static func freeSlots(repeats: Int) throws {
+    static func freeSlots(repeats: Int, summary: inout Summary) throws {
         var rng = SplitMix64(seed: 55)
         var book = try SchedulingBook(timeZone: "Europe/Madrid")
         var hours = WorkingHours()
@@ -187,5 +189,7 @@ enum SchedulingBench {
         print(HorariBench.row("free slots, a month", String(format: "%.3f ms", median * 1e3), String(format: "%.3f ms", naive * 1e3),
                               String(format: "%.0fx naive scan", naive / median)))
         print("  (\(sessions) sessions in the year, \(slots.count) free 60-minute slots in June at a 15-minute step; median of \(repeats); target < 1 ms)")
+        summary.add("free slots of a busy coach, a month", String(format: "%.3f ms", median * 1e3), String(format: "naive scan: %.3f ms", naive * 1e3),
+                    Figure.times(median / naive, "time"), "< 1 ms")
     }
 }

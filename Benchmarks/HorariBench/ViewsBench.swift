@@ -12,13 +12,14 @@ import Foundation
 /// at 10,000 and 1,000,000 singles show how the cost follows the items in the
 /// month, not the schedule's size.
 enum ViewsBench {
-    static func run(quick: Bool) throws {
+    static func run(quick: Bool, summary: inout Summary) throws {
         let zone = try ZoneRules.named(SyntheticCalendar.zone)
         let sizes = quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000]
         let repeats = quick ? (ProcessInfo.processInfo.environment["VIEWS_REPEATS"].flatMap { Int($0) } ?? 50) : 300
         print("Month view: singles over 2021–2040 + 1,000 endless weekly series, Europe/Madrid (median of \(repeats))")
         print(HorariBench.row("singles", "occurrences in Nov 2026", "2026 ms", "2036 ms   2036/2026"))
         var medians: [Int: Double] = [:]
+        var later: [Int: Double] = [:]
         for size in sizes {
             let schedule = Schedule(items: try items(singles: size, series: 1_000))
             let options = MonthView.Options(firstWeekday: .monday, zone: zone, today: try LocalDate(year: 2026, month: 11, day: 22))
@@ -38,11 +39,22 @@ enum ViewsBench {
             let a = median(2026)
             let b = median(2036)
             medians[size] = a
+            later[size] = b
             print(HorariBench.row("\(size)", "\(found)", String(format: "%.3f", a * 1e3),
                                   String(format: "%.3f     %.2fx", b * 1e3, b / a)))
         }
         if let small = medians[10_000], let big = medians[100_000] {
             print(String(format: "median at 100,000: %.3f ms (target <= 2 ms); 100,000/10,000: %.2fx", big * 1e3, big / small))
+        }
+        // The curve: each size beside the smallest, measured in this run.
+        guard let small = medians[10_000] else { return }
+        for size in sizes {
+            guard let a = medians[size], let b = later[size] else { continue }
+            summary.add("month view, \(size.formatted()) singles + 1,000 series", String(format: "%.2f ms", a * 1e3),
+                        String(format: "10,000 singles: %.2f ms", small * 1e3), Figure.times(a / small, "time"),
+                        size == 100_000 ? "≤ 2 ms" : "")
+            summary.add("  the same month ten years later", String(format: "%.2f ms", b * 1e3), String(format: "%.2f ms", a * 1e3),
+                        Figure.times(b / a, "time"), "flat (≤ 2×)")
         }
     }
 
