@@ -9,6 +9,8 @@ struct RawLine {
     var number: Int
     /// Whether the line was longer than the limit and was cut.
     var truncated: Bool
+    /// How many control characters were removed from it (see ``ContentLineReader/next()``).
+    var controlCharactersRemoved = 0
 }
 
 /// Splits iCalendar bytes into unfolded content lines (RFC 5545 §3.1),
@@ -155,9 +157,29 @@ struct ContentLineReader {
                 _ = try readPhysical(into: &line, skipFirst: true)
             }
             if line.bytes.last == 0x0D { line.bytes.removeLast() }
+            Self.removeControlCharacters(&line)
             if line.bytes.isEmpty && !line.truncated { continue }
             return line
         }
+    }
+}
+
+extension ContentLineReader {
+    /// Removes the control characters RFC 5545 §3.1 does not allow in a
+    /// content line (all of U+0000–U+001F but the tab, and U+007F).
+    ///
+    /// Found by fuzzing: a carriage return inside a value was written back
+    /// as it was, and the next import read it as part of a line break where
+    /// the writer had folded the line, so the value changed on every round
+    /// trip. A line break inside a value is written `\n`; a bare control
+    /// character carries nothing a calendar can show. The importer reports
+    /// each line that lost some.
+    static func removeControlCharacters(_ line: inout RawLine) {
+        let found = line.bytes.withUnsafeBufferPointer { p in p.contains { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F } }
+        guard found else { return }
+        let before = line.bytes.count
+        line.bytes.removeAll { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }
+        line.controlCharactersRemoved = before - line.bytes.count
     }
 }
 

@@ -178,6 +178,9 @@ struct ImportSession {
         func inChunk() -> Bool { chunkDepth > 0 }
 
         while let line = try reader.next() {
+            if line.controlCharactersRemoved > 0 {
+                report(.warning, line.number, .malformedLine, "\(line.controlCharactersRemoved) control character\(line.controlCharactersRemoved == 1 ? " was" : "s were") removed from this line (RFC 5545 allows none but the tab; a line break in a text is written \\n)")
+            }
             if line.truncated {
                 report(.error, line.number, .lineTooLong, "this line is longer than \(options.maxLineBytes) bytes (ImportOptions.maxLineBytes); its property (\(ContentLineSyntax.name(line.bytes).prefix(40))) was not imported")
                 continue

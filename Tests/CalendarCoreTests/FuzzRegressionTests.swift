@@ -37,6 +37,18 @@ struct FuzzRegressionTests {
         }
     }
 
+    @Test("control characters are removed from a line and reported with its number; the tab stays")
+    func controlCharacters() throws {
+        let text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\nBEGIN:VEVENT\r\nUID:c\r\nDTSTAMP:20260101T000000Z\r\n"
+            + "DTSTART:20260101T090000Z\r\nSUMMARY:Yo\u{01}ga \r\n c\rlass\u{7F}\tB\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        let result = try ICalendarImporter().importCalendar(from: text)
+        #expect(result.calendar.items.first?.title == "Yoga class\tB")
+        let d = try #require(result.diagnostics.first)
+        #expect(result.diagnostics.count == 1)
+        #expect(d.line == 8)
+        #expect(d.message.hasPrefix("3 control characters were removed"))
+    }
+
     @Test("a calendar scale other than GREGORIAN is reported, kept once and written back once")
     func calendarScale() throws {
         let text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\nCALSCALE:HEBREW\r\nEND:VCALENDAR\r\n"
