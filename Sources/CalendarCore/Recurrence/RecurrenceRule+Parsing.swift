@@ -149,7 +149,10 @@ struct Parser {
                 // RFC 5545 Appendix A.3 #5: x-name rule parts are no longer allowed
                 // in RECUR values; lenient mode keeps any unknown part verbatim.
                 try problem(.unknownPart, name, "‘\(name)’ is not an RFC 5545 rule part", repair: "it is kept but not applied")
-                rule.extensionParts.append(.init(name: name, value: value))
+                // Trimmed (found by fuzzing): a last part ending in a space was
+                // written back with it, and the rule's own trim dropped it on the
+                // next read, so `icalValue` did not read back as the same rule.
+                rule.extensionParts.append(.init(name: name, value: value.trimmedWhitespace))
             }
         }
         guard let frequency else {
