@@ -44,19 +44,29 @@ func floorDay(_ wallSeconds: Int64) -> Int {
     Int(wallSeconds >= 0 ? wallSeconds / 86_400 : (wallSeconds - 86_399) / 86_400)
 }
 
+/// The days an occurrence's extent covers in a display time zone: as
+/// ``coveredDays(_:in:)``, from its instants alone.
+func coveredDays(_ x: Schedule.Extent, in zone: ZoneRules) -> Range<Int> {
+    if let days = x.allDayDays { return days }
+    let first = floorDay(zone.wall(atInstant: x.startSeconds))
+    let lastInstant = x.endSeconds > x.startSeconds ? x.endSeconds - 1 : x.startSeconds
+    return first..<(max(first, floorDay(zone.wall(atInstant: lastInstant))) + 1)
+}
+
 /// The occurrences touching each day of `days`, counted and coloured.
 ///
-/// One unsorted visit of the range's occurrences: the cost follows the
+/// One unsorted visit of the range's occurrences, as extents (no
+/// `Occurrence` is built for a plain series): the cost follows the
 /// occurrences in range, not the schedule's size.
 func markers(for days: Range<Int>, schedule: Schedule, zone: ZoneRules) -> [DayMarker] {
     guard !days.isEmpty else { return [] }
     var counts = [Int](repeating: 0, count: days.count)
     var colors = [ItemColor?](repeating: nil, count: days.count)
-    schedule.forEachOccurrence(fromDay: LocalDate(dayNumber: days.lowerBound), toDay: LocalDate(dayNumber: days.upperBound), in: zone) { o in
-        let covered = coveredDays(o, in: zone).clamped(to: days)
+    schedule.forEachExtent(fromDay: LocalDate(dayNumber: days.lowerBound), toDay: LocalDate(dayNumber: days.upperBound), in: zone) { x in
+        let covered = coveredDays(x, in: zone).clamped(to: days)
         for d in covered {
             counts[d - days.lowerBound] += 1
-            colors[d - days.lowerBound] = o.item.color
+            colors[d - days.lowerBound] = x.color
         }
     }
     return zip(counts, colors).map { count, color in

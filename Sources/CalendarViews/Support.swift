@@ -19,6 +19,12 @@ extension Schedule {
         forEachOccurrence(from: a, to: b, floatingZone: zone, body)
     }
 
+    /// The extents of the same occurrences, visited in no particular order.
+    func forEachExtent(fromDay from: LocalDate, toDay to: LocalDate, in zone: ZoneRules, _ body: (Extent) -> Void) {
+        let (a, b) = Self.window(from, to, zone)
+        forEachExtent(from: a, to: b, floatingZone: zone, body)
+    }
+
     private static func window(_ from: LocalDate, _ to: LocalDate, _ zone: ZoneRules) -> (Date, Date) {
         (Date(epochSeconds: zone.instant(forWall: Int64(from.dayNumber) * 86_400)),
          Date(epochSeconds: zone.instant(forWall: Int64(to.dayNumber) * 86_400)))

@@ -336,6 +336,19 @@ struct InstanceSpan {
         }
     }
 
+    /// Every instance's length in exact seconds, when it does not depend on
+    /// the instance: a timed start with no end, an explicit end, or a
+    /// `DURATION` without days. `nil` for all-day starts and nominal days,
+    /// which follow the wall clock.
+    var exactSeconds: Int64? {
+        if masterStart.isDate { return nil }
+        switch kind {
+        case .unspecified: return 0
+        case .explicit(_, _, _, let seconds): return seconds
+        case .nominal(let d): return d.days == 0 ? Int64(d.seconds) : nil
+        }
+    }
+
     /// The end of an instance that starts at `instanceStart` (Unix seconds
     /// `startSeconds`), and the instant it falls on.
     func end(startingAt instanceStart: CalendarTime, startSeconds: Int64) -> (CalendarTime, Int64) {

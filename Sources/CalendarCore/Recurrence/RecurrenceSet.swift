@@ -267,6 +267,13 @@ public struct RecurrenceSet: Hashable, Sendable, Codable {
 
         /// The next instance, or `nil` at the end of the set.
         public mutating func next() -> Instance? {
+            nextWall().map { makeInstance(LocalDateTime(localSeconds: $0)) }
+        }
+
+        /// The next instance's recurrence ID as a wall reading in seconds (its
+        /// instant is `zone.instant(forWall:)` of it), without making the
+        /// instance: for summaries that only need when (a month's markers).
+        mutating func nextWall() -> Int64? {
             while true {
                 var best: Int64?
                 if startPending { best = startWall }
@@ -287,7 +294,7 @@ public struct RecurrenceSet: Hashable, Sendable, Codable {
                     let day = Int(value >= 0 ? value / 86_400 : (value - 86_399) / 86_400)
                     if excludedDays.contains(day) { continue }
                 }
-                return makeInstance(LocalDateTime(localSeconds: value))
+                return value
             }
         }
 

@@ -35,6 +35,10 @@ public struct Schedule: Sendable {
         let span: InstanceSpan?
         /// The length of the master's own instance, with ``span``.
         let length: Int64?
+        /// Every instance's exact length, when the series has a fixed zone,
+        /// no changed instances and a length that does not follow the wall
+        /// clock: its extents need no `Occurrence` (see `forEachExtent`).
+        let exactLength: Int64?
 
         init(_ index: Int, _ item: CalendarItem) {
             self.index = index
@@ -53,9 +57,11 @@ public struct Schedule: Sendable {
                 let span = item.span(floatingZone: .utc)
                 self.span = span
                 length = span.end(startingAt: item.start, startSeconds: base).1 - base
+                exactLength = compiled != nil && item.overrides.isEmpty ? span.exactSeconds : nil
             } else {
                 span = nil
                 length = nil
+                exactLength = nil
             }
         }
     }
@@ -136,6 +142,114 @@ public struct Schedule: Sendable {
         }
         for i in longSingles { visitSingle(items[i], a, b, floatingZone, body) }
         for plan in series { visitSeries(items[plan.index], plan, a, b, floatingZone, body) }
+    }
+
+    /// What a day summary needs of an occurrence: when it starts and ends,
+    /// the dates of an all-day one, and its item's colour.
+    package struct Extent {
+        /// The start, in Unix seconds.
+        package let startSeconds: Int64
+        /// The end, in Unix seconds.
+        package let endSeconds: Int64
+        /// For an all-day occurrence, its dates as day numbers (end exclusive).
+        package let allDayDays: Range<Int>?
+        /// The colour of the item (or changed instance) that occurs.
+        package let color: ItemColor?
+
+        init(_ o: Occurrence) {
+            startSeconds = o.startSeconds
+            endSeconds = o.endSeconds
+            if o.isAllDay {
+                let first = o.start.localDate.dayNumber
+                allDayDays = first..<max(first + 1, o.end.localDate.dayNumber)
+            } else {
+                allDayDays = nil
+            }
+            color = o.item.color
+        }
+
+        init(startSeconds: Int64, endSeconds: Int64, color: ItemColor?) {
+            self.startSeconds = startSeconds
+            self.endSeconds = endSeconds
+            allDayDays = nil
+            self.color = color
+        }
+    }
+
+    /// Calls `body` with the extent of every occurrence overlapping `[from,
+    /// to)`, in no particular order: the occurrences of
+    /// ``forEachOccurrence(from:to:floatingZone:_:)``, without building them.
+    ///
+    /// A series with a fixed zone, an exact length and no changed instances —
+    /// most of a busy calendar's classes — is walked as wall readings and
+    /// instants only; building each instance's `CalendarTime`s and its
+    /// `Occurrence` was over half of a month view's time (measured with
+    /// `perf`, `HorariBench --views-only`). Every other item goes through
+    /// the full path. `MonthViewTests` checks both paths give the same marks.
+    package func forEachExtent(from: Date, to: Date, floatingZone: ZoneRules, _ body: (Extent) -> Void) {
+        let a = from.clampedEpochSeconds
+        let b = to.clampedEpochSecondsRoundedUp
+        guard b > a else { return }
+        var lo = lowerBound(a - Self.shortSpan - Self.maxOffset)
+        var zones = ZoneMemo()
+        while lo < singleKeys.count, singleKeys[lo] < b + Self.maxOffset {
+            extentOfSingle(items[singleIndices[lo]], a, b, floatingZone, &zones, body)
+            lo += 1
+        }
+        for i in longSingles { extentOfSingle(items[i], a, b, floatingZone, &zones, body) }
+        for plan in series {
+            guard let length = plan.exactLength, var iterator = plan.compiled else {
+                visitSeries(items[plan.index], plan, a, b, floatingZone) { body(Extent($0)) }
+                continue
+            }
+            let color = items[plan.index].color
+            iterator.begin(from: Date(timeIntervalSince1970: TimeInterval(a - max(length, 0) - 86_400)))
+            while let wall = iterator.nextWall() {
+                let s = iterator.zone.instant(forWall: wall)
+                if s >= b + 86_400 { break }
+                let e = s + length
+                // As `Occurrence.overlaps`: an instant counts at the window's start, not its end.
+                if e > s ? (s < b && e > a) : (s >= a && s < b) {
+                    body(Extent(startSeconds: s, endSeconds: e, color: color))
+                }
+            }
+        }
+    }
+
+    /// A single item's extent: from its own times when it is timed and its
+    /// end is a time or a `DURATION` without days, else through `Occurrence`.
+    private func extentOfSingle(_ item: CalendarItem, _ a: Int64, _ b: Int64, _ zone: ZoneRules, _ zones: inout ZoneMemo,
+                                _ body: (Extent) -> Void) {
+        guard !item.start.isDate, let s = zones.epochSeconds(item.start, floatingIn: zone) else {
+            visitSingle(item, a, b, zone) { body(Extent($0)) }
+            return
+        }
+        let e: Int64
+        switch item.end {
+        case .none: e = s
+        case .duration(let d) where d.days == 0: e = s + Int64(d.seconds)
+        case .at(let t) where !t.isDate: e = (try? t.epochSeconds(floatingIn: zone)) ?? s
+        default:
+            visitSingle(item, a, b, zone) { body(Extent($0)) }
+            return
+        }
+        if e > s ? (s < b && e > a) : (s >= a && s < b) { body(Extent(startSeconds: s, endSeconds: e, color: item.color)) }
+    }
+
+    /// The last zone a query looked up by name: the items of a calendar
+    /// mostly share one, and `ZoneRules.named` takes a lock and hashes the name.
+    private struct ZoneMemo {
+        var name = ""
+        var rules: ZoneRules?
+
+        mutating func epochSeconds(_ t: CalendarTime, floatingIn floatingZone: ZoneRules) -> Int64? {
+            guard case .zoned(let wall, let id) = t else { return try? t.epochSeconds(floatingIn: floatingZone) }
+            if rules == nil || id != name {
+                guard let found = try? ZoneRules.named(id) else { return nil }
+                (name, rules) = (id, found)
+            }
+            return rules?.instant(forWall: wall.localSeconds)
+        }
     }
 
     private func lowerBound(_ key: Int64) -> Int {
