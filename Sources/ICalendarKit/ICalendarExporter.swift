@@ -109,17 +109,23 @@ public struct ICalendarExporter: Sendable {
             guard case .zoned(let wall, let z)? = t else { return }
             earliest[z] = min(earliest[z] ?? .max, wall.localSeconds)
         }
-        func useItem(_ item: CalendarItem) {
+        // The times `writeItem` writes, and only those (found by fuzzing: a
+        // changed instance's RDATE, which is not written, still brought its
+        // zone's VTIMEZONE, and the next export had none).
+        func useFields(_ item: CalendarItem, recurrence: Bool) {
             use(item.start)
             if case .at(let e) = item.end { use(e) }
+            guard recurrence else { return }
             item.recurrenceDates.forEach(use)
             item.exceptionDates.forEach(use)
+        }
+        for item in calendar.items {
+            if item.hasMaster { useFields(item, recurrence: true) }
             for o in item.overrides {
                 use(o.recurrenceID)
-                useItem(o.item)
+                useFields(o.item, recurrence: false)
             }
         }
-        calendar.items.forEach(useItem)
         var kept: [String: ContentComponent] = [:]
         for c in calendar.timeZoneDefinitions {
             if let tzid = c.properties.first(where: { $0.name == "TZID" })?.value { kept[tzid] = c }
