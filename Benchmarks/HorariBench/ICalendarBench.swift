@@ -87,25 +87,19 @@ enum ICalendarBench {
         // libical alone in a process (Benchmarks/libical_ref.c): its parse time and peak memory.
         let alone = References.libical("parse", url)
         let aloneOut = References.libical("serialize", url)
-        if let (t, _) = alone {
-            summary.add("import, \(kind)", Figure.mbps(megabytes, importTime), "libical parse: " + Figure.mbps(megabytes, t),
-                        Figure.times(importTime / t, "time"), "≤ 1.5×")
-        } else {
-            summary.add("import, \(kind)", Figure.mbps(megabytes, importTime), "libical parse, in process: " + Figure.mbps(megabytes, libParse),
-                        Figure.times(importTime / libParse, "time"), "≤ 1.5×")
+        // Each time beside libical alone when it ran, else beside libical in this process.
+        func timeRow(_ measure: String, _ ours: Double, _ what: String, alone: Double?, inProcess: Double, _ target: String) {
+            let (reference, label) = alone.map { ($0, what) } ?? (inProcess, what + ", in process")
+            summary.add("\(measure), \(kind)", Figure.mbps(megabytes, ours), "libical \(label): " + Figure.mbps(megabytes, reference),
+                        Figure.times(ours / reference, "time"), target)
         }
+        timeRow("import", importTime, "parse", alone: alone?.0, inProcess: libParse, "≤ 1.5×")
         if let peak {
             let reference = alone.map { "libical parse: " + Figure.mb(Int($0.1)) + String(format: " (%.2f× the file)", $0.1 / Double(data.count)) } ?? "libical: skipped"
             summary.add("import peak memory, \(kind)", Figure.mb(peak) + String(format: " (%.2f× the file)", Double(peak) / Double(data.count)), reference,
                         alone.map { Figure.times(Double(peak) / $0.1, "memory") } ?? "", "≤ 3× the file")
         }
-        if let (t, _) = aloneOut {
-            summary.add("export, \(kind)", Figure.mbps(megabytes, exportTime), "libical serialiser: " + Figure.mbps(megabytes, t),
-                        Figure.times(exportTime / t, "time"), "≤ 1.3×")
-        } else {
-            summary.add("export, \(kind)", Figure.mbps(megabytes, exportTime), "libical serialiser, in process: " + Figure.mbps(megabytes, libSerialise),
-                        Figure.times(exportTime / libSerialise, "time"), "≤ 1.3×")
-        }
+        timeRow("export", exportTime, "serialiser", alone: aloneOut?.0, inProcess: libSerialise, "≤ 1.3×")
         if let (t, pythonPeak) = References.python(["parse", url.path]) {
             print(HorariBench.row("Python icalendar parse", "", String(format: "%.2f s, peak ", t) + Figure.mb(Int(pythonPeak)),
                                   String(format: "for context: %.1f× Horari's import", t / importTime)))
