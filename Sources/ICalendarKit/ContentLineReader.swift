@@ -249,11 +249,19 @@ enum ContentLineSyntax {
         return upper(bytes[0..<i])
     }
 
+    /// Whether a line that is not a boundary is named `BEGIN` or `END` (with
+    /// parameters, say): cheap for the other lines, which start otherwise.
+    static func isNamedLikeBoundary(_ bytes: [UInt8]) -> Bool {
+        guard let first = bytes.first, first | 0x20 == 0x62 || first | 0x20 == 0x65 else { return false }
+        let n = name(bytes)
+        return n == "BEGIN" || n == "END"
+    }
+
     /// For `BEGIN:X` / `END:X` lines, the marker and the component name.
     static func boundary(_ bytes: [UInt8]) -> (begin: Bool, name: String)? {
         func hasPrefix(_ p: StaticString) -> Bool {
             let count = p.utf8CodeUnitCount
-            guard bytes.count > count else { return false }
+            guard bytes.count >= count else { return false }
             let ptr = p.utf8Start
             for k in 0..<count where bytes[k] & 0xDF != ptr[k] & 0xDF { return false }
             return true

@@ -185,7 +185,16 @@ struct ImportSession {
                 report(.error, line.number, .lineTooLong, "this line is longer than \(options.maxLineBytes) bytes (ImportOptions.maxLineBytes); its property (\(ContentLineSyntax.name(line.bytes).prefix(40))) was not imported")
                 continue
             }
-            if let (begin, name) = ContentLineSyntax.boundary(line.bytes) {
+            let boundary = ContentLineSyntax.boundary(line.bytes)
+            if boundary?.name.isEmpty ?? ContentLineSyntax.isNamedLikeBoundary(line.bytes) {
+                // `END:` with no name, `BEGIN;X=1:VEVENT`: kept as a property, it was
+                // written back as a line every other reader takes for a boundary
+                // (and libical printed a warning on stderr). Found by fuzzing.
+                let preview = String(decoding: line.bytes.prefix(60), as: UTF8.self)
+                report(.error, line.number, .malformedLine, "‘\(preview)’ is not a component boundary (BEGIN:NAME or END:NAME, with no parameters); the line was skipped")
+                continue
+            }
+            if let (begin, name) = boundary {
                 if begin {
                     if stack.isEmpty, name == "VCALENDAR" {
                         stack.append((name, line.number))

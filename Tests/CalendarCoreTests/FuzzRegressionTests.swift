@@ -49,6 +49,18 @@ struct FuzzRegressionTests {
         #expect(d.message.hasPrefix("3 control characters were removed"))
     }
 
+    @Test("a BEGIN or END that names no component, or has parameters, is reported and never written back")
+    func malformedBoundaries() throws {
+        let text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\nBEGIN:VEVENT\r\nUID:b\r\nDTSTAMP:20260101T000000Z\r\n"
+            + "DTSTART:20260101T090000Z\r\nEND:\r\nBEGIN;X-A=1:VALARM\r\nSUMMARY:kept\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        let result = try ICalendarImporter().importCalendar(from: text)
+        #expect(result.diagnostics.map(\.line) == [8, 9])
+        #expect(result.diagnostics.allSatisfy { $0.code == .malformedLine && $0.severity == .error })
+        #expect(result.calendar.items.map(\.title) == ["kept"])
+        let exported = ICalendarExporter().export(result.calendar)
+        #expect(!exported.contains("END:\r\n") && !exported.contains("BEGIN;"))
+    }
+
     @Test("a calendar scale other than GREGORIAN is reported, kept once and written back once")
     func calendarScale() throws {
         let text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\nCALSCALE:HEBREW\r\nEND:VCALENDAR\r\n"
