@@ -181,7 +181,9 @@ public struct ICalendarExporter: Sendable {
         if !item.categories.isEmpty {
             w.line("CATEGORIES", extra["CATEGORIES"], value: item.categories.map(ContentWriter.escape).joined(separator: ","))
         }
-        if let status = item.status { w.line("STATUS", extra["STATUS"], value: status) }
+        // Escaped like every TEXT value: it was read unescaped (fuzzing: a STATUS
+        // holding an escaped line break was written back as a raw one).
+        if let status = item.status { w.line("STATUS", extra["STATUS"], value: ContentWriter.escape(status)) }
         if item.sequence != 0 { w.line("SEQUENCE", extra["SEQUENCE"], value: String(item.sequence)) }
         if let modified = item.lastModified { w.line("LAST-MODIFIED", extra["LAST-MODIFIED"], value: modified.icalValue) }
         if let color = item.color {

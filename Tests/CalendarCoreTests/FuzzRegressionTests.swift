@@ -61,6 +61,16 @@ struct FuzzRegressionTests {
         #expect(!exported.contains("END:\r\n") && !exported.contains("BEGIN;"))
     }
 
+    @Test("a STATUS holding an escaped line break is written back escaped, and reads back the same")
+    func escapedStatus() throws {
+        let text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\nBEGIN:VEVENT\r\nUID:s\r\nDTSTAMP:20260101T000000Z\r\n"
+            + "DTSTART:20260101T090000Z\r\nSTATUS:CONFIRMED\\n\\nhttps://example.org\\, really\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        #expect(FuzzTarget.icalendarImport.check(Array(text.utf8)).isEmpty)
+        let result = try ICalendarImporter().importCalendar(from: text)
+        #expect(result.calendar.items.first?.status == "CONFIRMED\n\nhttps://example.org, really")
+        #expect(ICalendarExporter().export(result.calendar).contains("STATUS:CONFIRMED\\n\\nhttps://example.org\\, really\r\n"))
+    }
+
     @Test("a calendar scale other than GREGORIAN is reported, kept once and written back once")
     func calendarScale() throws {
         let text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\nCALSCALE:HEBREW\r\nEND:VCALENDAR\r\n"
