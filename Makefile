@@ -89,6 +89,11 @@ corpus:
 ## mode: about 15× the executions of a debug build; bounds, overflow and
 ## exclusivity checks stay on.
 FUZZ_SECONDS ?= 180
+# Seconds one input may take before libFuzzer calls it a hang. A sub-daily rule
+# that can never match again is given up after 400 years of periods with
+# nothing (RuleIterator): about 0.8 s in a release build, several seconds under
+# AddressSanitizer, over 10 s on a loaded machine (it tripped a 10 s limit).
+FUZZ_TIMEOUT ?= 25
 FUZZ_TARGETS := import:FuzzICalendarImport recurrence:FuzzRecurrence
 FUZZER_RUNTIME = $(shell $(SWIFT)c -print-target-info | $(PYTHON) -c 'import json,sys; print(json.load(sys.stdin)["paths"]["runtimeResourcePath"])')/clang/lib/linux/libclang_rt.fuzzer_no_main-$(shell uname -m).a
 FUZZ_BUILD := $(SWIFT) build -c release --build-path .build/fuzz \
@@ -104,7 +109,7 @@ fuzz: fuzz-build corpus
 	@for pair in $(FUZZ_TARGETS); do t=$${pair%%:*}; exe=$${pair#*:}; \
 		mkdir -p .build/fuzz-corpus/$$t .build/fuzz-artifacts/$$t; \
 		echo "== $$exe: $(FUZZ_SECONDS) s"; \
-		.build/fuzz/release/$$exe -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -max_len=16384 \
+		.build/fuzz/release/$$exe -max_total_time=$(FUZZ_SECONDS) -timeout=$(FUZZ_TIMEOUT) -rss_limit_mb=2048 -max_len=16384 \
 			-print_final_stats=1 -artifact_prefix=.build/fuzz-artifacts/$$t/ \
 			.build/fuzz-corpus/$$t .build/fuzz-seeds/$$t Tests/CalendarCoreTests/Fixtures/fuzz/$$t > .build/fuzz-$$t.log 2>&1; \
 		status=$$?; grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|Done )' .build/fuzz-$$t.log; \
