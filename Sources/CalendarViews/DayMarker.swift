@@ -30,13 +30,7 @@ public enum DayMarker: Hashable, Sendable, Codable {
 /// 02:00 covers two days; one ending exactly at midnight does not reach the
 /// next day; an instant (no length) covers its one day.
 func coveredDays(_ o: Occurrence, in zone: ZoneRules) -> Range<Int> {
-    if o.isAllDay {
-        let first = o.start.localDate.dayNumber
-        return first..<max(first + 1, o.end.localDate.dayNumber)
-    }
-    let first = floorDay(zone.wall(atInstant: o.startSeconds))
-    let lastInstant = o.endSeconds > o.startSeconds ? o.endSeconds - 1 : o.startSeconds
-    return first..<(max(first, floorDay(zone.wall(atInstant: lastInstant))) + 1)
+    coveredDays(Schedule.Extent(o), in: zone)
 }
 
 /// The day number of a wall time in seconds since 1970-01-01T00:00.
@@ -44,8 +38,8 @@ func floorDay(_ wallSeconds: Int64) -> Int {
     Int(wallSeconds >= 0 ? wallSeconds / 86_400 : (wallSeconds - 86_399) / 86_400)
 }
 
-/// The days an occurrence's extent covers in a display time zone: as
-/// ``coveredDays(_:in:)``, from its instants alone.
+/// The days an occurrence's extent covers in a display time zone (the rule
+/// of ``coveredDays(_:in:)``, which reads it from an `Occurrence`'s extent).
 func coveredDays(_ x: Schedule.Extent, in zone: ZoneRules) -> Range<Int> {
     if let days = x.allDayDays { return days }
     let first = floorDay(zone.wall(atInstant: x.startSeconds))

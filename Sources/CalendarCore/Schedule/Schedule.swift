@@ -156,7 +156,8 @@ public struct Schedule: Sendable {
         /// The colour of the item (or changed instance) that occurs.
         package let color: ItemColor?
 
-        init(_ o: Occurrence) {
+        /// An occurrence's extent: the one place its all-day dates are read.
+        package init(_ o: Occurrence) {
             startSeconds = o.startSeconds
             endSeconds = o.endSeconds
             if o.isAllDay {
