@@ -103,7 +103,21 @@ public enum CalendarTime: Hashable, Sendable, Codable, CustomStringConvertible {
     ///
     /// - Throws: ``TimeValueError`` naming what is wrong with the text.
     public init(icalValue text: some StringProtocol, tzid: String? = nil) throws(TimeValueError) {
-        let s = Array(text.utf8)
+        try self.init(icalText: Substring(text), tzid: tzid)
+    }
+
+    /// ``init(icalValue:tzid:)`` for a `Substring`, not generic: every time
+    /// property of an import comes through here, and a generic initialiser
+    /// called from another module runs unspecialised.
+    package init(icalText text: Substring, tzid: String?) throws(TimeValueError) {
+        // The text is copied into 16 bytes on the stack, not into an array.
+        let utf8 = text.utf8
+        let count = utf8.count
+        guard count == 8 || count == 15 || count == 16 else {
+            throw TimeValueError(.malformed, "‘\(text)’ is not a date (YYYYMMDD) or date-time (YYYYMMDDTHHMMSS[Z])")
+        }
+        var s = SixteenBytes(count: count)
+        for (i, b) in utf8.enumerated() { s.set(i, b) }
         func digits(_ r: Range<Int>) throws(TimeValueError) -> Int {
             var v = 0
             for i in r {
@@ -113,9 +127,6 @@ public enum CalendarTime: Hashable, Sendable, Codable, CustomStringConvertible {
                 v = v * 10 + Int(s[i] - 48)
             }
             return v
-        }
-        guard s.count == 8 || s.count == 15 || s.count == 16 else {
-            throw TimeValueError(.malformed, "‘\(text)’ is not a date (YYYYMMDD) or date-time (YYYYMMDDTHHMMSS[Z])")
         }
         let date = try LocalDate(year: digits(0..<4), month: digits(4..<6), day: digits(6..<8))
         if s.count == 8 {
@@ -133,6 +144,23 @@ public enum CalendarTime: Hashable, Sendable, Codable, CustomStringConvertible {
         } else {
             self = .floating(wall)
         }
+    }
+}
+
+/// Up to 16 bytes of text in two words, read by position.
+private struct SixteenBytes {
+    private var low: UInt64 = 0
+    private var high: UInt64 = 0
+    let count: Int
+
+    init(count: Int) { self.count = count }
+
+    mutating func set(_ i: Int, _ b: UInt8) {
+        if i < 8 { low |= UInt64(b) << (8 * i) } else { high |= UInt64(b) << (8 * (i - 8)) }
+    }
+
+    subscript(i: Int) -> UInt8 {
+        UInt8(truncatingIfNeeded: i < 8 ? low >> (8 * i) : high >> (8 * (i - 8)))
     }
 }
 

@@ -11,11 +11,16 @@
 /// d.adding(days: 30)   // 2026-04-01
 /// ```
 public struct LocalDate: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
-    // Stored compactly (16 bytes, not 24): a calendar holds several dates and
-    // date-times per item, and their size is most of an imported item's size.
-    // The year stays a full `Int` because day arithmetic may leave 1…9999.
-    /// The year, 1 through 9999 for values iCalendar can carry.
-    public let year: Int
+    // Stored in 4 bytes: a calendar holds several dates and date-times per
+    // item, and their size was most of an imported item's. With the year in
+    // 16 bits a `LocalDateTime` takes 7 bytes and a `CalendarTime` 24 (it was
+    // 32): 1.6 MB of the 50,000-event import (Benchmarks/RESULTS.md). Day
+    // arithmetic may leave 1…9999 (the engine clamps instants to about
+    // ±12,700 years); ``init(dayNumber:)`` clamps to the years that fit.
+    private let storedYear: Int16
+    /// The year, 1 through 9999 for values iCalendar can carry
+    /// (−32767 through 32767 after day arithmetic).
+    public var year: Int { Int(storedYear) }
     private let storedMonth: UInt8
     private let storedDay: UInt8
     /// The month, 1 through 12.
@@ -44,7 +49,7 @@ public struct LocalDate: Hashable, Comparable, Sendable, Codable, CustomStringCo
 
     /// Creates a date from fields already known to be valid.
     init(unchecked year: Int, _ month: Int, _ day: Int) {
-        self.year = year
+        self.storedYear = Int16(truncatingIfNeeded: year)
         self.storedMonth = UInt8(truncatingIfNeeded: month)
         self.storedDay = UInt8(truncatingIfNeeded: day)
     }
@@ -67,10 +72,17 @@ public struct LocalDate: Hashable, Comparable, Sendable, Codable, CustomStringCo
     }
 
     /// Creates the date with the given day number (days since 1970-01-01).
+    ///
+    /// A day number outside the years −32767…32767 (about ±12 million days)
+    /// gives the first or last day of that range.
     public init(dayNumber: Int) {
-        let (y, m, d) = LocalDate.civil(fromDays: dayNumber)
+        let (y, m, d) = LocalDate.civil(fromDays: Swift.min(Swift.max(dayNumber, LocalDate.firstRepresentableDay), LocalDate.lastRepresentableDay))
         self.init(unchecked: y, m, d)
     }
+
+    /// The day numbers of −32767-01-01 (astronomical years) and 32767-12-31.
+    static let firstRepresentableDay = days(fromCivil: -32767, 1, 1)
+    static let lastRepresentableDay = days(fromCivil: 32767, 12, 31)
 
     /// Days since 1970-01-01 (negative before it).
     public var dayNumber: Int { LocalDate.days(fromCivil: year, month, day) }
@@ -97,7 +109,7 @@ public struct LocalDate: Hashable, Comparable, Sendable, Codable, CustomStringCo
 
     /// Orders dates chronologically.
     public static func < (lhs: LocalDate, rhs: LocalDate) -> Bool {
-        (lhs.year, lhs.storedMonth, lhs.storedDay) < (rhs.year, rhs.storedMonth, rhs.storedDay)
+        (lhs.storedYear, lhs.storedMonth, lhs.storedDay) < (rhs.storedYear, rhs.storedMonth, rhs.storedDay)
     }
 
     // MARK: - Civil arithmetic (Hinnant, "chrono-Compatible Low-Level Date Algorithms")

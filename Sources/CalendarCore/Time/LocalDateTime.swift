@@ -6,7 +6,7 @@
 public struct LocalDateTime: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
     /// The date.
     public let date: LocalDate
-    // Stored in bytes: 24 bytes in all rather than 48 (see `LocalDate`).
+    // Stored in bytes: 7 bytes in all (see `LocalDate`).
     private let storedHour: UInt8
     private let storedMinute: UInt8
     private let storedSecond: UInt8
