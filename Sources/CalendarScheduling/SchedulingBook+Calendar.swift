@@ -126,7 +126,7 @@ extension SchedulingBook {
         }
         return CalendarItem(
             uid: series.id, title: series.title, start: original(series.firstDate), end: .duration(.init(seconds: series.minutes * 60)),
-            color: series.color, recurrenceRules: [rule], overrides: overrides, location: series.location, properties: properties)
+            color: series.color, recurrenceRules: [rule], overrides: overrides, location: series.location, properties: ContentLines(properties))
     }
 
     /// A session as an event: the coach as `ORGANIZER`, the client as
@@ -148,7 +148,7 @@ extension SchedulingBook {
         return CalendarItem(
             uid: session.id, title: "Training: \(client?.name ?? session.clientID)", start: .zoned(session.start, timeZone),
             end: .duration(.init(seconds: session.minutes * 60)), notes: session.notes, location: session.location,
-            status: session.status == .cancelled ? "CANCELLED" : "CONFIRMED", properties: properties)
+            status: session.status == .cancelled ? "CANCELLED" : "CONFIRMED", properties: ContentLines(properties))
     }
 
     /// A member's booked occurrences (places held, not waited for), each as
@@ -197,7 +197,7 @@ extension SchedulingBook {
             let ranges = coach.workingHours.exceptions[date] ?? []
             p.append(ContentLine(name: Names.dateHours, value: ([date.basicISO] + ranges.map(\.description)).joined(separator: " ")))
         }
-        return ContentComponent(name: Names.coach, properties: p)
+        return ContentComponent(name: Names.coach, properties: ContentLines(p))
     }
 
     private func component(for client: Client) -> ContentComponent {

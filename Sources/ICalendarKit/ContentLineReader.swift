@@ -183,23 +183,57 @@ extension ContentLineReader {
     }
 }
 
-/// A content line split into name, parameters and raw value.
+/// A content line as the importer reads it: its name (read once, as the
+/// importer switches on it) and the line in canonical form.
 struct ParsedLine {
     var name: String
-    var parameters: [ContentLine.Parameter]
-    var value: String
+    var line: ContentLine {
+        didSet {
+            valueOffset = nil
+            hasParameters = line.hasParameters
+        }
+    }
+    /// Where the value starts in the line's text, as `parse` found it (`nil` once the line is changed).
+    private var valueOffset: Int?
+    /// Whether the line has parameters, as `parse` found it.
+    private(set) var hasParameters: Bool
 
-    var contentLine: ContentLine { ContentLine(name: name, parameters: parameters, value: value) }
+    init(name: String, line: ContentLine, valueOffset: Int?, hasParameters: Bool) {
+        self.name = name
+        self.line = line
+        self.valueOffset = valueOffset
+        self.hasParameters = hasParameters
+    }
 
-    func parameter(_ name: String) -> String? { parameters.first { $0.name == name }?.values.first }
+    /// The value as written.
+    var value: String { String(valueText) }
+    /// The value as written, without a copy.
+    var valueText: Substring {
+        guard let valueOffset else { return line.valueText }
+        let u = line.text.utf8
+        return line.text[u.index(u.startIndex, offsetBy: valueOffset)...]
+    }
+
+    var contentLine: ContentLine { line }
+
+    /// The parameters (read from the line; most lines have none).
+    var parameters: [ContentLine.Parameter] { hasParameters ? line.parameters : [] }
+
+    func parameter(_ name: String) -> String? { hasParameters ? line.parameter(name) : nil }
 }
 
 enum ContentLineSyntax {
     /// Why a line could not be split.
     enum Problem: Error { case noColon, emptyName, badName(String), badParameter(String) }
 
-    /// Splits `name *(";" param) ":" value` (RFC 5545 §3.1). Names are upper-cased;
-    /// quoted parameter values lose their quotes; the value stays as written.
+    /// Checks `name *(";" param) ":" value` (RFC 5545 §3.1) and makes the
+    /// ``ContentLine``: names upper case, a parameter value quoted exactly
+    /// when it needs to be, the value as written.
+    ///
+    /// Most lines are already written that way, and their bytes become the
+    /// line's text as they are: one string, nothing else. Only a line written
+    /// otherwise (a lower-case name, quotes a value does not need) is split
+    /// into its parts and written afresh.
     static func parse(_ bytes: [UInt8]) -> Result<ParsedLine, Problem> {
         let n = bytes.count
         var i = 0
@@ -208,16 +242,61 @@ enum ContentLineSyntax {
         let name = upper(bytes[0..<i])
         guard !name.isEmpty else { return .failure(.emptyName) }
         // RFC 5545 §3.1: names are letters, digits and '-'.
-        for b in bytes[0..<i] where !(b == 0x2D || (b >= 0x30 && b <= 0x39) || (b | 0x20 >= 0x61 && b | 0x20 <= 0x7A)) {
-            return .failure(.badName(name))
+        var canonical = true
+        for b in bytes[0..<i] {
+            if b >= 0x61 && b <= 0x7A { canonical = false; continue }
+            if !(b == 0x2D || (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A)) { return .failure(.badName(name)) }
         }
-        var parameters: [ContentLine.Parameter] = []
+        let nameEnd = i
         while i < n, bytes[i] == 0x3B {
             i += 1
             let nameStart = i
-            while i < n, bytes[i] != 0x3D, bytes[i] != 0x3A, bytes[i] != 0x3B { i += 1 }
+            while i < n, bytes[i] != 0x3D, bytes[i] != 0x3A, bytes[i] != 0x3B {
+                if bytes[i] >= 0x61 && bytes[i] <= 0x7A { canonical = false }
+                i += 1
+            }
+            guard i < n, bytes[i] == 0x3D, i > nameStart else { return .failure(.badParameter(upper(bytes[nameStart..<i]))) }
+            let pname = bytes[nameStart..<i]
+            i += 1
+            while true {
+                if i < n, bytes[i] == 0x22 {
+                    let s = i + 1
+                    i = s
+                    while i < n, bytes[i] != 0x22 { i += 1 }
+                    guard i < n else { return .failure(.badParameter(upper(pname))) }
+                    // Quotes the value does not need: the canonical form has none.
+                    if !ContentLine.needsQuotes(bytes[s..<i]) { canonical = false }
+                    i += 1
+                } else {
+                    while i < n, bytes[i] != 0x2C, bytes[i] != 0x3B, bytes[i] != 0x3A {
+                        if bytes[i] == 0x22 { canonical = false }  // stored as '
+                        i += 1
+                    }
+                }
+                if i < n, bytes[i] == 0x2C { i += 1; continue }
+                break
+            }
+        }
+        guard i < n, bytes[i] == 0x3A else { return .failure(.noColon) }
+        if canonical {
+            let line = ContentLine(canonicalText: text(bytes[...]))
+            // The offset holds unless invalid UTF-8 was repaired (U+FFFD is three bytes).
+            return .success(ParsedLine(name: name, line: line, valueOffset: line.text.utf8.count == n ? i + 1 : nil, hasParameters: nameEnd < i))
+        }
+        let line = ContentLine(name: name, parameters: splitParameters(bytes[nameEnd..<i]), value: text(bytes[(i + 1)...]))
+        return .success(ParsedLine(name: name, line: line, valueOffset: nil, hasParameters: nameEnd < i))
+    }
+
+    /// The parameters of `;NAME=value…` that ``parse(_:)`` has found well formed, split into names and values.
+    private static func splitParameters(_ bytes: ArraySlice<UInt8>) -> [ContentLine.Parameter] {
+        var parameters: [ContentLine.Parameter] = []
+        var i = bytes.startIndex
+        let n = bytes.endIndex
+        while i < n, bytes[i] == 0x3B {
+            i += 1
+            let nameStart = i
+            while i < n, bytes[i] != 0x3D { i += 1 }
             let pname = upper(bytes[nameStart..<i])
-            guard i < n, bytes[i] == 0x3D, !pname.isEmpty else { return .failure(.badParameter(pname)) }
             i += 1
             var values: [String] = []
             while true {
@@ -225,12 +304,11 @@ enum ContentLineSyntax {
                     let s = i + 1
                     i = s
                     while i < n, bytes[i] != 0x22 { i += 1 }
-                    guard i < n else { return .failure(.badParameter(pname)) }
                     values.append(text(bytes[s..<i]))
                     i += 1
                 } else {
                     let s = i
-                    while i < n, bytes[i] != 0x2C, bytes[i] != 0x3B, bytes[i] != 0x3A { i += 1 }
+                    while i < n, bytes[i] != 0x2C, bytes[i] != 0x3B { i += 1 }
                     values.append(text(bytes[s..<i]))
                 }
                 if i < n, bytes[i] == 0x2C { i += 1; continue }
@@ -238,8 +316,7 @@ enum ContentLineSyntax {
             }
             parameters.append(.init(name: pname, values: values))
         }
-        guard i < n, bytes[i] == 0x3A else { return .failure(.noColon) }
-        return .success(ParsedLine(name: name, parameters: parameters, value: text(bytes[(i + 1)...])))
+        return parameters
     }
 
     /// The property name of a line (upper case), without parsing the rest.

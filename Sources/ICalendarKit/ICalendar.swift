@@ -24,7 +24,7 @@ public struct ICalendar: Hashable, Sendable {
     /// The iTIP method (`METHOD`), if any.
     public var method: String?
     /// Every other calendar property, kept as written.
-    public var properties: [ContentLine]
+    public var properties: ContentLines
     /// The events and tasks, in file order.
     public var items: [CalendarItem]
     /// Components kept as written: journals, free/busy, `X-` components, and
@@ -44,7 +44,7 @@ public struct ICalendar: Hashable, Sendable {
     /// Creates a calendar.
     public init(
         name: String? = nil, color: ItemColor? = nil, timeZone: String? = nil, productID: String? = nil,
-        method: String? = nil, properties: [ContentLine] = [], items: [CalendarItem] = [],
+        method: String? = nil, properties: ContentLines = [], items: [CalendarItem] = [],
         components: [ContentComponent] = [], timeZoneDefinitions: [ContentComponent] = []
     ) {
         self.name = name

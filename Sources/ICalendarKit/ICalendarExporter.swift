@@ -75,7 +75,7 @@ public struct ICalendarExporter: Sendable {
             if let css = color.cssName { w.line("COLOR", value: css) }
             w.line("X-APPLE-CALENDAR-COLOR", value: color.rgb.hex.uppercased())
         }
-        for p in calendar.properties { w.line(p) }
+        w.lines(calendar.properties)
         writeTimeZones(for: calendar, to: &w)
         let stamp = LocalDateTime(localSeconds: Int64(max(-62_135_596_800, min(253_402_300_799, options.timestamp.timeIntervalSince1970.rounded(.down))))).basicISO + "Z"
         for item in calendar.items { writeItem(item, stamp: stamp, to: &w) }
@@ -193,7 +193,7 @@ public struct ICalendarExporter: Sendable {
                 w.line("X-HORARI-COLOR", value: color.rgb.hex)
             }
         }
-        for p in item.properties { w.line(p) }
+        w.lines(item.properties)
         for c in item.components { w.component(c) }
     }
 
@@ -229,20 +229,34 @@ public struct ICalendarExporter: Sendable {
 struct ContentWriter {
     var bytes: [UInt8] = []
 
-    mutating func line(_ p: ContentLine) { line(p.name, p.parameters, value: p.value) }
+    mutating func line(_ p: ContentLine) { line(text: p.text.utf8) }
 
+    /// Writes lines kept as written.
+    mutating func lines(_ lines: ContentLines) {
+        lines.forEachText { line(text: $0) }
+    }
+
+    /// Writes a line given as its canonical text (``ContentLine/text``).
+    mutating func line(text: some Collection<UInt8>) {
+        append(text)
+        bytes.append(0x0D)
+        bytes.append(0x0A)
+        width = 0
+    }
+
+    /// Writes a modelled property. The name and parameters are written by
+    /// ``ContentLine/appendHead(name:parameters:to:)``, the one place that
+    /// knows how (quotes where a value needs them, `"` as `'`), so a
+    /// modelled line and a kept line are written alike.
     mutating func line(_ name: String, _ parameters: [ContentLine.Parameter]? = nil, value: String) {
         // Written straight into the output, folding as it goes: no string is
         // built per line (the export benchmark spent a third of its time there).
-        append(name.utf8)
-        for p in parameters ?? [] {
-            append(0x3B)  // ;
-            append(p.name.utf8)
-            append(0x3D)  // =
-            for (k, v) in p.values.enumerated() {
-                if k > 0 { append(0x2C) }  // ,
-                parameterValue(v)
-            }
+        if let parameters, !parameters.isEmpty {
+            head.removeAll(keepingCapacity: true)
+            ContentLine.appendHead(name: name, parameters: parameters, to: &head)
+            append(head)
+        } else {
+            append(name.utf8)
         }
         append(0x3A)  // :
         append(value.utf8)
@@ -251,9 +265,12 @@ struct ContentWriter {
         width = 0
     }
 
+    /// Scratch space for a line's name and parameters.
+    private var head: [UInt8] = []
+
     mutating func component(_ c: ContentComponent) {
         line("BEGIN", value: c.name)
-        for p in c.properties { line(p) }
+        lines(c.properties)
         for child in c.components { component(child) }
         line("END", value: c.name)
     }
@@ -277,26 +294,13 @@ struct ContentWriter {
         width += 1
     }
 
-    private mutating func append(_ text: String.UTF8View) {
+    private mutating func append(_ text: some Collection<UInt8>) {
         if width + text.count <= 75 {
             bytes.append(contentsOf: text)
             width += text.count
             return
         }
         for b in text { append(b) }
-    }
-
-    /// Appends a parameter value, quoted when it holds `:`, `;` or `,`. A double
-    /// quote cannot appear in one at all (RFC 5545 §3.2) and becomes `'`.
-    private mutating func parameterValue(_ v: String) {
-        let quote = v.utf8.contains { $0 == 0x3A || $0 == 0x3B || $0 == 0x2C }
-        if quote { append(0x22) }
-        if v.utf8.contains(0x22) {
-            for b in v.utf8 { append(b == 0x22 ? 0x27 : b) }
-        } else {
-            append(v.utf8)
-        }
-        if quote { append(0x22) }
     }
 
     /// TEXT escaping (RFC 5545 §3.3.11).

@@ -54,7 +54,7 @@ public struct ICalendarImporter: Sendable {
     ///   the file cannot be read, and as ``importCalendar(from:)-(String)``.
     /// - Parameters:
     ///   - url: the file.
-    ///   - progress: called after each block (1 MiB) is read, with the bytes
+    ///   - progress: called after each block (256 KiB) is read, with the bytes
     ///     read so far, on the calling thread; for a progress line.
     public func importCalendar(contentsOf url: URL, progress: ((Int) -> Void)? = nil) throws(ICalendarError) -> ImportResult {
         let handle: FileHandle
@@ -69,7 +69,10 @@ public struct ICalendarImporter: Sendable {
         let limit = options.maxFileBytes
         var total = 0
         var reader = ContentLineReader(maxLineBytes: options.maxLineBytes) {
-            guard let data = try handle.read(upToCount: 1 << 20), !data.isEmpty else { return nil }
+            // 256 KiB at a time: a block is held three times over while it is
+            // handed on (as read, as bytes, in the reader's buffer), and at
+            // 1 MiB that was 3 MB of the 25 MB benchmark file's peak.
+            guard let data = try handle.read(upToCount: 1 << 18), !data.isEmpty else { return nil }
             total += data.count
             guard total <= limit else {
                 throw ICalendarError(.tooLarge, "\(url.path) is over the limit of \(limit) bytes (ImportOptions.maxFileBytes)")
@@ -109,7 +112,7 @@ struct RawNode {
     var children: [RawNode] = []
 
     var contentComponent: ContentComponent {
-        ContentComponent(name: name, properties: properties.map { $0.0.contentLine }, components: children.map(\.contentComponent))
+        ContentComponent(name: name, properties: ContentLines(properties.map { $0.0.line }), components: children.map(\.contentComponent))
     }
 
     func first(_ name: String) -> (ParsedLine, Int)? { properties.first { $0.0.name == name } }
@@ -126,22 +129,43 @@ struct ImportSession {
     /// Masters go straight into `calendar.items` (one copy of each item, not two).
     private var pending: [PendingItem] = []
     /// The index in `calendar.items` of each master, by UID (the first master of a UID wins).
-    private var masterIndex: [String: Int] = [:]
+    private var masterIndex = UIDIndex()
     /// libical's parse of every item, beside ours (see ``LibICalChecker``).
     private let libical = LibICalChecker()
     /// Each item handed to `libical`, by ticket: its first line and where it went.
     private var checks: [CheckedItem] = []
 
+    /// 8 bytes an item (it was 24: a fifth of the 50,000-event import's peak
+    /// was tables like this one). A line number and a position fit in 32 bits:
+    /// a 2 GiB file has fewer lines than that.
     struct CheckedItem {
         enum Place { case none, master(Int), override(Int) }
-        var line: Int
-        var place: Place = .none
+        private var storedLine: Int32
+        /// 0 none, n > 0 master n - 1, n < 0 changed instance -n - 1.
+        private var storedPlace: Int32 = 0
+
+        init(line: Int) { storedLine = Int32(clamping: line) }
+
+        var line: Int { Int(storedLine) }
+
+        var place: Place {
+            get { storedPlace == 0 ? .none : storedPlace > 0 ? .master(Int(storedPlace) - 1) : .override(Int(-storedPlace) - 1) }
+            set {
+                switch newValue {
+                case .none: storedPlace = 0
+                case .master(let i): storedPlace = Int32(clamping: i + 1)
+                case .override(let i): storedPlace = Int32(clamping: -(i + 1))
+                }
+            }
+        }
     }
     /// TZIDs that are neither IANA nor (yet) defined by a VTIMEZONE, with the first line using each.
     private var unresolvedTZIDs: [String: Int] = [:]
     /// TZIDs defined by this file's VTIMEZONEs.
     private var definedTZIDs: Set<String> = []
     private var seenCalendarProperties: Set<String> = []
+    /// The calendar's own properties kept as written, put in `calendar` by `finish()`.
+    private var calendarLines: [ContentLine] = []
     /// `systemName(_:)` answers, per TZID as written (a hot path: every time property).
     private var systemNames: [String: String?] = [:]
 
@@ -352,24 +376,24 @@ struct ImportSession {
             // our own CALSCALE:GREGORIAN, and the next import dropped it as a repeat.
             if p.value.trimmedValue.uppercased() != "GREGORIAN" {
                 report(.warning, line.number, .invalidValue, "CALSCALE is ‘\(p.value)’; this reader knows only GREGORIAN and read the dates as Gregorian (the value is kept and written back)")
-                calendar.properties.append(p.contentLine)
+                calendarLines.append(p.line)
             }
         case "X-WR-CALNAME" where first: calendar.name = ContentLineSyntax.unescape(Substring(p.value))
         case "NAME":
             if calendar.name == nil { calendar.name = ContentLineSyntax.unescape(Substring(p.value)) }
-            calendar.properties.append(p.contentLine)
+            calendarLines.append(p.line)
         case "X-WR-TIMEZONE" where first: calendar.timeZone = p.value.trimmedValue
         case "COLOR" where first:
-            if let c = try? ItemColor.named(p.value.trimmedValue) { calendar.color = c } else { calendar.properties.append(p.contentLine) }
+            if let c = try? ItemColor.named(p.value.trimmedValue) { calendar.color = c } else { calendarLines.append(p.line) }
         case "X-APPLE-CALENDAR-COLOR" where first:
             if let rgb = appleColor(p.value) {
                 if calendar.color == nil { calendar.color = ItemColor(rgb: rgb) }
             } else {
-                calendar.properties.append(p.contentLine)
+                calendarLines.append(p.line)
             }
         case let name where !first && ["VERSION", "PRODID", "METHOD", "CALSCALE"].contains(name):
             break  // a second VCALENDAR in the same file repeats them
-        default: calendar.properties.append(p.contentLine)
+        default: calendarLines.append(p.line)
         }
     }
 
@@ -448,7 +472,7 @@ struct ImportSession {
 
         // TEXT values are read from the raw lines: libical strips leading and
         // trailing white space from them (" Some event" becomes "Some event").
-        func textValue(_ name: String) -> String? { node.first(name).map { ContentLineSyntax.unescape(Substring($0.0.value)) } }
+        func textValue(_ name: String) -> String? { node.first(name).map { ContentLineSyntax.unescape($0.0.valueText) } }
         var item = CalendarItem(uid: "", kind: kind, title: textValue("SUMMARY") ?? "", start: .date(LocalDate(dayNumber: 0)))
         item.notes = textValue("DESCRIPTION")
         item.location = textValue("LOCATION")
@@ -461,6 +485,9 @@ struct ImportSession {
         var seen: UInt32 = 0
         var created: CalendarTime?
         var failed = false
+        // The properties kept as written, put in the item at once (each change to
+        // `ContentLines` copies its block).
+        var kept: [ContentLine] = []
 
         for (p, line) in node.properties {
             var first = true
@@ -476,14 +503,14 @@ struct ImportSession {
                 }
                 extraParameters(p, keeping: [], into: &item)
                 // An unreadable SEQUENCE is libical's X-LIC-ERROR (reported by the checker) and reads as 0.
-                if p.name == "SEQUENCE" { item.sequence = Int(Substring(p.value).trimmedBlanks) ?? 0 }
+                if p.name == "SEQUENCE" { item.sequence = Int(p.valueText.trimmedBlanks) ?? 0 }
                 if p.name == "DURATION" { duration = (line, p.value) }
             case "DTSTART", "DTEND", "DUE", "RECURRENCE-ID", "DTSTAMP", "LAST-MODIFIED", "CREATED":
                 if !first {
                     report(.warning, line, .duplicate, "\(p.name) appears more than once (RFC 5545 allows one); the first is used and this one ignored")
                     continue
                 }
-                if p.name == "CREATED" { item.properties.append(p.contentLine) }
+                if p.name == "CREATED" { kept.append(p.line) }
                 guard let t = time(p, line, &item) else {
                     if p.name == "DTSTART" || p.name == "RECURRENCE-ID" { failed = true }
                     continue
@@ -505,7 +532,7 @@ struct ImportSession {
                         // RFC 7529 §4.1: a calendar system the reader does not support
                         // makes the rule unusable; expanding it as Gregorian would be wrong.
                         report(.error, line, .invalidValue, "RRULE uses the \(scale) calendar (RFC 7529 RSCALE), which this library does not support; the rule was kept as written but does not repeat the item")
-                        item.properties.append(p.contentLine)
+                        kept.append(p.line)
                         continue
                     }
                     for issue in parsed.issues {
@@ -521,8 +548,8 @@ struct ImportSession {
                     // A period's start is the instance; its own end is not modelled.
                     let starts = p.value.split(separator: ",").compactMap { $0.split(separator: "/").first.map(String.init) }
                     var q = p
-                    q.value = starts.joined(separator: ",")
-                    q.parameters.removeAll { $0.name == "VALUE" }
+                    q.line.value = starts.joined(separator: ",")
+                    q.line.parameters.removeAll { $0.name == "VALUE" }
                     report(.warning, line, .other, "RDATE periods are read by their start; their own end is not kept")
                     item.recurrenceDates += times(q, line, &item)
                 } else if p.name == "EXDATE" {
@@ -539,14 +566,15 @@ struct ImportSession {
                     extraParameters(p, keeping: [], into: &item)
                 } else {
                     if first { report(.warning, line, .invalidValue, "COLOR ‘\(p.value)’ is not a CSS3 colour name (RFC 7986); it was kept as written") }
-                    item.properties.append(p.contentLine)
+                    kept.append(p.line)
                 }
             case "X-HORARI-COLOR":
-                if first, let rgb = ItemColor.RGB(hex: p.value.trimmedValue) { item.color = ItemColor(rgb: rgb) } else { item.properties.append(p.contentLine) }
+                if first, let rgb = ItemColor.RGB(hex: p.value.trimmedValue) { item.color = ItemColor(rgb: rgb) } else { kept.append(p.line) }
             default:
-                item.properties.append(p.contentLine)
+                kept.append(p.line)
             }
         }
+        item.properties = ContentLines(kept)
         item.components = node.children.map(\.contentComponent)
         if let (line, value) = duration {
             if let (d, negative) = DurationValue.parse(Substring(value)) {
@@ -613,18 +641,20 @@ struct ImportSession {
         if let recurrenceID {
             checks[ticket].place = .override(pending.count)
             pending.append(PendingItem(item: item, recurrenceID: recurrenceID, thisAndFuture: thisAndFuture, line: node.line, raw: node.contentComponent))
-        } else if masterIndex[item.uid] != nil {
+        } else if masterIndex.position(of: item.uid, in: calendar.items) != nil {
             report(.error, node.line, .duplicate, "a second item with UID \(item.uid); it was kept as written but not shown (give it its own UID)")
             calendar.rejected.append(node.contentComponent)
         } else {
             checks[ticket].place = .master(calendar.items.count)
-            masterIndex[item.uid] = calendar.items.count
+            masterIndex.insert(item.uid, at: calendar.items.count)
             calendar.items.append(item)
         }
     }
 
     /// Records the parameters of a modelled property that the model does not hold.
     private func extraParameters(_ p: ParsedLine, keeping modelled: Set<String>, into item: inout CalendarItem) {
+        // Most lines have no parameter the model lacks (DTSTART;TZID=…): say so without building them.
+        guard p.hasParameters, p.line.hasParameter(notIn: modelled) else { return }
         let extra = p.parameters.filter { !modelled.contains($0.name) }
         if !extra.isEmpty, item.extraParameters[p.name] == nil { item.extraParameters[p.name] = extra }
     }
@@ -657,11 +687,11 @@ struct ImportSession {
             }
         }
         extraParameters(p, keeping: p.name == "RECURRENCE-ID" ? Self.recurrenceIDParameters : Self.timeParameters, into: &item)
-        let values = single ? [Substring(p.value)] : p.value.split(separator: ",")
+        let values = single ? [p.valueText] : p.valueText.split(separator: ",")
         var out: [CalendarTime] = []
         for value in values {
             do {
-                let t = try CalendarTime(icalValue: String(value.trimmedBlanks), tzid: tzid)
+                let t = try CalendarTime(icalText: value.trimmedBlanks, tzid: tzid)
                 if case .date = t, let v = p.parameter("VALUE"), v.uppercased() == "DATE-TIME" {
                     report(.warning, line, .invalidValue, "\(p.name) says VALUE=DATE-TIME but holds the date \(value)")
                 }
@@ -676,6 +706,7 @@ struct ImportSession {
     // MARK: Finishing
 
     mutating func finish() -> ImportResult {
+        calendar.properties.append(contentsOf: calendarLines)
         applyLibICalOutcomes()
         // TZIDs that are not exact IANA names: the file's VTIMEZONE defines
         // them; without one, a name the time model resolves (Windows, another
@@ -711,7 +742,7 @@ struct ImportSession {
             guard let rid = p.recurrenceID else { continue }
             let cancelled = p.item.status?.uppercased() == "CANCELLED"
             let o = RecurrenceOverride(recurrenceID: rid, thisAndFuture: p.thisAndFuture, item: p.item, isCancelled: cancelled)
-            if let i = index[p.item.uid] {
+            if let i = index.position(of: p.item.uid, in: calendar.items) {
                 if let same = calendar.items[i].overrides.firstIndex(where: { $0.recurrenceID == rid }) {
                     let old = calendar.items[i].overrides[same]
                     report(.error, p.line, .duplicate, "a second change to the instance \(rid) of UID \(p.item.uid); the one with the higher SEQUENCE was kept, the other kept as written")
@@ -741,7 +772,7 @@ struct ImportSession {
                 master.hasStart = true
                 master.overrides = [o]
                 placedRaw[Occurrence.ID(uid: p.item.uid, recurrenceID: rid)] = p.raw
-                index[p.item.uid] = calendar.items.count
+                index.insert(p.item.uid, at: calendar.items.count)
                 calendar.items.append(master)
             }
         }
@@ -786,8 +817,7 @@ extension ImportSession {
         }
         if !droppedMasters.isEmpty {
             calendar.items = calendar.items.enumerated().filter { !droppedMasters.contains($0.offset) }.map(\.element)
-            masterIndex = [:]
-            for (i, item) in calendar.items.enumerated() { masterIndex[item.uid] = i }
+            masterIndex = UIDIndex(calendar.items)
         }
         if !droppedOverrides.isEmpty {
             pending = pending.enumerated().filter { !droppedOverrides.contains($0.offset) }.map(\.element)
