@@ -96,8 +96,13 @@ enum ICalendarBench {
         timeRow("import", importTime, "parse", alone: alone?.0, inProcess: libParse, "≤ 1.5×")
         if let peak {
             let reference = alone.map { "libical parse: " + Figure.mb(Int($0.1)) + String(format: " (%.2f× the file)", $0.1 / Double(data.count)) } ?? "libical: skipped"
+            // Issue 3's target is for the 50,000-event file of about 20 MB: the rich
+            // one. The plain file is 9 MB, and the process's own 22 MB (runtime,
+            // Foundation, ICU and libical's libraries, before any data) is 2.4×
+            // it alone, so it is shown for context beside that baseline.
+            let target = rich ? "≤ 3× the file" : "context: " + (baseline.map(Figure.mb) ?? "?") + " before any data"
             summary.add("import peak memory, \(kind)", Figure.mb(peak) + String(format: " (%.2f× the file)", Double(peak) / Double(data.count)), reference,
-                        alone.map { Figure.times(Double(peak) / $0.1, "memory") } ?? "", "≤ 3× the file")
+                        alone.map { Figure.times(Double(peak) / $0.1, "memory") } ?? "", target)
         }
         timeRow("export", exportTime, "serialiser", alone: aloneOut?.0, inProcess: libSerialise, "≤ 1.3×")
         if let (t, pythonPeak) = References.python(["parse", url.path]) {
@@ -114,7 +119,7 @@ enum ICalendarBench {
         if let peak, let baseline {
             let mb = { (bytes: Int) in String(format: "%.0f MB", Double(bytes) / 1_048_576) }
             print(HorariBench.row("import peak resident memory", mb(peak) + " (empty: " + mb(baseline) + ")", "",
-                                  String(format: "%.2f× the file; %.2f× above the empty import (target ≤ 3×)",
+                                  String(format: "%.2f× the file; %.2f× above the empty import" + (rich ? " (target ≤ 3×)" : " (context)"),
                                          Double(peak) / Double(data.count), Double(peak - baseline) / Double(data.count))))
         }
     }
