@@ -214,8 +214,6 @@ struct ParsedLine {
         return line.text[u.index(u.startIndex, offsetBy: valueOffset)...]
     }
 
-    var contentLine: ContentLine { line }
-
     /// The parameters (read from the line; most lines have none).
     var parameters: [ContentLine.Parameter] { hasParameters ? line.parameters : [] }
 
