@@ -43,8 +43,11 @@ struct Occurrences: ParsableCommand {
             """
     )
 
-    @Argument(help: "The .ics file.")
-    var file: String
+    @Argument(help: "The .ics file (default: --calendar, else the default calendar).")
+    var file: String?
+
+    @Option(help: "The calendar file, instead of FILE (default: $XDG_DATA_HOME/horari/calendar.ics, else ~/.local/share/horari/calendar.ics).")
+    var calendar: String?
 
     @Option(help: "The start of the window: YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS.")
     var from: String
@@ -62,7 +65,7 @@ struct Occurrences: ParsableCommand {
         guard format == "jsonl" || format == "text" else { throw ValidationError("--format must be jsonl or text") }
         let fromWall = try wallSeconds(from, "--from")
         let toWall = try wallSeconds(to, "--to")
-        let calendar = try loadCalendar(file, quiet: format == "jsonl").calendar
+        let calendar = try loadExistingCalendar(try calendarURL(file: file, option: self.calendar), quiet: format == "jsonl").calendar
         let schedule = calendar.schedule()
         // The widest instant window that can hold any wall time in [from, to).
         let margin: Int64 = 15 * 3600
@@ -259,17 +262,34 @@ struct Validate: ParsableCommand {
             """
     )
 
-    @Argument(help: "The .ics file.")
-    var file: String
+    @Argument(help: "The .ics file (default: --calendar, else the default calendar).")
+    var file: String?
+
+    @Option(help: "The calendar file, instead of FILE (default: $XDG_DATA_HOME/horari/calendar.ics, else ~/.local/share/horari/calendar.ics).")
+    var calendar: String?
 
     @Flag(help: "Treat warnings as errors.")
     var strict = false
 
     func run() throws {
-        let result = try loadCalendar(file, quiet: true)
+        let url = try calendarURL(file: self.file, option: calendar)
+        let file = self.file ?? url.path
+        let result = try loadExistingCalendar(url, quiet: true)
         for d in result.diagnostics { print("\(file):\(d)") }
-        let errors = result.diagnostics.filter { $0.severity == .error }.count
-        let warnings = result.diagnostics.count - errors
+        // The rules the calendar asks for (`horari rules`), checked on every item.
+        var broken = 0
+        if result.calendar.properties.contains(where: { $0.name == rulesProperty }) {
+            let (name, rules) = try calendarRules(of: result.calendar)
+            print("\(file): rules: \(name)")
+            for item in result.calendar.items where !SchedulingBook.isSchedulingItem(item) {
+                do { try item.validate(rules) } catch {
+                    print("\(file): error: ‘\(item.uid)’: \(error.message)")
+                    broken += 1
+                }
+            }
+        }
+        let errors = result.diagnostics.filter { $0.severity == .error }.count + broken
+        let warnings = result.diagnostics.count - errors + broken
         print("\(file): \(result.calendar.items.count) item\(result.calendar.items.count == 1 ? "" : "s"), \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")")
         if errors > 0 || (strict && warnings > 0) { throw ExitCode(1) }
     }
@@ -292,19 +312,30 @@ struct Import: ParsableCommand {
     @Argument(help: "The .ics file to import.")
     var file: String
 
-    @Option(help: "The calendar file to merge into (created when missing).")
-    var into: String
+    @Option(help: "The calendar file to merge into, created when missing (default: $XDG_DATA_HOME/horari/calendar.ics, else ~/.local/share/horari/calendar.ics).")
+    var into: String?
+
+    @Option(help: "The zone a new calendar keeps (default: the file's X-WR-TIMEZONE, else the system's).")
+    var timeZone: String?
 
     func run() throws {
         let incoming = try loadCalendar(file).calendar
+        let target = calendarURL(into)
+        var isFolder: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: target.path, isDirectory: &isFolder)
+        if isFolder.boolValue { throw noCalendarYet(target) }
+        // A new calendar is created on one clock, once (Docs/TimeZones.md).
+        let newZone = exists ? nil : try Clock(named: timeZone ?? incoming.calendarZone ?? Clock.systemZoneName).name
+        try? FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
         let report: SyncReport
         let progress = ProgressLine(file: file)
         defer { progress.finish() }
         do {
-            report = try CalendarFile.update(URL(fileURLWithPath: into)) { calendar in
-                progress.show("Merging \(incoming.items.count) items into \(URL(fileURLWithPath: into).lastPathComponent)…")
+            report = try CalendarFile.update(target) { calendar in
+                if let newZone, calendar.calendarZone == nil, calendar.items.isEmpty { calendar.timeZone = newZone }
+                progress.show("Merging \(incoming.items.count) items into \(target.lastPathComponent)…")
                 let report = calendar.merge(incoming)
-                progress.show("Saving \(URL(fileURLWithPath: into).lastPathComponent)…")
+                progress.show("Saving \(target.lastPathComponent)…")
                 return report
             }
         } catch let error as ICalendarError {
@@ -336,8 +367,11 @@ struct Export: ParsableCommand {
             """
     )
 
-    @Argument(help: "The calendar file.")
-    var file: String
+    @Argument(help: "The calendar file (default: --calendar, else the default calendar).")
+    var file: String?
+
+    @Option(help: "The calendar file, instead of FILE (default: $XDG_DATA_HOME/horari/calendar.ics, else ~/.local/share/horari/calendar.ics).")
+    var calendar: String?
 
     @Option(help: "Write here instead of standard output.")
     var out: String?
@@ -346,11 +380,13 @@ struct Export: ParsableCommand {
     var audience: [String] = []
 
     func run() throws {
-        var calendar = try loadCalendar(file).calendar
+        let url = try calendarURL(file: file, option: self.calendar)
+        let file = url.path
+        var calendar = try loadExistingCalendar(url).calendar
         let exporter = ICalendarExporter()
         if !audience.isEmpty {
             let book: SchedulingBook
-            do { book = try calendar.schedulingBook(defaultTimeZone: TimeZone.current.identifier) } catch { throw CLIError("\(file): \(error.description)") }
+            do { book = try calendar.schedulingBook(defaultTimeZone: BookOptions.ownZone(of: calendar)) } catch { throw CLIError("\(file): \(error.description)") }
             let who: ExportAudience
             switch (audience.first?.lowercased(), audience.count) {
             case ("public", 1): who = .publicTimetable

@@ -13,10 +13,22 @@ extension BookOptions {
     /// Loads, changes and saves the calendar file under its lock (atomic
     /// save), so concurrent `horari` processes take turns; the library's
     /// refusals become plain messages. Every change of the CLI goes through here.
+    ///
+    /// A calendar that does not exist yet is created on --time-zone, else on
+    /// the system's zone (`X-WR-TIMEZONE`): the one time the machine's zone
+    /// counts. From then on the calendar keeps that clock wherever it is used.
     func updateCalendar<T>(_ body: (inout ICalendar) throws -> T) throws -> T {
+        var isFolder: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder)
+        if isFolder.boolValue { throw noCalendarYet(url) }
+        let newZone = exists ? nil : try Clock(named: timeZone ?? Clock.systemZoneName).name
         try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let timeZone = timeZone
         do {
-            return try CalendarFile.update(url, exporter: try exporter(), body)
+            return try CalendarFile.update(url, exporterFor: { calendar in try exporter(zone: timeZone ?? Self.ownZone(of: calendar)) }) { calendar in
+                if let newZone, calendar.calendarZone == nil, calendar.items.isEmpty { calendar.timeZone = newZone }
+                return try body(&calendar)
+            }
         } catch let error as SchedulingError {
             throw CLIError(error.description)
         } catch let error as CalendarItemError {
@@ -26,29 +38,28 @@ extension BookOptions {
         }
     }
 
-    /// The zone that typed times are in: --time-zone, else the calendar's own
-    /// (the book's `X-HORARI-TIMEZONE`, else Google's `X-WR-TIMEZONE`), else the system's.
-    func zone(of calendar: ICalendar) throws -> String {
-        let name = timeZone
-            ?? calendar.properties.first { $0.name == "X-HORARI-TIMEZONE" }?.value
-            ?? calendar.timeZone
-            ?? TimeZone.current.identifier
-        do { _ = try ZoneRules.named(name) } catch { throw ValidationError("--time-zone ‘\(name)’: \(error.message)") }
-        return name
+    /// The clock typed times are on: --time-zone, else the calendar's own.
+    func clock(of calendar: ICalendar) throws -> Clock {
+        try Clock(named: timeZone ?? Self.ownZone(of: calendar))
     }
 
     /// The request's time, --now read in `zone`.
     func instant(inZone zone: String) throws -> Date {
         guard let now else { return Date() }
-        let wall = try parseDateTime(now, option: "--now")
-        return Date(timeIntervalSince1970: TimeInterval(try CalendarTime.zoned(wall, zone).epochSeconds(floatingIn: .utc)))
+        return Date(timeIntervalSince1970: TimeInterval(try Clock(named: zone).instant(typed: now, option: "--now").instant))
     }
 }
 
-/// "2026-11-27 18:00" (a time in `zone`) or "2026-11-28" (all day).
-func parseTime(_ text: String, option: String, zone: String) throws -> CalendarTime {
+/// "2026-11-27 18:00" (a time on `clock`) or "2026-11-28" (all day).
+///
+/// A time the clocks skip is refused; one they show twice needs its
+/// abbreviation (`Clock.instant(typed:option:)`). The second of two equal
+/// wall times cannot be written as a zoned time (RFC 5545 §3.3.5 reads that
+/// as the first), so it is written as its UTC instant.
+func parseTime(_ text: String, option: String, clock: Clock) throws -> CalendarTime {
     if text.contains(" ") || text.contains("T") {
-        return .zoned(try parseDateTime(text, option: option), zone)
+        let (wall, t) = try clock.instant(typed: text, option: option)
+        return clock.instant(wall) == t ? .zoned(wall, clock.name) : .utc(LocalDateTime(localSeconds: t))
     }
     guard text.count == 10 else {
         throw ValidationError("\(option) ‘\(text)’ is not 'YYYY-MM-DD HH:MM', or YYYY-MM-DD for all day (for example '2026-11-27 18:00')")
@@ -66,21 +77,25 @@ func parseColor(_ text: String) throws -> ItemColor {
     do { return try ItemColor.named(text) } catch { throw CLIError("--color ‘\(text)’: \(error.message) or #RRGGBB") }
 }
 
-/// "event ‘Yoga’ (Fri 2026-11-27 18:00–19:00)".
-func describe(_ item: CalendarItem) -> String {
+/// "event ‘Yoga’ (Fri 2026-11-27 18:00–19:00)", its times on `clock`.
+func describe(_ item: CalendarItem, clock: Clock) -> String {
     let kind = item.kind == .task ? "task" : "event"
-    return "\(kind) ‘\(item.title)’ (\(describeTime(item))\(item.color.map { ", \($0)" } ?? ""))"
+    return "\(kind) ‘\(item.title)’ (\(describeTime(item, clock: clock))\(item.color.map { ", \($0)" } ?? ""))"
 }
 
-func describeTime(_ item: CalendarItem) -> String {
+func describeTime(_ item: CalendarItem, clock: Clock) -> String {
     let start = item.start
     let day = dayText(start.localDate)
     let repeats = item.recurrenceRules.isEmpty ? "" : ", repeating \(item.recurrenceRules.map(\.icalValue).joined(separator: " "))"
     if item.kind == .task {
         let due: String
-        if case .at(let time) = item.end { due = "due \(dayText(time.localDate))" + (time.isDate ? "" : " \(clock(time.wallTime))") } else { due = "no due date" }
+        func at(_ t: CalendarTime) -> String {
+            guard !t.isDate, let s = try? t.epochSeconds(floatingIn: clock.rules) else { return dayText(t.localDate) }
+            return "\(dayText(clock.wall(s).date)) \(clock.time(s))"
+        }
+        if case .at(let time) = item.end { due = "due \(at(time))" } else { due = "no due date" }
         guard item.hasStart else { return due + repeats }
-        return "from \(day)" + (start.isDate ? "" : " \(clock(start.wallTime))") + ", " + due + repeats
+        return "from \(at(start)), " + due + repeats
     }
     if start.isDate {
         if case .at(let end) = item.end, end.localDate > start.localDate.adding(days: 1) {
@@ -88,26 +103,26 @@ func describeTime(_ item: CalendarItem) -> String {
         }
         return "\(day), all day" + repeats
     }
-    var text = "\(day) \(clock(start.wallTime))"
-    switch item.end {
-    case .at(let end) where end.localDate == start.localDate: text += "–" + clock(end.wallTime)
-    case .at(let end): text += " to \(end.localDate) \(clock(end.wallTime))"
-    case .duration(let d) where d.days == 0: text += "–" + clock(start.wallTime.adding(seconds: Int64(d.seconds)))
-    default: break
-    }
-    return text + repeats
+    guard let from = try? start.epochSeconds(floatingIn: clock.rules) else { return day + repeats }
+    let to = from + item.length(floatingIn: clock.rules)
+    return (to > from ? clock.span(from: from, to: to) : "\(dayText(clock.wall(from).date)) \(clock.time(from))") + repeats
 }
 
 /// The end an item gets from --end or --minutes.
-func itemEnd(start: CalendarTime, end: String?, minutes: Int?, zone: String) throws -> CalendarItem.End? {
+func itemEnd(start: CalendarTime, end: String?, minutes: Int?, clock: Clock) throws -> CalendarItem.End? {
     if end != nil, minutes != nil { throw ValidationError("give --end or --minutes, not both") }
     if let minutes {
         guard minutes > 0 else { throw ValidationError("--minutes must be at least 1") }
+        // Checked before any arithmetic: no length can overflow on its way to the file.
+        let most = Int(CalendarItem.maximumLength / 60)
+        guard minutes <= most else {
+            throw CLIError("--minutes \(minutes) is longer than \(most / 1440) days, the longest an item may last; give a shorter length")
+        }
         guard !start.isDate else { throw ValidationError("--minutes needs a start with a time; an all-day item takes --end YYYY-MM-DD") }
         return .duration(ItemDuration(seconds: minutes * 60))
     }
     guard let end else { return nil }
-    var time = try parseTime(end, option: "--end", zone: zone)
+    var time = try parseTime(end, option: "--end", clock: clock)
     // An all-day end typed as the last day is made exclusive, as RFC 5545 wants.
     if start.isDate, case .date(let last) = time { time = .date(last.adding(days: 1)) }
     return .at(time)
@@ -119,7 +134,9 @@ struct Add: ParsableCommand {
         abstract: "Add an event or a task to a calendar file.",
         discussion: """
             Times are typed on the calendar's clock (--time-zone, else the calendar's own \
-            zone, else the system's). A date without a time makes an all-day event; --end \
+            zone; a new calendar is created on --time-zone, else the system's zone). A \
+            time the clocks skip is refused; one they show twice takes its abbreviation \
+            ('2026-10-25 02:30 CET'). Items last at most 366 days. A date without a time makes an all-day event; --end \
             then names its last day. Red is refused: it marks days with several items.
 
             Examples:
@@ -151,19 +168,19 @@ struct Add: ParsableCommand {
 
     func run() throws {
         let added = try book.updateCalendar { calendar in
-            let zone = try book.zone(of: calendar)
-            let item = try makeItem(zone: zone)
-            try calendar.add(item, at: try book.instant(inZone: zone))
-            return item
+            let clock = try book.clock(of: calendar)
+            let item = try makeItem(clock: clock)
+            try calendar.add(item, at: try book.instant(inZone: clock.name), rules: try calendarRules(of: calendar).rules)
+            return (item, clock)
         }
-        print("Added \(describe(added)) as \(added.uid).")
+        print("Added \(describe(added.0, clock: added.1)) as \(added.0.uid).")
     }
 
-    private func makeItem(zone: String) throws -> CalendarItem {
-        let dueTime = try due.map { try parseTime($0, option: "--due", zone: zone) }
-        let startTime = try start.map { try parseTime($0, option: "--start", zone: zone) } ?? dueTime
+    private func makeItem(clock: Clock) throws -> CalendarItem {
+        let dueTime = try due.map { try parseTime($0, option: "--due", clock: clock) }
+        let startTime = try start.map { try parseTime($0, option: "--start", clock: clock) } ?? dueTime
         guard let startTime else { throw ValidationError("a start or due time is needed") }
-        var end = try itemEnd(start: startTime, end: self.end, minutes: minutes, zone: zone)
+        var end = try itemEnd(start: startTime, end: self.end, minutes: minutes, clock: clock)
         if let dueTime {
             guard end == nil || start == nil else { throw ValidationError("a task has --due instead of --end or --minutes") }
             end = .at(dueTime)
@@ -218,26 +235,26 @@ struct Edit: ParsableCommand {
     }
 
     func run() throws {
-        let (old, new) = try book.updateCalendar { calendar in
+        let (old, new, clock) = try book.updateCalendar { calendar in
             guard let old = calendar.item(uid: uid) else {
                 throw CLIError("there is no event or task with the UID ‘\(uid)’ in \(book.url.path)")
             }
             if SchedulingBook.isSchedulingItem(old) {
                 throw CLIError("‘\(uid)’ is a \(old.properties.contains { $0.name == "X-HORARI-CAPACITY" } ? "class" : "session") of the gym's book; change it with `horari \(old.properties.contains { $0.name == "X-HORARI-CAPACITY" } ? "classes" : "sessions")`")
             }
-            let zone = try book.zone(of: calendar)
-            let new = try revise(old, zone: zone)
-            try calendar.update(new, at: try book.instant(inZone: zone))
-            return (old, calendar.item(uid: uid) ?? new)
+            let clock = try book.clock(of: calendar)
+            let new = try revise(old, clock: clock)
+            try calendar.update(new, at: try book.instant(inZone: clock.name), rules: try calendarRules(of: calendar).rules)
+            return (old, calendar.item(uid: uid) ?? new, clock)
         }
-        print("Changed \(describe(old))\n     to \(describe(new)).")
+        print("Changed \(describe(old, clock: clock))\n     to \(describe(new, clock: clock)).")
     }
 
-    private func revise(_ old: CalendarItem, zone: String) throws -> CalendarItem {
+    private func revise(_ old: CalendarItem, clock: Clock) throws -> CalendarItem {
         var item = old
         if let title { item.title = title }
         if let start {
-            let time = try parseTime(start, option: "--start", zone: zone)
+            let time = try parseTime(start, option: "--start", clock: clock)
             if case .at(let oldEnd) = old.end, end == nil, minutes == nil, old.hasStart || old.kind == .event {
                 // Keep the length: move the end by as much as the start moved.
                 if time.isDate == old.start.isDate {
@@ -251,11 +268,11 @@ struct Edit: ParsableCommand {
             item.hasStart = true
         }
         if end != nil || minutes != nil {
-            item.end = try itemEnd(start: item.start, end: end, minutes: minutes, zone: zone)
+            item.end = try itemEnd(start: item.start, end: end, minutes: minutes, clock: clock)
         }
         if let due {
             guard old.kind == .task else { throw ValidationError("--due is for tasks; ‘\(uid)’ is an event, change its --end") }
-            let time = try parseTime(due, option: "--due", zone: zone)
+            let time = try parseTime(due, option: "--due", clock: clock)
             item.end = .at(time)
             if !item.hasStart { item.start = time }
         }
@@ -295,8 +312,10 @@ struct Delete: ParsableCommand {
         // Ask before taking the file's lock: a person thinking must not hold up
         // other processes. The item is then deleted only if it is still the one
         // that was shown.
-        let shown = try item(in: try readCalendar())
-        guard try confirm("Delete \(describe(shown))? [y/N] ") else {
+        let calendar = try loadExistingCalendar(book.url, quiet: true).calendar
+        let clock = try book.clock(of: calendar)
+        let shown = try item(in: calendar)
+        guard try confirm("Delete \(describe(shown, clock: clock))? [y/N] ") else {
             print("Nothing deleted.")
             return
         }
@@ -306,11 +325,7 @@ struct Delete: ParsableCommand {
             }
             return try calendar.removeItem(uid: uid)
         }
-        print("Deleted \(describe(removed)).")
-    }
-
-    private func readCalendar() throws -> ICalendar {
-        do { return try CalendarFile.load(book.url).calendar } catch { throw CLIError("\(book.url.path): \(error.description)") }
+        print("Deleted \(describe(removed, clock: clock)).")
     }
 
     private func item(in calendar: ICalendar) throws -> CalendarItem {

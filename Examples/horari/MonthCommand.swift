@@ -19,7 +19,7 @@ struct Month: ParsableCommand {
             """
     )
 
-    @Argument(help: "The month, YYYY-MM (default: this month in --time-zone).")
+    @Argument(help: "The month, YYYY-MM (default: this month on the calendar's clock).")
     var month: String?
 
     @Flag(help: "Show ISO 8601 week numbers (the week of each row's Thursday).")
@@ -33,8 +33,9 @@ struct Month: ParsableCommand {
         let mview = MonthView(year: year, month: monthNumber, schedule: context.schedule,
                               options: .init(firstWeekday: context.firstWeekday, zone: context.zone, today: context.today))
         guard view.format == .text else { return try printJSON(mview) }
-        var text = MonthGrid.render(mview, names: context.names, weekNumbers: weekNumbers, painter: context.painter)
-        text += MonthGrid.itemList(mview, schedule: context.schedule, zone: context.zone, painter: context.painter)
+        var text = context.clock.header.map { $0 + "\n" } ?? ""
+        text += MonthGrid.render(mview, names: context.names, weekNumbers: weekNumbers, painter: context.painter)
+        text += MonthGrid.itemList(mview, schedule: context.schedule, clock: context.clock, painter: context.painter)
         print(text, terminator: "")
     }
 }
@@ -95,19 +96,13 @@ enum MonthGrid {
     }
 
     /// The month's occurrences below the grid, one per line, in the display zone.
-    static func itemList(_ view: MonthView, schedule: Schedule, zone: ZoneRules, painter: Painter) -> String {
+    static func itemList(_ view: MonthView, schedule: Schedule, clock: Clock, painter: Painter) -> String {
         guard !schedule.items.isEmpty, let first = try? LocalDate(year: view.year, month: view.month, day: 1) else { return "" }
         let last = first.adding(days: LocalDate.daysIn(month: view.month, year: view.year))
-        let occurrences = schedule.occurrences(fromDay: first, toDay: last, in: zone)
+        let occurrences = schedule.occurrences(fromDay: first, toDay: last, in: clock.rules)
         var out = ""
         for o in occurrences {
-            let when: String
-            if o.isAllDay {
-                when = o.start.localDate.description + "      "
-            } else {
-                let wall = LocalDateTime(localSeconds: zone.wall(atInstant: o.startSeconds))
-                when = wall.date.description + " " + String(wall.description.dropFirst(11).prefix(5))
-            }
+            let when = o.isAllDay ? o.start.localDate.description + "      " : clock.wall(o.startSeconds).date.description + " " + clock.time(o.startSeconds)
             out += "\(when)  \(painter.swatch(o.item.color)) \(o.item.title)\n"
         }
         return out.isEmpty ? "" : "\n" + out
@@ -150,9 +145,11 @@ struct Painter {
         return codes.isEmpty ? text : "\u{1B}[" + codes.joined(separator: ";") + "m" + text + "\u{1B}[0m"
     }
 
+    /// A dot in an item's colour; an item without one gets the views' colour
+    /// for uncoloured items (`ItemColor.fallback`), so that every item shows.
     func swatch(_ color: ItemColor?) -> String {
-        guard enabled, let color else { return "•" }
-        return "\u{1B}[" + foreground(color.rgb) + "m•\u{1B}[0m"
+        guard enabled else { return "•" }
+        return "\u{1B}[" + foreground((color ?? .fallback).rgb) + "m•\u{1B}[0m"
     }
 
     private func foreground(_ rgb: ItemColor.RGB) -> String {

@@ -152,7 +152,7 @@ struct Sample: ParsableCommand {
         }
         out += "\n\n" + MonthGrid.render(mview, names: names, weekNumbers: false, painter: painter)
         out += "\n" + legend(mview, schedule: schedule, zone: zone, today: day, painter: painter) + "\n"
-        out += comingUp(from: day, schedule: schedule, book: book, zone: zone, names: names, painter: painter)
+        out += comingUp(from: day, schedule: schedule, book: book, clock: try Clock(named: zoneName), names: names, painter: painter)
         out += "\nSave it to try the other commands:  horari sample --write gym.ics\n"
         FileHandle.standardOutput.write(Data(out.utf8))
     }
@@ -186,13 +186,14 @@ struct Sample: ParsableCommand {
     }
 
     /// The next items from today, with the places left in each class.
-    private func comingUp(from day: LocalDate, schedule: Schedule, book: SchedulingBook, zone: ZoneRules, names: CalendarNames, painter: Painter) -> String {
+    private func comingUp(from day: LocalDate, schedule: Schedule, book: SchedulingBook, clock: Clock, names: CalendarNames, painter: Painter) -> String {
+        let zone = clock.rules
         guard upcoming > 0 else { return "" }
         let list = ListView(from: day, schedule: schedule, options: .init(zone: zone, limit: upcoming, names: names))
         var out = "Coming up\n"
         for o in list.sections.flatMap(\.occurrences) {
             let weekday = names.shortWeekdays[o.start.date.weekday.rawValue]
-            var line = "  \(weekday) \(o.start.date)  \(span(o, names: names).padding(toLength: 11, withPad: " ", startingAt: 0)) \(painter.swatch(o.color)) \(o.title)"
+            var line = "  \(weekday) \(o.start.date)  \(span(o, names: names, clock: clock).padding(toLength: 11, withPad: " ", startingAt: 0)) \(painter.swatch(o.color)) \(o.title)"
             if let place = o.location { line += ", \(place)" }
             if let series = try? book.classSeries(o.id.uid), let original = o.id.recurrenceID?.localDate,
                 let occurrence = try? book.occurrence(classID: series.id, on: original)

@@ -4,34 +4,38 @@ import CalendarScheduling
 import Foundation
 import ICalendarKit
 
-/// The options every scheduling command takes: the calendar file, and the
-/// time the request is made.
+/// The options every command that reads or changes a calendar file takes:
+/// the file, the clock, and the time the request is made.
 struct BookOptions: ParsableArguments {
     @Option(help: "The calendar file (default: $XDG_DATA_HOME/horari/calendar.ics, else ~/.local/share/horari/calendar.ics).")
     var calendar: String?
 
-    @Option(help: "The time of the request, 'YYYY-MM-DD HH:MM' on the book's clocks (default: now; for scripts and tests).")
+    @Option(help: "The time of the request, 'YYYY-MM-DD HH:MM' on the calendar's clock (default: now; for scripts and tests).")
     var now: String?
 
-    @Option(help: "The book's IANA time zone when the file does not name one yet (default: the calendar's X-WR-TIMEZONE, else the system's).")
+    @Option(help: "The IANA time zone to show and type times in (default: the calendar's own; a new calendar is created in this zone, else the system's).")
     var timeZone: String?
 
     /// The calendar file: --calendar, or the XDG data directory's.
-    var url: URL {
-        if let calendar { return URL(fileURLWithPath: calendar) }
-        let env = ProcessInfo.processInfo.environment
-        let data = env["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? (env["HOME"] ?? NSHomeDirectory()) + "/.local/share"
-        return URL(fileURLWithPath: data).appendingPathComponent("horari/calendar.ics")
+    var url: URL { calendarURL(calendar) }
+
+    /// The zone a calendar keeps (see `Clock.init(option:calendar:schedule:)`),
+    /// which is also its scheduling book's.
+    static func ownZone(of calendar: ICalendar) -> String {
+        calendar.calendarZone ?? Schedule.predominantZone(of: calendar.items)?.identifier ?? "UTC"
     }
 
-    var defaultZone: String { timeZone ?? TimeZone.current.identifier }
-
-    /// The book in the calendar file, for reading.
+    /// The book in the calendar file, for reading; the file must exist.
     func read() throws -> SchedulingBook {
-        let result: ImportResult
-        do { result = try CalendarFile.load(url) } catch { throw CLIError("\(url.path): \(error.description)") }
-        do { return try result.calendar.schedulingBook(defaultTimeZone: defaultZone) } catch { throw CLIError("\(url.path): \(error.description)") }
+        let calendar = try loadExistingCalendar(url, quiet: true).calendar
+        do { return try calendar.schedulingBook(defaultTimeZone: Self.ownZone(of: calendar)) } catch { throw CLIError("\(url.path): \(error.description)") }
+    }
+
+    /// The clock times are shown and typed on: --time-zone, else the book's own.
+    func clock(for book: SchedulingBook) throws -> BookClock {
+        let own: ZoneRules
+        do { own = try ZoneRules.named(book.timeZone) } catch { throw CLIError("the book's time zone: \(error.message)") }
+        return BookClock(book: own, display: try Clock(named: timeZone ?? book.timeZone))
     }
 
     /// Loads, changes and saves the book under the file's lock (atomic save),
@@ -39,7 +43,7 @@ struct BookOptions: ParsableArguments {
     @discardableResult
     func change<T>(_ body: (inout SchedulingBook) throws -> T) throws -> T {
         try updateCalendar { calendar in
-            var book = try calendar.schedulingBook(defaultTimeZone: defaultZone)
+            var book = try calendar.schedulingBook(defaultTimeZone: Self.ownZone(of: calendar))
             let result = try body(&book)
             calendar.setScheduling(book)
             return result
@@ -49,8 +53,8 @@ struct BookOptions: ParsableArguments {
     /// The exporter a change saves with: what it writes as `DTSTAMP` (for the
     /// book's records, which are written afresh) is the request's time, so a
     /// script that passes --now writes the same file every time.
-    func exporter() throws -> ICalendarExporter {
-        ICalendarExporter(options: .init(timestamp: try instant(inZone: defaultZone), includeRejected: true))
+    func exporter(zone: String) throws -> ICalendarExporter {
+        ICalendarExporter(options: .init(timestamp: try instant(inZone: zone), includeRejected: true))
     }
 
     /// The date on the book's clocks at the request's time.
@@ -60,9 +64,38 @@ struct BookOptions: ParsableArguments {
         return LocalDateTime(localSeconds: zone.wall(atInstant: Int64(try instant(in: book).timeIntervalSince1970))).date
     }
 
-    /// The request's time, --now read on the book's clocks.
+    /// The request's time, --now read on the clock times are typed on.
     func instant(in book: SchedulingBook) throws -> Date {
-        try instant(inZone: book.timeZone)
+        try instant(inZone: timeZone ?? book.timeZone)
+    }
+}
+
+/// A book's own clock and the clock its times are shown and typed on.
+struct BookClock {
+    /// The zone the book keeps its wall times in.
+    let book: ZoneRules
+    /// The zone times are shown and typed in.
+    let display: Clock
+
+    /// The instant of one of the book's wall times.
+    func instant(_ wall: LocalDateTime) -> Int64 { book.instant(forWall: wall.localSeconds) }
+
+    /// "Wed 2026-11-25 18:30–19:30" on the display clock, for a book time and a length.
+    func span(_ start: LocalDateTime, minutes: Int) -> String {
+        let t = instant(start)
+        return display.span(from: t, to: t + Int64(minutes) * 60)
+    }
+
+    /// A typed time (see `Clock.instant(typed:option:)`) as one of the book's wall times.
+    func bookWall(typed text: String, option: String) throws -> LocalDateTime {
+        let (_, t) = try display.instant(typed: text, option: option)
+        let wall = LocalDateTime(localSeconds: book.wall(atInstant: t))
+        // The book keeps wall times, and a wall time the clocks show twice
+        // stands for its first instant (RFC 5545 §3.3.5).
+        guard book.instant(forWall: wall.localSeconds) == t else {
+            throw CLIError("\(option) ‘\(text)’ is the second \(clock(wall)) of \(wall.date) in \(book.identifier), which the book cannot hold yet; pick another time")
+        }
+        return wall
     }
 }
 
@@ -106,10 +139,6 @@ func dayText(_ date: LocalDate) -> String {
     return "\(names[date.weekday.rawValue]) \(date)"
 }
 
-/// "Wed 2026-11-25 18:30–19:30".
-func when(_ start: LocalDateTime, minutes: Int) -> String {
-    "\(dayText(start.date)) \(clock(start))–\(clock(start.adding(seconds: Int64(minutes) * 60)))"
-}
 
 // MARK: - People
 
@@ -244,12 +273,13 @@ struct Sessions: ParsableCommand {
         @OptionGroup var book: BookOptions
 
         func run() throws {
-            let start = try parseDateTime(self.start, option: "--start")
-            let (coach, client, minutes, location, notes, id) = (coach, client, minutes, location, notes, id)
-            let s = try book.change { b in
-                try b.addSession(id: id, coach: coach, client: client, start: start, minutes: minutes, location: location, notes: notes)
+            let (coach, client, minutes, location, notes, id, typed, book) = (coach, client, minutes, location, notes, id, start, book)
+            let (s, clock) = try book.change { b in
+                let clock = try book.clock(for: b)
+                let start = try clock.bookWall(typed: typed, option: "--start")
+                return (try b.addSession(id: id, coach: coach, client: client, start: start, minutes: minutes, location: location, notes: notes), clock)
             }
-            print("Booked session \(s.id): \(client) with \(coach), \(when(s.start, minutes: s.minutes))\(s.location.map { " at " + $0 } ?? "").")
+            print("Booked session \(s.id): \(client) with \(coach), \(clock.span(s.start, minutes: s.minutes))\(s.location.map { " at " + $0 } ?? "").")
         }
     }
 
@@ -265,13 +295,14 @@ struct Sessions: ParsableCommand {
         func run() throws {
             let b = try book.read()
             let now = try book.instant(in: b)
+            let clock = try book.clock(for: b)
             do {
                 let sessions = past ? try b.pastSessions(coach: coach, before: now, limit: limit) : try b.upcomingSessions(coach: coach, after: now, limit: limit)
                 if sessions.isEmpty { print(past ? "No past sessions." : "No upcoming sessions.") }
                 for s in sessions {
                     let name = (try? b.client(s.clientID, coach: coach).name) ?? s.clientID
                     let status = s.status == .scheduled ? "" : "  (\(s.status.rawValue))"
-                    print("\(when(s.start, minutes: s.minutes))  \(name)\(s.location.map { "  @ " + $0 } ?? "")  [\(s.id)]\(status)")
+                    print("\(clock.span(s.start, minutes: s.minutes))  \(name)\(s.location.map { "  @ " + $0 } ?? "")  [\(s.id)]\(status)")
                 }
             } catch { throw CLIError(error.description) }
         }
@@ -288,10 +319,13 @@ struct Sessions: ParsableCommand {
         @OptionGroup var book: BookOptions
 
         func run() throws {
-            let start = try parseDateTime(self.start, option: "--start")
-            let (id, coach, minutes) = (id, coach, minutes)
-            let s = try book.change { b in try b.moveSession(id, coach: coach, to: start, minutes: minutes) }
-            print("Moved session \(s.id) to \(when(s.start, minutes: s.minutes)).")
+            let (id, coach, minutes, typed, book) = (id, coach, minutes, start, book)
+            let (s, clock) = try book.change { b in
+                let clock = try book.clock(for: b)
+                let start = try clock.bookWall(typed: typed, option: "--start")
+                return (try b.moveSession(id, coach: coach, to: start, minutes: minutes), clock)
+            }
+            print("Moved session \(s.id) to \(clock.span(s.start, minutes: s.minutes)).")
         }
     }
 
@@ -340,12 +374,13 @@ struct Sessions: ParsableCommand {
             let b = try book.read()
             let now = try book.instant(in: b)
             let today = try book.today(in: b)
+            let clock = try book.clock(for: b)
             let first = try parseDate(from, option: "--from", default: today)
             let last = try parseDate(to, option: "--to", default: first.adding(days: 6))
             do {
                 let slots = try b.freeSlots(coach: coach, from: first, through: last, minutes: minutes, step: step, notBefore: now)
                 if slots.isEmpty { print("No free slots of \(minutes) minutes.") }
-                for s in slots { print(when(s.start, minutes: minutes)) }
+                for s in slots { print(clock.display.span(from: s.startSeconds, to: s.endSeconds)) }
             } catch { throw CLIError(error.description) }
         }
     }
@@ -415,12 +450,13 @@ struct Classes: ParsableCommand {
 
         func run() throws {
             let b = try book.read()
+            let shown = try book.clock(for: b)
             if let week {
                 let day = try parseDate(week, option: "--week")
                 let monday = day.adding(days: -day.weekday.rawValue)
                 for o in b.occurrences(from: monday, through: monday.adding(days: 6)) {
                     let state = o.isCancelled ? "cancelled" : o.placesLeft == 0 ? "full, \(o.waiting) waiting" : "\(o.placesLeft) of \(o.capacity) places left"
-                    print("\(when(o.start, minutes: o.minutes))  \(o.title)  (\(state))\(o.isMoved ? "  moved from \(o.id.date) \((try? b.classSeries(o.id.classID).time.description) ?? "")" : "")  [\(o.id.classID)]")
+                    print("\(shown.span(o.start, minutes: o.minutes))  \(o.title)  (\(state))\(o.isMoved ? "  moved from \(o.id.date) \((try? b.classSeries(o.id.classID).time.description) ?? "")" : "")  [\(o.id.classID)]")
                 }
                 return
             }
@@ -469,10 +505,13 @@ extension Classes {
 
         func run() throws {
             let date = try parseDate(self.date, option: "--date")
-            let start = try parseDateTime(self.start, option: "--start")
-            let (id, minutes) = (id, minutes)
-            let o = try book.change { b in try b.moveOccurrence(classID: id, on: date, to: start, minutes: minutes) }
-            print("Moved \(o.title) of \(date) to \(when(o.start, minutes: o.minutes)); its \(o.booked) booking(s) and \(o.waiting) waiting stay.")
+            let (id, minutes, typed, book) = (id, minutes, start, book)
+            let (o, clock) = try book.change { b in
+                let clock = try book.clock(for: b)
+                let start = try clock.bookWall(typed: typed, option: "--start")
+                return (try b.moveOccurrence(classID: id, on: date, to: start, minutes: minutes), clock)
+            }
+            print("Moved \(o.title) of \(date) to \(clock.span(o.start, minutes: o.minutes)); its \(o.booked) booking(s) and \(o.waiting) waiting stay.")
         }
     }
 }
@@ -503,25 +542,27 @@ struct Book: ParsableCommand {
         let date = try parseDate(dateText, option: "--date")
         let member = member, whenFull: WhenFull = waitlist ? .joinWaitlist : .refuse
         let now = try book.instant(in: try book.read())
-        let (outcome, occurrence) = try book.change { b in
+        let options = book
+        let (outcome, occurrence, clock) = try book.change { b in
             let outcome = try b.book(member: member, classID: classID, on: date, now: now, whenFull: whenFull)
-            return (outcome, try b.occurrence(classID: classID, on: date))
+            return (outcome, try b.occurrence(classID: classID, on: date), try options.clock(for: b))
         }
         switch outcome {
         case .confirmed:
-            print("Booked \(member) into \(occurrence.title), \(when(occurrence.start, minutes: occurrence.minutes)) (\(occurrence.placesLeft) of \(occurrence.capacity) places left).")
+            print("Booked \(member) into \(occurrence.title), \(clock.span(occurrence.start, minutes: occurrence.minutes)) (\(occurrence.placesLeft) of \(occurrence.capacity) places left).")
         case .waitlisted(let position):
-            print("\(occurrence.title), \(when(occurrence.start, minutes: occurrence.minutes)) is full; \(member) is number \(position) on the waitlist.")
+            print("\(occurrence.title), \(clock.span(occurrence.start, minutes: occurrence.minutes)) is full; \(member) is number \(position) on the waitlist.")
         }
     }
 
     private func printBookings() throws {
         let b = try book.read()
+        let clock = try book.clock(for: b)
         do {
             let booked = try b.bookings(member: member), waiting = try b.waitlists(member: member)
             if booked.isEmpty && waiting.isEmpty { print("\(member) has no bookings.") }
-            for o in booked { print("\(when(o.start, minutes: o.minutes))  \(o.title)  booked") }
-            for (o, p) in waiting { print("\(when(o.start, minutes: o.minutes))  \(o.title)  waitlist #\(p)") }
+            for o in booked { print("\(clock.span(o.start, minutes: o.minutes))  \(o.title)  booked") }
+            for (o, p) in waiting { print("\(clock.span(o.start, minutes: o.minutes))  \(o.title)  waitlist #\(p)") }
         } catch { throw CLIError(error.description) }
     }
 }

@@ -6,7 +6,7 @@ import ICalendarKit
 
 /// The options every view command takes.
 struct ViewOptions: ParsableArguments {
-    @Option(help: "An .ics file whose items the view shows.")
+    @Option(help: "The calendar file (default: $XDG_DATA_HOME/horari/calendar.ics, else ~/.local/share/horari/calendar.ics).")
     var calendar: String?
 
     @Option(help: "The first day of the week: monday … sunday (default: the locale's; Sunday without --locale, as ncal).")
@@ -15,7 +15,7 @@ struct ViewOptions: ParsableArguments {
     @Option(help: "The locale for names and labels, such as en_US, ca_ES, es_ES, it_IT (default: en_US_POSIX, as ncal in the C locale).")
     var locale: String?
 
-    @Option(help: "The IANA time zone that places items on days and hours (default: the system's).")
+    @Option(help: "The IANA time zone to show times in (default: the calendar's own, its X-WR-TIMEZONE; never the machine's).")
     var timeZone: String?
 
     @Option(help: "auto (colour on a terminal unless NO_COLOR is set), always or never.")
@@ -24,31 +24,36 @@ struct ViewOptions: ParsableArguments {
     @Option(help: "text or json.")
     var format: OutputFormat = .text
 
-    @Option(help: "The day to treat as today, YYYY-MM-DD (default: the clock's, in --time-zone; for scripts and tests).")
+    @Option(help: "The day to treat as today, YYYY-MM-DD (default: the clock's, in the zone shown; for scripts and tests).")
     var today: String?
 
     /// What a view command needs, read once.
     struct Context {
-        let zone: ZoneRules
+        let clock: Clock
         let today: LocalDate
         let names: CalendarNames
         let firstWeekday: Weekday
         let schedule: Schedule
         let painter: Painter
+
+        var zone: ZoneRules { clock.rules }
+
+        /// Prints the header line naming the zone, when it is not the machine's.
+        func printHeader() {
+            if let header = clock.header { print(header) }
+        }
     }
 
     func context() throws -> Context {
-        let zoneName = timeZone ?? TimeZone.current.identifier
-        let zone: ZoneRules
-        do { zone = try ZoneRules.named(zoneName) } catch {
-            throw ValidationError("--time-zone ‘\(zoneName)’: \(error.message)")
-        }
+        // The calendar first: its zone is the clock, and today is read on it.
+        let calendar = try loadExistingCalendar(calendarURL(self.calendar), quiet: format == .json).calendar
+        let schedule = calendar.schedule()
+        let clock = try Clock(option: timeZone, calendar: calendar, schedule: schedule)
         // The CLI reads the clock once, here; the views are handed `today`.
-        let today = try parseDate(self.today, option: "--today", default: LocalDateTime(localSeconds: zone.wall(atInstant: Int64(Date().timeIntervalSince1970))).date)
+        let today = try parseDate(self.today, option: "--today", default: clock.today())
         let names = CalendarNames(locale: Locale(identifier: locale ?? "en_US_POSIX"))
         let first = try firstWeekday.map(parseWeekday) ?? (locale == nil ? .sunday : names.firstWeekday)
-        let schedule = try calendar.map { try loadCalendar($0, quiet: format == .json).calendar.schedule() } ?? .empty
-        return Context(zone: zone, today: today, names: names, firstWeekday: first, schedule: schedule, painter: Painter(choice: color))
+        return Context(clock: clock, today: today, names: names, firstWeekday: first, schedule: schedule, painter: Painter(choice: color))
     }
 }
 
@@ -75,10 +80,16 @@ func clock(_ t: LocalDateTime) -> String {
     (t.hour < 10 ? "0" : "") + "\(t.hour):" + (t.minute < 10 ? "0" : "") + "\(t.minute)"
 }
 
-/// "09:30–10:30", "all day", or "09:30" for an instant.
-func span(_ o: DisplayOccurrence, names: CalendarNames) -> String {
+/// "09:30–10:30", "22:00 – Thu 08:00" across midnight, "all day", or "09:30"
+/// for an instant; a time the clocks show twice carries its abbreviation.
+func span(_ o: DisplayOccurrence, names: CalendarNames, clock: Clock) -> String {
     if o.isAllDay { return names.allDay }
-    return o.end == o.start ? clock(o.start) : clock(o.start) + "–" + clock(o.end)
+    if o.endSeconds == o.startSeconds { return clock.time(o.startSeconds) }
+    let endsAtMidnight = o.end.date == o.start.date.adding(days: 1) && o.end.localSeconds % 86_400 == 0
+    if o.end.date == o.start.date || endsAtMidnight { return clock.time(o.startSeconds) + "–" + clock.time(o.endSeconds) }
+    let day = names.shortWeekdays[o.end.date.weekday.rawValue]
+    let date = o.end.date == o.start.date.adding(days: 1) ? "" : " \(o.end.date)"
+    return clock.time(o.startSeconds) + " – " + day + date + " " + clock.time(o.endSeconds)
 }
 
 /// `horari week`: seven days; a day with several items says so instead of listing them.
@@ -87,12 +98,12 @@ struct Week: ParsableCommand {
         abstract: "Show a week: each day's one item, or \"Several tasks\" (in red) when it holds more.",
         discussion: """
             Examples:
-              horari week 2026-11-25 --calendar Examples/Samples/gym.ics --time-zone Europe/Madrid
+              horari week 2026-11-25 --calendar Examples/Samples/gym.ics
               horari week --locale ca_ES --format json
             """
     )
 
-    @Argument(help: "A date in the week, YYYY-MM-DD (default: today in --time-zone).")
+    @Argument(help: "A date in the week, YYYY-MM-DD (default: today on the calendar's clock).")
     var date: String?
 
     @OptionGroup var view: ViewOptions
@@ -103,6 +114,7 @@ struct Week: ParsableCommand {
         let week = WeekView(containing: day, schedule: context.schedule,
                             options: .init(firstWeekday: context.firstWeekday, zone: context.zone, today: context.today, names: context.names))
         guard view.format == .text else { return try printJSON(week) }
+        context.printHeader()
         let last = week.start.adding(days: 6)
         print("\(week.start) – \(last) (ISO week \(week.isoWeek))")
         let width = week.days.map(\.name.count).max() ?? 0
@@ -112,7 +124,7 @@ struct Week: ParsableCommand {
             switch d.content {
             case .empty: print(title)
             case .one(let o):
-                print("\(title)  \(context.painter.swatch(o.color)) \(span(o, names: context.names))  \(o.title)")
+                print("\(title)  \(context.painter.swatch(o.color)) \(span(o, names: context.names, clock: context.clock))  \(o.title)")
             case .several(let count):
                 print("\(title)  \(context.painter.paint("\(context.names.severalItems) (\(count))", color: .red, bold: true))")
             }
@@ -129,11 +141,11 @@ struct Day: ParsableCommand {
             ([column/columns], with its width when it spans more than one).
 
             Examples:
-              horari day 2026-11-25 --calendar Examples/Samples/gym.ics --time-zone Europe/Madrid
+              horari day 2026-11-25 --calendar Examples/Samples/gym.ics
             """
     )
 
-    @Argument(help: "The date, YYYY-MM-DD (default: today in --time-zone).")
+    @Argument(help: "The date, YYYY-MM-DD (default: today on the calendar's clock).")
     var date: String?
 
     @OptionGroup var view: ViewOptions
@@ -143,6 +155,7 @@ struct Day: ParsableCommand {
         let date = try parseDate(self.date, option: "the date", default: context.today)
         let day = DayView(date: date, schedule: context.schedule, options: .init(zone: context.zone, today: context.today, names: context.names))
         guard view.format == .text else { return try printJSON(day) }
+        context.printHeader()
         print("\(day.name) \(day.date)")
         let painter = context.painter
         for o in day.allDay {
@@ -164,7 +177,7 @@ struct Day: ParsableCommand {
                 let to = p.continuesToNextDay ? "…" : ""
                 let place = "[\(p.column + 1)/\(p.columnCount)" + (p.columnSpan > 1 ? " ×\(p.columnSpan)" : "") + "]"
                 let lead = n == 0 ? hour : "     "
-                print("\(lead)  \(painter.swatch(p.occurrence.color)) \(from)\(span(p.occurrence, names: context.names))\(to)  \(p.occurrence.title)  \(place)")
+                print("\(lead)  \(painter.swatch(p.occurrence.color)) \(from)\(span(p.occurrence, names: context.names, clock: context.clock))\(to)  \(p.occurrence.title)  \(place)")
             }
         }
     }
@@ -182,7 +195,7 @@ struct List: ParsableCommand {
             """
     )
 
-    @Option(help: "The first day, YYYY-MM-DD (default: today in --time-zone).")
+    @Option(help: "The first day, YYYY-MM-DD (default: today on the calendar's clock).")
     var from: String?
 
     @Option(help: "The most occurrences to show.")
@@ -208,11 +221,12 @@ struct List: ParsableCommand {
             list = ListView(from: day, schedule: context.schedule, options: options)
         }
         guard view.format == .text else { return try printJSON(list) }
+        context.printHeader()
         for section in list.sections {
             print(section.title)
             for o in section.occurrences {
                 let day = context.names.shortWeekdays[o.start.date.weekday.rawValue]
-                print("  \(day) \(o.start.date)  \(span(o, names: context.names).padding(toLength: 11, withPad: " ", startingAt: 0)) \(context.painter.swatch(o.color)) \(o.title)")
+                print("  \(day) \(o.start.date)  \(span(o, names: context.names, clock: context.clock).padding(toLength: 11, withPad: " ", startingAt: 0)) \(context.painter.swatch(o.color)) \(o.title)")
             }
         }
         if list.sections.isEmpty { print("Nothing from then on.") }

@@ -166,13 +166,13 @@ extension SchedulingBook {
                     ContentLine(name: Names.classID, value: o.id.classID), ContentLine(name: Names.date, value: o.id.date.basicISO),
                 ])
         }
-        return Schedule(items: items)
+        return Schedule(items: items, timeZone: try? ZoneRules.named(timeZone))
     }
 
     /// A coach's sessions (cancelled ones too) as a schedule the views draw.
     /// - Throws: ``SchedulingError/unknownCoach(_:)``.
     public func coachSchedule(coach coachID: String) throws(SchedulingError) -> Schedule {
-        Schedule(items: try sessions(coach: coachID).map(calendarItem(for:)))
+        Schedule(items: try sessions(coach: coachID).map(calendarItem(for:)), timeZone: try? ZoneRules.named(timeZone))
     }
 
     static func address(_ email: String?, _ kind: String, _ id: String) -> String {

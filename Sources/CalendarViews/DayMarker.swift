@@ -6,12 +6,14 @@ import Foundation
 public enum DayMarker: Hashable, Sendable, Codable {
     /// No item touches the day.
     case none
-    /// Exactly one occurrence touches the day; its item's colour, if it has one.
-    case single(ItemColor?)
+    /// Exactly one occurrence touches the day: its item's colour, or the
+    /// view's colour for items without one (``MonthView/Options/uncolored``),
+    /// so every item marks its day.
+    case single(ItemColor)
     /// Two or more occurrences touch the day (same colour or not): drawn red.
     case several(count: Int)
 
-    /// The colour to draw: the item's, red for several, `nil` for none or an uncoloured item.
+    /// The colour to draw: the item's (or the uncoloured items' colour), red for several, `nil` for none.
     public var color: ItemColor? {
         switch self {
         case .none: nil
@@ -52,7 +54,7 @@ func coveredDays(_ x: Schedule.Extent, in zone: ZoneRules) -> Range<Int> {
 /// One unsorted visit of the range's occurrences, as extents (no
 /// `Occurrence` is built for a plain series): the cost follows the
 /// occurrences in range, not the schedule's size.
-func markers(for days: Range<Int>, schedule: Schedule, zone: ZoneRules) -> [DayMarker] {
+func markers(for days: Range<Int>, schedule: Schedule, zone: ZoneRules, uncolored: ItemColor) -> [DayMarker] {
     guard !days.isEmpty else { return [] }
     var counts = [Int](repeating: 0, count: days.count)
     var colors = [ItemColor?](repeating: nil, count: days.count)
@@ -66,7 +68,7 @@ func markers(for days: Range<Int>, schedule: Schedule, zone: ZoneRules) -> [DayM
     return zip(counts, colors).map { count, color in
         switch count {
         case 0: .none
-        case 1: .single(color)
+        case 1: .single(color ?? uncolored)
         default: .several(count: count)
         }
     }

@@ -31,8 +31,15 @@ import Foundation
 public struct DayView: Hashable, Sendable, Codable {
     /// How a day is placed.
     public struct Options: Hashable, Sendable {
-        /// The zone whose wall clock places the items.
-        public var zone: ZoneRules
+        /// The display zone: its wall clock decides which day and hour an
+        /// occurrence is shown at.
+        ///
+        /// `nil` (the default) shows the schedule's own calendar zone
+        /// (``CalendarCore/Schedule/timeZone``); a schedule that has none holds
+        /// only all-day, floating and UTC times, and is shown on UTC, where
+        /// each reads as written. The machine's zone is never used unless the
+        /// caller passes it. See ``zone(for:)``.
+        public var zone: ZoneRules?
         /// Today's date in that zone (never read from the clock).
         public var today: LocalDate?
         /// The words to use.
@@ -43,12 +50,16 @@ public struct DayView: Hashable, Sendable, Codable {
         public var minimumMinutes: Int
 
         /// Creates options.
-        public init(zone: ZoneRules = .utc, today: LocalDate? = nil, names: CalendarNames = .english, minimumMinutes: Int = 15) {
+        public init(zone: ZoneRules? = nil, today: LocalDate? = nil, names: CalendarNames = .english, minimumMinutes: Int = 15) {
             self.zone = zone
             self.today = today
             self.names = names
             self.minimumMinutes = minimumMinutes
         }
+
+        /// The zone a view of `schedule` is placed in: ``zone``, else the
+        /// schedule's calendar zone, else UTC (see ``zone``).
+        public func zone(for schedule: Schedule) -> ZoneRules { zone ?? schedule.timeZone ?? .utc }
     }
 
     /// A timed occurrence placed on the day.
@@ -97,12 +108,13 @@ public struct DayView: Hashable, Sendable, Codable {
         self.date = date
         name = options.names.weekday(date.weekday)
         isToday = date == options.today
-        let occurrences = occurrencesByDay(date.dayNumber..<(date.dayNumber + 1), schedule: schedule, zone: options.zone)[0]
+        let zone = options.zone(for: schedule)
+        let occurrences = occurrencesByDay(date.dayNumber..<(date.dayNumber + 1), schedule: schedule, zone: zone)[0]
         var allDay: [DisplayOccurrence] = []
         var timed: [Placement] = []
         let midnight = Int64(date.dayNumber) * 86_400
         for o in occurrences {
-            let shown = DisplayOccurrence(o, zone: options.zone)
+            let shown = DisplayOccurrence(o, zone: zone)
             if shown.isAllDay {
                 allDay.append(shown)
                 continue

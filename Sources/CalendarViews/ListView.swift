@@ -25,8 +25,15 @@ import Foundation
 public struct ListView: Hashable, Sendable, Codable {
     /// What a list shows and how far it looks.
     public struct Options: Hashable, Sendable {
-        /// The zone whose wall clock dates the occurrences.
-        public var zone: ZoneRules
+        /// The display zone: its wall clock decides which day and hour an
+        /// occurrence is shown at.
+        ///
+        /// `nil` (the default) shows the schedule's own calendar zone
+        /// (``CalendarCore/Schedule/timeZone``); a schedule that has none holds
+        /// only all-day, floating and UTC times, and is shown on UTC, where
+        /// each reads as written. The machine's zone is never used unless the
+        /// caller passes it. See ``zone(for:)``.
+        public var zone: ZoneRules?
         /// The most occurrences on a page.
         public var limit: Int
         /// How far past a page's start the search goes, in days (default ten years).
@@ -35,12 +42,16 @@ public struct ListView: Hashable, Sendable, Codable {
         public var names: CalendarNames
 
         /// Creates options.
-        public init(zone: ZoneRules = .utc, limit: Int = 50, lookaheadDays: Int = 3653, names: CalendarNames = .english) {
+        public init(zone: ZoneRules? = nil, limit: Int = 50, lookaheadDays: Int = 3653, names: CalendarNames = .english) {
             self.zone = zone
             self.limit = limit
             self.lookaheadDays = lookaheadDays
             self.names = names
         }
+
+        /// The zone a view of `schedule` is placed in: ``zone``, else the
+        /// schedule's calendar zone, else UTC (see ``zone``).
+        public func zone(for schedule: Schedule) -> ZoneRules { zone ?? schedule.timeZone ?? .utc }
     }
 
     /// The place of an occurrence in the list's order, where the next (or
@@ -87,7 +98,7 @@ public struct ListView: Hashable, Sendable, Codable {
 
     /// The first page: occurrences starting on or after `date`.
     public init(from date: LocalDate, schedule: Schedule, options: Options = Options()) {
-        let start = options.zone.instant(forWall: Int64(date.dayNumber) * 86_400)
+        let start = options.zone(for: schedule).instant(forWall: Int64(date.dayNumber) * 86_400)
         self.init(schedule: schedule, options: options, forwardFrom: start, after: nil)
     }
 
@@ -99,6 +110,7 @@ public struct ListView: Hashable, Sendable, Codable {
     /// The page before `cursor`: the `limit` occurrences that come just before it.
     public init(before cursor: Cursor, schedule: Schedule, options: Options = Options()) {
         let limit = max(0, options.limit)
+        let zone = options.zone(for: schedule)
         let horizon = cursor.startSeconds - Int64(max(0, options.lookaheadDays)) * 86_400
         var found: [Occurrence] = []
         var width: Int64 = 31 * 86_400
@@ -106,18 +118,19 @@ public struct ListView: Hashable, Sendable, Codable {
         // Windows going back; each holds the occurrences that start inside it.
         while found.count <= limit, windowEnd > horizon {
             let windowStart = max(horizon, windowEnd - width)
-            let batch = schedule.occurrences(from: Date(epochSeconds: windowStart), to: Date(epochSeconds: windowEnd), floatingZone: options.zone)
+            let batch = schedule.occurrences(from: Date(epochSeconds: windowStart), to: Date(epochSeconds: windowEnd), floatingZone: zone)
                 .filter { $0.startSeconds >= windowStart && $0.startSeconds < windowEnd && Self.comes($0, before: cursor) }
             found = batch + found
             windowEnd = windowStart
             width *= 2
         }
         let page = Array(found.suffix(limit))
-        self.init(page: page.map { DisplayOccurrence($0, zone: options.zone) }, more: found.count > limit, forward: false, options: options)
+        self.init(page: page.map { DisplayOccurrence($0, zone: zone) }, more: found.count > limit, forward: false, options: options)
     }
 
     private init(schedule: Schedule, options: Options, forwardFrom start: Int64, after cursor: Cursor?) {
         let limit = max(0, options.limit)
+        let zone = options.zone(for: schedule)
         let horizon = start + Int64(max(0, options.lookaheadDays)) * 86_400
         var found: [Occurrence] = []
         var width: Int64 = 31 * 86_400
@@ -125,7 +138,7 @@ public struct ListView: Hashable, Sendable, Codable {
         // Windows going forward; each holds the occurrences that start inside it.
         while found.count <= limit, windowStart < horizon {
             let windowEnd = min(horizon, windowStart + width)
-            found += schedule.occurrences(from: Date(epochSeconds: windowStart), to: Date(epochSeconds: windowEnd), floatingZone: options.zone)
+            found += schedule.occurrences(from: Date(epochSeconds: windowStart), to: Date(epochSeconds: windowEnd), floatingZone: zone)
                 .filter { o in
                     o.startSeconds >= windowStart && o.startSeconds < windowEnd && cursor.map { Self.comes(o, after: $0) } ?? true
                 }
@@ -133,7 +146,7 @@ public struct ListView: Hashable, Sendable, Codable {
             width *= 2
         }
         let page = Array(found.prefix(limit))
-        self.init(page: page.map { DisplayOccurrence($0, zone: options.zone) }, more: found.count > limit, forward: true, options: options)
+        self.init(page: page.map { DisplayOccurrence($0, zone: zone) }, more: found.count > limit, forward: true, options: options)
     }
 
     private init(page: [DisplayOccurrence], more: Bool, forward: Bool, options: Options) {

@@ -18,20 +18,35 @@ public struct MonthView: Hashable, Sendable, Codable {
     public struct Options: Hashable, Sendable {
         /// The first day of each row.
         public var firstWeekday: Weekday
-        /// The zone whose wall clock decides which day an occurrence falls on.
-        public var zone: ZoneRules
+        /// The display zone: its wall clock decides which day and hour an
+        /// occurrence is shown at.
+        ///
+        /// `nil` (the default) shows the schedule's own calendar zone
+        /// (``CalendarCore/Schedule/timeZone``); a schedule that has none holds
+        /// only all-day, floating and UTC times, and is shown on UTC, where
+        /// each reads as written. The machine's zone is never used unless the
+        /// caller passes it. See ``zone(for:)``.
+        public var zone: ZoneRules?
         /// Today's date in that zone, flagged in the grid (never read from the clock).
         public var today: LocalDate?
         /// A selected day, flagged in the grid.
         public var selected: LocalDate?
+        /// The colour a day with one item that has no colour of its own is
+        /// marked with (default ``CalendarCore/ItemColor/fallback``), so that
+        /// every item marks its day.
+        public var uncolored: ItemColor = .fallback
 
-        /// Creates options; Monday first, UTC, nothing flagged by default.
-        public init(firstWeekday: Weekday = .monday, zone: ZoneRules = .utc, today: LocalDate? = nil, selected: LocalDate? = nil) {
+        /// Creates options; Monday first, the schedule's own zone, nothing flagged by default.
+        public init(firstWeekday: Weekday = .monday, zone: ZoneRules? = nil, today: LocalDate? = nil, selected: LocalDate? = nil) {
             self.firstWeekday = firstWeekday
             self.zone = zone
             self.today = today
             self.selected = selected
         }
+
+        /// The zone a view of `schedule` is placed in: ``zone``, else the
+        /// schedule's calendar zone, else UTC (see ``zone``).
+        public func zone(for schedule: Schedule) -> ZoneRules { zone ?? schedule.timeZone ?? .utc }
     }
 
     /// One day cell.
@@ -87,7 +102,7 @@ public struct MonthView: Hashable, Sendable, Codable {
         let rows = (lead + length + 6) / 7
         let start = first.dayNumber - lead
         let days = start..<(start + rows * 7)
-        let marks = markers(for: days, schedule: schedule, zone: options.zone)
+        let marks = markers(for: days, schedule: schedule, zone: options.zone(for: schedule), uncolored: options.uncolored)
         weeks = (0..<rows).map { row in
             let cells = (0..<7).map { column in
                 let date = LocalDate(dayNumber: start + row * 7 + column)

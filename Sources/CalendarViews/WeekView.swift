@@ -17,8 +17,15 @@ public struct WeekView: Hashable, Sendable, Codable {
     public struct Options: Hashable, Sendable {
         /// The first day of the week.
         public var firstWeekday: Weekday
-        /// The zone whose wall clock decides which day an occurrence falls on.
-        public var zone: ZoneRules
+        /// The display zone: its wall clock decides which day and hour an
+        /// occurrence is shown at.
+        ///
+        /// `nil` (the default) shows the schedule's own calendar zone
+        /// (``CalendarCore/Schedule/timeZone``); a schedule that has none holds
+        /// only all-day, floating and UTC times, and is shown on UTC, where
+        /// each reads as written. The machine's zone is never used unless the
+        /// caller passes it. See ``zone(for:)``.
+        public var zone: ZoneRules?
         /// Today's date in that zone, flagged (never read from the clock).
         public var today: LocalDate?
         /// A selected day, flagged.
@@ -27,7 +34,7 @@ public struct WeekView: Hashable, Sendable, Codable {
         public var names: CalendarNames
 
         /// Creates options; the first weekday defaults to the names' locale's.
-        public init(firstWeekday: Weekday? = nil, zone: ZoneRules = .utc, today: LocalDate? = nil, selected: LocalDate? = nil,
+        public init(firstWeekday: Weekday? = nil, zone: ZoneRules? = nil, today: LocalDate? = nil, selected: LocalDate? = nil,
                     names: CalendarNames = .english) {
             self.firstWeekday = firstWeekday ?? names.firstWeekday
             self.zone = zone
@@ -35,6 +42,10 @@ public struct WeekView: Hashable, Sendable, Codable {
             self.selected = selected
             self.names = names
         }
+
+        /// The zone a view of `schedule` is placed in: ``zone``, else the
+        /// schedule's calendar zone, else UTC (see ``zone``).
+        public func zone(for schedule: Schedule) -> ZoneRules { zone ?? schedule.timeZone ?? .utc }
     }
 
     /// What a day holds.
@@ -78,7 +89,8 @@ public struct WeekView: Hashable, Sendable, Codable {
         let lead = (date.weekday.rawValue - options.firstWeekday.rawValue + 7) % 7
         let first = date.dayNumber - lead
         start = LocalDate(dayNumber: first)
-        let byDay = occurrencesByDay(first..<(first + 7), schedule: schedule, zone: options.zone)
+        let zone = options.zone(for: schedule)
+        let byDay = occurrencesByDay(first..<(first + 7), schedule: schedule, zone: zone)
         var days: [Day] = []
         for (i, occurrences) in byDay.enumerated() {
             let day = LocalDate(dayNumber: first + i)
@@ -88,7 +100,7 @@ public struct WeekView: Hashable, Sendable, Codable {
             switch occurrences.count {
             case 0: (content, label, color) = (.empty, nil, nil)
             case 1:
-                let one = DisplayOccurrence(occurrences[0], zone: options.zone)
+                let one = DisplayOccurrence(occurrences[0], zone: zone)
                 (content, label, color) = (.one(one), one.title, one.color)
             default: (content, label, color) = (.several(count: occurrences.count), options.names.severalItems, .red)
             }

@@ -65,6 +65,25 @@ public enum CalendarFile {
         return result
     }
 
+    /// Loads, changes and saves a calendar file while holding its lock, with
+    /// an exporter chosen for the changed calendar (for example one whose
+    /// `DTSTAMP` is a time read on the calendar's own clock).
+    ///
+    /// - Returns: what `body` returns.
+    /// - Throws: ``ICalendarError``, or what `body` or `exporter` throws (nothing is saved then).
+    public static func update<T>(
+        _ url: URL, options: ImportOptions = ImportOptions(),
+        exporterFor exporter: (ICalendar) throws -> ICalendarExporter,
+        _ body: (inout ICalendar) throws -> T
+    ) throws -> T {
+        let lock = try Lock(url)
+        defer { lock.release() }
+        var calendar = try load(url, options: options).calendar
+        let result = try body(&calendar)
+        try write(try exporter(calendar).exportData(calendar), to: url)
+        return result
+    }
+
     /// Temporary file, fsync, rename, fsync of the folder.
     static func write(_ data: Data, to url: URL) throws(ICalendarError) {
         let folder = url.deletingLastPathComponent()

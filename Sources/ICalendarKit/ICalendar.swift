@@ -64,10 +64,29 @@ public struct ICalendar: Hashable, Sendable {
     ///   `X-WR-TIMEZONE` (Google), read events' floating times as wall times in
     ///   that zone and show their UTC times in it, as recurring-ical-events
     ///   does through `x-wr-timezone`. All-day dates and tasks are left alone.
+    ///
+    /// The schedule's ``Schedule/timeZone`` is the calendar's own zone
+    /// (``calendarZone``), so views of it show its clock, not the machine's.
     public func schedule(applyingCalendarTimeZone: Bool = true) -> Schedule {
+        let own = calendarZone.flatMap { try? ZoneRules.named($0) }
         guard applyingCalendarTimeZone, let zone = timeZone.flatMap(ZoneRules.ianaIdentifier(forTZID:)),
-              let rules = try? ZoneRules.named(zone) else { return Schedule(items: items) }
-        return Schedule(items: items.map { $0.kind == .event ? $0.placingFloatingTimes(in: zone, rules) : $0 })
+              let rules = try? ZoneRules.named(zone) else { return Schedule(items: items, timeZone: own) }
+        return Schedule(items: items.map { $0.kind == .event ? $0.placingFloatingTimes(in: zone, rules) : $0 }, timeZone: own ?? rules)
+    }
+
+    /// The zone whose clock this calendar keeps: `X-WR-TIMEZONE` (as Google
+    /// and Apple write it, ``timeZone``), else the scheduling book's
+    /// `X-HORARI-TIMEZONE`, as IANA names; `nil` when it names none.
+    ///
+    /// Every view and listing of the calendar shows times on this clock
+    /// unless the caller asks for another: the machine's zone never changes
+    /// what an existing calendar shows. A calendar that names no zone is
+    /// shown on the clock most of its items start in
+    /// (``Schedule/timeZone``). The "Time zones in Horari" article says which
+    /// zone each command uses and why.
+    public var calendarZone: String? {
+        let named = timeZone ?? properties.first { $0.name == Self.bookZoneProperty }?.value
+        return named.map { ZoneRules.ianaIdentifier(forTZID: $0) ?? $0 }
     }
 }
 

@@ -256,14 +256,21 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
         let trimmed = title.trimmedWhitespace
         if trimmed.isEmpty { throw CalendarItemError(.emptyTitle, field: "title", "the title is empty; give the item a name") }
         if rules.forbidTitlesStartingWithDigit, let first = trimmed.first, first.isNumber {
-            throw CalendarItemError(.titleStartsWithDigit, field: "title", "the title ‘\(title)’ starts with a digit; start it with a word (for example ‘Class \(trimmed)’)")
+            throw CalendarItemError(.titleStartsWithDigit, field: "title", "the title ‘\(title)’ starts with a digit, which these rules do not allow; begin it with a letter")
         }
-        if let color {
-            let distance = color.difference(from: .red)
-            if distance < rules.reservedColorDistance {
-                let how = distance < 0.5 ? "is red" : "is too close to red (CIEDE2000 ΔE \(String(format: "%.1f", distance)) < \(String(format: "%g", rules.reservedColorDistance)))"
-                throw CalendarItemError(.reservedColor, field: "color", "‘\(color)’ \(how): red marks days with two or more items; pick another colour, such as tomato or crimson")
+        if rules.requireTaskDateAndTime, kind == .task {
+            let due: CalendarTime? = if case .at(let t) = end { t } else { hasStart ? start : nil }
+            if due == nil || due?.isDate == true || (hasStart && start.isDate) {
+                throw CalendarItemError(.missingTaskTime, field: "due", "the task ‘\(title)’ needs a date and a time, which these rules ask of every task; give it one such as ‘2026-11-27 18:00’")
             }
+        }
+        if let color, rules.reservedColors.contains(color) {
+            let lch = color.lch
+            let how = color.rgb == ItemColor.red.rgb ? "is red"
+                : "is in the red family (hue \(Int(lch.hue.rounded()))°, chroma \(Int(lch.chroma.rounded())), lightness \(Int(lch.lightness.rounded())))"
+            let others = ItemColor.clearlyNotRed.map(\.description)
+            let offer = others.dropLast().joined(separator: ", ") + (others.count > 1 ? " or " : "") + (others.last ?? "")
+            throw CalendarItemError(.reservedColor, field: "color", "‘\(color)’ \(how): red marks days with two or more items; pick a colour that is clearly not red, such as \(offer)")
         }
         if case .at(let endTime) = end {
             if endTime.isDate != start.isDate {
@@ -284,6 +291,9 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
         if case .duration(let d) = end, d.days < 0 || d.seconds < 0 {
             throw CalendarItemError(.endBeforeStart, field: "end", "the duration is negative")
         }
+        if length(floatingIn: .utc) > Self.maximumLength {
+            throw CalendarItemError(.tooLong, field: "end", "the item lasts longer than \(Self.maximumLength / 86_400) days, the longest an item may last; give an earlier end or a shorter length")
+        }
         if let tz = start.zoneIdentifier {
             do throws(TimeValueError) { _ = try ZoneRules.named(tz) } catch {
                 throw CalendarItemError(.unknownTimeZone, field: "start", error.message)
@@ -293,6 +303,28 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
             do throws(RecurrenceRuleError) { try set.validate() } catch {
                 throw CalendarItemError(.invalidRecurrence, field: "recurrence", error.description)
             }
+        }
+    }
+
+    /// The longest an item may last: 366 days (in seconds).
+    ///
+    /// A year and a day covers every real event (a season, a school year, a
+    /// leap year's all-day span) and keeps every length far from integer
+    /// overflow when it is added to a time; ``validate(_:)`` refuses longer.
+    public static let maximumLength: Int64 = 366 * 86_400
+
+    /// The length of the item's own instance in seconds (0 when it has no end;
+    /// `Int64.max` for a duration too long to add up), floating times read in `zone`.
+    public func length(floatingIn zone: ZoneRules) -> Int64 {
+        switch end {
+        case nil: return 0
+        case .duration(let d):
+            let (daySeconds, o1) = Int64(d.days).multipliedReportingOverflow(by: 86_400)
+            let (total, o2) = daySeconds.addingReportingOverflow(Int64(d.seconds))
+            return o1 || o2 ? .max : total
+        case .at(let t):
+            guard let a = try? start.epochSeconds(floatingIn: zone), let b = try? t.epochSeconds(floatingIn: zone) else { return 0 }
+            return b - a
         }
     }
 
@@ -432,15 +464,28 @@ public struct RecurrenceOverride: Hashable, Sendable, Codable {
 public struct ValidationRules: Hashable, Sendable, Codable {
     /// Refuse titles that start with a digit (the seed app did). Off by default.
     public var forbidTitlesStartingWithDigit: Bool
-    /// Colours closer to red than this CIEDE2000 distance are reserved for
-    /// busy days. See ``ItemColor`` for why 10.
-    public var reservedColorDistance: Double
+    /// Require every task to have a date and a time (a due date-time, or a
+    /// timed start), as the task-planner app did. Off by default.
+    public var requireTaskDateAndTime: Bool
+    /// The colours reserved for busy days (see ``ReservedRedFamily`` for its bounds).
+    public var reservedColors: ReservedRedFamily
 
-    /// Creates rules; the defaults allow digit-first titles and reserve ΔE00 < 10 around red.
-    public init(forbidTitlesStartingWithDigit: Bool = false, reservedColorDistance: Double = 10) {
+    /// Creates rules; the defaults allow digit-first titles and tasks without
+    /// a time, and reserve the red family.
+    public init(forbidTitlesStartingWithDigit: Bool = false, requireTaskDateAndTime: Bool = false,
+                reservedColors: ReservedRedFamily = ReservedRedFamily()) {
         self.forbidTitlesStartingWithDigit = forbidTitlesStartingWithDigit
-        self.reservedColorDistance = reservedColorDistance
+        self.requireTaskDateAndTime = requireTaskDateAndTime
+        self.reservedColors = reservedColors
     }
+
+    /// The task-planner app's rules: no title that starts with a digit, and
+    /// every task with both a date and a time.
+    public static let taskPlanner = ValidationRules(forbidTitlesStartingWithDigit: true, requireTaskDateAndTime: true)
+
+    /// The rules by the name a calendar file stores them under
+    /// (`X-HORARI-RULES`): `default` or `task-planner`.
+    public static let presets: [(name: String, rules: ValidationRules)] = [("default", ValidationRules()), ("task-planner", .taskPlanner)]
 }
 
 extension CalendarTime {

@@ -9,7 +9,7 @@ public struct CalendarItemError: Error, Hashable, Sendable, CustomStringConverti
         case emptyTitle
         /// The title starts with a digit and the rules forbid that.
         case titleStartsWithDigit
-        /// The colour is red, or too close to red: red marks busy days.
+        /// The colour is in the red family (``ReservedRedFamily``): red marks busy days.
         case reservedColor
         /// A colour name CSS3 does not have.
         case unknownColor
@@ -27,6 +27,11 @@ public struct CalendarItemError: Error, Hashable, Sendable, CustomStringConverti
         case duplicateUID
         /// A time zone the item names is not known.
         case unknownTimeZone
+        /// The item lasts longer than ``CalendarItem/maximumLength``.
+        case tooLong
+        /// A task without both a date and a time, where the rules ask for them
+        /// (``ValidationRules/requireTaskDateAndTime``).
+        case missingTaskTime
     }
 
     /// The kind of problem.

@@ -9,13 +9,13 @@ import Foundation
 /// ItemColor.red.isReservedForBusyDays   // true
 /// ```
 ///
-/// **Red is reserved.** A day holding two or more items is drawn red, so red
-/// cannot mark a single item: ``CalendarItem/validate(_:)`` refuses pure red
-/// and any colour within CIEDE2000 ΔE < 10 of it (``ValidationRules``). ΔE00
-/// ≈ 2.3 is the smallest difference people see side by side under ideal
-/// light; a small day cell on a phone is far from ideal, and 10 is where
-/// colours stop reading as "the same red" at a glance: `orangered` (ΔE 6.4)
-/// is refused, `tomato` (10.2) and `crimson` (13.8) are allowed.
+/// **Red is reserved.** A day holding two or more items is drawn red, so no
+/// colour a person could take for that red may mark a single item:
+/// ``CalendarItem/validate(_:)`` refuses every colour in the
+/// ``ReservedRedFamily`` — a region of CIE L\*C\*h(ab), where hue, colourfulness
+/// and lightness are separate numbers — not just pure red. The reasons for
+/// its bounds, and the verdict on all 147 CSS colour names, are in the
+/// CalendarCore article "The red family".
 public struct ItemColor: Hashable, Sendable, Codable, CustomStringConvertible {
     /// An sRGB colour with 8 bits a channel.
     public struct RGB: Hashable, Sendable, Codable {
@@ -85,7 +85,75 @@ public struct ItemColor: Hashable, Sendable, Codable, CustomStringConvertible {
     }
 
     /// Whether this colour is reserved for busy days under the default rules.
-    public var isReservedForBusyDays: Bool { difference(from: .red) < ValidationRules().reservedColorDistance }
+    public var isReservedForBusyDays: Bool { ReservedRedFamily().contains(self) }
+
+    /// A colour's lightness, chroma and hue in CIE L\*C\*h(ab) (sRGB, D65).
+    public struct LCh: Hashable, Sendable {
+        /// Lightness L\*, 0 (black) to 100 (white).
+        public var lightness: Double
+        /// Chroma C\*ab: 0 for a grey, over 100 for pure sRGB red.
+        public var chroma: Double
+        /// Hue angle h(ab) in degrees, 0 ..< 360 (sRGB red is at 40).
+        public var hue: Double
+    }
+
+    /// This colour in CIE L\*C\*h(ab).
+    public var lch: LCh {
+        let lab = ColorDifference.lab(rgb)
+        let hue = atan2(lab.b, lab.a) * 180 / .pi
+        return LCh(lightness: lab.l, chroma: (lab.a * lab.a + lab.b * lab.b).squareRoot(), hue: hue < 0 ? hue + 360 : hue)
+    }
+
+    /// The colour views give an item that has none, so that every item marks
+    /// its day: `steelblue`, far from red and readable on dark and light
+    /// backgrounds alike.
+    public static let fallback = ItemColor(name: "steelblue", rgb: RGB(70, 130, 180))
+
+    /// Colours a refusal of a red offers instead: each is far outside the
+    /// ``ReservedRedFamily`` (at least 20° of hue, tested).
+    public static let clearlyNotRed: [ItemColor] = ["orange", "deeppink", "royalblue", "seagreen"].compactMap { try? named($0) }
+}
+
+/// The colours reserved for busy days: a region of CIE L\*C\*h(ab) around
+/// sRGB red, with a hue, a least chroma and a greatest lightness.
+///
+/// A colour is in the family when **all three** hold (the defaults):
+/// - its hue h(ab) is within **20°…50°**: sRGB red sits at 40°; crimson (25°)
+///   and orangered (45.5°) read as red, while deeppink (356°), sienna (50.5°)
+///   and chocolate (57°) read as pink or brown;
+/// - its chroma C\* is at least **40**: below that a colour reads as a grey
+///   or a brown (rosybrown, C\* 18), not as red;
+/// - its lightness L\* is at most **65**: lighter tints read as pink, salmon
+///   or coral (salmon 67, coral 67, lightcoral 66), while tomato (62) and
+///   indianred (53) still read as red.
+///
+/// Lightness has no lower bound: maroon (L\* 25) and darkred (28) are reds;
+/// a red so dark that its chroma is under 40 reads as black.
+///
+/// ```swift
+/// ReservedRedFamily().contains(try .named("firebrick"))   // true
+/// ReservedRedFamily().contains(try .named("gold"))        // false
+/// ```
+public struct ReservedRedFamily: Hashable, Sendable, Codable {
+    /// The hue angles, in degrees, of the family.
+    public var hues: ClosedRange<Double>
+    /// The least chroma of a family member.
+    public var minimumChroma: Double
+    /// The greatest lightness of a family member.
+    public var maximumLightness: Double
+
+    /// Creates the family; the defaults are the ones explained above.
+    public init(hues: ClosedRange<Double> = 20...50, minimumChroma: Double = 40, maximumLightness: Double = 65) {
+        self.hues = hues
+        self.minimumChroma = minimumChroma
+        self.maximumLightness = maximumLightness
+    }
+
+    /// Whether a colour belongs to the family (and so cannot mark one item).
+    public func contains(_ color: ItemColor) -> Bool {
+        let c = color.lch
+        return hues.contains(c.hue) && c.chroma >= minimumChroma && c.lightness <= maximumLightness
+    }
 }
 
 /// CIELAB and CIEDE2000 (Sharma, Wu and Dalal, 2005) for sRGB colours under D65.

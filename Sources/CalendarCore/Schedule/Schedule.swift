@@ -15,6 +15,14 @@ import Foundation
 public struct Schedule: Sendable {
     /// Every item, in the order given.
     public let items: [CalendarItem]
+    /// The calendar's own zone: the clock its views show unless the caller
+    /// asks for another.
+    ///
+    /// The zone given to ``init(items:timeZone:)`` (an iCalendar file's
+    /// `X-WR-TIMEZONE`, see `ICalendar.calendarZone`), else the zone most of
+    /// the items start in, else `nil` — a schedule of only all-day, floating
+    /// and UTC times, which read the same on every clock.
+    public let timeZone: ZoneRules?
     /// Single items sorted by a zone-independent key: the instant for UTC and
     /// zoned starts, the wall reading taken as UTC for dates and floating times.
     private let singleKeys: [Int64]
@@ -76,8 +84,14 @@ public struct Schedule: Sendable {
     public static let empty = Schedule(items: [])
 
     /// Creates a snapshot of items. Items are not validated here; see ``ScheduleStore``.
-    public init(items: [CalendarItem]) {
+    ///
+    /// - Parameters:
+    ///   - items: the items.
+    ///   - timeZone: the calendar's own zone; `nil` takes the zone most of
+    ///     the items start in (see ``timeZone``).
+    public init(items: [CalendarItem], timeZone: ZoneRules? = nil) {
         self.items = items
+        self.timeZone = timeZone ?? Self.predominantZone(of: items)
         var singles: [(Int64, Int)] = []
         var long: [Int] = []
         var series: [SeriesPlan] = []
@@ -102,6 +116,18 @@ public struct Schedule: Sendable {
         longSingles = long
         self.series = series
         self.byUID = byUID
+    }
+
+    /// The zone most of the items' starts name (the first named on a tie),
+    /// or `nil` when none names a zone that resolves.
+    public static func predominantZone(of items: [CalendarItem]) -> ZoneRules? {
+        var counts: [String: (count: Int, first: Int)] = [:]
+        for (i, item) in items.enumerated() {
+            guard case .zoned(_, let tz) = item.start else { continue }
+            counts[tz, default: (0, i)].count += 1
+        }
+        let ranked = counts.sorted { a, b in a.value.count != b.value.count ? a.value.count > b.value.count : a.value.first < b.value.first }
+        return ranked.lazy.compactMap { try? ZoneRules.named($0.key) }.first
     }
 
     /// The item with this `UID`.

@@ -1,0 +1,155 @@
+import ArgumentParser
+import CalendarCore
+import Foundation
+import ICalendarKit
+
+// One calendar and one clock for every command (Docs/TimeZones.md):
+// - the calendar is --calendar FILE, else $XDG_DATA_HOME/horari/calendar.ics,
+//   else ~/.local/share/horari/calendar.ics;
+// - times are shown and typed on the calendar's own zone (X-WR-TIMEZONE)
+//   unless --time-zone names another; the machine's zone only seeds a new
+//   calendar, once, when it is created.
+
+/// The calendar a command works on: `--calendar`, else the XDG data folder's.
+func calendarURL(_ option: String?) -> URL {
+    if let option { return URL(fileURLWithPath: option) }
+    let env = ProcessInfo.processInfo.environment
+    let data = env["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+        ?? (env["HOME"] ?? NSHomeDirectory()) + "/.local/share"
+    return URL(fileURLWithPath: data).appendingPathComponent("horari/calendar.ics")
+}
+
+/// The one line a read command says when its calendar does not exist yet.
+func noCalendarYet(_ url: URL) -> CLIError {
+    var isFolder: ObjCBool = false
+    if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue {
+        return CLIError("\(url.path) is a folder, not a calendar file; give --calendar the path of an .ics file")
+    }
+    return CLIError("there is no calendar at \(url.path) yet; start one with `horari add 'Title' --start 'YYYY-MM-DD HH:MM'`, or try `horari sample --write \(url.path)`")
+}
+
+/// Reads a calendar that must exist, printing its diagnostics to standard error.
+func loadExistingCalendar(_ url: URL, strict: Bool = false, quiet: Bool = false) throws -> ImportResult {
+    var isFolder: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue else { throw noCalendarYet(url) }
+    return try loadCalendar(url.path, strict: strict, quiet: quiet)
+}
+
+/// The calendar a command names: a positional FILE or `--calendar`, not both.
+func calendarURL(file: String?, option: String?) throws -> URL {
+    if file != nil, option != nil { throw ValidationError("give the calendar as FILE or with --calendar, not both") }
+    return calendarURL(file ?? option)
+}
+
+/// The clock a command shows and reads times on: a zone, and how its times are written.
+struct Clock {
+    /// The zone's IANA name.
+    let name: String
+    /// Its rules.
+    let rules: ZoneRules
+
+    /// The machine's zone (`TZ`, else the system's setting).
+    static var systemZoneName: String { TimeZone.current.identifier }
+
+    init(named name: String, option: String = "--time-zone") throws {
+        do { rules = try ZoneRules.named(name) } catch { throw ValidationError("\(option) ‘\(name)’: \(error.message)") }
+        self.name = ZoneRules.ianaIdentifier(forTZID: name) ?? name
+    }
+
+    /// `--time-zone`, else the calendar's own zone, else the zone most of its
+    /// items start in, else UTC (a calendar of only all-day, floating and UTC
+    /// times reads the same on every clock). Never the machine's zone.
+    init(option: String?, calendar: ICalendar, schedule: Schedule? = nil) throws {
+        let name = option ?? calendar.calendarZone ?? (schedule ?? calendar.schedule()).timeZone?.identifier ?? "UTC"
+        try self.init(named: name)
+    }
+
+    /// Whether this is the machine's zone, which views need not name.
+    var isSystem: Bool {
+        let system = Self.systemZoneName
+        return name == system || ZoneRules.ianaIdentifier(forTZID: system) == name
+    }
+
+    /// The line a view's header carries when its zone is not the machine's.
+    var header: String? { isSystem ? nil : "Times in \(name)" }
+
+    func wall(_ t: Int64) -> LocalDateTime { LocalDateTime(localSeconds: rules.wall(atInstant: t)) }
+
+    /// The instant of a wall reading on this clock (the first, where the clocks repeat it).
+    func instant(_ wall: LocalDateTime) -> Int64 { rules.instant(forWall: wall.localSeconds) }
+
+    /// Today's date on this clock.
+    func today(now: Date = Date()) -> LocalDate { wall(Int64(now.timeIntervalSince1970.rounded(.down))).date }
+
+    /// "09:30", or "02:30 CEST" where the clocks show that time twice.
+    func time(_ t: Int64) -> String {
+        let text = clock(wall(t))
+        return rules.isRepeatedWall(atInstant: t) ? text + " " + rules.databaseAbbreviation(atInstant: t) : text
+    }
+
+    /// "Wed 2026-11-25 18:30–19:30"; across midnight "Wed 2026-11-25 22:00 – Thu 08:00";
+    /// over several days "Wed 2026-11-25 22:00 – Sat 2026-11-28 08:00".
+    func span(from start: Int64, to end: Int64) -> String {
+        let a = wall(start), b = wall(end)
+        let head = "\(dayText(a.date)) \(time(start))"
+        if b.date == a.date { return head + "–" + time(end) }
+        if b.date == a.date.adding(days: 1) { return head + " – " + String(dayText(b.date).prefix(3)) + " " + time(end) }
+        return head + " – " + dayText(b.date) + " " + time(end)
+    }
+
+    /// A date and time typed on this clock: `YYYY-MM-DD HH:MM`, with the
+    /// zone's abbreviation or offset after it where the clocks show that time
+    /// twice (`2026-10-25 02:30 CET`), exactly as ``time(_:)`` prints it.
+    ///
+    /// A time the clocks skip is refused, naming the change; so is a repeated
+    /// time without its abbreviation. (Typed times are refused rather than
+    /// moved, so that what is booked is always what was typed; the RFC 5545
+    /// rule that moves a skipped time applies to times read from files and to
+    /// recurring instances, see Docs/TimeZones.md.)
+    func instant(typed text: String, option: String) throws -> (wall: LocalDateTime, instant: Int64) {
+        let words = text.split(separator: " ", omittingEmptySubsequences: true)
+        let suffix = words.count == 3 ? String(words[2]) : nil
+        let wall = try parseDateTime(suffix == nil ? text : words[0...1].joined(separator: " "), option: option)
+        let dayAndTime = "\(clock(wall)) on \(wall.date)"
+        switch rules.reading(ofWall: wall.localSeconds) {
+        case .unique(let t):
+            if let suffix, !matches(suffix, t) {
+                throw ValidationError("\(option) ‘\(text)’: \(name) is on \(rules.databaseAbbreviation(atInstant: t)) at \(dayAndTime), not \(suffix)")
+            }
+            return (wall, t)
+        case .skipped(let before, let after):
+            throw ValidationError("\(option) ‘\(text)’: \(clock(wall)) does not exist on \(wall.date) in \(name): clocks go from \(clock(LocalDateTime(localSeconds: before))) to \(clock(LocalDateTime(localSeconds: after))); pick a time outside that gap")
+        case .repeated(let first, let second):
+            let a = rules.databaseAbbreviation(atInstant: first), b = rules.databaseAbbreviation(atInstant: second)
+            if let suffix {
+                if matches(suffix, first) { return (wall, first) }
+                if matches(suffix, second) { return (wall, second) }
+                throw ValidationError("\(option) ‘\(text)’: \(dayAndTime) in \(name) is either \(a) or \(b), not \(suffix)")
+            }
+            throw ValidationError("\(option) ‘\(text)’: \(dayAndTime) happens twice in \(name), as the clocks go back; write ‘\(wall.date) \(clock(wall)) \(a)’ for the first or ‘\(wall.date) \(clock(wall)) \(b)’ for the second")
+        }
+    }
+
+    /// Whether a typed abbreviation or offset (`CET`, `+01`, `+01:00`, `+0100`) names the offset at `t`.
+    private func matches(_ suffix: String, _ t: Int64) -> Bool {
+        if suffix.uppercased() == rules.databaseAbbreviation(atInstant: t).uppercased() { return true }
+        let offset = rules.offset(atInstant: t)
+        let digits = suffix.filter(\.isNumber)
+        guard let sign = suffix.first, sign == "+" || sign == "-", [2, 4].contains(digits.count), let v = Int(digits) else { return false }
+        let seconds = digits.count == 2 ? v * 3600 : v / 100 * 3600 + v % 100 * 60
+        return (sign == "-" ? -seconds : seconds) == offset
+    }
+}
+
+/// The calendar property that names the rules every command enforces on it.
+let rulesProperty = "X-HORARI-RULES"
+
+/// The rules a calendar asks for (`X-HORARI-RULES`, default `default`).
+func calendarRules(of calendar: ICalendar) throws -> (name: String, rules: ValidationRules) {
+    let name = calendar.properties.first { $0.name == rulesProperty }?.value ?? "default"
+    guard let preset = ValidationRules.presets.first(where: { $0.name == name.lowercased() }) else {
+        let known = ValidationRules.presets.map(\.name).joined(separator: " or ")
+        throw CLIError("the calendar asks for rules ‘\(name)’ (\(rulesProperty)), which horari does not know; use \(known) with `horari rules`")
+    }
+    return preset
+}
