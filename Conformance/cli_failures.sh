@@ -41,6 +41,37 @@ expect "missing file" 1 "nowhere.ics" "$WORK/gym.ics" -- \
 expect "a full class" 1 "is full" "$WORK/gym.ics" -- \
   "$HORARI" book --member quim --class pilates --date 2026-11-26 --calendar "$WORK/gym.ics" --now '2026-11-22 10:00'
 
+# Times the clocks skip or show twice, in three zones (a 30-minute change at Lord Howe).
+expect "skipped time, Madrid" 2 "02:30 does not exist on 2026-03-29 in Europe/Madrid: clocks go from 02:00 to 03:00" "$WORK/gym.ics" -- \
+  "$HORARI" add Early --start '2026-03-29 02:30' --minutes 30 --calendar "$WORK/gym.ics"
+expect "skipped time, New York" 2 "02:30 does not exist on 2026-03-08 in America/New_York: clocks go from 02:00 to 03:00" "$WORK/gym.ics" -- \
+  "$HORARI" add Early --start '2026-03-08 02:30' --minutes 30 --time-zone America/New_York --calendar "$WORK/gym.ics"
+expect "skipped time, Lord Howe" 2 "02:15 does not exist on 2026-10-04 in Australia/Lord_Howe: clocks go from 02:00 to 02:30" "$WORK/gym.ics" -- \
+  "$HORARI" add Early --start '2026-10-04 02:15' --minutes 30 --time-zone Australia/Lord_Howe --calendar "$WORK/gym.ics"
+expect "repeated time, Madrid" 2 "write ‘2026-10-25 02:30 CEST’ for the first or ‘2026-10-25 02:30 CET’ for the second" "$WORK/gym.ics" -- \
+  "$HORARI" add Late --start '2026-10-25 02:30' --minutes 30 --calendar "$WORK/gym.ics"
+expect "repeated time, New York" 2 "write ‘2026-11-01 01:30 EDT’ for the first or ‘2026-11-01 01:30 EST’ for the second" "$WORK/gym.ics" -- \
+  "$HORARI" add Late --start '2026-11-01 01:30' --minutes 30 --time-zone America/New_York --calendar "$WORK/gym.ics"
+expect "repeated time, Lord Howe" 2 "write ‘2026-04-05 01:45 +11’ for the first or ‘2026-04-05 01:45 +1030’ for the second" "$WORK/gym.ics" -- \
+  "$HORARI" add Late --start '2026-04-05 01:45' --minutes 30 --time-zone Australia/Lord_Howe --calendar "$WORK/gym.ics"
+expect "a session in a skipped hour" 2 "does not exist on 2026-03-29 in Europe/Madrid" "$WORK/gym.ics" -- \
+  "$HORARI" sessions add --coach marc --client anna --start '2026-03-29 02:30' --calendar "$WORK/gym.ics" --now '2026-03-01 10:00'
+# Lengths past the bound, and one that overflows a 64-bit multiplication.
+expect "too long" 1 "longer than 366 days" "$WORK/gym.ics" -- \
+  "$HORARI" add Forever --start '2026-11-24 10:00' --minutes 9999999999 --calendar "$WORK/gym.ics"
+expect "overflowing length" 1 "longer than 366 days" "$WORK/gym.ics" -- \
+  "$HORARI" add Forever --start '2026-11-24 10:00' --minutes 99999999999999999 --calendar "$WORK/gym.ics"
+# The red family.
+for c in darkred firebrick maroon crimson indianred orangered '#e00000'; do
+  expect "red family: $c" 1 "red marks days with two or more items" "$WORK/gym.ics" -- \
+    "$HORARI" add Busy --start '2026-11-24 10:00' --color "$c" --calendar "$WORK/gym.ics"
+done
+# A read command with no calendar yet, and a folder given as the calendar.
+expect "no calendar yet" 1 "there is no calendar at $WORK/none/horari/calendar.ics yet" "$WORK/gym.ics" -- \
+  env XDG_DATA_HOME="$WORK/none" "$HORARI" list
+expect "a folder as the calendar" 1 "is a folder, not a calendar file" "$WORK/gym.ics" -- \
+  "$HORARI" month --calendar "$WORK"
+
 # A read-only calendar (folder and file), as a user who is not root: root may write anyway.
 mkdir "$WORK/ro" && cp "$WORK/gym.ics" "$WORK/ro/gym.ics" && chmod 444 "$WORK/ro/gym.ics" && chmod 555 "$WORK/ro"
 chmod 755 "$WORK"

@@ -97,7 +97,11 @@ extension CalendarItem {
         mappingTimes(includingUntil: false) { t in
             switch t {
             case .floating(let wall): .zoned(wall, zone)
-            case .utc(let wall): .zoned(LocalDateTime(localSeconds: rules.wall(atInstant: wall.localSeconds)), zone)
+            case .utc(let wall):
+                // The second of two equal wall times stays in UTC: as a zoned
+                // time it would read as the first (RFC 5545 §3.3.5).
+                rules.instant(forWall: rules.wall(atInstant: wall.localSeconds)) == wall.localSeconds
+                    ? .zoned(LocalDateTime(localSeconds: rules.wall(atInstant: wall.localSeconds)), zone) : t
             case .date, .zoned: t
             }
         }

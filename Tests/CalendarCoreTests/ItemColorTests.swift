@@ -23,12 +23,53 @@ struct ItemColorTests {
         }
     }
 
-    @Test("exactly the colours within ΔE00 < 10 of red are reserved")
-    func reservedSet() throws {
-        let reserved = try Self.reference.filter { try ItemColor.named($0.name).isReservedForBusyDays }.map(\.name)
-        #expect(reserved.sorted() == ["orangered", "red"])
-        #expect(try !ItemColor.named("tomato").isReservedForBusyDays)
-        #expect(ItemColor(rgb: .init(250, 5, 5)).isReservedForBusyDays, "a custom near-red is refused too")
+    @Test("the red family: the issue's reds refused, its colours accepted, custom reds too")
+    func redFamily() throws {
+        for name in ["red", "darkred", "firebrick", "maroon", "crimson", "indianred", "orangered", "tomato", "brown"] {
+            #expect(try ItemColor.named(name).isReservedForBusyDays, "\(name) must be refused")
+        }
+        for name in ["teal", "royalblue", "gold", "seagreen", "orange", "mediumpurple", "deeppink", "coral", "salmon", "sienna", "chocolate", "steelblue"] {
+            #expect(try !ItemColor.named(name).isReservedForBusyDays, "\(name) must be accepted")
+        }
+        for hex in ["#e00000", "#fe0000", "#f00a0a", "#c04040", "#ff3030", "#600000"] {
+            let rgb = try #require(ItemColor.RGB(hex: hex))
+            #expect(ItemColor(rgb: rgb).isReservedForBusyDays, "\(hex) must be refused")
+        }
+        #expect(!ItemColor(rgb: .init(64, 0, 0)).isReservedForBusyDays, "#400000 reads as black (chroma 33)")
+        #expect(!ItemColor.fallback.isReservedForBusyDays, "the colour of uncoloured items is not red")
+    }
+
+    @Test("what a refusal suggests is clearly not red: 20° of hue or more outside the family")
+    func suggestionsAreClearlyNotRed() {
+        let family = ReservedRedFamily()
+        #expect(ItemColor.clearlyNotRed.count == 4)
+        for c in ItemColor.clearlyNotRed {
+            #expect(!family.contains(c))
+            let h = c.lch.hue
+            let distance = min(abs(h - family.hues.lowerBound), abs(h - family.hues.upperBound), 360 - abs(h - family.hues.lowerBound))
+            #expect(!family.hues.contains(h) && distance >= 20, "\(c): hue \(h)")
+        }
+    }
+
+    /// The table in Docs/Colors.md, one row per CSS colour name: `| name | #rrggbb | L | C | h | accepted/refused |`.
+    static func documentedVerdicts() throws -> [(name: String, refused: Bool)] {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let text = try String(contentsOf: root.appendingPathComponent("Docs/Colors.md"), encoding: .utf8)
+        return text.split(separator: "\n").compactMap { line in
+            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count == 6, cells[1].hasPrefix("#"), ["accepted", "refused"].contains(cells[5]) else { return nil }
+            return (cells[0], cells[5] == "refused")
+        }
+    }
+
+    @Test("Docs/Colors.md gives the library's verdict on all 147 CSS colour names")
+    func documentedTable() throws {
+        let rows = try Self.documentedVerdicts()
+        #expect(rows.count == 147)
+        #expect(Set(rows.map(\.name)) == Set(ItemColor.cssPalette.map(\.name)))
+        for row in rows {
+            #expect(try ItemColor.named(row.name).isReservedForBusyDays == row.refused, "\(row.name): the table says \(row.refused ? "refused" : "accepted")")
+        }
     }
 
     @Test func unknownNameIsAnError() {
@@ -69,9 +110,11 @@ struct CalendarItemTests {
             try orangered.validate()
             Issue.record("accepted orangered")
         } catch {
-            #expect(error.message.contains("ΔE 6.4"))
+            #expect(error.message.contains("red family (hue 45°, chroma 97, lightness 58)"))
+            #expect(error.message.contains("orange, deeppink, royalblue or seagreen"))
+            #expect(!error.message.contains("crimson") && !error.message.contains("tomato"))
         }
-        try item(color: try .named("crimson")).validate()
+        try item(color: try .named("coral")).validate()
     }
 
     @Test func titles() throws {

@@ -28,7 +28,9 @@ struct GoldenCase: Sendable, CustomTestStringConvertible {
 /// Mutating commands work on a scratch copy of the sample (`$WORK/gym.ics`),
 /// with `--now` fixed so that the stamps they write do not depend on the clock.
 let goldenCases: [GoldenCase] = {
-    let sample = ["--calendar", "$SAMPLE", "--time-zone", "Europe/Madrid", "--today", "2026-11-22"]
+    // No --time-zone: a view shows the calendar's own clock (Europe/Madrid)
+    // on this UTC machine, and says so in its header.
+    let sample = ["--calendar", "$SAMPLE", "--today", "2026-11-22"]
     let work = ["--calendar", "$WORK/gym.ics", "--now", "2026-11-22 10:00"]
     let always = ["COLORTERM": "truecolor"]
     var cases: [GoldenCase] = [
@@ -42,7 +44,9 @@ let goldenCases: [GoldenCase] = {
         // Views.
         GoldenCase("month", ["month", "2026-11"] + sample + ["--first-weekday", "monday", "--week-numbers", "--color", "never"]),
         GoldenCase("month-color", ["month", "2026-11"] + sample + ["--first-weekday", "monday", "--week-numbers", "--color", "always"], environment: always),
-        GoldenCase("month-empty-like-ncal", ["month", "2026-02", "--color", "never", "--today", "2026-11-22"]),
+        GoldenCase("month-empty-like-ncal", ["month", "2026-02", "--calendar", "$FIXTURES/empty-utc.ics", "--color", "never", "--today", "2026-11-22"]),
+        GoldenCase("month-no-calendar-yet", ["month", "2026-02", "--color", "never"]),
+        GoldenCase("day-other-zone", ["day", "2026-11-26", "--calendar", "$SAMPLE", "--time-zone", "America/New_York", "--color", "never"]),
         GoldenCase("month-json", ["month", "2026-11"] + sample + ["--format", "json"]),
         GoldenCase("week", ["week", "2026-11-25"] + sample + ["--color", "never"]),
         GoldenCase("week-color-es", ["week", "2026-11-25"] + sample + ["--locale", "es_ES", "--color", "always"]),
@@ -67,7 +71,17 @@ let goldenCases: [GoldenCase] = {
         GoldenCase("add-taken-id", ["add", "Lunch", "--start", "2026-11-24 14:00", "--id", "staff-meeting"] + work, unchanged: true),
         GoldenCase("edit", ["edit", "staff-meeting", "--start", "2026-11-24 13:30", "--title", "Staff meeting (all coaches)"] + work),
         GoldenCase("edit-no-color", ["edit", "order-mats", "--no-color", "--due", "2026-11-28 10:00"] + work),
-        GoldenCase("edit-color", ["edit", "open-day", "--color", "crimson"] + work),
+        GoldenCase("edit-color", ["edit", "open-day", "--color", "coral"] + work),
+        GoldenCase("edit-red-family-refused", ["edit", "open-day", "--color", "crimson"] + work, unchanged: true),
+        GoldenCase("add-darkred-refused", ["add", "Busy", "--start", "2026-11-24 10:00", "--color", "darkred"] + work, unchanged: true),
+        GoldenCase("add-too-long", ["add", "Forever", "--start", "2026-11-24 10:00", "--minutes", "9999999999"] + work, unchanged: true),
+        GoldenCase("add-overflowing-length", ["add", "Forever", "--start", "2026-11-24 10:00", "--minutes", "99999999999999999"] + work, unchanged: true),
+        GoldenCase("add-overnight", ["add", "Night shift", "--start", "2026-11-25 22:00", "--minutes", "600", "--id", "night"] + work),
+        GoldenCase("add-skipped-time", ["add", "Early", "--start", "2026-03-29 02:30", "--minutes", "30"] + work, unchanged: true),
+        GoldenCase("add-repeated-time-ambiguous", ["add", "Late", "--start", "2026-10-25 02:30", "--minutes", "30"] + work, unchanged: true),
+        GoldenCase("add-repeated-time-second", ["add", "Late", "--start", "2026-10-25 02:30 CET", "--minutes", "30", "--id", "late"] + work),
+        GoldenCase("rules-show", ["rules"] + work),
+        GoldenCase("rules-task-planner", ["rules", "task-planner"] + work),
         GoldenCase("edit-red-refused", ["edit", "open-day", "--color", "#ff0000"] + work, unchanged: true),
         GoldenCase("edit-class-refused", ["edit", "yoga", "--title", "Hot yoga"] + work, unchanged: true),
         GoldenCase("edit-unknown", ["edit", "nothing-here", "--title", "X"] + work, unchanged: true),

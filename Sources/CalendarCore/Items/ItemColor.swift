@@ -15,7 +15,7 @@ import Foundation
 /// ``ReservedRedFamily`` — a region of CIE L\*C\*h(ab), where hue, colourfulness
 /// and lightness are separate numbers — not just pure red. The reasons for
 /// its bounds, and the verdict on all 147 CSS colour names, are in the
-/// CalendarCore article "The red family".
+/// repository's `Docs/Colors.md`.
 public struct ItemColor: Hashable, Sendable, Codable, CustomStringConvertible {
     /// An sRGB colour with 8 bits a channel.
     public struct RGB: Hashable, Sendable, Codable {
