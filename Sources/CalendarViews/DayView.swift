@@ -35,7 +35,7 @@ public struct DayView: Hashable, Sendable, Codable {
         /// occurrence is shown at.
         ///
         /// `nil` (the default) shows the schedule's own calendar zone
-        /// (``CalendarCore/Schedule/timeZone``); a schedule that has none holds
+        /// (`Schedule.timeZone`); a schedule that has none holds
         /// only all-day, floating and UTC times, and is shown on UTC, where
         /// each reads as written. The machine's zone is never used unless the
         /// caller passes it. See ``zone(for:)``.

@@ -22,7 +22,7 @@ public struct MonthView: Hashable, Sendable, Codable {
         /// occurrence is shown at.
         ///
         /// `nil` (the default) shows the schedule's own calendar zone
-        /// (``CalendarCore/Schedule/timeZone``); a schedule that has none holds
+        /// (`Schedule.timeZone`); a schedule that has none holds
         /// only all-day, floating and UTC times, and is shown on UTC, where
         /// each reads as written. The machine's zone is never used unless the
         /// caller passes it. See ``zone(for:)``.
@@ -32,7 +32,7 @@ public struct MonthView: Hashable, Sendable, Codable {
         /// A selected day, flagged in the grid.
         public var selected: LocalDate?
         /// The colour a day with one item that has no colour of its own is
-        /// marked with (default ``CalendarCore/ItemColor/fallback``), so that
+        /// marked with (default `ItemColor.fallback`), so that
         /// every item marks its day.
         public var uncolored: ItemColor = .fallback
 

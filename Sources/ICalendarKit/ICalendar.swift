@@ -65,7 +65,7 @@ public struct ICalendar: Hashable, Sendable {
     ///   that zone and show their UTC times in it, as recurring-ical-events
     ///   does through `x-wr-timezone`. All-day dates and tasks are left alone.
     ///
-    /// The schedule's ``Schedule/timeZone`` is the calendar's own zone
+    /// The schedule's `Schedule.timeZone` is the calendar's own zone
     /// (``calendarZone``), so views of it show its clock, not the machine's.
     public func schedule(applyingCalendarTimeZone: Bool = true) -> Schedule {
         let own = calendarZone.flatMap { try? ZoneRules.named($0) }
@@ -82,7 +82,7 @@ public struct ICalendar: Hashable, Sendable {
     /// unless the caller asks for another: the machine's zone never changes
     /// what an existing calendar shows. A calendar that names no zone is
     /// shown on the clock most of its items start in
-    /// (``Schedule/timeZone``). The "Time zones in Horari" article says which
+    /// (`Schedule.timeZone`). The repository's Docs/TimeZones.md says which
     /// zone each command uses and why.
     public var calendarZone: String? {
         let named = timeZone ?? properties.first { $0.name == Self.bookZoneProperty }?.value
