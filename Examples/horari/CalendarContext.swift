@@ -60,8 +60,10 @@ struct Clock {
     /// items start in, else UTC (a calendar of only all-day, floating and UTC
     /// times reads the same on every clock). Never the machine's zone.
     init(option: String?, calendar: ICalendar, schedule: Schedule? = nil) throws {
-        let name = option ?? calendar.calendarZone ?? (schedule ?? calendar.schedule()).timeZone?.identifier ?? "UTC"
-        try self.init(named: name)
+        if let option { try self.init(named: option) } else {
+            let name = calendar.calendarZone ?? (schedule ?? calendar.schedule()).timeZone?.identifier ?? "UTC"
+            try self.init(named: name, option: "the calendar's zone (X-WR-TIMEZONE)")
+        }
     }
 
     /// Whether this is the machine's zone, which views need not name.
@@ -84,7 +86,19 @@ struct Clock {
     /// "09:30", or "02:30 CEST" where the clocks show that time twice.
     func time(_ t: Int64) -> String {
         let text = clock(wall(t))
-        return rules.isRepeatedWall(atInstant: t) ? text + " " + rules.databaseAbbreviation(atInstant: t) : text
+        return rules.isRepeatedWall(atInstant: t) ? text + " " + label(t) : text
+    }
+
+    /// What tells the two sides of a repeated time apart: the tz database's
+    /// abbreviation (`CEST`, `CET`), or the numeric offset where both sides
+    /// share one name (Moscow's `MSK` in 2014).
+    func label(_ t: Int64) -> String {
+        if case .repeated(let a, let b) = rules.reading(ofWall: rules.wall(atInstant: t)),
+            rules.databaseAbbreviation(atInstant: a) == rules.databaseAbbreviation(atInstant: b)
+        {
+            return ZoneRules.numericAbbreviation(rules.offset(atInstant: t))
+        }
+        return rules.databaseAbbreviation(atInstant: t)
     }
 
     /// "Wed 2026-11-25 18:30–19:30"; across midnight "Wed 2026-11-25 22:00 – Thu 08:00";
@@ -120,7 +134,7 @@ struct Clock {
         case .skipped(let before, let after):
             throw ValidationError("\(option) ‘\(text)’: \(clock(wall)) does not exist on \(wall.date) in \(name): clocks go from \(clock(LocalDateTime(localSeconds: before))) to \(clock(LocalDateTime(localSeconds: after))); pick a time outside that gap")
         case .repeated(let first, let second):
-            let a = rules.databaseAbbreviation(atInstant: first), b = rules.databaseAbbreviation(atInstant: second)
+            let a = label(first), b = label(second)
             if let suffix {
                 if matches(suffix, first) { return (wall, first) }
                 if matches(suffix, second) { return (wall, second) }

@@ -14,19 +14,20 @@ extension BookOptions {
     /// save), so concurrent `horari` processes take turns; the library's
     /// refusals become plain messages. Every change of the CLI goes through here.
     ///
-    /// A calendar that does not exist yet is created on --time-zone, else on
-    /// the system's zone (`X-WR-TIMEZONE`): the one time the machine's zone
+    /// A calendar that does not exist yet (or is empty and names no zone) is
+    /// created on --time-zone, else on the system's zone (`X-WR-TIMEZONE`): the one time the machine's zone
     /// counts. From then on the calendar keeps that clock wherever it is used.
     func updateCalendar<T>(_ body: (inout ICalendar) throws -> T) throws -> T {
         var isFolder: ObjCBool = false
-        let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder)
-        if isFolder.boolValue { throw noCalendarYet(url) }
-        let newZone = exists ? nil : try Clock(named: timeZone ?? Clock.systemZoneName).name
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue { throw noCalendarYet(url) }
+        // A calendar that names no zone and holds nothing yet (new, or an
+        // empty file) takes its zone now.
+        let newZone = try Clock(named: timeZone ?? Clock.systemZoneName).name
         try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         let timeZone = timeZone
         do {
             return try CalendarFile.update(url, exporterFor: { calendar in try exporter(zone: timeZone ?? Self.ownZone(of: calendar)) }) { calendar in
-                if let newZone, calendar.calendarZone == nil, calendar.items.isEmpty { calendar.timeZone = newZone }
+                if calendar.calendarZone == nil, calendar.items.isEmpty { calendar.timeZone = newZone }
                 return try body(&calendar)
             }
         } catch let error as SchedulingError {
@@ -256,10 +257,17 @@ struct Edit: ParsableCommand {
         if let start {
             let time = try parseTime(start, option: "--start", clock: clock)
             if case .at(let oldEnd) = old.end, end == nil, minutes == nil, old.hasStart || old.kind == .event {
-                // Keep the length: move the end by as much as the start moved.
-                if time.isDate == old.start.isDate {
+                // Keep the length: an all-day end moves by as many days as the
+                // start; a timed one keeps its length in seconds, whatever kind
+                // of time either start is (a zoned one, or the UTC instant of a
+                // repeated hour).
+                if time.isDate, old.start.isDate {
                     let shift = time.wallTime.localSeconds - old.start.wallTime.localSeconds
                     item.end = .at(oldEnd.withWallTime(LocalDateTime(localSeconds: oldEnd.wallTime.localSeconds + shift)))
+                } else if !time.isDate, !old.start.isDate, let newStart = try? time.epochSeconds(floatingIn: clock.rules) {
+                    let t = newStart + old.length(floatingIn: clock.rules)
+                    let wall = clock.wall(t)
+                    item.end = .at(clock.instant(wall) == t ? .zoned(wall, clock.name) : .utc(LocalDateTime(localSeconds: t)))
                 } else {
                     item.end = nil
                 }

@@ -193,7 +193,7 @@ struct Sample: ParsableCommand {
         var out = "Coming up\n"
         for o in list.sections.flatMap(\.occurrences) {
             let weekday = names.shortWeekdays[o.start.date.weekday.rawValue]
-            var line = "  \(weekday) \(o.start.date)  \(span(o, names: names, clock: clock).padding(toLength: 11, withPad: " ", startingAt: 0)) \(painter.swatch(o.color)) \(o.title)"
+            var line = "  \(weekday) \(o.start.date)  \(MonthGrid.pad(span(o, names: names, clock: clock), 11)) \(painter.swatch(o.color)) \(o.title)"
             if let place = o.location { line += ", \(place)" }
             if let series = try? book.classSeries(o.id.uid), let original = o.id.recurrenceID?.localDate,
                 let occurrence = try? book.occurrence(classID: series.id, on: original)

@@ -13,7 +13,7 @@ struct BookOptions: ParsableArguments {
     @Option(help: "The time of the request, 'YYYY-MM-DD HH:MM' on the calendar's clock (default: now; for scripts and tests).")
     var now: String?
 
-    @Option(help: "The IANA time zone to show and type times in (default: the calendar's own; a new calendar is created in this zone, else the system's).")
+    @Option(help: "The IANA time zone to show and type dated times in (default: the calendar's own; a new calendar is created in this zone, else the system's). A class's weekly time stays on the calendar's own clock.")
     var timeZone: String?
 
     /// The calendar file: --calendar, or the XDG data directory's.
@@ -23,6 +23,17 @@ struct BookOptions: ParsableArguments {
     /// which is also its scheduling book's.
     static func ownZone(of calendar: ICalendar) -> String {
         calendar.calendarZone ?? Schedule.predominantZone(of: calendar.items)?.identifier ?? "UTC"
+    }
+
+    /// The book in the calendar file, or an empty one on the zone a new
+    /// calendar would get, for a command that may start the calendar.
+    func readOrNew() throws -> SchedulingBook {
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            do { return try SchedulingBook(timeZone: try Clock(named: timeZone ?? Clock.systemZoneName).name) } catch let error as SchedulingError {
+                throw CLIError(error.description)
+            }
+        }
+        return try read()
     }
 
     /// The book in the calendar file, for reading; the file must exist.
@@ -418,7 +429,7 @@ struct Classes: ParsableCommand {
         @OptionGroup var book: BookOptions
 
         func run() throws {
-            let current = try book.read()
+            let current = try book.readOrNew()
             let today = try book.today(in: current)
             let start: TimeOfDay
             do { start = try TimeOfDay(parsing: time) } catch { throw ValidationError("--time: \(error.description)") }

@@ -226,7 +226,7 @@ struct List: ParsableCommand {
             print(section.title)
             for o in section.occurrences {
                 let day = context.names.shortWeekdays[o.start.date.weekday.rawValue]
-                print("  \(day) \(o.start.date)  \(span(o, names: context.names, clock: context.clock).padding(toLength: 11, withPad: " ", startingAt: 0)) \(context.painter.swatch(o.color)) \(o.title)")
+                print("  \(day) \(o.start.date)  \(MonthGrid.pad(span(o, names: context.names, clock: context.clock), 11)) \(context.painter.swatch(o.color)) \(o.title)")
             }
         }
         if list.sections.isEmpty { print("Nothing from then on.") }

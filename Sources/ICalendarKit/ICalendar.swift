@@ -74,9 +74,12 @@ public struct ICalendar: Hashable, Sendable {
         return Schedule(items: items.map { $0.kind == .event ? $0.placingFloatingTimes(in: zone, rules) : $0 }, timeZone: own ?? rules)
     }
 
-    /// The zone whose clock this calendar keeps: `X-WR-TIMEZONE` (as Google
-    /// and Apple write it, ``timeZone``), else the scheduling book's
-    /// `X-HORARI-TIMEZONE`, as IANA names; `nil` when it names none.
+    /// The zone whose clock this calendar keeps: the scheduling book's
+    /// `X-HORARI-TIMEZONE` where it keeps a book, else `X-WR-TIMEZONE` (as
+    /// Google and Apple write it, ``timeZone``), as an IANA name; `nil` when
+    /// it names none. (The book's zone comes first, as in
+    /// ``schedulingBook(defaultTimeZone:)``, so that views and bookings read
+    /// one clock; horari writes the two alike.)
     ///
     /// Every view and listing of the calendar shows times on this clock
     /// unless the caller asks for another: the machine's zone never changes
@@ -85,7 +88,7 @@ public struct ICalendar: Hashable, Sendable {
     /// (`Schedule.timeZone`). The repository's Docs/TimeZones.md says which
     /// zone each command uses and why.
     public var calendarZone: String? {
-        let named = timeZone ?? properties.first { $0.name == Self.bookZoneProperty }?.value
+        let named = properties.first { $0.name == Self.bookZoneProperty }?.value ?? timeZone
         return named.map { ZoneRules.ianaIdentifier(forTZID: $0) ?? $0 }
     }
 }

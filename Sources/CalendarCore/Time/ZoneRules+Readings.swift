@@ -24,12 +24,15 @@ extension ZoneRules {
         let valid = Set([before, after]).map { wall - Int64($0) }.filter { self.wall(atInstant: $0) == wall }.sorted()
         switch valid.count {
         case 0:
-            let guess = wall - Int64(before)
-            let change = transitions(from: guess - 86_400, to: guess + 86_400).first {
-                $0.instant + Int64($0.offsetBefore) <= wall && wall < $0.instant + Int64($0.offsetAfter)
+            // The clocks jump at the first instant with the later offset:
+            // found by bisection on the offsets themselves, so it holds
+            // outside the tabulated years too (where Foundation answers).
+            var lo = wall - 86_400 - 14 * 3600, hi = wall + 86_400
+            while hi - lo > 1 {
+                let mid = lo + (hi - lo) / 2
+                if offset(atInstant: mid) == before { lo = mid } else { hi = mid }
             }
-            guard let change else { return .unique(instant(forWall: wall)) }
-            return .skipped(before: change.instant + Int64(change.offsetBefore), after: change.instant + Int64(change.offsetAfter))
+            return .skipped(before: hi + Int64(before), after: hi + Int64(offset(atInstant: hi)))
         case 1: return .unique(valid[0])
         default: return .repeated(valid[0], valid[valid.count - 1])
         }
