@@ -88,13 +88,26 @@ struct BookClock {
     /// The zone times are shown and typed in.
     let display: Clock
 
-    /// The instant of one of the book's wall times.
-    func instant(_ wall: LocalDateTime) -> Int64 { book.instant(forWall: wall.localSeconds) }
+    /// The instant of one of the book's wall times (the second of two equal ones where `later`).
+    func instant(_ wall: LocalDateTime, later: Bool = false) -> Int64 {
+        if later, case .repeated(_, let second) = book.reading(ofWall: wall.localSeconds) { return second }
+        return book.instant(forWall: wall.localSeconds)
+    }
 
     /// "Wed 2026-11-25 18:30–19:30" on the display clock, for a book time and a length.
-    func span(_ start: LocalDateTime, minutes: Int) -> String {
-        let t = instant(start)
+    func span(_ start: LocalDateTime, minutes: Int, later: Bool = false) -> String {
+        let t = instant(start, later: later)
         return display.span(from: t, to: t + Int64(minutes) * 60)
+    }
+
+    /// A session's time on the display clock.
+    func span(_ s: Session) -> String { span(s.start, minutes: s.minutes, later: s.isLaterOfRepeatedTime) }
+
+    /// A typed time (see `Clock.instant(typed:option:)`) as an instant, for
+    /// the book's calls that take one: a session at the second of two equal
+    /// wall times is booked as printed.
+    func instant(typed text: String, option: String) throws -> Date {
+        Date(timeIntervalSince1970: TimeInterval(try display.instant(typed: text, option: option).instant))
     }
 
     /// A typed time (see `Clock.instant(typed:option:)`) as one of the book's wall times.
@@ -104,7 +117,7 @@ struct BookClock {
         // The book keeps wall times, and a wall time the clocks show twice
         // stands for its first instant (RFC 5545 §3.3.5).
         guard book.instant(forWall: wall.localSeconds) == t else {
-            throw CLIError("\(option) ‘\(text)’ is the second \(clock(wall)) of \(wall.date) in \(book.identifier), which the book cannot hold yet; pick another time")
+            throw CLIError("\(option) ‘\(text)’ is the second \(clock(wall)) of \(wall.date) in \(book.identifier); a class meets at the first, so pick another time")
         }
         return wall
     }
@@ -287,10 +300,10 @@ struct Sessions: ParsableCommand {
             let (coach, client, minutes, location, notes, id, typed, book) = (coach, client, minutes, location, notes, id, start, book)
             let (s, clock) = try book.change { b in
                 let clock = try book.clock(for: b)
-                let start = try clock.bookWall(typed: typed, option: "--start")
-                return (try b.addSession(id: id, coach: coach, client: client, start: start, minutes: minutes, location: location, notes: notes), clock)
+                let start = try clock.instant(typed: typed, option: "--start")
+                return (try b.addSession(id: id, coach: coach, client: client, startingAt: start, minutes: minutes, location: location, notes: notes), clock)
             }
-            print("Booked session \(s.id): \(client) with \(coach), \(clock.span(s.start, minutes: s.minutes))\(s.location.map { " at " + $0 } ?? "").")
+            print("Booked session \(s.id): \(client) with \(coach), \(clock.span(s))\(s.location.map { " at " + $0 } ?? "").")
         }
     }
 
@@ -313,7 +326,7 @@ struct Sessions: ParsableCommand {
                 for s in sessions {
                     let name = (try? b.client(s.clientID, coach: coach).name) ?? s.clientID
                     let status = s.status == .scheduled ? "" : "  (\(s.status.rawValue))"
-                    print("\(clock.span(s.start, minutes: s.minutes))  \(name)\(s.location.map { "  @ " + $0 } ?? "")  [\(s.id)]\(status)")
+                    print("\(clock.span(s))  \(name)\(s.location.map { "  @ " + $0 } ?? "")  [\(s.id)]\(status)")
                 }
             } catch { throw CLIError(error.description) }
         }
@@ -333,10 +346,10 @@ struct Sessions: ParsableCommand {
             let (id, coach, minutes, typed, book) = (id, coach, minutes, start, book)
             let (s, clock) = try book.change { b in
                 let clock = try book.clock(for: b)
-                let start = try clock.bookWall(typed: typed, option: "--start")
-                return (try b.moveSession(id, coach: coach, to: start, minutes: minutes), clock)
+                let start = try clock.instant(typed: typed, option: "--start")
+                return (try b.moveSession(id, coach: coach, toInstant: start, minutes: minutes), clock)
             }
-            print("Moved session \(s.id) to \(clock.span(s.start, minutes: s.minutes)).")
+            print("Moved session \(s.id) to \(clock.span(s)).")
         }
     }
 

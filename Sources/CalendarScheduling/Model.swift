@@ -201,6 +201,10 @@ public struct Session: Hashable, Sendable, Codable, Identifiable {
     public var clientID: String
     /// When it starts, on the book's wall clock.
     public var start: LocalDateTime
+    /// Whether ``start`` is the *second* of the two times the clocks show
+    /// twice on the night they go back (02:30 CET after 02:30 CEST). A wall
+    /// time alone stands for the first (RFC 5545 §3.3.5).
+    public var isLaterOfRepeatedTime: Bool
     /// How long it lasts.
     public var minutes: Int
     /// Where (a gym, a park…).
@@ -213,12 +217,13 @@ public struct Session: Hashable, Sendable, Codable, Identifiable {
     /// Creates a session.
     public init(
         id: String, coachID: String, clientID: String, start: LocalDateTime, minutes: Int,
-        location: String? = nil, notes: String? = nil, status: SessionStatus = .scheduled
+        location: String? = nil, notes: String? = nil, status: SessionStatus = .scheduled, isLaterOfRepeatedTime: Bool = false
     ) {
         self.id = id
         self.coachID = coachID
         self.clientID = clientID
         self.start = start
+        self.isLaterOfRepeatedTime = isLaterOfRepeatedTime
         self.minutes = minutes
         self.location = location
         self.notes = notes
@@ -227,6 +232,19 @@ public struct Session: Hashable, Sendable, Codable, Identifiable {
 
     /// Whether it holds its time: everything but a cancelled session does.
     public var holdsTime: Bool { status != .cancelled }
+
+    private enum CodingKeys: String, CodingKey { case id, coachID, clientID, start, isLaterOfRepeatedTime, minutes, location, notes, status }
+
+    /// Decodes a session; `isLaterOfRepeatedTime` may be missing (then `false`).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            id: try c.decode(String.self, forKey: .id), coachID: try c.decode(String.self, forKey: .coachID),
+            clientID: try c.decode(String.self, forKey: .clientID), start: try c.decode(LocalDateTime.self, forKey: .start),
+            minutes: try c.decode(Int.self, forKey: .minutes), location: try c.decodeIfPresent(String.self, forKey: .location),
+            notes: try c.decodeIfPresent(String.self, forKey: .notes), status: try c.decode(SessionStatus.self, forKey: .status),
+            isLaterOfRepeatedTime: try c.decodeIfPresent(Bool.self, forKey: .isLaterOfRepeatedTime) ?? false)
+    }
 }
 
 /// A free stretch of a coach's working time, long enough for one session.

@@ -146,7 +146,8 @@ extension SchedulingBook {
             ContentLine(name: Names.sessionStatus, value: session.status.rawValue),
         ]
         return CalendarItem(
-            uid: session.id, title: "Training: \(client?.name ?? session.clientID)", start: .zoned(session.start, timeZone),
+            uid: session.id, title: "Training: \(client?.name ?? session.clientID)",
+            start: session.isLaterOfRepeatedTime ? .utc(LocalDateTime(localSeconds: instant(of: session))) : .zoned(session.start, timeZone),
             end: .duration(.init(seconds: session.minutes * 60)), notes: session.notes, location: session.location,
             status: session.status == .cancelled ? "CANCELLED" : "CONFIRMED", properties: ContentLines(properties))
     }

@@ -111,7 +111,13 @@ extension SchedulingBook {
             throw .invalid(field: Names.coach, reason: "\(what) names no coach or client")
         }
         let status = value(Names.sessionStatus).flatMap(SessionStatus.init(rawValue:)) ?? (item.status?.uppercased() == "CANCELLED" ? .cancelled : .scheduled)
-        return Session(id: item.uid, coachID: coach, clientID: client, start: bookWall(item.start), minutes: try Self.minutes(item, what), location: item.location, notes: item.notes, status: status)
+        // A session at the second of two equal wall times is written as its
+        // UTC instant (a zoned time would read as the first).
+        var start = bookWall(item.start)
+        var later = false
+        if case .utc = item.start, let t = try? item.start.epochSeconds(floatingIn: zone) { (start, later) = reading(t) }
+        return Session(id: item.uid, coachID: coach, clientID: client, start: start, minutes: try Self.minutes(item, what), location: item.location, notes: item.notes, status: status,
+                       isLaterOfRepeatedTime: later)
     }
 
     /// A time as a wall time on the book's clocks: a UTC time or one zoned
@@ -134,7 +140,7 @@ extension SchedulingBook {
         guard (1...1440).contains(s.minutes) else { throw .invalid(field: "minutes", reason: "session ‘\(s.id)’ lasts \(s.minutes) minutes; 1 to 1440 are possible") }
         sessionsByID[s.id] = s
         if s.holdsTime {
-            let start = instant(s.start)
+            let start = instant(of: s)
             timelines[s.coachID, default: Timeline()].insert(.init(start: start, end: start + Int64(s.minutes) * 60, id: s.id))
         }
     }

@@ -51,6 +51,20 @@ public struct SchedulingBook: Sendable {
     /// The Unix seconds of a wall time on the book's clocks (RFC 5545 rules for gaps and folds).
     func instant(_ wall: LocalDateTime) -> Int64 { zone.instant(forWall: wall.localSeconds) }
 
+    /// The Unix seconds a session starts at: its wall time's first instant,
+    /// or the second where the session says so.
+    func instant(of session: Session) -> Int64 {
+        if session.isLaterOfRepeatedTime, case .repeated(_, let later) = zone.reading(ofWall: session.start.localSeconds) { return later }
+        return instant(session.start)
+    }
+
+    /// The wall time on the book's clocks at an instant, and whether it is the
+    /// second of two equal wall times.
+    func reading(_ instant: Int64) -> (wall: LocalDateTime, isLater: Bool) {
+        let w = wall(instant)
+        return (w, self.instant(w) != instant)
+    }
+
     /// The wall time on the book's clocks at Unix seconds.
     func wall(_ instant: Int64) -> LocalDateTime { LocalDateTime(localSeconds: zone.wall(atInstant: instant)) }
 
@@ -226,12 +240,32 @@ extension SchedulingBook {
         return session
     }
 
+    /// Books a session at an instant — a ``FreeSlot``'s `startSeconds`, say —
+    /// so that the second of two equal wall times (the night the clocks go
+    /// back) is booked as that, not as the first; otherwise as
+    /// ``addSession(id:coach:client:start:minutes:location:notes:)``.
+    @discardableResult
+    public mutating func addSession(
+        id: String? = nil, coach coachID: String, client clientID: String, startingAt instant: Date, minutes: Int,
+        location: String? = nil, notes: String? = nil
+    ) throws(SchedulingError) -> Session {
+        let id = id ?? Self.newID("session")
+        try Self.checkID(id, "session")
+        _ = try client(clientID, coach: coachID)
+        guard sessionsByID[id] == nil else { throw .duplicateID(id, kind: "session") }
+        let (wall, later) = reading(Self.seconds(instant))
+        let session = Session(id: id, coachID: coachID, clientID: clientID, start: wall, minutes: minutes, location: location, notes: notes,
+                              isLaterOfRepeatedTime: later)
+        try place(session, ignoring: nil)
+        return session
+    }
+
     /// Checks a session against the coach's timeline and stores it.
     private mutating func place(_ session: Session, ignoring: Session?) throws(SchedulingError) {
         guard (1...(24 * 60)).contains(session.minutes) else {
             throw .invalid(field: "minutes", reason: "a session lasts 1 to 1440 minutes, not \(session.minutes)")
         }
-        let start = instant(session.start)
+        let start = instant(of: session)
         let end = start + Int64(session.minutes) * 60
         let buffer = Int64(coachesByID[session.coachID]?.bufferMinutes ?? 0) * 60
         // A client has one coach, so the coach's timeline holds every session
@@ -243,7 +277,7 @@ extension SchedulingBook {
             throw .clash(SessionClash(existing: existing, reason: existing.clientID == session.clientID ? .client : .coach, bufferMinutes: Int(buffer / 60)))
         }
         if let old = ignoring {
-            let oldStart = instant(old.start)
+            let oldStart = instant(of: old)
             timelines[old.coachID]?.remove(id: old.id, start: oldStart)
         }
         sessionsByID[session.id] = session
@@ -259,6 +293,19 @@ extension SchedulingBook {
         guard old.status == .scheduled else { throw .sessionNotScheduled(id, status: old.status) }
         var new = old
         new.start = start
+        new.isLaterOfRepeatedTime = false
+        new.minutes = minutes ?? old.minutes
+        try place(new, ignoring: old)
+        return new
+    }
+
+    /// Moves a scheduled session to an instant (see ``addSession(id:coach:client:startingAt:minutes:location:notes:)``).
+    @discardableResult
+    public mutating func moveSession(_ id: String, coach coachID: String, toInstant instant: Date, minutes: Int? = nil) throws(SchedulingError) -> Session {
+        let old = try session(id, coach: coachID)
+        guard old.status == .scheduled else { throw .sessionNotScheduled(id, status: old.status) }
+        var new = old
+        (new.start, new.isLaterOfRepeatedTime) = reading(Self.seconds(instant))
         new.minutes = minutes ?? old.minutes
         try place(new, ignoring: old)
         return new
@@ -284,7 +331,7 @@ extension SchedulingBook {
         var s = try session(id, coach: coachID)
         guard s.status == .scheduled else { throw .sessionNotScheduled(id, status: s.status) }
         if status == .cancelled {
-            let start = instant(s.start)
+            let start = instant(of: s)
             timelines[coachID]?.remove(id: id, start: start)
         }
         s.status = status
@@ -311,7 +358,7 @@ extension SchedulingBook {
     /// Sessions with their start instants, by start then ID; each instant is
     /// computed once, not in every comparison.
     func byStart(_ sessions: some Sequence<Session>) -> [(start: Int64, session: Session)] {
-        sessions.map { (instant($0.start), $0) }.sorted { ($0.start, $0.session.id) < ($1.start, $1.session.id) }
+        sessions.map { (instant(of: $0), $0) }.sorted { ($0.start, $0.session.id) < ($1.start, $1.session.id) }
     }
 
     /// The coach's next scheduled sessions that start at or after `now`, soonest first.

@@ -57,12 +57,7 @@ public enum CalendarFile {
         exporter: ICalendarExporter = ICalendarExporter(options: .init(includeRejected: true)),
         _ body: (inout ICalendar) throws -> T
     ) throws -> T {
-        let lock = try Lock(url)
-        defer { lock.release() }
-        var calendar = try load(url, options: options).calendar
-        let result = try body(&calendar)
-        try write(exporter.exportData(calendar), to: url)
-        return result
+        try update(url, options: options, exporterFor: { _ in exporter }, body)
     }
 
     /// Loads, changes and saves a calendar file while holding its lock, with

@@ -74,6 +74,30 @@ struct OneClockTests {
         #expect(file.contains("DTSTART:20261025T013000Z\r\n"))
     }
 
+    @Test("a free slot in the repeated hour is booked exactly as printed, kept in the file, and listed apart")
+    func repeatedHourSession() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        let cal = ["--calendar", "$WORK/gym.ics", "--now", "2026-10-01 10:00"]
+        #expect(try runner.run(["coaches", "add", "nit", "--name", "Night Coach", "--hours", "SU 01:00-04:00"] + cal).status == 0)
+        #expect(try runner.run(["clients", "add", "owl", "--coach", "nit", "--name", "Owl"] + cal).status == 0)
+        let free = try runner.run(["sessions", "free", "--coach", "nit", "--from", "2026-10-25", "--to", "2026-10-25", "--minutes", "30"] + cal)
+        let printed = free.stdout.split(separator: "\n").map(String.init)
+        #expect(printed.contains("Sun 2026-10-25 02:00 CEST–02:30 CEST") && printed.contains("Sun 2026-10-25 02:00 CET–02:30 CET"), "\(free.stdout)")
+        // Type back the second 02:00 exactly as printed (the start of the line, less the weekday).
+        for (id, start) in [("late", "2026-10-25 02:00 CET"), ("early", "2026-10-25 02:00 CEST")] {
+            let add = try runner.run(["sessions", "add", "--coach", "nit", "--client", "owl", "--start", start, "--minutes", "30", "--id", id] + cal)
+            #expect(add.status == 0, "\(add.stderr)")
+            #expect(add.stdout.contains("Sun \(start)–02:30 \(start.split(separator: " ").last ?? "")"), "\(add.stdout)")
+        }
+        let list = try runner.run(["sessions", "list", "--coach", "nit"] + cal)
+        #expect(list.stdout == "Sun 2026-10-25 02:00 CEST–02:30 CEST  Owl  [early]\nSun 2026-10-25 02:00 CET–02:30 CET  Owl  [late]\n")
+        // The second is written as its UTC instant, and both slots are gone.
+        #expect(String(decoding: runner.calendarBytes, as: UTF8.self).contains("UID:late\r\nDTSTAMP:20261001T080000Z\r\nDTSTART:20261025T010000Z\r\n"))
+        let after = try runner.run(["sessions", "free", "--coach", "nit", "--from", "2026-10-25", "--to", "2026-10-25", "--minutes", "30"] + cal)
+        #expect(!after.stdout.contains("02:00 CET–") && !after.stdout.contains("02:00 CEST–"), "\(after.stdout)")
+    }
+
     @Test("the task planner's rules are stored in the calendar and enforced by every command")
     func taskPlannerRules() throws {
         let runner = try CLIRunner()
