@@ -48,8 +48,29 @@ struct Clock {
     /// Its rules.
     let rules: ZoneRules
 
-    /// The machine's zone (`TZ`, else the system's setting).
-    static var systemZoneName: String { TimeZone.current.identifier }
+    /// The machine's zone: `TZ` when it names a zone (with or without the
+    /// leading `:` POSIX allows; Foundation reads `TZ=UTC` as `GMT` and
+    /// `TZ=:Europe/Madrid` as UTC), else the system's setting.
+    static var systemZoneName: String {
+        if var tz = ProcessInfo.processInfo.environment["TZ"], !tz.isEmpty {
+            if tz.hasPrefix(":") { tz.removeFirst() }
+            if let name = ZoneRules.ianaIdentifier(forTZID: tz) { return name }
+        }
+        return TimeZone.current.identifier
+    }
+
+    /// Names of the one zone with offset 0 and no changes.
+    private static let utcNames: Set<String> = [
+        "UTC", "GMT", "Z", "UCT", "Universal", "Zulu", "Greenwich", "GMT0", "Etc/UTC", "Etc/GMT", "Etc/UCT", "Etc/Universal",
+        "Etc/Zulu", "Etc/Greenwich", "Etc/GMT0", "Etc/GMT+0", "Etc/GMT-0",
+    ]
+
+    /// Whether two zone names name the same zone (any two names of UTC do).
+    static func sameZone(_ a: String, _ b: String) -> Bool {
+        if a == b || (utcNames.contains(a) && utcNames.contains(b)) { return true }
+        guard let x = ZoneRules.ianaIdentifier(forTZID: a) else { return false }
+        return x == ZoneRules.ianaIdentifier(forTZID: b)
+    }
 
     init(named name: String, option: String = "--time-zone") throws {
         do { rules = try ZoneRules.named(name) } catch { throw ValidationError("\(option) ‘\(name)’: \(error.message)") }
@@ -67,10 +88,7 @@ struct Clock {
     }
 
     /// Whether this is the machine's zone, which views need not name.
-    var isSystem: Bool {
-        let system = Self.systemZoneName
-        return name == system || ZoneRules.ianaIdentifier(forTZID: system) == name
-    }
+    var isSystem: Bool { Self.sameZone(name, Self.systemZoneName) }
 
     /// The line a view's header carries when its zone is not the machine's.
     var header: String? { isSystem ? nil : "Times in \(name)" }
