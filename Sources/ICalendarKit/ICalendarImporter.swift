@@ -743,6 +743,17 @@ struct ImportSession {
             let cancelled = p.item.status?.uppercased() == "CANCELLED"
             let o = RecurrenceOverride(recurrenceID: rid, thisAndFuture: p.thisAndFuture, item: p.item, isCancelled: cancelled)
             if let i = index.position(of: p.item.uid, in: calendar.items) {
+                // An instance is the same kind of component as its series
+                // (RFC 5545 §3.8.4.4 names "the specific instance of a
+                // recurring VEVENT, VTODO or VJOURNAL"): a VTODO cannot change
+                // a VEVENT's instance, nor the other way round (fuzzing: one
+                // was written back as a VEVENT with DUE, read again as DTEND).
+                if calendar.items[i].kind != p.item.kind {
+                    func name(_ k: CalendarItem.Kind) -> String { k == .task ? "VTODO" : "VEVENT" }
+                    report(.error, p.line, .duplicate, "a \(name(p.item.kind)) changes the instance \(rid) of UID \(p.item.uid), whose series is a \(name(calendar.items[i].kind)); an instance must be the same kind of component as its series, so this one was kept as written and not applied")
+                    calendar.rejected.append(p.raw)
+                    continue
+                }
                 if let same = calendar.items[i].overrides.firstIndex(where: { $0.recurrenceID == rid }) {
                     let old = calendar.items[i].overrides[same]
                     report(.error, p.line, .duplicate, "a second change to the instance \(rid) of UID \(p.item.uid); the one with the higher SEQUENCE was kept, the other kept as written")
