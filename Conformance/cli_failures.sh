@@ -57,9 +57,9 @@ expect "repeated time, Lord Howe" 2 "write ‘2026-04-05 01:45 +11’ for the fi
 expect "a session in a skipped hour" 2 "does not exist on 2026-03-29 in Europe/Madrid" "$WORK/gym.ics" -- \
   "$HORARI" sessions add --coach marc --client anna --start '2026-03-29 02:30' --calendar "$WORK/gym.ics" --now '2026-03-01 10:00'
 # Lengths past the bound, and one that overflows a 64-bit multiplication.
-expect "too long" 1 "longer than 366 days" "$WORK/gym.ics" -- \
+expect "too long" 2 "longer than 366 days" "$WORK/gym.ics" -- \
   "$HORARI" add Forever --start '2026-11-24 10:00' --minutes 9999999999 --calendar "$WORK/gym.ics"
-expect "overflowing length" 1 "longer than 366 days" "$WORK/gym.ics" -- \
+expect "overflowing length" 2 "longer than 366 days" "$WORK/gym.ics" -- \
   "$HORARI" add Forever --start '2026-11-24 10:00' --minutes 99999999999999999 --calendar "$WORK/gym.ics"
 # The red family.
 for c in darkred firebrick maroon crimson indianred orangered '#e00000'; do

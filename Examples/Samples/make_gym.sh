@@ -12,7 +12,6 @@ OUT=${2:?usage: make_gym.sh PATH/TO/horari OUT.ics}
 # The calendar's own header: its name, its zone, and the month the sample is
 # written for (`horari` moves it to the current month by whole weeks).
 printf 'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Horari//Sample gym calendar//EN\r\nX-WR-CALNAME:Gimnàs Sants\r\nX-WR-TIMEZONE:Europe/Madrid\r\nX-HORARI-SAMPLE-MONTH:2026-11\r\nEND:VCALENDAR\r\n' > "$OUT"
-rm -f "$OUT.lock"
 at="--calendar $OUT --time-zone Europe/Madrid --now 2026-11-01T09:00"
 run() {
   # shellcheck disable=SC2086
@@ -47,4 +46,3 @@ run add 'Boiler service' --start '2026-11-25 08:00' --end '2026-11-25 10:00' --c
 run add 'Open day' --start 2026-11-28 --color gold --notes 'Free classes for everyone; bring a friend.' --id open-day
 run add 'Renew the first-aid kit' --task --due '2026-11-17 12:00' --color seagreen --id first-aid-kit
 run add 'Order new yoga mats' --task --due '2026-11-27 20:00' --color orchid --id order-mats
-rm -f "$OUT.lock"

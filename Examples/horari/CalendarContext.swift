@@ -185,3 +185,8 @@ func calendarRules(of calendar: ICalendar) throws -> (name: String, rules: Valid
     }
     return preset
 }
+
+/// Said on standard error when another process has held a calendar's lock for a second.
+func sayWaiting(for url: URL) {
+    FileHandle.standardError.write(Data("waiting for another horari to finish with \(url.lastPathComponent)…\n".utf8))
+}

@@ -331,7 +331,8 @@ struct Import: ParsableCommand {
         let progress = ProgressLine(file: file)
         defer { progress.finish() }
         do {
-            report = try CalendarFile.update(target) { calendar in
+            report = try CalendarFile.update(target, exporterFor: { _ in ICalendarExporter(options: .init(includeRejected: true)) },
+                                             whileWaiting: { sayWaiting(for: target) }) { calendar in
                 if let newZone, calendar.calendarZone == nil, calendar.items.isEmpty { calendar.timeZone = newZone }
                 progress.show("Merging \(incoming.items.count) items into \(target.lastPathComponent)…")
                 let report = calendar.merge(incoming)

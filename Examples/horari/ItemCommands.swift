@@ -26,7 +26,8 @@ extension BookOptions {
         try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         let timeZone = timeZone
         do {
-            return try CalendarFile.update(url, exporterFor: { calendar in try exporter(zone: timeZone ?? Self.ownZone(of: calendar)) }) { calendar in
+            return try CalendarFile.update(url, exporterFor: { calendar in try exporter(zone: timeZone ?? Self.ownZone(of: calendar)) },
+                                           whileWaiting: { sayWaiting(for: url) }) { calendar in
                 if calendar.calendarZone == nil, calendar.items.isEmpty { calendar.timeZone = newZone }
                 return try body(&calendar)
             }
@@ -117,7 +118,7 @@ func itemEnd(start: CalendarTime, end: String?, minutes: Int?, clock: Clock) thr
         // Checked before any arithmetic: no length can overflow on its way to the file.
         let most = Int(CalendarItem.maximumLength / 60)
         guard minutes <= most else {
-            throw CLIError("--minutes \(minutes) is longer than \(most / 1440) days, the longest an item may last; give a shorter length")
+            throw ValidationError("--minutes \(minutes) is longer than \(most / 1440) days, the longest an item may last; give a shorter length")
         }
         guard !start.isDate else { throw ValidationError("--minutes needs a start with a time; an all-day item takes --end YYYY-MM-DD") }
         return .duration(ItemDuration(seconds: minutes * 60))

@@ -15,10 +15,13 @@ private let posixWrite = Darwin.write
 /// Saving writes a temporary file next to the target, `fsync`s it, renames it
 /// over the target (atomic on POSIX file systems) and `fsync`s the folder.
 /// Every save, and every ``update(_:options:exporter:_:)`` as a whole, holds
-/// an advisory lock (`flock`) on a `.lock` file beside the calendar, so two
-/// processes changing the same calendar take turns instead of losing each
-/// other's changes. The lock file is separate because `rename` replaces the
-/// calendar's inode, and a lock on the old inode would guard nothing.
+/// an advisory lock (`flock`) on the calendar's **folder**, so two processes
+/// changing the same calendar take turns instead of losing each other's
+/// changes. Not the calendar itself, because `rename` replaces its inode and
+/// a lock on the old inode would guard nothing; not a `.lock` file beside
+/// it, which would be left next to the user's calendar. Calendars in one
+/// folder take turns with each other too, which costs nothing at the size
+/// of a change.
 ///
 /// ```swift
 /// let report = try CalendarFile.update(url) { calendar in
@@ -38,7 +41,7 @@ public enum CalendarFile {
     /// Writes a calendar to a file atomically, under the file's lock.
     /// - Throws: ``ICalendarError`` with code ``ICalendarError/Code/io``.
     public static func save(_ calendar: ICalendar, to url: URL, exporter: ICalendarExporter = ICalendarExporter()) throws(ICalendarError) {
-        let lock = try Lock(url)
+        let lock = try Lock(url, whileWaiting: nil)
         defer { lock.release() }
         try write(exporter.exportData(calendar), to: url)
     }
@@ -64,14 +67,18 @@ public enum CalendarFile {
     /// an exporter chosen for the changed calendar (for example one whose
     /// `DTSTAMP` is a time read on the calendar's own clock).
     ///
+    /// - Parameter whileWaiting: called once when another process has held
+    ///   the lock for a second, so that a program can tell its user why it
+    ///   waits; the call then goes on waiting.
     /// - Returns: what `body` returns.
     /// - Throws: ``ICalendarError``, or what `body` or `exporter` throws (nothing is saved then).
     public static func update<T>(
         _ url: URL, options: ImportOptions = ImportOptions(),
         exporterFor exporter: (ICalendar) throws -> ICalendarExporter,
+        whileWaiting: (() -> Void)? = nil,
         _ body: (inout ICalendar) throws -> T
     ) throws -> T {
-        let lock = try Lock(url)
+        let lock = try Lock(url, whileWaiting: whileWaiting)
         defer { lock.release() }
         var calendar = try load(url, options: options).calendar
         let result = try body(&calendar)
@@ -121,19 +128,37 @@ public enum CalendarFile {
         ICalendarError(.io, "\(what): \(String(cString: strerror(errno)))")
     }
 
-    /// An exclusive `flock` on `<calendar>.lock`.
+    /// An exclusive `flock` on the calendar's folder.
     struct Lock {
         let fd: Int32
 
-        init(_ url: URL) throws(ICalendarError) {
-            let path = url.path + ".lock"
-            fd = open(path, O_RDWR | O_CREAT, 0o644)
-            guard fd >= 0 else { throw CalendarFile.ioError("cannot open the lock file \(path) (the calendar's folder must be writable)") }
-            while flock(fd, LOCK_EX) != 0 {
-                if errno == EINTR { continue }
-                let e = CalendarFile.ioError("cannot lock \(path)")
-                close(fd)
-                throw e
+        init(_ url: URL, whileWaiting: (() -> Void)?) throws(ICalendarError) {
+            let folder = url.deletingLastPathComponent().path
+            fd = open(folder, O_RDONLY | O_DIRECTORY)
+            guard fd >= 0 else { throw CalendarFile.ioError("cannot open the folder \(folder) to lock it") }
+            // A second of trying without blocking, then a word to the caller,
+            // then a plain wait.
+            var tries = 0
+            while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+                let e = errno
+                if e == EINTR { continue }
+                guard e == EWOULDBLOCK || e == EAGAIN else {
+                    let error = CalendarFile.ioError("cannot lock \(folder)")
+                    close(fd)
+                    throw error
+                }
+                tries += 1
+                if tries > 20 {
+                    whileWaiting?()
+                    while flock(fd, LOCK_EX) != 0 {
+                        if errno == EINTR { continue }
+                        let error = CalendarFile.ioError("cannot lock \(folder)")
+                        close(fd)
+                        throw error
+                    }
+                    return
+                }
+                usleep(50_000)
             }
         }
 

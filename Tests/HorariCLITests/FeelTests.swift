@@ -160,3 +160,37 @@ struct ProgressLineTests {
         #expect(piped.stdout.hasSuffix("12000 items, 0 errors, 0 warnings\n"))
     }
 }
+
+@Suite("horari leaves nothing beside the calendar and says why it waits")
+struct LockTests {
+    @Test("no file but the calendar is left in its folder after changes")
+    func noStrayFiles() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        let folder = runner.work.appendingPathComponent("cal")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let cal = ["--calendar", "$WORK/cal/gym.ics"]
+        #expect(try runner.run(["add", "Lunch", "--start", "2026-11-24 14:00", "--minutes", "30", "--time-zone", "Europe/Madrid"] + cal).status == 0)
+        #expect(try runner.run(["add", "Busy", "--start", "2026-11-24 10:00", "--color", "red"] + cal).status == 1)
+        #expect(try runner.run(["import", "$FIXTURES/basic.ics", "--into", "$WORK/cal/gym.ics"]).status == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["gym.ics"])
+    }
+
+    @Test("a change waits for another process's lock, and says so after a second")
+    func waitingIsSaid() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        // Another process holds the calendar's folder: util-linux's flock, for two seconds.
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+        holder.arguments = [runner.work.path, "sleep", "2"]
+        try holder.run()
+        defer { holder.waitUntilExit() }
+        Thread.sleep(forTimeInterval: 0.3)
+        let started = Date()
+        let add = try runner.run(["add", "Lunch", "--start", "2026-11-24 14:00", "--calendar", "$WORK/gym.ics"])
+        #expect(add.status == 0, "\(add.stderr)")
+        #expect(add.stderr == "waiting for another horari to finish with gym.ics…\n")
+        #expect(Date().timeIntervalSince(started) > 1.2, "it waited for the lock")
+    }
+}
