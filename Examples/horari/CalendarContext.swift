@@ -190,3 +190,28 @@ func calendarRules(of calendar: ICalendar) throws -> (name: String, rules: Valid
 func sayWaiting(for url: URL) {
     FileHandle.standardError.write(Data("waiting for another horari to finish with \(url.lastPathComponent)…\n".utf8))
 }
+
+extension String {
+    /// The text with its control characters written out (`\x1b`, `\n`), so
+    /// that a title from a file cannot move the cursor, clear the screen or
+    /// change the colours of a terminal it is printed on.
+    var shown: String {
+        guard unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return self }
+        var out = ""
+        for u in unicodeScalars {
+            switch u {
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            default:
+                if u.properties.generalCategory == .control {
+                    let hex = String(u.value, radix: 16)
+                    out += u.value < 0x100 ? "\\x" + (hex.count < 2 ? "0" : "") + hex : "\\u{" + hex + "}"
+                } else {
+                    out.unicodeScalars.append(u)
+                }
+            }
+        }
+        return out
+    }
+}

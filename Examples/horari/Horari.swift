@@ -2,6 +2,9 @@ import ArgumentParser
 import CalendarCore
 import Foundation
 
+/// The version `horari --version` prints.
+let horariVersion = "0.4.0-dev"
+
 /// The `horari` command: the example CLI of the Horari library.
 @main
 struct Horari: ParsableCommand {
@@ -29,6 +32,7 @@ struct Horari: ParsableCommand {
             standard error), 2 usage error (an unknown option, a date that does not
             exist).
             """,
+        version: horariVersion,
         subcommands: [
             Sample.self, Add.self, Edit.self, Delete.self, Rules.self, Month.self, Week.self, Day.self, List.self, Sessions.self, Classes.self, Book.self, CancelBooking.self,
             Coaches.self, Clients.self, Members.self, Expand.self, Occurrences.self, Validate.self, Import.self, Export.self,

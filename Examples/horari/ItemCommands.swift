@@ -82,7 +82,7 @@ func parseColor(_ text: String) throws -> ItemColor {
 /// "event ‘Yoga’ (Fri 2026-11-27 18:00–19:00)", its times on `clock`.
 func describe(_ item: CalendarItem, clock: Clock) -> String {
     let kind = item.kind == .task ? "task" : "event"
-    return "\(kind) ‘\(item.title)’ (\(describeTime(item, clock: clock))\(item.color.map { ", \($0)" } ?? ""))"
+    return "\(kind) ‘\(item.title.shown)’ (\(describeTime(item, clock: clock))\(item.color.map { ", \($0)" } ?? ""))"
 }
 
 func describeTime(_ item: CalendarItem, clock: Clock) -> String {

@@ -103,7 +103,7 @@ enum MonthGrid {
         var out = ""
         for o in occurrences {
             let when = o.isAllDay ? o.start.localDate.description + "      " : clock.wall(o.startSeconds).date.description + " " + clock.time(o.startSeconds)
-            out += "\(when)  \(painter.swatch(o.item.color)) \(o.item.title)\n"
+            out += "\(when)  \(painter.swatch(o.item.color)) \(o.item.title.shown)\n"
         }
         return out.isEmpty ? "" : "\n" + out
     }

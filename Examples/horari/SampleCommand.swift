@@ -166,7 +166,7 @@ struct Sample: ParsableCommand {
         for o in schedule.occurrences(fromDay: first, toDay: last, in: zone) where o.item.color != nil {
             guard let color = o.item.color, seen.insert(o.item.title).inserted else { continue }
             // Without colour, the key names the colour instead of showing it.
-            keys.append(painter.swatch(color) + " " + o.item.title + (painter.enabled ? "" : " (\(color))"))
+            keys.append(painter.swatch(color) + " " + o.item.title.shown + (painter.enabled ? "" : " (\(color))"))
         }
         keys.append(painter.paint("■", color: .red, bold: true) + " several items" + (painter.enabled ? "" : " (red)"))
         if painter.enabled { keys.append(painter.paint(String(today.day), color: nil, today: true) + " today") }
@@ -193,8 +193,8 @@ struct Sample: ParsableCommand {
         var out = "Coming up\n"
         for o in list.sections.flatMap(\.occurrences) {
             let weekday = names.shortWeekdays[o.start.date.weekday.rawValue]
-            var line = "  \(weekday) \(o.start.date)  \(MonthGrid.pad(span(o, names: names, clock: clock), 11)) \(painter.swatch(o.color)) \(o.title)"
-            if let place = o.location { line += ", \(place)" }
+            var line = "  \(weekday) \(o.start.date)  \(MonthGrid.pad(span(o, names: names, clock: clock), 11)) \(painter.swatch(o.color)) \(o.title.shown)"
+            if let place = o.location { line += ", \(place.shown)" }
             if let series = try? book.classSeries(o.id.uid), let original = o.id.recurrenceID?.localDate,
                 let occurrence = try? book.occurrence(classID: series.id, on: original)
             {

@@ -303,7 +303,7 @@ struct Sessions: ParsableCommand {
                 let start = try clock.instant(typed: typed, option: "--start")
                 return (try b.addSession(id: id, coach: coach, client: client, startingAt: start, minutes: minutes, location: location, notes: notes), clock)
             }
-            print("Booked session \(s.id): \(client) with \(coach), \(clock.span(s))\(s.location.map { " at " + $0 } ?? "").")
+            print("Booked session \(s.id): \(client) with \(coach), \(clock.span(s))\(s.location.map { " at " + $0.shown } ?? "").")
         }
     }
 
@@ -326,7 +326,7 @@ struct Sessions: ParsableCommand {
                 for s in sessions {
                     let name = (try? b.client(s.clientID, coach: coach).name) ?? s.clientID
                     let status = s.status == .scheduled ? "" : "  (\(s.status.rawValue))"
-                    print("\(clock.span(s))  \(name)\(s.location.map { "  @ " + $0 } ?? "")  [\(s.id)]\(status)")
+                    print("\(clock.span(s))  \(name.shown)\(s.location.map { "  @ " + $0.shown } ?? "")  [\(s.id)]\(status)")
                 }
             } catch { throw CLIError(error.description) }
         }
@@ -480,7 +480,7 @@ struct Classes: ParsableCommand {
                 let monday = day.adding(days: -day.weekday.rawValue)
                 for o in b.occurrences(from: monday, through: monday.adding(days: 6)) {
                     let state = o.isCancelled ? "cancelled" : o.placesLeft == 0 ? "full, \(o.waiting) waiting" : "\(o.placesLeft) of \(o.capacity) places left"
-                    print("\(shown.span(o.start, minutes: o.minutes))  \(o.title)  (\(state))\(o.isMoved ? "  moved from \(o.id.date) \((try? b.classSeries(o.id.classID).time.description) ?? "")" : "")  [\(o.id.classID)]")
+                    print("\(shown.span(o.start, minutes: o.minutes))  \(o.title.shown)  (\(state))\(o.isMoved ? "  moved from \(o.id.date) \((try? b.classSeries(o.id.classID).time.description) ?? "")" : "")  [\(o.id.classID)]")
                 }
                 return
             }
@@ -490,7 +490,7 @@ struct Classes: ParsableCommand {
                 for c in day.classes {
                     let end = clock(LocalDateTime(localSeconds: Int64(c.time.minutes + c.minutes) * 60))
                     let details = ["\(c.capacity) places"] + [c.location, c.instructor].compactMap { $0 }
-                    print("  \(c.time)–\(end)  \(c.title)  (\(details.joined(separator: ", ")))  [\(c.id)]")
+                    print("  \(c.time)–\(end)  \(c.title.shown)  (\(details.joined(separator: ", ")))  [\(c.id)]")
                 }
             }
             if b.classes.isEmpty { print("No classes yet; add one with `horari classes add`.") }
@@ -535,7 +535,7 @@ extension Classes {
                 let start = try clock.bookWall(typed: typed, option: "--start")
                 return (try b.moveOccurrence(classID: id, on: date, to: start, minutes: minutes), clock)
             }
-            print("Moved \(o.title) of \(date) to \(clock.span(o.start, minutes: o.minutes)); its \(o.booked) booking(s) and \(o.waiting) waiting stay.")
+            print("Moved \(o.title.shown) of \(date) to \(clock.span(o.start, minutes: o.minutes)); its \(o.booked) booking(s) and \(o.waiting) waiting stay.")
         }
     }
 }
@@ -573,9 +573,9 @@ struct Book: ParsableCommand {
         }
         switch outcome {
         case .confirmed:
-            print("Booked \(member) into \(occurrence.title), \(clock.span(occurrence.start, minutes: occurrence.minutes)) (\(occurrence.placesLeft) of \(occurrence.capacity) places left).")
+            print("Booked \(member) into \(occurrence.title.shown), \(clock.span(occurrence.start, minutes: occurrence.minutes)) (\(occurrence.placesLeft) of \(occurrence.capacity) places left).")
         case .waitlisted(let position):
-            print("\(occurrence.title), \(clock.span(occurrence.start, minutes: occurrence.minutes)) is full; \(member) is number \(position) on the waitlist.")
+            print("\(occurrence.title.shown), \(clock.span(occurrence.start, minutes: occurrence.minutes)) is full; \(member) is number \(position) on the waitlist.")
         }
     }
 
@@ -585,8 +585,8 @@ struct Book: ParsableCommand {
         do {
             let booked = try b.bookings(member: member), waiting = try b.waitlists(member: member)
             if booked.isEmpty && waiting.isEmpty { print("\(member) has no bookings.") }
-            for o in booked { print("\(clock.span(o.start, minutes: o.minutes))  \(o.title)  booked") }
-            for (o, p) in waiting { print("\(clock.span(o.start, minutes: o.minutes))  \(o.title)  waitlist #\(p)") }
+            for o in booked { print("\(clock.span(o.start, minutes: o.minutes))  \(o.title.shown)  booked") }
+            for (o, p) in waiting { print("\(clock.span(o.start, minutes: o.minutes))  \(o.title.shown)  waitlist #\(p)") }
         } catch { throw CLIError(error.description) }
     }
 }

@@ -124,7 +124,7 @@ struct Week: ParsableCommand {
             switch d.content {
             case .empty: print(title)
             case .one(let o):
-                print("\(title)  \(context.painter.swatch(o.color)) \(span(o, names: context.names, clock: context.clock))  \(o.title)")
+                print("\(title)  \(context.painter.swatch(o.color)) \(span(o, names: context.names, clock: context.clock))  \(o.title.shown)")
             case .several(let count):
                 print("\(title)  \(context.painter.paint("\(context.names.severalItems) (\(count))", color: .red, bold: true))")
             }
@@ -159,7 +159,7 @@ struct Day: ParsableCommand {
         print("\(day.name) \(day.date)")
         let painter = context.painter
         for o in day.allDay {
-            print("\(context.names.allDay.padding(toLength: 8, withPad: " ", startingAt: 0))  \(painter.swatch(o.color)) \(o.title)")
+            print("\(context.names.allDay.padding(toLength: 8, withPad: " ", startingAt: 0))  \(painter.swatch(o.color)) \(o.title.shown)")
         }
         for slot in day.slots {
             let starting = slot.placements.filter { i in
@@ -177,7 +177,7 @@ struct Day: ParsableCommand {
                 let to = p.continuesToNextDay ? "…" : ""
                 let place = "[\(p.column + 1)/\(p.columnCount)" + (p.columnSpan > 1 ? " ×\(p.columnSpan)" : "") + "]"
                 let lead = n == 0 ? hour : "     "
-                print("\(lead)  \(painter.swatch(p.occurrence.color)) \(from)\(span(p.occurrence, names: context.names, clock: context.clock))\(to)  \(p.occurrence.title)  \(place)")
+                print("\(lead)  \(painter.swatch(p.occurrence.color)) \(from)\(span(p.occurrence, names: context.names, clock: context.clock))\(to)  \(p.occurrence.title.shown)  \(place)")
             }
         }
     }
@@ -226,7 +226,7 @@ struct List: ParsableCommand {
             print(section.title)
             for o in section.occurrences {
                 let day = context.names.shortWeekdays[o.start.date.weekday.rawValue]
-                print("  \(day) \(o.start.date)  \(MonthGrid.pad(span(o, names: context.names, clock: context.clock), 11)) \(context.painter.swatch(o.color)) \(o.title)")
+                print("  \(day) \(o.start.date)  \(MonthGrid.pad(span(o, names: context.names, clock: context.clock), 11)) \(context.painter.swatch(o.color)) \(o.title.shown)")
             }
         }
         if list.sections.isEmpty { print("Nothing from then on.") }

@@ -194,3 +194,30 @@ struct LockTests {
         #expect(Date().timeIntervalSince(started) > 1.2, "it waited for the lock")
     }
 }
+
+@Suite("horari prints what a person can read")
+struct PrintingTests {
+    @Test func version() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        let output = try runner.run(["--version"])
+        #expect(output.status == 0)
+        #expect(output.stdout.range(of: #"^[0-9]+\.[0-9]+\.[0-9]+(-[a-z0-9.]+)?\n$"#, options: .regularExpression) != nil, "\(output.stdout)")
+    }
+
+    @Test("control characters in a title are written out, never sent to the terminal")
+    func controlCharactersEscaped() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        let cal = ["--calendar", "$WORK/gym.ics"]
+        let add = try runner.run(["add", "\u{1B}[2JBoom\u{07}", "--start", "2026-11-24 14:00", "--id", "boom"] + cal)
+        #expect(add.status == 0, "\(add.stderr)")
+        #expect(add.stdout.contains("‘\\x1b[2JBoom\\x07’") && !add.stdout.contains("\u{1B}"), "\(add.stdout)")
+        // Read back, the file's line loses its control characters (RFC 5545
+        // allows none; the importer reports it), so no view sends one either.
+        for view in [["list", "--from", "2026-11-24", "--limit", "3"], ["day", "2026-11-24"], ["month", "2026-11"]] {
+            let out = try runner.run(view + cal + ["--color", "never"])
+            #expect(out.stdout.contains("[2JBoom") && !out.stdout.contains("\u{1B}") && !out.stdout.contains("\u{07}"), "\(view): \(out.stdout)")
+        }
+    }
+}
