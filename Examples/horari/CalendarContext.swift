@@ -1,5 +1,6 @@
 import ArgumentParser
 import CalendarCore
+import CalendarScheduling
 import Foundation
 import ICalendarKit
 
@@ -33,6 +34,13 @@ func loadExistingCalendar(_ url: URL, strict: Bool = false, quiet: Bool = false)
     var isFolder: ObjCBool = false
     guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue else { throw noCalendarYet(url) }
     return try loadCalendar(url.path, strict: strict, quiet: quiet)
+}
+
+/// The zone a calendar keeps: its own (`ICalendar.calendarZone`), else the
+/// zone most of its items start in, else UTC (a calendar of only all-day,
+/// floating and UTC times reads the same on every clock).
+func calendarZoneName(of calendar: ICalendar) -> String {
+    calendar.calendarZone ?? Schedule.predominantZone(of: calendar.items)?.identifier ?? "UTC"
 }
 
 /// The calendar a command names: a positional FILE or `--calendar`, not both.
@@ -77,13 +85,11 @@ struct Clock {
         self.name = ZoneRules.ianaIdentifier(forTZID: name) ?? name
     }
 
-    /// `--time-zone`, else the calendar's own zone, else the zone most of its
-    /// items start in, else UTC (a calendar of only all-day, floating and UTC
-    /// times reads the same on every clock). Never the machine's zone.
-    init(option: String?, calendar: ICalendar, schedule: Schedule? = nil) throws {
+    /// `--time-zone`, else the calendar's own zone (`calendarZoneName(of:)`).
+    /// Never the machine's zone.
+    init(option: String?, calendar: ICalendar) throws {
         if let option { try self.init(named: option) } else {
-            let name = calendar.calendarZone ?? (schedule ?? calendar.schedule()).timeZone?.identifier ?? "UTC"
-            try self.init(named: name, option: "the calendar's zone (X-WR-TIMEZONE)")
+            try self.init(named: calendarZoneName(of: calendar), option: "the calendar's zone (X-WR-TIMEZONE)")
         }
     }
 
@@ -175,6 +181,15 @@ struct Clock {
 
 /// The calendar property that names the rules every command enforces on it.
 let rulesProperty = "X-HORARI-RULES"
+
+/// The events and tasks of a calendar that break a set of rules (the gym's
+/// classes and sessions follow the book's own rules), with why.
+func itemsBreaking(_ rules: ValidationRules, in calendar: ICalendar) -> [(uid: String, message: String)] {
+    calendar.items.filter { !SchedulingBook.isSchedulingItem($0) }.compactMap { item in
+        do throws(CalendarItemError) { try item.validate(rules) } catch { return (item.uid, error.message) }
+        return nil
+    }
+}
 
 /// The rules a calendar asks for (`X-HORARI-RULES`, default `default`).
 func calendarRules(of calendar: ICalendar) throws -> (name: String, rules: ValidationRules) {

@@ -281,11 +281,9 @@ struct Validate: ParsableCommand {
         if result.calendar.properties.contains(where: { $0.name == rulesProperty }) {
             let (name, rules) = try calendarRules(of: result.calendar)
             print("\(file): rules: \(name)")
-            for item in result.calendar.items where !SchedulingBook.isSchedulingItem(item) {
-                do { try item.validate(rules) } catch {
-                    print("\(file): error: ‘\(item.uid)’: \(error.message)")
-                    broken += 1
-                }
+            for (uid, message) in itemsBreaking(rules, in: result.calendar) {
+                print("\(file): error: ‘\(uid)’: \(message)")
+                broken += 1
             }
         }
         let errors = result.diagnostics.filter { $0.severity == .error }.count + broken
@@ -387,7 +385,7 @@ struct Export: ParsableCommand {
         let exporter = ICalendarExporter()
         if !audience.isEmpty {
             let book: SchedulingBook
-            do { book = try calendar.schedulingBook(defaultTimeZone: BookOptions.ownZone(of: calendar)) } catch { throw CLIError("\(file): \(error.description)") }
+            do { book = try calendar.schedulingBook(defaultTimeZone: calendarZoneName(of: calendar)) } catch { throw CLIError("\(file): \(error.description)") }
             let who: ExportAudience
             switch (audience.first?.lowercased(), audience.count) {
             case ("public", 1): who = .publicTimetable

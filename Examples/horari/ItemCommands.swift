@@ -26,7 +26,7 @@ extension BookOptions {
         try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         let timeZone = timeZone
         do {
-            return try CalendarFile.update(url, exporterFor: { calendar in try exporter(zone: timeZone ?? Self.ownZone(of: calendar)) },
+            return try CalendarFile.update(url, exporterFor: { calendar in try exporter(zone: timeZone ?? calendarZoneName(of: calendar)) },
                                            whileWaiting: { sayWaiting(for: url) }) { calendar in
                 if calendar.calendarZone == nil, calendar.items.isEmpty { calendar.timeZone = newZone }
                 return try body(&calendar)
@@ -42,7 +42,7 @@ extension BookOptions {
 
     /// The clock typed times are on: --time-zone, else the calendar's own.
     func clock(of calendar: ICalendar) throws -> Clock {
-        try Clock(named: timeZone ?? Self.ownZone(of: calendar))
+        try Clock(named: timeZone ?? calendarZoneName(of: calendar))
     }
 
     /// The request's time, --now read in `zone`.

@@ -34,10 +34,7 @@ struct Rules: ParsableCommand {
             throw ValidationError("‘\(preset)’ is not a set of rules; use \(ValidationRules.presets.map(\.name).joined(separator: " or "))")
         }
         try book.updateCalendar { calendar in
-            var broken: [String] = []
-            for item in calendar.items where !SchedulingBook.isSchedulingItem(item) {
-                do throws(CalendarItemError) { try item.validate(chosen.rules) } catch { broken.append("  ‘\(item.uid)’: \(error.message)") }
-            }
+            let broken = itemsBreaking(chosen.rules, in: calendar).map { "  ‘\($0.uid)’: \($0.message)" }
             guard broken.isEmpty else {
                 throw CLIError("\(broken.count) item\(broken.count == 1 ? "" : "s") break the \(chosen.name) rules; change them first (horari edit):\n" + broken.joined(separator: "\n"))
             }

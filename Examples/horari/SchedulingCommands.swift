@@ -19,12 +19,6 @@ struct BookOptions: ParsableArguments {
     /// The calendar file: --calendar, or the XDG data directory's.
     var url: URL { calendarURL(calendar) }
 
-    /// The zone a calendar keeps (see `Clock.init(option:calendar:schedule:)`),
-    /// which is also its scheduling book's.
-    static func ownZone(of calendar: ICalendar) -> String {
-        calendar.calendarZone ?? Schedule.predominantZone(of: calendar.items)?.identifier ?? "UTC"
-    }
-
     /// The book in the calendar file, or an empty one on the zone a new
     /// calendar would get, for a command that may start the calendar.
     func readOrNew() throws -> SchedulingBook {
@@ -39,7 +33,7 @@ struct BookOptions: ParsableArguments {
     /// The book in the calendar file, for reading; the file must exist.
     func read() throws -> SchedulingBook {
         let calendar = try loadExistingCalendar(url, quiet: true).calendar
-        do { return try calendar.schedulingBook(defaultTimeZone: Self.ownZone(of: calendar)) } catch { throw CLIError("\(url.path): \(error.description)") }
+        do { return try calendar.schedulingBook(defaultTimeZone: calendarZoneName(of: calendar)) } catch { throw CLIError("\(url.path): \(error.description)") }
     }
 
     /// The clock times are shown and typed on: --time-zone, else the book's own.
@@ -54,7 +48,7 @@ struct BookOptions: ParsableArguments {
     @discardableResult
     func change<T>(_ body: (inout SchedulingBook) throws -> T) throws -> T {
         try updateCalendar { calendar in
-            var book = try calendar.schedulingBook(defaultTimeZone: Self.ownZone(of: calendar))
+            var book = try calendar.schedulingBook(defaultTimeZone: calendarZoneName(of: calendar))
             let result = try body(&book)
             calendar.setScheduling(book)
             return result

@@ -48,7 +48,7 @@ struct ViewOptions: ParsableArguments {
         // The calendar first: its zone is the clock, and today is read on it.
         let calendar = try loadExistingCalendar(calendarURL(self.calendar), quiet: format == .json).calendar
         let schedule = calendar.schedule()
-        let clock = try Clock(option: timeZone, calendar: calendar, schedule: schedule)
+        let clock = try Clock(option: timeZone, calendar: calendar)
         // The CLI reads the clock once, here; the views are handed `today`.
         let today = try parseDate(self.today, option: "--today", default: clock.today())
         let names = CalendarNames(locale: Locale(identifier: locale ?? "en_US_POSIX"))

@@ -231,13 +231,7 @@ extension SchedulingBook {
         id: String? = nil, coach coachID: String, client clientID: String, start: LocalDateTime, minutes: Int,
         location: String? = nil, notes: String? = nil
     ) throws(SchedulingError) -> Session {
-        let id = id ?? Self.newID("session")
-        try Self.checkID(id, "session")
-        _ = try client(clientID, coach: coachID)
-        guard sessionsByID[id] == nil else { throw .duplicateID(id, kind: "session") }
-        let session = Session(id: id, coachID: coachID, clientID: clientID, start: start, minutes: minutes, location: location, notes: notes)
-        try place(session, ignoring: nil)
-        return session
+        try add(Session(id: id ?? Self.newID("session"), coachID: coachID, clientID: clientID, start: start, minutes: minutes, location: location, notes: notes))
     }
 
     /// Books a session at an instant — a ``FreeSlot``'s `startSeconds`, say —
@@ -249,13 +243,16 @@ extension SchedulingBook {
         id: String? = nil, coach coachID: String, client clientID: String, startingAt instant: Date, minutes: Int,
         location: String? = nil, notes: String? = nil
     ) throws(SchedulingError) -> Session {
-        let id = id ?? Self.newID("session")
-        try Self.checkID(id, "session")
-        _ = try client(clientID, coach: coachID)
-        guard sessionsByID[id] == nil else { throw .duplicateID(id, kind: "session") }
         let (wall, later) = reading(Self.seconds(instant))
-        let session = Session(id: id, coachID: coachID, clientID: clientID, start: wall, minutes: minutes, location: location, notes: notes,
-                              isLaterOfRepeatedTime: later)
+        return try add(Session(id: id ?? Self.newID("session"), coachID: coachID, clientID: clientID, start: wall, minutes: minutes,
+                               location: location, notes: notes, isLaterOfRepeatedTime: later))
+    }
+
+    /// Checks a new session's ID and client, then places it (clashes checked).
+    private mutating func add(_ session: Session) throws(SchedulingError) -> Session {
+        try Self.checkID(session.id, "session")
+        _ = try client(session.clientID, coach: session.coachID)
+        guard sessionsByID[session.id] == nil else { throw .duplicateID(session.id, kind: "session") }
         try place(session, ignoring: nil)
         return session
     }
@@ -289,23 +286,21 @@ extension SchedulingBook {
     ///   ``SchedulingError/sessionNotScheduled(_:status:)``.
     @discardableResult
     public mutating func moveSession(_ id: String, coach coachID: String, to start: LocalDateTime, minutes: Int? = nil) throws(SchedulingError) -> Session {
-        let old = try session(id, coach: coachID)
-        guard old.status == .scheduled else { throw .sessionNotScheduled(id, status: old.status) }
-        var new = old
-        new.start = start
-        new.isLaterOfRepeatedTime = false
-        new.minutes = minutes ?? old.minutes
-        try place(new, ignoring: old)
-        return new
+        try move(id, coach: coachID, to: (start, false), minutes: minutes)
     }
 
     /// Moves a scheduled session to an instant (see ``addSession(id:coach:client:startingAt:minutes:location:notes:)``).
     @discardableResult
     public mutating func moveSession(_ id: String, coach coachID: String, toInstant instant: Date, minutes: Int? = nil) throws(SchedulingError) -> Session {
+        try move(id, coach: coachID, to: reading(Self.seconds(instant)), minutes: minutes)
+    }
+
+    /// Moves a scheduled session to a wall time (the second of two equal ones where `start.isLater`).
+    private mutating func move(_ id: String, coach coachID: String, to start: (wall: LocalDateTime, isLater: Bool), minutes: Int?) throws(SchedulingError) -> Session {
         let old = try session(id, coach: coachID)
         guard old.status == .scheduled else { throw .sessionNotScheduled(id, status: old.status) }
         var new = old
-        (new.start, new.isLaterOfRepeatedTime) = reading(Self.seconds(instant))
+        (new.start, new.isLaterOfRepeatedTime) = start
         new.minutes = minutes ?? old.minutes
         try place(new, ignoring: old)
         return new
