@@ -67,9 +67,14 @@ public enum CalendarFile {
     /// an exporter chosen for the changed calendar (for example one whose
     /// `DTSTAMP` is a time read on the calendar's own clock).
     ///
-    /// - Parameter whileWaiting: called once when another process has held
-    ///   the lock for a second, so that a program can tell its user why it
-    ///   waits; the call then goes on waiting.
+    /// - Parameters:
+    ///   - url: the calendar file; it must exist.
+    ///   - options: how the file is read.
+    ///   - exporter: chooses the exporter for the changed calendar.
+    ///   - whileWaiting: called once when another process has held the lock
+    ///     for a second, so that a program can tell its user why it waits;
+    ///     the call then goes on waiting.
+    ///   - body: the change, made on the calendar as read.
     /// - Returns: what `body` returns.
     /// - Throws: ``ICalendarError``, or what `body` or `exporter` throws (nothing is saved then).
     public static func update<T>(
