@@ -34,7 +34,7 @@ struct Horari: ParsableCommand {
             """,
         version: horariVersion,
         subcommands: [
-            Sample.self, Add.self, Edit.self, Delete.self, Rules.self, Month.self, Week.self, Day.self, List.self, Sessions.self, Classes.self, Book.self, CancelBooking.self,
+            Sample.self, Add.self, Edit.self, Delete.self, Done.self, Rules.self, Month.self, Week.self, Day.self, List.self, Sessions.self, Classes.self, Book.self, CancelBooking.self,
             Coaches.self, Clients.self, Members.self, Expand.self, Occurrences.self, Validate.self, Import.self, Export.self,
         ],
         defaultSubcommand: Sample.self

@@ -216,7 +216,7 @@ struct Edit: ParsableCommand {
               horari edit staff-meeting --no-color --notes ''
             """)
 
-    @Argument(help: "The item's UID (horari list --format json shows them).") var uid: String
+    @Argument(help: "The item's ID as list, week and day print it, or its whole UID.") var id: String
     @Option(help: "A new title.") var title: String?
     @Option(help: "A new start: 'YYYY-MM-DD HH:MM', or YYYY-MM-DD for all day.") var start: String?
     @Option(help: "A new end.") var end: String?
@@ -237,10 +237,10 @@ struct Edit: ParsableCommand {
     }
 
     func run() throws {
+        guard FileManager.default.fileExists(atPath: book.url.path) else { throw noCalendarYet(book.url) }
         let (old, new, clock) = try book.updateCalendar { calendar in
-            guard let old = calendar.item(uid: uid) else {
-                throw CLIError("there is no event or task with the UID ‘\(uid)’ in \(book.url.path)")
-            }
+            let uid = try resolveID(id, in: calendar, url: book.url)
+            guard let old = calendar.item(uid: uid) else { throw CLIError("there is no event or task with the UID ‘\(uid.shown)’") }
             if SchedulingBook.isSchedulingItem(old) {
                 throw CLIError("‘\(uid)’ is a \(old.properties.contains { $0.name == "X-HORARI-CAPACITY" } ? "class" : "session") of the gym's book; change it with `horari \(old.properties.contains { $0.name == "X-HORARI-CAPACITY" } ? "classes" : "sessions")`")
             }
@@ -280,7 +280,7 @@ struct Edit: ParsableCommand {
             item.end = try itemEnd(start: item.start, end: end, minutes: minutes, clock: clock)
         }
         if let due {
-            guard old.kind == .task else { throw ValidationError("--due is for tasks; ‘\(uid)’ is an event, change its --end") }
+            guard old.kind == .task else { throw ValidationError("--due is for tasks; ‘\(id)’ is an event, change its --end") }
             let time = try parseTime(due, option: "--due", clock: clock)
             item.end = .at(time)
             if !item.hasStart { item.start = time }
@@ -313,7 +313,7 @@ struct Delete: ParsableCommand {
               horari delete order-mats --yes
             """)
 
-    @Argument(help: "The item's UID.") var uid: String
+    @Argument(help: "The item's ID as list, week and day print it, or its whole UID.") var id: String
     @Flag(name: [.customShort("y"), .long], help: "Do not ask; delete.") var yes = false
     @OptionGroup var book: BookOptions
 
@@ -323,13 +323,14 @@ struct Delete: ParsableCommand {
         // that was shown.
         let calendar = try loadExistingCalendar(book.url, quiet: true).calendar
         let clock = try book.clock(of: calendar)
-        let shown = try item(in: calendar)
+        let uid = try resolveID(id, in: calendar, url: book.url)
+        let shown = try item(uid, in: calendar)
         guard try confirm("Delete \(describe(shown, clock: clock))? [y/N] ") else {
             print("Nothing deleted.")
             return
         }
         let removed = try book.updateCalendar { calendar in
-            guard try item(in: calendar) == shown else {
+            guard try item(uid, in: calendar) == shown else {
                 throw CLIError("‘\(uid)’ changed while you were asked; nothing was deleted, run the command again")
             }
             return try calendar.removeItem(uid: uid)
@@ -337,7 +338,7 @@ struct Delete: ParsableCommand {
         print("Deleted \(describe(removed, clock: clock)).")
     }
 
-    private func item(in calendar: ICalendar) throws -> CalendarItem {
+    private func item(_ uid: String, in calendar: ICalendar) throws -> CalendarItem {
         guard let item = calendar.item(uid: uid) else {
             throw CLIError("there is no event or task with the UID ‘\(uid)’ in \(book.url.path)")
         }
@@ -351,10 +352,70 @@ struct Delete: ParsableCommand {
     private func confirm(_ question: String) throws -> Bool {
         if yes { return true }
         guard isatty(STDIN_FILENO) == 1 else {
-            throw CLIError("not deleting ‘\(uid)’ without a question answered: run it at a terminal, or add --yes")
+            throw CLIError("not deleting ‘\(id)’ without a question answered: run it at a terminal, or add --yes")
         }
         FileHandle.standardError.write(Data(question.utf8))
         let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
         return answer == "y" || answer == "yes"
+    }
+}
+
+/// `horari done`.
+struct Done: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Mark a task done, or with --undo still to do.",
+        discussion: """
+            A done task is written as RFC 5545 says (STATUS:COMPLETED, COMPLETED with \
+            the time, PERCENT-COMPLETE:100), so other calendars tick it too. The views \
+            show it with a check mark and leave it out of a day's count: a day is red \
+            only when several items are still to do.
+
+            Examples:
+              horari done essay-1
+              horari done 7f3c9a --undo
+            """)
+
+    @Argument(help: "The task's ID as list, week and day print it, or its whole UID.") var id: String
+    @Flag(help: "Reopen the task: still to do.") var undo = false
+    @OptionGroup var book: BookOptions
+
+    func run() throws {
+        guard FileManager.default.fileExists(atPath: book.url.path) else { throw noCalendarYet(book.url) }
+        let (task, changed, clock) = try book.updateCalendar { calendar in
+            let uid = try resolveID(id, in: calendar, url: book.url)
+            guard let item = calendar.item(uid: uid) else { throw CLIError("there is no event or task with the UID ‘\(uid.shown)’") }
+            if SchedulingBook.isSchedulingItem(item) {
+                throw CLIError("‘\(id.shown)’ belongs to the gym's book; mark a session with `horari sessions mark`")
+            }
+            let clock = try book.clock(of: calendar)
+            guard item.kind == .task else { throw CLIError("‘\(id.shown)’ is an event (\(item.title.shown)); only a task can be done") }
+            guard item.isDone == undo else { return (item, false, clock) }
+            let now = try book.instant(inZone: clock.name)
+            let rules = try calendarRules(of: calendar).rules
+            let task = undo ? try calendar.reopen(uid: uid, at: now, rules: rules) : try calendar.markDone(uid: uid, at: now, rules: rules)
+            return (task, true, clock)
+        }
+        let what = describe(task, clock: clock)
+        switch (undo, changed) {
+        case (false, true): print("Done: \(what).")
+        case (true, true): print("Still to do: \(what).")
+        case (false, false): let when = task.completed.flatMap { try? $0.epochSeconds(floatingIn: clock.rules) }.map { " on \(dayText(clock.wall($0).date)) at \(clock.time($0))" }
+            print("Already done\(when ?? ""): \(what).")
+        case (true, false): print("Not done, nothing to undo: \(what).")
+        }
+    }
+}
+
+/// The UID a typed ID names in a calendar: a whole UID, or a short ID as
+/// the views print it (`ShortIDs`). An ambiguous one lists its candidates.
+func resolveID(_ typed: String, in calendar: ICalendar, url: URL) throws -> String {
+    let ids = ShortIDs(calendar.items.map(\.uid))
+    switch ids.resolve(typed) {
+    case .found(let uid): return uid
+    case .notFound: throw CLIError("there is no event or task with the ID ‘\(typed.shown)’ in \(url.path)")
+    case .ambiguous(let uids):
+        let lines = uids.prefix(10).map { uid in "  \(ids.short(for: uid).shown)  \(calendar.item(uid: uid)?.title.shown ?? "")" }
+        let more = uids.count > 10 ? "\n  … and \(uids.count - 10) more" : ""
+        throw CLIError("the ID ‘\(typed.shown)’ is the start of \(uids.count) items; type more of one of them:\n\(lines.joined(separator: "\n"))\(more)")
     }
 }

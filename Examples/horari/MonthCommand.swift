@@ -35,7 +35,7 @@ struct Month: ParsableCommand {
         guard view.format == .text else { return try printJSON(mview) }
         var text = context.clock.header.map { $0 + "\n" } ?? ""
         text += MonthGrid.render(mview, names: context.names, weekNumbers: weekNumbers, painter: context.painter)
-        text += MonthGrid.itemList(mview, schedule: context.schedule, clock: context.clock, painter: context.painter)
+        text += MonthGrid.itemList(mview, schedule: context.schedule, clock: context.clock, painter: context.painter, ids: context.ids)
         print(text, terminator: "")
     }
 }
@@ -96,14 +96,14 @@ enum MonthGrid {
     }
 
     /// The month's occurrences below the grid, one per line, in the display zone.
-    static func itemList(_ view: MonthView, schedule: Schedule, clock: Clock, painter: Painter) -> String {
+    static func itemList(_ view: MonthView, schedule: Schedule, clock: Clock, painter: Painter, ids: ShortIDs) -> String {
         guard !schedule.items.isEmpty, let first = try? LocalDate(year: view.year, month: view.month, day: 1) else { return "" }
         let last = first.adding(days: LocalDate.daysIn(month: view.month, year: view.year))
         let occurrences = schedule.occurrences(fromDay: first, toDay: last, in: clock.rules)
         var out = ""
         for o in occurrences {
             let when = o.isAllDay ? o.start.localDate.description + "      " : clock.wall(o.startSeconds).date.description + " " + clock.time(o.startSeconds)
-            out += "\(when)  \(painter.swatch(o.item.color)) \(o.item.title.shown)\n"
+            out += "\(when)  \(painter.swatch(o.item.color)) \(painter.title(o.item.title, done: o.item.isDone))  [\(ids.short(for: o.item.uid).shown)]\n"
         }
         return out.isEmpty ? "" : "\n" + out
     }
@@ -143,6 +143,13 @@ struct Painter {
         if bold { codes.append("1") }
         if today { codes.append("7") }
         return codes.isEmpty ? text : "\u{1B}[" + codes.joined(separator: ";") + "m" + text + "\u{1B}[0m"
+    }
+
+    /// A title as the views print it: a done task's with a check mark before
+    /// it, and struck through when colours are on.
+    func title(_ title: String, done: Bool) -> String {
+        guard done else { return title.shown }
+        return "✓ " + (enabled ? "\u{1B}[9m" + title.shown + "\u{1B}[0m" : title.shown)
     }
 
     /// A dot in an item's colour; an item without one gets the views' colour

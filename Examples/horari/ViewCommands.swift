@@ -35,8 +35,13 @@ struct ViewOptions: ParsableArguments {
         let firstWeekday: Weekday
         let schedule: Schedule
         let painter: Painter
+        /// The IDs printed for the calendar's items (edit, delete and done take them).
+        let ids: ShortIDs
 
         var zone: ZoneRules { clock.rules }
+
+        /// The ID printed for an occurrence's item.
+        func id(_ o: DisplayOccurrence) -> String { ids.short(for: o.id.uid).shown }
 
         /// Prints the header line naming the zone, when it is not the machine's.
         func printHeader() {
@@ -53,7 +58,8 @@ struct ViewOptions: ParsableArguments {
         let today = try parseDate(self.today, option: "--today", default: clock.today())
         let names = CalendarNames(locale: Locale(identifier: locale ?? "en_US_POSIX"))
         let first = try firstWeekday.map(parseWeekday) ?? (locale == nil ? .sunday : names.firstWeekday)
-        return Context(clock: clock, today: today, names: names, firstWeekday: first, schedule: schedule, painter: Painter(choice: color))
+        return Context(clock: clock, today: today, names: names, firstWeekday: first, schedule: schedule, painter: Painter(choice: color),
+                       ids: ShortIDs(calendar.items.map(\.uid)))
     }
 }
 
@@ -118,15 +124,16 @@ struct Week: ParsableCommand {
         let last = week.start.adding(days: 6)
         print("\(week.start) – \(last) (ISO week \(week.isoWeek))")
         let width = week.days.map(\.name.count).max() ?? 0
+        func done(_ d: WeekView.Day) -> String { d.done == 0 ? "" : "  ✓ \(d.done) done" }
         for d in week.days {
             let title = context.painter.paint(d.name.padding(toLength: width, withPad: " ", startingAt: 0) + " " + (d.date.day < 10 ? " " : "") + "\(d.date.day)",
                                               color: nil, today: d.isToday)
             switch d.content {
-            case .empty: print(title)
+            case .empty: print(title + done(d))
             case .one(let o):
-                print("\(title)  \(context.painter.swatch(o.color)) \(span(o, names: context.names, clock: context.clock))  \(o.title.shown)")
+                print("\(title)  \(context.painter.swatch(o.color)) \(span(o, names: context.names, clock: context.clock))  \(o.title.shown)  [\(context.id(o))]\(done(d))")
             case .several(let count):
-                print("\(title)  \(context.painter.paint("\(context.names.severalItems) (\(count))", color: .red, bold: true))")
+                print("\(title)  \(context.painter.paint("\(context.names.severalItems) (\(count))", color: .red, bold: true))\(done(d))")
             }
         }
     }
@@ -159,7 +166,7 @@ struct Day: ParsableCommand {
         print("\(day.name) \(day.date)")
         let painter = context.painter
         for o in day.allDay {
-            print("\(context.names.allDay.padding(toLength: 8, withPad: " ", startingAt: 0))  \(painter.swatch(o.color)) \(o.title.shown)")
+            print("\(context.names.allDay.padding(toLength: 8, withPad: " ", startingAt: 0))  \(painter.swatch(o.color)) \(painter.title(o.title, done: o.isDone))  [\(context.id(o))]")
         }
         for slot in day.slots {
             let starting = slot.placements.filter { i in
@@ -177,7 +184,7 @@ struct Day: ParsableCommand {
                 let to = p.continuesToNextDay ? "…" : ""
                 let place = "[\(p.column + 1)/\(p.columnCount)" + (p.columnSpan > 1 ? " ×\(p.columnSpan)" : "") + "]"
                 let lead = n == 0 ? hour : "     "
-                print("\(lead)  \(painter.swatch(p.occurrence.color)) \(from)\(span(p.occurrence, names: context.names, clock: context.clock))\(to)  \(p.occurrence.title.shown)  \(place)")
+                print("\(lead)  \(painter.swatch(p.occurrence.color)) \(from)\(span(p.occurrence, names: context.names, clock: context.clock))\(to)  \(painter.title(p.occurrence.title, done: p.occurrence.isDone))  [\(context.id(p.occurrence))]  \(place)")
             }
         }
     }
@@ -226,7 +233,8 @@ struct List: ParsableCommand {
             print(section.title)
             for o in section.occurrences {
                 let day = context.names.shortWeekdays[o.start.date.weekday.rawValue]
-                print("  \(day) \(o.start.date)  \(MonthGrid.pad(span(o, names: context.names, clock: context.clock), 11)) \(context.painter.swatch(o.color)) \(o.title.shown)")
+                let place = o.location.map { "  @ " + $0.shown } ?? ""
+                print("  \(day) \(o.start.date)  \(MonthGrid.pad(span(o, names: context.names, clock: context.clock), 11)) \(context.painter.swatch(o.color)) \(context.painter.title(o.title, done: o.isDone))\(place)  [\(context.id(o))]")
             }
         }
         if list.sections.isEmpty { print("Nothing from then on.") }

@@ -11,6 +11,7 @@ public enum DayMarker: Hashable, Sendable, Codable {
     /// so every item marks its day.
     case single(ItemColor)
     /// Two or more occurrences touch the day (same colour or not): drawn red.
+    /// Done tasks are not counted (nor do they make a day ``single(_:)``).
     case several(count: Int)
 
     /// The colour to draw: the item's (or the uncoloured items' colour), red for several, `nil` for none.
@@ -51,6 +52,10 @@ func coveredDays(_ x: Schedule.Extent, in zone: ZoneRules) -> Range<Int> {
 
 /// The occurrences touching each day of `days`, counted and coloured.
 ///
+/// Done tasks are left out: a day's mark answers "what is still to do that
+/// day", so a day with one class and a finished essay shows the class's
+/// colour, not red (`Docs/Views.md`, "Done tasks").
+///
 /// One unsorted visit of the range's occurrences, as extents (no
 /// `Occurrence` is built for a plain series): the cost follows the
 /// occurrences in range, not the schedule's size.
@@ -59,6 +64,7 @@ func markers(for days: Range<Int>, schedule: Schedule, zone: ZoneRules, uncolore
     var counts = [Int](repeating: 0, count: days.count)
     var colors = [ItemColor?](repeating: nil, count: days.count)
     schedule.forEachExtent(fromDay: LocalDate(dayNumber: days.lowerBound), toDay: LocalDate(dayNumber: days.upperBound), in: zone) { x in
+        guard !x.isDone else { return }
         let covered = coveredDays(x, in: zone).clamped(to: days)
         for d in covered {
             counts[d - days.lowerBound] += 1

@@ -20,6 +20,8 @@ public struct DisplayOccurrence: Hashable, Sendable, Codable, Identifiable {
     public let color: ItemColor?
     /// Where it takes place, if the item says.
     public let location: String?
+    /// Whether it is a task marked done (`STATUS:COMPLETED`).
+    public let isDone: Bool
     /// Whether it is an all-day occurrence (its times are then midnights).
     public let isAllDay: Bool
     /// When it starts on the display zone's wall clock.
@@ -40,6 +42,7 @@ public struct DisplayOccurrence: Hashable, Sendable, Codable, Identifiable {
         title = occurrence.item.title
         color = occurrence.item.color
         location = occurrence.item.location
+        isDone = occurrence.item.isDone
         isAllDay = occurrence.isAllDay
         if occurrence.isAllDay {
             start = occurrence.start.wallTime

@@ -48,7 +48,8 @@ public struct WeekView: Hashable, Sendable, Codable {
         public func zone(for schedule: Schedule) -> ZoneRules { zone ?? schedule.timeZone ?? .utc }
     }
 
-    /// What a day holds.
+    /// What a day holds that is still to do: done tasks are counted apart
+    /// (``Day/done``), so a day says "Several tasks" only when several are open.
     public enum Content: Hashable, Sendable, Codable {
         /// Nothing.
         case empty
@@ -75,6 +76,8 @@ public struct WeekView: Hashable, Sendable, Codable {
         public var label: String?
         /// The colour to draw: the one item's, red for several, `nil` otherwise.
         public var color: ItemColor?
+        /// How many done tasks the day holds besides its ``content``.
+        public var done: Int
     }
 
     /// The first day shown.
@@ -92,8 +95,9 @@ public struct WeekView: Hashable, Sendable, Codable {
         let zone = options.zone(for: schedule)
         let byDay = occurrencesByDay(first..<(first + 7), schedule: schedule, zone: zone)
         var days: [Day] = []
-        for (i, occurrences) in byDay.enumerated() {
+        for (i, all) in byDay.enumerated() {
             let day = LocalDate(dayNumber: first + i)
+            let occurrences = all.filter { !$0.item.isDone }
             let content: Content
             let label: String?
             let color: ItemColor?
@@ -105,7 +109,8 @@ public struct WeekView: Hashable, Sendable, Codable {
             default: (content, label, color) = (.several(count: occurrences.count), options.names.severalItems, .red)
             }
             days.append(Day(date: day, name: options.names.weekday(day.weekday), isToday: day == options.today,
-                            isSelected: day == options.selected, content: content, label: label, color: color))
+                            isSelected: day == options.selected, content: content, label: label, color: color,
+                            done: all.count - occurrences.count))
         }
         self.days = days
         isoWeek = LocalDate(dayNumber: first + (Weekday.thursday.rawValue - options.firstWeekday.rawValue + 7) % 7).isoWeek.week

@@ -72,6 +72,34 @@ extension ICalendar {
         return items.remove(at: index)
     }
 
+    /// Marks the task with this UID done at `now` (see
+    /// `CalendarItem.markDone(at:)`), as a revision (``update(_:at:rules:)``).
+    /// - Returns: the task as it is now.
+    /// - Throws: `CalendarItemError`: no item has the UID, or it is an event.
+    @discardableResult
+    public mutating func markDone(uid: String, at now: Date = Date(), rules: ValidationRules = ValidationRules()) throws(CalendarItemError) -> CalendarItem {
+        try revise(uid: uid, at: now, rules: rules) { item throws(CalendarItemError) in try item.markDone(at: now) }
+    }
+
+    /// Reopens the done task with this UID (see `CalendarItem.reopen()`),
+    /// as a revision (``update(_:at:rules:)``).
+    /// - Returns: the task as it is now.
+    /// - Throws: `CalendarItemError`: no item has the UID, or it is an event.
+    @discardableResult
+    public mutating func reopen(uid: String, at now: Date = Date(), rules: ValidationRules = ValidationRules()) throws(CalendarItemError) -> CalendarItem {
+        try revise(uid: uid, at: now, rules: rules) { item throws(CalendarItemError) in try item.reopen() }
+    }
+
+    private mutating func revise(uid: String, at now: Date, rules: ValidationRules,
+                                 _ change: (inout CalendarItem) throws(CalendarItemError) -> Void) throws(CalendarItemError) -> CalendarItem {
+        guard var item = item(uid: uid) else {
+            throw CalendarItemError(.notFound, field: "uid", "there is no item with the UID ‘\(uid)’")
+        }
+        try change(&item)
+        try update(item, at: now, rules: rules)
+        return self.item(uid: uid) ?? item
+    }
+
     /// `now` as a UTC wall time, whole seconds (what `DTSTAMP` can hold).
     static func wall(_ now: Date) -> LocalDateTime {
         LocalDateTime(localSeconds: Int64(now.timeIntervalSince1970.rounded(.down)))

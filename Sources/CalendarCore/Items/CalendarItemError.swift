@@ -32,6 +32,8 @@ public struct CalendarItemError: Error, Hashable, Sendable, CustomStringConverti
         /// A task without both a date and a time, where the rules ask for them
         /// (``ValidationRules/requireTaskDateAndTime``).
         case missingTaskTime
+        /// Only a task can be done or reopened; the item is an event.
+        case notATask
     }
 
     /// The kind of problem.

@@ -181,6 +181,8 @@ public struct Schedule: Sendable {
         package let allDayDays: Range<Int>?
         /// The colour of the item (or changed instance) that occurs.
         package let color: ItemColor?
+        /// Whether it is a done task (``CalendarItem/isDone``).
+        package let isDone: Bool
 
         /// An occurrence's extent: the one place its all-day dates are read.
         package init(_ o: Occurrence) {
@@ -193,13 +195,15 @@ public struct Schedule: Sendable {
                 allDayDays = nil
             }
             color = o.item.color
+            isDone = o.item.isDone
         }
 
-        init(startSeconds: Int64, endSeconds: Int64, color: ItemColor?) {
+        init(startSeconds: Int64, endSeconds: Int64, of item: CalendarItem) {
             self.startSeconds = startSeconds
             self.endSeconds = endSeconds
             allDayDays = nil
-            self.color = color
+            color = item.color
+            isDone = item.isDone
         }
     }
 
@@ -229,7 +233,7 @@ public struct Schedule: Sendable {
                 visitSeries(items[plan.index], plan, a, b, floatingZone) { body(Extent($0)) }
                 continue
             }
-            let color = items[plan.index].color
+            let item = items[plan.index]
             iterator.begin(from: Date(timeIntervalSince1970: TimeInterval(a - max(length, 0) - 86_400)))
             while let wall = iterator.nextWall() {
                 let s = iterator.zone.instant(forWall: wall)
@@ -237,7 +241,7 @@ public struct Schedule: Sendable {
                 let e = s + length
                 // As `Occurrence.overlaps`: an instant counts at the window's start, not its end.
                 if e > s ? (s < b && e > a) : (s >= a && s < b) {
-                    body(Extent(startSeconds: s, endSeconds: e, color: color))
+                    body(Extent(startSeconds: s, endSeconds: e, of: item))
                 }
             }
         }
@@ -260,7 +264,7 @@ public struct Schedule: Sendable {
             visitSingle(item, a, b, zone) { body(Extent($0)) }
             return
         }
-        if e > s ? (s < b && e > a) : (s >= a && s < b) { body(Extent(startSeconds: s, endSeconds: e, color: item.color)) }
+        if e > s ? (s < b && e > a) : (s >= a && s < b) { body(Extent(startSeconds: s, endSeconds: e, of: item)) }
     }
 
     /// The last zone a query looked up by name: the items of a calendar

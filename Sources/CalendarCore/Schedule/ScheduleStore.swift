@@ -78,6 +78,27 @@ public actor ScheduleStore {
         publish(.updated, item.uid)
     }
 
+    /// Marks the task with this UID done at `now` (``CalendarItem/markDone(at:)``).
+    /// - Throws: ``CalendarItemError``: there is none with that UID, or it is an event.
+    public func markDone(uid: String, at now: Date = Date()) throws(CalendarItemError) {
+        try revise(uid) { item throws(CalendarItemError) in try item.markDone(at: now) }
+    }
+
+    /// Reopens the done task with this UID (``CalendarItem/reopen()``).
+    /// - Throws: ``CalendarItemError``: there is none with that UID, or it is an event.
+    public func reopen(uid: String) throws(CalendarItemError) {
+        try revise(uid) { item throws(CalendarItemError) in try item.reopen() }
+    }
+
+    private func revise(_ uid: String, _ change: (inout CalendarItem) throws(CalendarItemError) -> Void) throws(CalendarItemError) {
+        guard let i = items.firstIndex(where: { $0.uid == uid }) else {
+            throw CalendarItemError(.notFound, field: "uid", "there is no item with the UID ‘\(uid)’")
+        }
+        var item = items[i]
+        try change(&item)
+        try update(item)
+    }
+
     /// Removes the item with this UID and returns it.
     /// - Throws: ``CalendarItemError/Code/notFound``.
     @discardableResult

@@ -1,0 +1,50 @@
+import Foundation
+
+/// Tasks that are done, as RFC 5545 writes it (§3.8.1.11 `STATUS`,
+/// §3.8.2.1 `COMPLETED`, §3.8.1.8 `PERCENT-COMPLETE`).
+///
+/// ```swift
+/// var essay = CalendarItem(uid: "essay", kind: .task, title: "Essay", start: .date(due))
+/// try essay.markDone(at: .now)      // STATUS:COMPLETED, COMPLETED:…Z, PERCENT-COMPLETE:100
+/// try essay.reopen()                // STATUS:NEEDS-ACTION, the other two removed
+/// ```
+///
+/// A recurring task is one component, so marking it done marks the series:
+/// RFC 5545 has no completion per instance other than a changed instance
+/// with its own `STATUS`, which keeps its own.
+extension CalendarItem {
+    /// Whether the item is a task marked done (`STATUS:COMPLETED`).
+    public var isDone: Bool { kind == .task && status?.uppercased() == "COMPLETED" }
+
+    /// When the task was done (`COMPLETED`, a UTC time), if the item says.
+    public var completed: CalendarTime? {
+        properties.first { $0.name == "COMPLETED" }.flatMap { try? CalendarTime(icalValue: $0.value) }
+    }
+
+    /// Marks a task done at `now`: `STATUS:COMPLETED`, `COMPLETED` with the
+    /// time (UTC, whole seconds, as §3.8.2.1 requires) and `PERCENT-COMPLETE:100`.
+    /// - Throws: ``CalendarItemError/Code/notATask`` for an event.
+    public mutating func markDone(at now: Date) throws(CalendarItemError) {
+        try requireTask("marked done")
+        status = "COMPLETED"
+        properties.removeAll { $0.name == "COMPLETED" || $0.name == "PERCENT-COMPLETE" }
+        let seconds = Int64(now.timeIntervalSince1970.rounded(.down))
+        properties.append(ContentLine(name: "COMPLETED", value: CalendarTime.utc(LocalDateTime(localSeconds: seconds)).icalValue))
+        properties.append(ContentLine(name: "PERCENT-COMPLETE", value: "100"))
+    }
+
+    /// Reopens a task: `STATUS:NEEDS-ACTION`, with no `COMPLETED` or
+    /// `PERCENT-COMPLETE` left (a reopened task's progress is unknown).
+    /// - Throws: ``CalendarItemError/Code/notATask`` for an event.
+    public mutating func reopen() throws(CalendarItemError) {
+        try requireTask("reopened")
+        status = "NEEDS-ACTION"
+        properties.removeAll { $0.name == "COMPLETED" || $0.name == "PERCENT-COMPLETE" }
+    }
+
+    private func requireTask(_ what: String) throws(CalendarItemError) {
+        guard kind == .task else {
+            throw CalendarItemError(.notATask, field: "kind", "‘\(uid)’ is an event; only a task can be \(what)")
+        }
+    }
+}
