@@ -6,7 +6,8 @@ PYTHON ?= python3
 VENV := .venv-conformance
 # The peers that referee us, pinned so that their verdicts do not drift.
 PEERS := 'python-dateutil==2.9.0.post0' 'icalendar==7.3.0' 'recurring-ical-events==3.8.2' \
-	'x-wr-timezone==2.0.1' 'vobject==0.9.9' 'khal==0.14.1' 'Radicale==3.9.0'
+	'x-wr-timezone==2.0.1' 'vobject==0.9.9' 'khal==0.14.1' 'Radicale==3.9.0' \
+	'jsonschema==4.26.0'
 # Real .ics files: the test corpora inside these source distributions.
 CORPUS := $(VENV)/corpus
 CORPUS_SDISTS := 'icalendar==7.3.0' 'recurring-ical-events==3.8.2' 'khal==0.14.1' 'python-dateutil==2.9.0.post0'
@@ -131,6 +132,7 @@ conformance: deps corpus
 	sh Conformance/ncal_check.sh .build/release/horari
 	sh Conformance/booking_race.sh .build/release/horari $(VENV)/bin/python
 	sh Conformance/cli_failures.sh .build/release/horari
+	$(VENV)/bin/python Conformance/json_schema_check.py .build/release/horari
 	@command -v faketime >/dev/null || { echo "Installing faketime with apt-get..."; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq faketime >/dev/null; }
 	$(VENV)/bin/python Conformance/readme_tour.py .build/release/horari --khal $(VENV)/bin/khal

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CalendarCore
 import CalendarScheduling
+import CalendarViews
 import Foundation
 import ICalendarKit
 
@@ -58,15 +59,20 @@ struct Occurrences: ParsableCommand {
     @Option(help: "At most this many occurrences per series (UID); 0 for no limit.")
     var maxPerSeries = 2000
 
-    @Option(help: "jsonl or text.")
+    @Option(help: "text, json (schema 1 of Docs/JSONSchema.md, times on the calendar's clock) or jsonl (expand.py's lines).")
     var format = "text"
 
+    @Option(help: "For --format json: the IANA time zone to show times in (default: the calendar's own).")
+    var timeZone: String?
+
     func run() throws {
-        guard format == "jsonl" || format == "text" else { throw ValidationError("--format must be jsonl or text") }
+        guard ["jsonl", "text", "json"].contains(format) else { throw ValidationError("--format must be text, json or jsonl") }
         let fromWall = try wallSeconds(from, "--from")
         let toWall = try wallSeconds(to, "--to")
-        let calendar = try loadExistingCalendar(try calendarURL(file: file, option: self.calendar), quiet: format == "jsonl").calendar
+        let calendar = try loadExistingCalendar(try calendarURL(file: file, option: self.calendar), quiet: format != "text").calendar
         let schedule = calendar.schedule()
+        let clock = try Clock(option: timeZone, calendar: calendar)
+        var shown: [(OccurrenceKey, DisplayOccurrence)] = []
         // The widest instant window that can hold any wall time in [from, to).
         let margin: Int64 = 15 * 3600
         let all = schedule.occurrences(
@@ -85,7 +91,15 @@ struct Occurrences: ParsableCommand {
                 perSeries[o.id.uid] = n + 1
             }
             let record = OccurrenceFormat.record(o, master: schedule.item(uid: o.id.uid))
-            rows.append((OccurrenceKey(o, record), format == "jsonl" ? record.json : record.text))
+            if format == "json" {
+                shown.append((OccurrenceKey(o, record), DisplayOccurrence(o, zone: clock.rules)))
+            } else {
+                rows.append((OccurrenceKey(o, record), format == "jsonl" ? record.json : record.text))
+            }
+        }
+        if format == "json" {
+            shown.sort { $0.0 < $1.0 }
+            return try printJSON(OccurrencesJSON(occurrences: shown.map(\.1)), command: "occurrences", timeZone: clock.name)
         }
         rows.sort { $0.key < $1.key }
         var out = ""
@@ -104,6 +118,11 @@ struct Occurrences: ParsableCommand {
             throw ValidationError("\(option) ‘\(text)’ is not YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS: \(error.message)")
         }
     }
+}
+
+/// The body of `occurrences --format json`.
+struct OccurrencesJSON: Encodable {
+    let occurrences: [DisplayOccurrence]
 }
 
 /// The sort key expand.py uses: start instant, end instant, uid, recurrence id, summary.

@@ -32,7 +32,7 @@ struct Month: ParsableCommand {
         let (year, monthNumber) = try parseMonth(month, default: context.today)
         let mview = MonthView(year: year, month: monthNumber, schedule: context.schedule,
                               options: .init(firstWeekday: context.firstWeekday, zone: context.zone, today: context.today))
-        guard view.format == .text else { return try printJSON(mview) }
+        guard view.format == .text else { return try printJSON(mview, command: "month", timeZone: context.clock.name) }
         var text = context.clock.header.map { $0 + "\n" } ?? ""
         text += MonthGrid.render(mview, names: context.names, weekNumbers: weekNumbers, painter: context.painter)
         text += MonthGrid.itemList(mview, schedule: context.schedule, clock: context.clock, painter: context.painter, ids: context.ids)

@@ -180,6 +180,7 @@ struct Coaches: ParsableCommand {
         @Option(help: "The coach's e-mail address.") var email: String?
         @Option(help: "Working hours: weekdays then ranges, such as 'MO-FR 09:00-13:00 16:00-20:00'; repeat for other days.") var hours: [String] = []
         @Option(help: "Minutes kept free between two sessions.") var buffer = 0
+        @Option(help: "The colour of the coach's sessions (unless the client or session has one): a CSS name or #RRGGBB, not red.") var color: String?
         @OptionGroup var book: BookOptions
 
         func run() throws {
@@ -191,7 +192,7 @@ struct Coaches: ParsableCommand {
                     try working.set(words.dropFirst().map { r throws(SchedulingError) in try TimeRange(parsing: r) }, on: parseWeekdays(String(days), option: "--hours"))
                 } catch let error as SchedulingError { throw ValidationError("--hours ‘\(line)’: \(error.description)") }
             }
-            let coach = Coach(id: id, name: name, email: email, workingHours: working, bufferMinutes: buffer)
+            let coach = Coach(id: id, name: name, email: email, workingHours: working, bufferMinutes: buffer, color: try color.map(parseColor))
             try book.change { b in try b.addCoach(coach) }
             print("Added coach \(id) (\(name)).")
         }
@@ -213,10 +214,11 @@ struct Clients: ParsableCommand {
         @Option(help: "The coach the client trains with.") var coach: String
         @Option(help: "The client's name.") var name: String
         @Option(help: "The client's e-mail address.") var email: String?
+        @Option(help: "The colour of the client's sessions (unless a session has its own): a CSS name or #RRGGBB, not red.") var color: String?
         @OptionGroup var book: BookOptions
 
         func run() throws {
-            let client = Client(id: id, coachID: coach, name: name, email: email)
+            let client = Client(id: id, coachID: coach, name: name, email: email, color: try color.map(parseColor))
             try book.change { b in try b.addClient(client) }
             print("Added client \(id) (\(name)) to coach \(coach).")
         }
@@ -273,9 +275,10 @@ struct Sessions: ParsableCommand {
             Examples:
               horari sessions add --coach marc --client anna --start '2026-11-26 18:00' --minutes 60
               horari sessions list --coach marc
+              horari sessions history --client anna
               horari sessions free --coach marc --from 2026-11-26 --to 2026-11-27 --minutes 60
             """,
-        subcommands: [Add.self, ListSessions.self, Move.self, Cancel.self, Mark.self, Free.self])
+        subcommands: [Add.self, ListSessions.self, History.self, Move.self, Cancel.self, Mark.self, Free.self])
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -287,17 +290,21 @@ struct Sessions: ParsableCommand {
         @Option(help: "How long it lasts.") var minutes = 60
         @Option(help: "Where.") var location: String?
         @Option(help: "Notes.") var notes: String?
+        @Option(help: "Its colour: a CSS name or #RRGGBB, not red (default: the client's, else the coach's).") var color: String?
+        @Option(help: "The kind of workout, such as Strength (exported as CATEGORIES).") var type: String?
         @Option(help: "The session's ID (default: made up).") var id: String?
         @OptionGroup var book: BookOptions
 
         func run() throws {
-            let (coach, client, minutes, location, notes, id, typed, book) = (coach, client, minutes, location, notes, id, start, book)
+            let (coach, client, minutes, location, notes, id, typed, book, type) = (coach, client, minutes, location, notes, id, start, book, type)
+            let color = try self.color.map(parseColor)
             let (s, clock) = try book.change { b in
                 let clock = try book.clock(for: b)
                 let start = try clock.instant(typed: typed, option: "--start")
-                return (try b.addSession(id: id, coach: coach, client: client, startingAt: start, minutes: minutes, location: location, notes: notes), clock)
+                return (try b.addSession(id: id, coach: coach, client: client, startingAt: start, minutes: minutes, location: location, notes: notes,
+                                         color: color, workoutType: type), clock)
             }
-            print("Booked session \(s.id): \(client) with \(coach), \(clock.span(s))\(s.location.map { " at " + $0.shown } ?? "").")
+            print("Booked session \(s.id): \(client) with \(coach), \(clock.span(s))\(s.workoutType.map { ", " + $0.shown } ?? "")\(s.location.map { " at " + $0.shown } ?? "").")
         }
     }
 
@@ -308,21 +315,18 @@ struct Sessions: ParsableCommand {
         @Option(help: "The coach.") var coach: String
         @Flag(help: "Past sessions, newest first, whatever their status.") var past = false
         @Option(help: "The most sessions to show.") var limit = 10
+        @OptionGroup var output: SessionOutput
         @OptionGroup var book: BookOptions
 
         func run() throws {
             let b = try book.read()
             let now = try book.instant(in: b)
             let clock = try book.clock(for: b)
+            let sessions: [Session]
             do {
-                let sessions = past ? try b.pastSessions(coach: coach, before: now, limit: limit) : try b.upcomingSessions(coach: coach, after: now, limit: limit)
-                if sessions.isEmpty { print(past ? "No past sessions." : "No upcoming sessions.") }
-                for s in sessions {
-                    let name = (try? b.client(s.clientID, coach: coach).name) ?? s.clientID
-                    let status = s.status == .scheduled ? "" : "  (\(s.status.rawValue))"
-                    print("\(clock.span(s))  \(name.shown)\(s.location.map { "  @ " + $0.shown } ?? "")  [\(s.id)]\(status)")
-                }
+                sessions = past ? try b.pastSessions(coach: coach, before: now, limit: limit) : try b.upcomingSessions(coach: coach, after: now, limit: limit)
             } catch { throw CLIError(error.description) }
+            try output.print(sessions, book: b, clock: clock, command: "sessions list", none: past ? "No past sessions." : "No upcoming sessions.")
         }
     }
 
@@ -334,14 +338,21 @@ struct Sessions: ParsableCommand {
         @Option(help: "The coach.") var coach: String
         @Option(help: "The new start, 'YYYY-MM-DD HH:MM'.") var start: String
         @Option(help: "A new length.") var minutes: Int?
+        @Option(help: "A new colour: a CSS name or #RRGGBB, not red ('' takes the client's or coach's again).") var color: String?
+        @Option(help: "A new kind of workout ('' removes it).") var type: String?
         @OptionGroup var book: BookOptions
 
         func run() throws {
-            let (id, coach, minutes, typed, book) = (id, coach, minutes, start, book)
+            let (id, coach, minutes, typed, book, type) = (id, coach, minutes, start, book, type)
+            let color: ItemColor?? = try self.color.map { $0.isEmpty ? nil : try parseColor($0) }
             let (s, clock) = try book.change { b in
                 let clock = try book.clock(for: b)
                 let start = try clock.instant(typed: typed, option: "--start")
-                return (try b.moveSession(id, coach: coach, toInstant: start, minutes: minutes), clock)
+                var s = try b.moveSession(id, coach: coach, toInstant: start, minutes: minutes)
+                if color != nil || type != nil {
+                    s = try b.styleSession(id, coach: coach, color: color ?? s.color, workoutType: type.map { $0.isEmpty ? nil : $0 } ?? s.workoutType)
+                }
+                return (s, clock)
             }
             print("Moved session \(s.id) to \(clock.span(s)).")
         }
@@ -464,11 +475,23 @@ struct Classes: ParsableCommand {
             abstract: "Show the weekly timetable; with --week, that week's classes and places left.",
             discussion: "Examples:\n  horari classes timetable\n  horari classes timetable --week 2026-11-23")
         @Option(help: "A date in the week whose occurrences to show, YYYY-MM-DD.") var week: String?
+        @Option(help: "text or json.") var format: OutputFormat = .text
         @OptionGroup var book: BookOptions
 
         func run() throws {
             let b = try book.read()
             let shown = try book.clock(for: b)
+            if format == .json {
+                var body = TimetableJSON()
+                if let week {
+                    let day = try parseDate(week, option: "--week")
+                    let monday = day.adding(days: -day.weekday.rawValue)
+                    body.occurrences = b.occurrences(from: monday, through: monday.adding(days: 6)).map { ClassOccurrenceJSON($0, clock: shown) }
+                } else {
+                    body.classes = b.classes.map(ClassJSON.init)
+                }
+                return try printJSON(body, command: "classes timetable", timeZone: shown.display.name)
+            }
             if let week {
                 let day = try parseDate(week, option: "--week")
                 let monday = day.adding(days: -day.weekday.rawValue)
@@ -603,5 +626,58 @@ struct CancelBooking: ParsableCommand {
         let result = try book.change { b in try b.cancelBooking(member: member, classID: classID, on: date, now: now) }
         print(result.heldPlace ? "Cancelled \(member)'s place in \(classID) on \(date)." : "Took \(member) off the waitlist of \(classID) on \(date).")
         if let promoted = result.promoted { print("\(promoted) moved up from the waitlist and has the place.") }
+    }
+}
+
+extension Sessions {
+    struct History: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "A client's sessions, newest first, with their status, colour, type and notes.",
+            discussion: """
+                With --coach, only that coach's clients answer: another coach's client is \
+                refused as an unknown one.
+
+                Examples:
+                  horari sessions history --client anna
+                  horari sessions history --client anna --coach marc --format json
+                """)
+        @Option(help: "The client.") var client: String
+        @Option(help: "The coach asking (default: the client's own view).") var coach: String?
+        @Option(help: "The most sessions to show.") var limit = 50
+        @OptionGroup var output: SessionOutput
+        @OptionGroup var book: BookOptions
+
+        func run() throws {
+            guard limit > 0 else { throw ValidationError("--limit must be at least 1") }
+            let b = try book.read()
+            let clock = try book.clock(for: b)
+            let sessions: [Session]
+            do { sessions = try b.history(client: client, coach: coach, limit: limit) } catch { throw CLIError(error.description) }
+            try output.print(sessions, book: b, clock: clock, command: "sessions history", none: "\(client.shown) has no sessions yet.")
+        }
+    }
+}
+
+/// How `sessions list` and `sessions history` print.
+struct SessionOutput: ParsableArguments {
+    @Option(help: "text or json.") var format: OutputFormat = .text
+    @Option(help: "auto (colour on a terminal unless NO_COLOR is set), always or never.") var color: ColorChoice = .auto
+
+    /// One line a session: time, colour, client, type, place, ID, status;
+    /// the notes on the next line.
+    func print(_ sessions: [Session], book: SchedulingBook, clock: BookClock, command: String, none: String) throws {
+        if format == .json {
+            return try printJSON(SessionsJSON(sessions: sessions.map { SessionJSON($0, book: book, clock: clock) }), command: command, timeZone: clock.display.name)
+        }
+        let painter = Painter(choice: color)
+        if sessions.isEmpty { Swift.print(none) }
+        for s in sessions {
+            let name = (try? book.client(s.clientID, coach: s.coachID).name) ?? s.clientID
+            let color = book.color(of: s)
+            let status = s.status == .scheduled ? "" : "  (\(s.status.rawValue))"
+            let details = [s.workoutType, s.location.map { "@ " + $0 }].compactMap { $0?.shown }
+            Swift.print("\(clock.span(s))  \(painter.swatch(color)) \(name.shown)\(details.map { "  " + $0 }.joined())\(color.map { "  (\($0))" } ?? "")  [\(s.id)]\(status)")
+            if let notes = s.notes, !notes.isEmpty { Swift.print("    \(notes.shown)") }
+        }
     }
 }

@@ -63,11 +63,35 @@ struct ViewOptions: ParsableArguments {
     }
 }
 
-func printJSON<T: Encodable>(_ value: T) throws {
+/// Prints a command's JSON: schema 1 of `Docs/JSONSchema.md`, the same
+/// envelope for every command (`schema`, `command`, `timeZone`) around the
+/// command's own keys.
+func printJSON<T: Encodable>(_ value: T, command: String, timeZone: String) throws {
     let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-    FileHandle.standardOutput.write(try encoder.encode(value))
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    FileHandle.standardOutput.write(try encoder.encode(JSONDocument(command: command, timeZone: timeZone, body: value)))
     FileHandle.standardOutput.write(Data("\n".utf8))
+}
+
+/// The envelope of every `--format json` output; the body's keys sit beside
+/// `schema`, `command` and `timeZone`, in one object.
+struct JSONDocument<Body: Encodable>: Encodable {
+    /// The version of `Docs/horari.schema.json` the output follows.
+    static var schema: Int { 1 }
+
+    let command: String
+    let timeZone: String
+    let body: Body
+
+    private enum Keys: String, CodingKey { case schema, command, timeZone }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Keys.self)
+        try c.encode(Self.schema, forKey: .schema)
+        try c.encode(command, forKey: .command)
+        try c.encode(timeZone, forKey: .timeZone)
+        try body.encode(to: encoder)
+    }
 }
 
 func parseDate(_ text: String?, option: String, default today: LocalDate) throws -> LocalDate {
@@ -89,7 +113,11 @@ func clock(_ t: LocalDateTime) -> String {
 /// "09:30–10:30", "22:00 – Thu 08:00" across midnight, "all day", or "09:30"
 /// for an instant; a time the clocks show twice carries its abbreviation.
 func span(_ o: DisplayOccurrence, names: CalendarNames, clock: Clock) -> String {
-    if o.isAllDay { return names.allDay }
+    if o.isAllDay {
+        // The end date is exclusive (RFC 5545 §3.6.1): name the last day.
+        let last = o.end.date.adding(days: -1)
+        return last > o.start.date ? names.allDay + " – " + names.shortWeekdays[last.weekday.rawValue] + " \(last)" : names.allDay
+    }
     if o.endSeconds == o.startSeconds { return clock.time(o.startSeconds) }
     let endsAtMidnight = o.end.date == o.start.date.adding(days: 1) && o.end.localSeconds % 86_400 == 0
     if o.end.date == o.start.date || endsAtMidnight { return clock.time(o.startSeconds) + "–" + clock.time(o.endSeconds) }
@@ -119,7 +147,7 @@ struct Week: ParsableCommand {
         let day = try parseDate(date, option: "the date", default: context.today)
         let week = WeekView(containing: day, schedule: context.schedule,
                             options: .init(firstWeekday: context.firstWeekday, zone: context.zone, today: context.today, names: context.names))
-        guard view.format == .text else { return try printJSON(week) }
+        guard view.format == .text else { return try printJSON(week, command: "week", timeZone: context.clock.name) }
         context.printHeader()
         let last = week.start.adding(days: 6)
         print("\(week.start) – \(last) (ISO week \(week.isoWeek))")
@@ -161,7 +189,7 @@ struct Day: ParsableCommand {
         let context = try view.context()
         let date = try parseDate(self.date, option: "the date", default: context.today)
         let day = DayView(date: date, schedule: context.schedule, options: .init(zone: context.zone, today: context.today, names: context.names))
-        guard view.format == .text else { return try printJSON(day) }
+        guard view.format == .text else { return try printJSON(day, command: "day", timeZone: context.clock.name) }
         context.printHeader()
         print("\(day.name) \(day.date)")
         let painter = context.painter
@@ -219,7 +247,7 @@ struct List: ParsableCommand {
         let options = ListView.Options(zone: context.zone, limit: limit, names: context.names)
         let list: ListView
         if let page {
-            guard let data = Data(base64Encoded: page), let cursor = try? JSONDecoder().decode(ListView.Cursor.self, from: data) else {
+            guard let cursor = ListView.Cursor(token: page) else {
                 throw ValidationError("--page ‘\(page)’ is not a token printed by horari list")
             }
             list = ListView(after: cursor, schedule: context.schedule, options: options)
@@ -227,7 +255,7 @@ struct List: ParsableCommand {
             let day = try parseDate(from, option: "--from", default: context.today)
             list = ListView(from: day, schedule: context.schedule, options: options)
         }
-        guard view.format == .text else { return try printJSON(list) }
+        guard view.format == .text else { return try printJSON(list, command: "list", timeZone: context.clock.name) }
         context.printHeader()
         for section in list.sections {
             print(section.title)
@@ -238,10 +266,6 @@ struct List: ParsableCommand {
             }
         }
         if list.sections.isEmpty { print("Nothing from then on.") }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        if let next = list.nextPage, let token = try? encoder.encode(next).base64EncodedString() {
-            print("More: --page \(token)")
-        }
+        if let next = list.nextPage { print("More: --page \(next.token)") }
     }
 }

@@ -131,14 +131,19 @@ public struct Coach: Hashable, Sendable, Codable, Identifiable {
     public var workingHours: WorkingHours
     /// The minutes the coach keeps free between two sessions.
     public var bufferMinutes: Int
+    /// The colour of the coach's sessions that have none of their own and
+    /// whose client has none (``SchedulingBook/color(of:)``).
+    public var color: ItemColor?
 
     /// Creates a coach.
-    public init(id: String, name: String, email: String? = nil, workingHours: WorkingHours = WorkingHours(), bufferMinutes: Int = 0) {
+    public init(id: String, name: String, email: String? = nil, workingHours: WorkingHours = WorkingHours(), bufferMinutes: Int = 0,
+                color: ItemColor? = nil) {
         self.id = id
         self.name = name
         self.email = email
         self.workingHours = workingHours
         self.bufferMinutes = bufferMinutes
+        self.color = color
     }
 }
 
@@ -152,13 +157,17 @@ public struct Client: Hashable, Sendable, Codable, Identifiable {
     public var name: String
     /// An e-mail address (the `ATTENDEE` of their sessions in iCalendar).
     public var email: String?
+    /// The colour of the client's sessions that have none of their own
+    /// (``SchedulingBook/color(of:)``).
+    public var color: ItemColor?
 
     /// Creates a client of a coach.
-    public init(id: String, coachID: String, name: String, email: String? = nil) {
+    public init(id: String, coachID: String, name: String, email: String? = nil, color: ItemColor? = nil) {
         self.id = id
         self.coachID = coachID
         self.name = name
         self.email = email
+        self.color = color
     }
 }
 
@@ -213,12 +222,20 @@ public struct Session: Hashable, Sendable, Codable, Identifiable {
     public var notes: String?
     /// Where it stands.
     public var status: SessionStatus
+    /// The session's own colour; `nil` takes the client's, else the coach's
+    /// (``SchedulingBook/color(of:)``).
+    public var color: ItemColor?
+    /// The kind of workout, free text such as "Strength" (written as `CATEGORIES`).
+    public var workoutType: String?
 
     /// Creates a session.
     public init(
         id: String, coachID: String, clientID: String, start: LocalDateTime, minutes: Int,
-        location: String? = nil, notes: String? = nil, status: SessionStatus = .scheduled, isLaterOfRepeatedTime: Bool = false
+        location: String? = nil, notes: String? = nil, status: SessionStatus = .scheduled, isLaterOfRepeatedTime: Bool = false,
+        color: ItemColor? = nil, workoutType: String? = nil
     ) {
+        self.color = color
+        self.workoutType = workoutType
         self.id = id
         self.coachID = coachID
         self.clientID = clientID
@@ -233,9 +250,9 @@ public struct Session: Hashable, Sendable, Codable, Identifiable {
     /// Whether it holds its time: everything but a cancelled session does.
     public var holdsTime: Bool { status != .cancelled }
 
-    private enum CodingKeys: String, CodingKey { case id, coachID, clientID, start, isLaterOfRepeatedTime, minutes, location, notes, status }
+    private enum CodingKeys: String, CodingKey { case id, coachID, clientID, start, isLaterOfRepeatedTime, minutes, location, notes, status, color, workoutType }
 
-    /// Decodes a session; `isLaterOfRepeatedTime` may be missing (then `false`).
+    /// Decodes a session; `isLaterOfRepeatedTime` may be missing (then `false`), as may `color` and `workoutType`.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -243,7 +260,8 @@ public struct Session: Hashable, Sendable, Codable, Identifiable {
             clientID: try c.decode(String.self, forKey: .clientID), start: try c.decode(LocalDateTime.self, forKey: .start),
             minutes: try c.decode(Int.self, forKey: .minutes), location: try c.decodeIfPresent(String.self, forKey: .location),
             notes: try c.decodeIfPresent(String.self, forKey: .notes), status: try c.decode(SessionStatus.self, forKey: .status),
-            isLaterOfRepeatedTime: try c.decodeIfPresent(Bool.self, forKey: .isLaterOfRepeatedTime) ?? false)
+            isLaterOfRepeatedTime: try c.decodeIfPresent(Bool.self, forKey: .isLaterOfRepeatedTime) ?? false,
+            color: try c.decodeIfPresent(ItemColor.self, forKey: .color), workoutType: try c.decodeIfPresent(String.self, forKey: .workoutType))
     }
 }
 

@@ -74,7 +74,7 @@ public struct CoachDesk: Sendable {
         return try await scheduler.perform { book throws(SchedulingError) in try book.clients(coach: coach) }
     }
 
-    /// Books a session with one of this coach's clients; see ``SchedulingBook/addSession(id:coach:client:start:minutes:location:notes:)``.
+    /// Books a session with one of this coach's clients; see ``SchedulingBook/addSession(id:coach:client:start:minutes:location:notes:color:workoutType:)``.
     @discardableResult
     public func addSession(id: String? = nil, client: String, start: LocalDateTime, minutes: Int, location: String? = nil, notes: String? = nil) async throws(SchedulingError) -> Session {
         let coach = coachID
@@ -88,6 +88,13 @@ public struct CoachDesk: Sendable {
     public func moveSession(_ id: String, to start: LocalDateTime, minutes: Int? = nil) async throws(SchedulingError) -> Session {
         let coach = coachID
         return try await scheduler.perform { book throws(SchedulingError) in try book.moveSession(id, coach: coach, to: start, minutes: minutes) }
+    }
+
+    /// One of this coach's clients' sessions, newest first (``SchedulingBook/history(client:coach:limit:)``):
+    /// another coach's client is refused as an unknown one.
+    public func history(client: String, limit: Int = .max) async throws(SchedulingError) -> [Session] {
+        let coach = coachID
+        return try await scheduler.perform { book throws(SchedulingError) in try book.history(client: client, coach: coach, limit: limit) }
     }
 
     /// Settles one of this coach's sessions (completed, cancelled, no-show).

@@ -53,6 +53,7 @@ enum Names {
     static let date = "X-HORARI-DATE"
     static let booked = "X-HORARI-BOOKED"
     static let waiting = "X-HORARI-WAITING"
+    static let color = "X-HORARI-COLOR"
     static let components: Set<String> = [coach, client, member, roster]
 }
 
@@ -130,8 +131,9 @@ extension SchedulingBook {
     }
 
     /// A session as an event: the coach as `ORGANIZER`, the client as
-    /// `ATTENDEE`, `STATUS` `CONFIRMED` or `CANCELLED`, and the book's own
-    /// status and IDs in `X-HORARI-*` properties.
+    /// `ATTENDEE`, `STATUS` `CONFIRMED` or `CANCELLED`, the colour it is shown
+    /// in as `COLOR` (``color(of:)``), the workout type as `CATEGORIES`, and
+    /// the book's own status and IDs in `X-HORARI-*` properties.
     public func calendarItem(for session: Session) -> CalendarItem {
         let coach = coachesByID[session.coachID], client = clientsByID[session.clientID]
         var properties = [
@@ -148,7 +150,8 @@ extension SchedulingBook {
         return CalendarItem(
             uid: session.id, title: "Training: \(client?.name ?? session.clientID)",
             start: session.isLaterOfRepeatedTime ? .utc(LocalDateTime(localSeconds: instant(of: session))) : .zoned(session.start, timeZone),
-            end: .duration(.init(seconds: session.minutes * 60)), notes: session.notes, location: session.location,
+            end: .duration(.init(seconds: session.minutes * 60)), notes: session.notes, color: color(of: session), location: session.location,
+            categories: session.workoutType.map { [$0] } ?? [],
             status: session.status == .cancelled ? "CANCELLED" : "CONFIRMED", properties: ContentLines(properties))
     }
 
@@ -189,6 +192,7 @@ extension SchedulingBook {
         var p = [ContentLine(name: "UID", value: coach.id), ContentLine(name: Names.name, value: coach.name)]
         p += optional(Names.email, coach.email)
         p.append(ContentLine(name: Names.buffer, value: String(coach.bufferMinutes)))
+        p += optional(Names.color, coach.color?.description)
         for day in Weekday.allCases {
             if let ranges = coach.workingHours.weekly[day] {
                 p.append(ContentLine(name: Names.hours, parameters: [.init(name: Names.dayParameter, values: [day.icalCode])], value: ranges.map(\.description).joined(separator: " ")))
@@ -204,6 +208,6 @@ extension SchedulingBook {
     private func component(for client: Client) -> ContentComponent {
         ContentComponent(name: Names.client, properties: [
             ContentLine(name: "UID", value: client.id), ContentLine(name: Names.coach, value: client.coachID), ContentLine(name: Names.name, value: client.name),
-        ] + optional(Names.email, client.email))
+        ] + optional(Names.email, client.email) + optional(Names.color, client.color?.description))
     }
 }

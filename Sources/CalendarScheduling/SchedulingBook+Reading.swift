@@ -22,7 +22,8 @@ extension SchedulingBook {
         let byName = Dictionary(grouping: components) { $0.name.uppercased() }
         for c in byName[Names.coach] ?? [] { try addCoach(readCoach(c)) }
         for c in byName[Names.client] ?? [] {
-            try addClient(Client(id: try Self.required(c, "UID"), coachID: try Self.required(c, Names.coach), name: try Self.required(c, Names.name), email: c.value(Names.email)))
+            try addClient(Client(id: try Self.required(c, "UID"), coachID: try Self.required(c, Names.coach), name: try Self.required(c, Names.name), email: c.value(Names.email),
+                                 color: try Self.color(c)))
         }
         for c in byName[Names.member] ?? [] {
             try addMember(Member(id: try Self.required(c, "UID"), name: try Self.required(c, Names.name), email: c.value(Names.email)))
@@ -61,7 +62,18 @@ extension SchedulingBook {
         guard let buffer = Int(c.value(Names.buffer) ?? "0") else {
             throw .invalid(field: Names.buffer, reason: "coach ‘\(id)’: the buffer is not a number of minutes")
         }
-        return Coach(id: id, name: try Self.required(c, Names.name), email: c.value(Names.email), workingHours: hours, bufferMinutes: buffer)
+        return Coach(id: id, name: try Self.required(c, Names.name), email: c.value(Names.email), workingHours: hours, bufferMinutes: buffer,
+                     color: try Self.color(c))
+    }
+
+    /// A coach's or client's `X-HORARI-COLOR`: a CSS name or `#rrggbb`.
+    private static func color(_ c: ContentComponent) throws(SchedulingError) -> ItemColor? {
+        guard let text = c.value(Names.color) else { return nil }
+        if let rgb = ItemColor.RGB(hex: text) { return ItemColor(rgb: rgb) }
+        guard let named = try? ItemColor.named(text) else {
+            throw .invalid(field: Names.color, reason: "\(c.name) ‘\(c.value("UID") ?? "")’: ‘\(text)’ is not a CSS colour name or #rrggbb")
+        }
+        return named
     }
 
     private func readClass(_ item: CalendarItem) throws(SchedulingError) -> ClassSeries {
@@ -116,8 +128,13 @@ extension SchedulingBook {
         var start = bookWall(item.start)
         var later = false
         if case .utc = item.start, let t = try? item.start.epochSeconds(floatingIn: zone) { (start, later) = reading(t) }
-        return Session(id: item.uid, coachID: coach, clientID: client, start: start, minutes: try Self.minutes(item, what), location: item.location, notes: item.notes, status: status,
-                       isLaterOfRepeatedTime: later)
+        var session = Session(id: item.uid, coachID: coach, clientID: client, start: start, minutes: try Self.minutes(item, what), location: item.location, notes: item.notes, status: status,
+                              isLaterOfRepeatedTime: later, workoutType: item.categories.first)
+        // `COLOR` holds the colour the session is shown in; it is the
+        // session's own unless it is the one it would take from its client
+        // or coach anyway (then it follows theirs).
+        if let shown = item.color, shown != color(of: session) { session.color = shown }
+        return session
     }
 
     /// A time as a wall time on the book's clocks: a UTC time or one zoned

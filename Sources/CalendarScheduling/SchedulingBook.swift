@@ -161,6 +161,7 @@ extension SchedulingBook {
 
     private static func checkCoach(_ coach: Coach) throws(SchedulingError) {
         try checkName(coach.name, "coach")
+        try checkColor(coach.color)
         guard (0...(24 * 60)).contains(coach.bufferMinutes) else {
             throw .invalid(field: "bufferMinutes", reason: "a buffer is 0 to 1440 minutes, not \(coach.bufferMinutes)")
         }
@@ -183,15 +184,23 @@ extension SchedulingBook {
         try Self.checkID(client.id, "client")
         guard clientsByID[client.id] == nil else { throw .duplicateID(client.id, kind: "client") }
         try Self.checkName(client.name, "client")
+        try Self.checkColor(client.color)
         clientsByID[client.id] = client
         clientIDsByCoach[client.coachID, default: []].insert(client.id)
     }
 
-    /// Replaces a client's name and e-mail, in the coach's scope.
+    /// Refuses a colour of the red family, which marks days with several items.
+    static func checkColor(_ color: ItemColor?) throws(SchedulingError) {
+        guard let color, let why = ReservedRedFamily().refusal(of: color) else { return }
+        throw .invalid(field: "color", reason: why)
+    }
+
+    /// Replaces a client's name, e-mail and colour, in the coach's scope.
     /// - Throws: ``SchedulingError/unknownClient(_:coach:)`` when the coach has no such client.
     public mutating func updateClient(_ client: Client, coach coachID: String) throws(SchedulingError) {
         let old = try self.client(client.id, coach: coachID)
         try Self.checkName(client.name, "client")
+        try Self.checkColor(client.color)
         var new = client
         new.coachID = old.coachID
         clientsByID[client.id] = new
@@ -222,6 +231,9 @@ extension SchedulingBook {
     ///   - minutes: the length.
     ///   - location: where, if anywhere in particular (a gym).
     ///   - notes: anything the coach wants to keep with it.
+    ///   - color: the session's own colour (not of the red family); `nil`
+    ///     takes the client's, else the coach's.
+    ///   - workoutType: the kind of workout, such as "Strength".
     /// - Returns: the session as booked.
     /// - Throws: ``SchedulingError/clash(_:)`` naming the session in the way
     ///   (the coach's buffer counts), or an unknown coach or client, a taken
@@ -229,23 +241,24 @@ extension SchedulingBook {
     @discardableResult
     public mutating func addSession(
         id: String? = nil, coach coachID: String, client clientID: String, start: LocalDateTime, minutes: Int,
-        location: String? = nil, notes: String? = nil
+        location: String? = nil, notes: String? = nil, color: ItemColor? = nil, workoutType: String? = nil
     ) throws(SchedulingError) -> Session {
-        try add(Session(id: id ?? Self.newID("session"), coachID: coachID, clientID: clientID, start: start, minutes: minutes, location: location, notes: notes))
+        try add(Session(id: id ?? Self.newID("session"), coachID: coachID, clientID: clientID, start: start, minutes: minutes, location: location, notes: notes,
+                        color: color, workoutType: workoutType))
     }
 
     /// Books a session at an instant — a ``FreeSlot``'s `startSeconds`, say —
     /// so that the second of two equal wall times (the night the clocks go
     /// back) is booked as that, not as the first; otherwise as
-    /// ``addSession(id:coach:client:start:minutes:location:notes:)``.
+    /// ``addSession(id:coach:client:start:minutes:location:notes:color:workoutType:)``.
     @discardableResult
     public mutating func addSession(
         id: String? = nil, coach coachID: String, client clientID: String, startingAt instant: Date, minutes: Int,
-        location: String? = nil, notes: String? = nil
+        location: String? = nil, notes: String? = nil, color: ItemColor? = nil, workoutType: String? = nil
     ) throws(SchedulingError) -> Session {
         let (wall, later) = reading(Self.seconds(instant))
         return try add(Session(id: id ?? Self.newID("session"), coachID: coachID, clientID: clientID, start: wall, minutes: minutes,
-                               location: location, notes: notes, isLaterOfRepeatedTime: later))
+                               location: location, notes: notes, isLaterOfRepeatedTime: later, color: color, workoutType: workoutType))
     }
 
     /// Checks a new session's ID and client, then places it (clashes checked).
@@ -253,6 +266,7 @@ extension SchedulingBook {
         try Self.checkID(session.id, "session")
         _ = try client(session.clientID, coach: session.coachID)
         guard sessionsByID[session.id] == nil else { throw .duplicateID(session.id, kind: "session") }
+        try Self.checkColor(session.color)
         try place(session, ignoring: nil)
         return session
     }
@@ -289,7 +303,7 @@ extension SchedulingBook {
         try move(id, coach: coachID, to: (start, false), minutes: minutes)
     }
 
-    /// Moves a scheduled session to an instant (see ``addSession(id:coach:client:startingAt:minutes:location:notes:)``).
+    /// Moves a scheduled session to an instant (see ``addSession(id:coach:client:startingAt:minutes:location:notes:color:workoutType:)``).
     @discardableResult
     public mutating func moveSession(_ id: String, coach coachID: String, toInstant instant: Date, minutes: Int? = nil) throws(SchedulingError) -> Session {
         try move(id, coach: coachID, to: reading(Self.seconds(instant)), minutes: minutes)
@@ -315,6 +329,23 @@ extension SchedulingBook {
         s.notes = notes
         sessionsByID[id] = s
         return s
+    }
+
+    /// Sets a session's own colour (`nil`: the client's, else the coach's) and workout type.
+    /// - Throws: ``SchedulingError/unknownSession(_:coach:)``, or a colour of the red family.
+    @discardableResult
+    public mutating func styleSession(_ id: String, coach coachID: String, color: ItemColor?, workoutType: String?) throws(SchedulingError) -> Session {
+        var s = try session(id, coach: coachID)
+        try Self.checkColor(color)
+        s.color = color
+        s.workoutType = workoutType
+        sessionsByID[id] = s
+        return s
+    }
+
+    /// The colour a session is shown in: its own, else its client's, else its coach's.
+    public func color(of session: Session) -> ItemColor? {
+        session.color ?? clientsByID[session.clientID]?.color ?? coachesByID[session.coachID]?.color
     }
 
     /// Marks a scheduled session completed, cancelled or a no-show. A
@@ -372,6 +403,30 @@ extension SchedulingBook {
         let t = Self.seconds(now)
         let past = byStart(sessionsByID.values.filter { $0.coachID == coachID }).filter { $0.start < t }
         return past.reversed().prefix(max(0, limit)).map(\.session)
+    }
+
+    /// A client's sessions, newest first, whatever their status: the history
+    /// a remote-training app shows its client.
+    ///
+    /// Scoped to a coach, only that coach's clients answer: another coach's
+    /// client gets the same ``SchedulingError/unknownClient(_:coach:)`` as one
+    /// that does not exist.
+    ///
+    /// - Parameters:
+    ///   - clientID: the client.
+    ///   - coachID: the coach asking, or `nil` for the client's own view.
+    ///   - limit: the most sessions to return.
+    /// - Throws: ``SchedulingError/unknownClient(_:coach:)`` within a coach's
+    ///   scope, ``SchedulingError/noSuchClient(_:)`` without one,
+    ///   ``SchedulingError/unknownCoach(_:)``.
+    public func history(client clientID: String, coach coachID: String? = nil, limit: Int = .max) throws(SchedulingError) -> [Session] {
+        if let coachID {
+            _ = try client(clientID, coach: coachID)
+        } else if clientsByID[clientID] == nil {
+            throw .noSuchClient(clientID)
+        }
+        let mine = byStart(sessionsByID.values.filter { $0.clientID == clientID })
+        return mine.reversed().prefix(max(0, limit)).map(\.session)
     }
 
     /// The coach's free slots of a length between two dates (both included).

@@ -15,6 +15,8 @@ public enum SchedulingError: Error, Hashable, Sendable, CustomStringConvertible 
     /// The coach has no client with this ID. Another coach's client gets the
     /// same answer: a coach's scope does not reveal what lies outside it.
     case unknownClient(String, coach: String)
+    /// No coach has a client with this ID (a question asked without a coach's scope).
+    case noSuchClient(String)
     /// The coach has no session with this ID (also when it is another coach's).
     case unknownSession(String, coach: String)
     /// No member has this ID.
@@ -51,6 +53,8 @@ public enum SchedulingError: Error, Hashable, Sendable, CustomStringConvertible 
             "there is no coach ‘\(id)’; add the coach first"
         case .unknownClient(let id, let coach):
             "coach ‘\(coach)’ has no client ‘\(id)’; add the client to this coach first"
+        case .noSuchClient(let id):
+            "there is no client ‘\(id)’"
         case .unknownSession(let id, let coach):
             "coach ‘\(coach)’ has no session ‘\(id)’"
         case .unknownMember(let id):

@@ -14,6 +14,33 @@ public enum DayMarker: Hashable, Sendable, Codable {
     /// Done tasks are not counted (nor do they make a day ``single(_:)``).
     case several(count: Int)
 
+    private enum CodingKeys: String, CodingKey { case kind, color, count }
+
+    /// Decodes `{"kind": "none"}`, `{"kind": "single", "color": …}` or `{"kind": "several", "count": 2}`.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        switch try c.decode(String.self, forKey: .kind) {
+        case "none": self = .none
+        case "single": self = .single(try c.decode(ItemColor.self, forKey: .color))
+        case "several": self = .several(count: try c.decode(Int.self, forKey: .count))
+        case let other: throw DecodingError.dataCorruptedError(forKey: .kind, in: c, debugDescription: "‘\(other)’ is not none, single or several")
+        }
+    }
+
+    /// Encodes `{"kind": …}` with the colour of a single item or the count of several.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .none: try c.encode("none", forKey: .kind)
+        case .single(let color):
+            try c.encode("single", forKey: .kind)
+            try c.encode(color, forKey: .color)
+        case .several(let count):
+            try c.encode("several", forKey: .kind)
+            try c.encode(count, forKey: .count)
+        }
+    }
+
     /// The colour to draw: the item's (or the uncoloured items' colour), red for several, `nil` for none.
     public var color: ItemColor? {
         switch self {

@@ -29,9 +29,11 @@ public struct DisplayOccurrence: Hashable, Sendable, Codable, Identifiable {
     /// When it ends (exclusive) on the display zone's wall clock; equal to
     /// ``start`` for an instant.
     public let end: LocalDateTime
-    /// Unix seconds of the start.
+    /// Unix seconds of the start; for an all-day occurrence, its first
+    /// date's midnight read as UTC (a date names no instant, RFC 5545 §3.3.4).
     public let startSeconds: Int64
-    /// Unix seconds of the end.
+    /// Unix seconds of the end; for an all-day occurrence, the midnight
+    /// after its last date read as UTC.
     public let endSeconds: Int64
 
     /// The occurrence read in `zone`. An all-day occurrence keeps its dates
@@ -51,8 +53,62 @@ public struct DisplayOccurrence: Hashable, Sendable, Codable, Identifiable {
             start = LocalDateTime(localSeconds: zone.wall(atInstant: occurrence.startSeconds))
             end = LocalDateTime(localSeconds: zone.wall(atInstant: occurrence.endSeconds))
         }
-        startSeconds = occurrence.startSeconds
-        endSeconds = occurrence.endSeconds
+        if occurrence.isAllDay {
+            (startSeconds, endSeconds) = (start.localSeconds, end.localSeconds)
+        } else {
+            (startSeconds, endSeconds) = (occurrence.startSeconds, occurrence.endSeconds)
+        }
+    }
+
+    private enum CodingKeys: String, CodingKey { case uid, recurrenceId, kind, title, color, location, done, allDay, start, end }
+
+    /// Decodes what ``encode(to:)`` writes.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = Occurrence.ID(uid: try c.decode(String.self, forKey: .uid), recurrenceID: try c.decodeIfPresent(CalendarTime.self, forKey: .recurrenceId))
+        kind = try c.decode(CalendarItem.Kind.self, forKey: .kind)
+        title = try c.decode(String.self, forKey: .title)
+        color = try c.decodeIfPresent(ItemColor.self, forKey: .color)
+        location = try c.decodeIfPresent(String.self, forKey: .location)
+        isDone = try c.decodeIfPresent(Bool.self, forKey: .done) ?? false
+        isAllDay = try c.decode(Bool.self, forKey: .allDay)
+        let a = try c.decode(String.self, forKey: .start), b = try c.decode(String.self, forKey: .end)
+        do throws(TimeValueError) {
+            if isAllDay {
+                let (s, e) = (try ISOText.date(a), try ISOText.date(b))
+                (start, end) = (LocalDateTime(localSeconds: Int64(s.dayNumber) * 86_400), LocalDateTime(localSeconds: Int64(e.dayNumber) * 86_400))
+                (startSeconds, endSeconds) = (start.localSeconds, end.localSeconds)
+            } else {
+                let (s, e) = (try ISOText.instant(a), try ISOText.instant(b))
+                (start, startSeconds, end, endSeconds) = (s.wall, s.seconds, e.wall, e.seconds)
+            }
+        } catch {
+            throw DecodingError.dataCorruptedError(forKey: .start, in: c, debugDescription: error.message)
+        }
+    }
+
+    /// Encodes the occurrence as schema 1 of `Docs/JSONSchema.md` has it:
+    /// `uid` (and `recurrenceId` in a series), `kind`, `title`, `color`,
+    /// `location`, `done`, `allDay`, and `start` and `end` — dates
+    /// (`2026-11-28`, the end exclusive) for an all-day occurrence, else
+    /// times with their offset on the view's clock (`2026-11-25T08:00:00+01:00`).
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id.uid, forKey: .uid)
+        try c.encodeIfPresent(id.recurrenceID, forKey: .recurrenceId)
+        try c.encode(kind, forKey: .kind)
+        try c.encode(title, forKey: .title)
+        try c.encodeIfPresent(color, forKey: .color)
+        try c.encodeIfPresent(location, forKey: .location)
+        try c.encode(isDone, forKey: .done)
+        try c.encode(isAllDay, forKey: .allDay)
+        if isAllDay {
+            try c.encode(start.date.description, forKey: .start)
+            try c.encode(end.date.description, forKey: .end)
+        } else {
+            try c.encode(ISOText.instant(wall: start, seconds: startSeconds), forKey: .start)
+            try c.encode(ISOText.instant(wall: end, seconds: endSeconds), forKey: .end)
+        }
     }
 }
 

@@ -64,11 +64,56 @@ public struct ListView: Hashable, Sendable, Codable {
         /// Its identity.
         public var id: Occurrence.ID
 
-        /// The cursor of an occurrence.
-        public init(_ occurrence: DisplayOccurrence) {
+        /// The cursor of an occurrence (of the schedule: an all-day
+        /// occurrence's instants are the list zone's midnights, which a
+        /// ``DisplayOccurrence`` does not keep).
+        public init(_ occurrence: Occurrence) {
             startSeconds = occurrence.startSeconds
             endSeconds = occurrence.endSeconds
             id = occurrence.id
+        }
+
+        /// The fields a token carries, with short keys.
+        private struct Fields: Codable {
+            var s: Int64
+            var e: Int64
+            var u: String
+            var r: CalendarTime?
+        }
+
+        /// An opaque text that ``init(token:)`` reads back: what an app
+        /// passes to the next request (`horari list --page TOKEN`). It is
+        /// URL-safe base64 with no padding, and stays the same for the same
+        /// place in the list.
+        public var token: String {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            let data = (try? encoder.encode(Fields(s: startSeconds, e: endSeconds, u: id.uid, r: id.recurrenceID))) ?? Data()
+            return data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "")
+        }
+
+        /// Reads a ``token``; `nil` for a text that is not one.
+        public init?(token: String) {
+            var base64 = token.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+            base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+            guard let data = Data(base64Encoded: base64), let f = try? JSONDecoder().decode(Fields.self, from: data) else { return nil }
+            (startSeconds, endSeconds, id) = (f.s, f.e, Occurrence.ID(uid: f.u, recurrenceID: f.r))
+        }
+
+        /// Decodes a ``token`` string.
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.singleValueContainer()
+            guard let cursor = Cursor(token: try c.decode(String.self)) else {
+                throw DecodingError.dataCorruptedError(in: c, debugDescription: "not a page token of horari's list")
+            }
+            self = cursor
+        }
+
+        /// Encodes the ``token`` string.
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.singleValueContainer()
+            try c.encode(token)
         }
     }
 
@@ -124,8 +169,7 @@ public struct ListView: Hashable, Sendable, Codable {
             windowEnd = windowStart
             width *= 2
         }
-        let page = Array(found.suffix(limit))
-        self.init(page: page.map { DisplayOccurrence($0, zone: zone) }, more: found.count > limit, forward: false, options: options)
+        self.init(page: Array(found.suffix(limit)), zone: zone, more: found.count > limit, forward: false, options: options)
     }
 
     private init(schedule: Schedule, options: Options, forwardFrom start: Int64, after cursor: Cursor?) {
@@ -145,13 +189,12 @@ public struct ListView: Hashable, Sendable, Codable {
             windowStart = windowEnd
             width *= 2
         }
-        let page = Array(found.prefix(limit))
-        self.init(page: page.map { DisplayOccurrence($0, zone: zone) }, more: found.count > limit, forward: true, options: options)
+        self.init(page: Array(found.prefix(limit)), zone: zone, more: found.count > limit, forward: true, options: options)
     }
 
-    private init(page: [DisplayOccurrence], more: Bool, forward: Bool, options: Options) {
+    private init(page: [Occurrence], zone: ZoneRules, more: Bool, forward: Bool, options: Options) {
         var sections: [Section] = []
-        for o in page {
+        for o in page.map({ DisplayOccurrence($0, zone: zone) }) {
             let date = o.start.date
             if let last = sections.last, last.year == date.year, last.month == date.month {
                 sections[sections.count - 1].occurrences.append(o)

@@ -57,6 +57,34 @@ public struct WeekView: Hashable, Sendable, Codable {
         case one(DisplayOccurrence)
         /// Two or more occurrences (drawn red, labelled "Several tasks").
         case several(count: Int)
+
+        private enum CodingKeys: String, CodingKey { case kind, occurrence, count }
+
+        /// Decodes `{"kind": "none"}`, `{"kind": "single", "occurrence": …}`
+        /// or `{"kind": "several", "count": 2}`, the kinds of ``DayMarker``.
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            switch try c.decode(String.self, forKey: .kind) {
+            case "none": self = .empty
+            case "single": self = .one(try c.decode(DisplayOccurrence.self, forKey: .occurrence))
+            case "several": self = .several(count: try c.decode(Int.self, forKey: .count))
+            case let other: throw DecodingError.dataCorruptedError(forKey: .kind, in: c, debugDescription: "‘\(other)’ is not none, single or several")
+            }
+        }
+
+        /// Encodes `{"kind": …}` with the one occurrence or the count of several.
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            switch self {
+            case .empty: try c.encode("none", forKey: .kind)
+            case .one(let o):
+                try c.encode("single", forKey: .kind)
+                try c.encode(o, forKey: .occurrence)
+            case .several(let count):
+                try c.encode("several", forKey: .kind)
+                try c.encode(count, forKey: .count)
+            }
+        }
     }
 
     /// One day of the week.

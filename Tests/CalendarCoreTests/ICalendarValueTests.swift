@@ -29,20 +29,33 @@ struct ICalendarValueTests {
                 "\(text): ours \(String(describing: ours)), libical \(String(describing: theirs))")
     }
 
-    @Test("Dates and date-times keep their JSON shape and refuse impossible values when decoded")
-    func compactDatesCodable() throws {
+    @Test("Dates, date-times and calendar times are ISO 8601 strings in JSON, and impossible ones are refused when decoded")
+    func isoCodable() throws {
         let t = try LocalDateTime(year: 2028, month: 2, day: 29, hour: 23, minute: 59, second: 58)
-        let json = try JSONEncoder().encode(t)
-        let object = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
-        #expect(object["hour"] as? Int == 23 && object["second"] as? Int == 58)
-        #expect((object["date"] as? [String: Any])?["day"] as? Int == 29)
-        #expect(try JSONDecoder().decode(LocalDateTime.self, from: json) == t)
-        #expect(throws: TimeValueError.self) {
-            try JSONDecoder().decode(LocalDate.self, from: Data(#"{"year":2026,"month":2,"day":30}"#.utf8))
+        func json(_ value: some Encodable) throws -> String { String(decoding: try JSONEncoder().encode([value]), as: UTF8.self) }
+        #expect(try json(t) == #"["2028-02-29T23:59:58"]"#)
+        #expect(try json(t.date) == #"["2028-02-29"]"#)
+        let times: [(CalendarTime, String)] = [
+            (.date(t.date), "2028-02-29"), (.floating(t), "2028-02-29T23:59:58"), (.utc(t), "2028-02-29T23:59:58Z"),
+            // Madrid is on CET (+01:00) in February and CEST (+02:00) in July (RFC 9557's bracketed zone).
+            (.zoned(t, "Europe/Madrid"), "2028-02-29T23:59:58+01:00[Europe/Madrid]"),
+            (.zoned(try LocalDateTime(year: 2026, month: 7, day: 1, hour: 9), "Europe/Madrid"), "2026-07-01T09:00:00+02:00[Europe/Madrid]"),
+            (.zoned(t, "X-Unknown-Zone"), "2028-02-29T23:59:58[X-Unknown-Zone]"),
+        ]
+        for (time, text) in times {
+            #expect(try json(time) == "[\"\(text.replacingOccurrences(of: "/", with: "\\/"))\"]", "\(time)")
+            #expect(try JSONDecoder().decode([CalendarTime].self, from: JSONEncoder().encode([time])) == [time])
         }
-        #expect(throws: TimeValueError.self) {
-            try JSONDecoder().decode(LocalDateTime.self, from: Data(#"{"date":{"year":2026,"month":1,"day":1},"hour":24,"minute":0,"second":0}"#.utf8))
+        // An offset without a zone names an instant: it is read as UTC.
+        #expect(try CalendarTime(isoText: "2026-11-25T18:30:00+01:00") == .utc(try LocalDateTime(year: 2026, month: 11, day: 25, hour: 17, minute: 30)))
+        #expect(try JSONDecoder().decode([LocalDateTime].self, from: JSONEncoder().encode([t])) == [t])
+        for bad in [#"["2026-02-30"]"#, #"["2026-2-3"]"#, #"[{"year":2026,"month":2,"day":3}]"#] {
+            #expect(throws: DecodingError.self, "\(bad)") { try JSONDecoder().decode([LocalDate].self, from: Data(bad.utf8)) }
         }
+        for bad in [#"["2026-01-01T24:00:00"]"#, #"["2026-01-01 10:00:00"]"#] {
+            #expect(throws: DecodingError.self, "\(bad)") { try JSONDecoder().decode([LocalDateTime].self, from: Data(bad.utf8)) }
+        }
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode([CalendarTime].self, from: Data(#"["2026-01-01T10:00:00[]"]"#.utf8)) }
     }
 
     @Test("Items share their fields until one copy changes")

@@ -29,13 +29,16 @@ struct CLIRunner {
         var status: Int32
     }
 
-    /// A scratch folder with a writable copy of the sample calendar (`gym.ics`).
+    /// A scratch folder with writable copies of the sample calendar (`gym.ics`) and the planner fixture (`planner.ics`).
     let work: URL
 
     init() throws {
         work = FileManager.default.temporaryDirectory.appendingPathComponent("horari-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: Self.sample, to: work.appendingPathComponent("gym.ics"))
+        // A student's planner (done tasks, long UIDs), for the commands that change one.
+        try FileManager.default.copyItem(at: Self.root.appendingPathComponent("Tests/CalendarCoreTests/Fixtures/ics/planner.ics"),
+                                         to: work.appendingPathComponent("planner.ics"))
     }
 
     func cleanUp() { try? FileManager.default.removeItem(at: work) }
@@ -123,6 +126,9 @@ struct CLIRunner {
     }
 
     /// The scratch copy of the calendar, byte for byte.
-    var calendarBytes: Data { (try? Data(contentsOf: work.appendingPathComponent("gym.ics"))) ?? Data() }
+    var calendarBytes: Data { bytes(of: "gym.ics") }
+
+    /// The bytes of a file in the scratch folder (none when it is missing).
+    func bytes(of name: String) -> Data { (try? Data(contentsOf: work.appendingPathComponent(name))) ?? Data() }
 }
 

@@ -33,6 +33,7 @@ let goldenCases: [GoldenCase] = {
     let sample = ["--calendar", "$SAMPLE", "--today", "2026-11-22"]
     let work = ["--calendar", "$WORK/gym.ics", "--now", "2026-11-22 10:00"]
     let always = ["COLORTERM": "truecolor"]
+    let planner = ["--calendar", "$FIXTURES/planner.ics", "--today", "2026-11-22"]
     var cases: [GoldenCase] = [
         // A bare `horari`: the embedded sample.
         GoldenCase("sample", ["--today", "2026-11-22", "--color", "never"]),
@@ -51,9 +52,33 @@ let goldenCases: [GoldenCase] = {
         GoldenCase("week", ["week", "2026-11-25"] + sample + ["--color", "never"]),
         GoldenCase("week-color-es", ["week", "2026-11-25"] + sample + ["--locale", "es_ES", "--color", "always"]),
         GoldenCase("day", ["day", "2026-11-25"] + sample + ["--color", "never"]),
+        GoldenCase("day-json", ["day", "2026-11-25"] + sample + ["--format", "json"]),
+        GoldenCase("week-json", ["week", "2026-11-25"] + sample + ["--format", "json"]),
+        GoldenCase("list-json", ["list", "--from", "2026-11-23", "--limit", "4"] + sample + ["--format", "json"]),
         GoldenCase("day-color", ["day", "2026-11-25"] + sample + ["--color", "always"], environment: always),
         GoldenCase("list", ["list", "--from", "2026-11-23", "--limit", "6"] + sample + ["--color", "never"]),
         GoldenCase("list-color-it", ["list", "--from", "2026-11-23", "--limit", "6", "--locale", "it_IT"] + sample + ["--color", "always"]),
+        // A student's planner: done tasks, short IDs (issue 17).
+        GoldenCase("planner-week", ["week", "2026-11-25"] + planner + ["--first-weekday", "monday", "--color", "never"]),
+        GoldenCase("planner-week-color", ["week", "2026-11-25"] + planner + ["--first-weekday", "monday", "--color", "always"], environment: always),
+        GoldenCase("planner-day", ["day", "2026-11-25"] + planner + ["--color", "never"]),
+        GoldenCase("planner-day-color", ["day", "2026-11-25"] + planner + ["--color", "always"], environment: always),
+        GoldenCase("planner-list", ["list", "--from", "2026-11-25"] + planner + ["--color", "never"]),
+        GoldenCase("planner-list-color", ["list", "--from", "2026-11-25"] + planner + ["--color", "always"], environment: always),
+        GoldenCase("planner-month", ["month", "2026-11"] + planner + ["--color", "never"]),
+        GoldenCase("planner-month-color", ["month", "2026-11"] + planner + ["--color", "always"], environment: always),
+        GoldenCase("planner-week-json", ["week", "2026-11-25"] + planner + ["--format", "json"]),
+        GoldenCase("planner-done", ["done", "6f1c2a9e-7", "--calendar", "$WORK/planner.ics", "--now", "2026-11-22 10:00"]),
+        GoldenCase("planner-done-undo", ["done", "6f1c2a9e-1", "--undo", "--calendar", "$WORK/planner.ics", "--now", "2026-11-22 10:00"]),
+        GoldenCase("planner-done-already", ["done", "d0e1f2", "--calendar", "$WORK/planner.ics", "--now", "2026-11-22 10:00"]),
+        GoldenCase("planner-done-ambiguous", ["done", "6f1c2a", "--calendar", "$WORK/planner.ics", "--now", "2026-11-22 10:00"], unchanged: true),
+        GoldenCase("planner-done-event-refused", ["done", "c9d8e7", "--calendar", "$WORK/planner.ics", "--now", "2026-11-22 10:00"], unchanged: true),
+        GoldenCase("planner-edit-short-id", ["edit", "b3e4d5", "--title", "Read chapters 4 and 5", "--calendar", "$WORK/planner.ics", "--now", "2026-11-22 10:00"]),
+        GoldenCase("planner-delete-short-id", ["delete", "d0e1f2", "--yes", "--calendar", "$WORK/planner.ics", "--now", "2026-11-22 10:00"]),
+        // A sports league's season: all-day rounds with their places, by month.
+        GoldenCase("league-list", ["list", "--from", "2026-10-01", "--calendar", "$FIXTURES/league.ics", "--today", "2026-09-01", "--color", "never"]),
+        GoldenCase("league-list-color", ["list", "--from", "2026-10-01", "--calendar", "$FIXTURES/league.ics", "--today", "2026-09-01", "--color", "always"], environment: always),
+        GoldenCase("league-list-json", ["list", "--from", "2026-10-01", "--limit", "3", "--calendar", "$FIXTURES/league.ics", "--today", "2026-09-01", "--format", "json"]),
         GoldenCase("view-wrong-date", ["day", "2026-02-30"] + sample),
         GoldenCase("view-missing-file", ["week", "--calendar", "$WORK/nowhere.ics"]),
         // Events and tasks.
@@ -98,7 +123,19 @@ let goldenCases: [GoldenCase] = {
         GoldenCase("sessions-add", ["sessions", "add", "--coach", "marc", "--client", "pau", "--start", "2026-11-27 10:00", "--minutes", "45", "--id", "s-pau-1127"] + work),
         GoldenCase("sessions-add-clash", ["sessions", "add", "--coach", "marc", "--client", "pau", "--start", "2026-11-26 18:05", "--minutes", "45"] + work, unchanged: true),
         GoldenCase("sessions-add-other-coach-client", ["sessions", "add", "--coach", "laia", "--client", "anna", "--start", "2026-11-27 10:00", "--minutes", "45"] + work, unchanged: true),
-        GoldenCase("sessions-list", ["sessions", "list", "--coach", "marc"] + work),
+        GoldenCase("sessions-list", ["sessions", "list", "--coach", "marc", "--color", "never"] + work),
+        GoldenCase("sessions-list-color", ["sessions", "list", "--coach", "marc", "--color", "always"] + work, environment: always),
+        GoldenCase("sessions-list-json", ["sessions", "list", "--coach", "marc", "--format", "json"] + work),
+        GoldenCase("sessions-add-color-type", ["sessions", "add", "--coach", "marc", "--client", "anna", "--start", "2026-11-27 10:00", "--minutes", "45", "--color", "royalblue", "--type", "Strength", "--notes", "Deadlift 3x5", "--id", "s-anna-1127"] + work),
+        GoldenCase("sessions-add-red-refused", ["sessions", "add", "--coach", "marc", "--client", "anna", "--start", "2026-11-27 10:00", "--color", "firebrick"] + work, unchanged: true),
+        GoldenCase("sessions-move-color", ["sessions", "move", "s-pau-1124", "--coach", "marc", "--start", "2026-11-24 11:00", "--color", "seagreen", "--type", "Mobility"] + work),
+        GoldenCase("sessions-history", ["sessions", "history", "--client", "pau", "--color", "never"] + work),
+        GoldenCase("sessions-history-color", ["sessions", "history", "--client", "pau", "--coach", "marc", "--color", "always"] + work, environment: always),
+        GoldenCase("sessions-history-json", ["sessions", "history", "--client", "pau", "--coach", "marc", "--format", "json"] + work),
+        GoldenCase("sessions-history-other-coach", ["sessions", "history", "--client", "pau", "--coach", "laia"] + work, unchanged: true),
+        GoldenCase("sessions-history-unknown", ["sessions", "history", "--client", "nobody", "--coach", "laia"] + work, unchanged: true),
+        GoldenCase("coaches-add-color", ["coaches", "add", "jordi", "--name", "Jordi Mas", "--hours", "TU,TH 16:00-21:00", "--color", "teal"] + work),
+        GoldenCase("clients-add-color", ["clients", "add", "eva", "--coach", "laia", "--name", "Eva Roca", "--color", "plum"] + work),
         GoldenCase("sessions-move", ["sessions", "move", "s-pau-1124", "--coach", "marc", "--start", "2026-11-24 11:00"] + work),
         GoldenCase("sessions-cancel", ["sessions", "cancel", "s-pau-1124", "--coach", "marc"] + work),
         GoldenCase("sessions-mark", ["sessions", "mark", "s-joan-1118", "--coach", "laia", "--status", "no-show"] + work),
@@ -107,6 +144,8 @@ let goldenCases: [GoldenCase] = {
         GoldenCase("classes-add-ok", ["classes", "add", "box", "--title", "Boxing", "--days", "SA", "--time", "10:00", "--capacity", "8", "--color", "sienna", "--from", "2026-11-28"] + work),
         GoldenCase("classes-timetable", ["classes", "timetable"] + work),
         GoldenCase("classes-timetable-week", ["classes", "timetable", "--week", "2026-11-25"] + work),
+        GoldenCase("classes-timetable-json", ["classes", "timetable", "--format", "json"] + work),
+        GoldenCase("classes-timetable-week-json", ["classes", "timetable", "--week", "2026-11-25", "--format", "json"] + work),
         GoldenCase("classes-cancel", ["classes", "cancel", "yoga", "--date", "2026-11-23"] + work),
         GoldenCase("classes-move", ["classes", "move", "pilates", "--date", "2026-11-26", "--start", "2026-11-26 20:00"] + work),
         GoldenCase("book", ["book", "--member", "aina", "--class", "yoga", "--date", "2026-11-23"] + work),
@@ -120,6 +159,7 @@ let goldenCases: [GoldenCase] = {
         GoldenCase("expand", ["expand", "--rrule", "FREQ=WEEKLY;BYDAY=MO,WE;COUNT=4", "--dtstart", "20261102T183000", "--tzid", "Europe/Madrid"]),
         GoldenCase("expand-bad-rule", ["expand", "--rrule", "FREQ=WEEKLY;BYDAY=XX", "--dtstart", "20261102T183000"]),
         GoldenCase("occurrences", ["occurrences", "$SAMPLE", "--from", "2026-11-23", "--to", "2026-11-30"]),
+        GoldenCase("occurrences-json", ["occurrences", "$SAMPLE", "--from", "2026-11-27", "--to", "2026-11-29", "--format", "json"]),
         GoldenCase("occurrences-jsonl", ["occurrences", "$SAMPLE", "--from", "2026-11-27", "--to", "2026-11-29", "--format", "jsonl"]),
         GoldenCase("validate", ["validate", "$SAMPLE"]),
         GoldenCase("validate-broken", ["validate", "$FIXTURES/bad.ics"]),
@@ -140,10 +180,10 @@ struct GoldenTests {
     func golden(_ c: GoldenCase) throws {
         let runner = try CLIRunner()
         defer { runner.cleanUp() }
-        let before = runner.calendarBytes
+        let before = [runner.calendarBytes, runner.bytes(of: "planner.ics")]
         try runner.expectGolden(c.name, c.arguments, environment: c.environment, stdin: c.stdin, stampsVary: c.stampsVary)
         if c.leavesFileUnchanged {
-            let unchanged = runner.calendarBytes == before
+            let unchanged = [runner.calendarBytes, runner.bytes(of: "planner.ics")] == before
             #expect(unchanged, "\(c.name): a refused change must leave the calendar file as it was")
         }
     }

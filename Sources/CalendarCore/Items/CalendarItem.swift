@@ -26,6 +26,28 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
         case at(CalendarTime)
         /// A length (`DURATION`): whole days on the wall clock plus exact seconds.
         case duration(ItemDuration)
+
+        private enum CodingKeys: String, CodingKey { case at, duration }
+
+        /// Decodes `{"at": "2026-11-25T19:30:00+01:00[Europe/Madrid]"}` or
+        /// `{"duration": {"days": 0, "seconds": 3600}}`.
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            if let time = try c.decodeIfPresent(CalendarTime.self, forKey: .at) {
+                self = .at(time)
+            } else {
+                self = .duration(try c.decode(ItemDuration.self, forKey: .duration))
+            }
+        }
+
+        /// Encodes `{"at": …}` or `{"duration": …}`.
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            switch self {
+            case .at(let t): try c.encode(t, forKey: .at)
+            case .duration(let d): try c.encode(d, forKey: .duration)
+            }
+        }
     }
 
     // The fields live in one shared, copy-on-write box: an item is about 350
@@ -264,13 +286,8 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
                 throw CalendarItemError(.missingTaskTime, field: "due", "the task ‘\(title)’ needs a date and a time, which these rules ask of every task; give it one such as ‘2026-11-27 18:00’")
             }
         }
-        if let color, rules.reservedColors.contains(color) {
-            let lch = color.lch
-            let how = color.rgb == ItemColor.red.rgb ? "is red"
-                : "is in the red family (hue \(Int(lch.hue.rounded()))°, chroma \(Int(lch.chroma.rounded())), lightness \(Int(lch.lightness.rounded())))"
-            let others = ItemColor.clearlyNotRed.map(\.description)
-            let offer = others.dropLast().joined(separator: ", ") + (others.count > 1 ? " or " : "") + (others.last ?? "")
-            throw CalendarItemError(.reservedColor, field: "color", "‘\(color)’ \(how): red marks days with two or more items; pick a colour that is clearly not red, such as \(offer)")
+        if let color, let why = rules.reservedColors.refusal(of: color) {
+            throw CalendarItemError(.reservedColor, field: "color", why)
         }
         if case .at(let endTime) = end {
             if endTime.isDate != start.isDate {

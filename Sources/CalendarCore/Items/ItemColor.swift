@@ -49,6 +49,34 @@ public struct ItemColor: Hashable, Sendable, Codable, CustomStringConvertible {
     /// The CSS3 keyword, for a named colour.
     public let cssName: String?
 
+    private enum CodingKeys: String, CodingKey { case name, hex }
+
+    /// Decodes `{"name": "teal", "hex": "#008080"}`; `name` may be missing
+    /// for a custom colour. A name CSS3 does not have, or a name whose
+    /// colour is not `hex`, is refused.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let hex = try c.decode(String.self, forKey: .hex)
+        guard let rgb = RGB(hex: hex) else {
+            throw DecodingError.dataCorruptedError(forKey: .hex, in: c, debugDescription: "‘\(hex)’ is not #rrggbb")
+        }
+        guard let name = try c.decodeIfPresent(String.self, forKey: .name) else {
+            self.init(rgb: rgb)
+            return
+        }
+        guard let named = try? ItemColor.named(name), named.rgb == rgb else {
+            throw DecodingError.dataCorruptedError(forKey: .name, in: c, debugDescription: "‘\(name)’ is not the CSS name of \(hex)")
+        }
+        self = named
+    }
+
+    /// Encodes `{"name": "teal", "hex": "#008080"}` (no `name` for a custom colour).
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeIfPresent(cssName, forKey: .name)
+        try c.encode(rgb.hex, forKey: .hex)
+    }
+
     /// A custom colour.
     public init(rgb: RGB) {
         self.rgb = rgb
@@ -147,6 +175,20 @@ public struct ReservedRedFamily: Hashable, Sendable, Codable {
         self.hues = hues
         self.minimumChroma = minimumChroma
         self.maximumLightness = maximumLightness
+    }
+
+    /// Why a colour cannot be picked, in words a person can act on, or `nil`
+    /// when it is outside the family: "‘#fe0000’ is in the red family (hue
+    /// 40°, chroma 104, lightness 53): red marks days with two or more items;
+    /// pick a colour that is clearly not red, such as orange, …".
+    public func refusal(of color: ItemColor) -> String? {
+        guard contains(color) else { return nil }
+        let lch = color.lch
+        let how = color.rgb == ItemColor.red.rgb ? "is red"
+            : "is in the red family (hue \(Int(lch.hue.rounded()))°, chroma \(Int(lch.chroma.rounded())), lightness \(Int(lch.lightness.rounded())))"
+        let others = ItemColor.clearlyNotRed.map(\.description)
+        let offer = others.dropLast().joined(separator: ", ") + (others.count > 1 ? " or " : "") + (others.last ?? "")
+        return "‘\(color)’ \(how): red marks days with two or more items; pick a colour that is clearly not red, such as \(offer)"
     }
 
     /// Whether a colour belongs to the family (and so cannot mark one item).

@@ -20,6 +20,11 @@ public struct Occurrence: Hashable, Sendable, Identifiable {
             self.recurrenceID = recurrenceID
         }
 
+        private enum CodingKeys: String, CodingKey {
+            case uid
+            case recurrenceID = "recurrenceId"
+        }
+
         /// `uid` or `uid@recurrence-id`.
         public var description: String { recurrenceID.map { "\(uid)@\($0.icalValue)" } ?? uid }
     }

@@ -54,21 +54,16 @@ public struct LocalDate: Hashable, Comparable, Sendable, Codable, CustomStringCo
         self.storedDay = UInt8(truncatingIfNeeded: day)
     }
 
-    private enum CodingKeys: String, CodingKey { case year, month, day }
-
-    /// Decodes `{"year": …, "month": …, "day": …}`, refusing a date that does not exist.
+    /// Decodes `"2026-11-25"` (ISO 8601's extended date), refusing a date that does not exist.
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        try self.init(year: c.decode(Int.self, forKey: .year), month: c.decode(Int.self, forKey: .month),
-                      day: c.decode(Int.self, forKey: .day))
+        let c = try decoder.singleValueContainer()
+        self = try ISOText.date(c.decode(String.self), in: c)
     }
 
-    /// Encodes `{"year": …, "month": …, "day": …}`.
+    /// Encodes `"2026-11-25"`.
     public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(year, forKey: .year)
-        try c.encode(month, forKey: .month)
-        try c.encode(day, forKey: .day)
+        var c = encoder.singleValueContainer()
+        try c.encode(description)
     }
 
     /// Creates the date with the given day number (days since 1970-01-01).

@@ -33,22 +33,16 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, Codable, CustomStri
         self.storedSecond = UInt8(truncatingIfNeeded: second)
     }
 
-    private enum CodingKeys: String, CodingKey { case date, hour, minute, second }
-
-    /// Decodes `{"date": …, "hour": …, "minute": …, "second": …}`, refusing fields out of range.
+    /// Decodes `"2026-11-25T18:30:00"` (ISO 8601's extended form, no offset), refusing fields out of range.
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        try self.init(date: c.decode(LocalDate.self, forKey: .date), hour: c.decode(Int.self, forKey: .hour),
-                      minute: c.decode(Int.self, forKey: .minute), second: c.decode(Int.self, forKey: .second))
+        let c = try decoder.singleValueContainer()
+        self = try ISOText.dateTime(c.decode(String.self), in: c)
     }
 
-    /// Encodes `{"date": …, "hour": …, "minute": …, "second": …}`.
+    /// Encodes `"2026-11-25T18:30:00"`.
     public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(date, forKey: .date)
-        try c.encode(hour, forKey: .hour)
-        try c.encode(minute, forKey: .minute)
-        try c.encode(second, forKey: .second)
+        var c = encoder.singleValueContainer()
+        try c.encode(description)
     }
 
     /// Creates a date-time from its fields, refusing an impossible date.

@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+"""Validates every `horari … --format json` output against Docs/horari.schema.json.
+
+    python3 Conformance/json_schema_check.py .build/release/horari
+
+The referee is the `jsonschema` package (Draft 2020-12), from the peers'
+virtual environment. Each command runs on the sample gym, the student
+planner and the league fixtures, in a scratch copy; besides the schema, the
+check asserts what a schema cannot say:
+
+- no Swift enum payload key (`_0`, `_1`, …) anywhere;
+- every `start`/`end` of a timed occurrence carries the offset of the zone
+  named in `timeZone` at that instant (checked with Python's zoneinfo);
+- `--page` takes back the list's `nextPage` token exactly as printed, and the
+  next page starts after the last occurrence of the first.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import jsonschema
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SAMPLE = os.path.join(ROOT, "Examples", "Samples", "gym.ics")
+FIXTURES = os.path.join(ROOT, "Tests", "CalendarCoreTests", "Fixtures", "ics")
+
+
+def main():
+    horari = os.path.abspath(sys.argv[1])
+    schema = json.load(open(os.path.join(ROOT, "Docs", "horari.schema.json"), encoding="utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    validator = jsonschema.Draft202012Validator(schema, format_checker=jsonschema.FormatChecker())
+    work = tempfile.mkdtemp(prefix="horari-json-")
+    try:
+        gym = os.path.join(work, "gym.ics")
+        shutil.copy(SAMPLE, gym)
+        planner = os.path.join(FIXTURES, "planner.ics")
+        league = os.path.join(FIXTURES, "league.ics")
+        now = ["--now", "2026-11-22 10:00"]
+        runs = [
+            ["month", "2026-11", "--calendar", gym, "--today", "2026-11-22"],
+            ["month", "2026-10", "--calendar", gym, "--time-zone", "America/New_York"],
+            ["month", "2026-11", "--calendar", planner],
+            ["week", "2026-11-25", "--calendar", gym],
+            ["week", "2026-11-25", "--calendar", planner, "--locale", "ca_ES"],
+            ["week", "2026-10-25", "--calendar", gym, "--time-zone", "Australia/Lord_Howe"],
+            ["day", "2026-11-25", "--calendar", gym],
+            ["day", "2026-11-25", "--calendar", planner],
+            ["day", "2026-11-28", "--calendar", gym, "--time-zone", "Asia/Tokyo"],
+            ["list", "--from", "2026-11-23", "--limit", "5", "--calendar", gym],
+            ["list", "--from", "2026-10-01", "--calendar", league],
+            ["list", "--from", "2026-11-25", "--calendar", planner],
+            ["occurrences", gym, "--from", "2026-11-23", "--to", "2026-12-01"],
+            ["occurrences", planner, "--from", "2026-11-01", "--to", "2026-12-01", "--time-zone", "UTC"],
+            ["classes", "timetable", "--calendar", gym],
+            ["classes", "timetable", "--week", "2026-11-25", "--calendar", gym],
+            ["sessions", "list", "--coach", "marc", "--calendar", gym] + now,
+            ["sessions", "list", "--coach", "laia", "--past", "--calendar", gym] + now,
+            ["sessions", "history", "--client", "anna", "--calendar", gym] + now,
+            ["sessions", "history", "--client", "pau", "--coach", "marc", "--calendar", gym] + now,
+        ]
+        # A session with a colour and a workout type, so that both are in the output.
+        run(horari, ["sessions", "add", "--coach", "marc", "--client", "anna", "--start", "2026-11-27 10:00",
+                     "--color", "royalblue", "--type", "Strength", "--id", "s-json"] + ["--calendar", gym] + now, work)
+        failures = 0
+        commands = set()
+        for args in runs:
+            out = run(horari, args + ["--format", "json"], work)
+            doc = json.loads(out)
+            commands.add(doc.get("command"))
+            problems = [f"{'/'.join(map(str, e.absolute_path)) or '(top)'}: {e.message}" for e in validator.iter_errors(doc)]
+            problems += enum_payload_keys(doc)
+            problems += offsets(doc)
+            if problems:
+                failures += 1
+                print(f"FAIL horari {' '.join(args)} --format json")
+                for p in problems[:10]:
+                    print("   ", p)
+        failures += check_paging(horari, gym, work)
+        expected = {"month", "week", "day", "list", "occurrences", "classes timetable", "sessions list", "sessions history"}
+        if commands != expected:
+            print(f"FAIL: commands checked {sorted(commands)}, expected {sorted(expected)}")
+            failures += 1
+        print(f"json schema: {len(runs)} outputs of {len(commands)} commands checked against Docs/horari.schema.json, {failures} failing")
+        return 1 if failures else 0
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def run(horari, args, cwd):
+    env = {"PATH": "/usr/bin:/bin", "HOME": cwd, "XDG_DATA_HOME": os.path.join(cwd, "data"), "TZ": "UTC", "LANG": "C"}
+    p = subprocess.run([horari] + args, cwd=cwd, env=env, capture_output=True, text=True)
+    if p.returncode != 0:
+        raise SystemExit(f"horari {' '.join(args)} failed ({p.returncode}): {p.stderr}")
+    return p.stdout
+
+
+def enum_payload_keys(value, path="(top)"):
+    found = []
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if k.startswith("_") and k[1:].isdigit():
+                found.append(f"{path}: Swift enum payload key {k!r}")
+            found += enum_payload_keys(v, f"{path}/{k}")
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            found += enum_payload_keys(v, f"{path}/{i}")
+    return found
+
+
+def occurrences_of(value):
+    if isinstance(value, dict):
+        if "allDay" in value and "start" in value and "uid" in value:
+            yield value
+        for v in value.values():
+            yield from occurrences_of(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from occurrences_of(v)
+
+
+def offsets(doc):
+    """A timed occurrence's times carry the offset of the document's zone at that instant."""
+    zone = ZoneInfo(doc["timeZone"])
+    found = []
+    for o in occurrences_of(doc):
+        if o["allDay"]:
+            continue
+        for key in ("start", "end"):
+            t = datetime.fromisoformat(o[key])
+            expected = t.astimezone(zone).utcoffset()
+            if t.utcoffset() != expected:
+                found.append(f"{o['uid']} {key} {o[key]}: {doc['timeZone']} is at {expected} then")
+    for s in doc.get("sessions", []):
+        t = datetime.fromisoformat(s["start"])
+        if t.utcoffset() != t.astimezone(zone).utcoffset():
+            found.append(f"session {s['uid']} start {s['start']}: not on {doc['timeZone']}'s clock")
+    return found
+
+
+def check_paging(horari, gym, work):
+    first = json.loads(run(horari, ["list", "--from", "2026-11-23", "--limit", "3", "--calendar", gym, "--format", "json"], work))
+    both = json.loads(run(horari, ["list", "--from", "2026-11-23", "--limit", "6", "--calendar", gym, "--format", "json"], work))
+    token = first.get("nextPage")
+    if not token:
+        print("FAIL paging: the first page of three has no nextPage")
+        return 1
+    second = json.loads(run(horari, ["list", "--page", token, "--limit", "3", "--calendar", gym, "--format", "json"], work))
+    ids = lambda d: [(o["uid"], o.get("recurrenceId")) for s in d["sections"] for o in s["occurrences"]]
+    if ids(first) + ids(second) != ids(both):
+        print(f"FAIL paging: pages {ids(first)} + {ids(second)} are not {ids(both)}")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

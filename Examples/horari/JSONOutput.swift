@@ -1,0 +1,87 @@
+import CalendarCore
+import CalendarScheduling
+import Foundation
+
+// The book's records as schema 1 of `Docs/horari.schema.json` has them: the
+// library's values hold wall times on the book's clock, and programs want
+// instants with their offset on the clock they asked for.
+
+/// A session in `sessions list` and `sessions history`.
+struct SessionJSON: Encodable {
+    let uid: String
+    let coach: String
+    let client: String
+    let clientName: String
+    let start: String
+    let end: String
+    let minutes: Int
+    let status: String
+    let color: ItemColor?
+    let workoutType: String?
+    let location: String?
+    let notes: String?
+
+    init(_ s: Session, book: SchedulingBook, clock: BookClock) {
+        let t = clock.instant(s.start, later: s.isLaterOfRepeatedTime)
+        let e = t + Int64(s.minutes) * 60
+        (uid, coach, client) = (s.id, s.coachID, s.clientID)
+        clientName = (try? book.client(s.clientID, coach: s.coachID).name) ?? s.clientID
+        start = ISOText.instant(wall: clock.display.wall(t), seconds: t)
+        end = ISOText.instant(wall: clock.display.wall(e), seconds: e)
+        (minutes, status, color, workoutType, location, notes) = (s.minutes, s.status.rawValue, book.color(of: s), s.workoutType, s.location, s.notes)
+    }
+}
+
+/// The body of `sessions list` and `sessions history`.
+struct SessionsJSON: Encodable {
+    let sessions: [SessionJSON]
+}
+
+/// A weekly class in `classes timetable`.
+struct ClassJSON: Encodable {
+    let uid: String
+    let title: String
+    let weekdays: [String]
+    let time: String
+    let minutes: Int
+    let capacity: Int
+    let color: ItemColor?
+    let location: String?
+    let instructor: String?
+    let firstDate: LocalDate
+    let lastDate: LocalDate?
+
+    init(_ c: ClassSeries) {
+        (uid, title, weekdays, time, minutes, capacity) = (c.id, c.title, c.weekdays.map(\.icalCode), c.time.description, c.minutes, c.capacity)
+        (color, location, instructor, firstDate, lastDate) = (c.color, c.location, c.instructor, c.firstDate, c.lastDate)
+    }
+}
+
+/// A dated class in `classes timetable --week`.
+struct ClassOccurrenceJSON: Encodable {
+    let uid: String
+    let date: LocalDate
+    let title: String
+    let start: String
+    let end: String
+    let capacity: Int
+    let booked: Int
+    let waiting: Int
+    let placesLeft: Int
+    let cancelled: Bool
+    let moved: Bool
+
+    init(_ o: ClassOccurrence, clock: BookClock) {
+        let t = clock.instant(o.start), e = t + Int64(o.minutes) * 60
+        (uid, date, title) = (o.id.classID, o.id.date, o.title)
+        start = ISOText.instant(wall: clock.display.wall(t), seconds: t)
+        end = ISOText.instant(wall: clock.display.wall(e), seconds: e)
+        (capacity, booked, waiting, placesLeft, cancelled, moved) = (o.capacity, o.booked, o.waiting, o.placesLeft, o.isCancelled, o.isMoved)
+    }
+}
+
+/// The body of `classes timetable`: the weekly classes, or one week's dated ones.
+struct TimetableJSON: Encodable {
+    var classes: [ClassJSON]?
+    var occurrences: [ClassOccurrenceJSON]?
+}
