@@ -81,7 +81,7 @@ func coveredDays(_ x: Schedule.Extent, in zone: ZoneRules) -> Range<Int> {
 ///
 /// Done tasks are left out: a day's mark answers "what is still to do that
 /// day", so a day with one class and a finished essay shows the class's
-/// colour, not red (`Docs/Views.md`, "Done tasks").
+/// colour, not red (the CalendarViews article, "Done tasks").
 ///
 /// One unsorted visit of the range's occurrences, as extents (no
 /// `Occurrence` is built for a plain series): the cost follows the
