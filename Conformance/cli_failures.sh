@@ -41,6 +41,25 @@ expect "missing file" 1 "nowhere.ics" "$WORK/gym.ics" -- \
 expect "a full class" 1 "is full" "$WORK/gym.ics" -- \
   "$HORARI" book --member quim --class pilates --date 2026-11-26 --calendar "$WORK/gym.ics" --now '2026-11-22 10:00'
 
+# The five apps' wrong inputs (issue 17): an event is not a task, a short ID
+# that fits two items, an ID that fits none, a red session, another coach's client.
+expect "done: an event" 1 "is an event (Staff meeting); only a task can be done" "$WORK/gym.ics" -- \
+  "$HORARI" done staff-meeting --calendar "$WORK/gym.ics"
+expect "done: an ambiguous ID" 1 "is the start of 2 items; type more of one of them" "$WORK/gym.ics" -- \
+  "$HORARI" done o --calendar "$WORK/gym.ics"
+expect "done: no such ID" 1 "there is no event or task with the ID ‘homework’" "$WORK/gym.ics" -- \
+  "$HORARI" done homework --calendar "$WORK/gym.ics"
+expect "done: a session" 1 "belongs to the gym's book" "$WORK/gym.ics" -- \
+  "$HORARI" done s-pau-1124 --calendar "$WORK/gym.ics"
+expect "session in red" 1 "is in the red family" "$WORK/gym.ics" -- \
+  "$HORARI" sessions add --coach marc --client anna --start '2026-11-27 10:00' --color tomato --calendar "$WORK/gym.ics" --now '2026-11-22 10:00'
+expect "history of another coach's client" 1 "coach ‘laia’ has no client ‘anna’" "$WORK/gym.ics" -- \
+  "$HORARI" sessions history --client anna --coach laia --calendar "$WORK/gym.ics"
+expect "history: --format xml" 2 "xml" "$WORK/gym.ics" -- \
+  "$HORARI" sessions history --client anna --format xml --calendar "$WORK/gym.ics"
+expect "list: a page token typed wrong" 2 "is not a token printed by horari list" "$WORK/gym.ics" -- \
+  "$HORARI" list --page 'not-a-token!' --calendar "$WORK/gym.ics"
+
 # Times the clocks skip or show twice, in three zones (a 30-minute change at Lord Howe).
 expect "skipped time, Madrid" 2 "02:30 does not exist on 2026-03-29 in Europe/Madrid: clocks go from 02:00 to 03:00" "$WORK/gym.ics" -- \
   "$HORARI" add Early --start '2026-03-29 02:30' --minutes 30 --calendar "$WORK/gym.ics"
