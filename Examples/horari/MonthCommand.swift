@@ -35,7 +35,7 @@ struct Month: ParsableCommand {
         guard view.format == .text else { return try printJSON(mview, command: "month", timeZone: context.clock.name) }
         var text = context.clock.header.map { $0 + "\n" } ?? ""
         text += MonthGrid.render(mview, names: context.names, weekNumbers: weekNumbers, painter: context.painter)
-        text += MonthGrid.itemList(mview, schedule: context.schedule, clock: context.clock, painter: context.painter, ids: context.ids)
+        text += MonthGrid.itemList(mview, schedule: context.schedule, clock: context.clock, painter: context.painter, ids: context.shortIDs())
         print(text, terminator: "")
     }
 }

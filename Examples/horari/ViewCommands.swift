@@ -35,13 +35,13 @@ struct ViewOptions: ParsableArguments {
         let firstWeekday: Weekday
         let schedule: Schedule
         let painter: Painter
-        /// The IDs printed for the calendar's items (edit, delete and done take them).
-        let ids: ShortIDs
 
         var zone: ZoneRules { clock.rules }
 
-        /// The ID printed for an occurrence's item.
-        func id(_ o: DisplayOccurrence) -> String { ids.short(for: o.id.uid).shown }
+        /// The IDs the text views print for the calendar's items (edit,
+        /// delete and done take them); worked out only for text, as JSON
+        /// names items by their whole UID.
+        func shortIDs() -> ShortIDs { ShortIDs(schedule.items.map(\.uid)) }
 
         /// Prints the header line naming the zone, when it is not the machine's.
         func printHeader() {
@@ -58,9 +58,13 @@ struct ViewOptions: ParsableArguments {
         let today = try parseDate(self.today, option: "--today", default: clock.today())
         let names = CalendarNames(locale: Locale(identifier: locale ?? "en_US_POSIX"))
         let first = try firstWeekday.map(parseWeekday) ?? (locale == nil ? .sunday : names.firstWeekday)
-        return Context(clock: clock, today: today, names: names, firstWeekday: first, schedule: schedule, painter: Painter(choice: color),
-                       ids: ShortIDs(calendar.items.map(\.uid)))
+        return Context(clock: clock, today: today, names: names, firstWeekday: first, schedule: schedule, painter: Painter(choice: color))
     }
+}
+
+extension ShortIDs {
+    /// The ID printed for an occurrence's item.
+    func shown(_ o: DisplayOccurrence) -> String { short(for: o.id.uid).shown }
 }
 
 /// Prints a command's JSON: schema 1 of `Docs/JSONSchema.md`, the same
@@ -148,6 +152,7 @@ struct Week: ParsableCommand {
         let week = WeekView(containing: day, schedule: context.schedule,
                             options: .init(firstWeekday: context.firstWeekday, zone: context.zone, today: context.today, names: context.names))
         guard view.format == .text else { return try printJSON(week, command: "week", timeZone: context.clock.name) }
+        let ids = context.shortIDs()
         context.printHeader()
         let last = week.start.adding(days: 6)
         print("\(week.start) – \(last) (ISO week \(week.isoWeek))")
@@ -159,7 +164,7 @@ struct Week: ParsableCommand {
             switch d.content {
             case .empty: print(title + done(d))
             case .one(let o):
-                print("\(title)  \(context.painter.swatch(o.color)) \(span(o, names: context.names, clock: context.clock))  \(o.title.shown)  [\(context.id(o))]\(done(d))")
+                print("\(title)  \(context.painter.swatch(o.color)) \(span(o, names: context.names, clock: context.clock))  \(o.title.shown)  [\(ids.shown(o))]\(done(d))")
             case .several(let count):
                 print("\(title)  \(context.painter.paint("\(context.names.severalItems) (\(count))", color: .red, bold: true))\(done(d))")
             }
@@ -190,11 +195,12 @@ struct Day: ParsableCommand {
         let date = try parseDate(self.date, option: "the date", default: context.today)
         let day = DayView(date: date, schedule: context.schedule, options: .init(zone: context.zone, today: context.today, names: context.names))
         guard view.format == .text else { return try printJSON(day, command: "day", timeZone: context.clock.name) }
+        let ids = context.shortIDs()
         context.printHeader()
         print("\(day.name) \(day.date)")
         let painter = context.painter
         for o in day.allDay {
-            print("\(context.names.allDay.padding(toLength: 8, withPad: " ", startingAt: 0))  \(painter.swatch(o.color)) \(painter.title(o.title, done: o.isDone))  [\(context.id(o))]")
+            print("\(context.names.allDay.padding(toLength: 8, withPad: " ", startingAt: 0))  \(painter.swatch(o.color)) \(painter.title(o.title, done: o.isDone))  [\(ids.shown(o))]")
         }
         for slot in day.slots {
             let starting = slot.placements.filter { i in
@@ -212,7 +218,7 @@ struct Day: ParsableCommand {
                 let to = p.continuesToNextDay ? "…" : ""
                 let place = "[\(p.column + 1)/\(p.columnCount)" + (p.columnSpan > 1 ? " ×\(p.columnSpan)" : "") + "]"
                 let lead = n == 0 ? hour : "     "
-                print("\(lead)  \(painter.swatch(p.occurrence.color)) \(from)\(span(p.occurrence, names: context.names, clock: context.clock))\(to)  \(painter.title(p.occurrence.title, done: p.occurrence.isDone))  [\(context.id(p.occurrence))]  \(place)")
+                print("\(lead)  \(painter.swatch(p.occurrence.color)) \(from)\(span(p.occurrence, names: context.names, clock: context.clock))\(to)  \(painter.title(p.occurrence.title, done: p.occurrence.isDone))  [\(ids.shown(p.occurrence))]  \(place)")
             }
         }
     }
@@ -256,13 +262,14 @@ struct List: ParsableCommand {
             list = ListView(from: day, schedule: context.schedule, options: options)
         }
         guard view.format == .text else { return try printJSON(list, command: "list", timeZone: context.clock.name) }
+        let ids = context.shortIDs()
         context.printHeader()
         for section in list.sections {
             print(section.title)
             for o in section.occurrences {
                 let day = context.names.shortWeekdays[o.start.date.weekday.rawValue]
                 let place = o.location.map { "  @ " + $0.shown } ?? ""
-                print("  \(day) \(o.start.date)  \(MonthGrid.pad(span(o, names: context.names, clock: context.clock), 11)) \(context.painter.swatch(o.color)) \(context.painter.title(o.title, done: o.isDone))\(place)  [\(context.id(o))]")
+                print("  \(day) \(o.start.date)  \(MonthGrid.pad(span(o, names: context.names, clock: context.clock), 11)) \(context.painter.swatch(o.color)) \(context.painter.title(o.title, done: o.isDone))\(place)  [\(ids.shown(o))]")
             }
         }
         if list.sections.isEmpty { print("Nothing from then on.") }

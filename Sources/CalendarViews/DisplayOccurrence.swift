@@ -49,13 +49,10 @@ public struct DisplayOccurrence: Hashable, Sendable, Codable, Identifiable {
         if occurrence.isAllDay {
             start = occurrence.start.wallTime
             end = occurrence.end.isDate ? occurrence.end.wallTime : LocalDateTime(localSeconds: occurrence.start.wallTime.localSeconds + 86_400)
+            (startSeconds, endSeconds) = (start.localSeconds, end.localSeconds)
         } else {
             start = LocalDateTime(localSeconds: zone.wall(atInstant: occurrence.startSeconds))
             end = LocalDateTime(localSeconds: zone.wall(atInstant: occurrence.endSeconds))
-        }
-        if occurrence.isAllDay {
-            (startSeconds, endSeconds) = (start.localSeconds, end.localSeconds)
-        } else {
             (startSeconds, endSeconds) = (occurrence.startSeconds, occurrence.endSeconds)
         }
     }

@@ -21,23 +21,23 @@ public struct ShortIDs: Sendable {
     /// The fewest characters a shortened ID has.
     public static let minimumLength = 6
 
-    /// The UIDs, each as characters, in order: UIDs sharing a prefix are neighbours.
-    private let sorted: [[Character]]
+    /// The UIDs in order of their characters: UIDs sharing a prefix are neighbours.
+    private let sorted: [(uid: String, characters: [Character])]
     /// Each UID's short ID length.
     private let lengths: [String: Int]
 
     /// The short IDs of a set of UIDs (repeats are ignored).
     public init(_ uids: some Sequence<String>) {
-        let sorted = Set(uids).map { Array($0) }.sorted { $0.lexicographicallyPrecedes($1) }
+        let sorted = Set(uids).map { ($0, Array($0)) }.sorted { $0.1.lexicographicallyPrecedes($1.1) }
         var lengths: [String: Int] = [:]
         lengths.reserveCapacity(sorted.count)
-        for (i, uid) in sorted.enumerated() {
+        for (i, (uid, characters)) in sorted.enumerated() {
             // A prefix is unique once it is longer than what the UID shares
             // with either neighbour; the others share less.
             var shared = 0
-            if i > 0 { shared = max(shared, Self.commonPrefix(uid, sorted[i - 1])) }
-            if i + 1 < sorted.count { shared = max(shared, Self.commonPrefix(uid, sorted[i + 1])) }
-            lengths[String(uid)] = min(uid.count, max(Self.minimumLength, shared + 1))
+            if i > 0 { shared = max(shared, Self.commonPrefix(characters, sorted[i - 1].1)) }
+            if i + 1 < sorted.count { shared = max(shared, Self.commonPrefix(characters, sorted[i + 1].1)) }
+            lengths[uid] = min(characters.count, max(Self.minimumLength, shared + 1))
         }
         self.sorted = sorted
         self.lengths = lengths
@@ -69,11 +69,11 @@ public struct ShortIDs: Sendable {
         var lo = 0, hi = sorted.count
         while lo < hi {
             let mid = (lo + hi) / 2
-            if sorted[mid].lexicographicallyPrecedes(key) { lo = mid + 1 } else { hi = mid }
+            if sorted[mid].characters.lexicographicallyPrecedes(key) { lo = mid + 1 } else { hi = mid }
         }
         var matches: [String] = []
-        while lo < sorted.count, sorted[lo].starts(with: key) {
-            matches.append(String(sorted[lo]))
+        while lo < sorted.count, sorted[lo].characters.starts(with: key) {
+            matches.append(sorted[lo].uid)
             lo += 1
         }
         switch matches.count {

@@ -198,12 +198,12 @@ public struct Schedule: Sendable {
             isDone = o.item.isDone
         }
 
-        init(startSeconds: Int64, endSeconds: Int64, of item: CalendarItem) {
+        init(startSeconds: Int64, endSeconds: Int64, color: ItemColor?, isDone: Bool) {
             self.startSeconds = startSeconds
             self.endSeconds = endSeconds
             allDayDays = nil
-            color = item.color
-            isDone = item.isDone
+            self.color = color
+            self.isDone = isDone
         }
     }
 
@@ -233,7 +233,8 @@ public struct Schedule: Sendable {
                 visitSeries(items[plan.index], plan, a, b, floatingZone) { body(Extent($0)) }
                 continue
             }
-            let item = items[plan.index]
+            // Read once a series: every instance of a plain series shares them.
+            let (color, isDone) = (items[plan.index].color, items[plan.index].isDone)
             iterator.begin(from: Date(timeIntervalSince1970: TimeInterval(a - max(length, 0) - 86_400)))
             while let wall = iterator.nextWall() {
                 let s = iterator.zone.instant(forWall: wall)
@@ -241,7 +242,7 @@ public struct Schedule: Sendable {
                 let e = s + length
                 // As `Occurrence.overlaps`: an instant counts at the window's start, not its end.
                 if e > s ? (s < b && e > a) : (s >= a && s < b) {
-                    body(Extent(startSeconds: s, endSeconds: e, of: item))
+                    body(Extent(startSeconds: s, endSeconds: e, color: color, isDone: isDone))
                 }
             }
         }
@@ -264,7 +265,7 @@ public struct Schedule: Sendable {
             visitSingle(item, a, b, zone) { body(Extent($0)) }
             return
         }
-        if e > s ? (s < b && e > a) : (s >= a && s < b) { body(Extent(startSeconds: s, endSeconds: e, of: item)) }
+        if e > s ? (s < b && e > a) : (s >= a && s < b) { body(Extent(startSeconds: s, endSeconds: e, color: item.color, isDone: item.isDone)) }
     }
 
     /// The last zone a query looked up by name: the items of a calendar

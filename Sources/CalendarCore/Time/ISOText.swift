@@ -80,14 +80,6 @@ package enum ISOText {
         }
     }
 
-    static func date(_ text: String, in c: any SingleValueDecodingContainer) throws -> LocalDate {
-        do { return try date(text) } catch { throw DecodingError.dataCorruptedError(in: c, debugDescription: error.message) }
-    }
-
-    static func dateTime(_ text: String, in c: any SingleValueDecodingContainer) throws -> LocalDateTime {
-        do { return try dateTime(text) } catch { throw DecodingError.dataCorruptedError(in: c, debugDescription: error.message) }
-    }
-
     private static func number(_ digits: ArraySlice<UInt8>) -> Int? {
         var n = 0
         for d in digits {

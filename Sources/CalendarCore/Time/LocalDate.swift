@@ -56,8 +56,7 @@ public struct LocalDate: Hashable, Comparable, Sendable, Codable, CustomStringCo
 
     /// Decodes `"2026-11-25"` (ISO 8601's extended date), refusing a date that does not exist.
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.singleValueContainer()
-        self = try ISOText.date(c.decode(String.self), in: c)
+        self = try ISOText.decode(try decoder.singleValueContainer()) { text throws(TimeValueError) in try ISOText.date(text) }
     }
 
     /// Encodes `"2026-11-25"`.

@@ -35,8 +35,7 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, Codable, CustomStri
 
     /// Decodes `"2026-11-25T18:30:00"` (ISO 8601's extended form, no offset), refusing fields out of range.
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.singleValueContainer()
-        self = try ISOText.dateTime(c.decode(String.self), in: c)
+        self = try ISOText.decode(try decoder.singleValueContainer()) { text throws(TimeValueError) in try ISOText.dateTime(text) }
     }
 
     /// Encodes `"2026-11-25T18:30:00"`.
