@@ -58,7 +58,7 @@ extension SyntheticCalendar {
         item.notes = (0..<Int.random(in: 3...9, using: &rng)).map { _ in words[Int.random(in: 0..<words.count, using: &rng)] }.joined(separator: " ")
         item.location = places[Int.random(in: 0..<places.count, using: &rng)]
         item.categories = [["Training"], ["Training", "Gym"], ["Personal"]][Int.random(in: 0..<3, using: &rng)]
-        item.status = "CONFIRMED"
+        item.status = .confirmed
         item.sequence = Int.random(in: 0...3, using: &rng)
         item.lastModified = stamp
         item.properties = [

@@ -194,7 +194,7 @@ struct Add: ParsableCommand {
         if let rule {
             do { item.recurrenceRules = [try RecurrenceRule(parsing: rule)] } catch { throw ValidationError("--repeat ‘\(rule)’: \(error.description)") }
         }
-        if task { item.status = "NEEDS-ACTION" }
+        if task { item.status = .needsAction }
         return item
     }
 }

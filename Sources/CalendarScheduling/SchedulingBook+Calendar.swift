@@ -115,7 +115,7 @@ extension SchedulingBook {
             guard let change = series.changes[date] else { return nil }
             switch change {
             case .cancelled:
-                let item = CalendarItem(uid: series.id, title: series.title, start: original(date), end: .duration(.init(seconds: series.minutes * 60)), location: series.location, status: "CANCELLED")
+                let item = CalendarItem(uid: series.id, title: series.title, start: original(date), end: .duration(.init(seconds: series.minutes * 60)), location: series.location, status: .cancelled)
                 return RecurrenceOverride(recurrenceID: original(date), item: item, isCancelled: true)
             case .moved(let to, let minutes):
                 // The moved instance is a whole component of its own (RFC 5545
@@ -152,7 +152,7 @@ extension SchedulingBook {
             start: session.isLaterOfRepeatedTime ? .utc(LocalDateTime(localSeconds: instant(of: session))) : .zoned(session.start, timeZone),
             end: .duration(.init(seconds: session.minutes * 60)), notes: session.notes, color: color(of: session), location: session.location,
             categories: session.workoutType.map { [$0] } ?? [],
-            status: session.status == .cancelled ? "CANCELLED" : "CONFIRMED", properties: ContentLines(properties))
+            status: session.status == .cancelled ? .cancelled : .confirmed, properties: ContentLines(properties))
     }
 
     /// A member's booked occurrences (places held, not waited for), each as
@@ -164,7 +164,7 @@ extension SchedulingBook {
             let series = classesByID[o.id.classID]
             return CalendarItem(
                 uid: "\(o.id.classID)/\(o.id.date.basicISO)", title: o.title, start: .zoned(o.start, timeZone),
-                end: .duration(.init(seconds: o.minutes * 60)), color: series?.color, location: series?.location, status: "CONFIRMED",
+                end: .duration(.init(seconds: o.minutes * 60)), color: series?.color, location: series?.location, status: .confirmed,
                 properties: [
                     ContentLine(name: "ATTENDEE", parameters: [.init(name: "CN", values: [member.name]), .init(name: "PARTSTAT", values: ["ACCEPTED"])], value: Self.address(member.email, "member", member.id)),
                     ContentLine(name: Names.classID, value: o.id.classID), ContentLine(name: Names.date, value: o.id.date.basicISO),

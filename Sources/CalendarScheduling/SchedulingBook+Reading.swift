@@ -122,7 +122,7 @@ extension SchedulingBook {
         guard let coach = value(Names.coach), let client = value(Names.client) else {
             throw .invalid(field: Names.coach, reason: "\(what) names no coach or client")
         }
-        let status = value(Names.sessionStatus).flatMap(SessionStatus.init(rawValue:)) ?? (item.status?.uppercased() == "CANCELLED" ? .cancelled : .scheduled)
+        let status = value(Names.sessionStatus).flatMap(SessionStatus.init(rawValue:)) ?? (item.status == .cancelled ? .cancelled : .scheduled)
         // A session at the second of two equal wall times is written as its
         // UTC instant (a zoned time would read as the first).
         var start = bookWall(item.start)

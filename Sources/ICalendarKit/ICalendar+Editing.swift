@@ -28,7 +28,7 @@ extension ICalendar {
     public mutating func add(_ item: CalendarItem, at now: Date = Date(), rules: ValidationRules = ValidationRules()) throws(CalendarItemError) {
         try item.validate(rules)
         guard self.item(uid: item.uid) == nil else {
-            throw CalendarItemError(.duplicateUID, field: "uid", "an item with the UID ‘\(item.uid)’ exists already; edit it instead, or pick another ID")
+            throw CalendarItemError(.duplicateUID, field: .uid, "an item with the UID ‘\(item.uid)’ exists already; edit it instead, or pick another ID")
         }
         var item = item
         if item.timestamp == nil { item.timestamp = .utc(Self.wall(now)) }
@@ -49,7 +49,7 @@ extension ICalendar {
     public mutating func update(_ item: CalendarItem, at now: Date = Date(), rules: ValidationRules = ValidationRules()) throws(CalendarItemError) -> CalendarItem {
         try item.validate(rules)
         guard let index = items.firstIndex(where: { $0.uid == item.uid }) else {
-            throw CalendarItemError(.notFound, field: "uid", "there is no item with the UID ‘\(item.uid)’")
+            throw CalendarItemError(.notFound, field: .uid, "there is no item with the UID ‘\(item.uid)’")
         }
         let old = items[index]
         var revised = item
@@ -67,7 +67,7 @@ extension ICalendar {
     @discardableResult
     public mutating func removeItem(uid: String) throws(CalendarItemError) -> CalendarItem {
         guard let index = items.firstIndex(where: { $0.uid == uid }) else {
-            throw CalendarItemError(.notFound, field: "uid", "there is no item with the UID ‘\(uid)’")
+            throw CalendarItemError(.notFound, field: .uid, "there is no item with the UID ‘\(uid)’")
         }
         return items.remove(at: index)
     }
@@ -93,7 +93,7 @@ extension ICalendar {
     private mutating func revise(uid: String, at now: Date, rules: ValidationRules,
                                  _ change: (inout CalendarItem) throws(CalendarItemError) -> Void) throws(CalendarItemError) -> CalendarItem {
         guard var item = item(uid: uid) else {
-            throw CalendarItemError(.notFound, field: "uid", "there is no item with the UID ‘\(uid)’")
+            throw CalendarItemError(.notFound, field: .uid, "there is no item with the UID ‘\(uid)’")
         }
         try change(&item)
         try update(item, at: now, rules: rules)

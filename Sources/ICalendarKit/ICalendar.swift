@@ -282,12 +282,33 @@ public struct ICalendarError: Error, Hashable, Sendable, CustomStringConvertible
     public var message: String
     /// The problems behind a ``Code/rejected`` import.
     public var diagnostics: [ICalendarDiagnostic]
+    /// The error this one was made from (the file system's, for ``Code/io``),
+    /// when there is one; not part of `==`.
+    public var underlying: (any Error)?
 
     /// Creates an error.
-    public init(_ code: Code, _ message: String, diagnostics: [ICalendarDiagnostic] = []) {
+    /// - Parameters:
+    ///   - code: the kind of failure.
+    ///   - message: what went wrong, for a person.
+    ///   - diagnostics: the problems behind a rejected import.
+    ///   - underlying: the error this one was made from.
+    public init(_ code: Code, _ message: String, diagnostics: [ICalendarDiagnostic] = [], underlying: (any Error)? = nil) {
         self.code = code
         self.message = message
         self.diagnostics = diagnostics
+        self.underlying = underlying
+    }
+
+    /// Equal when code, message and diagnostics are.
+    public static func == (a: ICalendarError, b: ICalendarError) -> Bool {
+        (a.code, a.message, a.diagnostics) == (b.code, b.message, b.diagnostics)
+    }
+
+    /// Hashes code, message and diagnostics.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(code)
+        hasher.combine(message)
+        hasher.combine(diagnostics)
     }
 
     /// The message, and the diagnostics one per line.

@@ -183,7 +183,7 @@ public struct ICalendarExporter: Sendable {
         }
         // Escaped like every TEXT value: it was read unescaped (fuzzing: a STATUS
         // holding an escaped line break was written back as a raw one).
-        if let status = item.status { w.line("STATUS", extra["STATUS"], value: ContentWriter.escape(status)) }
+        if let status = item.status { w.line("STATUS", extra["STATUS"], value: ContentWriter.escape(status.icalValue)) }
         if item.sequence != 0 { w.line("SEQUENCE", extra["SEQUENCE"], value: String(item.sequence)) }
         if let modified = item.lastModified { w.line("LAST-MODIFIED", extra["LAST-MODIFIED"], value: modified.icalValue) }
         if let color = item.color {

@@ -90,7 +90,7 @@ public struct ICalendarImporter: Sendable {
         } catch let error as ICalendarError {
             throw error
         } catch {
-            throw ICalendarError(.io, "cannot read the input: \(error.localizedDescription)")
+            throw ICalendarError(.io, "cannot read the input: \(error.localizedDescription)", underlying: error)
         }
         guard session.sawCalendarData else {
             throw ICalendarError(.notICalendar, "the input is not iCalendar: it has no BEGIN:VCALENDAR (is it empty, binary, or another format?)", diagnostics: session.diagnostics)
@@ -476,7 +476,7 @@ struct ImportSession {
         var item = CalendarItem(uid: "", kind: kind, title: textValue("SUMMARY") ?? "", start: .date(LocalDate(dayNumber: 0)))
         item.notes = textValue("DESCRIPTION")
         item.location = textValue("LOCATION")
-        item.status = textValue("STATUS")
+        item.status = textValue("STATUS").map(ItemStatus.init)
         var duration: (line: Int, value: String)?
         var start: CalendarTime?
         var endAt: CalendarTime?
@@ -740,7 +740,7 @@ struct ImportSession {
         var placedRaw: [Occurrence.ID: ContentComponent] = [:]
         for p in pending {
             guard let rid = p.recurrenceID else { continue }
-            let cancelled = p.item.status?.uppercased() == "CANCELLED"
+            let cancelled = p.item.status == .cancelled
             let o = RecurrenceOverride(recurrenceID: rid, thisAndFuture: p.thisAndFuture, item: p.item, isCancelled: cancelled)
             if let i = index.position(of: p.item.uid, in: calendar.items) {
                 // An instance is the same kind of component as its series

@@ -14,7 +14,7 @@ import Foundation
 /// with its own `STATUS`, which keeps its own.
 extension CalendarItem {
     /// Whether the item is a task marked done (`STATUS:COMPLETED`).
-    public var isDone: Bool { kind == .task && status?.uppercased() == "COMPLETED" }
+    public var isDone: Bool { kind == .task && status == .completed }
 
     /// When the task was done (`COMPLETED`, a UTC time), if the item says.
     public var completed: CalendarTime? {
@@ -26,7 +26,7 @@ extension CalendarItem {
     /// - Throws: ``CalendarItemError/Code/notATask`` for an event.
     public mutating func markDone(at now: Date) throws(CalendarItemError) {
         try requireTask("marked done")
-        status = "COMPLETED"
+        status = .completed
         properties.removeAll { $0.name == "COMPLETED" || $0.name == "PERCENT-COMPLETE" }
         let seconds = Int64(now.timeIntervalSince1970.rounded(.down))
         properties.append(ContentLine(name: "COMPLETED", value: CalendarTime.utc(LocalDateTime(localSeconds: seconds)).icalValue))
@@ -38,13 +38,13 @@ extension CalendarItem {
     /// - Throws: ``CalendarItemError/Code/notATask`` for an event.
     public mutating func reopen() throws(CalendarItemError) {
         try requireTask("reopened")
-        status = "NEEDS-ACTION"
+        status = .needsAction
         properties.removeAll { $0.name == "COMPLETED" || $0.name == "PERCENT-COMPLETE" }
     }
 
     private func requireTask(_ what: String) throws(CalendarItemError) {
         guard kind == .task else {
-            throw CalendarItemError(.notATask, field: "kind", "‘\(uid)’ is an event; only a task can be \(what)")
+            throw CalendarItemError(.notATask, field: .kind, "‘\(uid)’ is an event; only a task can be \(what)")
         }
     }
 }

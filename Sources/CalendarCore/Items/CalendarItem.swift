@@ -74,7 +74,7 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
         var overrides: [RecurrenceOverride]
         var location: String?
         var categories: CategoryList
-        var status: String?
+        var status: ItemStatus?
         var sequence: Int
         var timestamp: CalendarTime?
         var lastModified: CalendarTime?
@@ -167,9 +167,9 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
         get { storage.fields.categories.values }
         set { makeUnique(); storage.fields.categories = CategoryList(newValue) }
     }
-    /// The status (`STATUS`): `TENTATIVE`, `CONFIRMED`, `CANCELLED`, or for a
-    /// task `NEEDS-ACTION`, `COMPLETED`, `IN-PROCESS`.
-    public var status: String? {
+    /// The status (`STATUS`): tentative, confirmed or cancelled, or for a
+    /// task needs-action, completed or in-process; other text as ``ItemStatus/other(_:)``.
+    public var status: ItemStatus? {
         get { storage.fields.status }
         _modify { makeUnique(); yield &storage.fields.status }
     }
@@ -234,7 +234,7 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
         notes: String? = nil, color: ItemColor? = nil, calendar: String? = nil,
         recurrenceRules: [RecurrenceRule] = [], recurrenceDates: [CalendarTime] = [],
         exceptionDates: [CalendarTime] = [], overrides: [RecurrenceOverride] = [],
-        location: String? = nil, categories: [String] = [], status: String? = nil, sequence: Int = 0,
+        location: String? = nil, categories: [String] = [], status: ItemStatus? = nil, sequence: Int = 0,
         timestamp: CalendarTime? = nil, lastModified: CalendarTime? = nil,
         properties: ContentLines = [], components: [ContentComponent] = [],
         extraParameters: [String: [ContentLine.Parameter]] = [:], hasStart: Bool = true, hasMaster: Bool = true
@@ -274,24 +274,24 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
     ///
     /// - Throws: ``CalendarItemError`` naming the field at fault.
     public func validate(_ rules: ValidationRules = ValidationRules()) throws(CalendarItemError) {
-        if uid.isEmpty { throw CalendarItemError(.missingUID, field: "uid", "the item has no UID") }
+        if uid.isEmpty { throw CalendarItemError(.missingUID, field: .uid, "the item has no UID") }
         let trimmed = title.trimmedWhitespace
-        if trimmed.isEmpty { throw CalendarItemError(.emptyTitle, field: "title", "the title is empty; give the item a name") }
+        if trimmed.isEmpty { throw CalendarItemError(.emptyTitle, field: .title, "the title is empty; give the item a name") }
         if rules.forbidTitlesStartingWithDigit, let first = trimmed.first, first.isNumber {
-            throw CalendarItemError(.titleStartsWithDigit, field: "title", "the title ‘\(title)’ starts with a digit, which these rules do not allow; begin it with a letter")
+            throw CalendarItemError(.titleStartsWithDigit, field: .title, "the title ‘\(title)’ starts with a digit, which these rules do not allow; begin it with a letter")
         }
         if rules.requireTaskDateAndTime, kind == .task {
             let due: CalendarTime? = if case .at(let t) = end { t } else { hasStart ? start : nil }
             if due == nil || due?.isDate == true || (hasStart && start.isDate) {
-                throw CalendarItemError(.missingTaskTime, field: "due", "the task ‘\(title)’ needs a date and a time, which these rules ask of every task; give it one such as ‘2026-11-27 18:00’")
+                throw CalendarItemError(.missingTaskTime, field: .due, "the task ‘\(title)’ needs a date and a time, which these rules ask of every task; give it one such as ‘2026-11-27 18:00’")
             }
         }
         if let color, let why = rules.reservedColors.refusal(of: color) {
-            throw CalendarItemError(.reservedColor, field: "color", why)
+            throw CalendarItemError(.reservedColor, field: .color, why)
         }
         if case .at(let endTime) = end {
             if endTime.isDate != start.isDate {
-                throw CalendarItemError(.endTypeMismatch, field: "end", "the end \(endTime) must be \(start.isDate ? "a date, like the all-day start" : "a date and time, like the start")")
+                throw CalendarItemError(.endTypeMismatch, field: .end, "the end \(endTime) must be \(start.isDate ? "a date, like the all-day start" : "a date and time, like the start")")
             }
             let endSeconds: Int64
             let startSeconds: Int64
@@ -299,26 +299,26 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
                 endSeconds = try endTime.epochSeconds(floatingIn: .utc)
                 startSeconds = try start.epochSeconds(floatingIn: .utc)
             } catch {
-                throw CalendarItemError(.unknownTimeZone, field: "end", error.message)
+                throw CalendarItemError(.unknownTimeZone, field: .end, error.message, underlying: error)
             }
             if endSeconds < startSeconds {
-                throw CalendarItemError(.endBeforeStart, field: "end", "the end \(endTime) is before the start \(start)")
+                throw CalendarItemError(.endBeforeStart, field: .end, "the end \(endTime) is before the start \(start)")
             }
         }
         if case .duration(let d) = end, d.days < 0 || d.seconds < 0 {
-            throw CalendarItemError(.endBeforeStart, field: "end", "the duration is negative")
+            throw CalendarItemError(.endBeforeStart, field: .end, "the duration is negative")
         }
         if length(floatingIn: .utc) > Self.maximumLength {
-            throw CalendarItemError(.tooLong, field: "end", "the item lasts longer than \(Self.maximumLength / 86_400) days, the longest an item may last; give an earlier end or a shorter length")
+            throw CalendarItemError(.tooLong, field: .end, "the item lasts longer than \(Self.maximumLength / 86_400) days, the longest an item may last; give an earlier end or a shorter length")
         }
         if let tz = start.zoneIdentifier {
             do throws(TimeValueError) { _ = try ZoneRules.named(tz) } catch {
-                throw CalendarItemError(.unknownTimeZone, field: "start", error.message)
+                throw CalendarItemError(.unknownTimeZone, field: .start, error.message, underlying: error)
             }
         }
         if let set = recurrenceSet {
             do throws(RecurrenceRuleError) { try set.validate() } catch {
-                throw CalendarItemError(.invalidRecurrence, field: "recurrence", error.description)
+                throw CalendarItemError(.invalidRecurrence, field: .recurrence, error.description, underlying: error)
             }
         }
     }

@@ -1,7 +1,13 @@
 /// Why a calendar item was refused.
 ///
-/// ``field`` names the offending field (`title`, `color`, `end`, `recurrence`…)
-/// and ``message`` says, in words a person can act on, what to change.
+/// ``field`` names the offending field (``Field/title``, ``Field/color``,
+/// ``Field/end``, ``Field/recurrence``…) and ``message`` says, in words a
+/// person can act on, what to change. A `catch` clause can name the code:
+///
+/// ```swift
+/// do { try store.delete(uid: "gone") }
+/// catch CalendarItemError.Code.notFound { … }
+/// ```
 public struct CalendarItemError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What kind of problem it is.
     public enum Code: String, Hashable, Sendable, Codable {
@@ -36,18 +42,70 @@ public struct CalendarItemError: Error, Hashable, Sendable, CustomStringConverti
         case notATask
     }
 
+    /// A field of an item, named by a type rather than a string.
+    public struct Field: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+        /// The field's name, as the CLI's options and the JSON name it.
+        public let rawValue: String
+        /// Names a field.
+        /// - Parameter rawValue: the field's name.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// The field's name.
+        public var description: String { rawValue }
+
+        /// The `UID`.
+        public static let uid = Field(rawValue: "uid")
+        /// Whether it is an event or a task.
+        public static let kind = Field(rawValue: "kind")
+        /// The title (`SUMMARY`).
+        public static let title = Field(rawValue: "title")
+        /// The start (`DTSTART`).
+        public static let start = Field(rawValue: "start")
+        /// The end or length (`DTEND`, `DUE`, `DURATION`).
+        public static let end = Field(rawValue: "end")
+        /// A task's due time.
+        public static let due = Field(rawValue: "due")
+        /// The colour.
+        public static let color = Field(rawValue: "color")
+        /// The recurrence (`RRULE`, `RDATE`, `EXDATE`, overrides).
+        public static let recurrence = Field(rawValue: "recurrence")
+        /// The status (`STATUS`).
+        public static let status = Field(rawValue: "status")
+    }
+
     /// The kind of problem.
     public let code: Code
     /// The field at fault.
-    public let field: String
+    public let field: Field
     /// A sentence a person can act on.
     public let message: String
+    /// The error this one was made from (a ``TimeValueError`` for an unknown
+    /// zone, a ``RecurrenceError`` for a rule…), when there is one. It does
+    /// not take part in `==`: two errors are equal when they say the same.
+    public let underlying: (any Error)?
 
     /// Creates an error.
-    public init(_ code: Code, field: String, _ message: String) {
+    /// - Parameters:
+    ///   - code: the kind of problem.
+    ///   - field: the field at fault.
+    ///   - message: a sentence a person can act on.
+    ///   - underlying: the error this one was made from.
+    public init(_ code: Code, field: Field, _ message: String, underlying: (any Error)? = nil) {
         self.code = code
         self.field = field
         self.message = message
+        self.underlying = underlying
+    }
+
+    /// Equal when code, field and message are.
+    public static func == (a: CalendarItemError, b: CalendarItemError) -> Bool {
+        (a.code, a.field, a.message) == (b.code, b.field, b.message)
+    }
+
+    /// Hashes code, field and message.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(code)
+        hasher.combine(field)
+        hasher.combine(message)
     }
 
     /// The message.

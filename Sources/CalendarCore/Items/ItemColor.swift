@@ -94,7 +94,7 @@ public struct ItemColor: Hashable, Sendable, Codable, CustomStringConvertible {
     public static func named(_ name: String) throws(CalendarItemError) -> ItemColor {
         let key = name.lowercased()
         guard let rgb = paletteIndex[key] else {
-            throw CalendarItemError(.unknownColor, field: "color", "‘\(name)’ is not a CSS3 colour name (such as teal, orange or royalblue)")
+            throw CalendarItemError(.unknownColor, field: .color, "‘\(name)’ is not a CSS3 colour name (such as teal, orange or royalblue)")
         }
         return ItemColor(name: key, rgb: rgb)
     }

@@ -48,7 +48,7 @@ public actor ScheduleStore {
         for item in items {
             try item.validate(rules)
             if !seen.insert(item.uid).inserted {
-                throw CalendarItemError(.duplicateUID, field: "uid", "two items have the UID ‘\(item.uid)’")
+                throw CalendarItemError(.duplicateUID, field: .uid, "two items have the UID ‘\(item.uid)’")
             }
         }
         self.rules = rules
@@ -61,7 +61,7 @@ public actor ScheduleStore {
     public func add(_ item: CalendarItem) throws(CalendarItemError) {
         try item.validate(rules)
         if items.contains(where: { $0.uid == item.uid }) {
-            throw CalendarItemError(.duplicateUID, field: "uid", "an item with the UID ‘\(item.uid)’ exists already; edit it instead")
+            throw CalendarItemError(.duplicateUID, field: .uid, "an item with the UID ‘\(item.uid)’ exists already; edit it instead")
         }
         items.append(item)
         publish(.added, item.uid)
@@ -72,7 +72,7 @@ public actor ScheduleStore {
     public func update(_ item: CalendarItem) throws(CalendarItemError) {
         try item.validate(rules)
         guard let i = items.firstIndex(where: { $0.uid == item.uid }) else {
-            throw CalendarItemError(.notFound, field: "uid", "there is no item with the UID ‘\(item.uid)’")
+            throw CalendarItemError(.notFound, field: .uid, "there is no item with the UID ‘\(item.uid)’")
         }
         items[i] = item
         publish(.updated, item.uid)
@@ -92,7 +92,7 @@ public actor ScheduleStore {
 
     private func revise(_ uid: String, _ change: (inout CalendarItem) throws(CalendarItemError) -> Void) throws(CalendarItemError) {
         guard let i = items.firstIndex(where: { $0.uid == uid }) else {
-            throw CalendarItemError(.notFound, field: "uid", "there is no item with the UID ‘\(uid)’")
+            throw CalendarItemError(.notFound, field: .uid, "there is no item with the UID ‘\(uid)’")
         }
         var item = items[i]
         try change(&item)
@@ -104,7 +104,7 @@ public actor ScheduleStore {
     @discardableResult
     public func delete(uid: String) throws(CalendarItemError) -> CalendarItem {
         guard let i = items.firstIndex(where: { $0.uid == uid }) else {
-            throw CalendarItemError(.notFound, field: "uid", "there is no item with the UID ‘\(uid)’")
+            throw CalendarItemError(.notFound, field: .uid, "there is no item with the UID ‘\(uid)’")
         }
         let removed = items.remove(at: i)
         publish(.deleted, uid)
