@@ -35,13 +35,13 @@ enum SchedulingBench {
 
     static func bookings(count: Int, summary: inout Summary) async throws {
         var rng = SplitMix64(seed: 5)
-        var book = try SchedulingBook(timeZone: "Europe/Madrid")
+        var book = SchedulingBook(timeZone: try .named("Europe/Madrid"))
         let first = try LocalDate(year: 2030, month: 1, day: 7)  // a Monday
         for i in 0..<1_000 {
             let days = Array(Set((0..<(1 + Int(rng.next() % 3))).map { _ in Weekday(rawValue: Int(rng.next() % 7)) ?? .monday }))
             try book.addClass(ClassSeries(
                 id: "class-\(i)", title: "Class \(i)", weekdays: days, time: TimeOfDay(hour: 7 + Int(rng.next() % 14), minute: 15 * Int(rng.next() % 4)),
-                minutes: 60, capacity: 400, firstDate: first))
+                duration: .minutes(60), capacity: 400, firstDate: first))
         }
         let members = count / 10
         for i in 0..<members { try book.addMember(Member(id: "m\(i)", name: "Member \(i)")) }
@@ -122,11 +122,11 @@ enum SchedulingBench {
 
     static func freeSlots(repeats: Int, summary: inout Summary) throws {
         var rng = SplitMix64(seed: 55)
-        var book = try SchedulingBook(timeZone: "Europe/Madrid")
+        var book = SchedulingBook(timeZone: try .named("Europe/Madrid"))
         var hours = WorkingHours()
         try hours.set([TimeRange(parsing: "07:00-14:00"), TimeRange(parsing: "15:00-21:00")], on: [.monday, .tuesday, .wednesday, .thursday, .friday])
         try hours.set([TimeRange(parsing: "09:00-13:00")], on: [.saturday])
-        try book.addCoach(Coach(id: "busy", name: "Busy Coach", workingHours: hours, bufferMinutes: 10))
+        try book.addCoach(Coach(id: "busy", name: "Busy Coach", workingHours: hours, buffer: .minutes(10)))
         for c in 0..<200 { try book.addClient(Client(id: "c\(c)", coachID: "busy", name: "Client \(c)")) }
         // A year of sessions: at a third of the working quarter hours, a 30–90 minute session (a clash is skipped).
         let year = try LocalDate(year: 2030, month: 1, day: 1)
@@ -138,7 +138,7 @@ enum SchedulingBench {
                 while m < range.end.minutes {
                     let minutes = 30 + 15 * Int(rng.next() % 5)
                     if rng.next() % 3 == 0,
-                        (try? book.addSession(coach: "busy", client: "c\(rng.next() % 200)", start: LocalDateTime(localSeconds: Int64(date.dayNumber) * 86_400 + Int64(m) * 60), minutes: minutes)) != nil {
+                        (try? book.addSession(coach: "busy", client: "c\(rng.next() % 200)", start: LocalDateTime(localSeconds: Int64(date.dayNumber) * 86_400 + Int64(m) * 60), duration: .minutes(minutes))) != nil {
                         sessions += 1
                         m += minutes + 10
                     } else {
@@ -151,14 +151,14 @@ enum SchedulingBench {
         var slots: [FreeSlot] = []
         var times: [Double] = []
         for _ in 0..<repeats {
-            times.append(try HorariBench.seconds { slots = try book.freeSlots(coach: "busy", from: from, through: through, minutes: 60, step: 15) })
+            times.append(try HorariBench.seconds { slots = try book.freeSlots(coach: "busy", from: from, through: through, length: .minutes(60), step: .minutes(15)) })
         }
         // Reference: the naive search, every session against every working stretch.
         let all = try book.sessions(coach: "busy").filter(\.holdsTime).map { s in
-            let start = try CalendarTime.zoned(s.start, book.timeZone).epochSeconds(floatingIn: .utc)
-            return (start: start, end: start + Int64(s.minutes) * 60)
+            let start = try CalendarTime.zoned(s.start, book.timeZone.identifier).epochSeconds(floatingIn: .utc)
+            return (start: start, end: start + s.duration.components.seconds)
         }
-        let zone = try ZoneRules.named(book.timeZone)
+        let zone = book.timeZone
         var naiveCount = 0
         var naiveTimes: [Double] = []
         for _ in 0..<max(3, repeats / 20) {

@@ -23,12 +23,12 @@ struct SessionJSON: Encodable {
 
     init(_ s: Session, book: SchedulingBook, clock: BookClock) {
         let t = clock.instant(s.start, later: s.isLaterOfRepeatedTime)
-        let e = t + Int64(s.minutes) * 60
+        let e = t + s.duration.components.seconds
         (uid, coach, client) = (s.id, s.coachID, s.clientID)
         clientName = (try? book.client(s.clientID, coach: s.coachID).name) ?? s.clientID
         start = ISOText.instant(wall: clock.display.wall(t), seconds: t)
         end = ISOText.instant(wall: clock.display.wall(e), seconds: e)
-        (minutes, status, color, workoutType, location, notes) = (s.minutes, s.status.rawValue, book.color(of: s), s.workoutType, s.location, s.notes)
+        (minutes, status, color, workoutType, location, notes) = (s.duration.wholeMinutes, s.status.rawValue, book.color(of: s), s.workoutType, s.location, s.notes)
     }
 }
 
@@ -52,7 +52,7 @@ struct ClassJSON: Encodable {
     let lastDate: LocalDate?
 
     init(_ c: ClassSeries) {
-        (uid, title, weekdays, time, minutes, capacity) = (c.id, c.title, c.weekdays.map(\.icalCode), c.time.description, c.minutes, c.capacity)
+        (uid, title, weekdays, time, minutes, capacity) = (c.id, c.title, c.weekdays.map(\.icalCode), c.time.description, c.duration.wholeMinutes, c.capacity)
         (color, location, instructor, firstDate, lastDate) = (c.color, c.location, c.instructor, c.firstDate, c.lastDate)
     }
 }
@@ -72,7 +72,7 @@ struct ClassOccurrenceJSON: Encodable {
     let moved: Bool
 
     init(_ o: ClassOccurrence, clock: BookClock) {
-        let t = clock.instant(o.start), e = t + Int64(o.minutes) * 60
+        let t = clock.instant(o.start), e = t + o.duration.components.seconds
         (uid, date, title) = (o.id.classID, o.id.date, o.title)
         start = ISOText.instant(wall: clock.display.wall(t), seconds: t)
         end = ISOText.instant(wall: clock.display.wall(e), seconds: e)

@@ -23,9 +23,7 @@ struct BookOptions: ParsableArguments {
     /// calendar would get, for a command that may start the calendar.
     func readOrNew() throws -> SchedulingBook {
         guard FileManager.default.fileExists(atPath: url.path) else {
-            do { return try SchedulingBook(timeZone: try Clock(named: timeZone ?? Clock.systemZoneName).name) } catch let error as SchedulingError {
-                throw CLIError(error.description)
-            }
+            return SchedulingBook(timeZone: try Clock(named: timeZone ?? Clock.systemZoneName).rules)
         }
         return try read()
     }
@@ -38,9 +36,7 @@ struct BookOptions: ParsableArguments {
 
     /// The clock times are shown and typed on: --time-zone, else the book's own.
     func clock(for book: SchedulingBook) throws -> BookClock {
-        let own: ZoneRules
-        do { own = try ZoneRules.named(book.timeZone) } catch { throw CLIError("the book's time zone: \(error.message)") }
-        return BookClock(book: own, display: try Clock(named: timeZone ?? book.timeZone))
+        BookClock(book: book.timeZone, display: try Clock(named: timeZone ?? book.timeZone.identifier))
     }
 
     /// Loads, changes and saves the book under the file's lock (atomic save),
@@ -64,14 +60,12 @@ struct BookOptions: ParsableArguments {
 
     /// The date on the book's clocks at the request's time.
     func today(in book: SchedulingBook) throws -> LocalDate {
-        let zone: ZoneRules
-        do { zone = try ZoneRules.named(book.timeZone) } catch { throw CLIError("the book's time zone: \(error.message)") }
-        return LocalDateTime(localSeconds: zone.wall(atInstant: Int64(try instant(in: book).timeIntervalSince1970))).date
+        LocalDate(try instant(in: book), in: book.timeZone)
     }
 
     /// The request's time, --now read on the clock times are typed on.
     func instant(in book: SchedulingBook) throws -> Date {
-        try instant(inZone: timeZone ?? book.timeZone)
+        try instant(inZone: timeZone ?? book.timeZone.identifier)
     }
 }
 
@@ -95,7 +89,7 @@ struct BookClock {
     }
 
     /// A session's time on the display clock.
-    func span(_ s: Session) -> String { span(s.start, minutes: s.minutes, later: s.isLaterOfRepeatedTime) }
+    func span(_ s: Session) -> String { span(s.start, minutes: s.duration.wholeMinutes, later: s.isLaterOfRepeatedTime) }
 
     /// A typed time (see `Clock.instant(typed:option:)`) as an instant, for
     /// the book's calls that take one: a session at the second of two equal
@@ -192,7 +186,7 @@ struct Coaches: ParsableCommand {
                     try working.set(words.dropFirst().map { r throws(SchedulingError) in try TimeRange(parsing: r) }, on: parseWeekdays(String(days), option: "--hours"))
                 } catch let error as SchedulingError { throw ValidationError("--hours ‘\(line)’: \(error.description)") }
             }
-            let coach = Coach(id: id, name: name, email: email, workingHours: working, bufferMinutes: buffer, color: try color.map(parseColor))
+            let coach = Coach(id: id, name: name, email: email, workingHours: working, buffer: .minutes(buffer), color: try color.map(parseColor))
             try book.change { b in try b.addCoach(coach) }
             print("Added coach \(id) (\(name)).")
         }
@@ -301,8 +295,9 @@ struct Sessions: ParsableCommand {
             let (s, clock) = try book.change { b in
                 let clock = try book.clock(for: b)
                 let start = try clock.instant(typed: typed, option: "--start")
-                return (try b.addSession(id: id, coach: coach, client: client, startingAt: start, minutes: minutes, location: location, notes: notes,
-                                         color: color, workoutType: type), clock)
+                b.policy = SchedulingPolicy()
+                return (try b.addSession(id: id, coach: coach, client: client, startingAt: start, duration: .minutes(minutes), location: location, notes: notes,
+                                         color: color, workoutType: type, now: try book.instant(in: b)), clock)
             }
             print("Booked session \(s.id): \(client) with \(coach), \(clock.span(s))\(s.workoutType.map { ", " + $0.shown } ?? "")\(s.location.map { " at " + $0.shown } ?? "").")
         }
@@ -348,7 +343,8 @@ struct Sessions: ParsableCommand {
             let (s, clock) = try book.change { b in
                 let clock = try book.clock(for: b)
                 let start = try clock.instant(typed: typed, option: "--start")
-                var s = try b.moveSession(id, coach: coach, toInstant: start, minutes: minutes)
+                b.policy = SchedulingPolicy()
+                var s = try b.moveSession(id, coach: coach, toInstant: start, duration: minutes.map { .minutes($0) }, now: try book.instant(in: b))
                 if color != nil || type != nil {
                     s = try b.styleSession(id, coach: coach, color: color ?? s.color, workoutType: type.map { $0.isEmpty ? nil : $0 } ?? s.workoutType)
                 }
@@ -397,6 +393,7 @@ struct Sessions: ParsableCommand {
         @Option(help: "The last date, included (default: a week on).") var to: String?
         @Option(help: "The slot's length.") var minutes = 60
         @Option(help: "Minutes between offered starts (default: the length).") var step: Int?
+        @Option(help: "Start every slot on this many minutes past the hour (15: :00, :15, :30, :45); 1 for any minute.") var align = 15
         @OptionGroup var book: BookOptions
 
         func run() throws {
@@ -407,7 +404,7 @@ struct Sessions: ParsableCommand {
             let first = try parseDate(from, option: "--from", default: today)
             let last = try parseDate(to, option: "--to", default: first.adding(days: 6))
             do {
-                let slots = try b.freeSlots(coach: coach, from: first, through: last, minutes: minutes, step: step, notBefore: now)
+                let slots = try b.freeSlots(coach: coach, from: first, through: last, length: .minutes(minutes), step: step.map { .minutes($0) }, alignedTo: .minutes(align), notBefore: now)
                 if slots.isEmpty { print("No free slots of \(minutes) minutes.") }
                 for s in slots { print(clock.display.span(from: s.startSeconds, to: s.endSeconds)) }
             } catch { throw CLIError(error.description) }
@@ -459,7 +456,7 @@ struct Classes: ParsableCommand {
                 } catch { throw CLIError("--color ‘\(color)’: \(error)") }
             }
             let series = ClassSeries(
-                id: id, title: title, weekdays: try parseWeekdays(days, option: "--days"), time: start, minutes: minutes, capacity: capacity,
+                id: id, title: title, weekdays: try parseWeekdays(days, option: "--days"), time: start, duration: .minutes(minutes), capacity: capacity,
                 location: location, instructor: instructor, color: colour, firstDate: try parseDate(from, option: "--from", default: today),
                 lastDate: try until.map { try parseDate($0, option: "--until", default: today) })
             let added = try book.change { b in
@@ -497,7 +494,7 @@ struct Classes: ParsableCommand {
                 let monday = day.adding(days: -day.weekday.rawValue)
                 for o in b.occurrences(from: monday, through: monday.adding(days: 6)) {
                     let state = o.isCancelled ? "cancelled" : o.placesLeft == 0 ? "full, \(o.waiting) waiting" : "\(o.placesLeft) of \(o.capacity) places left"
-                    print("\(shown.span(o.start, minutes: o.minutes))  \(o.title.shown)  (\(state))\(o.isMoved ? "  moved from \(o.id.date) \((try? b.classSeries(o.id.classID).time.description) ?? "")" : "")  [\(o.id.classID)]")
+                    print("\(shown.span(o.start, minutes: o.duration.wholeMinutes))  \(o.title.shown)  (\(state))\(o.isMoved ? "  moved from \(o.id.date) \((try? b.classSeries(o.id.classID).time.description) ?? "")" : "")  [\(o.id.classID)]")
                 }
                 return
             }
@@ -505,7 +502,7 @@ struct Classes: ParsableCommand {
             for day in b.timetable where !day.classes.isEmpty {
                 print(names[day.weekday.rawValue])
                 for c in day.classes {
-                    let end = clock(LocalDateTime(localSeconds: Int64(c.time.minutes + c.minutes) * 60))
+                    let end = clock(LocalDateTime(localSeconds: Int64(c.time.minutes + c.duration.wholeMinutes) * 60))
                     let details = ["\(c.capacity) places"] + [c.location, c.instructor].compactMap { $0 }
                     print("  \(c.time)–\(end)  \(c.title.shown)  (\(details.joined(separator: ", ")))  [\(c.id)]")
                 }
@@ -550,9 +547,9 @@ extension Classes {
             let (o, clock) = try book.change { b in
                 let clock = try book.clock(for: b)
                 let start = try clock.bookWall(typed: typed, option: "--start")
-                return (try b.moveOccurrence(classID: id, on: date, to: start, minutes: minutes), clock)
+                return (try b.moveOccurrence(classID: id, on: date, to: start, duration: minutes.map { .minutes($0) }), clock)
             }
-            print("Moved \(o.title.shown) of \(date) to \(clock.span(o.start, minutes: o.minutes)); its \(o.booked) booking(s) and \(o.waiting) waiting stay.")
+            print("Moved \(o.title.shown) of \(date) to \(clock.span(o.start, minutes: o.duration.wholeMinutes)); its \(o.booked) booking(s) and \(o.waiting) waiting stay.")
         }
     }
 }
@@ -590,9 +587,9 @@ struct Book: ParsableCommand {
         }
         switch outcome {
         case .confirmed:
-            print("Booked \(member) into \(occurrence.title.shown), \(clock.span(occurrence.start, minutes: occurrence.minutes)) (\(occurrence.placesLeft) of \(occurrence.capacity) places left).")
+            print("Booked \(member) into \(occurrence.title.shown), \(clock.span(occurrence.start, minutes: occurrence.duration.wholeMinutes)) (\(occurrence.placesLeft) of \(occurrence.capacity) places left).")
         case .waitlisted(let position):
-            print("\(occurrence.title.shown), \(clock.span(occurrence.start, minutes: occurrence.minutes)) is full; \(member) is number \(position) on the waitlist.")
+            print("\(occurrence.title.shown), \(clock.span(occurrence.start, minutes: occurrence.duration.wholeMinutes)) is full; \(member) is number \(position) on the waitlist.")
         }
     }
 
@@ -602,8 +599,8 @@ struct Book: ParsableCommand {
         do {
             let booked = try b.bookings(member: member), waiting = try b.waitlists(member: member)
             if booked.isEmpty && waiting.isEmpty { print("\(member) has no bookings.") }
-            for o in booked { print("\(clock.span(o.start, minutes: o.minutes))  \(o.title.shown)  booked") }
-            for (o, p) in waiting { print("\(clock.span(o.start, minutes: o.minutes))  \(o.title.shown)  waitlist #\(p)") }
+            for o in booked { print("\(clock.span(o.start, minutes: o.duration.wholeMinutes))  \(o.title.shown)  booked") }
+            for (o, p) in waiting { print("\(clock.span(o.start, minutes: o.duration.wholeMinutes))  \(o.title.shown)  waitlist #\(p)") }
         } catch { throw CLIError(error.description) }
     }
 }

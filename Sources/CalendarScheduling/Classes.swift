@@ -18,8 +18,8 @@ public struct ClassSeries: Hashable, Sendable, Codable, Identifiable {
     }
     /// When it starts, on the gym's clocks.
     public var time: TimeOfDay
-    /// How long it lasts.
-    public var minutes: Int
+    /// How long it lasts, in whole minutes up to 24 hours.
+    public var duration: Duration
     /// How many members it takes.
     public var capacity: Int
     /// The room or gym.
@@ -36,8 +36,21 @@ public struct ClassSeries: Hashable, Sendable, Codable, Identifiable {
     public var changes: [LocalDate: OccurrenceChange]
 
     /// Creates a series.
+    /// - Parameters:
+    ///   - id: the series' ID.
+    ///   - title: the class's name.
+    ///   - weekdays: the days it meets.
+    ///   - time: when it starts, on the gym's clocks.
+    ///   - duration: how long it lasts.
+    ///   - capacity: how many members it takes.
+    ///   - location: the room or gym.
+    ///   - instructor: who teaches it.
+    ///   - color: its colour in the views.
+    ///   - firstDate: the first date it may meet.
+    ///   - lastDate: the last date it may meet, if any.
+    ///   - changes: occurrences cancelled or moved, by original date.
     public init(
-        id: String, title: String, weekdays: [Weekday], time: TimeOfDay, minutes: Int, capacity: Int,
+        id: String, title: String, weekdays: [Weekday], time: TimeOfDay, duration: Duration, capacity: Int,
         location: String? = nil, instructor: String? = nil, color: ItemColor? = nil,
         firstDate: LocalDate, lastDate: LocalDate? = nil, changes: [LocalDate: OccurrenceChange] = [:]
     ) {
@@ -45,7 +58,7 @@ public struct ClassSeries: Hashable, Sendable, Codable, Identifiable {
         self.title = title
         self.weekdays = Array(Set(weekdays)).sorted()
         self.time = time
-        self.minutes = minutes
+        self.duration = duration
         self.capacity = capacity
         self.location = location
         self.instructor = instructor
@@ -69,22 +82,20 @@ public struct ClassSeries: Hashable, Sendable, Codable, Identifiable {
     }
 
     func validate() throws(SchedulingError) {
-        if id.isEmpty { throw .invalid(field: "id", reason: "the class has no ID") }
-        if title.trimmingSpaces.isEmpty { throw .invalid(field: "title", reason: "the class has no title; give it a name") }
-        if weekdays.isEmpty { throw .invalid(field: "weekdays", reason: "the class meets on no day; give at least one weekday") }
-        if !(1...(24 * 60)).contains(minutes) { throw .invalid(field: "minutes", reason: "a class lasts 1 to 1440 minutes, not \(minutes)") }
-        if capacity < 1 { throw .invalid(field: "capacity", reason: "a class takes at least one member, not \(capacity)") }
-        if time.minutes >= 1440 { throw .invalid(field: "time", reason: "a class starts before 24:00") }
+        if id.isEmpty { throw .invalid(field: .id, reason: "the class has no ID") }
+        if title.trimmingSpaces.isEmpty { throw .invalid(field: .title, reason: "the class has no title; give it a name") }
+        if weekdays.isEmpty { throw .invalid(field: .weekdays, reason: "the class meets on no day; give at least one weekday") }
+        try SchedulingBook.checkLength(duration, "a class")
+        if capacity < 1 { throw .invalid(field: .capacity, reason: "a class takes at least one member, not \(capacity)") }
+        if time.minutes >= 1440 { throw .invalid(field: .time, reason: "a class starts before 24:00") }
         if let last = lastDate, last < firstDate {
-            throw .invalid(field: "lastDate", reason: "the last date \(last) is before the first, \(firstDate)")
+            throw .invalid(field: .lastDate, reason: "the last date \(last) is before the first, \(firstDate)")
         }
         for (date, change) in changes {
             guard meets(on: date) else {
-                throw .invalid(field: "changes", reason: "\(title) does not meet on \(date), so that occurrence cannot change")
+                throw .invalid(field: .changes, reason: "\(title) does not meet on \(date), so that occurrence cannot change")
             }
-            if case .moved(_, let m) = change, !(1...(24 * 60)).contains(m) {
-                throw .invalid(field: "minutes", reason: "a class lasts 1 to 1440 minutes, not \(m)")
-            }
+            if case .moved(_, let d) = change { try SchedulingBook.checkLength(d, "a class") }
         }
     }
 }
@@ -94,7 +105,7 @@ public enum OccurrenceChange: Hashable, Sendable, Codable {
     /// It does not take place.
     case cancelled
     /// It takes place at another time (and length) on the gym's clocks.
-    case moved(to: LocalDateTime, minutes: Int)
+    case moved(to: LocalDateTime, duration: Duration)
 }
 
 /// One dated meeting of a class, with its places.
@@ -126,7 +137,7 @@ public struct ClassOccurrence: Hashable, Sendable, Codable, Identifiable {
     /// When it starts, on the gym's clocks (after any move).
     public var start: LocalDateTime
     /// How long it lasts.
-    public var minutes: Int
+    public var duration: Duration
     /// When it starts, in Unix seconds.
     public var startSeconds: Int64
     /// Whether it is cancelled.

@@ -1,4 +1,5 @@
 import CalendarCore
+import Foundation
 
 /// A time of day to the minute, from 00:00 to 24:00 (24:00 only ends a range).
 public struct TimeOfDay: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
@@ -9,7 +10,7 @@ public struct TimeOfDay: Hashable, Comparable, Sendable, Codable, CustomStringCo
     /// - Throws: ``SchedulingError/invalid(field:reason:)`` outside 00:00…24:00.
     public init(hour: Int, minute: Int = 0) throws(SchedulingError) {
         guard (0...24).contains(hour), (0...59).contains(minute), hour * 60 + minute <= 1440 else {
-            throw .invalid(field: "time", reason: "\(clockText(hour, minute)) is not a time of day; use 00:00 to 24:00")
+            throw .invalid(field: .time, reason: "\(clockText(hour, minute)) is not a time of day; use 00:00 to 24:00")
         }
         minutes = hour * 60 + minute
     }
@@ -19,7 +20,7 @@ public struct TimeOfDay: Hashable, Comparable, Sendable, Codable, CustomStringCo
     public init(parsing text: some StringProtocol) throws(SchedulingError) {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, let h = Int(parts[0]), let m = Int(parts[1]), parts[1].count == 2 else {
-            throw .invalid(field: "time", reason: "‘\(text)’ is not a time; write it as HH:MM, for example 18:30")
+            throw .invalid(field: .time, reason: "‘\(text)’ is not a time; write it as HH:MM, for example 18:30")
         }
         try self.init(hour: h, minute: m)
     }
@@ -52,7 +53,7 @@ public struct TimeRange: Hashable, Sendable, Codable, CustomStringConvertible {
     /// - Throws: ``SchedulingError/invalid(field:reason:)`` when it does not end after it starts.
     public init(_ start: TimeOfDay, _ end: TimeOfDay) throws(SchedulingError) {
         guard start < end else {
-            throw .invalid(field: "hours", reason: "\(start)-\(end) ends before it starts; write the earlier time first")
+            throw .invalid(field: .hours, reason: "\(start)-\(end) ends before it starts; write the earlier time first")
         }
         self.start = start
         self.end = end
@@ -63,7 +64,7 @@ public struct TimeRange: Hashable, Sendable, Codable, CustomStringConvertible {
     public init(parsing text: some StringProtocol) throws(SchedulingError) {
         let parts = text.split(separator: "-")
         guard parts.count == 2 else {
-            throw .invalid(field: "hours", reason: "‘\(text)’ is not a range; write it as HH:MM-HH:MM, for example 09:00-13:00")
+            throw .invalid(field: .hours, reason: "‘\(text)’ is not a range; write it as HH:MM-HH:MM, for example 09:00-13:00")
         }
         try self.init(TimeOfDay(parsing: parts[0]), TimeOfDay(parsing: parts[1]))
     }
@@ -113,7 +114,7 @@ public struct WorkingHours: Hashable, Sendable, Codable {
     private static func checked(_ ranges: [TimeRange]) throws(SchedulingError) -> [TimeRange] {
         let sorted = ranges.sorted { $0.start < $1.start }
         for (a, b) in zip(sorted, sorted.dropFirst()) where b.start < a.end {
-            throw .invalid(field: "hours", reason: "\(a) and \(b) overlap; give each stretch of the day once")
+            throw .invalid(field: .hours, reason: "\(a) and \(b) overlap; give each stretch of the day once")
         }
         return sorted
     }
@@ -127,22 +128,30 @@ public struct Coach: Hashable, Sendable, Codable, Identifiable {
     public var name: String
     /// An e-mail address (the `ORGANIZER` of their sessions in iCalendar).
     public var email: String?
-    /// When the coach works, for ``SchedulingBook/freeSlots(coach:from:through:minutes:step:notBefore:)``.
+    /// When the coach works, for ``SchedulingBook/freeSlots(coach:from:through:length:step:alignedTo:notBefore:)``
+    /// and a ``SchedulingPolicy`` that keeps sessions within it.
     public var workingHours: WorkingHours
-    /// The minutes the coach keeps free between two sessions.
-    public var bufferMinutes: Int
+    /// The time the coach keeps free between two sessions, in whole minutes (0 to 24 hours).
+    public var buffer: Duration
     /// The colour of the coach's sessions that have none of their own and
     /// whose client has none (``SchedulingBook/color(of:)``).
     public var color: ItemColor?
 
     /// Creates a coach.
-    public init(id: String, name: String, email: String? = nil, workingHours: WorkingHours = WorkingHours(), bufferMinutes: Int = 0,
+    /// - Parameters:
+    ///   - id: the coach's ID, unique in the book.
+    ///   - name: the name clients see.
+    ///   - email: an e-mail address.
+    ///   - workingHours: when the coach works.
+    ///   - buffer: the time kept free between two sessions.
+    ///   - color: the colour of the coach's sessions.
+    public init(id: String, name: String, email: String? = nil, workingHours: WorkingHours = WorkingHours(), buffer: Duration = .zero,
                 color: ItemColor? = nil) {
         self.id = id
         self.name = name
         self.email = email
         self.workingHours = workingHours
-        self.bufferMinutes = bufferMinutes
+        self.buffer = buffer
         self.color = color
     }
 }
@@ -214,8 +223,8 @@ public struct Session: Hashable, Sendable, Codable, Identifiable {
     /// twice on the night they go back (02:30 CET after 02:30 CEST). A wall
     /// time alone stands for the first (RFC 5545 §3.3.5).
     public var isLaterOfRepeatedTime: Bool
-    /// How long it lasts.
-    public var minutes: Int
+    /// How long it lasts, in whole minutes (1 minute to 24 hours).
+    public var duration: Duration
     /// Where (a gym, a park…).
     public var location: String?
     /// The coach's notes.
@@ -229,8 +238,20 @@ public struct Session: Hashable, Sendable, Codable, Identifiable {
     public var workoutType: String?
 
     /// Creates a session.
+    /// - Parameters:
+    ///   - id: the session's ID, unique in the book.
+    ///   - coachID: the coach who runs it.
+    ///   - clientID: the client who trains.
+    ///   - start: when it starts, on the book's clocks.
+    ///   - duration: how long it lasts.
+    ///   - location: where.
+    ///   - notes: the coach's notes.
+    ///   - status: where it stands.
+    ///   - isLaterOfRepeatedTime: whether `start` is the second of two equal wall times.
+    ///   - color: its own colour.
+    ///   - workoutType: the kind of workout.
     public init(
-        id: String, coachID: String, clientID: String, start: LocalDateTime, minutes: Int,
+        id: String, coachID: String, clientID: String, start: LocalDateTime, duration: Duration,
         location: String? = nil, notes: String? = nil, status: SessionStatus = .scheduled, isLaterOfRepeatedTime: Bool = false,
         color: ItemColor? = nil, workoutType: String? = nil
     ) {
@@ -241,7 +262,7 @@ public struct Session: Hashable, Sendable, Codable, Identifiable {
         self.clientID = clientID
         self.start = start
         self.isLaterOfRepeatedTime = isLaterOfRepeatedTime
-        self.minutes = minutes
+        self.duration = duration
         self.location = location
         self.notes = notes
         self.status = status
@@ -249,20 +270,6 @@ public struct Session: Hashable, Sendable, Codable, Identifiable {
 
     /// Whether it holds its time: everything but a cancelled session does.
     public var holdsTime: Bool { status != .cancelled }
-
-    private enum CodingKeys: String, CodingKey { case id, coachID, clientID, start, isLaterOfRepeatedTime, minutes, location, notes, status, color, workoutType }
-
-    /// Decodes a session; `isLaterOfRepeatedTime` may be missing (then `false`), as may `color` and `workoutType`.
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(
-            id: try c.decode(String.self, forKey: .id), coachID: try c.decode(String.self, forKey: .coachID),
-            clientID: try c.decode(String.self, forKey: .clientID), start: try c.decode(LocalDateTime.self, forKey: .start),
-            minutes: try c.decode(Int.self, forKey: .minutes), location: try c.decodeIfPresent(String.self, forKey: .location),
-            notes: try c.decodeIfPresent(String.self, forKey: .notes), status: try c.decode(SessionStatus.self, forKey: .status),
-            isLaterOfRepeatedTime: try c.decodeIfPresent(Bool.self, forKey: .isLaterOfRepeatedTime) ?? false,
-            color: try c.decodeIfPresent(ItemColor.self, forKey: .color), workoutType: try c.decodeIfPresent(String.self, forKey: .workoutType))
-    }
 }
 
 /// A free stretch of a coach's working time, long enough for one session.
@@ -275,4 +282,30 @@ public struct FreeSlot: Hashable, Sendable, Codable {
     public var startSeconds: Int64
     /// When it ends, in Unix seconds.
     public var endSeconds: Int64
+
+    /// When it starts, as a `Date`.
+    public var startDate: Date { Date(timeIntervalSince1970: TimeInterval(startSeconds)) }
+    /// How long it is.
+    public var duration: Duration { .seconds(endSeconds - startSeconds) }
+}
+
+extension TimeOfDay: ExpressibleByStringLiteral {
+    /// A time of day written in the source as `"18:30"`.
+    ///
+    /// The literal type is `StaticString`, which only the compiler makes, so
+    /// no text read at run time reaches this initialiser: text that is not a
+    /// time is a mistake in the source and stops the program, naming it. Read
+    /// outside text with ``init(parsing:)``.
+    /// - Parameter value: `HH:MM`.
+    public init(stringLiteral value: StaticString) {
+        do { try self.init(parsing: value.description) } catch { preconditionFailure("TimeOfDay literal: \(error)") }
+    }
+}
+
+extension TimeRange: ExpressibleByStringLiteral {
+    /// A range written in the source as `"09:00-13:00"` (see ``TimeOfDay/init(stringLiteral:)``).
+    /// - Parameter value: `HH:MM-HH:MM`.
+    public init(stringLiteral value: StaticString) {
+        do { try self.init(parsing: value.description) } catch { preconditionFailure("TimeRange literal: \(error)") }
+    }
 }

@@ -54,6 +54,7 @@ enum Names {
     static let booked = "X-HORARI-BOOKED"
     static let waiting = "X-HORARI-WAITING"
     static let color = "X-HORARI-COLOR"
+    static let waitlistPosition = "X-HORARI-WAITLIST-POSITION"
     static let components: Set<String> = [coach, client, member, roster]
 }
 
@@ -106,7 +107,7 @@ extension SchedulingBook {
     /// capacity in `X-HORARI-CAPACITY` and each changed occurrence as a
     /// `RECURRENCE-ID` instance (a cancelled one with `STATUS:CANCELLED`).
     public func calendarItem(for series: ClassSeries) -> CalendarItem {
-        let original = { (date: LocalDate) in CalendarTime.zoned(series.time.on(date), timeZone) }
+        let original = { (date: LocalDate) in CalendarTime.zoned(series.time.on(date), timeZone.identifier) }
         let until = series.lastDate.map { CalendarTime.utc(LocalDateTime(localSeconds: instant(series.time.on($0)))) }
         let rule = RecurrenceRule(frequency: .weekly, until: until, byDay: series.weekdays.map { .init($0) })
         var properties = [ContentLine(name: Names.capacity, value: String(series.capacity))]
@@ -115,18 +116,18 @@ extension SchedulingBook {
             guard let change = series.changes[date] else { return nil }
             switch change {
             case .cancelled:
-                let item = CalendarItem(uid: series.id, title: series.title, start: original(date), end: .duration(.init(seconds: series.minutes * 60)), location: series.location, status: .cancelled)
+                let item = CalendarItem(uid: series.id, title: series.title, start: original(date), end: .lasting(series.duration), location: series.location, status: .cancelled)
                 return RecurrenceOverride(recurrenceID: original(date), item: item, isCancelled: true)
-            case .moved(let to, let minutes):
+            case .moved(let to, let duration):
                 // The moved instance is a whole component of its own (RFC 5545
                 // §3.8.4.4): it repeats the series' colour, or calendars draw
                 // it without one.
-                let item = CalendarItem(uid: series.id, title: series.title, start: .zoned(to, timeZone), end: .duration(.init(seconds: minutes * 60)), color: series.color, location: series.location)
+                let item = CalendarItem(uid: series.id, title: series.title, start: .zoned(to, timeZone.identifier), end: .lasting(duration), color: series.color, location: series.location)
                 return RecurrenceOverride(recurrenceID: original(date), item: item)
             }
         }
         return CalendarItem(
-            uid: series.id, title: series.title, start: original(series.firstDate), end: .duration(.init(seconds: series.minutes * 60)),
+            uid: series.id, title: series.title, start: original(series.firstDate), end: .lasting(series.duration),
             color: series.color, recurrenceRules: [rule], overrides: overrides, location: series.location, properties: ContentLines(properties))
     }
 
@@ -149,34 +150,45 @@ extension SchedulingBook {
         ]
         return CalendarItem(
             uid: session.id, title: "Training: \(client?.name ?? session.clientID)",
-            start: session.isLaterOfRepeatedTime ? .utc(LocalDateTime(localSeconds: instant(of: session))) : .zoned(session.start, timeZone),
-            end: .duration(.init(seconds: session.minutes * 60)), notes: session.notes, color: color(of: session), location: session.location,
+            start: session.isLaterOfRepeatedTime ? .utc(LocalDateTime(localSeconds: instant(of: session))) : .zoned(session.start, timeZone.identifier),
+            end: .lasting(session.duration), notes: session.notes, color: color(of: session), location: session.location,
             categories: session.workoutType.map { [$0] } ?? [],
             status: session.status == .cancelled ? .cancelled : .confirmed, properties: ContentLines(properties))
     }
 
-    /// A member's booked occurrences (places held, not waited for), each as
-    /// its own event that the views draw and other calendars import.
+    /// A member's classes, each occurrence as its own event that the views
+    /// draw and other calendars import: a place held is `CONFIRMED`
+    /// (`PARTSTAT=ACCEPTED`); a place on the waitlist is `TENTATIVE`
+    /// (`PARTSTAT=TENTATIVE`), its position in `X-HORARI-WAITLIST-POSITION`
+    /// and its title ("Yoga (waitlist 2)").
+    /// - Parameter memberID: the member.
     /// - Throws: ``SchedulingError/unknownMember(_:)``.
     public func memberSchedule(member memberID: String) throws(SchedulingError) -> Schedule {
         let member = try member(memberID)
-        let items = try bookings(member: memberID).map { o in
+        let items = try agenda(member: memberID).map { entry in
+            let o = entry.occurrence
             let series = classesByID[o.id.classID]
+            var title = o.title, status = ItemStatus.confirmed, partstat = "ACCEPTED"
+            var properties: [ContentLine] = []
+            if case .waitlisted(let position) = entry.place {
+                (title, status, partstat) = (o.title + " (waitlist \(position))", .tentative, "TENTATIVE")
+                properties.append(ContentLine(name: Names.waitlistPosition, value: String(position)))
+            }
             return CalendarItem(
-                uid: "\(o.id.classID)/\(o.id.date.basicISO)", title: o.title, start: .zoned(o.start, timeZone),
-                end: .duration(.init(seconds: o.minutes * 60)), color: series?.color, location: series?.location, status: .confirmed,
-                properties: [
-                    ContentLine(name: "ATTENDEE", parameters: [.init(name: "CN", values: [member.name]), .init(name: "PARTSTAT", values: ["ACCEPTED"])], value: Self.address(member.email, "member", member.id)),
+                uid: "\(o.id.classID)/\(o.id.date.basicISO)", title: title, start: .zoned(o.start, timeZone.identifier),
+                end: .lasting(o.duration), color: series?.color, location: series?.location, status: status,
+                properties: ContentLines([
+                    ContentLine(name: "ATTENDEE", parameters: [.init(name: "CN", values: [member.name]), .init(name: "PARTSTAT", values: [partstat])], value: Self.address(member.email, "member", member.id)),
                     ContentLine(name: Names.classID, value: o.id.classID), ContentLine(name: Names.date, value: o.id.date.basicISO),
-                ])
+                ] + properties))
         }
-        return Schedule(items: items, timeZone: try? ZoneRules.named(timeZone))
+        return Schedule(items: items, timeZone: timeZone)
     }
 
     /// A coach's sessions (cancelled ones too) as a schedule the views draw.
     /// - Throws: ``SchedulingError/unknownCoach(_:)``.
     public func coachSchedule(coach coachID: String) throws(SchedulingError) -> Schedule {
-        Schedule(items: try sessions(coach: coachID).map(calendarItem(for:)), timeZone: try? ZoneRules.named(timeZone))
+        Schedule(items: try sessions(coach: coachID).map(calendarItem(for:)), timeZone: timeZone)
     }
 
     static func address(_ email: String?, _ kind: String, _ id: String) -> String {
@@ -191,7 +203,7 @@ extension SchedulingBook {
     private func component(for coach: Coach) -> ContentComponent {
         var p = [ContentLine(name: "UID", value: coach.id), ContentLine(name: Names.name, value: coach.name)]
         p += optional(Names.email, coach.email)
-        p.append(ContentLine(name: Names.buffer, value: String(coach.bufferMinutes)))
+        p.append(ContentLine(name: Names.buffer, value: String(coach.buffer.wholeMinutes)))
         p += optional(Names.color, coach.color?.description)
         for day in Weekday.allCases {
             if let ranges = coach.workingHours.weekly[day] {

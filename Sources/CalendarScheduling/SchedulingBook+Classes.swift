@@ -93,11 +93,11 @@ extension SchedulingBook {
     /// there). Its bookings stay: they belong to the occurrence, not its time.
     /// - Throws: ``SchedulingError/notAnOccurrence(classID:title:date:meets:)``, a length outside 1…1440 minutes.
     @discardableResult
-    public mutating func moveOccurrence(classID: String, on date: LocalDate, to start: LocalDateTime, minutes: Int? = nil) throws(SchedulingError) -> ClassOccurrence {
+    public mutating func moveOccurrence(classID: String, on date: LocalDate, to start: LocalDateTime, duration: Duration? = nil) throws(SchedulingError) -> ClassOccurrence {
         let key = try occurrenceKey(classID, date)
-        let length = minutes ?? classesByID[classID]?.minutes ?? 0
-        guard (1...1440).contains(length) else { throw .invalid(field: "minutes", reason: "a class lasts 1 to 1440 minutes, not \(length)") }
-        classesByID[classID]?.changes[date] = .moved(to: start, minutes: length)
+        let length = duration ?? classesByID[classID]?.duration ?? .zero
+        try Self.checkLength(length, "a class")
+        classesByID[classID]?.changes[date] = .moved(to: start, duration: length)
         return try occurrence(key)
     }
 
@@ -142,18 +142,18 @@ extension SchedulingBook {
     }
 
     func makeOccurrence(_ s: ClassSeries, _ date: LocalDate) -> ClassOccurrence {
-        var start = s.time.on(date), minutes = s.minutes, cancelled = false, moved = false
+        var start = s.time.on(date), duration = s.duration, cancelled = false, moved = false
         switch s.changes[date] {
         case .cancelled: cancelled = true
         case .moved(let to, let m):
             start = to
-            minutes = m
+            duration = m
             moved = true
         case nil: break
         }
         let roster = rosters[ClassOccurrence.ID(classID: s.id, date: date)]
         return ClassOccurrence(
-            id: .init(classID: s.id, date: date), title: s.title, start: start, minutes: minutes, startSeconds: instant(start),
+            id: .init(classID: s.id, date: date), title: s.title, start: start, duration: duration, startSeconds: instant(start),
             isCancelled: cancelled, isMoved: moved, capacity: s.capacity, booked: roster?.confirmed.count ?? 0, waiting: roster?.waitlist.count ?? 0)
     }
 
@@ -165,7 +165,7 @@ extension SchedulingBook {
         guard let first = (s.firstDate.dayNumber..<limit).first(where: { s.weekdays.contains(Self.weekday($0)) }),
             s.lastDate.map({ first <= $0.dayNumber }) ?? true
         else {
-            throw .invalid(field: "lastDate", reason: "\(s.title) never meets between \(s.firstDate) and \(s.lastDate.map(String.init(describing:)) ?? "")")
+            throw .invalid(field: .lastDate, reason: "\(s.title) never meets between \(s.firstDate) and \(s.lastDate.map(String.init(describing:)) ?? "")")
         }
         s.firstDate = LocalDate(dayNumber: first)
         if let last = s.lastDate, let meet = (last.dayNumber - 6...last.dayNumber).reversed().first(where: { s.weekdays.contains(Self.weekday($0)) }) {

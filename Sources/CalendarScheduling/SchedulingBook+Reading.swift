@@ -17,8 +17,12 @@ extension SchedulingBook {
     /// Records are taken as they are: sessions that overlap (a file edited by
     /// hand) are kept, not dropped; the rules apply to the next change.
     /// - Throws: ``SchedulingError/invalid(field:reason:)`` naming the record that cannot be read.
-    public init(timeZone: String, items: [CalendarItem], components: [ContentComponent]) throws(SchedulingError) {
-        try self.init(timeZone: timeZone)
+    /// - Parameters:
+    ///   - timeZone: the book's zone.
+    ///   - items: the calendar's items; those that are not a class or a session are ignored.
+    ///   - components: the calendar's other components; those that are not the book's records are ignored.
+    public init(timeZone: ZoneRules, items: [CalendarItem], components: [ContentComponent]) throws(SchedulingError) {
+        self.init(timeZone: timeZone)
         let byName = Dictionary(grouping: components) { $0.name.uppercased() }
         for c in byName[Names.coach] ?? [] { try addCoach(readCoach(c)) }
         for c in byName[Names.client] ?? [] {
@@ -39,7 +43,7 @@ extension SchedulingBook {
 
     private static func required(_ c: ContentComponent, _ name: String) throws(SchedulingError) -> String {
         guard let v = c.value(name), !v.isEmpty else {
-            throw .invalid(field: name, reason: "a \(c.name) record\(c.value("UID").map { " (UID \($0))" } ?? "") has no \(name)")
+            throw .invalid(field: .property(name), reason: "a \(c.name) record\(c.value("UID").map { " (UID \($0))" } ?? "") has no \(name)")
         }
         return v
     }
@@ -49,20 +53,20 @@ extension SchedulingBook {
         var hours = WorkingHours()
         for line in c.properties where line.name == Names.hours {
             let days = (line.parameter(Names.dayParameter) ?? "").split(separator: ",").compactMap { Weekday(icalCode: $0) }
-            guard !days.isEmpty else { throw .invalid(field: Names.hours, reason: "coach ‘\(id)’: hours without a weekday (\(Names.dayParameter)=MO…SU)") }
+            guard !days.isEmpty else { throw .invalid(field: .property(Names.hours), reason: "coach ‘\(id)’: hours without a weekday (\(Names.dayParameter)=MO…SU)") }
             try hours.set(line.value.split(separator: " ").map { r throws(SchedulingError) in try TimeRange(parsing: r) }, on: days)
         }
         for line in c.properties where line.name == Names.dateHours {
             let words = line.value.split(separator: " ")
             guard let first = words.first, let date = try? CalendarTime(icalValue: first).localDate else {
-                throw .invalid(field: Names.dateHours, reason: "coach ‘\(id)’: ‘\(line.value)’ does not start with a date (YYYYMMDD)")
+                throw .invalid(field: .property(Names.dateHours), reason: "coach ‘\(id)’: ‘\(line.value)’ does not start with a date (YYYYMMDD)")
             }
             try hours.set(words.dropFirst().map { r throws(SchedulingError) in try TimeRange(parsing: r) }, onDate: date)
         }
         guard let buffer = Int(c.value(Names.buffer) ?? "0") else {
-            throw .invalid(field: Names.buffer, reason: "coach ‘\(id)’: the buffer is not a number of minutes")
+            throw .invalid(field: .property(Names.buffer), reason: "coach ‘\(id)’: the buffer is not a number of minutes")
         }
-        return Coach(id: id, name: try Self.required(c, Names.name), email: c.value(Names.email), workingHours: hours, bufferMinutes: buffer,
+        return Coach(id: id, name: try Self.required(c, Names.name), email: c.value(Names.email), workingHours: hours, buffer: .minutes(buffer),
                      color: try Self.color(c))
     }
 
@@ -71,7 +75,7 @@ extension SchedulingBook {
         guard let text = c.value(Names.color) else { return nil }
         if let rgb = ItemColor.RGB(hex: text) { return ItemColor(rgb: rgb) }
         guard let named = try? ItemColor.named(text) else {
-            throw .invalid(field: Names.color, reason: "\(c.name) ‘\(c.value("UID") ?? "")’: ‘\(text)’ is not a CSS colour name or #rrggbb")
+            throw .invalid(field: .property(Names.color), reason: "\(c.name) ‘\(c.value("UID") ?? "")’: ‘\(text)’ is not a CSS colour name or #rrggbb")
         }
         return named
     }
@@ -79,14 +83,14 @@ extension SchedulingBook {
     private func readClass(_ item: CalendarItem) throws(SchedulingError) -> ClassSeries {
         let what = "class ‘\(item.uid)’"
         guard let capacity = item.properties.first(where: { $0.name == Names.capacity }).flatMap({ Int($0.value) }) else {
-            throw .invalid(field: Names.capacity, reason: "\(what): the capacity is not a whole number")
+            throw .invalid(field: .property(Names.capacity), reason: "\(what): the capacity is not a whole number")
         }
         guard item.recurrenceRules.count == 1, let rule = item.recurrenceRules.first, rule.frequency == .weekly, rule.interval == 1,
             rule.count == nil, rule.byDay.allSatisfy({ $0.ordinal == nil }),
             rule.byMonth.isEmpty, rule.byMonthDay.isEmpty, rule.byHour.isEmpty, rule.byMinute.isEmpty, rule.bySetPos.isEmpty,
             item.recurrenceDates.isEmpty, item.exceptionDates.isEmpty, !item.start.isDate
         else {
-            throw .invalid(field: "RRULE", reason: "\(what) is not a weekly timetable entry (one RRULE:FREQ=WEEKLY;BYDAY=… on a timed start)")
+            throw .invalid(field: .property("RRULE"), reason: "\(what) is not a weekly timetable entry (one RRULE:FREQ=WEEKLY;BYDAY=… on a timed start)")
         }
         let start = bookWall(item.start)
         let weekdays = rule.byDay.isEmpty ? [start.date.weekday] : rule.byDay.map(\.weekday)
@@ -99,20 +103,20 @@ extension SchedulingBook {
         var changes: [LocalDate: OccurrenceChange] = [:]
         for o in item.overrides {
             let date = bookWall(o.recurrenceID).date
-            changes[date] = o.isCancelled ? .cancelled : .moved(to: bookWall(o.item.start), minutes: try Self.minutes(o.item, what))
+            changes[date] = o.isCancelled ? .cancelled : .moved(to: bookWall(o.item.start), duration: try Self.length(o.item, what))
         }
         let time = try TimeOfDay(hour: start.hour, minute: start.minute)
         return ClassSeries(
-            id: item.uid, title: item.title, weekdays: weekdays, time: time, minutes: try Self.minutes(item, what), capacity: capacity,
+            id: item.uid, title: item.title, weekdays: weekdays, time: time, duration: try Self.length(item, what), capacity: capacity,
             location: item.location, instructor: item.properties.first { $0.name == Names.instructor }?.value, color: item.color,
             firstDate: start.date, lastDate: lastDate, changes: changes)
     }
 
-    private static func minutes(_ item: CalendarItem, _ what: String) throws(SchedulingError) -> Int {
+    private static func length(_ item: CalendarItem, _ what: String) throws(SchedulingError) -> Duration {
         switch item.end {
-        case .duration(let d): return d.days * 1440 + d.seconds / 60
-        case .at(let end): return Int((end.wallTime.localSeconds - item.start.wallTime.localSeconds) / 60)
-        case nil: throw .invalid(field: "DURATION", reason: "\(what) has no end or duration")
+        case .duration(let d): return d.duration
+        case .at(let end): return .seconds(end.wallTime.localSeconds - item.start.wallTime.localSeconds)
+        case nil: throw .invalid(field: .property("DURATION"), reason: "\(what) has no end or duration")
         }
     }
 
@@ -120,7 +124,7 @@ extension SchedulingBook {
         let what = "session ‘\(item.uid)’"
         let value = { (name: String) in item.properties.first { $0.name == name }?.value }
         guard let coach = value(Names.coach), let client = value(Names.client) else {
-            throw .invalid(field: Names.coach, reason: "\(what) names no coach or client")
+            throw .invalid(field: .property(Names.coach), reason: "\(what) names no coach or client")
         }
         let status = value(Names.sessionStatus).flatMap(SessionStatus.init(rawValue:)) ?? (item.status == .cancelled ? .cancelled : .scheduled)
         // A session at the second of two equal wall times is written as its
@@ -128,7 +132,7 @@ extension SchedulingBook {
         var start = bookWall(item.start)
         var later = false
         if case .utc = item.start, let t = try? item.start.epochSeconds(floatingIn: zone) { (start, later) = reading(t) }
-        var session = Session(id: item.uid, coachID: coach, clientID: client, start: start, minutes: try Self.minutes(item, what), location: item.location, notes: item.notes, status: status,
+        var session = Session(id: item.uid, coachID: coach, clientID: client, start: start, duration: try Self.length(item, what), location: item.location, notes: item.notes, status: status,
                               isLaterOfRepeatedTime: later, workoutType: item.categories.first)
         // `COLOR` holds the colour the session is shown in; it is the
         // session's own unless it is the one it would take from its client
@@ -143,7 +147,7 @@ extension SchedulingBook {
     private func bookWall(_ t: CalendarTime) -> LocalDateTime {
         switch t {
         case .utc, .zoned:
-            if case .zoned(let w, let z) = t, z == timeZone { return w }
+            if case .zoned(let w, let z) = t, z == timeZone.identifier { return w }
             return (try? t.epochSeconds(floatingIn: zone)).map(wall) ?? t.wallTime
         case .floating, .date:
             return t.wallTime
@@ -151,32 +155,39 @@ extension SchedulingBook {
     }
 
     /// Stores a session as read, with no clash check.
-    private mutating func restore(_ s: Session) throws(SchedulingError) {
+    mutating func restore(_ s: Session) throws(SchedulingError) {
         _ = try client(s.clientID, coach: s.coachID)
         guard sessionsByID[s.id] == nil else { throw .duplicateID(s.id, kind: "session") }
-        guard (1...1440).contains(s.minutes) else { throw .invalid(field: "minutes", reason: "session ‘\(s.id)’ lasts \(s.minutes) minutes; 1 to 1440 are possible") }
+        try Self.checkLength(s.duration, "session ‘\(s.id)’")
         sessionsByID[s.id] = s
         if s.holdsTime {
             let start = instant(of: s)
-            timelines[s.coachID, default: Timeline()].insert(.init(start: start, end: start + Int64(s.minutes) * 60, id: s.id))
+            timelines[s.coachID, default: Timeline()].insert(.init(start: start, end: start + s.duration.components.seconds, id: s.id))
         }
     }
 
     private mutating func readRoster(_ c: ContentComponent) throws(SchedulingError) {
         let classID = try Self.required(c, Names.classID)
         guard let date = try? CalendarTime(icalValue: try Self.required(c, Names.date)).localDate else {
-            throw .invalid(field: Names.date, reason: "a roster of class ‘\(classID)’ has a date that is not YYYYMMDD")
+            throw .invalid(field: .property(Names.date), reason: "a roster of class ‘\(classID)’ has a date that is not YYYYMMDD")
         }
+        let lines = c.properties.filter { $0.name == Names.booked || $0.name == Names.waiting }
+        try restoreRoster(classID: classID, date: date, booked: lines.filter { $0.name == Names.booked }.map(\.value),
+                          waiting: lines.filter { $0.name == Names.waiting }.map(\.value))
+    }
+
+    /// Stores who holds the places of an occurrence and who waits, as read
+    /// (a file or JSON), refusing unknown members and a member listed twice.
+    mutating func restoreRoster(classID: String, date: LocalDate, booked: [String], waiting: [String]) throws(SchedulingError) {
         let key = try occurrenceKey(classID, date)
-        var roster = Roster()
-        for line in c.properties where line.name == Names.booked || line.name == Names.waiting {
-            _ = try member(line.value)
-            guard occurrencesByMember[line.value]?.insert(key).inserted ?? true else {
-                throw .invalid(field: line.name, reason: "member ‘\(line.value)’ appears twice in the roster of \(key)")
+        for id in booked + waiting {
+            _ = try member(id)
+            guard occurrencesByMember[id]?.insert(key).inserted ?? true else {
+                throw .invalid(field: .property(Names.booked), reason: "member ‘\(id)’ appears twice in the roster of \(key)")
             }
-            occurrencesByMember[line.value, default: []].insert(key)
-            if line.name == Names.booked { roster.confirmed.append(line.value) } else { roster.waitlist.append(line.value) }
+            occurrencesByMember[id, default: []].insert(key)
         }
+        let roster = Roster(confirmed: booked, waitlist: waiting)
         if !roster.isEmpty { rosters[key] = roster }
     }
 }

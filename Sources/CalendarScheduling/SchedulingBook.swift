@@ -11,19 +11,23 @@ import Foundation
 /// coach, another coach's client does not exist. Share a book between tasks
 /// through ``Scheduler``; save it with the calendar file through ICalendarKit.
 ///
-/// All wall times are on the clocks of the book's ``timeZone``.
+/// All wall times are on the clocks of the book's ``timeZone``. A book is
+/// `Codable` (its JSON form is described in the CalendarScheduling article
+/// "Saving a book"), so an app can keep it without iCalendar.
 ///
 /// ```swift
-/// var book = try SchedulingBook(timeZone: "Europe/Madrid")
+/// var book = SchedulingBook(timeZone: try .named("Europe/Madrid"))
 /// try book.addCoach(Coach(id: "marc", name: "Marc Soler"))
 /// try book.addClient(Client(id: "anna", coachID: "marc", name: "Anna Puig"))
-/// let session = try book.addSession(coach: "marc", client: "anna",
-///                                   start: LocalDateTime(year: 2026, month: 11, day: 26, hour: 18), minutes: 60)
+/// let session = try book.addSession(coach: "marc", client: "anna", start: "2026-11-26T18:00", duration: .minutes(60))
 /// ```
 public struct SchedulingBook: Sendable {
-    /// The IANA zone whose clocks the book's wall times are on.
-    public let timeZone: String
-    let zone: ZoneRules
+    /// The zone whose clocks the book's wall times are on.
+    public let timeZone: ZoneRules
+    var zone: ZoneRules { timeZone }
+    /// The rules every new or moved session must keep besides clashes;
+    /// `nil` (the default) for none.
+    public var policy: SchedulingPolicy?
 
     var coachesByID: [String: Coach] = [:]
     var clientsByID: [String: Client] = [:]
@@ -38,14 +42,12 @@ public struct SchedulingBook: Sendable {
     var occurrencesByMember: [String: Set<ClassOccurrence.ID>] = [:]
 
     /// Creates an empty book on a zone's clocks.
-    /// - Throws: ``SchedulingError/invalid(field:reason:)`` for a zone the system does not know.
-    public init(timeZone: String) throws(SchedulingError) {
-        do {
-            zone = try ZoneRules.named(timeZone)
-        } catch {
-            throw .invalid(field: "timeZone", reason: "‘\(timeZone)’ is not a time zone this system knows; use an IANA name such as Europe/Madrid")
-        }
+    /// - Parameters:
+    ///   - timeZone: the zone, such as `try .named("Europe/Madrid")` or `.of(TimeZone.current)`.
+    ///   - policy: the rules new sessions must keep, if any.
+    public init(timeZone: ZoneRules, policy: SchedulingPolicy? = nil) {
         self.timeZone = timeZone
+        self.policy = policy
     }
 
     /// The Unix seconds of a wall time on the book's clocks (RFC 5545 rules for gaps and folds).
@@ -76,12 +78,12 @@ public struct SchedulingBook: Sendable {
 
     static func checkID(_ id: String, _ kind: String) throws(SchedulingError) {
         guard !id.isEmpty, !id.contains(where: { $0.isWhitespace || $0.isNewline }) else {
-            throw .invalid(field: "id", reason: "‘\(id)’ is not a usable \(kind) ID; use letters, digits and dashes, without spaces")
+            throw .invalid(field: .id, reason: "‘\(id)’ is not a usable \(kind) ID; use letters, digits and dashes, without spaces")
         }
     }
 
     static func checkName(_ name: String, _ kind: String) throws(SchedulingError) {
-        if name.trimmingSpaces.isEmpty { throw .invalid(field: "name", reason: "the \(kind) has no name") }
+        if name.trimmingSpaces.isEmpty { throw .invalid(field: .name, reason: "the \(kind) has no name") }
     }
 }
 
@@ -162,8 +164,8 @@ extension SchedulingBook {
     private static func checkCoach(_ coach: Coach) throws(SchedulingError) {
         try checkName(coach.name, "coach")
         try checkColor(coach.color)
-        guard (0...(24 * 60)).contains(coach.bufferMinutes) else {
-            throw .invalid(field: "bufferMinutes", reason: "a buffer is 0 to 1440 minutes, not \(coach.bufferMinutes)")
+        guard coach.buffer >= .zero, coach.buffer <= .seconds(86_400), coach.buffer.components.seconds % 60 == 0 else {
+            throw .invalid(field: .buffer, reason: "a buffer is whole minutes from 0 to 24 hours, not \(ISOText.duration(coach.buffer))")
         }
     }
 
@@ -192,7 +194,7 @@ extension SchedulingBook {
     /// Refuses a colour of the red family, which marks days with several items.
     static func checkColor(_ color: ItemColor?) throws(SchedulingError) {
         guard let color, let why = ReservedRedFamily().refusal(of: color) else { return }
-        throw .invalid(field: "color", reason: why)
+        throw .invalid(field: .color, reason: why)
     }
 
     /// Replaces a client's name, e-mail and colour, in the coach's scope.
@@ -228,64 +230,83 @@ extension SchedulingBook {
     ///   - coachID: the coach, who must have `clientID` as a client.
     ///   - clientID: the client.
     ///   - start: the start on the book's clocks.
-    ///   - minutes: the length.
+    ///   - duration: the length, in whole minutes up to 24 hours.
     ///   - location: where, if anywhere in particular (a gym).
     ///   - notes: anything the coach wants to keep with it.
     ///   - color: the session's own colour (not of the red family); `nil`
     ///     takes the client's, else the coach's.
     ///   - workoutType: the kind of workout, such as "Strength".
+    ///   - now: the time of the request, for the book's ``policy``.
     /// - Returns: the session as booked.
     /// - Throws: ``SchedulingError/clash(_:)`` naming the session in the way
-    ///   (the coach's buffer counts), or an unknown coach or client, a taken
-    ///   ID, a length outside 1…1440 minutes.
+    ///   (the coach's buffer counts), ``SchedulingError/refusedByPolicy(_:)``,
+    ///   or an unknown coach or client, a taken ID, an impossible length.
     @discardableResult
     public mutating func addSession(
-        id: String? = nil, coach coachID: String, client clientID: String, start: LocalDateTime, minutes: Int,
-        location: String? = nil, notes: String? = nil, color: ItemColor? = nil, workoutType: String? = nil
+        id: String? = nil, coach coachID: String, client clientID: String, start: LocalDateTime, duration: Duration,
+        location: String? = nil, notes: String? = nil, color: ItemColor? = nil, workoutType: String? = nil, now: Date = Date()
     ) throws(SchedulingError) -> Session {
-        try add(Session(id: id ?? Self.newID("session"), coachID: coachID, clientID: clientID, start: start, minutes: minutes, location: location, notes: notes,
-                        color: color, workoutType: workoutType))
+        try add(Session(id: id ?? Self.newID("session"), coachID: coachID, clientID: clientID, start: start, duration: duration, location: location, notes: notes,
+                        color: color, workoutType: workoutType), now: now)
     }
 
-    /// Books a session at an instant — a ``FreeSlot``'s `startSeconds`, say —
+    /// Books a session at an instant — a ``FreeSlot``'s `startDate`, say —
     /// so that the second of two equal wall times (the night the clocks go
     /// back) is booked as that, not as the first; otherwise as
-    /// ``addSession(id:coach:client:start:minutes:location:notes:color:workoutType:)``.
+    /// ``addSession(id:coach:client:start:duration:location:notes:color:workoutType:now:)``.
+    /// - Parameters:
+    ///   - id: the session's ID; one is made up when `nil`.
+    ///   - coachID: the coach.
+    ///   - clientID: the coach's client.
+    ///   - instant: when it starts.
+    ///   - duration: the length.
+    ///   - location: where.
+    ///   - notes: the coach's notes.
+    ///   - color: the session's own colour.
+    ///   - workoutType: the kind of workout.
+    ///   - now: the time of the request, for the book's ``policy``.
     @discardableResult
     public mutating func addSession(
-        id: String? = nil, coach coachID: String, client clientID: String, startingAt instant: Date, minutes: Int,
-        location: String? = nil, notes: String? = nil, color: ItemColor? = nil, workoutType: String? = nil
+        id: String? = nil, coach coachID: String, client clientID: String, startingAt instant: Date, duration: Duration,
+        location: String? = nil, notes: String? = nil, color: ItemColor? = nil, workoutType: String? = nil, now: Date = Date()
     ) throws(SchedulingError) -> Session {
         let (wall, later) = reading(Self.seconds(instant))
-        return try add(Session(id: id ?? Self.newID("session"), coachID: coachID, clientID: clientID, start: wall, minutes: minutes,
-                               location: location, notes: notes, isLaterOfRepeatedTime: later, color: color, workoutType: workoutType))
+        return try add(Session(id: id ?? Self.newID("session"), coachID: coachID, clientID: clientID, start: wall, duration: duration,
+                               location: location, notes: notes, isLaterOfRepeatedTime: later, color: color, workoutType: workoutType), now: now)
     }
 
     /// Checks a new session's ID and client, then places it (clashes checked).
-    private mutating func add(_ session: Session) throws(SchedulingError) -> Session {
+    private mutating func add(_ session: Session, now: Date) throws(SchedulingError) -> Session {
         try Self.checkID(session.id, "session")
         _ = try client(session.clientID, coach: session.coachID)
         guard sessionsByID[session.id] == nil else { throw .duplicateID(session.id, kind: "session") }
         try Self.checkColor(session.color)
-        try place(session, ignoring: nil)
+        try place(session, ignoring: nil, now: now)
         return session
     }
 
-    /// Checks a session against the coach's timeline and stores it.
-    private mutating func place(_ session: Session, ignoring: Session?) throws(SchedulingError) {
-        guard (1...(24 * 60)).contains(session.minutes) else {
-            throw .invalid(field: "minutes", reason: "a session lasts 1 to 1440 minutes, not \(session.minutes)")
+    /// Refuses a length that is not whole minutes from 1 minute to 24 hours.
+    static func checkLength(_ d: Duration, _ what: String) throws(SchedulingError) {
+        let s = d.components.seconds
+        guard s >= 60, s <= 86_400, s % 60 == 0, d.components.attoseconds == 0 else {
+            throw .invalid(field: .duration, reason: "\(what) lasts whole minutes from 1 minute to 24 hours, not \(ISOText.duration(d))")
         }
+    }
+
+    /// Checks a session against the policy and the coach's timeline, and stores it.
+    private mutating func place(_ session: Session, ignoring: Session?, now: Date) throws(SchedulingError) {
+        try Self.checkLength(session.duration, "a session")
         let start = instant(of: session)
-        let end = start + Int64(session.minutes) * 60
-        let buffer = Int64(coachesByID[session.coachID]?.bufferMinutes ?? 0) * 60
+        let end = start + session.duration.components.seconds
+        try enforcePolicy(session, start: start, end: end, now: now)
+        let buffer = coachesByID[session.coachID]?.buffer.components.seconds ?? 0
         // A client has one coach, so the coach's timeline holds every session
         // of the client too: one search finds both kinds of clash. The
         // earliest session in the way is named.
         if let hit = timelines[session.coachID]?.overlapping(start, end, buffer: buffer).first(where: { $0.id != ignoring?.id }),
             let existing = sessionsByID[hit.id]
         {
-            throw .clash(SessionClash(existing: existing, reason: existing.clientID == session.clientID ? .client : .coach, bufferMinutes: Int(buffer / 60)))
+            throw .clash(SessionClash(existing: existing, reason: existing.clientID == session.clientID ? .client : .coach, buffer: .seconds(buffer)))
         }
         if let old = ignoring {
             let oldStart = instant(of: old)
@@ -295,32 +316,49 @@ extension SchedulingBook {
         timelines[session.coachID, default: Timeline()].insert(.init(start: start, end: end, id: session.id))
     }
 
-    /// Moves a scheduled session to another time (and length), checking clashes as a new one.
+    /// Moves a scheduled session to another time (and length), checking clashes and the policy as for a new one.
+    /// - Parameters:
+    ///   - id: the session.
+    ///   - coachID: its coach.
+    ///   - start: the new start on the book's clocks.
+    ///   - duration: the new length (`nil` keeps it).
+    ///   - now: the time of the request, for the book's ``policy``.
     /// - Throws: ``SchedulingError/clash(_:)``, ``SchedulingError/unknownSession(_:coach:)``,
-    ///   ``SchedulingError/sessionNotScheduled(_:status:)``.
+    ///   ``SchedulingError/sessionNotScheduled(_:status:)``, ``SchedulingError/refusedByPolicy(_:)``.
     @discardableResult
-    public mutating func moveSession(_ id: String, coach coachID: String, to start: LocalDateTime, minutes: Int? = nil) throws(SchedulingError) -> Session {
-        try move(id, coach: coachID, to: (start, false), minutes: minutes)
+    public mutating func moveSession(_ id: String, coach coachID: String, to start: LocalDateTime, duration: Duration? = nil, now: Date = Date()) throws(SchedulingError) -> Session {
+        try move(id, coach: coachID, to: (start, false), duration: duration, now: now)
     }
 
-    /// Moves a scheduled session to an instant (see ``addSession(id:coach:client:startingAt:minutes:location:notes:color:workoutType:)``).
+    /// Moves a scheduled session to an instant (see ``addSession(id:coach:client:startingAt:duration:location:notes:color:workoutType:now:)``).
+    /// - Parameters:
+    ///   - id: the session.
+    ///   - coachID: its coach.
+    ///   - instant: the new start.
+    ///   - duration: the new length (`nil` keeps it).
+    ///   - now: the time of the request, for the book's ``policy``.
     @discardableResult
-    public mutating func moveSession(_ id: String, coach coachID: String, toInstant instant: Date, minutes: Int? = nil) throws(SchedulingError) -> Session {
-        try move(id, coach: coachID, to: reading(Self.seconds(instant)), minutes: minutes)
+    public mutating func moveSession(_ id: String, coach coachID: String, toInstant instant: Date, duration: Duration? = nil, now: Date = Date()) throws(SchedulingError) -> Session {
+        try move(id, coach: coachID, to: reading(Self.seconds(instant)), duration: duration, now: now)
     }
 
     /// Moves a scheduled session to a wall time (the second of two equal ones where `start.isLater`).
-    private mutating func move(_ id: String, coach coachID: String, to start: (wall: LocalDateTime, isLater: Bool), minutes: Int?) throws(SchedulingError) -> Session {
+    private mutating func move(_ id: String, coach coachID: String, to start: (wall: LocalDateTime, isLater: Bool), duration: Duration?, now: Date) throws(SchedulingError) -> Session {
         let old = try session(id, coach: coachID)
         guard old.status == .scheduled else { throw .sessionNotScheduled(id, status: old.status) }
         var new = old
         (new.start, new.isLaterOfRepeatedTime) = start
-        new.minutes = minutes ?? old.minutes
-        try place(new, ignoring: old)
+        new.duration = duration ?? old.duration
+        try place(new, ignoring: old, now: now)
         return new
     }
 
-    /// Changes a session's place, notes or both (its time through ``moveSession(_:coach:to:minutes:)``).
+    /// Changes a session's place, notes or both (its time through ``moveSession(_:coach:to:duration:now:)``).
+    /// - Parameters:
+    ///   - id: the session.
+    ///   - coachID: its coach.
+    ///   - location: the new place (`nil` for none).
+    ///   - notes: the new notes (`nil` for none).
     /// - Throws: ``SchedulingError/unknownSession(_:coach:)``.
     @discardableResult
     public mutating func editSession(_ id: String, coach coachID: String, location: String?, notes: String?) throws(SchedulingError) -> Session {
@@ -332,6 +370,11 @@ extension SchedulingBook {
     }
 
     /// Sets a session's own colour (`nil`: the client's, else the coach's) and workout type.
+    /// - Parameters:
+    ///   - id: the session.
+    ///   - coachID: its coach.
+    ///   - color: its own colour, not of the red family.
+    ///   - workoutType: the kind of workout.
     /// - Throws: ``SchedulingError/unknownSession(_:coach:)``, or a colour of the red family.
     @discardableResult
     public mutating func styleSession(_ id: String, coach coachID: String, color: ItemColor?, workoutType: String?) throws(SchedulingError) -> Session {
@@ -434,35 +477,47 @@ extension SchedulingBook {
     /// Free time is the coach's working hours on each date (a date's
     /// exception, or its weekday's hours) minus every session that holds
     /// time, widened by the coach's buffer on both sides. Each free stretch
-    /// offers slots from its start, every `step` minutes (by default the
-    /// slot's length), that fit whole.
+    /// offers slots that fit whole, `step` apart (by default the slot's
+    /// length); with `alignedTo`, every slot starts on a multiple of it
+    /// counted from the wall clock's midnight (`.minutes(15)`: :00, :15,
+    /// :30, :45), so a stretch that opens at 17:55 offers 18:00, not 17:55.
     ///
     /// - Parameters:
     ///   - coachID: the coach.
     ///   - first: the first date.
     ///   - last: the last date (included).
-    ///   - minutes: each slot's length.
-    ///   - step: minutes between the starts of offered slots (default: `minutes`).
+    ///   - length: each slot's length, in whole minutes.
+    ///   - step: the time between the starts of offered slots (default: `length`).
+    ///   - alignedTo: a grid every start is rounded up to, on the wall clock.
     ///   - notBefore: leave out slots that start before this instant (pass `now`).
-    /// - Throws: ``SchedulingError/unknownCoach(_:)``, a length or step outside 1…1440 minutes.
+    /// - Throws: ``SchedulingError/unknownCoach(_:)``, a length, step or grid outside 1 minute to 24 hours.
     public func freeSlots(
-        coach coachID: String, from first: LocalDate, through last: LocalDate, minutes: Int, step: Int? = nil, notBefore: Date? = nil
+        coach coachID: String, from first: LocalDate, through last: LocalDate, length: Duration, step: Duration? = nil,
+        alignedTo grid: Duration? = nil, notBefore: Date? = nil
     ) throws(SchedulingError) -> [FreeSlot] {
         let coach = try coach(coachID)
-        let step = step ?? minutes
-        guard (1...1440).contains(minutes), (1...1440).contains(step) else {
-            throw .invalid(field: "minutes", reason: "a slot and its step are 1 to 1440 minutes")
-        }
-        let length = Int64(minutes) * 60, stride = Int64(step) * 60
-        let buffer = Int64(coach.bufferMinutes) * 60
+        try Self.checkLength(length, "a slot")
+        try Self.checkLength(step ?? length, "a step")
+        if let grid { try Self.checkLength(grid, "an alignment") }
+        let slotLength = length.components.seconds, stride = (step ?? length).components.seconds
+        let gridSeconds = grid?.components.seconds
+        let buffer = coach.buffer.components.seconds
         let earliest = notBefore.map(Self.seconds) ?? .min
         let line = timelines[coachID] ?? Timeline()
         var slots: [FreeSlot] = []
         func offer(_ from: Int64, _ to: Int64) {
             var t = from
-            while t + length <= to {
+            if let g = gridSeconds {
+                // Round the wall reading up to the grid; the offset is the same
+                // for the seconds of rounding (a change of clocks inside them
+                // is not a case a coach's day meets).
+                let w = zone.wall(atInstant: t)
+                let r = ((w % g) + g) % g
+                if r != 0 { t += g - r }
+            }
+            while t + slotLength <= to {
                 if t >= earliest {
-                    slots.append(FreeSlot(start: wall(t), end: wall(t + length), startSeconds: t, endSeconds: t + length))
+                    slots.append(FreeSlot(start: wall(t), end: wall(t + slotLength), startSeconds: t, endSeconds: t + slotLength))
                 }
                 t += stride
             }

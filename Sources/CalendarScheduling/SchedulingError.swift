@@ -26,7 +26,7 @@ public enum SchedulingError: Error, Hashable, Sendable, CustomStringConvertible 
     /// An ID that is already taken by another record of the same kind.
     case duplicateID(String, kind: String)
     /// A value the book cannot take, with the field and the reason.
-    case invalid(field: String, reason: String)
+    case invalid(field: Field, reason: String)
     /// The session would overlap another of the same coach or client (buffer included).
     case clash(SessionClash)
     /// Only a scheduled session can be moved or have its status changed.
@@ -45,6 +45,11 @@ public enum SchedulingError: Error, Hashable, Sendable, CustomStringConvertible 
     case classFull(title: String, date: LocalDate, capacity: Int, waiting: Int)
     /// The member holds no place, and is not waiting, in that occurrence.
     case notBooked(member: String, title: String, date: LocalDate)
+    /// The coach still has clients; remove them (and so their sessions) first.
+    case coachHasClients(String, clients: Int)
+    /// The book's ``SchedulingPolicy`` refused the time: outside the coach's
+    /// hours, in the past, too soon, or a wall time the clocks skip.
+    case refusedByPolicy(PolicyRefusal)
 
     /// What went wrong and what to do about it, in one sentence.
     public var description: String {
@@ -83,7 +88,56 @@ public enum SchedulingError: Error, Hashable, Sendable, CustomStringConvertible 
             "\(title) on \(date) is full (\(capacity) of \(capacity) places taken, \(waiting) waiting); join the waitlist or pick another date"
         case .notBooked(let member, let title, let date):
             "member ‘\(member)’ has no place in \(title) on \(date) and is not waiting for one"
+        case .coachHasClients(let coach, let clients):
+            "coach ‘\(coach)’ still has \(clients) client\(clients == 1 ? "" : "s"); remove them (and their sessions) or keep the coach"
+        case .refusedByPolicy(let refusal):
+            refusal.description
         }
+    }
+}
+
+extension SchedulingError {
+    /// A field of a record, named by a type rather than a string.
+    public struct Field: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+        /// The field's name (an iCalendar property's name for a record read from a file).
+        public let rawValue: String
+        /// Names a field.
+        /// - Parameter rawValue: the name.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// The name.
+        public var description: String { rawValue }
+
+        /// A record's ID.
+        public static let id = Field(rawValue: "id")
+        /// A person's name.
+        public static let name = Field(rawValue: "name")
+        /// A class's title.
+        public static let title = Field(rawValue: "title")
+        /// A time of day or a start.
+        public static let time = Field(rawValue: "time")
+        /// Working hours.
+        public static let hours = Field(rawValue: "hours")
+        /// A length (a session's, a class's, a slot's or a step).
+        public static let duration = Field(rawValue: "duration")
+        /// A coach's buffer.
+        public static let buffer = Field(rawValue: "buffer")
+        /// A class's places.
+        public static let capacity = Field(rawValue: "capacity")
+        /// A colour.
+        public static let color = Field(rawValue: "color")
+        /// A class's changed occurrences.
+        public static let changes = Field(rawValue: "changes")
+        /// A class's weekdays.
+        public static let weekdays = Field(rawValue: "weekdays")
+        /// A class's last date.
+        public static let lastDate = Field(rawValue: "lastDate")
+        /// A session's status.
+        public static let status = Field(rawValue: "status")
+        /// The book's time zone.
+        public static let timeZone = Field(rawValue: "timeZone")
+        /// An iCalendar property of a record read from a file.
+        /// - Parameter name: the property's name, such as `X-HORARI-CAPACITY`.
+        public static func property(_ name: String) -> Field { Field(rawValue: name) }
     }
 }
 
@@ -101,21 +155,25 @@ public struct SessionClash: Hashable, Sendable, CustomStringConvertible {
     public var existing: Session
     /// Why the two cannot both happen.
     public var reason: Reason
-    /// The gap the coach keeps between sessions, in minutes (0 for none).
-    public var bufferMinutes: Int
+    /// The gap the coach keeps between sessions (zero for none).
+    public var buffer: Duration
 
     /// Describes a clash.
-    public init(existing: Session, reason: Reason, bufferMinutes: Int) {
+    /// - Parameters:
+    ///   - existing: the session in the way.
+    ///   - reason: whose time the two share.
+    ///   - buffer: the coach's buffer.
+    public init(existing: Session, reason: Reason, buffer: Duration) {
         self.existing = existing
         self.reason = reason
-        self.bufferMinutes = bufferMinutes
+        self.buffer = buffer
     }
 
     /// Says which session is in the way and when.
     public var description: String {
         let who = reason == .client ? "client ‘\(existing.clientID)’" : "coach ‘\(existing.coachID)’"
-        let buffer = bufferMinutes > 0 ? " (with the coach's \(bufferMinutes)-minute buffer)" : ""
-        return "the time clashes\(buffer) with session ‘\(existing.id)’ of \(who) on \(existing.start.date) at \(existing.start.timeText) for \(existing.minutes) minutes; pick another time"
+        let bufferText = buffer > .zero ? " (with the coach's \(buffer.wholeMinutes)-minute buffer)" : ""
+        return "the time clashes\(bufferText) with session ‘\(existing.id)’ of \(who) on \(existing.start.date) at \(existing.start.timeText) for \(existing.duration.wholeMinutes) minutes; pick another time"
     }
 }
 

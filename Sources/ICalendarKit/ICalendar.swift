@@ -146,35 +146,46 @@ public struct ICalendarDiagnostic: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// What kind of problem it is.
-    public enum Code: String, Hashable, Sendable {
+    public struct Code: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+        // A struct of constants rather than an enum, as swift-system's `Errno`:
+        // `catch ICalendarError.Code.x` is then an expression pattern that `~=` matches
+        // (an enum case there is read as an enum pattern, which cannot match an error).
+        /// The code's name.
+        public let rawValue: String
+        /// Names a code.
+        /// - Parameter rawValue: the name.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// The name.
+        public var description: String { rawValue }
+
         /// A line that is not `NAME;PARAMS:VALUE`.
-        case malformedLine
+        public static let malformedLine = Code(rawValue: "malformedLine")
         /// A line longer than ``ImportOptions/maxLineBytes``.
-        case lineTooLong
+        public static let lineTooLong = Code(rawValue: "lineTooLong")
         /// Bytes that are not UTF-8.
-        case invalidUTF8
+        public static let invalidUTF8 = Code(rawValue: "invalidUTF8")
         /// `BEGIN`/`END` that do not pair up, or a file cut short.
-        case unbalanced
+        public static let unbalanced = Code(rawValue: "unbalanced")
         /// Components nested deeper than ``ImportOptions/maxDepth``.
-        case tooDeep
+        public static let tooDeep = Code(rawValue: "tooDeep")
         /// A component larger than ``ImportOptions/maxComponentBytes``.
-        case componentTooLarge
+        public static let componentTooLarge = Code(rawValue: "componentTooLarge")
         /// A component with more lines than ``ImportOptions/maxPropertiesPerComponent``.
-        case tooManyProperties
+        public static let tooManyProperties = Code(rawValue: "tooManyProperties")
         /// A required property is missing (`UID`, `DTSTAMP`, `DTSTART`).
-        case missingProperty
+        public static let missingProperty = Code(rawValue: "missingProperty")
         /// A value that cannot be read (a date, a duration, a rule).
-        case invalidValue
+        public static let invalidValue = Code(rawValue: "invalidValue")
         /// A `TZID` with no `VTIMEZONE` and no known name.
-        case unknownTimeZone
+        public static let unknownTimeZone = Code(rawValue: "unknownTimeZone")
         /// Two components claim the same item.
-        case duplicate
+        public static let duplicate = Code(rawValue: "duplicate")
         /// Changed instances with no series master.
-        case orphanOverride
+        public static let orphanOverride = Code(rawValue: "orphanOverride")
         /// Something libical reported (`X-LIC-ERROR`).
-        case libicalError
+        public static let libicalError = Code(rawValue: "libicalError")
         /// Anything else worth knowing.
-        case other
+        public static let other = Code(rawValue: "other")
     }
 
     /// Warning or error.

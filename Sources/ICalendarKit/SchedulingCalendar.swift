@@ -32,7 +32,7 @@ extension ICalendar {
         let content = try book.content(for: audience)
         items = content.items
         components = content.components
-        properties = [ContentLine(name: Self.bookZoneProperty, value: book.timeZone)]
+        properties = [ContentLine(name: Self.bookZoneProperty, value: book.timeZone.identifier)]
     }
 
     /// The scheduling book kept in this calendar (an empty one if it keeps none).
@@ -42,8 +42,12 @@ extension ICalendar {
     /// - Throws: `SchedulingError` naming a record that cannot be read.
     public func schedulingBook(defaultTimeZone: String? = nil) throws(SchedulingError) -> SchedulingBook {
         let zone = properties.first { $0.name == Self.bookZoneProperty }?.value ?? timeZone ?? defaultTimeZone ?? "UTC"
+        let rules: ZoneRules
+        do { rules = try ZoneRules.named(zone) } catch {
+            throw .invalid(field: .timeZone, reason: "‘\(zone)’ is not a time zone this system knows; use an IANA name such as Europe/Madrid")
+        }
         return try SchedulingBook(
-            timeZone: zone, items: items.filter(SchedulingBook.isSchedulingItem),
+            timeZone: rules, items: items.filter(SchedulingBook.isSchedulingItem),
             components: components.filter(SchedulingBook.isSchedulingComponent))
     }
 
@@ -54,6 +58,6 @@ extension ICalendar {
         items = items.filter { !SchedulingBook.isSchedulingItem($0) } + content.items
         components = components.filter { !SchedulingBook.isSchedulingComponent($0) } + content.components
         properties.removeAll { $0.name == Self.bookZoneProperty }
-        properties.append(ContentLine(name: Self.bookZoneProperty, value: book.timeZone))
+        properties.append(ContentLine(name: Self.bookZoneProperty, value: book.timeZone.identifier))
     }
 }

@@ -21,7 +21,7 @@ struct FiveAppsTests {
         let uid = "6f1c2a9e-77aa-4c11-8d2e-5b9f3c1e0d42"
         let now = Date(timeIntervalSince1970: 1_795_339_200)  // 2026-11-22T09:20:00Z
         let done = try calendar.markDone(uid: uid, at: now)
-        #expect(done.isDone && done.status == "COMPLETED" && done.sequence == 1)
+        #expect(done.isDone && done.status == .completed && done.sequence == 1)
         let text = ICalendarExporter().export(calendar)
         let vtodo = try #require(text.components(separatedBy: "BEGIN:VTODO").first { $0.contains("UID:\(uid)") })
         #expect(vtodo.contains("STATUS:COMPLETED\r\n") && vtodo.contains("COMPLETED:20261122T092000Z\r\n") && vtodo.contains("PERCENT-COMPLETE:100\r\n"))
@@ -29,7 +29,7 @@ struct FiveAppsTests {
         #expect(back.item(uid: uid)?.isDone == true)
         #expect(back.item(uid: uid)?.completed == .utc(try LocalDateTime(year: 2026, month: 11, day: 22, hour: 9, minute: 20)))
         let reopened = try back.reopen(uid: uid, at: now)
-        #expect(!reopened.isDone && reopened.status == "NEEDS-ACTION")
+        #expect(!reopened.isDone && reopened.status == .needsAction)
         #expect(!reopened.properties.contains { $0.name == "COMPLETED" || $0.name == "PERCENT-COMPLETE" })
         // An event cannot be done; nothing changes.
         let before = back
@@ -99,12 +99,12 @@ struct FiveAppsTests {
         var anna = try book.client("anna", coach: "marc")
         anna.color = try .named("orange")
         try book.updateClient(anna, coach: "marc")
-        try book.addSession(id: "a1", coach: "marc", client: "anna", start: Gym.at("2026-11-24 10:00"), minutes: 60, workoutType: "Strength")
-        try book.addSession(id: "a2", coach: "marc", client: "anna", start: Gym.at("2026-11-25 10:00"), minutes: 60, color: try .named("royalblue"))
-        try book.addSession(id: "p1", coach: "marc", client: "pau", start: Gym.at("2026-11-26 10:00"), minutes: 60)
+        try book.addSession(id: "a1", coach: "marc", client: "anna", start: Gym.at("2026-11-24 10:00"), duration: .minutes(60), workoutType: "Strength")
+        try book.addSession(id: "a2", coach: "marc", client: "anna", start: Gym.at("2026-11-25 10:00"), duration: .minutes(60), color: try .named("royalblue"))
+        try book.addSession(id: "p1", coach: "marc", client: "pau", start: Gym.at("2026-11-26 10:00"), duration: .minutes(60))
         #expect(try ["a1", "a2", "p1"].map { book.color(of: try book.session($0, coach: "marc"))?.description } == ["orange", "royalblue", "teal"])
-        #expect(refusal { try book.addSession(coach: "marc", client: "pau", start: Gym.at("2026-11-27 10:00"), minutes: 60, color: try .named("firebrick")) }
-                == .invalid(field: "color", reason: ReservedRedFamily().refusal(of: try .named("firebrick")) ?? ""))
+        #expect(refusal { try book.addSession(coach: "marc", client: "pau", start: Gym.at("2026-11-27 10:00"), duration: .minutes(60), color: try .named("firebrick")) }
+                == .invalid(field: .color, reason: ReservedRedFamily().refusal(of: try .named("firebrick")) ?? ""))
         var calendar = ICalendar()
         calendar.setScheduling(book)
         let text = ICalendarExporter().export(calendar)
@@ -119,10 +119,10 @@ struct FiveAppsTests {
     @Test("a client's history is newest first, whatever the status, and a coach's scope hides other coaches' clients")
     func history() throws {
         var book = try Gym.book()
-        try book.addSession(id: "old", coach: "marc", client: "anna", start: Gym.at("2026-11-02 10:00"), minutes: 60)
-        try book.addSession(id: "mid", coach: "marc", client: "anna", start: Gym.at("2026-11-09 10:00"), minutes: 60)
-        try book.addSession(id: "new", coach: "marc", client: "anna", start: Gym.at("2026-11-30 10:00"), minutes: 60)
-        try book.addSession(id: "pau", coach: "marc", client: "pau", start: Gym.at("2026-11-10 10:00"), minutes: 60)
+        try book.addSession(id: "old", coach: "marc", client: "anna", start: Gym.at("2026-11-02 10:00"), duration: .minutes(60))
+        try book.addSession(id: "mid", coach: "marc", client: "anna", start: Gym.at("2026-11-09 10:00"), duration: .minutes(60))
+        try book.addSession(id: "new", coach: "marc", client: "anna", start: Gym.at("2026-11-30 10:00"), duration: .minutes(60))
+        try book.addSession(id: "pau", coach: "marc", client: "pau", start: Gym.at("2026-11-10 10:00"), duration: .minutes(60))
         try book.setStatus(.completed, ofSession: "old", coach: "marc")
         try book.setStatus(.noShow, ofSession: "mid", coach: "marc")
         #expect(try book.history(client: "anna").map(\.id) == ["new", "mid", "old"])

@@ -70,7 +70,7 @@ struct ICalendarImportExportTests {
         #expect(openDay.properties.contains(ContentLine(name: "X-EMPTY-NOTE", value: "")))
         let todo = try #require(cal.items.first { $0.kind == .task })
         #expect(!todo.hasStart)
-        #expect(todo.status == "NEEDS-ACTION")
+        #expect(todo.status == .needsAction)
     }
 
     @Test("Export → import → export is byte-identical, and libical reads the export without errors")

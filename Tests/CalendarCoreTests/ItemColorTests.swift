@@ -103,7 +103,7 @@ struct CalendarItemTests {
             Issue.record("accepted red")
         } catch {
             #expect(error.code == .reservedColor)
-            #expect(error.field == "color")
+            #expect(error.field == .color)
             #expect(error.message.contains("two or more items"))
         }
         do {

@@ -69,24 +69,24 @@ struct OneClockLibraryTests {
 
     @Test("a session booked at the second 02:00 of the night the clocks go back stays there, through a backup too")
     func laterOfRepeatedTime() throws {
-        var book = try SchedulingBook(timeZone: "Europe/Madrid")
+        var book = SchedulingBook(timeZone: try .named("Europe/Madrid"))
         var hours = WorkingHours()
         try hours.set([try TimeRange(parsing: "01:00-04:00")], on: [.sunday])
         try book.addCoach(Coach(id: "nit", name: "Night", workingHours: hours))
         try book.addClient(Client(id: "owl", coachID: "nit", name: "Owl"))
         let day = try LocalDate(year: 2026, month: 10, day: 25)
-        let slots = try book.freeSlots(coach: "nit", from: day, through: day, minutes: 30)
+        let slots = try book.freeSlots(coach: "nit", from: day, through: day, length: .minutes(30))
         let second = try #require(slots.first { $0.startSeconds == 1_792_890_000 })  // 01:00Z = 02:00 CET
         let first = try #require(slots.first { $0.startSeconds == 1_792_886_400 })   // 00:00Z = 02:00 CEST
         #expect(second.start == first.start, "both slots read 02:00 on the wall")
-        let late = try book.addSession(id: "late", coach: "nit", client: "owl", startingAt: Date(timeIntervalSince1970: TimeInterval(second.startSeconds)), minutes: 30)
+        let late = try book.addSession(id: "late", coach: "nit", client: "owl", startingAt: Date(timeIntervalSince1970: TimeInterval(second.startSeconds)), duration: .minutes(30))
         #expect(late.isLaterOfRepeatedTime)
-        let early = try book.addSession(id: "early", coach: "nit", client: "owl", startingAt: Date(timeIntervalSince1970: TimeInterval(first.startSeconds)), minutes: 30)
+        let early = try book.addSession(id: "early", coach: "nit", client: "owl", startingAt: Date(timeIntervalSince1970: TimeInterval(first.startSeconds)), duration: .minutes(30))
         #expect(!early.isLaterOfRepeatedTime)
         #expect(try book.sessions(coach: "nit").map(\.id) == ["early", "late"])
         let back = try ICalendar(book, for: .everything).schedulingBook()
         #expect(try back.session("late", coach: "nit").isLaterOfRepeatedTime)
-        #expect(try back.freeSlots(coach: "nit", from: day, through: day, minutes: 30).map(\.startSeconds) == slots.map(\.startSeconds).filter { ![first.startSeconds, second.startSeconds].contains($0) })
+        #expect(try back.freeSlots(coach: "nit", from: day, through: day, length: .minutes(30)).map(\.startSeconds) == slots.map(\.startSeconds).filter { ![first.startSeconds, second.startSeconds].contains($0) })
     }
 
     @Test("lengths past 366 days are refused, and absurd ones do not overflow")

@@ -53,14 +53,14 @@ struct ReadmeExampleTests {
         func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
 
         // The README's scheduling snippet, verbatim.
-        var book = try SchedulingBook(timeZone: "Europe/Madrid")
-        try book.addCoach(Coach(id: "marc", name: "Marc Soler", bufferMinutes: 10))
+        var book = SchedulingBook(timeZone: try .named("Europe/Madrid"))
+        try book.addCoach(Coach(id: "marc", name: "Marc Soler", buffer: .minutes(10)))
         try book.addClient(Client(id: "anna", coachID: "marc", name: "Anna Puig"))
         try book.addSession(id: "s1", coach: "marc", client: "anna",
-                            start: try LocalDateTime(year: 2026, month: 11, day: 26, hour: 18), minutes: 60)
+                            start: try LocalDateTime(year: 2026, month: 11, day: 26, hour: 18), duration: .minutes(60))
 
         try book.addClass(ClassSeries(id: "yoga", title: "Yoga", weekdays: [.monday, .wednesday],
-                                      time: try TimeOfDay(hour: 18, minute: 30), minutes: 60, capacity: 1,
+                                      time: try TimeOfDay(hour: 18, minute: 30), duration: .minutes(60), capacity: 1,
                                       firstDate: try LocalDate(year: 2026, month: 9, day: 7)))
         try book.addMember(Member(id: "marta", name: "Marta Roig"))
         try book.addMember(Member(id: "oriol", name: "Oriol Camps"))

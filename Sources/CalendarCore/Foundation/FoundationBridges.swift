@@ -253,3 +253,13 @@ extension Duration {
     /// Whole minutes, rounded down (for a scheduling length).
     public var wholeMinutes: Int { Int(components.seconds / 60) }
 }
+
+extension Duration {
+    /// A length of whole minutes, as the scheduling book counts them.
+    /// - Parameter minutes: the minutes.
+    public static func minutes(_ minutes: Int) -> Duration { .seconds(Int64(minutes) * 60) }
+
+    /// A length of whole hours.
+    /// - Parameter hours: the hours.
+    public static func hours(_ hours: Int) -> Duration { .seconds(Int64(hours) * 3600) }
+}

@@ -10,36 +10,47 @@
 /// ```
 public struct CalendarItemError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What kind of problem it is.
-    public enum Code: String, Hashable, Sendable, Codable {
+    public struct Code: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+        // A struct of constants rather than an enum, as swift-system's `Errno`:
+        // `catch CalendarItemError.Code.x` is then an expression pattern that `~=` matches
+        // (an enum case there is read as an enum pattern, which cannot match an error).
+        /// The code's name.
+        public let rawValue: String
+        /// Names a code.
+        /// - Parameter rawValue: the name.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// The name.
+        public var description: String { rawValue }
+
         /// The title is empty or only white space.
-        case emptyTitle
+        public static let emptyTitle = Code(rawValue: "emptyTitle")
         /// The title starts with a digit and the rules forbid that.
-        case titleStartsWithDigit
+        public static let titleStartsWithDigit = Code(rawValue: "titleStartsWithDigit")
         /// The colour is in the red family (``ReservedRedFamily``): red marks busy days.
-        case reservedColor
+        public static let reservedColor = Code(rawValue: "reservedColor")
         /// A colour name CSS3 does not have.
-        case unknownColor
+        public static let unknownColor = Code(rawValue: "unknownColor")
         /// The end is before the start.
-        case endBeforeStart
+        public static let endBeforeStart = Code(rawValue: "endBeforeStart")
         /// An all-day start with a timed end, or the other way round.
-        case endTypeMismatch
+        public static let endTypeMismatch = Code(rawValue: "endTypeMismatch")
         /// The recurrence is invalid for the start.
-        case invalidRecurrence
+        public static let invalidRecurrence = Code(rawValue: "invalidRecurrence")
         /// The item has no UID.
-        case missingUID
+        public static let missingUID = Code(rawValue: "missingUID")
         /// No item has this UID.
-        case notFound
+        public static let notFound = Code(rawValue: "notFound")
         /// An item with this UID exists already.
-        case duplicateUID
+        public static let duplicateUID = Code(rawValue: "duplicateUID")
         /// A time zone the item names is not known.
-        case unknownTimeZone
+        public static let unknownTimeZone = Code(rawValue: "unknownTimeZone")
         /// The item lasts longer than ``CalendarItem/maximumLength``.
-        case tooLong
+        public static let tooLong = Code(rawValue: "tooLong")
         /// A task without both a date and a time, where the rules ask for them
         /// (``ValidationRules/requireTaskDateAndTime``).
-        case missingTaskTime
+        public static let missingTaskTime = Code(rawValue: "missingTaskTime")
         /// Only a task can be done or reopened; the item is an event.
-        case notATask
+        public static let notATask = Code(rawValue: "notATask")
     }
 
     /// A field of an item, named by a type rather than a string.

@@ -5,25 +5,36 @@
 /// entry instead.
 public struct RecurrenceRuleError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What kind of problem it is.
-    public enum Code: String, Hashable, Sendable, Codable {
+    public struct Code: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+        // A struct of constants rather than an enum, as swift-system's `Errno`:
+        // `catch RecurrenceRuleError.Code.x` is then an expression pattern that `~=` matches
+        // (an enum case there is read as an enum pattern, which cannot match an error).
+        /// The code's name.
+        public let rawValue: String
+        /// Names a code.
+        /// - Parameter rawValue: the name.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// The name.
+        public var description: String { rawValue }
+
         /// The rule has no `FREQ`.
-        case missingFrequency
+        public static let missingFrequency = Code(rawValue: "missingFrequency")
         /// A part's value cannot be read (`INTERVAL=abc`).
-        case malformedValue
+        public static let malformedValue = Code(rawValue: "malformedValue")
         /// A number outside the range the RFC allows (`BYMONTH=13`).
-        case valueOutOfRange
+        public static let valueOutOfRange = Code(rawValue: "valueOutOfRange")
         /// A part that the rule's `FREQ` does not allow (`BYWEEKNO` with `MONTHLY`).
-        case partNotAllowed
+        public static let partNotAllowed = Code(rawValue: "partNotAllowed")
         /// `COUNT` and `UNTIL` together (RFC 5545 §3.3.10: MUST NOT).
-        case countAndUntil
+        public static let countAndUntil = Code(rawValue: "countAndUntil")
         /// The same part twice.
-        case duplicatePart
+        public static let duplicatePart = Code(rawValue: "duplicatePart")
         /// A part name this library does not know (and not an `X-` name).
-        case unknownPart
+        public static let unknownPart = Code(rawValue: "unknownPart")
         /// `UNTIL` has a different value type from `DTSTART`.
-        case untilTypeMismatch
+        public static let untilTypeMismatch = Code(rawValue: "untilTypeMismatch")
         /// A part the rule needs together with another one (`BYSETPOS` alone).
-        case missingCompanion
+        public static let missingCompanion = Code(rawValue: "missingCompanion")
     }
 
     /// The kind of problem.

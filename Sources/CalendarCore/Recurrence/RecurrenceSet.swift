@@ -316,15 +316,26 @@ public struct RecurrenceSet: Hashable, Sendable, Codable {
 /// An error expanding a recurrence.
 public struct RecurrenceError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What kind of problem it is.
-    public enum Code: String, Hashable, Sendable, Codable {
+    public struct Code: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+        // A struct of constants rather than an enum, as swift-system's `Errno`:
+        // `catch RecurrenceError.Code.x` is then an expression pattern that `~=` matches
+        // (an enum case there is read as an enum pattern, which cannot match an error).
+        /// The code's name.
+        public let rawValue: String
+        /// Names a code.
+        /// - Parameter rawValue: the name.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// The name.
+        public var description: String { rawValue }
+
         /// The set has no end and neither a window end nor a limit was given.
-        case unbounded
+        public static let unbounded = Code(rawValue: "unbounded")
         /// The start's time zone is not known.
-        case unknownTimeZone
+        public static let unknownTimeZone = Code(rawValue: "unknownTimeZone")
         /// A rule is invalid for its start.
-        case invalidRule
+        public static let invalidRule = Code(rawValue: "invalidRule")
         /// An expansion without a `limit` reached ``RecurrenceSet/maxInstances``.
-        case tooManyInstances
+        public static let tooManyInstances = Code(rawValue: "tooManyInstances")
     }
 
     /// The kind of problem.

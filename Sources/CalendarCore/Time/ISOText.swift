@@ -80,6 +80,52 @@ package enum ISOText {
         }
     }
 
+    /// An exact length as ISO 8601 text in whole seconds: `PT1H30M`, `PT45S`, `PT0S`
+    /// (hours, not days: a length is exact, and `P1D` would read as a nominal day).
+    package static func duration(_ d: Duration) -> String {
+        let total = d.components.seconds
+        guard total != 0 else { return "PT0S" }
+        let a = abs(total)
+        var text = (total < 0 ? "-" : "") + "PT"
+        if a >= 3600 { text += String(a / 3600) + "H" }
+        if a % 3600 >= 60 { text += String(a % 3600 / 60) + "M" }
+        if a % 60 != 0 { text += String(a % 60) + "S" }
+        return text
+    }
+
+    /// Reads `PT#H#M#S` (each part optional, at least one) or `P#D` / `P#W`
+    /// (as 24-hour days and 7-day weeks).
+    package static func duration(_ text: some StringProtocol) throws(TimeValueError) -> Duration {
+        let bad = TimeValueError(.malformed, "‘\(text)’ is not a length written as ISO 8601, such as PT1H30M or PT45M")
+        var rest = Substring(text)
+        let negative = rest.first == "-"
+        if negative || rest.first == "+" { rest = rest.dropFirst() }
+        guard rest.first == "P", rest.count > 1 else { throw bad }
+        rest = rest.dropFirst()
+        var seconds: Int64 = 0, inTime = false, digits = "", sawPart = false
+        for ch in rest {
+            if ch.isASCII, ch.isNumber { digits.append(ch); continue }
+            if ch == "T", !inTime, digits.isEmpty { inTime = true; continue }
+            guard let n = Int64(digits) else { throw bad }
+            let unit: Int64
+            switch (inTime, ch) {
+            case (false, "W"): unit = 7 * 86_400
+            case (false, "D"): unit = 86_400
+            case (true, "H"): unit = 3600
+            case (true, "M"): unit = 60
+            case (true, "S"): unit = 1
+            default: throw bad
+            }
+            let (product, overflow) = n.multipliedReportingOverflow(by: unit)
+            guard !overflow, seconds <= Int64.max - product else { throw bad }
+            seconds += product
+            digits = ""
+            sawPart = true
+        }
+        guard digits.isEmpty, sawPart else { throw bad }
+        return .seconds(negative ? -seconds : seconds)
+    }
+
     private static func number(_ digits: ArraySlice<UInt8>) -> Int? {
         var n = 0
         for d in digits {

@@ -1,18 +1,29 @@
 /// An error in a date, a time or a time zone given to Horari.
 ///
-/// Catch it and switch on ``code`` (`catch let error where error.code == .…`); ``message`` says what was wrong in words a person can
+/// Catch it by code (`catch TimeValueError.Code.impossibleDate`); ``message`` says what was wrong in words a person can
 /// act on.
 public struct TimeValueError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What kind of problem it is.
-    public enum Code: String, Hashable, Sendable, Codable {
+    public struct Code: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+        // A struct of constants rather than an enum, as swift-system's `Errno`:
+        // `catch TimeValueError.Code.x` is then an expression pattern that `~=` matches
+        // (an enum case there is read as an enum pattern, which cannot match an error).
+        /// The code's name.
+        public let rawValue: String
+        /// Names a code.
+        /// - Parameter rawValue: the name.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// The name.
+        public var description: String { rawValue }
+
         /// A field is outside its range (month 13, hour 24).
-        case outOfRange
+        public static let outOfRange = Code(rawValue: "outOfRange")
         /// A date that the calendar does not have (February 30).
-        case impossibleDate
+        public static let impossibleDate = Code(rawValue: "impossibleDate")
         /// Text that is not a date or date-time in the expected form.
-        case malformed
+        public static let malformed = Code(rawValue: "malformed")
         /// A time-zone identifier that is not known.
-        case unknownTimeZone
+        public static let unknownTimeZone = Code(rawValue: "unknownTimeZone")
     }
 
     /// The kind of problem.
