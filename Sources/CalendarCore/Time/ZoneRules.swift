@@ -166,6 +166,19 @@ public struct ZoneRules: Hashable, Sendable {
         }
     }
 
+    /// The same rules under another name, such as a calendar's own `TZID`
+    /// for them (`ICalendar.merge(_:)` gives a clashing custom zone a new
+    /// `TZID`, and its rules that name, so that whatever shows the zone's
+    /// name shows the new one).
+    ///
+    /// - Parameter identifier: the new ``identifier``.
+    public func renamed(_ identifier: String) -> ZoneRules {
+        let t = table
+        return ZoneRules(table: Table(identifier, t.transitions, t.offsetsAfter, t.initialOffset, t.coverage, t.timeZone))
+    }
+
+    private init(table: Table) { self.table = table }
+
     /// A change of offset: the instant it happens and the offsets either side.
     public struct Transition: Hashable, Sendable {
         /// Unix seconds of the change.
