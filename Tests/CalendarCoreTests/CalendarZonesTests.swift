@@ -185,6 +185,66 @@ struct CalendarZonesTests {
         #expect(found.filter { $0.id.uid.hasPrefix("standup") }.map(\.startSeconds) == Self.inPune.standups)
     }
 
+    @Test("Merging a calendar whose My Office differs renames the incoming zone; neither side is read with the other's rules",
+          arguments: [true, false])
+    func mergeKeepsBothZones(berlinFirst: Bool) throws {
+        let (berlin, pune, _) = try Self.both(berlinFirst: berlinFirst)
+        var merged = berlinFirst ? berlin : pune
+        let incoming = berlinFirst ? pune : berlin
+        let (ours, theirs) = berlinFirst ? (Self.inBerlin, Self.inPune) : (Self.inPune, Self.inBerlin)
+        let report = merged.merge(incoming)
+        #expect(report.renamedZones == ["My Office": "My Office (2)"])
+        #expect(report.added.count == 3)
+        #expect(merged.zones.tzids == ["My Office", "My Office (2)"])
+        #expect(merged.zones["My Office (2)"]?.identifier == "My Office (2)")
+        #expect(merged.timeZoneDefinitions.count == 2)
+        let moved = try #require(merged.items.first { $0.uid == "review-" + (berlinFirst ? "pune" : "berlin") })
+        #expect(moved.start.zoneIdentifier == "My Office (2)")
+        #expect(moved.overrides.map(\.recurrenceID.zoneIdentifier) == ["My Office (2)"])
+        #expect(moved.overrides.map(\.item.start.zoneIdentifier) == ["My Office (2)"])
+
+        func check(_ calendar: ICalendar) throws {
+            let found = calendar.schedule().occurrences(from: Date(timeIntervalSince1970: 1_772_236_800), to: Date(timeIntervalSince1970: 1_772_841_600))
+            func starts(_ uid: String) -> [Int64] { found.filter { $0.id.uid == uid }.map(\.startSeconds) }
+            let (mine, other) = berlinFirst ? ("berlin", "pune") : ("pune", "berlin")
+            #expect(starts("meeting-" + mine) == [ours.meeting.start])
+            #expect(starts("meeting-" + other) == [theirs.meeting.start])
+            #expect(starts("standup-" + mine) == ours.standups)
+            #expect(starts("standup-" + other) == theirs.standups)
+            #expect(starts("review-" + mine) == ours.reviews)
+            #expect(starts("review-" + other) == theirs.reviews)
+        }
+        try check(merged)
+        // Written out, both definitions go with it, and read back the same.
+        let text = ICalendarExporter().export(merged)
+        #expect(text.contains("TZID:My Office\r\n"))
+        #expect(text.contains("TZID:My Office (2)\r\n"))
+        #expect(text.contains("DTSTART;TZID=My Office (2):20260302T090000\r\n"))
+        let again = try Self.read(text)
+        #expect(again.diagnostics.isEmpty, "\(again.diagnostics)")
+        #expect(again.calendar.zones == merged.zones)
+        try check(again.calendar)
+        // Merging again adds nothing and renames nothing new: the zone is the same.
+        var twice = merged
+        let second = twice.merge(again.calendar)
+        #expect(second.renamedZones.isEmpty)
+        #expect(second.added.isEmpty)
+        #expect(twice.zones == merged.zones)
+    }
+
+    @Test("Merging a calendar with the same My Office keeps one zone")
+    func mergeSameZone() throws {
+        var berlin = try Self.read(Self.berlin).calendar
+        let other = try Self.read(Self.office("hamburg", offset: "+0100")).calendar
+        let report = berlin.merge(other)
+        #expect(report.renamedZones.isEmpty)
+        #expect(report.added.count == 3)
+        #expect(berlin.zones.tzids == ["My Office"])
+        #expect(berlin.timeZoneDefinitions.count == 1)
+        let meeting = try #require(berlin.item(uid: "meeting-hamburg"))
+        #expect(try meeting.start.epochSeconds(floatingIn: .utc, zones: berlin.zones) == Self.inBerlin.meeting.start)
+    }
+
     @Test("Within one file, a second, different definition of a TZID is reported and the first is used")
     func secondDefinitionInOneFile() throws {
         let zone = { (offset: String) in
