@@ -40,7 +40,7 @@ func loadExistingCalendar(_ url: URL, strict: Bool = false, quiet: Bool = false)
 /// zone most of its items start in, else UTC (a calendar of only all-day,
 /// floating and UTC times reads the same on every clock).
 func calendarZoneName(of calendar: ICalendar) -> String {
-    calendar.calendarZone ?? Schedule.predominantZone(of: calendar.items)?.identifier ?? "UTC"
+    calendar.calendarZone ?? Schedule.predominantZone(of: calendar.items, zones: calendar.zones)?.identifier ?? "UTC"
 }
 
 /// The calendar a command names: a positional FILE or `--calendar`, not both.
@@ -55,6 +55,9 @@ struct Clock {
     let name: String
     /// Its rules.
     let rules: ZoneRules
+    /// The zones the calendar defines for itself (`ICalendar.zones`): its
+    /// items' times are read with these, and the clock may be one of them.
+    let zones: ZoneTable
 
     /// The machine's zone: `TZ` when it names a zone (with or without the
     /// leading `:` POSIX allows; Foundation reads `TZ=UTC` as `GMT` and
@@ -80,18 +83,23 @@ struct Clock {
         return x == ZoneRules.ianaIdentifier(forTZID: b)
     }
 
-    init(named name: String, option: String = "--time-zone") throws {
-        do { rules = try ZoneRules.named(name) } catch { throw ValidationError("\(option) ‘\(name)’: \(error.message)") }
-        self.name = ZoneRules.ianaIdentifier(forTZID: name) ?? name
+    init(named name: String, option: String = "--time-zone", zones: ZoneTable = ZoneTable()) throws {
+        do { rules = try zones.rules(forTZID: name) } catch { throw ValidationError("\(option) ‘\(name)’: \(error.message)") }
+        self.name = zones[name] != nil ? name : ZoneRules.ianaIdentifier(forTZID: name) ?? name
+        self.zones = zones
     }
 
     /// `--time-zone`, else the calendar's own zone (`calendarZoneName(of:)`).
     /// Never the machine's zone.
     init(option: String?, calendar: ICalendar) throws {
-        if let option { try self.init(named: option) } else {
-            try self.init(named: calendarZoneName(of: calendar), option: "the calendar's zone (X-WR-TIMEZONE)")
+        if let option { try self.init(named: option, zones: calendar.zones) } else {
+            try self.init(named: calendarZoneName(of: calendar), option: "the calendar's zone (X-WR-TIMEZONE)", zones: calendar.zones)
         }
     }
+
+    /// The instant of an item's time: a date or floating time on this clock,
+    /// a zoned one with the calendar's rules for its zone (``zones``).
+    func seconds(_ t: CalendarTime) -> Int64? { try? t.epochSeconds(floatingIn: rules, zones: zones) }
 
     /// Whether this is the machine's zone, which views need not name.
     var isSystem: Bool { Self.sameZone(name, Self.systemZoneName) }
@@ -186,7 +194,7 @@ let rulesProperty = "X-HORARI-RULES"
 /// classes and sessions follow the book's own rules), with why.
 func itemsBreaking(_ rules: ValidationRules, in calendar: ICalendar) -> [(uid: String, message: String)] {
     calendar.items.filter { !SchedulingBook.isSchedulingItem($0) }.compactMap { item in
-        do throws(CalendarItemError) { try item.validate(rules) } catch { return (item.uid, error.message) }
+        do throws(CalendarItemError) { try item.validate(rules, zones: calendar.zones) } catch { return (item.uid, error.message) }
         return nil
     }
 }

@@ -90,7 +90,7 @@ struct Occurrences: ParsableCommand {
                 if n >= maxPerSeries { continue }
                 perSeries[o.id.uid] = n + 1
             }
-            let record = OccurrenceFormat.record(o, master: schedule.item(uid: o.id.uid))
+            let record = OccurrenceFormat.record(o, master: schedule.item(uid: o.id.uid), zones: schedule.zones)
             if format == "json" {
                 shown.append((OccurrenceKey(o, record), DisplayOccurrence(o, zone: clock.rules)))
             } else {
@@ -173,18 +173,18 @@ enum OccurrenceFormat {
     /// One occurrence as expand.py prints it: the end in the start's zone
     /// (the same instant), and a changed instance's recurrence ID as its
     /// `RECURRENCE-ID` was written (the same instant as the series' own).
-    static func record(_ o: Occurrence, master: CalendarItem?) -> Record {
+    static func record(_ o: Occurrence, master: CalendarItem?, zones: ZoneTable) -> Record {
         let summary = o.item.title.isEmpty ? nil : o.item.title
         var recurrenceID: String?
         if let master, master.isRecurring, let rid = o.id.recurrenceID {
-            let seconds = try? rid.epochSeconds(floatingIn: .utc)
-            let written = master.overrides.first { (try? $0.recurrenceID.epochSeconds(floatingIn: .utc)) == seconds }?.recurrenceID
-            recurrenceID = iso(written ?? rid, nil)
+            let seconds = try? rid.epochSeconds(floatingIn: .utc, zones: zones)
+            let written = master.overrides.first { (try? $0.recurrenceID.epochSeconds(floatingIn: .utc, zones: zones)) == seconds }?.recurrenceID
+            recurrenceID = iso(written ?? rid, nil, zones: zones)
         }
         let end: CalendarTime
         switch (o.start, o.end) {
         case (.zoned(_, let z), .utc), (.zoned(_, let z), .zoned):
-            if let rules = try? ZoneRules.named(z) {
+            if let rules = try? zones.rules(forTZID: z) {
                 end = .zoned(LocalDateTime(localSeconds: rules.wall(atInstant: o.endSeconds)), z)
             } else {
                 end = o.end
@@ -194,7 +194,7 @@ enum OccurrenceFormat {
         }
         return Record(
             uid: o.id.uid, recurrenceID: recurrenceID,
-            start: iso(o.start, o.startSeconds), end: iso(end, o.endSeconds), summary: summary,
+            start: iso(o.start, o.startSeconds, zones: zones), end: iso(end, o.endSeconds, zones: zones), summary: summary,
             component: o.item.kind == .task ? "VTODO" : "VEVENT", tzid: zoneName(o.start))
     }
 
@@ -215,7 +215,7 @@ enum OccurrenceFormat {
     }
 
     /// `2026-03-02`, `2026-03-02T09:00:00`, `…+00:00`, `…+01:00`.
-    static func iso(_ t: CalendarTime, _ seconds: Int64?) -> String {
+    static func iso(_ t: CalendarTime, _ seconds: Int64?, zones: ZoneTable) -> String {
         let d = t.localDate
         let date = pad(d.year, 4) + "-" + pad(d.month, 2) + "-" + pad(d.day, 2)
         if case .date = t { return date }
@@ -225,7 +225,7 @@ enum OccurrenceFormat {
         case .date, .floating: return clock
         case .utc: return clock + "+00:00"
         case .zoned(let wall, let z):
-            guard let rules = try? ZoneRules.named(z) else { return clock }
+            guard let rules = try? zones.rules(forTZID: z) else { return clock }
             let instant = seconds ?? rules.instant(forWall: wall.localSeconds)
             let shown = LocalDateTime(localSeconds: rules.wall(atInstant: instant))
             let offset = rules.offset(atInstant: instant)
@@ -342,7 +342,7 @@ struct Import: ParsableCommand {
         let exists = FileManager.default.fileExists(atPath: target.path, isDirectory: &isFolder)
         if isFolder.boolValue { throw noCalendarYet(target) }
         // A new calendar is created on one clock, once (Docs/TimeZones.md).
-        let newZone = exists ? nil : try Clock(named: timeZone ?? incoming.calendarZone ?? Clock.systemZoneName).name
+        let newZone = exists ? nil : try Clock(named: timeZone ?? incoming.calendarZone ?? Clock.systemZoneName, zones: incoming.zones).name
         try? FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
         let report: SyncReport
         let progress = ProgressLine(file: file)
@@ -361,6 +361,9 @@ struct Import: ParsableCommand {
         }
         print("added \(report.added.count), updated \(report.updated.count), unchanged \(report.unchanged.count), kept newer \(report.keptNewer.count), conflicts \(report.conflicts.count), not in the file \(report.missing.count)")
         for uid in report.conflicts { print("conflict (same SEQUENCE and timestamps, kept ours): \(uid)") }
+        for (tzid, renamed) in report.renamedZones.sorted(by: { $0.key < $1.key }) {
+            print("zone ‘\(tzid)’: \(file) defines it otherwise than the calendar does; its times keep their own rules as ‘\(renamed)’")
+        }
     }
 }
 

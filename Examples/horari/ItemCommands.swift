@@ -26,7 +26,7 @@ extension BookOptions {
         try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         let timeZone = timeZone
         do {
-            return try CalendarFile.update(url, exporterFor: { calendar in try exporter(zone: timeZone ?? calendarZoneName(of: calendar)) },
+            return try CalendarFile.update(url, exporterFor: { calendar in try exporter(zone: timeZone ?? calendarZoneName(of: calendar), zones: calendar.zones) },
                                            whileWaiting: { sayWaiting(for: url) }) { calendar in
                 if calendar.calendarZone == nil, calendar.items.isEmpty { calendar.timeZone = newZone }
                 return try body(&calendar)
@@ -42,13 +42,14 @@ extension BookOptions {
 
     /// The clock typed times are on: --time-zone, else the calendar's own.
     func clock(of calendar: ICalendar) throws -> Clock {
-        try Clock(named: timeZone ?? calendarZoneName(of: calendar))
+        try Clock(named: timeZone ?? calendarZoneName(of: calendar), zones: calendar.zones)
     }
 
-    /// The request's time, --now read in `zone`.
-    func instant(inZone zone: String) throws -> Date {
+    /// The request's time, --now read in `zone` (one of `zones`, the
+    /// calendar's own, or a system zone).
+    func instant(inZone zone: String, zones: ZoneTable = ZoneTable()) throws -> Date {
         guard let now else { return Date() }
-        return Date(timeIntervalSince1970: TimeInterval(try Clock(named: zone).instant(typed: now, option: "--now").instant))
+        return Date(timeIntervalSince1970: TimeInterval(try Clock(named: zone, zones: zones).instant(typed: now, option: "--now").instant))
     }
 }
 
@@ -92,7 +93,7 @@ func describeTime(_ item: CalendarItem, clock: Clock) -> String {
     if item.kind == .task {
         let due: String
         func at(_ t: CalendarTime) -> String {
-            guard !t.isDate, let s = try? t.epochSeconds(floatingIn: clock.rules) else { return dayText(t.localDate) }
+            guard !t.isDate, let s = clock.seconds(t) else { return dayText(t.localDate) }
             return "\(dayText(clock.wall(s).date)) \(clock.time(s))"
         }
         if case .at(let time) = item.end { due = "due \(at(time))" } else { due = "no due date" }
@@ -105,8 +106,8 @@ func describeTime(_ item: CalendarItem, clock: Clock) -> String {
         }
         return "\(day), all day" + repeats
     }
-    guard let from = try? start.epochSeconds(floatingIn: clock.rules) else { return day + repeats }
-    let to = from + item.length(floatingIn: clock.rules)
+    guard let from = clock.seconds(start) else { return day + repeats }
+    let to = from + item.length(floatingIn: clock.rules, zones: clock.zones)
     return (to > from ? clock.span(from: from, to: to) : "\(dayText(clock.wall(from).date)) \(clock.time(from))") + repeats
 }
 
@@ -172,7 +173,7 @@ struct Add: ParsableCommand {
         let added = try book.updateCalendar { calendar in
             let clock = try book.clock(of: calendar)
             let item = try makeItem(clock: clock)
-            try calendar.add(item, at: try book.instant(inZone: clock.name), rules: try calendarRules(of: calendar).rules)
+            try calendar.add(item, at: try book.instant(inZone: clock.name, zones: clock.zones), rules: try calendarRules(of: calendar).rules)
             return (item, clock)
         }
         print("Added \(describe(added.0, clock: added.1)) as \(added.0.uid).")
@@ -246,7 +247,7 @@ struct Edit: ParsableCommand {
             }
             let clock = try book.clock(of: calendar)
             let new = try revise(old, clock: clock)
-            try calendar.update(new, at: try book.instant(inZone: clock.name), rules: try calendarRules(of: calendar).rules)
+            try calendar.update(new, at: try book.instant(inZone: clock.name, zones: clock.zones), rules: try calendarRules(of: calendar).rules)
             return (old, calendar.item(uid: uid) ?? new, clock)
         }
         print("Changed \(describe(old, clock: clock))\n     to \(describe(new, clock: clock)).")
@@ -265,8 +266,8 @@ struct Edit: ParsableCommand {
                 if time.isDate, old.start.isDate {
                     let shift = time.wallTime.localSeconds - old.start.wallTime.localSeconds
                     item.end = .at(oldEnd.withWallTime(LocalDateTime(localSeconds: oldEnd.wallTime.localSeconds + shift)))
-                } else if !time.isDate, !old.start.isDate, let newStart = try? time.epochSeconds(floatingIn: clock.rules) {
-                    let t = newStart + old.length(floatingIn: clock.rules)
+                } else if !time.isDate, !old.start.isDate, let newStart = clock.seconds(time) {
+                    let t = newStart + old.length(floatingIn: clock.rules, zones: clock.zones)
                     let wall = clock.wall(t)
                     item.end = .at(clock.instant(wall) == t ? .zoned(wall, clock.name) : .utc(LocalDateTime(localSeconds: t)))
                 } else {
@@ -390,7 +391,7 @@ struct Done: ParsableCommand {
             let clock = try book.clock(of: calendar)
             guard item.kind == .task else { throw CLIError("‘\(id.shown)’ is an event (\(item.title.shown)); only a task can be done") }
             guard item.isDone == undo else { return (item, false, clock) }
-            let now = try book.instant(inZone: clock.name)
+            let now = try book.instant(inZone: clock.name, zones: clock.zones)
             let rules = try calendarRules(of: calendar).rules
             let task = undo ? try calendar.reopen(uid: uid, at: now, rules: rules) : try calendar.markDone(uid: uid, at: now, rules: rules)
             return (task, true, clock)
@@ -399,7 +400,7 @@ struct Done: ParsableCommand {
         switch (undo, changed) {
         case (false, true): print("Done: \(what).")
         case (true, true): print("Still to do: \(what).")
-        case (false, false): let when = task.completed.flatMap { try? $0.epochSeconds(floatingIn: clock.rules) }.map { " on \(dayText(clock.wall($0).date)) at \(clock.time($0))" }
+        case (false, false): let when = task.completed.flatMap { clock.seconds($0) }.map { " on \(dayText(clock.wall($0).date)) at \(clock.time($0))" }
             print("Already done\(when ?? ""): \(what).")
         case (true, false): print("Not done, nothing to undo: \(what).")
         }

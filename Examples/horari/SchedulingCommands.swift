@@ -54,8 +54,8 @@ struct BookOptions: ParsableArguments {
     /// The exporter a change saves with: what it writes as `DTSTAMP` (for the
     /// book's records, which are written afresh) is the request's time, so a
     /// script that passes --now writes the same file every time.
-    func exporter(zone: String) throws -> ICalendarExporter {
-        ICalendarExporter(options: .init(timestamp: try instant(inZone: zone), includeRejected: true))
+    func exporter(zone: String, zones: ZoneTable = ZoneTable()) throws -> ICalendarExporter {
+        ICalendarExporter(options: .init(timestamp: try instant(inZone: zone, zones: zones), includeRejected: true))
     }
 
     /// The date on the book's clocks at the request's time.

@@ -21,12 +21,15 @@ extension ICalendar {
     /// An item without a `DTSTAMP` gets `now`, as RFC 5545 §3.8.7.2 asks of
     /// every component a calendar writes.
     ///
+    /// A `TZID` this calendar defines (``zones``) is as good as a system
+    /// zone's name.
+    ///
     /// - Throws: `CalendarItemError` from
-    ///   `CalendarItem.validate(_:)` (a red colour, an empty
+    ///   `CalendarItem.validate(_:zones:)` (a red colour, an empty
     ///   title, an end before the start…), or
     ///   `CalendarItemError.Code.duplicateUID`.
     public mutating func add(_ item: CalendarItem, at now: Date = Date(), rules: ValidationRules = ValidationRules()) throws(CalendarItemError) {
-        try item.validate(rules)
+        try item.validate(rules, zones: zones)
         guard self.item(uid: item.uid) == nil else {
             throw CalendarItemError(.duplicateUID, field: .uid, "an item with the UID ‘\(item.uid)’ exists already; edit it instead, or pick another ID")
         }
@@ -47,7 +50,7 @@ extension ICalendar {
     ///   `CalendarItemError.Code.notFound`.
     @discardableResult
     public mutating func update(_ item: CalendarItem, at now: Date = Date(), rules: ValidationRules = ValidationRules()) throws(CalendarItemError) -> CalendarItem {
-        try item.validate(rules)
+        try item.validate(rules, zones: zones)
         guard let index = items.firstIndex(where: { $0.uid == item.uid }) else {
             throw CalendarItemError(.notFound, field: .uid, "there is no item with the UID ‘\(item.uid)’")
         }

@@ -40,12 +40,38 @@ public struct ICalendar: Hashable, Sendable {
     /// written back unchanged. Zones with an IANA name are not kept: export
     /// writes them afresh from the system's zone data.
     public var timeZoneDefinitions: [ContentComponent]
+    /// The rules of the zones this calendar defines for itself: each custom
+    /// `TZID` of ``timeZoneDefinitions`` with what its `VTIMEZONE` says, as
+    /// the importer read it. Its items' zoned times are read with these first,
+    /// then with the system's zone data (`ZoneTable.rules(forTZID:)`).
+    ///
+    /// The zones belong to this calendar, not to the process: another
+    /// calendar read in the same process may define the same `TZID` with
+    /// other rules, and each keeps its own. ``schedule(applyingCalendarTimeZone:)``
+    /// hands them to the `Schedule`; ``merge(_:)`` keeps a clashing
+    /// definition apart under a new name. Keep this table and
+    /// ``timeZoneDefinitions`` in step when changing either: export writes the
+    /// definitions, and writes a `VTIMEZONE` from these rules for a zone used
+    /// that has none.
+    public var zones: ZoneTable
 
     /// Creates a calendar.
+    ///
+    /// - Parameters:
+    ///   - name: the calendar's name (``name``).
+    ///   - color: its colour (``color``).
+    ///   - timeZone: Google's default zone, `X-WR-TIMEZONE` (``timeZone``).
+    ///   - productID: the product that wrote it (``productID``).
+    ///   - method: the iTIP method (``method``).
+    ///   - properties: every other calendar property (``properties``).
+    ///   - items: the events and tasks (``items``).
+    ///   - components: components kept as written (``components``).
+    ///   - timeZoneDefinitions: `VTIMEZONE`s of custom zones, written back as they are (``timeZoneDefinitions``).
+    ///   - zones: the rules of the zones the calendar defines (``zones``).
     public init(
         name: String? = nil, color: ItemColor? = nil, timeZone: String? = nil, productID: String? = nil,
         method: String? = nil, properties: ContentLines = [], items: [CalendarItem] = [],
-        components: [ContentComponent] = [], timeZoneDefinitions: [ContentComponent] = []
+        components: [ContentComponent] = [], timeZoneDefinitions: [ContentComponent] = [], zones: ZoneTable = ZoneTable()
     ) {
         self.name = name
         self.color = color
@@ -56,6 +82,7 @@ public struct ICalendar: Hashable, Sendable {
         self.items = items
         self.components = components
         self.timeZoneDefinitions = timeZoneDefinitions
+        self.zones = zones
     }
 
     /// The items as a `Schedule`, ready for occurrence queries.
@@ -66,12 +93,14 @@ public struct ICalendar: Hashable, Sendable {
     ///   does through `x-wr-timezone`. All-day dates and tasks are left alone.
     ///
     /// The schedule's `Schedule.timeZone` is the calendar's own zone
-    /// (``calendarZone``), so views of it show its clock, not the machine's.
+    /// (``calendarZone``), so views of it show its clock, not the machine's,
+    /// and its `Schedule.zones` are this calendar's ``zones``, so a custom
+    /// `TZID` is read with this calendar's rules for it.
     public func schedule(applyingCalendarTimeZone: Bool = true) -> Schedule {
-        let own = calendarZone.flatMap { try? ZoneRules.named($0) }
+        let own = calendarZone.flatMap { try? zones.rules(forTZID: $0) }
         guard applyingCalendarTimeZone, let zone = timeZone.flatMap(ZoneRules.ianaIdentifier(forTZID:)),
-              let rules = try? ZoneRules.named(zone) else { return Schedule(items: items, timeZone: own) }
-        return Schedule(items: items.map { $0.kind == .event ? $0.placingFloatingTimes(in: zone, rules) : $0 }, timeZone: own ?? rules)
+              let rules = try? ZoneRules.named(zone) else { return Schedule(items: items, timeZone: own, zones: zones) }
+        return Schedule(items: items.map { $0.kind == .event ? $0.placingFloatingTimes(in: zone, rules) : $0 }, timeZone: own ?? rules, zones: zones)
     }
 
     /// The zone whose clock this calendar keeps: the scheduling book's

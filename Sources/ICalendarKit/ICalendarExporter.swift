@@ -131,8 +131,10 @@ public struct ICalendarExporter: Sendable {
             if let tzid = c.properties.first(where: { $0.name == "TZID" })?.value { kept[tzid] = c }
         }
         for c in calendar.timeZoneDefinitions { w.component(c) }
+        // A zone used with no definition kept: the calendar's own rules for
+        // it (a zone defined in code, or renamed by a merge), else the system's.
         for tzid in earliest.keys.sorted() where kept[tzid] == nil {
-            guard let rules = try? ZoneRules.named(tzid), tzid != "UTC" else { continue }
+            guard let rules = try? calendar.zones.rules(forTZID: tzid), tzid != "UTC" else { continue }
             w.component(VTimeZone.component(for: rules, tzid: tzid, from: earliest[tzid] ?? 0))
         }
     }

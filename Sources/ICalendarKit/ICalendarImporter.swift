@@ -420,8 +420,16 @@ struct ImportSession {
         calendar.timeZoneDefinitions.append(node.contentComponent)
         do {
             let rules = try VTimeZone.rules(from: node, tzid: tzid)
-            if !ZoneRules.register(rules, forTZID: tzid) {
-                report(.warning, node.line, .duplicate, "the zone ‘\(tzid)’ is already defined differently by another calendar loaded in this process; that first definition is used")
+            // The zone is this calendar's (ICalendar.zones), not the process's:
+            // another calendar may define the same TZID otherwise, and keeps
+            // its own rules. Only a second definition in this same file can
+            // clash, and RFC 5545 §3.6.5 gives a TZID one VTIMEZONE.
+            if let first = calendar.zones[tzid] {
+                if first != rules {
+                    report(.warning, node.line, .duplicate, "the zone ‘\(tzid)’ is defined a second time in this file, differently; the first definition is used (both are kept as written)")
+                }
+            } else {
+                calendar.zones[tzid] = rules
             }
             definedTZIDs.insert(tzid)
         } catch {
@@ -634,7 +642,7 @@ struct ImportSession {
         if case .at(let e) = item.end {
             if e.isDate != item.start.isDate {
                 report(.warning, node.first(kind == .task ? "DUE" : "DTEND")?.1 ?? node.line, .invalidValue, "the end \(e) and the start \(item.start) are not both dates or both date-times")
-            } else if let a = try? item.start.epochSeconds(floatingIn: .utc), let b = try? e.epochSeconds(floatingIn: .utc), b < a {
+            } else if let a = try? item.start.epochSeconds(floatingIn: .utc, zones: calendar.zones), let b = try? e.epochSeconds(floatingIn: .utc, zones: calendar.zones), b < a {
                 report(.error, node.first(kind == .task ? "DUE" : "DTEND")?.1 ?? node.line, .invalidValue, "the end \(e) is before the start \(item.start); the item is imported as written, fix its end")
             }
         }

@@ -43,7 +43,7 @@ extension ICalendar {
     public func schedulingBook(defaultTimeZone: String? = nil) throws(SchedulingError) -> SchedulingBook {
         let zone = properties.first { $0.name == Self.bookZoneProperty }?.value ?? timeZone ?? defaultTimeZone ?? "UTC"
         let rules: ZoneRules
-        do { rules = try ZoneRules.named(zone) } catch {
+        do { rules = try zones.rules(forTZID: zone) } catch {
             throw .invalid(field: .timeZone, reason: "‘\(zone)’ is not a time zone this system knows; use an IANA name such as Europe/Madrid")
         }
         return try SchedulingBook(

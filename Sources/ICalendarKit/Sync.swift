@@ -18,6 +18,11 @@ public struct SyncReport: Hashable, Sendable {
     /// deleted: a file that no longer lists an item is not proof it was
     /// cancelled. The caller decides.
     public var missing: [String] = []
+    /// Custom zones of the incoming calendar whose `TZID` this calendar
+    /// already defines with other rules, each with the `TZID` it was given
+    /// here (`My Office` → `My Office (2)`); the incoming items in it now
+    /// name the new `TZID`, so each calendar's times keep their own rules.
+    public var renamedZones: [String: String] = [:]
 
     /// Creates an empty report.
     public init() {}
@@ -31,10 +36,23 @@ extension ICalendar {
     /// revision number), then `LAST-MODIFIED`, then `DTSTAMP`; a missing
     /// timestamp counts as oldest. Items only this calendar has are reported
     /// in ``SyncReport/missing`` and kept. Custom `VTIMEZONE`s the incoming
-    /// items need come along.
+    /// items need come along, with their rules (``zones``).
+    ///
+    /// A custom `TZID` both calendars define, with different rules, is kept
+    /// apart: the incoming zone and every incoming time in it take a new
+    /// `TZID` (`My Office (2)`, the first free number), listed in
+    /// ``SyncReport/renamedZones``. Neither calendar's times are ever read
+    /// with the other's rules, and nothing is lost: the merged file says what
+    /// both said. (Refusing the merge would leave the caller nothing to do
+    /// about it; keeping one definition would move the other's events
+    /// without a word.) The same `TZID` with the same rules is one zone.
+    ///
+    /// - Parameter incoming: the calendar to take items from.
+    /// - Returns: what happened to each item, and any zone renamed.
     @discardableResult
     public mutating func merge(_ incoming: ICalendar) -> SyncReport {
         var report = SyncReport()
+        let incoming = adoptingZones(of: incoming, &report)
         var index: [String: Int] = [:]
         for (i, item) in items.enumerated() { index[item.uid] = i }
         var seen: Set<String> = []
@@ -60,13 +78,49 @@ extension ICalendar {
             }
         }
         report.missing = items.map(\.uid).filter { !seen.contains($0) }
-        let known = Set(timeZoneDefinitions.compactMap { $0.properties.first { $0.name == "TZID" }?.value })
-        for zone in incoming.timeZoneDefinitions {
-            if let tzid = zone.properties.first(where: { $0.name == "TZID" })?.value, !known.contains(tzid) {
-                timeZoneDefinitions.append(zone)
-            }
-        }
         return report
+    }
+
+    /// Takes the incoming calendar's custom zones that this one lacks, and
+    /// returns the incoming calendar with each zone that clashes with one of
+    /// ours (same `TZID`, other rules) renamed, in its definition, its rules
+    /// and its items' times.
+    private mutating func adoptingZones(of incoming: ICalendar, _ report: inout SyncReport) -> ICalendar {
+        func tzid(_ zone: ContentComponent) -> String? { zone.properties.first { $0.name == "TZID" }?.value.trimmedValue }
+        let ours = Set(timeZoneDefinitions.compactMap(tzid)).union(zones.tzids)
+        let theirs = Set(incoming.timeZoneDefinitions.compactMap(tzid)).union(incoming.zones.tzids)
+        var taken = ours.union(theirs)
+        var renames: [String: String] = [:]
+        for name in theirs.sorted() where ours.contains(name) && zones[name] != incoming.zones[name] {
+            var n = 2
+            while taken.contains("\(name) (\(n))") || ZoneRules.ianaIdentifier(forTZID: "\(name) (\(n))") != nil { n += 1 }
+            renames[name] = "\(name) (\(n))"
+            taken.insert("\(name) (\(n))")
+        }
+        var incoming = incoming
+        if !renames.isEmpty {
+            report.renamedZones = renames
+            let moves = renames.mapValues { Optional($0) }
+            incoming.items = incoming.items.map { $0.mappingTimes(includingUntil: true) { $0.rezoned(moves) } }
+            for i in incoming.timeZoneDefinitions.indices {
+                guard let old = tzid(incoming.timeZoneDefinitions[i]), let new = renames[old] else { continue }
+                for j in incoming.timeZoneDefinitions[i].properties.indices where incoming.timeZoneDefinitions[i].properties[j].name == "TZID" {
+                    let line = incoming.timeZoneDefinitions[i].properties[j]
+                    incoming.timeZoneDefinitions[i].properties[j] = ContentLine(name: line.name, parameters: line.parameters, value: new)
+                }
+            }
+            var table = ZoneTable()
+            for name in incoming.zones.tzids {
+                guard let rules = incoming.zones[name] else { continue }
+                if let new = renames[name] { table[new] = rules.renamed(new) } else { table[name] = rules }
+            }
+            incoming.zones = table
+        }
+        for zone in incoming.timeZoneDefinitions {
+            if let name = tzid(zone), !ours.contains(name) { timeZoneDefinitions.append(zone) }
+        }
+        for name in incoming.zones.tzids where !ours.contains(name) { zones[name] = incoming.zones[name] }
+        return incoming
     }
 
     /// Orders two versions of one item: descending when `a` is newer.

@@ -272,8 +272,13 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
 
     /// Checks the item against the rules.
     ///
+    /// - Parameters:
+    ///   - rules: what the app accepts beyond RFC 5545 (reserved colours, titles, tasks' times).
+    ///   - zones: the zones the item's calendar defines for itself (its own
+    ///     `VTIMEZONE`s): a `TZID` they define is known; empty by default, when
+    ///     only the system's zones are.
     /// - Throws: ``CalendarItemError`` naming the field at fault.
-    public func validate(_ rules: ValidationRules = ValidationRules()) throws(CalendarItemError) {
+    public func validate(_ rules: ValidationRules = ValidationRules(), zones: ZoneTable = ZoneTable()) throws(CalendarItemError) {
         if uid.isEmpty { throw CalendarItemError(.missingUID, field: .uid, "the item has no UID") }
         let trimmed = title.trimmedWhitespace
         if trimmed.isEmpty { throw CalendarItemError(.emptyTitle, field: .title, "the title is empty; give the item a name") }
@@ -296,8 +301,8 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
             let endSeconds: Int64
             let startSeconds: Int64
             do throws(TimeValueError) {
-                endSeconds = try endTime.epochSeconds(floatingIn: .utc)
-                startSeconds = try start.epochSeconds(floatingIn: .utc)
+                endSeconds = try endTime.epochSeconds(floatingIn: .utc, zones: zones)
+                startSeconds = try start.epochSeconds(floatingIn: .utc, zones: zones)
             } catch {
                 throw CalendarItemError(.unknownTimeZone, field: .end, error.message, underlying: error)
             }
@@ -308,11 +313,11 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
         if case .duration(let d) = end, d.days < 0 || d.seconds < 0 {
             throw CalendarItemError(.endBeforeStart, field: .end, "the duration is negative")
         }
-        if length(floatingIn: .utc) > Self.maximumLength {
+        if length(floatingIn: .utc, zones: zones) > Self.maximumLength {
             throw CalendarItemError(.tooLong, field: .end, "the item lasts longer than \(Self.maximumLength / 86_400) days, the longest an item may last; give an earlier end or a shorter length")
         }
         if let tz = start.zoneIdentifier {
-            do throws(TimeValueError) { _ = try ZoneRules.named(tz) } catch {
+            do throws(TimeValueError) { _ = try zones.rules(forTZID: tz) } catch {
                 throw CalendarItemError(.unknownTimeZone, field: .start, error.message, underlying: error)
             }
         }
@@ -327,12 +332,17 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
     ///
     /// A year and a day covers every real event (a season, a school year, a
     /// leap year's all-day span) and keeps every length far from integer
-    /// overflow when it is added to a time; ``validate(_:)`` refuses longer.
+    /// overflow when it is added to a time; ``validate(_:zones:)`` refuses longer.
     public static let maximumLength: Int64 = 366 * 86_400
 
     /// The length of the item's own instance in seconds (0 when it has no end;
     /// `Int64.max` for a duration too long to add up), floating times read in `zone`.
-    public func length(floatingIn zone: ZoneRules) -> Int64 {
+    ///
+    /// - Parameters:
+    ///   - zone: the zone dates and floating times are read in.
+    ///   - zones: the zones the item's calendar defines for itself, looked up
+    ///     before the system's; empty by default.
+    public func length(floatingIn zone: ZoneRules, zones: ZoneTable = ZoneTable()) -> Int64 {
         switch end {
         case nil: return 0
         case .duration(let d):
@@ -340,13 +350,13 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
             let (total, o2) = daySeconds.addingReportingOverflow(Int64(d.seconds))
             return o1 || o2 ? .max : total
         case .at(let t):
-            guard let a = try? start.epochSeconds(floatingIn: zone), let b = try? t.epochSeconds(floatingIn: zone) else { return 0 }
+            guard let a = try? start.epochSeconds(floatingIn: zone, zones: zones), let b = try? t.epochSeconds(floatingIn: zone, zones: zones) else { return 0 }
             return b - a
         }
     }
 
     /// How long each instance of this item lasts, worked out once.
-    func span(floatingZone: ZoneRules) -> InstanceSpan { InstanceSpan(self, floatingZone: floatingZone) }
+    func span(floatingZone: ZoneRules, zones: ZoneTable) -> InstanceSpan { InstanceSpan(self, floatingZone: floatingZone, zones: zones) }
 }
 
 /// The length of an item's instances, computed once per item and applied to
@@ -366,21 +376,24 @@ struct InstanceSpan {
     private let kind: Kind
     private let masterStart: CalendarTime
     let floatingZone: ZoneRules
+    /// The calendar's own zones, for an end or a shifted time in another zone than the start's.
+    let zones: ZoneTable
     /// The zone of a zoned start, resolved once: instances of a series share
     /// it, and looking a zone up by name for each instance cost a fifth of a
     /// month view's time (measured with `perf`, HorariBench --views-only).
     private let startZone: ZoneRules?
 
-    init(_ item: CalendarItem, floatingZone: ZoneRules) {
+    init(_ item: CalendarItem, floatingZone: ZoneRules, zones: ZoneTable) {
         masterStart = item.start
         self.floatingZone = floatingZone
-        if case .zoned(_, let id) = item.start { startZone = try? ZoneRules.named(id) } else { startZone = nil }
+        self.zones = zones
+        if case .zoned(_, let id) = item.start { startZone = try? zones.rules(forTZID: id) } else { startZone = nil }
         switch item.end {
         case .none: kind = .unspecified
         case .duration(let d): kind = .nominal(d)
         case .at(let endTime):
-            let base = (try? item.start.epochSeconds(floatingIn: floatingZone)) ?? 0
-            let endSeconds = (try? endTime.epochSeconds(floatingIn: floatingZone)) ?? base
+            let base = (try? item.start.epochSeconds(floatingIn: floatingZone, zones: zones)) ?? 0
+            let endSeconds = (try? endTime.epochSeconds(floatingIn: floatingZone, zones: zones)) ?? base
             kind = .explicit(end: endTime, endSeconds: endSeconds, days: item.start.localDate.days(to: endTime.localDate), seconds: endSeconds - base)
         }
     }
@@ -436,7 +449,7 @@ struct InstanceSpan {
         if case .zoned(_, let id) = time, let startZone, case .zoned(_, let own) = masterStart, own == id {
             return .zoned(LocalDateTime(localSeconds: startZone.wall(atInstant: t)), id)
         }
-        return time.shifted(toInstant: t, floatingZone: floatingZone)
+        return time.shifted(toInstant: t, floatingZone: floatingZone, zones: zones)
     }
 }
 
@@ -509,11 +522,11 @@ extension CalendarTime {
     /// This kind of time at another instant: a zoned time shows that instant's
     /// wall time in its zone, a UTC time the UTC reading, a floating time the
     /// reading in the floating zone, a date the date there.
-    func shifted(toInstant t: Int64, floatingZone: ZoneRules) -> CalendarTime {
+    func shifted(toInstant t: Int64, floatingZone: ZoneRules, zones: ZoneTable) -> CalendarTime {
         switch self {
         case .utc: return .utc(LocalDateTime(localSeconds: t))
         case .zoned(_, let id):
-            let zone = (try? ZoneRules.named(id)) ?? .utc
+            let zone = (try? zones.rules(forTZID: id)) ?? .utc
             return .zoned(LocalDateTime(localSeconds: zone.wall(atInstant: t)), id)
         case .floating: return .floating(LocalDateTime(localSeconds: floatingZone.wall(atInstant: t)))
         case .date: return .date(LocalDateTime(localSeconds: floatingZone.wall(atInstant: t)).date)

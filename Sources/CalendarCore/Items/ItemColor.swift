@@ -11,7 +11,7 @@ import Foundation
 ///
 /// **Red is reserved.** A day holding two or more items is drawn red, so no
 /// colour a person could take for that red may mark a single item:
-/// ``CalendarItem/validate(_:)`` refuses every colour in the
+/// ``CalendarItem/validate(_:zones:)`` refuses every colour in the
 /// ``ReservedRedFamily`` — a region of CIE L\*C\*h(ab), where hue, colourfulness
 /// and lightness are separate numbers — not just pure red. The reasons for
 /// its bounds, and the verdict on all 147 CSS colour names, are in the

@@ -106,16 +106,19 @@ public struct RecurrenceSet: Hashable, Sendable, Codable {
     ///   - to: the latest start, exclusive (`nil`: no upper bound).
     ///   - limit: the most instances to return.
     ///   - floatingZone: the zone in which all-day and floating times are read.
+    ///   - zones: the zones the set's calendar defines for itself (its own
+    ///     `VTIMEZONE`s), looked up before the system's; empty by default.
     /// - Throws: ``RecurrenceError``.
     /// - Complexity: proportional to the rule's periods between the window's
     ///   start and end; for a rule with no `COUNT` the walk starts at the
     ///   window, whatever the age of the series.
-    public func instances(from: Date? = nil, to: Date? = nil, limit: Int? = nil, floatingZone: ZoneRules = .utc) throws(RecurrenceError) -> [Instance] {
+    public func instances(from: Date? = nil, to: Date? = nil, limit: Int? = nil, floatingZone: ZoneRules = .utc,
+                          zones: ZoneTable = ZoneTable()) throws(RecurrenceError) -> [Instance] {
         if to == nil && limit == nil && !isBounded {
             throw RecurrenceError(.unbounded, "the recurrence has no COUNT or UNTIL; give a window end or a limit")
         }
         if let limit, limit <= 0 { return [] }
-        var iterator = try makeIterator(from: from, floatingZone: floatingZone)
+        var iterator = try makeIterator(from: from, floatingZone: floatingZone, zones: zones)
         let toSeconds = to.map(\.clampedEpochSecondsRoundedUp)
         let fromSeconds = from.map(\.clampedEpochSeconds)
         var out: [Instance] = []
@@ -138,7 +141,7 @@ public struct RecurrenceSet: Hashable, Sendable, Codable {
         return out
     }
 
-    /// The most instances ``instances(from:to:limit:floatingZone:)`` returns
+    /// The most instances ``instances(from:to:limit:floatingZone:zones:)`` returns
     /// when it is given no `limit`: 1,000,000 (about 40 MB of instances; a
     /// daily series over 2,700 years, or a minutely one over two years).
     public static let maxInstances = 1_000_000
@@ -146,9 +149,14 @@ public struct RecurrenceSet: Hashable, Sendable, Codable {
     /// A lazy iterator over every instance, from `from` on (all when `nil`).
     ///
     /// The iterator may run forever for an unbounded set: bound it yourself.
+    /// - Parameters:
+    ///   - from: the earliest start (`nil`: from `DTSTART`).
+    ///   - floatingZone: the zone in which all-day and floating times are read.
+    ///   - zones: the zones the set's calendar defines for itself, looked up
+    ///     before the system's; empty by default.
     /// - Throws: ``RecurrenceError`` when the start's zone is unknown.
-    public func makeIterator(from: Date? = nil, floatingZone: ZoneRules = .utc) throws(RecurrenceError) -> Iterator {
-        var iterator = try compiledIterator(floatingZone: floatingZone)
+    public func makeIterator(from: Date? = nil, floatingZone: ZoneRules = .utc, zones: ZoneTable = ZoneTable()) throws(RecurrenceError) -> Iterator {
+        var iterator = try compiledIterator(floatingZone: floatingZone, zones: zones)
         iterator.begin(from: from)
         return iterator
     }
@@ -158,18 +166,20 @@ public struct RecurrenceSet: Hashable, Sendable, Codable {
     /// For a start in UTC or a named zone it does not depend on
     /// `floatingZone`, so a ``Schedule`` compiles each series once and copies
     /// it for every query, instead of compiling it again each time.
-    func compiledIterator(floatingZone: ZoneRules = .utc) throws(RecurrenceError) -> Iterator {
+    /// The zone of a zoned start is resolved here, once, through `zones`
+    /// (the calendar's own first): every instance is then placed with it.
+    func compiledIterator(floatingZone: ZoneRules = .utc, zones: ZoneTable = ZoneTable()) throws(RecurrenceError) -> Iterator {
         let zone: ZoneRules
         do throws(TimeValueError) {
             switch start {
             case .utc: zone = .utc
-            case .zoned(_, let id): zone = try ZoneRules.named(id)
+            case .zoned(_, let id): zone = try zones.rules(forTZID: id)
             case .date, .floating: zone = floatingZone
             }
         } catch {
             throw RecurrenceError(.unknownTimeZone, error.message)
         }
-        return try Iterator(compiling: self, zone: zone, floatingZone: floatingZone)
+        return try Iterator(compiling: self, zone: zone, floatingZone: floatingZone, zones: zones)
     }
 
     /// Walks a recurrence set in order, merging rules and extra dates.
@@ -187,7 +197,7 @@ public struct RecurrenceSet: Hashable, Sendable, Codable {
         private var startPending: Bool
 
         /// Compiles the set's rules and dates; iteration starts with ``begin(from:)``.
-        init(compiling set: RecurrenceSet, zone: ZoneRules, floatingZone: ZoneRules) throws(RecurrenceError) {
+        init(compiling set: RecurrenceSet, zone: ZoneRules, floatingZone: ZoneRules, zones: ZoneTable) throws(RecurrenceError) {
             start = set.start
             self.zone = zone
             let startWall = set.start.wallTime
@@ -197,7 +207,7 @@ public struct RecurrenceSet: Hashable, Sendable, Codable {
                 switch (set.start, t) {
                 case (.zoned, .utc), (.zoned, .zoned), (.utc, .zoned), (.floating, .utc), (.date, .utc):
                     do throws(TimeValueError) {
-                        return zone.wall(atInstant: try t.epochSeconds(floatingIn: floatingZone))
+                        return zone.wall(atInstant: try t.epochSeconds(floatingIn: floatingZone, zones: zones))
                     } catch {
                         throw RecurrenceError(.unknownTimeZone, error.message)
                     }

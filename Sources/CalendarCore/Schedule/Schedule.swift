@@ -18,11 +18,21 @@ public struct Schedule: Sendable {
     /// The calendar's own zone: the clock its views show unless the caller
     /// asks for another.
     ///
-    /// The zone given to ``init(items:timeZone:)`` (an iCalendar file's
+    /// The zone given to ``init(items:timeZone:zones:)`` (an iCalendar file's
     /// `X-WR-TIMEZONE`, see `ICalendar.calendarZone`), else the zone most of
     /// the items start in, else `nil` — a schedule of only all-day, floating
     /// and UTC times, which read the same on every clock.
     public let timeZone: ZoneRules?
+    /// The zones the items' calendar defines for itself (its own
+    /// `VTIMEZONE`s, `ICalendar.zones`): every zoned time of the items is
+    /// read with these rules first, then the system's.
+    ///
+    /// The schedule carries them, rather than a registry of the process, so
+    /// that expansion, extents, views and everything built on a schedule read
+    /// a custom `TZID` with the rules of the calendar it came from. A series
+    /// resolves its zone once, when the schedule is built (or once per query
+    /// for a floating series), never once per instance.
+    public let zones: ZoneTable
     /// Single items sorted by a zone-independent key: the instant for UTC and
     /// zoned starts, the wall reading taken as UTC for dates and floating times.
     private let singleKeys: [Int64]
@@ -48,21 +58,21 @@ public struct Schedule: Sendable {
         /// clock: its extents need no `Occurrence` (see `forEachExtent`).
         let exactLength: Int64?
 
-        init(_ index: Int, _ item: CalendarItem) {
+        init(_ index: Int, _ item: CalendarItem, _ zones: ZoneTable) {
             self.index = index
             var fixed: Bool
             switch item.start {
             case .utc, .zoned: fixed = true
             case .date, .floating: fixed = false
             }
-            compiled = fixed ? try? item.recurrenceSet?.compiledIterator() : nil
+            compiled = fixed ? try? item.recurrenceSet?.compiledIterator(zones: zones) : nil
             switch item.end {
             case .at(.date), .at(.floating): fixed = false
             default: break
             }
-            let base = try? item.start.epochSeconds(floatingIn: .utc)
+            let base = try? item.start.epochSeconds(floatingIn: .utc, zones: zones)
             if fixed, let base {
-                let span = item.span(floatingZone: .utc)
+                let span = item.span(floatingZone: .utc, zones: zones)
                 self.span = span
                 length = span.end(startingAt: item.start, startSeconds: base).1 - base
                 exactLength = compiled != nil && item.overrides.isEmpty ? span.exactSeconds : nil
@@ -89,9 +99,12 @@ public struct Schedule: Sendable {
     ///   - items: the items.
     ///   - timeZone: the calendar's own zone; `nil` takes the zone most of
     ///     the items start in (see ``timeZone``).
-    public init(items: [CalendarItem], timeZone: ZoneRules? = nil) {
+    ///   - zones: the zones the items' calendar defines for itself (see
+    ///     ``zones``); empty by default, for items in the system's zones only.
+    public init(items: [CalendarItem], timeZone: ZoneRules? = nil, zones: ZoneTable = ZoneTable()) {
         self.items = items
-        self.timeZone = timeZone ?? Self.predominantZone(of: items)
+        self.zones = zones
+        self.timeZone = timeZone ?? Self.predominantZone(of: items, zones: zones)
         var singles: [(Int64, Int)] = []
         var long: [Int] = []
         var series: [SeriesPlan] = []
@@ -99,15 +112,15 @@ public struct Schedule: Sendable {
         for (i, item) in items.enumerated() {
             byUID[item.uid] = i
             if item.isRecurring {
-                series.append(SeriesPlan(i, item))
+                series.append(SeriesPlan(i, item, zones))
                 continue
             }
             let key: Int64
             switch item.start {
-            case .utc, .zoned: key = (try? item.start.epochSeconds(floatingIn: .utc)) ?? item.start.wallTime.localSeconds
+            case .utc, .zoned: key = (try? item.start.epochSeconds(floatingIn: .utc, zones: zones)) ?? item.start.wallTime.localSeconds
             case .date, .floating: key = item.start.wallTime.localSeconds
             }
-            let (_, endKey) = item.span(floatingZone: .utc).end(startingAt: item.start, startSeconds: key)
+            let (_, endKey) = item.span(floatingZone: .utc, zones: zones).end(startingAt: item.start, startSeconds: key)
             if endKey - key > Self.shortSpan { long.append(i) } else { singles.append((key, i)) }
         }
         singles.sort { $0.0 < $1.0 }
@@ -120,14 +133,19 @@ public struct Schedule: Sendable {
 
     /// The zone most of the items' starts name (the first named on a tie),
     /// or `nil` when none names a zone that resolves.
-    public static func predominantZone(of items: [CalendarItem]) -> ZoneRules? {
+    ///
+    /// - Parameters:
+    ///   - items: the items.
+    ///   - zones: the zones the items' calendar defines for itself, looked up
+    ///     before the system's; empty by default.
+    public static func predominantZone(of items: [CalendarItem], zones: ZoneTable = ZoneTable()) -> ZoneRules? {
         var counts: [String: (count: Int, first: Int)] = [:]
         for (i, item) in items.enumerated() {
             guard case .zoned(_, let tz) = item.start else { continue }
             counts[tz, default: (0, i)].count += 1
         }
         let ranked = counts.sorted { a, b in a.value.count != b.value.count ? a.value.count > b.value.count : a.value.first < b.value.first }
-        return ranked.lazy.compactMap { try? ZoneRules.named($0.key) }.first
+        return ranked.lazy.compactMap { try? zones.rules(forTZID: $0.key) }.first
     }
 
     /// The item with this `UID`.
@@ -222,12 +240,12 @@ public struct Schedule: Sendable {
         let b = to.clampedEpochSecondsRoundedUp
         guard b > a else { return }
         var lo = lowerBound(a - Self.shortSpan - Self.maxOffset)
-        var zones = ZoneMemo()
+        var memo = ZoneMemo(zones: zones)
         while lo < singleKeys.count, singleKeys[lo] < b + Self.maxOffset {
-            extentOfSingle(items[singleIndices[lo]], a, b, floatingZone, &zones, body)
+            extentOfSingle(items[singleIndices[lo]], a, b, floatingZone, &memo, body)
             lo += 1
         }
-        for i in longSingles { extentOfSingle(items[i], a, b, floatingZone, &zones, body) }
+        for i in longSingles { extentOfSingle(items[i], a, b, floatingZone, &memo, body) }
         for plan in series {
             guard let length = plan.exactLength, var iterator = plan.compiled else {
                 visitSeries(items[plan.index], plan, a, b, floatingZone) { body(Extent($0)) }
@@ -250,9 +268,9 @@ public struct Schedule: Sendable {
 
     /// A single item's extent: from its own times when it is timed and its
     /// end is a time or a `DURATION` without days, else through `Occurrence`.
-    private func extentOfSingle(_ item: CalendarItem, _ a: Int64, _ b: Int64, _ zone: ZoneRules, _ zones: inout ZoneMemo,
+    private func extentOfSingle(_ item: CalendarItem, _ a: Int64, _ b: Int64, _ zone: ZoneRules, _ memo: inout ZoneMemo,
                                 _ body: (Extent) -> Void) {
-        guard !item.start.isDate, let s = zones.epochSeconds(item.start, floatingIn: zone) else {
+        guard !item.start.isDate, let s = memo.epochSeconds(item.start, floatingIn: zone) else {
             visitSingle(item, a, b, zone) { body(Extent($0)) }
             return
         }
@@ -260,7 +278,7 @@ public struct Schedule: Sendable {
         switch item.end {
         case .none: e = s
         case .duration(let d) where d.days == 0: e = s + Int64(d.seconds)
-        case .at(let t) where !t.isDate: e = (try? t.epochSeconds(floatingIn: zone)) ?? s
+        case .at(let t) where !t.isDate: e = (try? t.epochSeconds(floatingIn: zone, zones: zones)) ?? s
         default:
             visitSingle(item, a, b, zone) { body(Extent($0)) }
             return
@@ -271,13 +289,16 @@ public struct Schedule: Sendable {
     /// The last zone a query looked up by name: the items of a calendar
     /// mostly share one, and `ZoneRules.named` takes a lock and hashes the name.
     private struct ZoneMemo {
+        let zones: ZoneTable
         var name = ""
         var rules: ZoneRules?
+
+        init(zones: ZoneTable) { self.zones = zones }
 
         mutating func epochSeconds(_ t: CalendarTime, floatingIn floatingZone: ZoneRules) -> Int64? {
             guard case .zoned(let wall, let id) = t else { return try? t.epochSeconds(floatingIn: floatingZone) }
             if rules == nil || id != name {
-                guard let found = try? ZoneRules.named(id) else { return nil }
+                guard let found = try? zones.rules(forTZID: id) else { return nil }
                 (name, rules) = (id, found)
             }
             return rules?.instant(forWall: wall.localSeconds)
@@ -295,8 +316,8 @@ public struct Schedule: Sendable {
     }
 
     private func visitSingle(_ item: CalendarItem, _ a: Int64, _ b: Int64, _ zone: ZoneRules, _ body: (Occurrence) -> Void) {
-        guard let s = try? item.start.epochSeconds(floatingIn: zone) else { return }
-        let (end, e) = item.span(floatingZone: zone).end(startingAt: item.start, startSeconds: s)
+        guard let s = try? item.start.epochSeconds(floatingIn: zone, zones: zones) else { return }
+        let (end, e) = item.span(floatingZone: zone, zones: zones).end(startingAt: item.start, startSeconds: s)
         let o = Occurrence(id: .init(uid: item.uid, recurrenceID: nil), item: item, start: item.start, end: end, startSeconds: s, endSeconds: e)
         if o.overlaps(a, b) { body(o) }
     }
@@ -310,8 +331,8 @@ public struct Schedule: Sendable {
         if let fixedSpan = plan.span, let fixedLength = plan.length {
             (span, length) = (fixedSpan, fixedLength)
         } else {
-            let base = (try? item.start.epochSeconds(floatingIn: zone)) ?? 0
-            span = item.span(floatingZone: zone)
+            let base = (try? item.start.epochSeconds(floatingIn: zone, zones: zones)) ?? 0
+            span = item.span(floatingZone: zone, zones: zones)
             length = span.end(startingAt: item.start, startSeconds: base).1 - base
         }
         var shift: Int64 = 0
@@ -319,18 +340,18 @@ public struct Schedule: Sendable {
         var single: [CalendarTime: RecurrenceOverride] = [:]
         for o in item.overrides {
             if o.thisAndFuture {
-                let idSeconds = (try? o.recurrenceID.epochSeconds(floatingIn: zone)) ?? 0
-                let newStart = (try? o.item.start.epochSeconds(floatingIn: zone)) ?? idSeconds
-                let overrideSpan = o.item.span(floatingZone: zone)
+                let idSeconds = (try? o.recurrenceID.epochSeconds(floatingIn: zone, zones: zones)) ?? 0
+                let newStart = (try? o.item.start.epochSeconds(floatingIn: zone, zones: zones)) ?? idSeconds
+                let overrideSpan = o.item.span(floatingZone: zone, zones: zones)
                 futureOverrides.append((o.recurrenceID.wallTime.localSeconds, newStart - idSeconds, o, overrideSpan))
                 shift = max(shift, abs(newStart - idSeconds) + max(0, overrideSpan.end(startingAt: o.item.start, startSeconds: newStart).1 - newStart))
             } else {
-                single[Self.normalised(o.recurrenceID, like: item.start)] = o
+                single[Self.normalised(o.recurrenceID, like: item.start, zones: zones)] = o
             }
         }
         futureOverrides.sort { $0.wall < $1.wall }
         let reach = max(length, 0) + shift + 86_400
-        guard var iterator = plan.compiled ?? (try? item.recurrenceSet?.compiledIterator(floatingZone: zone)) else { return }
+        guard var iterator = plan.compiled ?? (try? item.recurrenceSet?.compiledIterator(floatingZone: zone, zones: zones)) else { return }
         iterator.begin(from: Date(timeIntervalSince1970: TimeInterval(a - reach)))
         while let instance = iterator.next() {
             if instance.epochSeconds >= b + shift + 86_400 { break }
@@ -345,7 +366,7 @@ public struct Schedule: Sendable {
                 source = f.override.item
                 sourceSpan = f.span
                 s += f.delta
-                start = f.override.item.start.shifted(toInstant: s, floatingZone: zone)
+                start = f.override.item.start.shifted(toInstant: s, floatingZone: zone, zones: zones)
             }
             let (end, e) = sourceSpan.end(startingAt: start, startSeconds: s)
             let occurrence = Occurrence(id: .init(uid: item.uid, recurrenceID: instance.recurrenceID), item: source, start: start, end: end, startSeconds: s, endSeconds: e)
@@ -353,8 +374,8 @@ public struct Schedule: Sendable {
         }
         // Overridden single instances, wherever they moved to.
         for (id, o) in single where !o.isCancelled {
-            guard let s = try? o.item.start.epochSeconds(floatingIn: zone) else { continue }
-            let (end, e) = o.item.span(floatingZone: zone).end(startingAt: o.item.start, startSeconds: s)
+            guard let s = try? o.item.start.epochSeconds(floatingIn: zone, zones: zones) else { continue }
+            let (end, e) = o.item.span(floatingZone: zone, zones: zones).end(startingAt: o.item.start, startSeconds: s)
             let occurrence = Occurrence(id: .init(uid: item.uid, recurrenceID: id), item: o.item, start: o.item.start, end: end, startSeconds: s, endSeconds: e)
             if occurrence.overlaps(a, b) { body(occurrence) }
         }
@@ -362,14 +383,14 @@ public struct Schedule: Sendable {
 
     /// A recurrence ID written in another kind of time (UTC for a zoned series,
     /// say) expressed the way the series' own instances are.
-    static func normalised(_ id: CalendarTime, like start: CalendarTime) -> CalendarTime {
+    static func normalised(_ id: CalendarTime, like start: CalendarTime, zones: ZoneTable) -> CalendarTime {
         switch (start, id) {
         case (.zoned(_, let zone), .utc(let t)):
-            let rules = (try? ZoneRules.named(zone)) ?? .utc
+            let rules = (try? zones.rules(forTZID: zone)) ?? .utc
             return .zoned(LocalDateTime(localSeconds: rules.wall(atInstant: t.localSeconds)), zone)
         case (.zoned(_, let zone), .zoned(let t, let other)) where other != zone:
-            let from = (try? ZoneRules.named(other)) ?? .utc
-            let to = (try? ZoneRules.named(zone)) ?? .utc
+            let from = (try? zones.rules(forTZID: other)) ?? .utc
+            let to = (try? zones.rules(forTZID: zone)) ?? .utc
             return .zoned(LocalDateTime(localSeconds: to.wall(atInstant: from.instant(forWall: t.localSeconds))), zone)
         default:
             return start.withWallTime(id.wallTime)

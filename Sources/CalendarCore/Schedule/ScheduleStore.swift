@@ -35,6 +35,9 @@ public actor ScheduleStore {
 
     /// The rules every item must pass.
     public let rules: ValidationRules
+    /// The zones the items' calendar defines for itself (see ``Schedule/zones``):
+    /// items are checked, and snapshots read, with them.
+    public nonisolated let zones: ZoneTable
     /// The current snapshot.
     public private(set) var snapshot: Schedule
     private var items: [CalendarItem]
@@ -42,24 +45,30 @@ public actor ScheduleStore {
 
     /// Creates a store holding `items`, each validated.
     ///
+    /// - Parameters:
+    ///   - items: the items.
+    ///   - rules: the rules every item must pass.
+    ///   - zones: the zones the items' calendar defines for itself; empty by
+    ///     default, for items in the system's zones only.
     /// - Throws: ``CalendarItemError`` for the first invalid item or a repeated UID.
-    public init(items: [CalendarItem] = [], rules: ValidationRules = ValidationRules()) throws(CalendarItemError) {
+    public init(items: [CalendarItem] = [], rules: ValidationRules = ValidationRules(), zones: ZoneTable = ZoneTable()) throws(CalendarItemError) {
         var seen = Set<String>()
         for item in items {
-            try item.validate(rules)
+            try item.validate(rules, zones: zones)
             if !seen.insert(item.uid).inserted {
                 throw CalendarItemError(.duplicateUID, field: .uid, "two items have the UID ‘\(item.uid)’")
             }
         }
         self.rules = rules
+        self.zones = zones
         self.items = items
-        self.snapshot = Schedule(items: items)
+        self.snapshot = Schedule(items: items, zones: zones)
     }
 
     /// Adds an item.
     /// - Throws: ``CalendarItemError``: the item is invalid, or its UID is taken.
     public func add(_ item: CalendarItem) throws(CalendarItemError) {
-        try item.validate(rules)
+        try item.validate(rules, zones: zones)
         if items.contains(where: { $0.uid == item.uid }) {
             throw CalendarItemError(.duplicateUID, field: .uid, "an item with the UID ‘\(item.uid)’ exists already; edit it instead")
         }
@@ -70,7 +79,7 @@ public actor ScheduleStore {
     /// Replaces the item with the same UID.
     /// - Throws: ``CalendarItemError``: the item is invalid, or there is none with that UID.
     public func update(_ item: CalendarItem) throws(CalendarItemError) {
-        try item.validate(rules)
+        try item.validate(rules, zones: zones)
         guard let i = items.firstIndex(where: { $0.uid == item.uid }) else {
             throw CalendarItemError(.notFound, field: .uid, "there is no item with the UID ‘\(item.uid)’")
         }
@@ -125,7 +134,7 @@ public actor ScheduleStore {
     private func unsubscribe(_ id: UUID) { subscribers[id] = nil }
 
     private func publish(_ kind: Change.Kind, _ uid: String) {
-        snapshot = Schedule(items: items)
+        snapshot = Schedule(items: items, zones: zones)
         let change = Change(kind: kind, uid: uid, snapshot: snapshot)
         for continuation in subscribers.values { continuation.yield(change) }
     }

@@ -59,19 +59,32 @@ public enum CalendarTime: Hashable, Sendable, Codable, CustomStringConvertible {
 
     /// The instant this time stands for.
     ///
-    /// - Parameter floatingZone: the zone that dates and floating times are
-    ///   read in (the viewer's zone).
+    /// - Parameters:
+    ///   - floatingZone: the zone that dates and floating times are read in
+    ///     (the viewer's zone).
+    ///   - zones: the zones the time's calendar defines for itself (its own
+    ///     `VTIMEZONE`s), looked up before the system's; empty by default.
     /// - Throws: ``TimeValueError/Code/unknownTimeZone`` for a zone that is not known.
-    public func instant(floatingIn floatingZone: ZoneRules) throws(TimeValueError) -> Date {
-        Date(timeIntervalSince1970: TimeInterval(try epochSeconds(floatingIn: floatingZone)))
+    public func instant(floatingIn floatingZone: ZoneRules, zones: ZoneTable = ZoneTable()) throws(TimeValueError) -> Date {
+        Date(timeIntervalSince1970: TimeInterval(try epochSeconds(floatingIn: floatingZone, zones: zones)))
     }
 
     /// Seconds since the Unix epoch of the instant this time stands for.
-    public func epochSeconds(floatingIn floatingZone: ZoneRules) throws(TimeValueError) -> Int64 {
+    ///
+    /// A zoned time is read with the rules of `zones` for its `TZID` when the
+    /// table has them, else with the system's (``ZoneTable/rules(forTZID:)``).
+    ///
+    /// - Parameters:
+    ///   - floatingZone: the zone that dates and floating times are read in
+    ///     (the viewer's zone).
+    ///   - zones: the zones the time's calendar defines for itself (its own
+    ///     `VTIMEZONE`s), looked up before the system's; empty by default.
+    /// - Throws: ``TimeValueError/Code/unknownTimeZone`` for a zone that is not known.
+    public func epochSeconds(floatingIn floatingZone: ZoneRules, zones: ZoneTable = ZoneTable()) throws(TimeValueError) -> Int64 {
         switch self {
         case .utc(let t): return t.localSeconds
         case .date, .floating: return floatingZone.instant(forWall: wallTime.localSeconds)
-        case .zoned(let t, let id): return try ZoneRules.named(id).instant(forWall: t.localSeconds)
+        case .zoned(let t, let id): return try zones.rules(forTZID: id).instant(forWall: t.localSeconds)
         }
     }
 

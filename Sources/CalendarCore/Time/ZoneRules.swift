@@ -125,8 +125,13 @@ public struct ZoneRules: Hashable, Sendable {
     ///    (`W. Europe Standard Time` → `Europe/Berlin`), through CLDR's table.
     ///
     /// A TZID none of these resolves (a custom name defined only by a file's
-    /// own `VTIMEZONE`) is an error here; the importer evaluates such a zone
-    /// from its observances.
+    /// own `VTIMEZONE`) is an error here: such a zone belongs to the calendar
+    /// that defines it, which reads it from its observances into its own
+    /// ``ZoneTable`` (``ZoneTable/rules(forTZID:)`` looks there first, then
+    /// here). Nothing is registered for the whole process, so the cache
+    /// holds only the system's zones: two calendars that define one custom
+    /// `TZID` differently each keep their own rules.
+    /// - Parameter tzid: the `TZID` as written.
     /// - Throws: ``TimeValueError/Code/unknownTimeZone``.
     public static func named(_ tzid: String) throws(TimeValueError) -> ZoneRules {
         if let hit = cache.withLock({ $0[tzid] }) { return hit }
@@ -145,26 +150,18 @@ public struct ZoneRules: Hashable, Sendable {
         return rules
     }
 
-    /// Makes a zone known by its `TZID` alone, for zones that exist only as a
-    /// file's `VTIMEZONE` (a custom name no resolution step of ``named(_:)``
-    /// knows). Later calls to ``named(_:)`` with that `TZID` return `rules`.
+    /// The same rules under another name, such as a calendar's own `TZID`
+    /// for them (`ICalendar.merge(_:)` gives a clashing custom zone a new
+    /// `TZID`, and its rules that name, so that whatever shows the zone's
+    /// name shows the new one).
     ///
-    /// An exact IANA name is not replaced: as icalendar and khal do, the
-    /// system's zone data wins over a file's copy of it. Any other name (a
-    /// Windows name, a name in another letter case) can be registered: the
-    /// file's `VTIMEZONE` is its definition (RFC 5545 §3.2.19). A custom `TZID` already registered with
-    /// other transitions keeps its first definition.
-    /// - Returns: `true` when `named(tzid)` now answers with `rules` (newly
-    ///   registered or identical), `false` when another definition stays.
-    @discardableResult
-    public static func register(_ rules: ZoneRules, forTZID tzid: String) -> Bool {
-        if let tz = TimeZone(identifier: tzid), tz.identifier == tzid { return false }
-        return cache.withLock { table in
-            if let existing = table[tzid] { return existing == rules }
-            table[tzid] = rules
-            return true
-        }
+    /// - Parameter identifier: the new ``identifier``.
+    public func renamed(_ identifier: String) -> ZoneRules {
+        let t = table
+        return ZoneRules(table: Table(identifier, t.transitions, t.offsetsAfter, t.initialOffset, t.coverage, t.timeZone))
     }
+
+    private init(table: Table) { self.table = table }
 
     /// A change of offset: the instant it happens and the offsets either side.
     public struct Transition: Hashable, Sendable {
