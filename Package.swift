@@ -8,7 +8,10 @@ import PackageDescription
 //     <- CalendarViews, CalendarScheduling (pure Swift; an app that only needs
 //        views or booking links no C)
 //     <- ICalendarKit (libical behind `internal import CLibICal`; maps the
-//        core model and the scheduling book to and from .ics)
+//        core model to and from .ics; knows nothing of the gym)
+//   CalendarScheduling + ICalendarKit
+//     <- SchedulingICalendar (the glue: a scheduling book in a calendar file,
+//        and its four exports)
 //     <- horari (the example CLI).
 // The tests and the benchmark also use CLibICal directly, as a referee.
 let package = Package(
@@ -19,6 +22,7 @@ let package = Package(
         .library(name: "ICalendarKit", targets: ["ICalendarKit"]),
         .library(name: "CalendarViews", targets: ["CalendarViews"]),
         .library(name: "CalendarScheduling", targets: ["CalendarScheduling"]),
+        .library(name: "SchedulingICalendar", targets: ["SchedulingICalendar"]),
         .executable(name: "horari", targets: ["horari"]),
     ],
     dependencies: [
@@ -29,11 +33,14 @@ let package = Package(
     targets: [
         .target(name: "CalendarCore"),
         // iCalendar import/export; libical stays behind `internal import`.
-        .target(name: "ICalendarKit", dependencies: ["CalendarCore", "CalendarScheduling", "CLibICal"]),
+        .target(name: "ICalendarKit", dependencies: ["CalendarCore", "CLibICal"]),
         // Month, week, day and list view models (pure; no UI).
         .target(name: "CalendarViews", dependencies: ["CalendarCore"]),
         // Coaches, clients, sessions, classes, bookings and waitlists (pure; no C).
         .target(name: "CalendarScheduling", dependencies: ["CalendarCore"]),
+        // The scheduling book in a calendar file: `ICalendar(book, for:)`,
+        // `calendar.schedulingBook()`, `calendar.setScheduling(book)`.
+        .target(name: "SchedulingICalendar", dependencies: ["CalendarCore", "CalendarScheduling", "ICalendarKit"]),
         // Not API: helpers shared by the tests and the benchmarks.
         .target(name: "_CalendarTestSupport"),
         .systemLibrary(
@@ -48,6 +55,7 @@ let package = Package(
                 "ICalendarKit",
                 "CalendarViews",
                 "CalendarScheduling",
+                "SchedulingICalendar",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Examples/horari",
@@ -60,7 +68,7 @@ let package = Package(
         // build and run by `make snippets` (Plugins/CompileDocSnippets).
         .executableTarget(
             name: "DocSnippets",
-            dependencies: ["CalendarCore", "ICalendarKit", "CalendarViews", "CalendarScheduling"],
+            dependencies: ["CalendarCore", "ICalendarKit", "CalendarViews", "CalendarScheduling", "SchedulingICalendar"],
             path: "Examples/DocSnippets",
             // A snippet computes values for the reader to look at, which the
             // compiler calls "never used": those warnings say nothing here.
@@ -83,7 +91,7 @@ let package = Package(
         .executableTarget(name: "FuzzRecurrence", dependencies: ["_HorariFuzzing"], path: "Fuzz/Recurrence"),
         .testTarget(
             name: "CalendarCoreTests",
-            dependencies: ["CalendarCore", "ICalendarKit", "CalendarViews", "CalendarScheduling", "CLibICal", "_CalendarTestSupport", "_HorariFuzzing"],
+            dependencies: ["CalendarCore", "ICalendarKit", "CalendarViews", "CalendarScheduling", "SchedulingICalendar", "CLibICal", "_CalendarTestSupport", "_HorariFuzzing"],
             resources: [.copy("Fixtures")]
         ),
         // Runs the built `horari` and compares its output with golden files.

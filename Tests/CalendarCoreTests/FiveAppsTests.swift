@@ -3,6 +3,7 @@ import CalendarScheduling
 import CalendarViews
 import Foundation
 import ICalendarKit
+import SchedulingICalendar
 import Testing
 import _CalendarTestSupport
 

@@ -2,6 +2,7 @@ import CalendarCore
 import CalendarScheduling
 import Foundation
 import ICalendarKit
+import SchedulingICalendar
 import Testing
 
 @Suite("Scheduling in iCalendar")
