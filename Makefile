@@ -46,7 +46,7 @@ test-address: deps
 ## (the peers' corpora, our broken files, the sample), through the libical bridge.
 leak-check: deps corpus
 	$(SWIFT) build --sanitize=address --build-path .build/asan --product horari
-	sh Conformance/leak_check.sh .build/asan/debug/horari $(CORPUS) Tests/CalendarCoreTests/Fixtures/ics Examples/Samples
+	sh Conformance/leak_check.sh .build/asan/debug/horari $(CORPUS) Tests/Fixtures/ics Examples/Samples
 
 ## The README's and the DocC articles' Swift snippets, run in a scratch folder
 ## (every build already compiles them: Plugins/CompileDocSnippets).
@@ -113,7 +113,7 @@ fuzz: fuzz-build corpus
 		echo "== $$exe: $(FUZZ_SECONDS) s"; \
 		.build/fuzz/release/$$exe -max_total_time=$(FUZZ_SECONDS) -timeout=$(FUZZ_TIMEOUT) -rss_limit_mb=2048 -max_len=16384 \
 			-print_final_stats=1 -artifact_prefix=.build/fuzz-artifacts/$$t/ \
-			.build/fuzz-corpus/$$t .build/fuzz-seeds/$$t Tests/CalendarCoreTests/Fixtures/fuzz/$$t > .build/fuzz-$$t.log 2>&1; \
+			.build/fuzz-corpus/$$t .build/fuzz-seeds/$$t Tests/Fixtures/fuzz/$$t > .build/fuzz-$$t.log 2>&1; \
 		status=$$?; grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|Done )' .build/fuzz-$$t.log; \
 		[ $$status -eq 0 ] || { tail -60 .build/fuzz-$$t.log; \
 			echo "$$exe failed (status $$status); the input is in .build/fuzz-artifacts/$$t/"; exit 1; }; \

@@ -5,6 +5,7 @@ import Foundation
 import ICalendarKit
 import SchedulingICalendar
 import Testing
+import _CalendarTestFixtures
 import _CalendarTestSupport
 
 /// What the five apps needed beyond the first release (issue 17): done
@@ -12,7 +13,7 @@ import _CalendarTestSupport
 /// and JSON without Swift's enum layout.
 @Suite("The five apps: done tasks, short IDs, session history, JSON")
 struct FiveAppsTests {
-    static let planner = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/ics/planner.ics")
+    static var planner: URL { get throws { try Fixture.url("ics/planner.ics") } }
 
     // MARK: Done tasks
 

@@ -4,6 +4,7 @@ import Foundation
 import ICalendarKit
 import SchedulingICalendar
 import Testing
+import _CalendarTestFixtures
 
 @Suite("Scheduling in iCalendar")
 struct SchedulingICalendarTests {
@@ -116,8 +117,7 @@ struct SchedulingICalendarTests {
 
     @Test("saving the book into a calendar file keeps the file's other items and properties")
     func keepsTheRest() throws {
-        let url = Bundle.module.url(forResource: "gym", withExtension: "ics", subdirectory: "Fixtures/ics")
-        let original = try ICalendarImporter().importCalendar(contentsOf: try #require(url)).calendar
+        let original = try ICalendarImporter().importCalendar(contentsOf: try Fixture.url("ics/gym.ics")).calendar
         var calendar = original
         calendar.setScheduling(try busyGym())
         let reread = try ICalendarImporter().importCalendar(from: exporter.export(calendar)).calendar
