@@ -43,10 +43,14 @@ let package = Package(
         .target(name: "SchedulingICalendar", dependencies: ["CalendarCore", "CalendarScheduling", "ICalendarKit"]),
         // Not API: helpers shared by the tests and the benchmarks.
         .target(name: "_CalendarTestSupport"),
+        // Not API: the test gym (a book with coaches, clients, members and
+        // classes) for the scheduling tests and the integration tests.
+        .target(name: "_SchedulingTestSupport", dependencies: ["CalendarCore", "CalendarScheduling"]),
         // Not API: the test data in Tests/Fixtures, each file kept once and
         // read by every test target that needs it (`Fixture.url(_:)`).
         .target(
             name: "_CalendarTestFixtures",
+            dependencies: ["_CalendarTestSupport"],
             path: "Tests/Fixtures",
             resources: [.copy("ics"), .copy("fuzz"), .copy("dateutil_rrule_cases.json"), .copy("ciede2000_css_vs_red.json")]
         ),
@@ -98,7 +102,7 @@ let package = Package(
         .executableTarget(name: "FuzzRecurrence", dependencies: ["_HorariFuzzing"], path: "Fuzz/Recurrence"),
         .testTarget(
             name: "CalendarCoreTests",
-            dependencies: ["CalendarCore", "ICalendarKit", "CalendarViews", "CalendarScheduling", "SchedulingICalendar", "CLibICal", "_CalendarTestSupport", "_CalendarTestFixtures", "_HorariFuzzing"]
+            dependencies: ["CalendarCore", "ICalendarKit", "CalendarViews", "CalendarScheduling", "SchedulingICalendar", "CLibICal", "_CalendarTestSupport", "_CalendarTestFixtures", "_SchedulingTestSupport", "_HorariFuzzing"]
         ),
         // Runs the built `horari` and compares its output with golden files.
         .testTarget(name: "HorariCLITests", dependencies: ["horari"], exclude: ["Golden"]),

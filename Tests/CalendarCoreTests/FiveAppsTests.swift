@@ -7,6 +7,7 @@ import SchedulingICalendar
 import Testing
 import _CalendarTestFixtures
 import _CalendarTestSupport
+import _SchedulingTestSupport
 
 /// What the five apps needed beyond the first release (issue 17): done
 /// tasks, IDs a person can type, sessions with colours, types and a history,

@@ -32,7 +32,7 @@ struct FuzzRegressionTests {
 
     @Test("the broken-file corpus passes the importer's fuzz checks")
     func brokenCorpus() throws {
-        for (name, bytes) in try ICalendarBrokenInputTests.corpus() {
+        for (name, bytes) in try BrokenICalendar.corpus() {
             let broken = FuzzTarget.icalendarImport.check(bytes)
             #expect(broken.isEmpty, "\(name): \(broken.joined(separator: "\n"))")
         }

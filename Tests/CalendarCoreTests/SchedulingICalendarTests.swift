@@ -5,6 +5,7 @@ import ICalendarKit
 import SchedulingICalendar
 import Testing
 import _CalendarTestFixtures
+import _SchedulingTestSupport
 
 @Suite("Scheduling in iCalendar")
 struct SchedulingICalendarTests {
