@@ -44,7 +44,7 @@ let package = Package(
         // Not API: helpers shared by the tests and the benchmarks.
         .target(name: "_CalendarTestSupport"),
         // Not API: the test gym (a book with coaches, clients, members and
-        // classes) for the scheduling tests and the integration tests.
+        // classes) for CalendarSchedulingTests and IntegrationTests.
         .target(name: "_SchedulingTestSupport", dependencies: ["CalendarCore", "CalendarScheduling"]),
         // Not API: the test data in Tests/Fixtures, each file kept once and
         // read by every test target that needs it (`Fixture.url(_:)`).
@@ -100,9 +100,24 @@ let package = Package(
         .systemLibrary(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"),
         .executableTarget(name: "FuzzICalendarImport", dependencies: ["_HorariFuzzing"], path: "Fuzz/ICalendarImport"),
         .executableTarget(name: "FuzzRecurrence", dependencies: ["_HorariFuzzing"], path: "Fuzz/Recurrence"),
+        // One test target per module, each depending only on what it imports,
+        // so that a test of CalendarCore cannot lean on ICalendarKit; what
+        // crosses modules (the README's examples, the five apps, scheduling ⇄
+        // iCalendar, libical as the recurrence referee, fuzz findings) is in
+        // IntegrationTests.
+        .testTarget(name: "CalendarCoreTests", dependencies: ["CalendarCore", "_CalendarTestSupport", "_CalendarTestFixtures"]),
         .testTarget(
-            name: "CalendarCoreTests",
-            dependencies: ["CalendarCore", "ICalendarKit", "CalendarViews", "CalendarScheduling", "SchedulingICalendar", "CLibICal", "_CalendarTestSupport", "_CalendarTestFixtures", "_SchedulingTestSupport", "_HorariFuzzing"]
+            name: "ICalendarKitTests",
+            dependencies: ["CalendarCore", "ICalendarKit", "CLibICal", "_CalendarTestSupport", "_CalendarTestFixtures"]
+        ),
+        .testTarget(name: "CalendarViewsTests", dependencies: ["CalendarCore", "CalendarViews"]),
+        .testTarget(name: "CalendarSchedulingTests", dependencies: ["CalendarCore", "CalendarScheduling", "_SchedulingTestSupport"]),
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: [
+                "CalendarCore", "ICalendarKit", "CalendarViews", "CalendarScheduling", "SchedulingICalendar", "CLibICal",
+                "_CalendarTestSupport", "_CalendarTestFixtures", "_SchedulingTestSupport", "_HorariFuzzing",
+            ]
         ),
         // Runs the built `horari` and compares its output with golden files.
         .testTarget(name: "HorariCLITests", dependencies: ["horari"], exclude: ["Golden"]),
