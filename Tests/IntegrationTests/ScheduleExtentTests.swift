@@ -75,7 +75,7 @@ struct ScheduleExtentTests {
         return items
     }
 
-    @Test("extents and occurrences agree over windows across the daylight-saving changes, in two display zones")
+    @Test("extents and occurrences agree over windows across the daylight-saving changes, in two display zones", .tags(.long), .onlyInLongRuns)
     func agree() throws {
         let schedule = Schedule(items: try Self.items())
         var compared = 0
