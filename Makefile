@@ -12,7 +12,7 @@ PEERS := 'python-dateutil==2.9.0.post0' 'icalendar==7.3.0' 'recurring-ical-event
 CORPUS := $(VENV)/corpus
 CORPUS_SDISTS := 'icalendar==7.3.0' 'recurring-ical-events==3.8.2' 'khal==0.14.1' 'python-dateutil==2.9.0.post0'
 
-.PHONY: deps run test test-thread test-address leak-check corpus fuzz-build fuzz build-check snippets docs conformance bench bench-quick clean
+.PHONY: deps run test test-long test-thread test-address leak-check corpus fuzz-build fuzz build-check snippets docs conformance bench bench-quick clean
 
 ## Install libical-dev (and pkg-config) from Debian's packages when missing.
 deps:
@@ -26,37 +26,52 @@ deps:
 run: deps
 	$(SWIFT) run horari
 
-## Build with zero warnings in our own code, then run the whole test suite.
+## Build with zero warnings in our own code, then run the test suite, but for
+## the long tests (`make test-long`).
 test: deps build-check
 	$(SWIFT) test
 
-## The whole suite under ThreadSanitizer (the scheduling actor, 1,000 concurrent
-## bookings, the importer's libical queue), in its own build folder.
-test-thread: deps
-	$(SWIFT) test --sanitize=thread --build-path .build/tsan --disable-xctest
+## The long tests: those tagged `.long`, each many seconds in a debug build
+## (the libical differential, the extents against occurrences), which a plain
+## `swift test` skips unless HORARI_LONG_TESTS is set. `swift test` cannot yet
+## filter by tag (`--filter tag:long` came after Swift 6.3), so the files that
+## tag a test are found here and run by their suite, which each is named after.
+LONG_TAG := ^[[:space:]]*[^[:space:]/].*\.tags\(([^)]*, )?\.long[,)]
+LONG_TESTS = $(shell grep -rlE --include='*.swift' '$(LONG_TAG)' Tests | \
+	sed -E 's|^Tests/([^/]+)/(.*/)?([^/]+)\.swift$$|\1.\3|' | sort)
+test-long: deps
+	@[ -n "$(LONG_TESTS)" ] || { echo "error: no test is tagged .long"; exit 1; }
+	HORARI_LONG_TESTS=1 $(SWIFT) test $(addprefix --filter ,$(LONG_TESTS))
 
-## The whole suite under AddressSanitizer, with LeakSanitizer's check at exit.
+## The whole suite, the long tests too, under ThreadSanitizer (the scheduling
+## actor, 1,000 concurrent bookings, the importer's libical queue), in its own
+## build folder.
+test-thread: deps
+	HORARI_LONG_TESTS=1 $(SWIFT) test --sanitize=thread --build-path .build/tsan --disable-xctest
+
+## The whole suite, the long tests too, under AddressSanitizer, with
+## LeakSanitizer's check at exit.
 ## (--disable-xctest: we have no XCTest cases, and XCTest's runner leaks a few
 ## objects of its own; Tests/lsan-suppressions.txt names the one leak seen in
 ## the toolchain's Foundation.)
 test-address: deps
-	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan-suppressions.txt $(SWIFT) test --sanitize=address --build-path .build/asan --disable-xctest
+	HORARI_LONG_TESTS=1 LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan-suppressions.txt $(SWIFT) test --sanitize=address --build-path .build/asan --disable-xctest
 
 ## LeakSanitizer over import, export and expansion of every real file we have
 ## (the peers' corpora, our broken files, the sample), through the libical bridge.
 leak-check: deps corpus
 	$(SWIFT) build --sanitize=address --build-path .build/asan --product horari
-	sh Conformance/leak_check.sh .build/asan/debug/horari $(CORPUS) Tests/CalendarCoreTests/Fixtures/ics Examples/Samples
+	sh Conformance/leak_check.sh .build/asan/debug/horari $(CORPUS) Tests/Fixtures/ics Examples/Samples
 
 ## The README's and the DocC articles' Swift snippets, run in a scratch folder
 ## (every build already compiles them: Plugins/CompileDocSnippets).
 snippets: deps
 	$(SWIFT) run DocSnippets Examples/Samples/gym.ics
 
-## DocC archives for the four library modules (swift-docc-plugin); any warning fails.
+## DocC archives for the five library modules (swift-docc-plugin); any warning fails.
 docs: deps
 	@mkdir -p .build
-	@for t in CalendarCore ICalendarKit CalendarViews CalendarScheduling; do \
+	@for t in CalendarCore ICalendarKit CalendarViews CalendarScheduling SchedulingICalendar; do \
 		$(SWIFT) package generate-documentation --target $$t > .build/docc-$$t.log 2>&1 || { cat .build/docc-$$t.log; exit 1; }; \
 		if grep -q "warning:" .build/docc-$$t.log; then grep -A4 "warning:" .build/docc-$$t.log; exit 1; fi; \
 		echo "$$t: documentation built without warnings"; done
@@ -113,7 +128,7 @@ fuzz: fuzz-build corpus
 		echo "== $$exe: $(FUZZ_SECONDS) s"; \
 		.build/fuzz/release/$$exe -max_total_time=$(FUZZ_SECONDS) -timeout=$(FUZZ_TIMEOUT) -rss_limit_mb=2048 -max_len=16384 \
 			-print_final_stats=1 -artifact_prefix=.build/fuzz-artifacts/$$t/ \
-			.build/fuzz-corpus/$$t .build/fuzz-seeds/$$t Tests/CalendarCoreTests/Fixtures/fuzz/$$t > .build/fuzz-$$t.log 2>&1; \
+			.build/fuzz-corpus/$$t .build/fuzz-seeds/$$t Tests/Fixtures/fuzz/$$t > .build/fuzz-$$t.log 2>&1; \
 		status=$$?; grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|Done )' .build/fuzz-$$t.log; \
 		[ $$status -eq 0 ] || { tail -60 .build/fuzz-$$t.log; \
 			echo "$$exe failed (status $$status); the input is in .build/fuzz-artifacts/$$t/"; exit 1; }; \

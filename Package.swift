@@ -8,7 +8,10 @@ import PackageDescription
 //     <- CalendarViews, CalendarScheduling (pure Swift; an app that only needs
 //        views or booking links no C)
 //     <- ICalendarKit (libical behind `internal import CLibICal`; maps the
-//        core model and the scheduling book to and from .ics)
+//        core model to and from .ics; knows nothing of the gym)
+//   CalendarScheduling + ICalendarKit
+//     <- SchedulingICalendar (the glue: a scheduling book in a calendar file,
+//        and its four exports)
 //     <- horari (the example CLI).
 // The tests and the benchmark also use CLibICal directly, as a referee.
 let package = Package(
@@ -19,6 +22,7 @@ let package = Package(
         .library(name: "ICalendarKit", targets: ["ICalendarKit"]),
         .library(name: "CalendarViews", targets: ["CalendarViews"]),
         .library(name: "CalendarScheduling", targets: ["CalendarScheduling"]),
+        .library(name: "SchedulingICalendar", targets: ["SchedulingICalendar"]),
         .executable(name: "horari", targets: ["horari"]),
     ],
     dependencies: [
@@ -29,13 +33,27 @@ let package = Package(
     targets: [
         .target(name: "CalendarCore"),
         // iCalendar import/export; libical stays behind `internal import`.
-        .target(name: "ICalendarKit", dependencies: ["CalendarCore", "CalendarScheduling", "CLibICal"]),
+        .target(name: "ICalendarKit", dependencies: ["CalendarCore", "CLibICal"]),
         // Month, week, day and list view models (pure; no UI).
         .target(name: "CalendarViews", dependencies: ["CalendarCore"]),
         // Coaches, clients, sessions, classes, bookings and waitlists (pure; no C).
         .target(name: "CalendarScheduling", dependencies: ["CalendarCore"]),
+        // The scheduling book in a calendar file: `ICalendar(book, for:)`,
+        // `calendar.schedulingBook()`, `calendar.setScheduling(book)`.
+        .target(name: "SchedulingICalendar", dependencies: ["CalendarCore", "CalendarScheduling", "ICalendarKit"]),
         // Not API: helpers shared by the tests and the benchmarks.
         .target(name: "_CalendarTestSupport"),
+        // Not API: the test gym (a book with coaches, clients, members and
+        // classes) for CalendarSchedulingTests and IntegrationTests.
+        .target(name: "_SchedulingTestSupport", dependencies: ["CalendarCore", "CalendarScheduling"]),
+        // Not API: the test data in Tests/Fixtures, each file kept once and
+        // read by every test target that needs it (`Fixture.url(_:)`).
+        .target(
+            name: "_CalendarTestFixtures",
+            dependencies: ["_CalendarTestSupport"],
+            path: "Tests/Fixtures",
+            resources: [.copy("ics"), .copy("fuzz"), .copy("dateutil_rrule_cases.json"), .copy("ciede2000_css_vs_red.json")]
+        ),
         .systemLibrary(
             name: "CLibICal",
             pkgConfig: "libical",
@@ -48,6 +66,7 @@ let package = Package(
                 "ICalendarKit",
                 "CalendarViews",
                 "CalendarScheduling",
+                "SchedulingICalendar",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Examples/horari",
@@ -60,7 +79,7 @@ let package = Package(
         // build and run by `make snippets` (Plugins/CompileDocSnippets).
         .executableTarget(
             name: "DocSnippets",
-            dependencies: ["CalendarCore", "ICalendarKit", "CalendarViews", "CalendarScheduling"],
+            dependencies: ["CalendarCore", "ICalendarKit", "CalendarViews", "CalendarScheduling", "SchedulingICalendar"],
             path: "Examples/DocSnippets",
             // A snippet computes values for the reader to look at, which the
             // compiler calls "never used": those warnings say nothing here.
@@ -81,10 +100,24 @@ let package = Package(
         .systemLibrary(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"),
         .executableTarget(name: "FuzzICalendarImport", dependencies: ["_HorariFuzzing"], path: "Fuzz/ICalendarImport"),
         .executableTarget(name: "FuzzRecurrence", dependencies: ["_HorariFuzzing"], path: "Fuzz/Recurrence"),
+        // One test target per module, each depending only on what it imports,
+        // so that a test of CalendarCore cannot lean on ICalendarKit; what
+        // crosses modules (the README's examples, the five apps, scheduling ⇄
+        // iCalendar, libical as the recurrence referee, fuzz findings) is in
+        // IntegrationTests.
+        .testTarget(name: "CalendarCoreTests", dependencies: ["CalendarCore", "_CalendarTestSupport", "_CalendarTestFixtures"]),
         .testTarget(
-            name: "CalendarCoreTests",
-            dependencies: ["CalendarCore", "ICalendarKit", "CalendarViews", "CalendarScheduling", "CLibICal", "_CalendarTestSupport", "_HorariFuzzing"],
-            resources: [.copy("Fixtures")]
+            name: "ICalendarKitTests",
+            dependencies: ["CalendarCore", "ICalendarKit", "CLibICal", "_CalendarTestSupport", "_CalendarTestFixtures"]
+        ),
+        .testTarget(name: "CalendarViewsTests", dependencies: ["CalendarCore", "CalendarViews"]),
+        .testTarget(name: "CalendarSchedulingTests", dependencies: ["CalendarCore", "CalendarScheduling", "_SchedulingTestSupport"]),
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: [
+                "CalendarCore", "ICalendarKit", "CalendarViews", "CalendarScheduling", "SchedulingICalendar", "CLibICal",
+                "_CalendarTestSupport", "_CalendarTestFixtures", "_SchedulingTestSupport", "_HorariFuzzing",
+            ]
         ),
         // Runs the built `horari` and compares its output with golden files.
         .testTarget(name: "HorariCLITests", dependencies: ["horari"], exclude: ["Golden"]),

@@ -27,7 +27,7 @@ import jsonschema
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SAMPLE = os.path.join(ROOT, "Examples", "Samples", "gym.ics")
-FIXTURES = os.path.join(ROOT, "Tests", "CalendarCoreTests", "Fixtures", "ics")
+FIXTURES = os.path.join(ROOT, "Tests", "Fixtures", "ics")
 
 
 def main():

@@ -4,7 +4,7 @@
     python3 Fuzz/make_seeds.py OUT [CORPUS_DIR ...]
 
 OUT/import gets every .ics under the CORPUS_DIRs (the peers' test files that
-`make conformance` downloads), under Tests/CalendarCoreTests/Fixtures/ics (our
+`make conformance` downloads), under Tests/Fixtures/ics (our
 broken-file corpus) and the sample calendar. OUT/recurrence gets, for every
 component with an RRULE in those files, its DTSTART, RRULE, RDATE and EXDATE
 lines, and every rule of dateutil's test suite (Fixtures/dateutil_rrule_cases.json).
@@ -17,7 +17,7 @@ import re
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-FIXTURES = os.path.join(ROOT, "Tests", "CalendarCoreTests", "Fixtures")
+FIXTURES = os.path.join(ROOT, "Tests", "Fixtures")
 RECURRENCE = ("DTSTART", "RRULE", "RDATE", "EXDATE")
 
 

@@ -7,7 +7,7 @@
 Writes:
 - Sources/CalendarCore/Items/ItemColor+Palette.swift: the 147 CSS3 colour
   keywords (the names RFC 7986 COLOR uses) from webcolors;
-- Tests/CalendarCoreTests/Fixtures/ciede2000_css_vs_red.json: every keyword's
+- Tests/Fixtures/ciede2000_css_vs_red.json: every keyword's
   CIEDE2000 distance from pure red, computed by colour-science (sRGB, D65),
   so Horari's own CIEDE2000 is checked against a peer.
 """
@@ -52,7 +52,7 @@ def fixture(names):
     red = lab((255, 0, 0))
     rows = [{"name": n, "deltaE00": round(float(colour.delta_E(red, lab(tuple(webcolors.name_to_rgb(n))), method="CIE 2000")), 4)}
             for n in names]
-    path = os.path.join(ROOT, "Tests/CalendarCoreTests/Fixtures/ciede2000_css_vs_red.json")
+    path = os.path.join(ROOT, "Tests/Fixtures/ciede2000_css_vs_red.json")
     with open(path, "w") as f:
         json.dump({"source": "colour-science " + version("colour-science") + " delta_E(method='CIE 2000'), sRGB D65", "rows": rows}, f, indent=1)
 

@@ -4,6 +4,7 @@ import CalendarScheduling
 import CalendarViews
 import Foundation
 import ICalendarKit
+import SchedulingICalendar
 
 /// Reads a calendar file for a command, printing diagnostics to standard error.
 /// On a terminal, a large file shows a progress line while it is read.

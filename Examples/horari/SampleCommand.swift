@@ -4,6 +4,7 @@ import CalendarScheduling
 import CalendarViews
 import Foundation
 import ICalendarKit
+import SchedulingICalendar
 
 /// The sample gym calendar embedded in the binary (`Examples/Samples/gym.ics`,
 /// built by `Examples/Samples/make_gym.sh` through this CLI).

@@ -3,6 +3,7 @@ import CalendarCore
 import CalendarScheduling
 import Foundation
 import ICalendarKit
+import SchedulingICalendar
 
 /// The options every command that reads or changes a calendar file takes:
 /// the file, the clock, and the time the request is made.

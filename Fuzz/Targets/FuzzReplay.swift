@@ -3,7 +3,7 @@ import Foundation
 /// Replays fuzz inputs without libFuzzer: every file named on the command
 /// line, or every file in a named folder, through ``FuzzTarget/check(_:)``.
 ///
-/// Not API. `swift run FuzzRecurrence Tests/CalendarCoreTests/Fixtures/fuzz/recurrence`
+/// Not API. `swift run FuzzRecurrence Tests/Fixtures/fuzz/recurrence`
 /// reproduces a finding on a plain build; the exit status is 1 when any input
 /// broke a property.
 public enum FuzzReplay {

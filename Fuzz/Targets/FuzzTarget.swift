@@ -6,7 +6,7 @@ import ICalendarKit
 ///
 /// Not API: shared by the libFuzzer executables (`Fuzz/ICalendarImport`,
 /// `Fuzz/Recurrence`) and the tests that replay every input the fuzzers ever
-/// broke (`Tests/CalendarCoreTests/Fixtures/fuzz`). A crash is the fuzzer's
+/// broke (`Tests/Fixtures/fuzz`). A crash is the fuzzer's
 /// own finding; ``check(_:)`` adds the properties a crash would not reveal,
 /// so that the fuzzer also hunts for wrong answers.
 public enum FuzzTarget: String, CaseIterable, Sendable {

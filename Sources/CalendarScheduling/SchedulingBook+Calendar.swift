@@ -17,7 +17,8 @@ public enum ExportAudience: Hashable, Sendable {
 
 /// What a book writes into a calendar: items and `X-HORARI-*` components.
 ///
-/// ICalendarKit turns it into `.ics` text; the names it uses are listed in
+/// SchedulingICalendar puts it into an ICalendarKit calendar, which writes
+/// it as `.ics` text; the names it uses are listed in
 /// ``SchedulingBook/init(timeZone:items:components:)``.
 public struct SchedulingContent: Hashable, Sendable {
     /// Classes, sessions or a member's bookings, as calendar items.

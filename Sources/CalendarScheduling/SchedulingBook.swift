@@ -9,7 +9,8 @@ import Foundation
 /// coach's data is reached only through calls that name the coach, and none
 /// of them returns or changes another coach's clients or sessions — to a
 /// coach, another coach's client does not exist. Share a book between tasks
-/// through ``Scheduler``; save it with the calendar file through ICalendarKit.
+/// through ``Scheduler``; save it with the calendar file through
+/// SchedulingICalendar (`calendar.setScheduling(book)`).
 ///
 /// All wall times are on the clocks of the book's ``timeZone``. A book is
 /// `Codable` (its JSON form is described in the CalendarScheduling article

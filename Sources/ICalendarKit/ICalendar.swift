@@ -103,11 +103,15 @@ public struct ICalendar: Hashable, Sendable {
         return Schedule(items: items.map { $0.kind == .event ? $0.placingFloatingTimes(in: zone, rules) : $0 }, timeZone: own ?? rules, zones: zones)
     }
 
+    /// The calendar property that records a scheduling book's zone, written
+    /// and read by SchedulingICalendar and read here by ``calendarZone``.
+    package static let bookZoneProperty = "X-HORARI-TIMEZONE"
+
     /// The zone whose clock this calendar keeps: the scheduling book's
     /// `X-HORARI-TIMEZONE` where it keeps a book, else `X-WR-TIMEZONE` (as
     /// Google and Apple write it, ``timeZone``), as an IANA name; `nil` when
-    /// it names none. (The book's zone comes first, as in
-    /// ``schedulingBook(defaultTimeZone:)``, so that views and bookings read
+    /// it names none. (The book's zone comes first, as in SchedulingICalendar's
+    /// `schedulingBook(defaultTimeZone:)`, so that views and bookings read
     /// one clock; horari writes the two alike.)
     ///
     /// Every view and listing of the calendar shows times on this clock

@@ -1,6 +1,7 @@
 import CalendarCore
 import Foundation
 import Testing
+import _CalendarTestFixtures
 
 /// python-dateutil's own rrule tests (its sdist's `tests/test_rrule.py`),
 /// converted by `Scripts/convert_dateutil_rrule_tests.py` into
@@ -27,14 +28,13 @@ struct DateutilRRuleTests {
         var testDescription: String { "\(name): \(rrule)" }
     }
 
-    struct Fixture: Decodable {
+    struct CaseFile: Decodable {
         var cases: [Case]
     }
 
     static let cases: [Case] = {
-        guard let url = Bundle.module.url(forResource: "dateutil_rrule_cases", withExtension: "json", subdirectory: "Fixtures"),
-            let data = try? Data(contentsOf: url),
-            let fixture = try? JSONDecoder().decode(Fixture.self, from: data)
+        guard let data = try? Fixture.data("dateutil_rrule_cases.json"),
+            let fixture = try? JSONDecoder().decode(CaseFile.self, from: data)
         else { return [] }
         return fixture.cases
     }()

@@ -1,15 +1,15 @@
 import CalendarCore
 import Foundation
 import Testing
+import _CalendarTestFixtures
 
 @Suite("Colours and the red rule")
 struct ItemColorTests {
     struct Row: Decodable, Sendable { var name: String; var deltaE00: Double }
-    struct Fixture: Decodable { var rows: [Row] }
+    struct RowFile: Decodable { var rows: [Row] }
 
     static let reference: [Row] = {
-        guard let url = Bundle.module.url(forResource: "ciede2000_css_vs_red", withExtension: "json", subdirectory: "Fixtures"),
-            let data = try? Data(contentsOf: url), let f = try? JSONDecoder().decode(Fixture.self, from: data)
+        guard let data = try? Fixture.data("ciede2000_css_vs_red.json"), let f = try? JSONDecoder().decode(RowFile.self, from: data)
         else { return [] }
         return f.rows
     }()

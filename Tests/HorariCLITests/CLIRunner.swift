@@ -37,7 +37,7 @@ struct CLIRunner {
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: Self.sample, to: work.appendingPathComponent("gym.ics"))
         // A student's planner (done tasks, long UIDs), for the commands that change one.
-        try FileManager.default.copyItem(at: Self.root.appendingPathComponent("Tests/CalendarCoreTests/Fixtures/ics/planner.ics"),
+        try FileManager.default.copyItem(at: Self.root.appendingPathComponent("Tests/Fixtures/ics/planner.ics"),
                                          to: work.appendingPathComponent("planner.ics"))
     }
 
@@ -49,7 +49,7 @@ struct CLIRunner {
         argument
             .replacingOccurrences(of: "$SAMPLE", with: Self.sample.path)
             .replacingOccurrences(of: "$WORK", with: work.path)
-            .replacingOccurrences(of: "$FIXTURES", with: Self.root.appendingPathComponent("Tests/CalendarCoreTests/Fixtures/ics").path)
+            .replacingOccurrences(of: "$FIXTURES", with: Self.root.appendingPathComponent("Tests/Fixtures/ics").path)
     }
 
     /// Runs `horari` with a fixed, small environment: no colour unless asked

@@ -1,5 +1,6 @@
 import CalendarCore
 import CalendarScheduling
+import ICalendarKit
 
 /// The scheduling book in a calendar file, and its four exports.
 ///
@@ -17,15 +18,17 @@ import CalendarScheduling
 /// let timetable = ICalendarExporter().export(try ICalendar(book, for: .publicTimetable))
 /// ```
 extension ICalendar {
-    /// The calendar property that records the book's zone.
-    static let bookZoneProperty = "X-HORARI-TIMEZONE"
-
     /// A calendar holding what an audience may see of a book.
     ///
     /// - `.publicTimetable`: the classes with their capacities; no one's name.
     /// - `.member(id)`: that member's booked occurrences only.
     /// - `.coach(id)`: that coach's sessions only.
     /// - `.everything`: the whole book, which ``schedulingBook(defaultTimeZone:)`` reads back.
+    ///
+    /// - Parameters:
+    ///   - book: the book to write.
+    ///   - audience: whom the calendar is for, and so what it may contain.
+    ///   - name: the calendar's name (`X-WR-CALNAME`), if any.
     /// - Throws: `SchedulingError` for an unknown member or coach.
     public init(_ book: SchedulingBook, for audience: ExportAudience, name: String? = nil) throws(SchedulingError) {
         self.init(name: name)
@@ -53,6 +56,9 @@ extension ICalendar {
 
     /// Replaces the calendar's scheduling records with a book's, keeping
     /// every other item, component and property as it was.
+    ///
+    /// - Parameter book: the book whose records (its backup, as
+    ///   ``init(_:for:name:)`` writes for `.everything`) the calendar keeps.
     public mutating func setScheduling(_ book: SchedulingBook) {
         let content = book.backupContent()
         items = items.filter { !SchedulingBook.isSchedulingItem($0) } + content.items

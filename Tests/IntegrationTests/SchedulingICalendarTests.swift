@@ -2,7 +2,10 @@ import CalendarCore
 import CalendarScheduling
 import Foundation
 import ICalendarKit
+import SchedulingICalendar
 import Testing
+import _CalendarTestFixtures
+import _SchedulingTestSupport
 
 @Suite("Scheduling in iCalendar")
 struct SchedulingICalendarTests {
@@ -115,8 +118,7 @@ struct SchedulingICalendarTests {
 
     @Test("saving the book into a calendar file keeps the file's other items and properties")
     func keepsTheRest() throws {
-        let url = Bundle.module.url(forResource: "gym", withExtension: "ics", subdirectory: "Fixtures/ics")
-        let original = try ICalendarImporter().importCalendar(contentsOf: try #require(url)).calendar
+        let original = try ICalendarImporter().importCalendar(contentsOf: try Fixture.url("ics/gym.ics")).calendar
         var calendar = original
         calendar.setScheduling(try busyGym())
         let reread = try ICalendarImporter().importCalendar(from: exporter.export(calendar)).calendar

@@ -2,6 +2,7 @@ import CalendarCore
 import Foundation
 import ICalendarKit
 import Testing
+import _CalendarTestFixtures
 import _CalendarTestSupport
 
 /// `Schedule.forEachExtent` (the month view's path: plain series walked as
@@ -70,11 +71,11 @@ struct ScheduleExtentTests {
             items.append(item)
         }
         // The sample gym calendar: classes with a cancelled and a moved date.
-        items += try ICalendarImporter().importCalendar(from: try icsFixture("gym")).calendar.items
+        items += try ICalendarImporter().importCalendar(from: try Fixture.text("ics/gym.ics")).calendar.items
         return items
     }
 
-    @Test("extents and occurrences agree over windows across the daylight-saving changes, in two display zones")
+    @Test("extents and occurrences agree over windows across the daylight-saving changes, in two display zones", .tags(.long), .onlyInLongRuns)
     func agree() throws {
         let schedule = Schedule(items: try Self.items())
         var compared = 0

@@ -37,16 +37,3 @@ enum LibICalReferee {
         return pad(t.year, 4) + pad(t.month, 2) + pad(t.day, 2) + "T" + pad(t.hour, 2) + pad(t.minute, 2) + pad(t.second, 2)
     }
 }
-
-extension LibICalReferee {
-    /// libical's reading of a `DURATION` value: (days, seconds, negative), or
-    /// `nil` when libical calls it a bad duration.
-    static func duration(_ text: String) -> (days: Int, seconds: Int, negative: Bool)? {
-        LibICal.serialized {
-            horari_icalerror_clear()
-            let d = icaldurationtype_from_string(text)
-            if icaldurationtype_is_bad_duration(d) != 0 { return nil }
-            return (Int(d.days) + 7 * Int(d.weeks), Int(d.hours) * 3600 + Int(d.minutes) * 60 + Int(d.seconds), d.is_neg != 0)
-        }
-    }
-}

@@ -3,15 +3,18 @@ import CalendarScheduling
 import CalendarViews
 import Foundation
 import ICalendarKit
+import SchedulingICalendar
 import Testing
+import _CalendarTestFixtures
 import _CalendarTestSupport
+import _SchedulingTestSupport
 
 /// What the five apps needed beyond the first release (issue 17): done
 /// tasks, IDs a person can type, sessions with colours, types and a history,
 /// and JSON without Swift's enum layout.
 @Suite("The five apps: done tasks, short IDs, session history, JSON")
 struct FiveAppsTests {
-    static let planner = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/ics/planner.ics")
+    static var planner: URL { get throws { try Fixture.url("ics/planner.ics") } }
 
     // MARK: Done tasks
 

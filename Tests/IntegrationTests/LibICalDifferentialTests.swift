@@ -17,7 +17,7 @@ struct LibICalDifferentialTests {
     static let ruleCount = 4000
     static let limit = 40
 
-    @Test("random rules agree with libical, or differ only where libical is wrong")
+    @Test("random rules agree with libical, or differ only where libical is wrong", .tags(.long), .onlyInLongRuns)
     func randomRules() throws {
         var generator = RandomRuleGenerator(seed: 0x486F_7261_7269)
         var agreed = 0

@@ -3,6 +3,7 @@ import CalendarScheduling
 import CalendarViews
 import Foundation
 import ICalendarKit
+import SchedulingICalendar
 import Testing
 
 @Suite("One clock in the library: the calendar's zone, DST readings, lengths, uncoloured items")

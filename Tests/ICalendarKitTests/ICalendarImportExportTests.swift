@@ -3,15 +3,12 @@ import CLibICal
 import Foundation
 @testable import ICalendarKit
 import Testing
+import _CalendarTestFixtures
 
+/// The text of `Tests/Fixtures/ics/NAME.ics`.
 func icsFixture(_ name: String) throws -> String {
-    guard let url = Bundle.module.url(forResource: name, withExtension: "ics", subdirectory: "Fixtures/ics") else {
-        throw CLIFixtureMissing(name: name)
-    }
-    return try String(contentsOf: url, encoding: .utf8)
+    try Fixture.text("ics/\(name).ics")
 }
-
-struct CLIFixtureMissing: Error { var name: String }
 
 /// Parses text with libical and returns its `X-LIC-ERROR` texts, or nil when libical cannot parse it.
 func libicalErrors(_ text: String) -> [String]? {

@@ -1,26 +1,33 @@
-import CalendarCore
 import Foundation
-import ICalendarKit
-import Testing
 import _CalendarTestSupport
 
-/// A corpus of broken inputs: each must give diagnostics or a typed error,
-/// never a crash or a hang, and memory must stay bounded by the limits.
-@Suite("Broken iCalendar input")
-struct ICalendarBrokenInputTests {
-    static func wrap(_ body: String) -> String {
+/// A corpus of broken iCalendar inputs, made in code: every one must give
+/// diagnostics or a typed error, never a crash or a hang
+/// (ICalendarKitTests), and must pass the importer's fuzz checks
+/// (IntegrationTests).
+///
+/// Not API.
+public enum BrokenICalendar {
+    /// `body` inside a `VCALENDAR` with its `VERSION` and `PRODID`.
+    ///
+    /// - Parameter body: the components, with their CRLF line ends.
+    public static func wrap(_ body: String) -> String {
         "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\n" + body + "END:VCALENDAR\r\n"
     }
 
-    static func event(_ lines: String...) -> String {
+    /// A `VEVENT` of the lines given.
+    ///
+    /// - Parameter lines: the content lines, without line ends.
+    public static func event(_ lines: String...) -> String {
         "BEGIN:VEVENT\r\n" + lines.map { $0 + "\r\n" }.joined() + "END:VEVENT\r\n"
     }
 
-    /// The broken inputs, by name.
-    static func corpus() throws -> [(String, [UInt8])] {
+    /// The broken inputs, by name: the sample gym calendar cut short at 20
+    /// points, random bytes, and inputs that each break one rule.
+    public static func corpus() throws -> [(String, [UInt8])] {
         var cases: [(String, [UInt8])] = []
         func add(_ name: String, _ text: String) { cases.append((name, Array(text.utf8))) }
-        let sample = try icsFixture("gym")
+        let sample = try Fixture.text("ics/gym.ics")
         let bytes = Array(sample.utf8)
         // Truncated at 20 points.
         for k in 1...20 { cases.append(("truncated-\(k)", Array(bytes.prefix(bytes.count * k / 21)))) }
@@ -76,45 +83,5 @@ struct ICalendarBrokenInputTests {
         add("folded-into-nothing", wrap(" continuation with no line\r\n" + event("UID:u", "DTSTART:20260101T000000Z")))
         add("many-components", wrap(String(repeating: event("UID:dup", "DTSTART:20260101T000000Z"), count: 2000)))
         return cases
-    }
-
-    @Test("At least 50 broken inputs give diagnostics or a typed error, never a crash or a hang")
-    func brokenCorpus() throws {
-        let cases = try Self.corpus()
-        #expect(cases.count >= 50)
-        let importer = ICalendarImporter()
-        // One day: a SECONDLY rule has 86,400 real occurrences in it. (A year
-        // would be 31.5 million, all materialised: `Schedule.occurrences` has no
-        // limit yet — noted as open work.)
-        let window = (Date(timeIntervalSince1970: 1_767_225_600), Date(timeIntervalSince1970: 1_767_312_000))  // 2026-01-01
-        for (name, bytes) in cases {
-            do {
-                let result = try importer.importCalendar(from: Data(bytes))
-                #expect(!result.diagnostics.isEmpty, "\(name): a broken input imported without a word")
-                for d in result.diagnostics { #expect(d.line >= 1 && !d.message.isEmpty, "\(name)") }
-                // Expanding what was imported must end: the window bounds every series.
-                let occurrences = result.calendar.schedule().occurrences(from: window.0, to: window.1)
-                #expect(occurrences.count <= 86_400 * 2_000, "\(name)")
-                // What was imported can be exported.
-                _ = ICalendarExporter().export(result.calendar)
-            } catch {
-                #expect(!error.message.isEmpty, "\(name)")
-            }
-        }
-    }
-
-    @Test("A 10 MB line is cut at the configured limit and reported with its line number")
-    func longLine() throws {
-        let text = Self.wrap(Self.event("UID:u", "DTSTART:20260101T000000Z", "DESCRIPTION:" + String(repeating: "x", count: 10 << 20)))
-        let result = try ICalendarImporter(options: ImportOptions(maxLineBytes: 64 << 10)).importCalendar(from: text)
-        #expect(result.diagnostics.contains { $0.code == .lineTooLong && $0.line == 7 })
-        #expect(result.calendar.items.first?.notes == nil)
-    }
-
-    @Test("Empty, binary and non-iCalendar input is a typed error")
-    func notICalendar() {
-        for input in ["", "hello", "\u{0}\u{1}\u{2}"] {
-            #expect(throws: ICalendarError.self) { try ICalendarImporter().importCalendar(from: input) }
-        }
     }
 }

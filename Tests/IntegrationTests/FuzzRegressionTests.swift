@@ -2,9 +2,10 @@ import CalendarCore
 import Foundation
 import ICalendarKit
 import Testing
+import _CalendarTestFixtures
 import _HorariFuzzing
 
-/// Every input a fuzzer ever broke (Fixtures/fuzz/TARGET/, one file each,
+/// Every input a fuzzer ever broke (Tests/Fixtures/fuzz/TARGET/, one file each,
 /// named for what it broke) and the broken-file corpus, through the same
 /// checks the fuzzers run (`Fuzz/Targets/FuzzTarget.swift`): no crash, and
 /// every property holds — for the importer, export → import → export is
@@ -12,7 +13,7 @@ import _HorariFuzzing
 @Suite("Fuzz findings stay fixed")
 struct FuzzRegressionTests {
     static func inputs(_ target: FuzzTarget) -> [(String, [UInt8])] {
-        guard let folder = Bundle.module.url(forResource: target.rawValue, withExtension: nil, subdirectory: "Fixtures/fuzz"),
+        guard let folder = try? Fixture.url("fuzz/\(target.rawValue)"),
               let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
         return names.sorted().compactMap { name in
             FileManager.default.contents(atPath: folder.appendingPathComponent(name).path).map { (name, [UInt8]($0)) }
@@ -22,7 +23,7 @@ struct FuzzRegressionTests {
     @Test("each input a fuzzer broke now passes every check", arguments: FuzzTarget.allCases)
     func findings(_ target: FuzzTarget) {
         let inputs = Self.inputs(target)
-        #expect(!inputs.isEmpty, "Fixtures/fuzz/\(target.rawValue) holds the target's findings and seeds")
+        #expect(!inputs.isEmpty, "Tests/Fixtures/fuzz/\(target.rawValue) holds the target's findings and seeds")
         for (name, bytes) in inputs {
             let broken = target.check(bytes)
             #expect(broken.isEmpty, "\(name): \(broken.joined(separator: "\n"))")
@@ -31,7 +32,7 @@ struct FuzzRegressionTests {
 
     @Test("the broken-file corpus passes the importer's fuzz checks")
     func brokenCorpus() throws {
-        for (name, bytes) in try ICalendarBrokenInputTests.corpus() {
+        for (name, bytes) in try BrokenICalendar.corpus() {
             let broken = FuzzTarget.icalendarImport.check(bytes)
             #expect(broken.isEmpty, "\(name): \(broken.joined(separator: "\n"))")
         }

@@ -2,6 +2,8 @@ import CalendarCore
 import CalendarScheduling
 import Foundation
 import ICalendarKit
+import SchedulingICalendar
+import _SchedulingTestSupport
 import Testing
 
 /// Issue 18: the library as a Swift app developer meets it. Foundation's own
