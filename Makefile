@@ -12,7 +12,7 @@ PEERS := 'python-dateutil==2.9.0.post0' 'icalendar==7.3.0' 'recurring-ical-event
 CORPUS := $(VENV)/corpus
 CORPUS_SDISTS := 'icalendar==7.3.0' 'recurring-ical-events==3.8.2' 'khal==0.14.1' 'python-dateutil==2.9.0.post0'
 
-.PHONY: deps run test test-long test-thread test-address leak-check corpus fuzz-build fuzz build-check snippets docs conformance bench bench-quick clean
+.PHONY: deps run test test-long examples test-thread test-address leak-check corpus fuzz-build fuzz build-check snippets docs conformance bench bench-quick clean
 
 ## Install libical-dev (and pkg-config) from Debian's packages when missing.
 deps:
@@ -26,9 +26,9 @@ deps:
 run: deps
 	$(SWIFT) run horari
 
-## Build with zero warnings in our own code, then run the test suite, but for
-## the long tests (`make test-long`).
-test: deps build-check
+## Build with zero warnings in our own code, then run the test suite (but for
+## the long tests: `make test-long`) and the example apps.
+test: deps build-check examples
 	$(SWIFT) test
 
 ## The long tests: those tagged `.long`, each many seconds in a debug build
@@ -42,6 +42,13 @@ LONG_TESTS = $(shell grep -rlE --include='*.swift' '$(LONG_TAG)' Tests | \
 test-long: deps
 	@[ -n "$(LONG_TESTS)" ] || { echo "error: no test is tagged .long"; exit 1; }
 	HORARI_LONG_TESTS=1 $(SWIFT) test $(addprefix --filter ,$(LONG_TESTS))
+
+## The example apps (Examples/TaskPlanner, TrainerApp, GymApp), each its own package
+## depending on the library by path: built from its own folder into one shared scratch
+## folder (.build/examples, so the library compiles once), run, and its output compared
+## with its expected-output.txt; each app's DocC article must quote its main.swift whole.
+examples: deps
+	sh Examples/check_examples.sh "$(SWIFT)"
 
 ## The whole suite, the long tests too, under ThreadSanitizer (the scheduling
 ## actor, 1,000 concurrent bookings, the importer's libical queue), in its own

@@ -10,6 +10,11 @@ import Foundation
 // with `import` opens a new scope; a block without one continues the one
 // before (the README's views snippet goes on with the yoga class of its first
 // snippet). `import` lines move to the top of the file.
+//
+// A document that walks through an example app (it has an
+// `<!-- example-app: PATH -->` line) quotes that app's main.swift, which is
+// built, run and compared with the document by `make examples`: its blocks are
+// the app's, not snippets, and are left out here.
 let arguments = CommandLine.arguments
 guard arguments.count >= 3 else {
     FileHandle.standardError.write(Data("usage: ExtractSnippets ROOT OUTPUT DOCUMENT...\n".utf8))
@@ -24,6 +29,7 @@ for path in arguments.dropFirst(3) {
         FileHandle.standardError.write(Data("ExtractSnippets: cannot read \(path)\n".utf8))
         exit(1)
     }
+    if text.contains("\n<!-- example-app: ") { continue }
     let relative = path.hasPrefix(root + "/") ? String(path.dropFirst(root.count + 1)) : path
     var inBlock = false
     var block: [String] = []

@@ -489,7 +489,7 @@ extension SchedulingBook {
     ///   - last: the last date (included).
     ///   - length: each slot's length, in whole minutes.
     ///   - step: the time between the starts of offered slots (default: `length`).
-    ///   - alignedTo: a grid every start is rounded up to, on the wall clock.
+    ///   - grid: a grid every start is rounded up to, on the wall clock.
     ///   - notBefore: leave out slots that start before this instant (pass `now`).
     /// - Throws: ``SchedulingError/unknownCoach(_:)``, a length, step or grid outside 1 minute to 24 hours.
     public func freeSlots(
