@@ -79,7 +79,7 @@ public enum PolicyRefusal: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .outsideWorkingHours(let coach, let start, let end, let hours):
             let worked = hours.isEmpty ? "does not work that day" : "works \(hours.map(\.description).joined(separator: " and ")) that day"
-            return "\(start.date) \(start.timeText)-\(end.timeText) is outside coach ‘\(coach)’'s working hours (the coach \(worked)); pick a time within them"
+            return "\(start.date) \(start.timeText)-\(end.timeText) is outside the working hours of coach ‘\(coach)’, who \(worked); pick a time within them"
         case .inThePast(let start):
             return "\(start.date) at \(start.timeText) is in the past; pick a later time"
         case .tooSoon(let start, let notice):
