@@ -299,7 +299,7 @@ extension SchedulingBook {
         }
     }
 
-    private func memberOccurrences(_ memberID: String) throws(SchedulingError) -> [ClassOccurrence] {
+    func memberOccurrences(_ memberID: String) throws(SchedulingError) -> [ClassOccurrence] {
         _ = try member(memberID)
         return (occurrencesByMember[memberID] ?? []).compactMap { try? occurrence($0) }.sorted { ($0.startSeconds, $0.id) < ($1.startSeconds, $1.id) }
     }

@@ -85,38 +85,65 @@ extension SchedulingBook: Codable {
     }
 }
 
+/// A value written as one string it reads back (`"18:30"`); text that
+/// does not read is the decoder's `dataCorrupted` error, with the reason.
+enum TextForm {
+    static func decode<T>(_ decoder: any Decoder, _ read: (String) throws(SchedulingError) -> T) throws -> T {
+        let c = try decoder.singleValueContainer()
+        let text = try c.decode(String.self)
+        do { return try read(text) } catch { throw DecodingError.dataCorruptedError(in: c, debugDescription: error.description) }
+    }
+
+    static func encode(_ text: String, to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(text)
+    }
+}
+
+/// A place held or in a queue, as ``BookingOutcome`` and ``MemberPlace``
+/// write it: `{"kind": held}` or `{"kind": "waitlisted", "position": 2}`.
+enum PlaceForm {
+    private enum CodingKeys: String, CodingKey { case kind, position }
+
+    /// The position on the waitlist, or `nil` for a place held (`kind` is `held`).
+    static func decode(_ decoder: any Decoder, held: String) throws -> Int? {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        switch try c.decode(String.self, forKey: .kind) {
+        case held: return nil
+        case "waitlisted": return try c.decode(Int.self, forKey: .position)
+        case let other: throw DecodingError.dataCorruptedError(forKey: .kind, in: c, debugDescription: "‘\(other)’ is not \(held) or waitlisted")
+        }
+    }
+
+    static func encode(waitlisted position: Int?, held: String, to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(position == nil ? held : "waitlisted", forKey: .kind)
+        try c.encodeIfPresent(position, forKey: .position)
+    }
+}
+
 extension TimeOfDay {
     /// Decodes `"18:30"`.
     /// - Parameter decoder: the decoder.
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.singleValueContainer()
-        let text = try c.decode(String.self)
-        do { try self.init(parsing: text) } catch { throw DecodingError.dataCorruptedError(in: c, debugDescription: error.description) }
+        self = try TextForm.decode(decoder) { text throws(SchedulingError) in try TimeOfDay(parsing: text) }
     }
 
     /// Encodes `"18:30"`.
     /// - Parameter encoder: the encoder.
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.singleValueContainer()
-        try c.encode(description)
-    }
+    public func encode(to encoder: any Encoder) throws { try TextForm.encode(description, to: encoder) }
 }
 
 extension TimeRange {
     /// Decodes `"09:00-13:00"`.
     /// - Parameter decoder: the decoder.
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.singleValueContainer()
-        let text = try c.decode(String.self)
-        do { try self.init(parsing: text) } catch { throw DecodingError.dataCorruptedError(in: c, debugDescription: error.description) }
+        self = try TextForm.decode(decoder) { text throws(SchedulingError) in try TimeRange(parsing: text) }
     }
 
     /// Encodes `"09:00-13:00"`.
     /// - Parameter encoder: the encoder.
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.singleValueContainer()
-        try c.encode(description)
-    }
+    public func encode(to encoder: any Encoder) throws { try TextForm.encode(description, to: encoder) }
 }
 
 extension Weekday {
@@ -320,29 +347,17 @@ extension ClassOccurrence {
 }
 
 extension BookingOutcome {
-    private enum CodingKeys: String, CodingKey { case kind, position }
-
     /// Decodes `{"kind": "confirmed"}` or `{"kind": "waitlisted", "position": 2}`.
     /// - Parameter decoder: the decoder.
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        switch try c.decode(String.self, forKey: .kind) {
-        case "confirmed": self = .confirmed
-        case "waitlisted": self = .waitlisted(position: try c.decode(Int.self, forKey: .position))
-        case let other: throw DecodingError.dataCorruptedError(forKey: .kind, in: c, debugDescription: "‘\(other)’ is not confirmed or waitlisted")
-        }
+        self = try PlaceForm.decode(decoder, held: "confirmed").map { .waitlisted(position: $0) } ?? .confirmed
     }
 
     /// Encodes the outcome with a `kind`.
     /// - Parameter encoder: the encoder.
     public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        switch self {
-        case .confirmed: try c.encode("confirmed", forKey: .kind)
-        case .waitlisted(let p):
-            try c.encode("waitlisted", forKey: .kind)
-            try c.encode(p, forKey: .position)
-        }
+        let position: Int? = if case .waitlisted(let p) = self { p } else { nil }
+        try PlaceForm.encode(waitlisted: position, held: "confirmed", to: encoder)
     }
 }
 

@@ -114,8 +114,9 @@ extension SchedulingBook {
 
     private static func length(_ item: CalendarItem, _ what: String) throws(SchedulingError) -> Duration {
         switch item.end {
-        case .duration(let d): return d.duration
-        case .at(let end): return .seconds(end.wallTime.localSeconds - item.start.wallTime.localSeconds)
+        // Whole minutes, as the book counts lengths (seconds beyond them are dropped, as before).
+        case .duration(let d): return .minutes(d.duration.wholeMinutes)
+        case .at(let end): return .minutes(Int((end.wallTime.localSeconds - item.start.wallTime.localSeconds) / 60))
         case nil: throw .invalid(field: .property("DURATION"), reason: "\(what) has no end or duration")
         }
     }

@@ -120,12 +120,7 @@ extension SchedulingBook {
     /// - Parameter memberID: the member.
     /// - Throws: ``SchedulingError/unknownMember(_:)``.
     public func agenda(member memberID: String) throws(SchedulingError) -> [MemberBooking] {
-        _ = try member(memberID)
-        return (occurrencesByMember[memberID] ?? []).compactMap { key -> MemberBooking? in
-            guard let o = try? occurrence(key), let roster = rosters[key] else { return nil }
-            if roster.confirmed.contains(memberID) { return MemberBooking(occurrence: o, place: .booked) }
-            return roster.waitlist.firstIndex(of: memberID).map { MemberBooking(occurrence: o, place: .waitlisted(position: $0 + 1)) }
-        }.sorted { ($0.occurrence.startSeconds, $0.occurrence.id) < ($1.occurrence.startSeconds, $1.occurrence.id) }
+        try memberOccurrences(memberID).compactMap { o in place(of: memberID, in: o.id).map { MemberBooking(occurrence: o, place: $0) } }
     }
 
     /// One week of the timetable, each date's occurrences with their places
@@ -163,29 +158,17 @@ public enum MemberPlace: Hashable, Sendable, Codable {
     /// They wait; 1 is next.
     case waitlisted(position: Int)
 
-    private enum CodingKeys: String, CodingKey { case kind, position }
-
     /// Decodes `{"kind": "booked"}` or `{"kind": "waitlisted", "position": 2}`.
     /// - Parameter decoder: the decoder.
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        switch try c.decode(String.self, forKey: .kind) {
-        case "booked": self = .booked
-        case "waitlisted": self = .waitlisted(position: try c.decode(Int.self, forKey: .position))
-        case let other: throw DecodingError.dataCorruptedError(forKey: .kind, in: c, debugDescription: "‘\(other)’ is not booked or waitlisted")
-        }
+        self = try PlaceForm.decode(decoder, held: "booked").map { .waitlisted(position: $0) } ?? .booked
     }
 
     /// Encodes the place with a `kind`.
     /// - Parameter encoder: the encoder.
     public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        switch self {
-        case .booked: try c.encode("booked", forKey: .kind)
-        case .waitlisted(let p):
-            try c.encode("waitlisted", forKey: .kind)
-            try c.encode(p, forKey: .position)
-        }
+        let position: Int? = if case .waitlisted(let p) = self { p } else { nil }
+        try PlaceForm.encode(waitlisted: position, held: "booked", to: encoder)
     }
 }
 

@@ -851,7 +851,7 @@ extension ImportSession {
         guard let iana = ZoneRules.ianaIdentifier(forTZID: tzid) else { return nil }
         var name = tzid.trimmedValue
         if name.count >= 2, name.hasPrefix("\""), name.hasSuffix("\"") { name = String(name.dropFirst().dropLast()) }
-        return name == iana || name.hasSuffix("/" + iana) || ["UTC", "GMT", "Etc/UTC", "Etc/GMT", "Z"].contains(iana) ? iana : nil
+        return name == iana || name.hasSuffix("/" + iana) || ZoneRules.utcNames.contains(iana) ? iana : nil
     }
 }
 

@@ -168,7 +168,7 @@ extension CalendarTime {
     ///   - zone: whose clocks the time is kept on.
     public init(_ date: Date, in zone: ZoneRules) {
         let wall = zone.wallTime(at: date)
-        self = ["UTC", "Etc/UTC", "GMT", "Etc/GMT"].contains(zone.identifier) ? .utc(wall) : .zoned(wall, zone.identifier)
+        self = ZoneRules.utcNames.contains(zone.identifier) ? .utc(wall) : .zoned(wall, zone.identifier)
     }
 
     /// An instant as a time on a Foundation time zone's clocks.
@@ -222,7 +222,7 @@ extension CalendarTime {
         let wall = try LocalDateTime(components)
         switch components.timeZone?.identifier {
         case nil: self = .floating(wall)
-        case "UTC", "GMT": self = .utc(wall)
+        case let id? where ZoneRules.utcNames.contains(id): self = .utc(wall)
         case let id?: self = .zoned(wall, id)
         }
     }

@@ -139,7 +139,7 @@ public struct ZoneRules: Hashable, Sendable {
             throw TimeValueError(.unknownTimeZone, "the time zone ‘\(tzid)’ is not known (expected an IANA name such as Europe/Madrid, or a Windows name such as W. Europe Standard Time)")
         }
         let rules: ZoneRules
-        if ["UTC", "Etc/UTC", "GMT", "Etc/GMT", "Z"].contains(identifier) {
+        if utcNames.contains(identifier) {
             rules = ZoneRules(identifier: identifier, fixedOffset: 0)
         } else if let tz = TimeZone(identifier: identifier) {
             rules = ZoneRules(tz)
@@ -191,9 +191,11 @@ public struct ZoneRules: Hashable, Sendable {
         timeZone?.abbreviation(for: Date(timeIntervalSince1970: TimeInterval(t)))
     }
 
+    /// The names of UTC that need no lookup: a time in one of them is a UTC time.
+    package static let utcNames: Set<String> = ["UTC", "Etc/UTC", "GMT", "Etc/GMT", "Z"]
+
     /// The IANA name a `TZID` stands for, by the steps of ``named(_:)``, or `nil`.
     public static func ianaIdentifier(forTZID tzid: String) -> String? {
-        let utcNames: Set<String> = ["UTC", "Etc/UTC", "GMT", "Etc/GMT", "Z"]
         if utcNames.contains(tzid) { return tzid }
         // Foundation knows more names than it lists (Asia/Kolkata on Linux).
         func foundation(_ name: String) -> String? {
