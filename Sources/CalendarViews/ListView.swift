@@ -176,18 +176,15 @@ public struct ListView: Hashable, Sendable, Codable {
         let limit = max(0, options.limit)
         let zone = options.zone(for: schedule)
         let horizon = start + Int64(max(0, options.lookaheadDays)) * 86_400
+        // The schedule's occurrences in order, computed as they are taken:
+        // a page costs its own occurrences (and one more, to know whether
+        // there are more), not the lookahead's.
         var found: [Occurrence] = []
-        var width: Int64 = 31 * 86_400
-        var windowStart = start
-        // Windows going forward; each holds the occurrences that start inside it.
-        while found.count <= limit, windowStart < horizon {
-            let windowEnd = min(horizon, windowStart + width)
-            found += schedule.occurrences(from: Date(epochSeconds: windowStart), to: Date(epochSeconds: windowEnd), floatingZone: zone)
-                .filter { o in
-                    o.startSeconds >= windowStart && o.startSeconds < windowEnd && cursor.map { Self.comes(o, after: $0) } ?? true
-                }
-            windowStart = windowEnd
-            width *= 2
+        var occurrences = schedule.occurrenceSequence(from: Date(epochSeconds: start), to: Date(epochSeconds: horizon), floatingZone: zone).makeIterator()
+        while found.count <= limit, let o = occurrences.next() {
+            // Only what starts inside: one already under way belongs to an earlier page.
+            guard o.startSeconds >= start, cursor.map({ Self.comes(o, after: $0) }) ?? true else { continue }
+            found.append(o)
         }
         self.init(page: Array(found.prefix(limit)), zone: zone, more: found.count > limit, forward: true, options: options)
     }

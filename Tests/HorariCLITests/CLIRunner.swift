@@ -54,10 +54,17 @@ struct CLIRunner {
 
     /// Runs `horari` with a fixed, small environment: no colour unless asked
     /// (`--color always`), UTC as the system zone, the scratch folder as home.
-    func run(_ arguments: [String], environment extra: [String: String] = [:], stdin: String? = nil) throws -> Output {
+    /// With `shell`, runs that command line with `/bin/sh -c` instead (in
+    /// the same environment), for limits a shell sets, such as `ulimit`.
+    func run(_ arguments: [String], environment extra: [String: String] = [:], stdin: String? = nil, shell: String? = nil) throws -> Output {
         let process = Process()
-        process.executableURL = Self.binary
-        process.arguments = arguments.map(expand)
+        if let shell {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", shell]
+        } else {
+            process.executableURL = Self.binary
+            process.arguments = arguments.map(expand)
+        }
         var environment = ["HOME": work.path, "XDG_DATA_HOME": work.appendingPathComponent("data").path, "TZ": "UTC", "LANG": "C", "PATH": "/usr/bin:/bin"]
         environment.merge(extra) { $1 }
         process.environment = environment

@@ -35,19 +35,19 @@ public struct Schedule: Sendable {
     public let zones: ZoneTable
     /// Single items sorted by a zone-independent key: the instant for UTC and
     /// zoned starts, the wall reading taken as UTC for dates and floating times.
-    private let singleKeys: [Int64]
-    private let singleIndices: [Int]
+    let singleKeys: [Int64]
+    let singleIndices: [Int]
     /// Single items longer than `shortSpan`, checked on every query.
-    private let longSingles: [Int]
+    let longSingles: [Int]
     /// Recurring items, each with its recurrence compiled once when that
     /// does not depend on the viewer's zone (a start in UTC or a named zone):
     /// compiling a series for every query was a quarter of a month view's time.
-    private let series: [SeriesPlan]
+    let series: [SeriesPlan]
 
     /// What a query needs of a series, worked out once where it does not
     /// depend on the viewer's zone (a start in UTC or a named zone, an end
     /// that is not floating); `nil` parts are worked out per query.
-    private struct SeriesPlan: Sendable {
+    struct SeriesPlan: Sendable {
         let index: Int
         let compiled: RecurrenceSet.Iterator?
         let span: InstanceSpan?
@@ -86,9 +86,9 @@ public struct Schedule: Sendable {
     private let byUID: [String: Int]
 
     /// Items no longer than this are found by the start index alone.
-    private static let shortSpan: Int64 = 7 * 86_400
+    static let shortSpan: Int64 = 7 * 86_400
     /// The largest UTC offset in use (+14:00, Kiribati), bounding floating times.
-    private static let maxOffset: Int64 = 14 * 3600
+    static let maxOffset: Int64 = 14 * 3600
 
     /// The empty schedule.
     public static let empty = Schedule(items: [])
@@ -159,13 +159,7 @@ public struct Schedule: Sendable {
     ///   - floatingZone: the zone in which all-day and floating times are
     ///     placed (the viewer's zone).
     public func occurrences(from: Date, to: Date, floatingZone: ZoneRules = .utc) -> [Occurrence] {
-        var found: [Occurrence] = []
-        forEachOccurrence(from: from, to: to, floatingZone: floatingZone) { found.append($0) }
-        // An occurrence is over a hundred bytes: sorting them in place spent
-        // half a month view's time moving them. Sort their positions instead,
-        // then copy each once.
-        let order = found.indices.sorted { Occurrence.precedes(found[$0], found[$1]) }
-        return order.map { found[$0] }
+        Array(occurrenceSequence(from: from, to: to, floatingZone: floatingZone))
     }
 
     /// Calls `body` with every occurrence overlapping `[from, to)`, in no
@@ -179,7 +173,7 @@ public struct Schedule: Sendable {
         let b = to.clampedEpochSecondsRoundedUp
         guard b > a else { return }
         // Singles: any whose key lies within reach of the window.
-        var lo = lowerBound(a - Self.shortSpan - Self.maxOffset)
+        var lo = firstSingle(reaching: a)
         while lo < singleKeys.count, singleKeys[lo] < b + Self.maxOffset {
             visitSingle(items[singleIndices[lo]], a, b, floatingZone, body)
             lo += 1
@@ -239,7 +233,7 @@ public struct Schedule: Sendable {
         let a = from.clampedEpochSeconds
         let b = to.clampedEpochSecondsRoundedUp
         guard b > a else { return }
-        var lo = lowerBound(a - Self.shortSpan - Self.maxOffset)
+        var lo = firstSingle(reaching: a)
         var memo = ZoneMemo(zones: zones)
         while lo < singleKeys.count, singleKeys[lo] < b + Self.maxOffset {
             extentOfSingle(items[singleIndices[lo]], a, b, floatingZone, &memo, body)
@@ -315,70 +309,29 @@ public struct Schedule: Sendable {
         return lo
     }
 
-    private func visitSingle(_ item: CalendarItem, _ a: Int64, _ b: Int64, _ zone: ZoneRules, _ body: (Occurrence) -> Void) {
-        guard let s = try? item.start.epochSeconds(floatingIn: zone, zones: zones) else { return }
+    /// The first position in the start index whose item may reach `instant`
+    /// (a single item is never longer than ``shortSpan`` there).
+    func firstSingle(reaching instant: Int64) -> Int {
+        lowerBound(instant - Self.shortSpan - Self.maxOffset)
+    }
+
+    /// A single item's occurrence, when it overlaps `[a, b)`.
+    func occurrence(ofSingle item: CalendarItem, _ a: Int64, _ b: Int64, _ zone: ZoneRules) -> Occurrence? {
+        guard let s = try? item.start.epochSeconds(floatingIn: zone, zones: zones) else { return nil }
         let (end, e) = item.span(floatingZone: zone, zones: zones).end(startingAt: item.start, startSeconds: s)
         let o = Occurrence(id: .init(uid: item.uid, recurrenceID: nil), item: item, start: item.start, end: end, startSeconds: s, endSeconds: e)
-        if o.overlaps(a, b) { body(o) }
+        return o.overlaps(a, b) ? o : nil
+    }
+
+    private func visitSingle(_ item: CalendarItem, _ a: Int64, _ b: Int64, _ zone: ZoneRules, _ body: (Occurrence) -> Void) {
+        if let o = occurrence(ofSingle: item, a, b, zone) { body(o) }
     }
 
     private func visitSeries(_ item: CalendarItem, _ plan: SeriesPlan, _ a: Int64, _ b: Int64, _ zone: ZoneRules,
                              _ body: (Occurrence) -> Void) {
-        // How far an instance can reach back into the window: its length, plus
-        // the largest shift a THISANDFUTURE override applies.
-        let span: InstanceSpan
-        let length: Int64
-        if let fixedSpan = plan.span, let fixedLength = plan.length {
-            (span, length) = (fixedSpan, fixedLength)
-        } else {
-            let base = (try? item.start.epochSeconds(floatingIn: zone, zones: zones)) ?? 0
-            span = item.span(floatingZone: zone, zones: zones)
-            length = span.end(startingAt: item.start, startSeconds: base).1 - base
-        }
-        var shift: Int64 = 0
-        var futureOverrides: [(wall: Int64, delta: Int64, override: RecurrenceOverride, span: InstanceSpan)] = []
-        var single: [CalendarTime: RecurrenceOverride] = [:]
-        for o in item.overrides {
-            if o.thisAndFuture {
-                let idSeconds = (try? o.recurrenceID.epochSeconds(floatingIn: zone, zones: zones)) ?? 0
-                let newStart = (try? o.item.start.epochSeconds(floatingIn: zone, zones: zones)) ?? idSeconds
-                let overrideSpan = o.item.span(floatingZone: zone, zones: zones)
-                futureOverrides.append((o.recurrenceID.wallTime.localSeconds, newStart - idSeconds, o, overrideSpan))
-                shift = max(shift, abs(newStart - idSeconds) + max(0, overrideSpan.end(startingAt: o.item.start, startSeconds: newStart).1 - newStart))
-            } else {
-                single[Self.normalised(o.recurrenceID, like: item.start, zones: zones)] = o
-            }
-        }
-        futureOverrides.sort { $0.wall < $1.wall }
-        let reach = max(length, 0) + shift + 86_400
-        guard var iterator = plan.compiled ?? (try? item.recurrenceSet?.compiledIterator(floatingZone: zone, zones: zones)) else { return }
-        iterator.begin(from: Date(timeIntervalSince1970: TimeInterval(a - reach)))
-        while let instance = iterator.next() {
-            if instance.epochSeconds >= b + shift + 86_400 { break }
-            // A moved or changed instance is placed by its own start below.
-            if !single.isEmpty, single[instance.recurrenceID] != nil { continue }
-            var source = item
-            var sourceSpan = span
-            var start = instance.start
-            var s = instance.epochSeconds
-            if !futureOverrides.isEmpty, let f = futureOverrides.last(where: { $0.wall <= instance.recurrenceID.wallTime.localSeconds }) {
-                if f.override.isCancelled { continue }
-                source = f.override.item
-                sourceSpan = f.span
-                s += f.delta
-                start = f.override.item.start.shifted(toInstant: s, floatingZone: zone, zones: zones)
-            }
-            let (end, e) = sourceSpan.end(startingAt: start, startSeconds: s)
-            let occurrence = Occurrence(id: .init(uid: item.uid, recurrenceID: instance.recurrenceID), item: source, start: start, end: end, startSeconds: s, endSeconds: e)
-            if occurrence.overlaps(a, b) { body(occurrence) }
-        }
-        // Overridden single instances, wherever they moved to.
-        for (id, o) in single where !o.isCancelled {
-            guard let s = try? o.item.start.epochSeconds(floatingIn: zone, zones: zones) else { continue }
-            let (end, e) = o.item.span(floatingZone: zone, zones: zones).end(startingAt: o.item.start, startSeconds: s)
-            let occurrence = Occurrence(id: .init(uid: item.uid, recurrenceID: id), item: o.item, start: o.item.start, end: end, startSeconds: s, endSeconds: e)
-            if occurrence.overlaps(a, b) { body(occurrence) }
-        }
+        guard var cursor = SeriesCursor(item, plan, a, b, zone, zones) else { return }
+        while let o = cursor.next() { body(o) }
+        for o in cursor.moved { body(o) }
     }
 
     /// A recurrence ID written in another kind of time (UTC for a zoned series,

@@ -1,0 +1,393 @@
+import ArgumentParser
+import CalendarCore
+import CalendarViews
+import Foundation
+import ICalendarKit
+
+/// `horari occurrences`: every occurrence in a window, for diffing against peers.
+///
+/// The text and `jsonl` forms stream: occurrences come from
+/// `Schedule.occurrenceSequence` in order, each series is dropped once it
+/// reaches `--max-per-series`, and lines are written as they come through
+/// ``OccurrenceWriter`` (bytes, no Foundation formatter, no `JSONEncoder`).
+/// The process holds the calendar and about one occurrence per series,
+/// whatever the window's length.
+struct Occurrences: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print every occurrence of a calendar file's events and tasks in a window.",
+        discussion: """
+            The window is [--from, --to); bounds are read as wall times in each event's \
+            own zone, as recurring-ical-events does. An occurrence is printed when it \
+            overlaps the window.
+
+            --format jsonl prints one JSON object per occurrence with the keys uid, \
+            recurrence_id, start, end, summary, component, tzid, sorted by start and end \
+            instant, uid, recurrence_id and summary: the same lines as the peer oracle \
+            expand.py (recurring-ical-events), so the two can be compared with diff.
+
+            Lines are written as they are found, so the first ones come at once \
+            and memory does not grow with the window.
+
+            Examples:
+              horari occurrences team.ics --from 2026-01-01 --to 2026-02-01
+              horari occurrences team.ics --from 2000-01-01 --to 2030-01-01 --format jsonl --max-per-series 2000
+            """
+    )
+
+    @Argument(help: "The .ics file (default: --calendar, else the default calendar).")
+    var file: String?
+
+    @Option(help: "The calendar file, instead of FILE (default: $XDG_DATA_HOME/horari/calendar.ics, else ~/.local/share/horari/calendar.ics).")
+    var calendar: String?
+
+    @Option(help: "The start of the window: YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS.")
+    var from: String
+
+    @Option(help: "The end of the window (exclusive).")
+    var to: String
+
+    @Option(help: "At most this many occurrences per series (UID); 0 for no limit.")
+    var maxPerSeries = 2000
+
+    @Option(help: "text, json (schema 1 of Docs/JSONSchema.md, times on the calendar's clock) or jsonl (expand.py's lines).")
+    var format = "text"
+
+    @Option(help: "For --format json: the IANA time zone to show times in (default: the calendar's own).")
+    var timeZone: String?
+
+    func validate() throws {
+        guard ["jsonl", "text", "json"].contains(format) else { throw ValidationError("--format must be text, json or jsonl") }
+        guard maxPerSeries >= 0 else { throw ValidationError("--max-per-series must be 0 (no limit) or more, not \(maxPerSeries)") }
+    }
+
+    func run() throws {
+        let fromWall = try wallSeconds(from, "--from")
+        let toWall = try wallSeconds(to, "--to")
+        let calendar = try loadExistingCalendar(try calendarURL(file: file, option: self.calendar), quiet: format != "text").calendar
+        let schedule = calendar.schedule()
+        // The widest instant window that can hold any wall time in [from, to).
+        let margin: Int64 = 15 * 3600
+        let window = schedule.occurrenceSequence(
+            from: Date(timeIntervalSince1970: TimeInterval(fromWall - margin)),
+            to: Date(timeIntervalSince1970: TimeInterval(toWall + margin)))
+        var writer = OccurrenceWriter(schedule: schedule, jsonl: format == "jsonl")
+        var json: [DisplayOccurrence] = []
+        let clock = format == "json" ? try Clock(option: timeZone, calendar: calendar) : nil
+        var perSeries: [String: Int] = [:]
+        var occurrences = window.makeIterator()
+        while let o = occurrences.next() {
+            let s = OccurrenceFormat.wall(o.start, o.startSeconds)
+            let e = OccurrenceFormat.wall(o.end, o.endSeconds)
+            let inside = e > s ? s < toWall && e > fromWall : s >= fromWall && s < toWall
+            guard inside else { continue }
+            if maxPerSeries > 0, o.id.recurrenceID != nil {
+                let n = perSeries[o.id.uid, default: 0] + 1
+                perSeries[o.id.uid] = n
+                // The cap is applied while iterating: a series that reaches
+                // it is not expanded any further (a year of a SECONDLY rule
+                // stops after its first lines instead of computing 31 million).
+                if n == maxPerSeries { occurrences.skipRemaining(ofSeries: o.id.uid) }
+            }
+            if let clock {
+                json.append(DisplayOccurrence(o, zone: clock.rules))
+            } else {
+                writer.add(o)
+            }
+        }
+        if let clock {
+            return try printJSON(OccurrencesJSON(occurrences: json), command: "occurrences", timeZone: clock.name)
+        }
+        writer.finish()
+    }
+
+    private func wallSeconds(_ text: String, _ option: String) throws -> Int64 {
+        let compact = text.replacingOccurrences(of: "-", with: "").replacingOccurrences(of: ":", with: "")
+        do {
+            return try CalendarTime(icalValue: compact).wallTime.localSeconds
+        } catch {
+            throw ValidationError("\(option) ‘\(text)’ is not YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS: \(error.message)")
+        }
+    }
+}
+
+/// The body of `occurrences --format json`.
+struct OccurrencesJSON: Encodable {
+    let occurrences: [DisplayOccurrence]
+}
+
+/// Writes `occurrences` lines (text or expand.py's JSON lines) to standard
+/// output as they come, in expand.py's order.
+///
+/// The schedule's order is start, end, `UID`, recurrence ID as a wall
+/// reading; expand.py's is start, end, `UID`, recurrence ID as written, then
+/// summary. The two differ only among occurrences with the same start and
+/// end, which arrive together: each such group is sorted before it is
+/// written, so the output is expand.py's order without holding more than
+/// one group.
+///
+/// The per-occurrence path builds bytes directly: numbers are written digit
+/// by digit, text is JSON-escaped byte by byte, and the zone of a `TZID` is
+/// looked up once per run of occurrences in the same zone.
+struct OccurrenceWriter {
+    private let schedule: Schedule
+    private let jsonl: Bool
+    private var out: [UInt8] = []
+    /// The occurrences with the current start and end: their lines, and
+    /// each one's sort keys (its recurrence ID's text is kept in `bytes` too).
+    private var bytes: [UInt8] = []
+    private var group: [(uid: String, summary: String, recurrenceID: Range<Int>, line: Range<Int>)] = []
+    private var groupStart: Int64 = .min
+    private var groupEnd: Int64 = .min
+    private var zoneName = ""
+    private var zoneRules: ZoneRules?
+
+    init(schedule: Schedule, jsonl: Bool) {
+        self.schedule = schedule
+        self.jsonl = jsonl
+        out.reserveCapacity(1 << 17)
+    }
+
+    /// Adds an occurrence; occurrences come in the schedule's order.
+    mutating func add(_ o: Occurrence) {
+        if o.startSeconds != groupStart || o.endSeconds != groupEnd { flushGroup() }
+        (groupStart, groupEnd) = (o.startSeconds, o.endSeconds)
+        let summary: String? = o.item.title.isEmpty ? nil : o.item.title
+        // Moved out of `self` while the zone cache (in `self`) is used.
+        var b = bytes
+        bytes = []
+        defer { bytes = b }
+        // The recurrence ID first, apart from the line: it is a sort key, and
+        // the text form shows it after the summary.
+        let ridStart = b.count
+        let hasRecurrenceID = recurrenceID(o, into: &b)
+        let rid = ridStart..<b.count
+        let ridText = hasRecurrenceID ? Array(b[rid]) : []
+        let lineStart = b.count
+        let startText = b.count
+        if jsonl {
+            b += "{\"uid\": ".utf8
+            Self.quoted(o.id.uid, into: &b)
+            b += ", \"recurrence_id\": ".utf8
+            if hasRecurrenceID {
+                b.append(UInt8(ascii: "\""))
+                b += ridText
+                b.append(UInt8(ascii: "\""))
+            } else {
+                b += "null".utf8
+            }
+            b += ", \"start\": \"".utf8
+            iso(o.start, o.startSeconds, into: &b)
+            b += "\", \"end\": \"".utf8
+            iso(end(of: o), o.endSeconds, into: &b)
+            b += "\", \"summary\": ".utf8
+            Self.quoted(summary, into: &b)
+            b += (o.item.kind == .task ? ", \"component\": \"VTODO\", \"tzid\": " : ", \"component\": \"VEVENT\", \"tzid\": ").utf8
+            Self.quoted(OccurrenceFormat.zoneName(o.start), into: &b)
+            b.append(UInt8(ascii: "}"))
+        } else {
+            iso(o.start, o.startSeconds, into: &b)
+            let startEnd = b.count
+            b += " – ".utf8
+            iso(end(of: o), o.endSeconds, into: &b)
+            b += "  ".utf8
+            b += (summary ?? "(no title)").utf8
+            if hasRecurrenceID, !b[rid].elementsEqual(b[startText..<startEnd]) {
+                b += "  [instance of ".utf8
+                b += ridText
+                b.append(UInt8(ascii: "]"))
+            }
+        }
+        group.append((o.id.uid, summary ?? "", rid, lineStart..<b.count))
+    }
+
+    /// Writes what is left.
+    mutating func finish() {
+        flushGroup()
+        flush()
+    }
+
+    private mutating func flushGroup() {
+        if group.count > 1 {
+            let b = bytes
+            group.sort { x, y in
+                if x.uid != y.uid { return x.uid < y.uid }
+                if !b[x.recurrenceID].elementsEqual(b[y.recurrenceID]) { return b[x.recurrenceID].lexicographicallyPrecedes(b[y.recurrenceID]) }
+                if x.summary != y.summary { return x.summary < y.summary }
+                return b[x.line].lexicographicallyPrecedes(b[y.line])
+            }
+        }
+        for g in group {
+            out.append(contentsOf: bytes[g.line])
+            out.append(0x0A)
+        }
+        group.removeAll(keepingCapacity: true)
+        bytes.removeAll(keepingCapacity: true)
+        if out.count >= 1 << 16 { flush() }
+    }
+
+    private mutating func flush() {
+        guard !out.isEmpty else { return }
+        out.withUnsafeBytes { bytes in
+            var done = 0
+            while done < bytes.count, let base = bytes.baseAddress {
+                let n = write(STDOUT_FILENO, base + done, bytes.count - done)
+                if n > 0 { done += n } else if n < 0 && errno == EINTR { continue } else { break }
+            }
+        }
+        out.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes a series occurrence's recurrence ID as expand.py prints it: a
+    /// changed instance's as its `RECURRENCE-ID` was written (the same instant
+    /// as the series' own). Returns whether there is one.
+    private mutating func recurrenceID(_ o: Occurrence, into b: inout [UInt8]) -> Bool {
+        guard let rid = o.id.recurrenceID else { return false }
+        // An instance of the rule carries its master; a changed one, its own item.
+        let master = o.item.isRecurring ? o.item : schedule.item(uid: o.id.uid)
+        guard let master, master.isRecurring else { return false }
+        var written = rid
+        if !master.overrides.isEmpty {
+            let zones = schedule.zones
+            let seconds = try? rid.epochSeconds(floatingIn: .utc, zones: zones)
+            written = master.overrides.first { (try? $0.recurrenceID.epochSeconds(floatingIn: .utc, zones: zones)) == seconds }?.recurrenceID ?? rid
+        }
+        iso(written, nil, into: &b)
+        return true
+    }
+
+    /// The end as expand.py prints it: in the start's zone (the same instant).
+    private mutating func end(of o: Occurrence) -> CalendarTime {
+        switch (o.start, o.end) {
+        case (.zoned(_, let z), .utc), (.zoned(_, let z), .zoned):
+            guard let rules = rules(z) else { return o.end }
+            return .zoned(LocalDateTime(localSeconds: rules.wall(atInstant: o.endSeconds)), z)
+        case (.utc, .zoned): return .utc(LocalDateTime(localSeconds: o.endSeconds))
+        default: return o.end
+        }
+    }
+
+    /// The rules of a `TZID`, remembered for the next occurrence in the same zone.
+    private mutating func rules(_ tzid: String) -> ZoneRules? {
+        if tzid != zoneName || zoneRules == nil {
+            zoneName = tzid
+            zoneRules = try? schedule.zones.rules(forTZID: tzid)
+        }
+        return zoneRules
+    }
+
+    /// `2026-03-02`, `2026-03-02T09:00:00`, `…+00:00`, `…+01:00`.
+    private mutating func iso(_ t: CalendarTime, _ seconds: Int64?, into b: inout [UInt8]) {
+        switch t {
+        case .date(let d): Self.date(d, into: &b)
+        case .floating(let w): Self.clock(w, into: &b)
+        case .utc(let w):
+            Self.clock(w, into: &b)
+            b += "+00:00".utf8
+        case .zoned(let wall, let z):
+            guard let rules = rules(z) else {
+                Self.clock(wall, into: &b)
+                return
+            }
+            let instant = seconds ?? rules.instant(forWall: wall.localSeconds)
+            Self.clock(LocalDateTime(localSeconds: rules.wall(atInstant: instant)), into: &b)
+            let offset = rules.offset(atInstant: instant)
+            b.append(offset < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
+            Self.digits(abs(offset) / 3600, 2, into: &b)
+            b.append(UInt8(ascii: ":"))
+            Self.digits(abs(offset) % 3600 / 60, 2, into: &b)
+        }
+    }
+
+    private static func date(_ d: LocalDate, into b: inout [UInt8]) {
+        digits(d.year, 4, into: &b)
+        b.append(UInt8(ascii: "-"))
+        digits(d.month, 2, into: &b)
+        b.append(UInt8(ascii: "-"))
+        digits(d.day, 2, into: &b)
+    }
+
+    private static func clock(_ w: LocalDateTime, into b: inout [UInt8]) {
+        date(w.date, into: &b)
+        b.append(UInt8(ascii: "T"))
+        digits(w.hour, 2, into: &b)
+        b.append(UInt8(ascii: ":"))
+        digits(w.minute, 2, into: &b)
+        b.append(UInt8(ascii: ":"))
+        digits(w.second, 2, into: &b)
+    }
+
+    /// `value` in decimal, zero-padded to at least `width` digits (as `OccurrenceFormat.pad`).
+    static func digits(_ value: Int, _ width: Int, into b: inout [UInt8]) {
+        if value < 0 {
+            b.append(UInt8(ascii: "-"))
+            digits(-value, max(width - 1, 0), into: &b)
+            return
+        }
+        var n = 1
+        var v = value
+        while v >= 10 { v /= 10; n += 1 }
+        if width > n { b.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width - n)) }
+        var divisor = 1
+        for _ in 1..<n { divisor *= 10 }
+        v = value
+        while divisor > 0 {
+            b.append(UInt8(ascii: "0") + UInt8(v / divisor))
+            v %= divisor
+            divisor /= 10
+        }
+    }
+
+    /// A JSON string (or `null`), escaped as Python's `json.dumps(ensure_ascii=False)`.
+    static func quoted(_ s: String?, into b: inout [UInt8]) {
+        guard let s else {
+            b += "null".utf8
+            return
+        }
+        b.append(UInt8(ascii: "\""))
+        for c in s.utf8 {
+            switch c {
+            case UInt8(ascii: "\""): b += "\\\"".utf8
+            case UInt8(ascii: "\\"): b += "\\\\".utf8
+            case 0x0A: b += "\\n".utf8
+            case 0x0D: b += "\\r".utf8
+            case 0x09: b += "\\t".utf8
+            case 0x08: b += "\\b".utf8
+            case 0x0C: b += "\\f".utf8
+            case 0..<0x20:
+                b += "\\u00".utf8
+                let hex = Array("0123456789abcdef".utf8)
+                b.append(hex[Int(c >> 4)])
+                b.append(hex[Int(c & 0xF)])
+            default: b.append(c)
+            }
+        }
+        b.append(UInt8(ascii: "\""))
+    }
+}
+
+/// Small pieces of the occurrence formats, shared with other commands.
+enum OccurrenceFormat {
+    /// The wall reading (seconds) of a time in its own zone.
+    static func wall(_ t: CalendarTime, _ seconds: Int64) -> Int64 {
+        switch t {
+        case .date, .floating, .zoned: t.wallTime.localSeconds
+        case .utc: seconds
+        }
+    }
+
+    /// The zone expand.py names for a start: `UTC`, the `TZID`, or none.
+    static func zoneName(_ t: CalendarTime) -> String? {
+        switch t {
+        case .utc: "UTC"
+        case .zoned(_, let z): z
+        case .date, .floating: nil
+        }
+    }
+
+    /// `v` zero-padded to `n` digits.
+    static func pad(_ v: Int, _ n: Int) -> String {
+        var b: [UInt8] = []
+        OccurrenceWriter.digits(v, n, into: &b)
+        return String(decoding: b, as: UTF8.self)
+    }
+}

@@ -1,0 +1,335 @@
+import Foundation
+
+extension Schedule {
+    /// Every occurrence overlapping `[from, to)`, in the order of
+    /// ``occurrences(from:to:floatingZone:)``, computed as it is iterated.
+    ///
+    /// The sequence holds one pending instance per series and the few single
+    /// items near the current position, never the window's occurrences: its
+    /// memory grows with the number of items, not with the window's length.
+    /// A year of a `FREQ=SECONDLY` event is 31 million occurrences; the first
+    /// thousand of them cost what a thousand cost.
+    ///
+    /// ```swift
+    /// var upcoming = schedule.occurrenceSequence(from: now, to: .distantFuture).makeIterator()
+    /// while let o = upcoming.next(), shown < 20 { … }
+    /// ```
+    ///
+    /// To stop one series early (a caller's cap per series, say), call
+    /// ``OccurrenceIterator/skipRemaining(ofSeries:)`` on the iterator.
+    ///
+    /// - Parameters:
+    ///   - from: the start of the window.
+    ///   - to: the end of the window (exclusive).
+    ///   - floatingZone: the zone in which all-day and floating times are
+    ///     placed (the viewer's zone).
+    /// - Returns: a sequence that can be iterated more than once; each
+    ///   iteration expands the window again.
+    public func occurrenceSequence(from: Date, to: Date, floatingZone: ZoneRules = .utc) -> OccurrenceSequence {
+        OccurrenceSequence(schedule: self, from: from.clampedEpochSeconds, to: to.clampedEpochSecondsRoundedUp, floatingZone: floatingZone)
+    }
+}
+
+/// The occurrences of a ``Schedule`` in a window, in order, computed lazily:
+/// see ``Schedule/occurrenceSequence(from:to:floatingZone:)``.
+public struct OccurrenceSequence: Sequence, Sendable {
+    let schedule: Schedule
+    let from: Int64
+    let to: Int64
+    let floatingZone: ZoneRules
+
+    /// An iterator at the window's first occurrence.
+    public func makeIterator() -> OccurrenceIterator {
+        OccurrenceIterator(schedule: schedule, from: from, to: to, floatingZone: floatingZone)
+    }
+}
+
+/// Walks a schedule's occurrences in order: a merge of one lazy iterator per
+/// series and the sorted single items.
+///
+/// How the order is kept without collecting: every source — each series,
+/// and the single items sorted by a zone-independent key — knows a lower
+/// bound on the start of anything it will still produce (a series: its next
+/// rule instance's instant, less the largest shift its changed instances
+/// apply; the singles: the next key, less the largest UTC offset). Sources
+/// sit in a heap by that bound. Occurrences already computed wait in a second
+/// heap in the schedule's order (``Occurrence/precedes(_:_:)``); the first of
+/// them is final once it starts before every source's bound. So at any time
+/// the iterator holds about one occurrence per series, whatever the window.
+public struct OccurrenceIterator: IteratorProtocol, Sendable {
+    private let schedule: Schedule
+    private let a: Int64
+    private let b: Int64
+    private let zone: ZoneRules
+    /// Computed occurrences waiting their turn, in the schedule's order:
+    /// the heap holds their starts, ends and places in `slots` (an occurrence
+    /// is over a hundred bytes with several references; moving it through the
+    /// heap cost a third of the iteration), `free` the empty places.
+    private var ready = MinHeap<Ready>()
+    private var slots: [Occurrence?] = []
+    private var free: [Int] = []
+    /// Sources by the lower bound of what they will still produce.
+    private var sources = MinHeap<SourceBound>()
+    private var cursors: [SeriesCursor] = []
+    /// The next single item (a position in the schedule's start index).
+    private var single: Int
+    private var stopped: Set<String> = []
+
+    private struct Ready: Sendable {
+        let start: Int64
+        let end: Int64
+        let slot: Int
+    }
+
+    private struct SourceBound: Sendable {
+        let bound: Int64
+        /// A position in `cursors`, or -1 for the single items.
+        let source: Int
+    }
+
+    init(schedule: Schedule, from a: Int64, to b: Int64, floatingZone: ZoneRules) {
+        self.schedule = schedule
+        self.a = a
+        self.b = b
+        zone = floatingZone
+        single = schedule.singleKeys.count
+        guard b > a else { return }
+        single = schedule.firstSingle(reaching: a)
+        if single < schedule.singleKeys.count, schedule.singleKeys[single] < b + Schedule.maxOffset {
+            sources.push(by: Self.sooner, SourceBound(bound: schedule.singleKeys[single] - Schedule.maxOffset, source: -1))
+        }
+        for i in schedule.longSingles {
+            if let o = schedule.occurrence(ofSingle: schedule.items[i], a, b, zone) { enqueue(o) }
+        }
+        for plan in schedule.series {
+            guard let cursor = SeriesCursor(schedule.items[plan.index], plan, a, b, zone, schedule.zones) else { continue }
+            let position = cursors.count
+            for o in cursor.moved { enqueue(o) }
+            cursors.append(cursor)
+            if let bound = cursor.lowerBound { sources.push(by: Self.sooner, SourceBound(bound: bound, source: position)) }
+        }
+    }
+
+    /// The next occurrence in the schedule's order, or `nil` after the last.
+    public mutating func next() -> Occurrence? {
+        while true {
+            if let first = ready.first, sources.first.map({ first.start < $0.bound }) ?? true {
+                do {
+                    // A copy of the array only for the comparisons (it ends before `slots` changes, so nothing is copied).
+                    let slots = self.slots
+                    ready.removeFirst { Self.precedes($0, $1, slots) }
+                }
+                guard let o = slots[first.slot] else { continue }
+                slots[first.slot] = nil
+                free.append(first.slot)
+                if !stopped.isEmpty, o.id.recurrenceID != nil, stopped.contains(o.id.uid) { continue }
+                return o
+            }
+            guard let source = sources.removeFirst(by: Self.sooner) else { return nil }
+            if source.source < 0 {
+                advanceSingles()
+            } else {
+                advance(source.source)
+            }
+        }
+    }
+
+    /// Ends the series with this `UID`: its occurrences not yet returned
+    /// are skipped, and its rule is not expanded any further.
+    ///
+    /// A caller that shows at most so many occurrences of each series calls
+    /// this once a series reaches its cap; iterating on costs nothing for it.
+    /// - Parameter uid: the series' `UID` (``Occurrence/ID/uid``); a single
+    ///   item's `UID` changes nothing.
+    public mutating func skipRemaining(ofSeries uid: String) {
+        stopped.insert(uid)
+    }
+
+    private static func sooner(_ x: SourceBound, _ y: SourceBound) -> Bool { x.bound < y.bound }
+
+    /// The schedule's order on two waiting occurrences: start, end, then identity.
+    private static func precedes(_ x: Ready, _ y: Ready, _ slots: [Occurrence?]) -> Bool {
+        if x.start != y.start { return x.start < y.start }
+        if x.end != y.end { return x.end < y.end }
+        guard let p = slots[x.slot], let q = slots[y.slot] else { return x.slot < y.slot }
+        return Occurrence.precedes(p, q)
+    }
+
+    private mutating func enqueue(_ o: Occurrence) {
+        let slot: Int
+        if let reused = free.popLast() {
+            slots[reused] = o
+            slot = reused
+        } else {
+            slot = slots.count
+            slots.append(o)
+        }
+        let slots = self.slots
+        ready.push(by: { Self.precedes($0, $1, slots) }, Ready(start: o.startSeconds, end: o.endSeconds, slot: slot))
+        _ = consume slots
+    }
+
+    private mutating func advanceSingles() {
+        let keys = schedule.singleKeys
+        // Every single item whose key is at this bound's key: one step each.
+        let key = keys[single]
+        while single < keys.count, keys[single] == key {
+            if let o = schedule.occurrence(ofSingle: schedule.items[schedule.singleIndices[single]], a, b, zone) {
+                enqueue(o)
+            }
+            single += 1
+        }
+        if single < keys.count, keys[single] < b + Schedule.maxOffset {
+            sources.push(by: Self.sooner, SourceBound(bound: keys[single] - Schedule.maxOffset, source: -1))
+        }
+    }
+
+    private mutating func advance(_ position: Int) {
+        if !stopped.isEmpty, stopped.contains(cursors[position].item.uid) { return }
+        if let o = cursors[position].next() { enqueue(o) }
+        if let bound = cursors[position].lowerBound { sources.push(by: Self.sooner, SourceBound(bound: bound, source: position)) }
+    }
+}
+
+/// One series' occurrences in a window, an instance at a time: the rule's
+/// instances (each in the order of its wall time, so of its instant), less
+/// the ones a changed instance replaces, shifted by `RANGE=THISANDFUTURE`
+/// changes; the changed instances themselves are ``moved``, found up front.
+struct SeriesCursor: Sendable {
+    let item: CalendarItem
+    private let span: InstanceSpan
+    private var iterator: RecurrenceSet.Iterator
+    private let singles: [CalendarTime: RecurrenceOverride]
+    private let future: [(wall: Int64, delta: Int64, override: RecurrenceOverride, span: InstanceSpan)]
+    /// Instances at or after this instant cannot reach the window.
+    private let stop: Int64
+    /// The most a `THISANDFUTURE` change moves an instance earlier.
+    private let earliest: Int64
+    private let a: Int64
+    private let b: Int64
+    private let zone: ZoneRules
+    private let zones: ZoneTable
+    private var peeked: RecurrenceSet.Instance?
+    /// The changed single instances that overlap the window, wherever they moved to.
+    let moved: [Occurrence]
+
+    init?(_ item: CalendarItem, _ plan: Schedule.SeriesPlan, _ a: Int64, _ b: Int64, _ zone: ZoneRules, _ zones: ZoneTable) {
+        // How far an instance can reach back into the window: its length, plus
+        // the largest shift a THISANDFUTURE override applies.
+        let length: Int64
+        if let fixedSpan = plan.span, let fixedLength = plan.length {
+            (span, length) = (fixedSpan, fixedLength)
+        } else {
+            let base = (try? item.start.epochSeconds(floatingIn: zone, zones: zones)) ?? 0
+            span = item.span(floatingZone: zone, zones: zones)
+            length = span.end(startingAt: item.start, startSeconds: base).1 - base
+        }
+        var shift: Int64 = 0
+        var earliest: Int64 = 0
+        var future: [(wall: Int64, delta: Int64, override: RecurrenceOverride, span: InstanceSpan)] = []
+        var singles: [CalendarTime: RecurrenceOverride] = [:]
+        for o in item.overrides {
+            if o.thisAndFuture {
+                let idSeconds = (try? o.recurrenceID.epochSeconds(floatingIn: zone, zones: zones)) ?? 0
+                let newStart = (try? o.item.start.epochSeconds(floatingIn: zone, zones: zones)) ?? idSeconds
+                let overrideSpan = o.item.span(floatingZone: zone, zones: zones)
+                future.append((o.recurrenceID.wallTime.localSeconds, newStart - idSeconds, o, overrideSpan))
+                shift = max(shift, abs(newStart - idSeconds) + max(0, overrideSpan.end(startingAt: o.item.start, startSeconds: newStart).1 - newStart))
+                earliest = max(earliest, idSeconds - newStart)
+            } else {
+                singles[Schedule.normalised(o.recurrenceID, like: item.start, zones: zones)] = o
+            }
+        }
+        future.sort { $0.wall < $1.wall }
+        guard var iterator = plan.compiled ?? (try? item.recurrenceSet?.compiledIterator(floatingZone: zone, zones: zones)) else { return nil }
+        let reach = max(length, 0) + shift + 86_400
+        iterator.begin(from: Date(timeIntervalSince1970: TimeInterval(a - reach)))
+        self.item = item
+        self.iterator = iterator
+        self.singles = singles
+        self.future = future
+        self.stop = b + shift + 86_400
+        self.earliest = earliest
+        (self.a, self.b, self.zone, self.zones) = (a, b, zone, zones)
+        var moved: [Occurrence] = []
+        for (id, o) in singles where !o.isCancelled {
+            guard let s = try? o.item.start.epochSeconds(floatingIn: zone, zones: zones) else { continue }
+            let (end, e) = o.item.span(floatingZone: zone, zones: zones).end(startingAt: o.item.start, startSeconds: s)
+            let occurrence = Occurrence(id: .init(uid: item.uid, recurrenceID: id), item: o.item, start: o.item.start, end: end, startSeconds: s, endSeconds: e)
+            if occurrence.overlaps(a, b) { moved.append(occurrence) }
+        }
+        self.moved = moved
+        peek()
+    }
+
+    /// No later occurrence of the rule starts before this instant; `nil` when there is none.
+    var lowerBound: Int64? { peeked.map { $0.epochSeconds - earliest } }
+
+    private mutating func peek() {
+        peeked = iterator.next()
+        if let p = peeked, p.epochSeconds >= stop { peeked = nil }
+    }
+
+    /// The rule's next occurrence that overlaps the window, or `nil` when no more can.
+    mutating func next() -> Occurrence? {
+        while let instance = peeked {
+            peek()
+            // A moved or changed instance is placed by its own start (`moved`).
+            if !singles.isEmpty, singles[instance.recurrenceID] != nil { continue }
+            var source = item
+            var sourceSpan = span
+            var start = instance.start
+            var s = instance.epochSeconds
+            if !future.isEmpty, let f = future.last(where: { $0.wall <= instance.recurrenceID.wallTime.localSeconds }) {
+                if f.override.isCancelled { continue }
+                source = f.override.item
+                sourceSpan = f.span
+                s += f.delta
+                start = f.override.item.start.shifted(toInstant: s, floatingZone: zone, zones: zones)
+            }
+            let (end, e) = sourceSpan.end(startingAt: start, startSeconds: s)
+            let occurrence = Occurrence(id: .init(uid: item.uid, recurrenceID: instance.recurrenceID), item: source, start: start, end: end, startSeconds: s, endSeconds: e)
+            if occurrence.overlaps(a, b) { return occurrence }
+        }
+        return nil
+    }
+}
+
+/// A binary min-heap ordered by the comparator each call passes
+/// (CalendarCore depends on Foundation alone, so not swift-collections'
+/// `Heap`; and the order of waiting occurrences reads state outside the heap).
+struct MinHeap<Element: Sendable>: Sendable {
+    private var storage: [Element] = []
+
+    var first: Element? { storage.first }
+    var count: Int { storage.count }
+
+    mutating func push(by precedes: (Element, Element) -> Bool, _ element: Element) {
+        storage.append(element)
+        var child = storage.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard precedes(storage[child], storage[parent]) else { break }
+            storage.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    @discardableResult
+    mutating func removeFirst(by precedes: (Element, Element) -> Bool) -> Element? {
+        guard !storage.isEmpty else { return nil }
+        storage.swapAt(0, storage.count - 1)
+        let first = storage.removeLast()
+        var parent = 0
+        while true {
+            let left = 2 * parent + 1
+            guard left < storage.count else { break }
+            var smallest = left
+            if left + 1 < storage.count, precedes(storage[left + 1], storage[left]) { smallest = left + 1 }
+            guard precedes(storage[smallest], storage[parent]) else { break }
+            storage.swapAt(parent, smallest)
+            parent = smallest
+        }
+        return first
+    }
+}
