@@ -186,6 +186,7 @@ def verdict(value, limit):
 
 
 ROWS = []
+FLAT = 1.5  # "memory should stay flat": a window's peak within this much of a month's
 
 
 def row(measure, ours, reference, ratio, target):
@@ -408,8 +409,9 @@ def main():
             r = occurrences(big, first, last, into)()
             points.append((name, r.seconds, r.peak, count_lines(into)))
         for name, t, peak, n in points:
+            grown = peak / points[0][2]
             curves.append((f"occurrences, {label}", f"{name}, {n:,} lines", secs(t), mb(peak),
-                           f"{peak / points[0][2]:.2f}× the month's peak"))
+                           f"{grown:.2f}× the month's peak" + (" — **not flat**" if grown > FLAT else "")))
         for y in years:
             t, peak = Pair.best(booked[y]), Pair.peak(booked[y])
             curves.append(("book, a fresh copy of the gym", f"{y} year{'s' if y > 1 else ''} of history "
@@ -464,7 +466,7 @@ def main():
         print()
         print(table(ROWS))
         print()
-        print("| curve | point | time | peak | |")
+        print(f"| curve | point | time | peak | (flat: a peak within {FLAT}× the month's) |")
         print("|---|---|---|---|---|")
         for c in curves:
             print("| " + " | ".join(c) + " |")
