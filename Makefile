@@ -170,11 +170,22 @@ $(LIBICAL_REF): Benchmarks/libical_ref.c
 	@mkdir -p .build
 	clang -O2 -Wall -Werror Benchmarks/libical_ref.c $$(pkg-config --cflags --libs libical) -o $@
 
+## Then the whole processes (Benchmarks/whole_process.py, issue 19): the release
+## `horari` as a user runs it — occurrences, import, export, validate, book —
+## beside libical_ref's whole-process modes and the Python peers, alternating,
+## each child's time and peak from os.wait4; a second Markdown table with its
+## own machine line. `make bench-quick`: the 5,000-event file, one round, no peers.
+WHOLE_PROCESS := $(PYTHON) Benchmarks/whole_process.py --horari .build/release/horari --libical $(LIBICAL_REF)
+
 bench: deps corpus $(LIBICAL_REF)
 	$(SWIFT) run -c release HorariBench
+	$(SWIFT) build -c release --product horari
+	$(WHOLE_PROCESS)
 
 bench-quick: deps corpus $(LIBICAL_REF)
 	$(SWIFT) run -c release HorariBench --quick
+	$(SWIFT) build -c release --product horari
+	$(WHOLE_PROCESS) --quick
 
 clean:
 	rm -rf .build $(VENV)
