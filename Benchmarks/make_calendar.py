@@ -114,15 +114,20 @@ def main():
                 else:
                     rule += f";UNTIL={start + timedelta(days=rng.randint(30, 1000)):%Y%m%d}T235959Z"
                 lines.append("RRULE:" + rule)
+                excluded = []
                 if rng.random() < 1 / 3:
-                    for k in sorted(rng.sample(range(1, 20), rng.randint(1, 4))):
+                    excluded = sorted(rng.sample(range(1, 20), rng.randint(1, 4)))
+                    for k in excluded:
                         lines.append(f"EXDATE;TZID={tzid}:{start + timedelta(weeks=k):%Y%m%dT%H%M%S}")
-                series.append((uid, tzid, start, minutes, i))
+                series.append((uid, tzid, start, minutes, i, excluded))
             lines.append("END:VEVENT")
             f.write(b"".join(fold(l) for l in lines))
         for k in range(overrides):
-            uid, tzid, start, minutes, i = series[(k * 7919) % len(series)]
-            original = start + timedelta(weeks=rng.randint(1, 4))
+            uid, tzid, start, minutes, i, excluded = series[(k * 7919) % len(series)]
+            # An instance the series has (not one an EXDATE removed: peers
+            # disagree on whether such a change still shows).
+            week = rng.choice([w for w in range(1, 5) if w not in excluded] or [5])
+            original = start + timedelta(weeks=week)
             moved = original + timedelta(hours=rng.choice([-2, -1, 1, 2]))
             lines = ["BEGIN:VEVENT", "UID:" + uid, "DTSTAMP:" + stamp,
                      f"RECURRENCE-ID;TZID={tzid}:{original:%Y%m%dT%H%M%S}",

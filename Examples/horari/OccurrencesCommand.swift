@@ -245,6 +245,11 @@ struct OccurrenceWriter {
         // An instance of the rule carries its master; a changed one, its own item.
         let master = o.item.isRecurring ? o.item : schedule.item(uid: o.id.uid)
         guard let master, master.isRecurring else { return false }
+        if master.overrides.isEmpty, rid == o.start {
+            // An instance of the rule where it falls: its ID reads as its start.
+            iso(o.start, o.startSeconds, into: &b)
+            return true
+        }
         var written = rid
         if !master.overrides.isEmpty {
             let zones = schedule.zones
@@ -289,8 +294,8 @@ struct OccurrenceWriter {
                 return
             }
             let instant = seconds ?? rules.instant(forWall: wall.localSeconds)
-            Self.clock(LocalDateTime(localSeconds: rules.wall(atInstant: instant)), into: &b)
             let offset = rules.offset(atInstant: instant)
+            Self.clock(LocalDateTime(localSeconds: instant + Int64(offset)), into: &b)
             b.append(offset < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
             Self.digits(abs(offset) / 3600, 2, into: &b)
             b.append(UInt8(ascii: ":"))
