@@ -101,6 +101,7 @@ public struct OccurrenceIterator: IteratorProtocol, Sendable {
         for i in schedule.longSingles {
             if let o = schedule.occurrence(ofSingle: schedule.items[i], a, b, zone) { enqueue(o) }
         }
+        cursors.reserveCapacity(schedule.series.count)
         for plan in schedule.series {
             guard let cursor = SeriesCursor(schedule.items[plan.index], plan, a, b, zone, schedule.zones) else { continue }
             let position = cursors.count
