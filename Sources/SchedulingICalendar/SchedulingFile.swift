@@ -1,0 +1,199 @@
+import CalendarCore
+import CalendarScheduling
+import Foundation
+import ICalendarKit
+
+/// Changes to one class occurrence of the book in a calendar file that read
+/// and write only the records they touch, so that a booking costs about the
+/// same in a file with twenty years of rosters as in a new one.
+///
+/// ``changeOccurrence(classID:on:members:in:exporterFor:whileWaiting:_:)``
+/// outlines the file (``ICalendarOutline``: its top-level components, not
+/// parsed), parses the calendar's own properties, its `VTIMEZONE`s, the
+/// class's `VEVENT`s, the occurrence's roster and the members it names,
+/// makes the change on a book of just those records, and splices the
+/// records that changed back into the file's bytes: a roster replaced,
+/// added at its place among the rosters (by date, then class) or removed,
+/// and the class's `VEVENT`s when the change moved or cancelled the
+/// occurrence. Everything else stays byte for byte; the file is written
+/// atomically under its lock, as ``CalendarFile/update(_:options:exporterFor:whileWaiting:_:)`` writes.
+///
+/// Where the file is in the form ``ICalendarExporter`` writes, the result is
+/// the file the whole-file change (load, ``ICalendar/schedulingBook(defaultTimeZone:)``,
+/// the change, ``ICalendar/setScheduling(_:)``, save) writes with the same
+/// exporter, but for records it did not change: those keep the bytes they
+/// had, where the whole-file change writes every record of the book afresh
+/// (a new `DTSTAMP`, say). The records it does not read are not checked
+/// either: a broken record elsewhere in the file is left for the commands
+/// that read it to report.
+///
+/// When the change cannot be made that way — the file is not in outline
+/// form, names no `X-HORARI-TIMEZONE`, holds two rosters of the occurrence,
+/// the records it needs do not read cleanly, or `body` changes anything but
+/// the occurrence's class and roster — it writes nothing and returns `nil`,
+/// and the caller makes the change on the whole file.
+///
+/// ```swift
+/// let outcome = try SchedulingFile.changeOccurrence(classID: "yoga", on: date, members: ["marta"], in: url,
+///                                                   exporterFor: { _ in ICalendarExporter() }) { book in
+///     try book.book(member: "marta", classID: "yoga", on: date, now: .now)
+/// } ?? CalendarFile.update(url) { calendar in
+///     var book = try calendar.schedulingBook()
+///     defer { calendar.setScheduling(book) }
+///     return try book.book(member: "marta", classID: "yoga", on: date, now: .now)
+/// }
+/// ```
+public enum SchedulingFile {
+    private static let zoneProperty = ICalendar.bookZoneProperty
+    private static let member = "X-HORARI-MEMBER", roster = "X-HORARI-ROSTER"
+    private static let classProperty = "X-HORARI-CLASS", dateProperty = "X-HORARI-DATE"
+    private static let booked = "X-HORARI-BOOKED", waiting = "X-HORARI-WAITING"
+    private static let records: Set<String> = ["X-HORARI-COACH", "X-HORARI-CLIENT", member, roster]
+
+    /// Changes one occurrence of a class — its roster, and the class's
+    /// changed occurrences — reading and writing only the records it touches
+    /// (see ``SchedulingFile``).
+    ///
+    /// The book `body` gets holds the class, the occurrence's roster, the
+    /// members it names and `members`, and nothing else: no other roster,
+    /// member, class, coach, client or session. `body` may be run and its
+    /// result dropped (when `nil` is returned), so it must change nothing
+    /// but the book.
+    ///
+    /// - Parameters:
+    ///   - classID: the class whose occurrence changes.
+    ///   - date: the occurrence's date by the series (its identity, even if moved).
+    ///   - members: the members `body` needs besides those on the roster
+    ///     (the one it books, say).
+    ///   - url: the calendar file.
+    ///   - exporterFor: the exporter the changed records are written with,
+    ///     given a calendar of the file's own properties and zones and the
+    ///     records read, as changed.
+    ///   - whileWaiting: called once when another process has held the
+    ///     file's lock for a second; the call then goes on waiting.
+    ///   - body: the change.
+    /// - Returns: what `body` returns, or `nil` when nothing was written
+    ///   because the change must be made on the whole file.
+    /// - Throws: what `body` or `exporterFor` throws (nothing is written
+    ///   then), or ``ICalendarError`` when the file cannot be read or written.
+    public static func changeOccurrence<T>(
+        classID: String, on date: LocalDate, members: [String] = [], in url: URL,
+        exporterFor: (ICalendar) throws -> ICalendarExporter, whileWaiting: (() -> Void)? = nil,
+        _ body: (inout SchedulingBook) throws -> T
+    ) throws -> T? {
+        let key = ClassOccurrence.ID(classID: classID, date: date)
+        return try CalendarFile.splice(url, indexing: ["UID", classProperty, dateProperty], whileWaiting: whileWaiting) { outline in
+            try change(key, members: members, outline, exporterFor: exporterFor, body)
+        }
+    }
+
+    private static func change<T>(
+        _ key: ClassOccurrence.ID, members wanted: [String], _ outline: ICalendarOutline,
+        exporterFor: (ICalendar) throws -> ICalendarExporter, _ body: (inout SchedulingBook) throws -> T
+    ) throws -> (result: T, splice: ICalendarSplice)? {
+        guard outline.calendarValues[zoneProperty]?.count == 1 else { return nil }
+        // An ID written with an escape is read back through the importer:
+        // every record whose ID has one is taken in case it is the one wanted.
+        let maybe = { (id: String?, wanted: String) in id.map { $0 == wanted || $0.contains("\\") } ?? false }
+        var selected: [ICalendarOutline.Component] = [], classEvents: [ICalendarOutline.Component] = []
+        var rosters: [(component: ICalendarOutline.Component, id: ClassOccurrence.ID)] = []
+        var membersByID: [String: [ICalendarOutline.Component]] = [:], escapedMembers: [ICalendarOutline.Component] = []
+        var lastRecord: ICalendarOutline.Component?
+        for c in outline.components {
+            switch c.name {
+            case "VTIMEZONE":
+                selected.append(c)
+            case "VEVENT", "VTODO":
+                let uids = c.values["UID"] ?? []
+                if uids.contains(where: { maybe($0, key.classID) }) { selected.append(c) }
+                if c.name == "VEVENT", uids == [key.classID] { classEvents.append(c) }
+            case member:
+                for uid in c.values["UID"] ?? [] { membersByID[uid, default: []].append(c) }
+                if c.values["UID"]?.contains(where: { $0.contains("\\") }) == true { escapedMembers.append(c) }
+            case roster:
+                // Every roster's key as written, for where a new one goes.
+                guard let classes = c.values[classProperty], classes.count == 1, let dates = c.values[dateProperty], dates.count == 1,
+                    !classes[0].contains("\\"), let day = basicDate(dates[0])
+                else { return nil }
+                rosters.append((c, ClassOccurrence.ID(classID: classes[0], date: day)))
+            default: break
+            }
+            if records.contains(c.name) { lastRecord = c }
+        }
+        let touched = rosters.filter { $0.id == key }.map(\.component)
+        guard touched.count <= 1 else { return nil }
+        var memberIDs = Set(wanted)
+        for r in touched { memberIDs.formUnion(outline.values(booked, in: r) + outline.values(waiting, in: r)) }
+        var seen = Set<Range<Int>>()
+        for c in memberIDs.flatMap({ membersByID[$0] ?? [] }) + escapedMembers + touched where seen.insert(c.range).inserted { selected.append(c) }
+        selected.sort { $0.range.lowerBound < $1.range.lowerBound }
+
+        // The records, read as the whole file is read.
+        guard let imported = try? ICalendarImporter().importCalendar(from: Data(outline.calendarText(including: selected))),
+            !imported.hasErrors, imported.calendar.rejected.isEmpty,
+            let book = try? imported.calendar.schedulingBook()
+        else { return nil }
+        var changed = book
+        let result = try body(&changed)
+        let before = book.backupContent(), after = changed.backupContent()
+        var calendar = imported.calendar
+        calendar.setScheduling(changed)
+        let exporter = try exporterFor(calendar)
+
+        var splice = ICalendarSplice()
+        // Items: only the class may change (a moved or cancelled occurrence).
+        guard before.items.map(\.uid) == after.items.map(\.uid) else { return nil }
+        for (old, new) in zip(before.items, after.items) where old != new {
+            guard new.uid == key.classID, let first = classEvents.first, let text = written(ICalendar(items: [new]), exporter) else { return nil }
+            splice.replace(first, with: text)
+            for c in classEvents.dropFirst() { splice.remove(c) }
+        }
+        // Components: only the occurrence's roster may change.
+        let rosterOf = { (c: ContentComponent) -> ClassOccurrence.ID? in
+            guard c.name == roster, let day = c.properties.first(where: { $0.name == dateProperty }).flatMap({ basicDate($0.value) }),
+                let id = c.properties.first(where: { $0.name == classProperty })?.value
+            else { return nil }
+            return ClassOccurrence.ID(classID: id, date: day)
+        }
+        let others = { (content: SchedulingContent) in content.components.filter { rosterOf($0) != key } }
+        guard others(before) == others(after) else { return nil }
+        let old = before.components.first { rosterOf($0) == key }, new = after.components.first { rosterOf($0) == key }
+        if old != new {
+            switch (touched.first, new) {
+            case (let c?, let new?):
+                guard let text = written(ICalendar(components: [new]), exporter) else { return nil }
+                splice.replace(c, with: text)
+            case (let c?, nil):
+                splice.remove(c)
+            case (nil, let new?):
+                guard let text = written(ICalendar(components: [new]), exporter) else { return nil }
+                if let next = rosters.first(where: { key < $0.id }) {
+                    splice.insert(text, before: next.component)
+                } else if let last = rosters.last?.component ?? lastRecord {
+                    splice.insert(text, after: last)
+                } else {
+                    return nil
+                }
+            case (nil, nil):
+                return nil
+            }
+        }
+        return (result, splice)
+    }
+
+    /// The components of a calendar as `exporter` writes them, without the
+    /// calendar around them or the `VTIMEZONE`s it adds.
+    private static func written(_ calendar: ICalendar, _ exporter: ICalendarExporter) -> [UInt8]? {
+        let bytes = exporter.exportData(calendar).withUnsafeBytes { Array($0) }
+        guard let outline = ICalendarOutline(bytes: bytes) else { return nil }
+        return outline.components.filter { $0.name != "VTIMEZONE" }.flatMap { bytes[$0.range] }
+    }
+
+    /// A date written `YYYYMMDD`, as the book writes a roster's.
+    private static func basicDate(_ text: String) -> LocalDate? {
+        let digits = text.utf8.map { Int($0) - 48 }
+        guard digits.count == 8, digits.allSatisfy({ (0...9).contains($0) }) else { return nil }
+        let year = digits[0..<4].reduce(0) { $0 * 10 + $1 }, month = digits[4] * 10 + digits[5], day = digits[6] * 10 + digits[7]
+        return try? LocalDate(year: year, month: month, day: day)
+    }
+}
