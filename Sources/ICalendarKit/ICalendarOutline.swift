@@ -315,7 +315,9 @@ private struct OutlineScanner {
             let isBegin = Self.named(line, to, Self.begin), isEnd = !isBegin && Self.named(line, to, Self.end)
             if isBegin || isEnd {
                 guard line[to] == 0x3A else { return false }  // BEGIN;X=…: not outline form
-                let name = String(decoding: UnsafeBufferPointer(rebasing: line[(to + 1)...]), as: UTF8.self).uppercased()
+                let value = UnsafeBufferPointer(rebasing: line[(to + 1)...])
+                var name = String(decoding: value, as: UTF8.self)
+                if value.contains(where: { $0 >= 0x61 && $0 <= 0x7A }) { name = name.uppercased() }
                 if isBegin {
                     if stack.isEmpty {
                         guard name == "VCALENDAR", openLine == nil, range.lowerBound == 0 else { return false }

@@ -94,10 +94,10 @@ public enum SchedulingFile {
         guard outline.calendarValues[zoneProperty]?.count == 1 else { return nil }
         // An ID written with an escape is read back through the importer:
         // every record whose ID has one is taken in case it is the one wanted.
-        let maybe = { (id: String?, wanted: String) in id.map { $0 == wanted || $0.contains("\\") } ?? false }
+        let maybe = { (id: String, wanted: String) in id == wanted || escaped(id) }
         var selected: [ICalendarOutline.Component] = [], classEvents: [ICalendarOutline.Component] = []
         var rosters: [(component: ICalendarOutline.Component, id: ClassOccurrence.ID)] = []
-        var membersByID: [String: [ICalendarOutline.Component]] = [:], escapedMembers: [ICalendarOutline.Component] = []
+        var memberComponents: [ICalendarOutline.Component] = []
         var lastRecord: ICalendarOutline.Component?
         for c in outline.components {
             switch c.name {
@@ -108,12 +108,11 @@ public enum SchedulingFile {
                 if uids.contains(where: { maybe($0, key.classID) }) { selected.append(c) }
                 if c.name == "VEVENT", uids == [key.classID] { classEvents.append(c) }
             case member:
-                for uid in c.values["UID"] ?? [] { membersByID[uid, default: []].append(c) }
-                if c.values["UID"]?.contains(where: { $0.contains("\\") }) == true { escapedMembers.append(c) }
+                memberComponents.append(c)
             case roster:
                 // Every roster's key as written, for where a new one goes.
                 guard let classes = c.values[classProperty], classes.count == 1, let dates = c.values[dateProperty], dates.count == 1,
-                    !classes[0].contains("\\"), let day = basicDate(dates[0])
+                    !escaped(classes[0]), let day = basicDate(dates[0])
                 else { return nil }
                 rosters.append((c, ClassOccurrence.ID(classID: classes[0], date: day)))
             default: break
@@ -124,8 +123,8 @@ public enum SchedulingFile {
         guard touched.count <= 1 else { return nil }
         var memberIDs = Set(wanted)
         for r in touched { memberIDs.formUnion(outline.values(booked, in: r) + outline.values(waiting, in: r)) }
-        var seen = Set<Range<Int>>()
-        for c in memberIDs.flatMap({ membersByID[$0] ?? [] }) + escapedMembers + touched where seen.insert(c.range).inserted { selected.append(c) }
+        selected += memberComponents.filter { c in (c.values["UID"] ?? []).contains { memberIDs.contains($0) || escaped($0) } }
+        selected += touched
         selected.sort { $0.range.lowerBound < $1.range.lowerBound }
 
         // The records, read as the whole file is read.
@@ -191,9 +190,22 @@ public enum SchedulingFile {
 
     /// A date written `YYYYMMDD`, as the book writes a roster's.
     private static func basicDate(_ text: String) -> LocalDate? {
-        let digits = text.utf8.map { Int($0) - 48 }
-        guard digits.count == 8, digits.allSatisfy({ (0...9).contains($0) }) else { return nil }
-        let year = digits[0..<4].reduce(0) { $0 * 10 + $1 }, month = digits[4] * 10 + digits[5], day = digits[6] * 10 + digits[7]
-        return try? LocalDate(year: year, month: month, day: day)
+        var fields = (0, 0, 0), count = 0
+        for b in text.utf8 {
+            guard (0x30...0x39).contains(b), count < 8 else { return nil }
+            let d = Int(b - 0x30)
+            switch count {
+            case 0..<4: fields.0 = fields.0 * 10 + d
+            case 4..<6: fields.1 = fields.1 * 10 + d
+            default: fields.2 = fields.2 * 10 + d
+            }
+            count += 1
+        }
+        guard count == 8 else { return nil }
+        return try? LocalDate(year: fields.0, month: fields.1, day: fields.2)
     }
+
+    /// Whether a value as written holds an escape (`\,`, `\;`…), and so may
+    /// read as another text than its bytes.
+    private static func escaped(_ text: String) -> Bool { text.utf8.contains(0x5C) }
 }
