@@ -8,19 +8,19 @@ import ICalendarKit
 /// same in a file with twenty years of rosters as in a new one.
 ///
 /// ``changeOccurrence(classID:on:members:in:exporterFor:whileWaiting:_:)``
-/// outlines the file (``ICalendarOutline``: its top-level components, not
-/// parsed), parses the calendar's own properties, its `VTIMEZONE`s, the
+/// outlines the file (ICalendarKit's `ICalendarOutline`: its top-level
+/// components, not parsed), parses the calendar's own properties, its `VTIMEZONE`s, the
 /// class's `VEVENT`s, the occurrence's roster and the members it names,
 /// makes the change on a book of just those records, and splices the
 /// records that changed back into the file's bytes: a roster replaced,
 /// added at its place among the rosters (by date, then class) or removed,
 /// and the class's `VEVENT`s when the change moved or cancelled the
 /// occurrence. Everything else stays byte for byte; the file is written
-/// atomically under its lock, as ``CalendarFile/update(_:options:exporterFor:whileWaiting:_:)`` writes.
+/// atomically under its lock, as `CalendarFile.update` writes.
 ///
-/// Where the file is in the form ``ICalendarExporter`` writes, the result is
-/// the file the whole-file change (load, ``ICalendar/schedulingBook(defaultTimeZone:)``,
-/// the change, ``ICalendar/setScheduling(_:)``, save) writes with the same
+/// Where the file is in the form `ICalendarExporter` writes, the result is
+/// the file the whole-file change (load, `schedulingBook()`, the change,
+/// `setScheduling(_:)`, save) writes with the same
 /// exporter, but for records it did not change: those keep the bytes they
 /// had, where the whole-file change writes every record of the book afresh
 /// (a new `DTSTAMP`, say). The records it does not read are not checked
@@ -34,13 +34,17 @@ import ICalendarKit
 /// and the caller makes the change on the whole file.
 ///
 /// ```swift
-/// let outcome = try SchedulingFile.changeOccurrence(classID: "yoga", on: date, members: ["marta"], in: url,
-///                                                   exporterFor: { _ in ICalendarExporter() }) { book in
+/// let date = try LocalDate(year: 2026, month: 11, day: 30)
+/// let booking = { (book: inout SchedulingBook) throws in
 ///     try book.book(member: "marta", classID: "yoga", on: date, now: .now)
-/// } ?? CalendarFile.update(url) { calendar in
+/// }
+/// let outcome = try SchedulingFile.changeOccurrence(
+///     classID: "yoga", on: date, members: ["marta"], in: url, exporterFor: { _ in ICalendarExporter() }, booking
+/// ) ?? CalendarFile.update(url) { calendar in
 ///     var book = try calendar.schedulingBook()
-///     defer { calendar.setScheduling(book) }
-///     return try book.book(member: "marta", classID: "yoga", on: date, now: .now)
+///     let outcome = try booking(&book)
+///     calendar.setScheduling(book)
+///     return outcome
 /// }
 /// ```
 public enum SchedulingFile {
@@ -75,7 +79,7 @@ public enum SchedulingFile {
     /// - Returns: what `body` returns, or `nil` when nothing was written
     ///   because the change must be made on the whole file.
     /// - Throws: what `body` or `exporterFor` throws (nothing is written
-    ///   then), or ``ICalendarError`` when the file cannot be read or written.
+    ///   then), or `ICalendarError` when the file cannot be read or written.
     public static func changeOccurrence<T>(
         classID: String, on date: LocalDate, members: [String] = [], in url: URL,
         exporterFor: (ICalendar) throws -> ICalendarExporter, whileWaiting: (() -> Void)? = nil,
