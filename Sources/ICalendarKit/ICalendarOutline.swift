@@ -31,13 +31,25 @@ public struct ICalendarOutline: Sendable {
         /// Its bytes in ``ICalendarOutline/bytes``: from its `BEGIN` line through
         /// the CRLF of its `END` line.
         public let range: Range<Int>
-        /// The values of its own properties (not its subcomponents') named in
-        /// `indexing`, by upper-case name, unfolded and as written (escapes kept), in order.
-        public let values: [String: [String]]
+        /// Its own properties (not its subcomponents') named in `indexing`,
+        /// in file order, each value unfolded and as written (escapes kept).
+        public let indexed: [Property]
 
         /// The first value of an indexed property, as written.
         /// - Parameter property: the property's name, upper case.
-        public func value(_ property: String) -> String? { values[property]?.first }
+        public func value(_ property: String) -> String? { indexed.first { $0.name == property }?.value }
+
+        /// The values of an indexed property, as written, in order.
+        /// - Parameter property: the property's name, upper case.
+        public func values(_ property: String) -> [String] { indexed.filter { $0.name == property }.map(\.value) }
+    }
+
+    /// An indexed property of a component: its name and its value as written.
+    public struct Property: Hashable, Sendable {
+        /// The name, upper case.
+        public let name: String
+        /// The value, unfolded, escapes kept.
+        public let value: String
     }
 
     /// The text the outline was made of.
@@ -56,10 +68,9 @@ public struct ICalendarOutline: Sendable {
     /// - Parameters:
     ///   - bytes: the text.
     ///   - indexing: the names (upper case) of the component properties
-    ///     whose values ``Component/values`` keeps.
+    ///     whose values ``Component/indexed`` keeps.
     public init?(bytes: [UInt8], indexing: Set<String> = []) {
-        let wanted = indexing.map { Array($0.utf8) }
-        var scanner = OutlineScanner(wanted: wanted)
+        var scanner = OutlineScanner(wanted: Array(indexing))
         let ok = bytes.withUnsafeBufferPointer { scanner.scan($0) }
         guard ok, let open = scanner.openLine, let close = scanner.closeLine else { return nil }
         self.bytes = bytes
@@ -76,7 +87,7 @@ public struct ICalendarOutline: Sendable {
     ///   - property: the property's name, upper case.
     ///   - component: one of ``components``.
     public func values(_ property: String, in component: Component) -> [String] {
-        let scanner = OutlineScanner(wanted: [Array(property.utf8)])
+        let scanner = OutlineScanner(wanted: [property])
         return bytes.withUnsafeBufferPointer { p in scanner.values(in: p, component.range) }
     }
 
@@ -109,6 +120,9 @@ public struct ICalendarSplice: Sendable {
     }
 
     private var edits: [Edit] = []
+
+    /// The texts the splice puts in.
+    var texts: [[UInt8]] { edits.map(\.bytes) }
 
     /// An empty splice.
     public init() {}
@@ -177,12 +191,13 @@ extension CalendarFile {
     ///
     /// Returns `nil`, having written nothing, when the file does not exist,
     /// is not in the form an outline needs (``ICalendarOutline``), `body`
-    /// returns `nil`, or the spliced text would not outline again; the
+    /// returns `nil`, or a text the splice puts in is not whole components
+    /// in outline form (so the file stays in that form); the
     /// caller then changes the file whole (``update(_:options:exporterFor:whileWaiting:_:)``).
     ///
     /// - Parameters:
     ///   - url: the calendar file.
-    ///   - indexing: the component properties the outline indexes (``ICalendarOutline/Component/values``).
+    ///   - indexing: the component properties the outline indexes (``ICalendarOutline/Component/indexed``).
     ///   - whileWaiting: called once when another process has held the lock
     ///     for a second; the call then goes on waiting.
     ///   - body: the result and the changes, or `nil` to write nothing and give `nil`.
@@ -195,29 +210,73 @@ extension CalendarFile {
     ) throws -> T? {
         let lock = try Lock(url, whileWaiting: whileWaiting)
         defer { lock.release() }
-        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-        let data: Data
-        do { data = try Data(contentsOf: url) } catch { throw ICalendarError(.io, "cannot read \(url.path): \(error.localizedDescription)", underlying: error) }
-        guard let outline = ICalendarOutline(bytes: data.withUnsafeBytes { Array($0) }, indexing: indexing),
+        guard let bytes = try readBytes(url), let outline = ICalendarOutline(bytes: bytes, indexing: indexing),
             let (result, splice) = try body(outline)
         else { return nil }
         if splice.isEmpty { return result }
-        guard let bytes = splice.applied(to: outline), ICalendarOutline(bytes: bytes) != nil else { return nil }
-        try write(Data(bytes), to: url)
+        // Whole components in place of whole components: the text stays in
+        // outline form as long as each text put in is whole components.
+        let open = Array("BEGIN:VCALENDAR\r\n".utf8), close = Array("END:VCALENDAR\r\n".utf8)
+        guard splice.texts.allSatisfy({ ICalendarOutline(bytes: open + $0 + close) != nil }), let spliced = splice.applied(to: outline) else { return nil }
+        try write(Data(spliced), to: url)
         return result
+    }
+
+    /// A file's bytes, read straight into an array; `nil` when there is no file.
+    private static func readBytes(_ url: URL) throws(ICalendarError) -> [UInt8]? {
+        let fd = open(url.path, O_RDONLY)
+        guard fd >= 0 else {
+            if errno == ENOENT { return nil }
+            throw ioError("cannot open \(url.path)")
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw ioError("cannot read \(url.path)") }
+        // As large as the file, read in place; then whatever it grew by since.
+        let size = Int(info.st_size)
+        var failure: Int32 = 0
+        var bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            count = 0
+            guard let base = buffer.baseAddress else { return }
+            while count < size {
+                let n = read(fd, base + count, size - count)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                if n == 0 { return }
+                count += n
+            }
+        }
+        var block = [UInt8](repeating: 0, count: 1 << 16)
+        while failure == 0 {
+            let n = block.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno != EINTR { failure = errno }
+                continue
+            }
+            if n == 0 { return bytes }
+            bytes += block[0..<n]
+        }
+        errno = failure
+        throw ioError("cannot read \(url.path)")
     }
 }
 
 /// The one pass over the bytes that makes an outline.
 private struct OutlineScanner {
-    let wanted: [[UInt8]]
+    let wanted: [[UInt8]], wantedNames: [String]
     var components: [ICalendarOutline.Component] = []
     var calendarValues: [String: [String]] = [:]
     var propertyLines: [Range<Int>] = []
     var openLine: Range<Int>?
     var closeLine: Range<Int>?
 
-    init(wanted: [[UInt8]]) { self.wanted = wanted }
+    init(wanted: [String]) {
+        wantedNames = wanted
+        self.wanted = wanted.map { Array($0.utf8) }
+    }
 
     private static let begin = Array("BEGIN".utf8), end = Array("END".utf8)
 
@@ -297,22 +356,21 @@ private struct OutlineScanner {
         return ""
     }
 
-    private static func wantedName(_ wanted: [[UInt8]], _ line: UnsafeBufferPointer<UInt8>, _ to: Int) -> String? {
-        for w in wanted where named(line, to, w) { return String(decoding: w, as: UTF8.self) }
-        return nil
+    private static func wanted(_ wanted: [[UInt8]], _ line: UnsafeBufferPointer<UInt8>, _ to: Int) -> Int? {
+        wanted.firstIndex { named(line, to, $0) }
     }
 
     mutating func scan(_ p: UnsafeBufferPointer<UInt8>) -> Bool {
         guard p.count >= 3, !(p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) else { return false }
         var stack: [String] = []
-        var current: (name: String, start: Int, values: [String: [String]])?
+        var current: (name: String, start: Int, indexed: [ICalendarOutline.Property])?
         var done = false
-        let wanted = wanted
+        let (wanted, wantedNames, begin, end) = (wanted, wantedNames, Self.begin, Self.end)
         var components: [ICalendarOutline.Component] = [], calendarValues: [String: [String]] = [:], propertyLines: [Range<Int>] = []
         var openLine: Range<Int>?, closeLine: Range<Int>?
         let ok = Self.lines(p, 0..<p.count) { line, range in
             guard !done, let to = Self.nameEnd(line) else { return false }
-            let isBegin = Self.named(line, to, Self.begin), isEnd = !isBegin && Self.named(line, to, Self.end)
+            let isBegin = Self.named(line, to, begin), isEnd = !isBegin && Self.named(line, to, end)
             if isBegin || isEnd {
                 guard line[to] == 0x3A else { return false }  // BEGIN;X=…: not outline form
                 let value = UnsafeBufferPointer(rebasing: line[(to + 1)...])
@@ -323,7 +381,7 @@ private struct OutlineScanner {
                         guard name == "VCALENDAR", openLine == nil, range.lowerBound == 0 else { return false }
                         openLine = range
                     } else if stack.count == 1 {
-                        current = (name, range.lowerBound, [:])
+                        current = (name, range.lowerBound, [])
                     }
                     stack.append(name)
                     return stack.count <= 64
@@ -336,7 +394,7 @@ private struct OutlineScanner {
                     return done
                 }
                 if stack.count == 1, let c = current {
-                    components.append(.init(name: c.name, range: c.start..<range.upperBound, values: c.values))
+                    components.append(.init(name: c.name, range: c.start..<range.upperBound, indexed: c.indexed))
                     current = nil
                 }
                 return true
@@ -348,7 +406,7 @@ private struct OutlineScanner {
                 let name = String(decoding: UnsafeBufferPointer(rebasing: line[..<to]), as: UTF8.self).uppercased()
                 calendarValues[name, default: []].append(Self.value(line, from: to))
             case 2:
-                if let name = Self.wantedName(wanted, line, to) { current?.values[name, default: []].append(Self.value(line, from: to)) }
+                if let k = Self.wanted(wanted, line, to) { current?.indexed.append(.init(name: wantedNames[k], value: Self.value(line, from: to))) }
             default: break
             }
             return true
@@ -362,14 +420,14 @@ private struct OutlineScanner {
     func values(in p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> [String] {
         var depth = 0
         var found: [String] = []
-        let wanted = wanted
+        let (wanted, begin, end) = (wanted, Self.begin, Self.end)
         _ = Self.lines(p, range) { line, _ in
             guard let to = Self.nameEnd(line) else { return true }
-            if Self.named(line, to, Self.begin) {
+            if Self.named(line, to, begin) {
                 depth += 1
-            } else if Self.named(line, to, Self.end) {
+            } else if Self.named(line, to, end) {
                 depth -= 1
-            } else if depth == 1, Self.wantedName(wanted, line, to) != nil {
+            } else if depth == 1, Self.wanted(wanted, line, to) != nil {
                 found.append(Self.value(line, from: to))
             }
             return true

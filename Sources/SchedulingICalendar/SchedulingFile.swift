@@ -108,17 +108,29 @@ public enum SchedulingFile {
             case "VTIMEZONE":
                 selected.append(c)
             case "VEVENT", "VTODO":
-                let uids = c.values["UID"] ?? []
-                if uids.contains(where: { maybe($0, key.classID) }) { selected.append(c) }
-                if c.name == "VEVENT", uids == [key.classID] { classEvents.append(c) }
+                var uids = 0, match = false
+                for p in c.indexed where p.name == "UID" {
+                    uids += 1
+                    match = match || maybe(p.value, key.classID)
+                }
+                if match { selected.append(c) }
+                if c.name == "VEVENT", uids == 1, c.value("UID") == key.classID { classEvents.append(c) }
             case member:
                 memberComponents.append(c)
             case roster:
                 // Every roster's key as written, for where a new one goes.
-                guard let classes = c.values[classProperty], classes.count == 1, let dates = c.values[dateProperty], dates.count == 1,
-                    !escaped(classes[0]), let day = basicDate(dates[0])
-                else { return nil }
-                rosters.append((c, ClassOccurrence.ID(classID: classes[0], date: day)))
+                var classID: String?, date: String?, once = true
+                for p in c.indexed {
+                    if p.name == classProperty {
+                        once = once && classID == nil
+                        classID = p.value
+                    } else if p.name == dateProperty {
+                        once = once && date == nil
+                        date = p.value
+                    }
+                }
+                guard once, let classID, !escaped(classID), let day = date.flatMap(basicDate) else { return nil }
+                rosters.append((c, ClassOccurrence.ID(classID: classID, date: day)))
             default: break
             }
             if records.contains(c.name) { lastRecord = c }
@@ -127,7 +139,7 @@ public enum SchedulingFile {
         guard touched.count <= 1 else { return nil }
         var memberIDs = Set(wanted)
         for r in touched { memberIDs.formUnion(outline.values(booked, in: r) + outline.values(waiting, in: r)) }
-        selected += memberComponents.filter { c in (c.values["UID"] ?? []).contains { memberIDs.contains($0) || escaped($0) } }
+        selected += memberComponents.filter { c in c.indexed.contains { $0.name == "UID" && (memberIDs.contains($0.value) || escaped($0.value)) } }
         selected += touched
         selected.sort { $0.range.lowerBound < $1.range.lowerBound }
 
