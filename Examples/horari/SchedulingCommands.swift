@@ -52,6 +52,41 @@ struct BookOptions: ParsableArguments {
         }
     }
 
+    /// Changes one occurrence of a class — its roster, or the class's moved
+    /// and cancelled dates — reading and writing only the records it
+    /// touches (`SchedulingFile`), under the file's lock like ``change(_:)``;
+    /// when the file does not allow that (it is not in the form horari
+    /// writes, say), runs `whole` instead, which changes the whole file.
+    ///
+    /// - Parameters:
+    ///   - classID: the class.
+    ///   - date: the occurrence's date by the series.
+    ///   - members: the members `body` reads besides those on the roster.
+    ///   - body: the change, on a book of just those records.
+    ///   - whole: the same change on the whole file.
+    func changeOccurrence<T>(classID: String, on date: LocalDate, members: [String] = [],
+                             _ body: (inout SchedulingBook) throws -> T, otherwise whole: () throws -> T) throws -> T {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue {
+            // What `updateCalendar` checks first, so a bad --time-zone is refused alike.
+            _ = try Clock(named: timeZone ?? Clock.systemZoneName)
+            let (url, timeZone) = (url, timeZone)
+            let done: T?
+            do {
+                done = try SchedulingFile.changeOccurrence(
+                    classID: classID, on: date, members: members, in: url,
+                    exporterFor: { calendar in try exporter(zone: timeZone ?? calendarZoneName(of: calendar), zones: calendar.zones) },
+                    whileWaiting: { sayWaiting(for: url) }, body)
+            } catch let error as SchedulingError {
+                throw CLIError(error.description)
+            } catch let error as ICalendarError {
+                throw CLIError("\(url.path): \(error.description)")
+            }
+            if let done { return done }
+        }
+        return try whole()
+    }
+
     /// The exporter a change saves with: what it writes as `DTSTAMP` (for the
     /// book's records, which are written afresh) is the request's time, so a
     /// script that passes --now writes the same file every time.
@@ -523,7 +558,8 @@ struct Classes: ParsableCommand {
         func run() throws {
             let date = try parseDate(self.date, option: "--date")
             let id = id
-            let affected = try book.change { b in try b.cancelOccurrence(classID: id, on: date) }
+            let cancel = { (b: inout SchedulingBook) throws in try b.cancelOccurrence(classID: id, on: date) }
+            let affected = try book.changeOccurrence(classID: id, on: date, cancel) { try book.change(cancel) }
             print("Cancelled \(id) on \(date).")
             if !affected.confirmed.isEmpty { print("Tell these members their place is gone: \(affected.confirmed.joined(separator: ", ")).") }
             if !affected.waitlisted.isEmpty { print("Tell these members the waitlist is gone: \(affected.waitlisted.joined(separator: ", ")).") }
@@ -545,11 +581,12 @@ extension Classes {
         func run() throws {
             let date = try parseDate(self.date, option: "--date")
             let (id, minutes, typed, book) = (id, minutes, start, book)
-            let (o, clock) = try book.change { b in
+            let move = { (b: inout SchedulingBook) throws -> (ClassOccurrence, BookClock) in
                 let clock = try book.clock(for: b)
                 let start = try clock.bookWall(typed: typed, option: "--start")
                 return (try b.moveOccurrence(classID: id, on: date, to: start, duration: minutes.map { .minutes($0) }), clock)
             }
+            let (o, clock) = try book.changeOccurrence(classID: id, on: date, move) { try book.change(move) }
             print("Moved \(o.title.shown) of \(date) to \(clock.span(o.start, minutes: o.duration.wholeMinutes)); its \(o.booked) booking(s) and \(o.waiting) waiting stay.")
         }
     }
@@ -580,11 +617,16 @@ struct Book: ParsableCommand {
         guard let classID, let dateText = date else { throw ValidationError("give --class and --date (or --list)") }
         let date = try parseDate(dateText, option: "--date")
         let member = member, whenFull: WhenFull = waitlist ? .joinWaitlist : .refuse
-        let now = try book.instant(in: try book.read())
         let options = book
-        let (outcome, occurrence, clock) = try book.change { b in
+        func booking(_ b: inout SchedulingBook, now: Date) throws -> (BookingOutcome, ClassOccurrence, BookClock) {
             let outcome = try b.book(member: member, classID: classID, on: date, now: now, whenFull: whenFull)
             return (outcome, try b.occurrence(classID: classID, on: date), try options.clock(for: b))
+        }
+        let (outcome, occurrence, clock) = try book.changeOccurrence(classID: classID, on: date, members: [member]) { b in
+            try booking(&b, now: try options.instant(in: b))
+        } otherwise: {
+            let now = try options.instant(in: try options.read())
+            return try options.change { b in try booking(&b, now: now) }
         }
         switch outcome {
         case .confirmed:
@@ -619,9 +661,13 @@ struct CancelBooking: ParsableCommand {
 
     func run() throws {
         let date = try parseDate(self.date, option: "--date")
-        let (member, classID) = (member, classID)
-        let now = try book.instant(in: try book.read())
-        let result = try book.change { b in try b.cancelBooking(member: member, classID: classID, on: date, now: now) }
+        let (member, classID, options) = (member, classID, book)
+        let result = try book.changeOccurrence(classID: classID, on: date, members: [member]) { b in
+            try b.cancelBooking(member: member, classID: classID, on: date, now: try options.instant(in: b))
+        } otherwise: {
+            let now = try options.instant(in: try options.read())
+            return try options.change { b in try b.cancelBooking(member: member, classID: classID, on: date, now: now) }
+        }
         print(result.heldPlace ? "Cancelled \(member)'s place in \(classID) on \(date)." : "Took \(member) off the waitlist of \(classID) on \(date).")
         if let promoted = result.promoted { print("\(promoted) moved up from the waitlist and has the place.") }
     }

@@ -178,9 +178,15 @@ extension SchedulingBook {
     }
 
     /// Stores who holds the places of an occurrence and who waits, as read
-    /// (a file or JSON), refusing unknown members and a member listed twice.
+    /// (a file or JSON), refusing unknown members, a member listed twice and
+    /// a second roster of the occurrence.
     mutating func restoreRoster(classID: String, date: LocalDate, booked: [String], waiting: [String]) throws(SchedulingError) {
         let key = try occurrenceKey(classID, date)
+        // A second roster of the occurrence would replace the first, and the
+        // first one's members would be lost at the next save.
+        guard rosters[key] == nil else {
+            throw .invalid(field: .property(Names.date), reason: "the occurrence \(key) has two rosters; keep one, with every member in it")
+        }
         for id in booked + waiting {
             _ = try member(id)
             guard occurrencesByMember[id]?.insert(key).inserted ?? true else {

@@ -361,3 +361,30 @@ struct ConcurrencyTests {
         #expect(after.waitlist == Array(roster.waitlist.dropFirst(5)))
     }
 }
+
+@Suite("Scheduling: reading a book back")
+struct ReadingTests {
+    @Test("two rosters of one occurrence are refused, not one dropped for the other — from iCalendar records and from JSON")
+    func twoRostersOfOneOccurrence() throws {
+        let book = try Gym.book()
+        let content = book.backupContent()
+        let roster = { (member: String) in
+            ContentComponent(name: "X-HORARI-ROSTER", properties: [
+                ContentLine(name: "X-HORARI-CLASS", value: "yoga"), ContentLine(name: "X-HORARI-DATE", value: "20261123"), ContentLine(name: "X-HORARI-BOOKED", value: member),
+            ])
+        }
+        let expected = SchedulingError.invalid(field: .property("X-HORARI-DATE"), reason: "the occurrence yoga@2026-11-23 has two rosters; keep one, with every member in it")
+        #expect(refusal { _ = try SchedulingBook(timeZone: book.timeZone, items: content.items, components: content.components + [roster("marta"), roster("oriol")]) } == expected)
+        // One roster reads back.
+        let one = try SchedulingBook(timeZone: book.timeZone, items: content.items, components: content.components + [roster("marta")])
+        #expect(try one.roster(classID: "yoga", on: Gym.day("2026-11-23")).confirmed == ["marta"])
+        // The same in the JSON form.
+        var booked = book
+        try booked.book(member: "marta", classID: "yoga", on: Gym.day("2026-11-23"), now: Gym.now("2026-11-20 10:00"))
+        let json = String(decoding: try JSONEncoder().encode(booked), as: UTF8.self)
+        let entry = #"{"booked":["marta"],"classID":"yoga","date":"2026-11-23","waiting":[]}"#
+        let twice = json.replacingOccurrences(of: #""rosters":["#, with: #""rosters":["# + entry.replacingOccurrences(of: "marta", with: "oriol") + ",")
+        #expect(twice != json)
+        #expect(refusal { _ = try JSONDecoder().decode(SchedulingBook.self, from: Data(twice.utf8)) } == expected)
+    }
+}

@@ -1,0 +1,407 @@
+import CalendarCore
+import CalendarScheduling
+import Foundation
+import ICalendarKit
+import SchedulingICalendar
+import Testing
+import _CalendarTestSupport
+import _SchedulingTestSupport
+
+/// A change of one occurrence spliced into the file (`SchedulingFile`)
+/// against the same change made on the whole file: the two files must be
+/// the same bytes after every step, refusals must leave both unchanged, and
+/// the splice must really be taken (not its whole-file fallback).
+@Suite("Scheduling file: one occurrence changed in place")
+struct SchedulingFileTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let sample = root.appendingPathComponent("Examples/Samples/gym.ics")
+    /// The sample's `DTSTAMP`s (`--now 2026-11-01T09:00` in Madrid): an
+    /// exporter with this timestamp writes the sample's records as they are.
+    static let sampleStamp = Date(timeIntervalSince1970: 1_793_520_000)
+
+    /// One change of a step: the occurrence it names and what it does.
+    struct Step {
+        var label: String
+        var classID: String
+        var date: String
+        var members: [String] = []
+        var change: (inout SchedulingBook) throws -> String
+
+        static func book(_ member: String, _ classID: String, _ date: String, now: Date, _ whenFull: WhenFull = .refuse) -> Step {
+            Step(label: "book \(member) \(classID) \(date)", classID: classID, date: date, members: [member]) { b in
+                "\(try b.book(member: member, classID: classID, on: Gym.day(date), now: now, whenFull: whenFull))"
+            }
+        }
+
+        static func cancel(_ member: String, _ classID: String, _ date: String, now: Date) -> Step {
+            Step(label: "cancel \(member) \(classID) \(date)", classID: classID, date: date, members: [member]) { b in
+                "\(try b.cancelBooking(member: member, classID: classID, on: Gym.day(date), now: now))"
+            }
+        }
+
+        static func cancelOccurrence(_ classID: String, _ date: String) -> Step {
+            Step(label: "cancel \(classID) on \(date)", classID: classID, date: date) { b in
+                "\(try b.cancelOccurrence(classID: classID, on: Gym.day(date)))"
+            }
+        }
+
+        static func move(_ classID: String, _ date: String, to start: String) -> Step {
+            Step(label: "move \(classID) \(date) to \(start)", classID: classID, date: date) { b in
+                "\(try b.moveOccurrence(classID: classID, on: Gym.day(date), to: Gym.at(start)))"
+            }
+        }
+    }
+
+    /// What a step gave: its result, or the refusal's words.
+    enum Outcome: Equatable {
+        case done(String)
+        case refused(String)
+    }
+
+    /// The same change on the whole file: load, read the book, change it, set it back, save.
+    static func whole(_ url: URL, _ exporter: ICalendarExporter, _ step: Step) -> Outcome {
+        do {
+            return .done(try CalendarFile.update(url, exporter: exporter) { calendar in
+                var book = try calendar.schedulingBook()
+                let result = try step.change(&book)
+                calendar.setScheduling(book)
+                return result
+            })
+        } catch {
+            return .refused("\(error)")
+        }
+    }
+
+    /// The change spliced in; `nil` when it fell back (wrote nothing).
+    static func spliced(_ url: URL, _ exporter: ICalendarExporter, _ step: Step) throws -> Outcome? {
+        do {
+            return try SchedulingFile.changeOccurrence(
+                classID: step.classID, on: try Gym.day(step.date), members: step.members, in: url, exporterFor: { _ in exporter }, step.change
+            ).map(Outcome.done)
+        } catch let error as SchedulingError {
+            return .refused("\(error)")
+        }
+    }
+
+    /// A scratch folder with two copies of `text`: one changed in place, one whole.
+    static func copies(of text: Data) throws -> (fast: URL, whole: URL, folder: URL) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("horari-splice-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let fast = folder.appendingPathComponent("fast.ics"), whole = folder.appendingPathComponent("whole.ics")
+        try text.write(to: fast)
+        try text.write(to: whole)
+        return (fast, whole, folder)
+    }
+
+    /// Runs the steps both ways and compares the files after each; returns
+    /// how many steps changed the file.
+    @discardableResult
+    static func compare(_ start: Data, _ exporter: ICalendarExporter, _ steps: [Step], refusals expected: Int) throws -> Int {
+        let (fast, whole, folder) = try copies(of: start)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var changed = 0, refused = 0
+        for step in steps {
+            let before = try Data(contentsOf: fast)
+            let a = try Self.spliced(fast, exporter, step)
+            let b = Self.whole(whole, exporter, step)
+            let after = try Data(contentsOf: fast)
+            try #require(a != nil, "\(step.label): fell back to the whole file")
+            #expect(a == b, "\(step.label)")
+            if case .refused = b {
+                refused += 1
+                #expect(after == before, "\(step.label): a refusal changed the file")
+            } else if after != before {
+                changed += 1
+            }
+            let wholeBytes = try Data(contentsOf: whole)
+            if after != wholeBytes {
+                Issue.record("\(step.label): the spliced file differs from the whole-file change:\n\(firstDifference(after, wholeBytes))")
+                return changed
+            }
+            #expect(ICalendarOutline(bytes: Array(after)) != nil, "\(step.label): the result does not outline")
+        }
+        #expect(refused == expected)
+        return changed
+    }
+
+    static func firstDifference(_ a: Data, _ b: Data) -> String {
+        let x = String(decoding: a, as: UTF8.self).components(separatedBy: "\r\n"), y = String(decoding: b, as: UTF8.self).components(separatedBy: "\r\n")
+        let i = Array(zip(x, y)).firstIndex { $0 != $1 } ?? min(x.count, y.count)
+        return "line \(i + 1): spliced ‘\(i < x.count ? x[i] : "(end)")’, whole ‘\(i < y.count ? y[i] : "(end)")’"
+    }
+
+    /// The exporter horari saves with, writing `stamp` as `DTSTAMP`.
+    static func exporter(_ stamp: Date) -> ICalendarExporter {
+        ICalendarExporter(options: .init(timestamp: stamp, includeRejected: true))
+    }
+
+    @Test("the sample gym: bookings, a waitlist, a full class, a moved and a cancelled occurrence, refusals — the same bytes as the whole-file change")
+    func sampleGym() throws {
+        let exporter = Self.exporter(Self.sampleStamp)
+        // The sample as the whole-file change writes it (its events, added
+        // after the classes, move before them), so that the comparison is of
+        // the changes alone.
+        let (_, whole, folder) = try Self.copies(of: try Data(contentsOf: Self.sample))
+        defer { try? FileManager.default.removeItem(at: folder) }
+        _ = try CalendarFile.update(whole, exporter: exporter) { c in c.setScheduling(try c.schedulingBook()) }
+        let start = try Data(contentsOf: whole)
+        _ = try CalendarFile.update(whole, exporter: exporter) { c in c.setScheduling(try c.schedulingBook()) }
+        #expect(try Data(contentsOf: whole) == start)
+
+        let now = try Gym.now("2026-11-10 10:00")
+        let steps: [Step] = [
+            .book("quim", "yoga", "2026-11-23", now: now),  // a roster that exists
+            .book("quim", "yoga", "2026-11-30", now: now),  // a new roster, after the others
+            .book("quim", "spin", "2026-11-20", now: now),  // a new roster, before the others
+            .book("pol", "yoga", "2026-11-25", now: now),  // the moved occurrence
+            .book("quim", "pilates", "2026-11-26", now: now),  // full: refused
+            .book("quim", "pilates", "2026-11-26", now: now, .joinWaitlist),  // full: waitlist
+            .book("nobody", "yoga", "2026-11-23", now: now),  // unknown member
+            .book("quim", "boxing", "2026-11-23", now: now),  // unknown class
+            .book("quim", "yoga", "2026-11-24", now: now),  // a Tuesday: no occurrence
+            .book("quim", "yoga", "2026-11-11", now: now),  // the cancelled occurrence
+            .book("quim", "spin", "2026-11-06", now: now),  // in the past
+            .book("marta", "yoga", "2026-11-23", now: now),  // already booked
+            .book("aina", "pilates", "2026-11-26", now: now, .joinWaitlist),  // already waiting
+            .cancel("marta", "pilates", "2026-11-26", now: now),  // aina moves up
+            .cancel("quim", "pilates", "2026-11-26", now: now),  // off the waitlist
+            .cancel("quim", "yoga", "2026-11-30", now: now),  // the last place: the roster goes
+            .cancel("quim", "yoga", "2026-11-30", now: now),  // not booked
+            .cancelOccurrence("spin", "2026-11-27"),  // the class changes, its roster goes
+            .cancelOccurrence("yoga", "2026-12-02"),  // the class changes, no roster
+            .move("yoga", "2026-11-23", to: "2026-11-23 20:00"),
+            .book("oriol", "yoga", "2026-11-23", now: now),  // already booked, after the move
+            .move("pilates", "2026-12-03", to: "2026-12-04 19:00"),
+            .book("nuria", "pilates", "2026-12-03", now: now),  // the moved occurrence gets a roster
+        ]
+        let changed = try Self.compare(start, exporter, steps, refusals: 10)
+        #expect(changed == 13)
+    }
+
+    /// A gym with two years of rosters, waitlists, moved and cancelled
+    /// occurrences and occurrences nobody booked, written by the exporter.
+    static func historyGym() throws -> (Data, ICalendarExporter) {
+        var book = SchedulingBook(timeZone: try .named(Gym.zone))
+        let members = (0..<120).map { String(format: "m%03d", $0) }
+        for m in members { try book.addMember(Member(id: m, name: "Member \(m)")) }
+        try book.addClass(ClassSeries(id: "yoga", title: "Yoga", weekdays: [.monday, .wednesday], time: TimeOfDay(hour: 18, minute: 30), duration: .minutes(60),
+                                      capacity: 4, firstDate: try Gym.day("2024-11-04")))
+        try book.addClass(ClassSeries(id: "swim", title: "Swim, technique", weekdays: [.saturday], time: TimeOfDay(hour: 10), duration: .minutes(60),
+                                      capacity: 2, location: "Pool; lane 3", firstDate: try Gym.day("2024-11-09")))
+        var random = SplitMix64(seed: 19)
+        let then = try Gym.now("2024-01-01 09:00")
+        for o in book.occurrences(from: try Gym.day("2024-11-04"), through: try Gym.day("2026-11-22")) {
+            let r = Int(random.next() % 10)
+            if r == 0 { continue }  // nobody booked
+            if r == 1 {
+                try book.cancelOccurrence(classID: o.id.classID, on: o.id.date)
+                continue
+            }
+            if r == 2 { try book.moveOccurrence(classID: o.id.classID, on: o.id.date, to: LocalDateTime(localSeconds: o.start.localSeconds + 3600)) }
+            for m in members.shuffled(using: &random).prefix(Int(random.next() % 6) + 1) {
+                try book.book(member: m, classID: o.id.classID, on: o.id.date, now: then, whenFull: .joinWaitlist)
+            }
+        }
+        let exporter = Self.exporter(try Gym.now("2024-01-01 09:00"))
+        return (exporter.exportData(try ICalendar(book, for: .everything)), exporter)
+    }
+
+    @Test("two years of history: the same bytes as the whole-file change, in the middle of the rosters too")
+    func historyGymSteps() throws {
+        let (start, exporter) = try Self.historyGym()
+        let now = try Gym.now("2024-06-01 09:00")
+        let check = try ICalendarImporter().importCalendar(from: start).calendar.schedulingBook()
+        let rostered = check.occurrences(from: try Gym.day("2025-03-01"), through: try Gym.day("2025-06-30")).filter { !$0.isCancelled }
+        let full = try #require(rostered.first { $0.placesLeft == 0 && $0.waiting > 0 })
+        let empty = try #require(rostered.first { $0.booked == 0 })
+        let waiting = try check.roster(classID: full.id.classID, on: full.id.date)
+        let moved = try #require(rostered.first { $0.isMoved && $0.booked > 0 })
+        let movedRoster = try check.roster(classID: moved.id.classID, on: moved.id.date)
+        let taken = Set(waiting.confirmed + waiting.waitlist + movedRoster.confirmed + movedRoster.waitlist)
+        let outsider = try #require(check.members.map(\.id).first { !taken.contains($0) })
+        let day = { (o: ClassOccurrence) in o.id.date.description }
+        let steps: [Step] = [
+            .book(outsider, full.id.classID, day(full), now: now),  // full: refused
+            .book(outsider, full.id.classID, day(full), now: now, .joinWaitlist),
+            .cancel(waiting.confirmed[0], full.id.classID, day(full), now: now),  // the first waiting moves up
+            .book(outsider, empty.id.classID, day(empty), now: now),  // a new roster among the others
+            .book(outsider, moved.id.classID, day(moved), now: now, .joinWaitlist),
+            .move(moved.id.classID, day(moved), to: "\(day(moved)) 08:00"),
+            .cancelOccurrence(full.id.classID, day(full)),  // its roster and waitlist go
+            .book(outsider, full.id.classID, day(full), now: now),  // cancelled: refused
+            .cancel(outsider, empty.id.classID, day(empty), now: now),  // the new roster goes again
+        ]
+        let changed = try Self.compare(start, exporter, steps, refusals: 2)
+        #expect(changed == 7)
+    }
+
+    @Test("untouched records keep their bytes even where the whole-file change would write them afresh")
+    func untouchedBytesKept() throws {
+        // A later DTSTAMP: the whole-file change rewrites every class with it; the splice writes only the changed roster.
+        let start = try Data(contentsOf: Self.sample)
+        let (fast, _, folder) = try Self.copies(of: start)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let now = try Gym.now("2026-11-10 10:00")
+        let exporter = Self.exporter(now)
+        let book = Step.book("quim", "yoga", "2026-11-30", now: now), cancel = Step.cancel("quim", "yoga", "2026-11-30", now: now)
+        #expect(try Self.spliced(fast, exporter, book) == .done("\(BookingOutcome.confirmed)"))
+        let booked = try Data(contentsOf: fast)
+        #expect(booked.count > start.count)
+        let text = String(decoding: booked, as: UTF8.self)
+        #expect(text.contains("BEGIN:X-HORARI-ROSTER\r\nX-HORARI-CLASS:yoga\r\nX-HORARI-DATE:20261130\r\nX-HORARI-BOOKED:quim\r\nEND:X-HORARI-ROSTER\r\n"))
+        #expect(!text.contains("DTSTAMP:20261110"))
+        #expect(try Self.spliced(fast, exporter, cancel) == .done("\(Cancellation(heldPlace: true, promoted: nil))"))
+        #expect(try Data(contentsOf: fast) == start)
+    }
+
+    @Test("a broken record the change does not read does not stop it, and stays as it was")
+    func brokenRecordElsewhere() throws {
+        var text = String(decoding: try Data(contentsOf: Self.sample), as: UTF8.self)
+        // A roster of an unknown member (the whole-file change refuses the file) and a hand-written event.
+        let extra = "BEGIN:X-HORARI-ROSTER\r\nX-HORARI-CLASS:spin\r\nX-HORARI-DATE:20261204\r\nX-HORARI-BOOKED:ghost\r\nEND:X-HORARI-ROSTER\r\n"
+            + "begin:VEVENT\r\nuid:hand-written\r\ndtstart:20261201T100000Z\r\nsummary:Kept as typed\r\nend:VEVENT\r\n"
+        text = text.replacingOccurrences(of: "END:VCALENDAR\r\n", with: extra + "END:VCALENDAR\r\n")
+        let (fast, whole, folder) = try Self.copies(of: Data(text.utf8))
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let now = try Gym.now("2026-11-10 10:00"), exporter = Self.exporter(Self.sampleStamp)
+        let step = Step.book("quim", "yoga", "2026-11-23", now: now)
+        #expect(Self.whole(whole, exporter, step) == .refused("\(SchedulingError.unknownMember("ghost"))"))
+        #expect(try Self.spliced(fast, exporter, step) == .done("\(BookingOutcome.confirmed)"))
+        let after = String(decoding: try Data(contentsOf: fast), as: UTF8.self)
+        #expect(after.contains(extra))
+        #expect(after.contains("X-HORARI-BOOKED:nuria\r\nX-HORARI-BOOKED:quim\r\n"))
+    }
+
+    /// Files the splice must not take, as edits of the sample.
+    enum Unspliceable: String, CaseIterable, Sendable {
+        case bareLineFeeds, noBookZone, blankLine, byteOrderMark, textAfterCalendar, twoRosters, rosterDatedOtherwise, rosterUnreadable
+
+        func apply(_ t: String) -> String {
+            switch self {
+            case .bareLineFeeds: t.replacingOccurrences(of: "\r\n", with: "\n")
+            case .noBookZone: t.replacingOccurrences(of: "X-HORARI-TIMEZONE:Europe/Madrid\r\n", with: "")
+            case .blankLine: t.replacingOccurrences(of: "END:X-HORARI-MEMBER\r\n", with: "END:X-HORARI-MEMBER\r\n\r\n")
+            case .byteOrderMark: "\u{FEFF}" + t
+            case .textAfterCalendar: t + "BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n"
+            case .twoRosters:
+                t.replacingOccurrences(
+                    of: "END:VCALENDAR\r\n",
+                    with: "BEGIN:X-HORARI-ROSTER\r\nX-HORARI-CLASS:yoga\r\nX-HORARI-DATE:20261123\r\nX-HORARI-BOOKED:quim\r\nEND:X-HORARI-ROSTER\r\nEND:VCALENDAR\r\n")
+            case .rosterDatedOtherwise: t.replacingOccurrences(of: "X-HORARI-DATE:20261127", with: "X-HORARI-DATE:2026-11-27")
+            case .rosterUnreadable: t.replacingOccurrences(of: "X-HORARI-BOOKED:nuria", with: "X-HORARI-BOOKED:ghost")
+            }
+        }
+    }
+
+    @Test("files the splice cannot take are left alone for the whole-file change", arguments: Unspliceable.allCases)
+    func fallsBack(_ edit: Unspliceable) throws {
+        let original = String(decoding: try Data(contentsOf: Self.sample), as: UTF8.self)
+        let text = Data(edit.apply(original).utf8)
+        try #require(text != Data(original.utf8))
+        let label = edit.rawValue
+        let (fast, _, folder) = try Self.copies(of: text)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let step = Step.book("quim", "yoga", "2026-11-23", now: try Gym.now("2026-11-10 10:00"))
+        #expect(try Self.spliced(fast, Self.exporter(Self.sampleStamp), step) == nil, "\(label)")
+        #expect(try Data(contentsOf: fast) == text, "\(label)")
+    }
+
+    @Test("a change beyond the occurrence falls back and writes nothing")
+    func changeBeyondOccurrence() throws {
+        let start = try Data(contentsOf: Self.sample)
+        let (fast, _, folder) = try Self.copies(of: start)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let now = try Gym.now("2026-11-10 10:00")
+        let steps = [
+            Step(label: "adds a member", classID: "yoga", date: "2026-11-23") { b in try b.addMember(Member(id: "new", name: "New")); return "" },
+            Step(label: "books another date", classID: "yoga", date: "2026-11-23", members: ["quim"]) { b in
+                "\(try b.book(member: "quim", classID: "yoga", on: Gym.day("2026-11-30"), now: now))"
+            },
+            Step(label: "changes another class", classID: "yoga", date: "2026-11-23") { b in
+                "\(try b.cancelOccurrence(classID: "boxing", on: Gym.day("2026-11-30")))"
+            },
+        ]
+        for step in steps {
+            let outcome = try Self.spliced(fast, Self.exporter(Self.sampleStamp), step)
+            #expect(outcome == nil || outcome == .refused("\(SchedulingError.unknownClass("boxing"))"), "\(step.label)")
+            #expect(try Data(contentsOf: fast) == start, "\(step.label)")
+        }
+    }
+}
+
+/// The outline the splice works on, against the importer's reading.
+@Suite("iCalendar outline and splice")
+struct ICalendarOutlineTests {
+    @Test("the sample's outline: the importer's components, the calendar's properties, and the text back whole")
+    func sampleOutline() throws {
+        let bytes = Array(try Data(contentsOf: SchedulingFileTests.sample))
+        let outline = try #require(ICalendarOutline(bytes: bytes, indexing: ["UID", "X-HORARI-CLASS"]))
+        let calendar = try ICalendarImporter().importCalendar(from: Data(bytes)).calendar
+        let names = outline.components.map(\.name)
+        #expect(names.filter { $0 == "VTIMEZONE" }.count == 1)
+        #expect(names.filter { $0 == "VEVENT" || $0 == "VTODO" }.count == calendar.items.reduce(0) { $0 + ($1.hasMaster ? 1 : 0) + $1.overrides.count })
+        #expect(Set(outline.components.compactMap { $0.value("UID") }).isSuperset(of: calendar.items.map(\.uid)))
+        #expect(names.filter { $0.hasPrefix("X-HORARI-") } == calendar.components.map(\.name))
+        #expect(outline.calendarValues["X-HORARI-TIMEZONE"] == ["Europe/Madrid"])
+        #expect(outline.calendarValues["X-WR-CALNAME"] == ["Gimnàs Sants"])
+        #expect(outline.components.filter { $0.name == "X-HORARI-ROSTER" }.map { $0.value("X-HORARI-CLASS") } == ["yoga", "yoga", "pilates", "spin"])
+        #expect(outline.components.filter { $0.name == "VEVENT" && $0.value("UID") == "yoga" }.count == 3)  // the series, the cancelled and the moved date
+        let pilates = try #require(outline.components.first { $0.name == "X-HORARI-ROSTER" && $0.value("X-HORARI-CLASS") == "pilates" })
+        #expect(outline.values("X-HORARI-BOOKED", in: pilates) == ["marta", "oriol", "nuria", "pol"])
+        #expect(outline.values("X-HORARI-WAITING", in: pilates) == ["aina"])
+        #expect(outline.calendarText(including: outline.components) == bytes)
+        // Values as written: escapes kept.
+        let session = try #require(outline.components.first { $0.name == "VEVENT" && $0.value("UID") == "s-anna-1126" })
+        #expect(outline.values("DESCRIPTION", in: session) == ["Strength block\\, week 3. Bring a towel."])
+    }
+
+    @Test("a splice replaces, removes and inserts components, every other byte as it was")
+    func splice() throws {
+        let text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:X-A\r\nUID:a\r\nEND:X-A\r\nBEGIN:X-B\r\nUID:b\r\nEND:X-B\r\nBEGIN:X-C\r\nUID:c\r\nEND:X-C\r\nEND:VCALENDAR\r\n"
+        let outline = try #require(ICalendarOutline(bytes: Array(text.utf8), indexing: ["UID"]))
+        let (a, b, c) = (outline.components[0], outline.components[1], outline.components[2])
+        #expect(outline.components.map { $0.value("UID") } == ["a", "b", "c"])
+        var splice = ICalendarSplice()
+        #expect(splice.isEmpty)
+        splice.replace(b, with: Array("BEGIN:X-B\r\nUID:B\r\nEND:X-B\r\n".utf8))
+        splice.remove(c)
+        splice.insert(Array("BEGIN:X-0\r\nEND:X-0\r\n".utf8), before: a)
+        splice.insert(Array("BEGIN:X-1\r\nEND:X-1\r\n".utf8), after: a)
+        splice.insert(Array("BEGIN:X-2\r\nEND:X-2\r\n".utf8), after: a)
+        let out = try #require(splice.applied(to: outline))
+        #expect(String(decoding: out, as: UTF8.self)
+            == "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:X-0\r\nEND:X-0\r\nBEGIN:X-A\r\nUID:a\r\nEND:X-A\r\nBEGIN:X-1\r\nEND:X-1\r\nBEGIN:X-2\r\nEND:X-2\r\nBEGIN:X-B\r\nUID:B\r\nEND:X-B\r\nEND:VCALENDAR\r\n")
+        var twice = ICalendarSplice()
+        twice.remove(b)
+        twice.replace(b, with: [])
+        #expect(twice.applied(to: outline) == nil)
+    }
+
+    @Test("text not in the exporter's form gives no outline", arguments: [
+        "BEGIN:VCALENDAR\nEND:VCALENDAR\n",
+        "BEGIN:VCALENDAR\r\nBEGIN:X-A\r\nEND:X-B\r\nEND:VCALENDAR\r\n",
+        "BEGIN:VCALENDAR\r\nBEGIN:X-A\r\nEND:VCALENDAR\r\n",
+        "BEGIN:VCALENDAR\r\nBEGIN;X=1:X-A\r\nEND:X-A\r\nEND:VCALENDAR\r\n",
+        "BEGIN:VCALENDAR\r\nX-A:a\u{1}b\r\nEND:VCALENDAR\r\n",
+        "BEGIN:VCALENDAR\r\nX-A:a\rb\r\nEND:VCALENDAR\r\n",
+        "BEGIN:VCALENDAR\r\n\r\nEND:VCALENDAR\r\n",
+        "BEGIN:VCALENDAR\r\nEND:VCALENDAR",
+        "BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\nX\r\n",
+        "VERSION:2.0\r\nBEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n",
+        " BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n",
+        "BEGIN:VCALENDAR\r\nNOCOLON\r\nEND:VCALENDAR\r\n",
+        "BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\nBEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n",
+    ])
+    func notOutlined(_ text: String) {
+        #expect(ICalendarOutline(bytes: Array(text.utf8)) == nil)
+    }
+
+    @Test("names are read in any case, lines unfolded, quoted colons skipped")
+    func lenientWhereTheImporterIs() throws {
+        let text = "begin:vcalendar\r\nX-WR-CALNAME;X-P=\"a:b\":Name\r\n  folded\r\nBegin:x-horari-member\r\nuid:m\r\n\t1\r\nEND:X-HORARI-MEMBER\r\nend:VCALENDAR\r\n"
+        let outline = try #require(ICalendarOutline(bytes: Array(text.utf8), indexing: ["UID"]))
+        #expect(outline.components.map(\.name) == ["X-HORARI-MEMBER"])
+        #expect(outline.components[0].value("UID") == "m1")
+        #expect(outline.calendarValues["X-WR-CALNAME"] == ["Name folded"])
+    }
+}
