@@ -70,9 +70,11 @@ struct Occurrences: ParsableCommand {
         let window = schedule.occurrenceSequence(
             from: Date(timeIntervalSince1970: TimeInterval(fromWall - margin)),
             to: Date(timeIntervalSince1970: TimeInterval(toWall + margin)))
-        var writer = OccurrenceWriter(schedule: schedule, jsonl: format == "jsonl")
-        var json: [DisplayOccurrence] = []
         let clock = format == "json" ? try Clock(option: timeZone, calendar: calendar) : nil
+        let writer = clock == nil ? OccurrencePipeline(schedule: schedule, jsonl: format == "jsonl") : nil
+        var json: [DisplayOccurrence] = []
+        var batch: [Occurrence] = []
+        batch.reserveCapacity(OccurrencePipeline.batchSize)
         var perSeries: [String: Int] = [:]
         var occurrences = window.makeIterator()
         while let o = occurrences.next() {
@@ -91,13 +93,18 @@ struct Occurrences: ParsableCommand {
             if let clock {
                 json.append(DisplayOccurrence(o, zone: clock.rules))
             } else {
-                writer.add(o)
+                batch.append(o)
+                if batch.count == OccurrencePipeline.batchSize {
+                    writer?.send(batch)
+                    batch.removeAll(keepingCapacity: true)
+                }
             }
         }
         if let clock {
             return try printJSON(OccurrencesJSON(occurrences: json), command: "occurrences", timeZone: clock.name)
         }
-        writer.finish()
+        writer?.send(batch)
+        writer?.finish()
     }
 
     private func wallSeconds(_ text: String, _ option: String) throws -> Int64 {
@@ -113,6 +120,69 @@ struct Occurrences: ParsableCommand {
 /// The body of `occurrences --format json`.
 struct OccurrencesJSON: Encodable {
     let occurrences: [DisplayOccurrence]
+}
+
+/// Formats and writes occurrences on a thread of its own while the caller
+/// expands the next ones: on two cores the two halves of `occurrences`
+/// overlap (formatting is about as costly as expanding).
+///
+/// The caller hands over batches of ``batchSize`` occurrences; at most
+/// ``depth`` wait at a time (the caller waits when the writer falls behind),
+/// so memory stays bounded whatever the window.
+final class OccurrencePipeline: @unchecked Sendable {
+    /// Occurrences per batch.
+    static let batchSize = 1_024
+    /// Batches that may wait for the writer.
+    static let depth = 4
+    /// Guards `waiting`, `closed` and `done`, the only state both threads touch.
+    private let condition = NSCondition()
+    private var waiting: [[Occurrence]] = []
+    private var closed = false
+    private var done = false
+
+    init(schedule: Schedule, jsonl: Bool) {
+        let thread = Thread { [self] in
+            var writer = OccurrenceWriter(schedule: schedule, jsonl: jsonl)
+            while let batch = take() {
+                for o in batch { writer.add(o) }
+            }
+            writer.finish()
+            condition.lock()
+            done = true
+            condition.broadcast()
+            condition.unlock()
+        }
+        thread.start()
+    }
+
+    /// Hands a batch to the writer, waiting while ``depth`` batches wait.
+    func send(_ batch: [Occurrence]) {
+        guard !batch.isEmpty else { return }
+        condition.lock()
+        while waiting.count >= Self.depth { condition.wait() }
+        waiting.append(batch)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Returns once every batch sent is written.
+    func finish() {
+        condition.lock()
+        closed = true
+        condition.broadcast()
+        while !done { condition.wait() }
+        condition.unlock()
+    }
+
+    private func take() -> [Occurrence]? {
+        condition.lock()
+        defer { condition.unlock() }
+        while waiting.isEmpty && !closed { condition.wait() }
+        guard !waiting.isEmpty else { return nil }
+        let batch = waiting.removeFirst()
+        condition.broadcast()
+        return batch
+    }
 }
 
 /// Writes `occurrences` lines (text or expand.py's JSON lines) to standard
