@@ -371,6 +371,10 @@ enum ContentLineSyntax {
     /// Undoes TEXT escapes: `\\`, `\;`, `\,`, `\n`/`\N`.
     static func unescape(_ s: Substring) -> String {
         guard s.utf8.contains(0x5C) else { return String(s) }  // not `contains("\\")`: Foundation's, and slow
+        if let bytes = TextEscaping.unescapedBytes(s.utf8) { return String(decoding: bytes, as: UTF8.self) }
+        // A backslash inside a cluster of several scalars (`\` after a
+        // prepended mark, before a combining one): read character by character,
+        // as it always was.
         var out = ""
         var escaping = false
         for c in s {

@@ -159,7 +159,7 @@ public struct ICalendarExporter: Sendable {
 
     private func writeFields(_ item: CalendarItem, stamp: String, recurrence: Bool, recurrenceID: RecurrenceOverride? = nil, to w: inout ContentWriter) {
         let extra = item.extraParameters
-        w.line("UID", extra["UID"], value: ContentWriter.escape(item.uid))
+        w.line("UID", extra["UID"], text: item.uid)
         w.line("DTSTAMP", extra["DTSTAMP"], value: item.timestamp?.icalValue ?? stamp)
         if let o = recurrenceID {
             var params = timeParameters(o.recurrenceID)
@@ -177,15 +177,15 @@ public struct ICalendarExporter: Sendable {
             for t in item.recurrenceDates { time("RDATE", t, extra, &w) }
             for t in item.exceptionDates { time("EXDATE", t, extra, &w) }
         }
-        if !item.title.isEmpty { w.line("SUMMARY", extra["SUMMARY"], value: ContentWriter.escape(item.title)) }
-        if let notes = item.notes { w.line("DESCRIPTION", extra["DESCRIPTION"], value: ContentWriter.escape(notes)) }
-        if let location = item.location { w.line("LOCATION", extra["LOCATION"], value: ContentWriter.escape(location)) }
+        if !item.title.isEmpty { w.line("SUMMARY", extra["SUMMARY"], text: item.title) }
+        if let notes = item.notes { w.line("DESCRIPTION", extra["DESCRIPTION"], text: notes) }
+        if let location = item.location { w.line("LOCATION", extra["LOCATION"], text: location) }
         if !item.categories.isEmpty {
             w.line("CATEGORIES", extra["CATEGORIES"], value: item.categories.map(ContentWriter.escape).joined(separator: ","))
         }
         // Escaped like every TEXT value: it was read unescaped (fuzzing: a STATUS
         // holding an escaped line break was written back as a raw one).
-        if let status = item.status { w.line("STATUS", extra["STATUS"], value: ContentWriter.escape(status.icalValue)) }
+        if let status = item.status { w.line("STATUS", extra["STATUS"], text: status.icalValue) }
         if item.sequence != 0 { w.line("SEQUENCE", extra["SEQUENCE"], value: String(item.sequence)) }
         if let modified = item.lastModified { w.line("LAST-MODIFIED", extra["LAST-MODIFIED"], value: modified.icalValue) }
         if let color = item.color {
@@ -251,6 +251,28 @@ struct ContentWriter {
     /// knows how (quotes where a value needs them, `"` as `'`), so a
     /// modelled line and a kept line are written alike.
     mutating func line(_ name: String, _ parameters: [ContentLine.Parameter]? = nil, value: String) {
+        line(name, parameters, valueBytes: value.utf8)
+    }
+
+    /// Writes a modelled property whose value is TEXT, escaped (RFC 5545
+    /// §3.3.11) on the way into the output.
+    mutating func line(_ name: String, _ parameters: [ContentLine.Parameter]? = nil, text: String) {
+        guard TextEscaping.needsEscaping(text.utf8) else { return line(name, parameters, valueBytes: text.utf8) }
+        var escaped = scratch
+        scratch = []  // not written through `self` while it is read
+        escaped.removeAll(keepingCapacity: true)
+        if TextEscaping.appendEscaped(text.utf8, to: &escaped) {
+            line(name, parameters, valueBytes: escaped)
+        } else {
+            line(name, parameters, valueBytes: Self.escape(text).utf8)
+        }
+        scratch = escaped
+    }
+
+    /// Scratch space for an escaped value.
+    private var scratch: [UInt8] = []
+
+    private mutating func line(_ name: String, _ parameters: [ContentLine.Parameter]?, valueBytes value: some Collection<UInt8>) {
         // Written straight into the output, folding as it goes: no string is
         // built per line (the export benchmark spent a third of its time there).
         if let parameters, !parameters.isEmpty {
@@ -261,7 +283,7 @@ struct ContentWriter {
             append(name.utf8)
         }
         append(0x3A)  // :
-        append(value.utf8)
+        append(value)
         bytes.append(0x0D)
         bytes.append(0x0A)
         width = 0
@@ -307,7 +329,10 @@ struct ContentWriter {
 
     /// TEXT escaping (RFC 5545 §3.3.11).
     static func escape(_ s: String) -> String {
-        guard s.utf8.contains(where: { $0 == 0x5C || $0 == 0x3B || $0 == 0x2C || $0 == 0x0A || $0 == 0x0D }) else { return s }
+        guard TextEscaping.needsEscaping(s.utf8) else { return s }
+        var bytes: [UInt8] = []
+        if TextEscaping.appendEscaped(s.utf8, to: &bytes) { return String(decoding: bytes, as: UTF8.self) }
+        // `\`, `;` or `,` in a cluster with a combining mark: character by character.
         var out = ""
         for c in s {
             switch c {
