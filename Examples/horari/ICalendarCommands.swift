@@ -432,9 +432,8 @@ struct Export: ParsableCommand {
                 throw CLIError(error.description)
             }
         } else {
-            let data = exporter.exportData(calendar)
             progress.finish()
-            FileHandle.standardOutput.write(data)
+            exporter.export(calendar) { FileHandle.standardOutput.write(Data($0)) }
         }
     }
 }

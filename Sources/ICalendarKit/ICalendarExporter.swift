@@ -61,7 +61,45 @@ public struct ICalendarExporter: Sendable {
         return Data(w.bytes)
     }
 
+    /// The calendar as iCalendar bytes (UTF-8), handed over in blocks as
+    /// they are written, so that only a block of the text is held at a time
+    /// (``exportData(_:)`` holds all of it, and a copy while it is made).
+    ///
+    /// The blocks, joined, are the bytes of ``exportData(_:)``.
+    ///
+    /// - Parameters:
+    ///   - calendar: the calendar to write.
+    ///   - blockSize: about how many bytes a block holds (a block ends after
+    ///     a component, so it may be longer); 256 KiB by default.
+    ///   - write: called with each block, in order; the bytes are valid only
+    ///     during the call.
+    /// - Throws: what `write` throws; the export stops there.
+    public func export<E: Error>(_ calendar: ICalendar, blockSize: Int = 1 << 18, to write: (UnsafeRawBufferPointer) throws(E) -> Void) throws(E) {
+        // `Array.withUnsafeBytes` rethrows untyped errors: the error is carried out by hand.
+        func hand(_ bytes: [UInt8]) throws(E) {
+            var failure: E?
+            bytes.withUnsafeBytes { b in
+                do throws(E) { try write(b) } catch { failure = error }
+            }
+            if let failure { throw failure }
+        }
+        var w = ContentWriter()
+        w.bytes.reserveCapacity(blockSize + blockSize / 4)
+        try self.write(calendar, to: &w) { (w: inout ContentWriter) throws(E) in
+            guard w.bytes.count >= blockSize else { return }
+            try hand(w.bytes)
+            w.bytes.removeAll(keepingCapacity: true)
+        }
+        if !w.bytes.isEmpty { try hand(w.bytes) }
+    }
+
     func write(_ calendar: ICalendar, to w: inout ContentWriter) {
+        write(calendar, to: &w) { (_: inout ContentWriter) throws(Never) in }
+    }
+
+    /// Writes the calendar, calling `flush` after each component, where the
+    /// bytes written so far may be handed on and removed.
+    private func write<E: Error>(_ calendar: ICalendar, to w: inout ContentWriter, flush: (inout ContentWriter) throws(E) -> Void) throws(E) {
         w.line("BEGIN", value: "VCALENDAR")
         w.line("VERSION", value: "2.0")
         w.line("PRODID", value: calendar.productID ?? options.productID)
@@ -78,9 +116,21 @@ public struct ICalendarExporter: Sendable {
         w.lines(calendar.properties)
         writeTimeZones(for: calendar, to: &w)
         let stamp = LocalDateTime(localSeconds: Int64(max(-62_135_596_800, min(253_402_300_799, options.timestamp.timeIntervalSince1970.rounded(.down))))).basicISO + "Z"
-        for item in calendar.items { writeItem(item, stamp: stamp, to: &w) }
-        for c in calendar.components { w.component(completed(c, stamp: stamp)) }
-        if options.includeRejected { for c in calendar.rejected { w.component(c) } }
+        try flush(&w)
+        for item in calendar.items {
+            writeItem(item, stamp: stamp, to: &w)
+            try flush(&w)
+        }
+        for c in calendar.components {
+            w.component(completed(c, stamp: stamp))
+            try flush(&w)
+        }
+        if options.includeRejected {
+            for c in calendar.rejected {
+                w.component(c)
+                try flush(&w)
+            }
+        }
         w.line("END", value: "VCALENDAR")
     }
 
