@@ -673,16 +673,16 @@ struct ImportSession {
     }
 
     /// Records the parameters of a modelled property that the model does not hold.
-    private func extraParameters(_ p: ParsedLine, keeping modelled: Set<String>, into item: inout CalendarItem) {
-        // Most lines have no parameter the model lacks (DTSTART;TZID=…): say so without building them.
-        guard p.hasParameters, p.line.hasParameter(notIn: modelled) else { return }
-        let extra = p.parameters.filter { !modelled.contains($0.name) }
+    private func extraParameters(_ p: ParsedLine, keeping modelled: ParameterNames, into item: inout CalendarItem) {
+        // Most lines have no parameter the model lacks (DTSTART;TZID=…): say so without reading them.
+        guard !p.parameterNames.subtracting(modelled).isEmpty else { return }
+        let extra = p.parameters.filter { !modelled.contains(ParameterNames(name: $0.name.utf8)) }
         if !extra.isEmpty, item.extraParameters[p.name] == nil { item.extraParameters[p.name] = extra }
     }
 
     /// The parameters of time properties that the model holds.
-    private static let timeParameters: Set<String> = ["TZID", "VALUE"]
-    private static let recurrenceIDParameters: Set<String> = ["TZID", "VALUE", "RANGE"]
+    private static let timeParameters: ParameterNames = [.tzid, .value]
+    private static let recurrenceIDParameters: ParameterNames = [.tzid, .value, .range]
 
     /// Reads a date or date-time property, resolving its TZID.
     private mutating func time(_ p: ParsedLine, _ line: Int, _ item: inout CalendarItem) -> CalendarTime? {
