@@ -53,13 +53,19 @@ extension ICalendar {
     public mutating func merge(_ incoming: ICalendar) -> SyncReport {
         var report = SyncReport()
         let incoming = adoptingZones(of: incoming, &report)
-        var index: [String: Int] = [:]
-        for (i, item) in items.enumerated() { index[item.uid] = i }
-        var seen: Set<String> = []
-        for new in incoming.items {
-            guard seen.insert(new.uid).inserted else { continue }
-            guard let i = index[new.uid] else {
-                index[new.uid] = items.count
+        // Position tables rather than a dictionary and a set of UIDs (8 bytes
+        // a slot, not 24 and 16, and no second table while one grows): they
+        // were alive at the peak of `horari import`.
+        // Ours, by UID: the last item of a UID wins, as a dictionary filled in order did.
+        var index = UIDIndex()
+        for i in items.indices.reversed() where index.position(of: items[i].uid, in: items) == nil { index.insert(items[i].uid, at: i) }
+        // Theirs: only the first incoming item of a UID is merged.
+        let theirs = UIDIndex(incoming.items)
+        items.reserveCapacity(items.count + incoming.items.count)
+        for (j, new) in incoming.items.enumerated() {
+            guard theirs.position(of: new.uid, in: incoming.items) == j else { continue }
+            guard let i = index.position(of: new.uid, in: items) else {
+                index.insert(new.uid, at: items.count)
                 items.append(new)
                 report.added.append(new.uid)
                 continue
@@ -77,7 +83,7 @@ extension ICalendar {
             case .orderedSame: report.conflicts.append(new.uid)
             }
         }
-        report.missing = items.map(\.uid).filter { !seen.contains($0) }
+        report.missing = items.filter { theirs.position(of: $0.uid, in: incoming.items) == nil }.map(\.uid)
         return report
     }
 
