@@ -482,7 +482,7 @@ struct ImportSession {
         var item = CalendarItem(uid: "", kind: kind, title: textValue("SUMMARY") ?? "", start: .date(LocalDate(dayNumber: 0)))
         item.notes = textValue("DESCRIPTION")
         item.location = textValue("LOCATION")
-        item.status = textValue("STATUS").map(ItemStatus.init)
+        if let status = textValue("STATUS") { item.status = ItemStatus(status) }
         var duration: (line: Int, value: String)?
         var start: CalendarTime?
         var endAt: CalendarTime?
@@ -581,7 +581,7 @@ struct ImportSession {
             }
         }
         item.properties = ContentLines(kept)
-        item.components = node.children.map(\.contentComponent)
+        if !node.children.isEmpty { item.components = node.children.map(\.contentComponent) }
         if let (line, value) = duration {
             if let (d, negative) = DurationValue.parse(Substring(value)) {
                 if negative {

@@ -154,6 +154,57 @@ struct CompactStorageTests {
         #expect(lines.filter { $0.name == "X-1" }.allSatisfy { $0.name == "X-1" })
     }
 
+    // MARK: The side box of rare fields
+
+    @Test("Rarely used fields live in a side box that behaves like plain fields: shared until changed, cleared back to none, the same JSON")
+    func rareFieldsBox() throws {
+        let start = CalendarTime.zoned(try LocalDateTime(year: 2026, month: 3, day: 2, hour: 9), "Europe/Madrid")
+        let plain = CalendarItem(uid: "r", title: "R", start: start)
+        var a = plain
+        a.color = try .named("teal")
+        a.calendar = "Work"
+        a.recurrenceDates = [start]
+        a.categories = ["Gym", "a,b"]
+        a.status = .confirmed
+        a.lastModified = .utc(try LocalDateTime(year: 2026, month: 1, day: 1, hour: 0))
+        a.components = [ContentComponent(name: "VALARM", properties: [ContentLine(name: "ACTION", value: "DISPLAY")])]
+        a.extraParameters["SUMMARY"] = [.init(name: "LANGUAGE", values: ["ca"])]
+        a.overrides.append(RecurrenceOverride(recurrenceID: start, item: plain))
+        let b = a
+        a.overrides.append(RecurrenceOverride(recurrenceID: start, item: plain, isCancelled: true))
+        a.recurrenceDates.append(start)
+        #expect(b.overrides.count == 1 && a.overrides.count == 2)
+        #expect(b.recurrenceDates.count == 1 && a.recurrenceDates.count == 2)
+        #expect(b.categories == ["Gym", "a,b"] && b.status == .confirmed && b.calendar == "Work")
+        #expect(a != b)
+        let made = CalendarItem(uid: "r", title: "R", start: start, color: try .named("teal"), calendar: "Work", recurrenceDates: [start],
+                                overrides: [RecurrenceOverride(recurrenceID: start, item: plain)], categories: ["Gym", "a,b"], status: .confirmed,
+                                lastModified: b.lastModified, components: b.components, extraParameters: b.extraParameters)
+        #expect(made == b && made.hashValue == b.hashValue)
+        let decoded = try JSONDecoder().decode(CalendarItem.self, from: JSONEncoder().encode(a))
+        #expect(decoded == a && decoded.hashValue == a.hashValue)
+        // The JSON has a key for every field (nil ones left out), as before the box.
+        let object = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(a)) as? [String: Any])
+        let keys: Set = ["uid", "kind", "title", "start", "color", "calendar", "recurrenceRules", "recurrenceDates", "exceptionDates",
+                         "overrides", "categories", "status", "sequence", "lastModified", "properties", "components",
+                         "extraParameters", "hasStart", "hasMaster"]
+        #expect(Set(object.keys) == keys)
+        #expect(object["categories"] as? [String] == ["Gym", "a,b"] && object["calendar"] as? String == "Work")
+        // Cleared field by field, it is the item that never had them, hash included.
+        a.color = nil
+        a.calendar = nil
+        a.recurrenceDates = []
+        a.categories = []
+        a.status = nil
+        a.lastModified = nil
+        a.components.removeAll()
+        a.extraParameters = [:]
+        a.overrides.removeAll()
+        #expect(a == plain && a.hashValue == plain.hashValue)
+        let cleared = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(a)) as? NSDictionary)
+        #expect(try cleared == #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(plain)) as? NSDictionary))
+    }
+
     // MARK: Categories
 
     @Test("Categories keep every list exactly, commas, backslashes and empty names included")
