@@ -245,6 +245,59 @@ struct CompactStorageTests {
 
     // MARK: The UID index
 
+    /// `merge` as it was, with a dictionary of our UIDs and a set of theirs.
+    static func referenceMerge(_ own: inout [CalendarItem], _ incoming: [CalendarItem]) -> SyncReport {
+        var report = SyncReport()
+        var index: [String: Int] = [:]
+        for (i, item) in own.enumerated() { index[item.uid] = i }
+        var seen: Set<String> = []
+        for new in incoming {
+            guard seen.insert(new.uid).inserted else { continue }
+            guard let i = index[new.uid] else {
+                index[new.uid] = own.count
+                own.append(new)
+                report.added.append(new.uid)
+                continue
+            }
+            let old = own[i]
+            if old == new {
+                report.unchanged.append(new.uid)
+                continue
+            }
+            switch ICalendar.compareVersions(new, old) {
+            case .orderedDescending:
+                own[i] = new
+                report.updated.append(new.uid)
+            case .orderedAscending: report.keptNewer.append(new.uid)
+            case .orderedSame: report.conflicts.append(new.uid)
+            }
+        }
+        report.missing = own.map(\.uid).filter { !seen.contains($0) }
+        return report
+    }
+
+    @Test("merge with position tables does what it did with a dictionary and a set: 300 random pairs, repeated UIDs on both sides")
+    func mergeLikeDictionary() throws {
+        var rng = SplitMix64(seed: 19)
+        let start = CalendarTime.date(try LocalDate(year: 2026, month: 1, day: 1))
+        func items(_ n: Int) -> [CalendarItem] {
+            (0..<n).map { _ in
+                CalendarItem(uid: "u\(Int.random(in: 0..<12, using: &rng))", title: ["A", "B"][Int.random(in: 0..<2, using: &rng)], start: start,
+                             sequence: Int.random(in: 0..<3, using: &rng))
+            }
+        }
+        for _ in 0..<300 {
+            let own = items(Int.random(in: 0..<10, using: &rng))
+            let incoming = items(Int.random(in: 0..<10, using: &rng))
+            var merged = ICalendar(items: own)
+            let report = merged.merge(ICalendar(items: incoming))
+            var expected = own
+            let expectedReport = Self.referenceMerge(&expected, incoming)
+            #expect(report == expectedReport)
+            #expect(merged.items == expected)
+        }
+    }
+
     @Test("The importer's UID index finds what a dictionary finds (20,000 UIDs, repeats included)")
     func uidIndex() throws {
         var rng = SplitMix64(seed: 5)

@@ -1,4 +1,5 @@
 import Testing
+import _CalendarTestSupport
 @testable import ICalendarKit
 
 /// TEXT escaping is done on bytes for speed; its results must be those of the
@@ -57,11 +58,11 @@ struct TextEscapingTests {
 
     @Test("Random strings of those pieces")
     func random() {
-        var generator = SplitMix(seed: 19)
+        var generator = SplitMix64(seed: 19)
         for _ in 0..<20_000 {
-            let count = Int(generator.next() % 8) + 1
+            let count = Int.random(in: 1...8, using: &generator)
             var v = ""
-            for _ in 0..<count { v += Self.pieces[Int(generator.next() % UInt64(Self.pieces.count))] }
+            for _ in 0..<count { v += Self.pieces[Int.random(in: 0..<Self.pieces.count, using: &generator)] }
             #expect(ContentLineSyntax.unescape(Substring(v)) == Self.referenceUnescape(Substring(v)), "unescape \(v.debugDescription)")
             #expect(ContentWriter.escape(v) == Self.referenceEscape(v), "escape \(v.debugDescription)")
             var w = ContentWriter()
@@ -69,19 +70,6 @@ struct TextEscapingTests {
             var r = ContentWriter()
             r.line("DESCRIPTION", value: Self.referenceEscape(v))
             #expect(w.bytes == r.bytes, "written \(v.debugDescription)")
-        }
-    }
-
-    /// A fixed-seed generator, so a failure is the same on every run.
-    struct SplitMix {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
         }
     }
 }
