@@ -47,14 +47,16 @@ struct LibICalCheckTests {
         #expect(ICalendarExporter().export(off.calendar) == ICalendarExporter().export(on.calendar))
     }
 
-    @Test("Every fixture calendar reads the same with and without libical, but for libical's findings")
+    @Test("Every fixture calendar and every fuzzing find reads the same with and without libical, but for libical's findings")
     func fixtures() throws {
-        let folder = try Fixture.url("ics")
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".ics") }.sorted()
-        #expect(files.count >= 10)
+        let ics = try Fixture.url("ics")
+        let fuzz = try Fixture.url("fuzz/import")
+        let files = try FileManager.default.contentsOfDirectory(atPath: ics.path).filter { $0.hasSuffix(".ics") }.map { ics.appendingPathComponent($0) }
+            + FileManager.default.contentsOfDirectory(atPath: fuzz.path).map { fuzz.appendingPathComponent($0) }
+        #expect(files.count >= 20)
         var findings = 0
-        for name in files {
-            let url = folder.appendingPathComponent(name)
+        for url in files.sorted(by: { $0.path < $1.path }) {
+            let name = url.lastPathComponent
             let on: ImportResult
             do { on = try ICalendarImporter().importCalendar(contentsOf: url) } catch { continue }  // the files that are not calendars
             let off = try ICalendarImporter(options: ImportOptions(checksWithLibICal: false)).importCalendar(contentsOf: url)
