@@ -8,13 +8,15 @@ import SchedulingICalendar
 
 /// Reads a calendar file for a command, printing diagnostics to standard error.
 /// On a terminal, a large file shows a progress line while it is read.
-func loadCalendar(_ path: String, strict: Bool = false, quiet: Bool = false) throws -> ImportResult {
+/// `libical` says whether libical reads each event and task as well
+/// (`ImportOptions.checksWithLibICal`; Docs/ICalendar.md says which commands do).
+func loadCalendar(_ path: String, strict: Bool = false, quiet: Bool = false, libical: Bool = true) throws -> ImportResult {
     let result: ImportResult
     let progress = ProgressLine(file: path)
     let name = URL(fileURLWithPath: path).lastPathComponent
     defer { progress.finish() }
     do {
-        result = try ICalendarImporter(options: ImportOptions(strict: strict))
+        result = try ICalendarImporter(options: ImportOptions(strict: strict, checksWithLibICal: libical))
             .importCalendar(contentsOf: URL(fileURLWithPath: path)) { progress.update("Reading", name, done: $0) }
     } catch {
         throw CLIError("\(path): \(error.description)")
@@ -51,7 +53,8 @@ struct Validate: ParsableCommand {
     func run() throws {
         let url = try calendarURL(file: self.file, option: calendar)
         let file = self.file ?? url.path
-        let result = try loadExistingCalendar(url, quiet: true)
+        // libical always reads the file here: its findings are what validation is for.
+        let result = try loadExistingCalendar(url, quiet: true, libical: true)
         for d in result.diagnostics { print("\(file):\(d)") }
         // The rules the calendar asks for (`horari rules`), checked on every item.
         var broken = 0
@@ -94,7 +97,9 @@ struct Import: ParsableCommand {
     var timeZone: String?
 
     func run() throws {
-        let incoming = try loadCalendar(file).calendar
+        // libical reads the incoming file, beside the import: this is where
+        // foreign data enters, and its findings are printed (Docs/ICalendar.md).
+        let incoming = try loadCalendar(file, libical: true).calendar
         let target = calendarURL(into)
         var isFolder: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: target.path, isDirectory: &isFolder)
@@ -106,7 +111,10 @@ struct Import: ParsableCommand {
         let progress = ProgressLine(file: file)
         defer { progress.finish() }
         do {
-            report = try CalendarFile.update(target, exporterFor: { _ in ICalendarExporter(options: .init(includeRejected: true)) },
+            // The calendar merged into is read without libical: `update` shows
+            // none of its diagnostics, and it was written by horari.
+            report = try CalendarFile.update(target, options: ImportOptions(checksWithLibICal: false),
+                                             exporterFor: { _ in ICalendarExporter(options: .init(includeRejected: true)) },
                                              whileWaiting: { sayWaiting(for: target) }) { calendar in
                 if let newZone, calendar.calendarZone == nil, calendar.items.isEmpty { calendar.timeZone = newZone }
                 progress.show("Merging \(incoming.items.count) items into \(target.lastPathComponent)…")
@@ -161,7 +169,9 @@ struct Export: ParsableCommand {
     func run() throws {
         let url = try calendarURL(file: file, option: self.calendar)
         let file = url.path
-        var calendar = try loadExistingCalendar(url).calendar
+        // No libical: the export is written from the model, which libical's
+        // reading does not change (Docs/ICalendar.md, “When libical runs”).
+        var calendar = try loadExistingCalendar(url, libical: false).calendar
         let exporter = ICalendarExporter()
         if !audience.isEmpty {
             let book: SchedulingBook
@@ -189,9 +199,8 @@ struct Export: ParsableCommand {
                 throw CLIError(error.description)
             }
         } else {
-            let data = exporter.exportData(calendar)
             progress.finish()
-            FileHandle.standardOutput.write(data)
+            exporter.export(calendar) { FileHandle.standardOutput.write(Data($0)) }
         }
     }
 }

@@ -43,7 +43,7 @@ public enum CalendarFile {
     public static func save(_ calendar: ICalendar, to url: URL, exporter: ICalendarExporter = ICalendarExporter()) throws(ICalendarError) {
         let lock = try Lock(url, whileWaiting: nil)
         defer { lock.release() }
-        try write(exporter.exportData(calendar), to: url)
+        try write(calendar, exporter: exporter, to: url)
     }
 
     /// Loads, changes and saves a calendar file while holding its lock, so no
@@ -87,32 +87,39 @@ public enum CalendarFile {
         defer { lock.release() }
         var calendar = try load(url, options: options).calendar
         let result = try body(&calendar)
-        try write(try exporter(calendar).exportData(calendar), to: url)
+        try write(calendar, exporter: try exporter(calendar), to: url)
         return result
     }
 
-    /// Temporary file, fsync, rename, fsync of the folder.
-    static func write(_ data: Data, to url: URL) throws(ICalendarError) {
+    /// Temporary file, fsync, rename, fsync of the folder. The export goes to
+    /// the temporary file in blocks as it is written (``ICalendarExporter/export(_:blockSize:to:)``):
+    /// the whole text is never held, nor a copy of it.
+    static func write(_ calendar: ICalendar, exporter: ICalendarExporter, to url: URL) throws(ICalendarError) {
+        try replace(url) { (fd: Int32, path: String) throws(ICalendarError) in
+            try exporter.export(calendar) { (block: UnsafeRawBufferPointer) throws(ICalendarError) in
+                guard writeAll(fd, block) else { throw ioError("cannot write \(path)") }
+            }
+        }
+    }
+
+    /// Replaces `url` by what `body` writes to a temporary file beside it
+    /// (given its descriptor and path): fsync, rename, fsync of the folder.
+    /// Nothing is replaced when `body` throws, and the temporary file is removed.
+    private static func replace(_ url: URL, _ body: (Int32, String) throws(ICalendarError) -> Void) throws(ICalendarError) {
         let folder = url.deletingLastPathComponent()
         let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
         let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, 0o644)
         guard fd >= 0 else { throw ioError("cannot create \(temporary.path)") }
-        var ok = data.withUnsafeBytes { raw -> Bool in
-            guard let base = raw.baseAddress else { return true }
-            var offset = 0
-            while offset < raw.count {
-                let n = posixWrite(fd, base + offset, raw.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                offset += n
-            }
-            return true
+        do {
+            try body(fd, temporary.path)
+        } catch {
+            close(fd)
+            unlink(temporary.path)
+            throw error
         }
-        ok = ok && fsync(fd) == 0
+        let synced = fsync(fd) == 0
         let closed = close(fd) == 0
-        guard ok, closed else {
+        guard synced, closed else {
             let e = ioError("cannot write \(temporary.path)")
             unlink(temporary.path)
             throw e
@@ -127,6 +134,21 @@ public enum CalendarFile {
             _ = fsync(dir)
             close(dir)
         }
+    }
+
+    /// Writes all of `bytes` to `fd`, again after an interruption; `false` on an error (see `errno`).
+    private static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        var offset = 0
+        while offset < bytes.count {
+            let n = posixWrite(fd, base + offset, bytes.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            offset += n
+        }
+        return true
     }
 
     static func ioError(_ what: String) -> ICalendarError {

@@ -183,6 +183,34 @@ extension ContentLineReader {
     }
 }
 
+/// The parameters the importer models (`TZID`, `VALUE`, `RANGE`) a line
+/// has, and whether it has any other: noted as the line is parsed, so that
+/// the usual line is asked about its parameters without reading them again.
+struct ParameterNames: OptionSet {
+    let rawValue: UInt8
+    static let tzid = ParameterNames(rawValue: 1)
+    static let value = ParameterNames(rawValue: 2)
+    static let range = ParameterNames(rawValue: 4)
+    /// Any parameter but those three.
+    static let other = ParameterNames(rawValue: 8)
+
+    /// The flag of one parameter name (upper case, or the bytes as written, in any case).
+    init(name: some Collection<UInt8>) {
+        func equals(_ word: StaticString) -> Bool {
+            guard name.count == word.utf8CodeUnitCount else { return false }
+            return zip(name, UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)).allSatisfy { $0 & 0xDF == $1 }
+        }
+        self = equals("TZID") ? .tzid : equals("VALUE") ? .value : equals("RANGE") ? .range : .other
+    }
+
+    init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// The flags of a line's parameters.
+    init(_ parameters: [ContentLine.Parameter]) {
+        self = parameters.reduce(into: []) { $0.insert(ParameterNames(name: $1.name.utf8)) }
+    }
+}
+
 /// A content line as the importer reads it: its name (read once, as the
 /// importer switches on it) and the line in canonical form.
 struct ParsedLine {
@@ -191,18 +219,22 @@ struct ParsedLine {
         didSet {
             valueOffset = nil
             hasParameters = line.hasParameters
+            parameterNames = ParameterNames(line.parameters)
         }
     }
     /// Where the value starts in the line's text, as `parse` found it (`nil` once the line is changed).
     private var valueOffset: Int?
     /// Whether the line has parameters, as `parse` found it.
     private(set) var hasParameters: Bool
+    /// Which parameters it has, as `parse` found them.
+    private(set) var parameterNames: ParameterNames
 
-    init(name: String, line: ContentLine, valueOffset: Int?, hasParameters: Bool) {
+    init(name: String, line: ContentLine, valueOffset: Int?, parameterNames: ParameterNames) {
         self.name = name
         self.line = line
         self.valueOffset = valueOffset
-        self.hasParameters = hasParameters
+        self.hasParameters = !parameterNames.isEmpty
+        self.parameterNames = parameterNames
     }
 
     /// The value as written.
@@ -217,7 +249,12 @@ struct ParsedLine {
     /// The parameters (read from the line; most lines have none).
     var parameters: [ContentLine.Parameter] { hasParameters ? line.parameters : [] }
 
-    func parameter(_ name: String) -> String? { hasParameters ? line.parameter(name) : nil }
+    /// The first value of the parameter `name`; the line's text is read only
+    /// when it has such a parameter (or one the importer does not model).
+    func parameter(_ name: String) -> String? {
+        let flag = ParameterNames(name: name.utf8)
+        return parameterNames.contains(flag) ? line.parameter(name) : nil
+    }
 }
 
 enum ContentLineSyntax {
@@ -246,6 +283,7 @@ enum ContentLineSyntax {
             if !(b == 0x2D || (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A)) { return .failure(.badName(name)) }
         }
         let nameEnd = i
+        var names: ParameterNames = []
         while i < n, bytes[i] == 0x3B {
             i += 1
             let nameStart = i
@@ -255,6 +293,7 @@ enum ContentLineSyntax {
             }
             guard i < n, bytes[i] == 0x3D, i > nameStart else { return .failure(.badParameter(upper(bytes[nameStart..<i]))) }
             let pname = bytes[nameStart..<i]
+            names.insert(ParameterNames(name: pname))
             i += 1
             while true {
                 if i < n, bytes[i] == 0x22 {
@@ -279,10 +318,10 @@ enum ContentLineSyntax {
         if canonical {
             let line = ContentLine(canonicalText: text(bytes[...]))
             // The offset holds unless invalid UTF-8 was repaired (U+FFFD is three bytes).
-            return .success(ParsedLine(name: name, line: line, valueOffset: line.text.utf8.count == n ? i + 1 : nil, hasParameters: nameEnd < i))
+            return .success(ParsedLine(name: name, line: line, valueOffset: line.text.utf8.count == n ? i + 1 : nil, parameterNames: names))
         }
         let line = ContentLine(name: name, parameters: splitParameters(bytes[nameEnd..<i]), value: text(bytes[(i + 1)...]))
-        return .success(ParsedLine(name: name, line: line, valueOffset: nil, hasParameters: nameEnd < i))
+        return .success(ParsedLine(name: name, line: line, valueOffset: nil, parameterNames: names))
     }
 
     /// The parameters of `;NAME=value…` that ``parse(_:)`` has found well formed, split into names and values.
@@ -371,6 +410,10 @@ enum ContentLineSyntax {
     /// Undoes TEXT escapes: `\\`, `\;`, `\,`, `\n`/`\N`.
     static func unescape(_ s: Substring) -> String {
         guard s.utf8.contains(0x5C) else { return String(s) }  // not `contains("\\")`: Foundation's, and slow
+        if let bytes = TextEscaping.unescapedBytes(s.utf8) { return String(decoding: bytes, as: UTF8.self) }
+        // A backslash inside a cluster of several scalars (`\` after a
+        // prepended mark, before a combining one): read character by character,
+        // as it always was.
         var out = ""
         var escaping = false
         for c in s {

@@ -61,7 +61,45 @@ public struct ICalendarExporter: Sendable {
         return Data(w.bytes)
     }
 
+    /// The calendar as iCalendar bytes (UTF-8), handed over in blocks as
+    /// they are written, so that only a block of the text is held at a time
+    /// (``exportData(_:)`` holds all of it, and a copy while it is made).
+    ///
+    /// The blocks, joined, are the bytes of ``exportData(_:)``.
+    ///
+    /// - Parameters:
+    ///   - calendar: the calendar to write.
+    ///   - blockSize: about how many bytes a block holds (a block ends after
+    ///     a component, so it may be longer); 256 KiB by default.
+    ///   - write: called with each block, in order; the bytes are valid only
+    ///     during the call.
+    /// - Throws: what `write` throws; the export stops there.
+    public func export<E: Error>(_ calendar: ICalendar, blockSize: Int = 1 << 18, to write: (UnsafeRawBufferPointer) throws(E) -> Void) throws(E) {
+        // `Array.withUnsafeBytes` rethrows untyped errors: the error is carried out by hand.
+        func hand(_ bytes: [UInt8]) throws(E) {
+            var failure: E?
+            bytes.withUnsafeBytes { b in
+                do throws(E) { try write(b) } catch { failure = error }
+            }
+            if let failure { throw failure }
+        }
+        var w = ContentWriter()
+        w.bytes.reserveCapacity(blockSize + blockSize / 4)
+        try self.write(calendar, to: &w) { (w: inout ContentWriter) throws(E) in
+            guard w.bytes.count >= blockSize else { return }
+            try hand(w.bytes)
+            w.bytes.removeAll(keepingCapacity: true)
+        }
+        if !w.bytes.isEmpty { try hand(w.bytes) }
+    }
+
     func write(_ calendar: ICalendar, to w: inout ContentWriter) {
+        write(calendar, to: &w) { (_: inout ContentWriter) throws(Never) in }
+    }
+
+    /// Writes the calendar, calling `flush` after each component, where the
+    /// bytes written so far may be handed on and removed.
+    private func write<E: Error>(_ calendar: ICalendar, to w: inout ContentWriter, flush: (inout ContentWriter) throws(E) -> Void) throws(E) {
         w.line("BEGIN", value: "VCALENDAR")
         w.line("VERSION", value: "2.0")
         w.line("PRODID", value: calendar.productID ?? options.productID)
@@ -78,9 +116,21 @@ public struct ICalendarExporter: Sendable {
         w.lines(calendar.properties)
         writeTimeZones(for: calendar, to: &w)
         let stamp = LocalDateTime(localSeconds: Int64(max(-62_135_596_800, min(253_402_300_799, options.timestamp.timeIntervalSince1970.rounded(.down))))).basicISO + "Z"
-        for item in calendar.items { writeItem(item, stamp: stamp, to: &w) }
-        for c in calendar.components { w.component(completed(c, stamp: stamp)) }
-        if options.includeRejected { for c in calendar.rejected { w.component(c) } }
+        try flush(&w)
+        for item in calendar.items {
+            writeItem(item, stamp: stamp, to: &w)
+            try flush(&w)
+        }
+        for c in calendar.components {
+            w.component(completed(c, stamp: stamp))
+            try flush(&w)
+        }
+        if options.includeRejected {
+            for c in calendar.rejected {
+                w.component(c)
+                try flush(&w)
+            }
+        }
         w.line("END", value: "VCALENDAR")
     }
 
@@ -159,7 +209,7 @@ public struct ICalendarExporter: Sendable {
 
     private func writeFields(_ item: CalendarItem, stamp: String, recurrence: Bool, recurrenceID: RecurrenceOverride? = nil, to w: inout ContentWriter) {
         let extra = item.extraParameters
-        w.line("UID", extra["UID"], value: ContentWriter.escape(item.uid))
+        w.line("UID", extra["UID"], text: item.uid)
         w.line("DTSTAMP", extra["DTSTAMP"], value: item.timestamp?.icalValue ?? stamp)
         if let o = recurrenceID {
             var params = timeParameters(o.recurrenceID)
@@ -177,15 +227,15 @@ public struct ICalendarExporter: Sendable {
             for t in item.recurrenceDates { time("RDATE", t, extra, &w) }
             for t in item.exceptionDates { time("EXDATE", t, extra, &w) }
         }
-        if !item.title.isEmpty { w.line("SUMMARY", extra["SUMMARY"], value: ContentWriter.escape(item.title)) }
-        if let notes = item.notes { w.line("DESCRIPTION", extra["DESCRIPTION"], value: ContentWriter.escape(notes)) }
-        if let location = item.location { w.line("LOCATION", extra["LOCATION"], value: ContentWriter.escape(location)) }
+        if !item.title.isEmpty { w.line("SUMMARY", extra["SUMMARY"], text: item.title) }
+        if let notes = item.notes { w.line("DESCRIPTION", extra["DESCRIPTION"], text: notes) }
+        if let location = item.location { w.line("LOCATION", extra["LOCATION"], text: location) }
         if !item.categories.isEmpty {
             w.line("CATEGORIES", extra["CATEGORIES"], value: item.categories.map(ContentWriter.escape).joined(separator: ","))
         }
         // Escaped like every TEXT value: it was read unescaped (fuzzing: a STATUS
         // holding an escaped line break was written back as a raw one).
-        if let status = item.status { w.line("STATUS", extra["STATUS"], value: ContentWriter.escape(status.icalValue)) }
+        if let status = item.status { w.line("STATUS", extra["STATUS"], text: status.icalValue) }
         if item.sequence != 0 { w.line("SEQUENCE", extra["SEQUENCE"], value: String(item.sequence)) }
         if let modified = item.lastModified { w.line("LAST-MODIFIED", extra["LAST-MODIFIED"], value: modified.icalValue) }
         if let color = item.color {
@@ -251,6 +301,28 @@ struct ContentWriter {
     /// knows how (quotes where a value needs them, `"` as `'`), so a
     /// modelled line and a kept line are written alike.
     mutating func line(_ name: String, _ parameters: [ContentLine.Parameter]? = nil, value: String) {
+        line(name, parameters, valueBytes: value.utf8)
+    }
+
+    /// Writes a modelled property whose value is TEXT, escaped (RFC 5545
+    /// §3.3.11) on the way into the output.
+    mutating func line(_ name: String, _ parameters: [ContentLine.Parameter]? = nil, text: String) {
+        guard TextEscaping.needsEscaping(text.utf8) else { return line(name, parameters, valueBytes: text.utf8) }
+        var escaped = scratch
+        scratch = []  // not written through `self` while it is read
+        escaped.removeAll(keepingCapacity: true)
+        if TextEscaping.appendEscaped(text.utf8, to: &escaped) {
+            line(name, parameters, valueBytes: escaped)
+        } else {
+            line(name, parameters, valueBytes: Self.escape(text).utf8)
+        }
+        scratch = escaped
+    }
+
+    /// Scratch space for an escaped value.
+    private var scratch: [UInt8] = []
+
+    private mutating func line(_ name: String, _ parameters: [ContentLine.Parameter]?, valueBytes value: some Collection<UInt8>) {
         // Written straight into the output, folding as it goes: no string is
         // built per line (the export benchmark spent a third of its time there).
         if let parameters, !parameters.isEmpty {
@@ -261,7 +333,7 @@ struct ContentWriter {
             append(name.utf8)
         }
         append(0x3A)  // :
-        append(value.utf8)
+        append(value)
         bytes.append(0x0D)
         bytes.append(0x0A)
         width = 0
@@ -307,7 +379,10 @@ struct ContentWriter {
 
     /// TEXT escaping (RFC 5545 §3.3.11).
     static func escape(_ s: String) -> String {
-        guard s.utf8.contains(where: { $0 == 0x5C || $0 == 0x3B || $0 == 0x2C || $0 == 0x0A || $0 == 0x0D }) else { return s }
+        guard TextEscaping.needsEscaping(s.utf8) else { return s }
+        var bytes: [UInt8] = []
+        if TextEscaping.appendEscaped(s.utf8, to: &bytes) { return String(decoding: bytes, as: UTF8.self) }
+        // `\`, `;` or `,` in a cluster with a combining mark: character by character.
         var out = ""
         for c in s {
             switch c {

@@ -130,8 +130,9 @@ struct ImportSession {
     private var pending: [PendingItem] = []
     /// The index in `calendar.items` of each master, by UID (the first master of a UID wins).
     private var masterIndex = UIDIndex()
-    /// libical's parse of every item, beside ours (see ``LibICalChecker``).
-    private let libical = LibICalChecker()
+    /// libical's parse of every item, beside ours (see ``LibICalChecker``);
+    /// `nil` when ``ImportOptions/checksWithLibICal`` is off.
+    private let libical: LibICalChecker?
     /// Each item handed to `libical`, by ticket: its first line and where it went.
     private var checks: [CheckedItem] = []
 
@@ -180,7 +181,10 @@ struct ImportSession {
         var raw: ContentComponent
     }
 
-    init(options: ImportOptions) { self.options = options }
+    init(options: ImportOptions) {
+        self.options = options
+        libical = options.checksWithLibICal ? LibICalChecker() : nil
+    }
 
     mutating func report(_ severity: ICalendarDiagnostic.Severity, _ line: Int, _ code: ICalendarDiagnostic.Code, _ message: String) {
         diagnostics.append(ICalendarDiagnostic(severity, line: line, code, message))
@@ -466,17 +470,11 @@ struct ImportSession {
     private mutating func item(_ node: RawNode, _ lines: [RawLine], malformed: Set<Int>) {
         let kind: CalendarItem.Kind = node.name == "VTODO" ? .task : .event
         // libical reads the component (without the lines we found malformed).
-        var text: [UInt8] = []
-        text.reserveCapacity(lines.reduce(0) { $0 + $1.bytes.count + 2 } + 1)
-        for (i, l) in lines.enumerated() where !malformed.contains(i) {
-            text.append(contentsOf: l.bytes)
-            text.append(0x0D)
-            text.append(0x0A)
-        }
-        text.append(0)
         let ticket = checks.count
-        checks.append(CheckedItem(line: node.line))
-        libical.submit(text, properties: node.properties.map { ($0.0.name, $0.1) }, line: node.line, ticket: ticket)
+        if let libical {
+            checks.append(CheckedItem(line: node.line))
+            libical.submit(Self.libicalText(lines, malformed: malformed), properties: node.properties.map { ($0.0.name, $0.1) }, line: node.line, ticket: ticket)
+        }
 
         // TEXT values are read from the raw lines: libical strips leading and
         // trailing white space from them (" Some event" becomes "Some event").
@@ -484,7 +482,7 @@ struct ImportSession {
         var item = CalendarItem(uid: "", kind: kind, title: textValue("SUMMARY") ?? "", start: .date(LocalDate(dayNumber: 0)))
         item.notes = textValue("DESCRIPTION")
         item.location = textValue("LOCATION")
-        item.status = textValue("STATUS").map(ItemStatus.init)
+        if let status = textValue("STATUS") { item.status = ItemStatus(status) }
         var duration: (line: Int, value: String)?
         var start: CalendarTime?
         var endAt: CalendarTime?
@@ -583,7 +581,7 @@ struct ImportSession {
             }
         }
         item.properties = ContentLines(kept)
-        item.components = node.children.map(\.contentComponent)
+        if !node.children.isEmpty { item.components = node.children.map(\.contentComponent) }
         if let (line, value) = duration {
             if let (d, negative) = DurationValue.parse(Substring(value)) {
                 if negative {
@@ -605,7 +603,7 @@ struct ImportSession {
         if let uid = textValue("UID"), !uid.isEmpty {
             item.uid = uid
         } else {
-            item.uid = generatedUID(for: text)
+            item.uid = generatedUID(for: Self.libicalText(lines, malformed: malformed))
             report(.warning, node.line, .missingProperty, "this \(node.name) has no UID; it was given ‘\(item.uid)’, derived from its content so the same file always gets the same one")
         }
         if item.timestamp == nil {
@@ -647,29 +645,44 @@ struct ImportSession {
             }
         }
         if let recurrenceID {
-            checks[ticket].place = .override(pending.count)
+            if libical != nil { checks[ticket].place = .override(pending.count) }
             pending.append(PendingItem(item: item, recurrenceID: recurrenceID, thisAndFuture: thisAndFuture, line: node.line, raw: node.contentComponent))
         } else if masterIndex.position(of: item.uid, in: calendar.items) != nil {
             report(.error, node.line, .duplicate, "a second item with UID \(item.uid); it was kept as written but not shown (give it its own UID)")
             calendar.rejected.append(node.contentComponent)
         } else {
-            checks[ticket].place = .master(calendar.items.count)
+            if libical != nil { checks[ticket].place = .master(calendar.items.count) }
             masterIndex.insert(item.uid, at: calendar.items.count)
             calendar.items.append(item)
         }
     }
 
+    /// A component's lines as libical reads them: the malformed ones left
+    /// out, each ended by CRLF, the whole ended by a NUL. Its bytes are also
+    /// what a generated UID is derived from.
+    private static func libicalText(_ lines: [RawLine], malformed: Set<Int>) -> [UInt8] {
+        var text: [UInt8] = []
+        text.reserveCapacity(lines.reduce(0) { $0 + $1.bytes.count + 2 } + 1)
+        for (i, l) in lines.enumerated() where !malformed.contains(i) {
+            text.append(contentsOf: l.bytes)
+            text.append(0x0D)
+            text.append(0x0A)
+        }
+        text.append(0)
+        return text
+    }
+
     /// Records the parameters of a modelled property that the model does not hold.
-    private func extraParameters(_ p: ParsedLine, keeping modelled: Set<String>, into item: inout CalendarItem) {
-        // Most lines have no parameter the model lacks (DTSTART;TZID=…): say so without building them.
-        guard p.hasParameters, p.line.hasParameter(notIn: modelled) else { return }
-        let extra = p.parameters.filter { !modelled.contains($0.name) }
+    private func extraParameters(_ p: ParsedLine, keeping modelled: ParameterNames, into item: inout CalendarItem) {
+        // Most lines have no parameter the model lacks (DTSTART;TZID=…): say so without reading them.
+        guard !p.parameterNames.subtracting(modelled).isEmpty else { return }
+        let extra = p.parameters.filter { !modelled.contains(ParameterNames(name: $0.name.utf8)) }
         if !extra.isEmpty, item.extraParameters[p.name] == nil { item.extraParameters[p.name] = extra }
     }
 
     /// The parameters of time properties that the model holds.
-    private static let timeParameters: Set<String> = ["TZID", "VALUE"]
-    private static let recurrenceIDParameters: Set<String> = ["TZID", "VALUE", "RANGE"]
+    private static let timeParameters: ParameterNames = [.tzid, .value]
+    private static let recurrenceIDParameters: ParameterNames = [.tzid, .value, .range]
 
     /// Reads a date or date-time property, resolving its TZID.
     private mutating func time(_ p: ParsedLine, _ line: Int, _ item: inout CalendarItem) -> CalendarTime? {
@@ -813,6 +826,7 @@ extension ImportSession {
     private mutating func applyLibICalOutcomes() {
         var droppedMasters: Set<Int> = []
         var droppedOverrides: Set<Int> = []
+        guard let libical else { return }
         for (ticket, outcome) in libical.finish().sorted(by: { $0.key < $1.key }) {
             switch outcome {
             case .errors(let errors):
@@ -826,7 +840,9 @@ extension ImportSession {
                 var reader = ContentLineReader(bytes: text, maxLineBytes: options.maxLineBytes)
                 var lines: [RawLine] = []
                 while let line = try? reader.next() { lines.append(line) }
-                var scratch = ImportSession(options: options)
+                var quiet = options
+                quiet.checksWithLibICal = false  // only the tree is wanted
+                var scratch = ImportSession(options: quiet)
                 var index = 0
                 var malformed: Set<Int> = []
                 let node = scratch.buildTree(lines, &index, malformed: &malformed)

@@ -53,17 +53,30 @@ extension ICalendar {
     public mutating func merge(_ incoming: ICalendar) -> SyncReport {
         var report = SyncReport()
         let incoming = adoptingZones(of: incoming, &report)
-        var index: [String: Int] = [:]
-        for (i, item) in items.enumerated() { index[item.uid] = i }
-        var seen: Set<String> = []
+        // One position table for both calendars, made once at its full size,
+        // rather than a dictionary of our UIDs and a set of theirs (24 and 16
+        // bytes a slot, and two tables while one grows): they were alive at
+        // the peak of `horari import`. Ours go in first, the last item of a
+        // UID winning as it did in a dictionary filled in order; then each
+        // incoming UID that is new, as it is added.
+        let ownCount = items.count
+        var index = UIDIndex(capacity: ownCount + incoming.items.count)
+        for i in items.indices.reversed() where index.position(of: items[i].uid, in: items) == nil { index.insert(items[i].uid, at: i) }
+        // Which of our items an incoming one has been compared with: only the
+        // first incoming item of a UID is merged.
+        var matched = [Bool](repeating: false, count: ownCount)
+        items.reserveCapacity(ownCount + incoming.items.count)
+        if ownCount == 0 { report.added.reserveCapacity(incoming.items.count) }
         for new in incoming.items {
-            guard seen.insert(new.uid).inserted else { continue }
-            guard let i = index[new.uid] else {
-                index[new.uid] = items.count
+            guard let i = index.position(of: new.uid, in: items) else {
+                index.insert(new.uid, at: items.count)
                 items.append(new)
                 report.added.append(new.uid)
                 continue
             }
+            // A later incoming item of a UID just added, or already compared.
+            guard i < ownCount, !matched[i] else { continue }
+            matched[i] = true
             let old = items[i]
             if old == new {
                 report.unchanged.append(new.uid)
@@ -77,7 +90,10 @@ extension ICalendar {
             case .orderedSame: report.conflicts.append(new.uid)
             }
         }
-        report.missing = items.map(\.uid).filter { !seen.contains($0) }
+        report.missing = items[..<ownCount].filter { own in
+            guard let i = index.position(of: own.uid, in: items) else { return true }
+            return !matched[i]
+        }.map(\.uid)
         return report
     }
 

@@ -39,6 +39,14 @@ struct UIDIndex {
         count += 1
     }
 
+    /// An empty index with room for `capacity` UIDs before its table grows
+    /// (growing holds the old table and the new one at once).
+    init(capacity: Int) {
+        var size = 16
+        while size < 2 * capacity { size *= 2 }
+        slots = [UInt64](repeating: 0, count: size)
+    }
+
     /// Indexes every item of `items` whose UID is not yet indexed (the first of a UID wins).
     init(_ items: [CalendarItem] = []) {
         for (i, item) in items.enumerated() where position(of: item.uid, in: items) == nil { insert(item.uid, at: i) }

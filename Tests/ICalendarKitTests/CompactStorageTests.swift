@@ -154,6 +154,57 @@ struct CompactStorageTests {
         #expect(lines.filter { $0.name == "X-1" }.allSatisfy { $0.name == "X-1" })
     }
 
+    // MARK: The side box of rare fields
+
+    @Test("Rarely used fields live in a side box that behaves like plain fields: shared until changed, cleared back to none, the same JSON")
+    func rareFieldsBox() throws {
+        let start = CalendarTime.zoned(try LocalDateTime(year: 2026, month: 3, day: 2, hour: 9), "Europe/Madrid")
+        let plain = CalendarItem(uid: "r", title: "R", start: start)
+        var a = plain
+        a.color = try .named("teal")
+        a.calendar = "Work"
+        a.recurrenceDates = [start]
+        a.categories = ["Gym", "a,b"]
+        a.status = .confirmed
+        a.lastModified = .utc(try LocalDateTime(year: 2026, month: 1, day: 1, hour: 0))
+        a.components = [ContentComponent(name: "VALARM", properties: [ContentLine(name: "ACTION", value: "DISPLAY")])]
+        a.extraParameters["SUMMARY"] = [.init(name: "LANGUAGE", values: ["ca"])]
+        a.overrides.append(RecurrenceOverride(recurrenceID: start, item: plain))
+        let b = a
+        a.overrides.append(RecurrenceOverride(recurrenceID: start, item: plain, isCancelled: true))
+        a.recurrenceDates.append(start)
+        #expect(b.overrides.count == 1 && a.overrides.count == 2)
+        #expect(b.recurrenceDates.count == 1 && a.recurrenceDates.count == 2)
+        #expect(b.categories == ["Gym", "a,b"] && b.status == .confirmed && b.calendar == "Work")
+        #expect(a != b)
+        let made = CalendarItem(uid: "r", title: "R", start: start, color: try .named("teal"), calendar: "Work", recurrenceDates: [start],
+                                overrides: [RecurrenceOverride(recurrenceID: start, item: plain)], categories: ["Gym", "a,b"], status: .confirmed,
+                                lastModified: b.lastModified, components: b.components, extraParameters: b.extraParameters)
+        #expect(made == b && made.hashValue == b.hashValue)
+        let decoded = try JSONDecoder().decode(CalendarItem.self, from: JSONEncoder().encode(a))
+        #expect(decoded == a && decoded.hashValue == a.hashValue)
+        // The JSON has a key for every field (nil ones left out), as before the box.
+        let object = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(a)) as? [String: Any])
+        let keys: Set = ["uid", "kind", "title", "start", "color", "calendar", "recurrenceRules", "recurrenceDates", "exceptionDates",
+                         "overrides", "categories", "status", "sequence", "lastModified", "properties", "components",
+                         "extraParameters", "hasStart", "hasMaster"]
+        #expect(Set(object.keys) == keys)
+        #expect(object["categories"] as? [String] == ["Gym", "a,b"] && object["calendar"] as? String == "Work")
+        // Cleared field by field, it is the item that never had them, hash included.
+        a.color = nil
+        a.calendar = nil
+        a.recurrenceDates = []
+        a.categories = []
+        a.status = nil
+        a.lastModified = nil
+        a.components.removeAll()
+        a.extraParameters = [:]
+        a.overrides.removeAll()
+        #expect(a == plain && a.hashValue == plain.hashValue)
+        let cleared = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(a)) as? NSDictionary)
+        #expect(try cleared == #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(plain)) as? NSDictionary))
+    }
+
     // MARK: Categories
 
     @Test("Categories keep every list exactly, commas, backslashes and empty names included")
@@ -193,6 +244,59 @@ struct CompactStorageTests {
     }
 
     // MARK: The UID index
+
+    /// `merge` as it was, with a dictionary of our UIDs and a set of theirs.
+    static func referenceMerge(_ own: inout [CalendarItem], _ incoming: [CalendarItem]) -> SyncReport {
+        var report = SyncReport()
+        var index: [String: Int] = [:]
+        for (i, item) in own.enumerated() { index[item.uid] = i }
+        var seen: Set<String> = []
+        for new in incoming {
+            guard seen.insert(new.uid).inserted else { continue }
+            guard let i = index[new.uid] else {
+                index[new.uid] = own.count
+                own.append(new)
+                report.added.append(new.uid)
+                continue
+            }
+            let old = own[i]
+            if old == new {
+                report.unchanged.append(new.uid)
+                continue
+            }
+            switch ICalendar.compareVersions(new, old) {
+            case .orderedDescending:
+                own[i] = new
+                report.updated.append(new.uid)
+            case .orderedAscending: report.keptNewer.append(new.uid)
+            case .orderedSame: report.conflicts.append(new.uid)
+            }
+        }
+        report.missing = own.map(\.uid).filter { !seen.contains($0) }
+        return report
+    }
+
+    @Test("merge with position tables does what it did with a dictionary and a set: 300 random pairs, repeated UIDs on both sides")
+    func mergeLikeDictionary() throws {
+        var rng = SplitMix64(seed: 19)
+        let start = CalendarTime.date(try LocalDate(year: 2026, month: 1, day: 1))
+        func items(_ n: Int) -> [CalendarItem] {
+            (0..<n).map { _ in
+                CalendarItem(uid: "u\(Int.random(in: 0..<12, using: &rng))", title: ["A", "B"][Int.random(in: 0..<2, using: &rng)], start: start,
+                             sequence: Int.random(in: 0..<3, using: &rng))
+            }
+        }
+        for _ in 0..<300 {
+            let own = items(Int.random(in: 0..<10, using: &rng))
+            let incoming = items(Int.random(in: 0..<10, using: &rng))
+            var merged = ICalendar(items: own)
+            let report = merged.merge(ICalendar(items: incoming))
+            var expected = own
+            let expectedReport = Self.referenceMerge(&expected, incoming)
+            #expect(report == expectedReport)
+            #expect(merged.items == expected)
+        }
+    }
 
     @Test("The importer's UID index finds what a dictionary finds (20,000 UIDs, repeats included)")
     func uidIndex() throws {

@@ -101,15 +101,6 @@ public struct ContentLine: Hashable, Sendable, Codable {
     /// Whether the line has any parameters (without reading them).
     package var hasParameters: Bool { nameEnd < text.utf8.endIndex && text.utf8[nameEnd] == 0x3B }
 
-    /// Whether some parameter's name is not in `names` (read without building the parameters).
-    package func hasParameter(notIn names: Set<String>) -> Bool {
-        var found = false
-        forEachParameter { n, _ in
-            if !found, !names.contains(String(decoding: n, as: UTF8.self)) { found = true }
-        }
-        return found
-    }
-
     /// The first value of the parameter `name`, if present.
     public func parameter(_ name: String) -> String? {
         var found: String?
