@@ -30,10 +30,11 @@ func noCalendarYet(_ url: URL) -> CLIError {
 }
 
 /// Reads a calendar that must exist, printing its diagnostics to standard error.
-func loadExistingCalendar(_ url: URL, strict: Bool = false, quiet: Bool = false, libical: Bool = true) throws -> ImportResult {
+func loadExistingCalendar(_ url: URL, strict: Bool = false, quiet: Bool = false, libical: Bool = true,
+                          detail: ImportOptions.ItemDetail = .complete) throws -> ImportResult {
     var isFolder: ObjCBool = false
     guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue else { throw noCalendarYet(url) }
-    return try loadCalendar(url.path, strict: strict, quiet: quiet, libical: libical)
+    return try loadCalendar(url.path, strict: strict, quiet: quiet, libical: libical, detail: detail)
 }
 
 /// The zone a calendar keeps: its own (`ICalendar.calendarZone`), else the

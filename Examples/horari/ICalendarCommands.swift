@@ -9,14 +9,16 @@ import SchedulingICalendar
 /// Reads a calendar file for a command, printing diagnostics to standard error.
 /// On a terminal, a large file shows a progress line while it is read.
 /// `libical` says whether libical reads each event and task as well
-/// (`ImportOptions.checksWithLibICal`; Docs/ICalendar.md says which commands do).
-func loadCalendar(_ path: String, strict: Bool = false, quiet: Bool = false, libical: Bool = true) throws -> ImportResult {
+/// (`ImportOptions.checksWithLibICal`; Docs/ICalendar.md says which commands do);
+/// `detail` how much of each item to keep (`.schedule` only for read-only commands).
+func loadCalendar(_ path: String, strict: Bool = false, quiet: Bool = false, libical: Bool = true,
+                  detail: ImportOptions.ItemDetail = .complete) throws -> ImportResult {
     let result: ImportResult
     let progress = ProgressLine(file: path)
     let name = URL(fileURLWithPath: path).lastPathComponent
     defer { progress.finish() }
     do {
-        result = try ICalendarImporter(options: ImportOptions(strict: strict, checksWithLibICal: libical))
+        result = try ICalendarImporter(options: ImportOptions(strict: strict, checksWithLibICal: libical, detail: detail))
             .importCalendar(contentsOf: URL(fileURLWithPath: path)) { progress.update("Reading", name, done: $0) }
     } catch {
         throw CLIError("\(path): \(error.description)")

@@ -63,8 +63,14 @@ struct Occurrences: ParsableCommand {
     func run() throws {
         let fromWall = try wallSeconds(from, "--from")
         let toWall = try wallSeconds(to, "--to")
-        let calendar = try loadExistingCalendar(try calendarURL(file: file, option: self.calendar), quiet: format != "text").calendar
-        let schedule = calendar.schedule()
+        // Without libical's second reading, which changes no occurrence
+        // (Docs/ICalendar.md, "When libical runs"), and without what no
+        // occurrence line shows (descriptions, alarms, kept properties):
+        // nothing here is saved. The json form shows locations and notes.
+        let calendar = try loadExistingCalendar(try calendarURL(file: file, option: self.calendar), quiet: format != "text", libical: false,
+                                                detail: format == "json" ? .complete : .schedule).calendar
+        // One pass: each series' rules compiled by the pass, not held twice.
+        let schedule = calendar.schedule(compilingSeries: false)
         // The widest instant window that can hold any wall time in [from, to).
         let margin: Int64 = 15 * 3600
         let window = schedule.occurrenceSequence(
@@ -131,7 +137,7 @@ struct OccurrencesJSON: Encodable {
 /// so memory stays bounded whatever the window.
 final class OccurrencePipeline: @unchecked Sendable {
     /// Occurrences per batch.
-    static let batchSize = 1_024
+    static let batchSize = 512
     /// Batches that may wait for the writer.
     static let depth = 4
     /// Guards `waiting`, `closed` and `done`, the only state both threads touch.

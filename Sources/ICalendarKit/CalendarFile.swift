@@ -102,6 +102,15 @@ public enum CalendarFile {
         }
     }
 
+    /// Temporary file, fsync, rename, fsync of the folder, for text already
+    /// in hand (a spliced file).
+    static func write(_ bytes: [UInt8], to url: URL) throws(ICalendarError) {
+        try replace(url) { (fd: Int32, path: String) throws(ICalendarError) in
+            let written = bytes.withUnsafeBytes { writeAll(fd, $0) }
+            guard written else { throw ioError("cannot write \(path)") }
+        }
+    }
+
     /// Replaces `url` by what `body` writes to a temporary file beside it
     /// (given its descriptor and path): fsync, rename, fsync of the folder.
     /// Nothing is replaced when `body` throws, and the temporary file is removed.

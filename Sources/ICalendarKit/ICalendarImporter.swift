@@ -480,8 +480,11 @@ struct ImportSession {
         // trailing white space from them (" Some event" becomes "Some event").
         func textValue(_ name: String) -> String? { node.first(name).map { ContentLineSyntax.unescape($0.0.valueText) } }
         var item = CalendarItem(uid: "", kind: kind, title: textValue("SUMMARY") ?? "", start: .date(LocalDate(dayNumber: 0)))
-        item.notes = textValue("DESCRIPTION")
-        item.location = textValue("LOCATION")
+        let complete = options.detail == .complete
+        if complete {
+            item.notes = textValue("DESCRIPTION")
+            item.location = textValue("LOCATION")
+        }
         if let status = textValue("STATUS") { item.status = ItemStatus(status) }
         var duration: (line: Int, value: String)?
         var start: CalendarTime?
@@ -564,6 +567,7 @@ struct ImportSession {
                     item.recurrenceDates += times(p, line, &item)
                 }
             case "CATEGORIES":
+                guard complete else { continue }
                 item.categories += ContentLineSyntax.splitTextList(p.value)
                 extraParameters(p, keeping: [], into: &item)
             case "COLOR":
@@ -580,8 +584,10 @@ struct ImportSession {
                 kept.append(p.line)
             }
         }
-        item.properties = ContentLines(kept)
-        if !node.children.isEmpty { item.components = node.children.map(\.contentComponent) }
+        if complete {
+            item.properties = ContentLines(kept)
+            if !node.children.isEmpty { item.components = node.children.map(\.contentComponent) }
+        }
         if let (line, value) = duration {
             if let (d, negative) = DurationValue.parse(Substring(value)) {
                 if negative {
@@ -674,6 +680,7 @@ struct ImportSession {
 
     /// Records the parameters of a modelled property that the model does not hold.
     private func extraParameters(_ p: ParsedLine, keeping modelled: ParameterNames, into item: inout CalendarItem) {
+        guard options.detail == .complete else { return }
         // Most lines have no parameter the model lacks (DTSTART;TZID=…): say so without reading them.
         guard !p.parameterNames.subtracting(modelled).isEmpty else { return }
         let extra = p.parameters.filter { !modelled.contains(ParameterNames(name: $0.name.utf8)) }

@@ -308,7 +308,8 @@ public struct RecurrenceSet: Hashable, Sendable, Codable {
             }
         }
 
-        private func makeInstance(_ wall: LocalDateTime) -> Instance {
+        /// The instance at a wall reading ``nextWall()`` returned.
+        func makeInstance(_ wall: LocalDateTime) -> Instance {
             let id = start.withWallTime(wall)
             let instant = zone.instant(forWall: wall.localSeconds)
             let actual: CalendarTime

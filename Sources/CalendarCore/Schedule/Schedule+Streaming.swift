@@ -71,6 +71,8 @@ public struct OccurrenceIterator: IteratorProtocol, Sendable {
     /// Sources by the lower bound of what they will still produce.
     private var sources = MinHeap<SourceBound>()
     private var cursors: [SeriesCursor] = []
+    /// The window and zones every cursor reads (kept here once, not in each).
+    private let window: SeriesCursor.Window
     /// The next single item (a position in the schedule's start index).
     private var single: Int
     private var stopped: Set<String> = []
@@ -92,6 +94,7 @@ public struct OccurrenceIterator: IteratorProtocol, Sendable {
         self.a = a
         self.b = b
         zone = floatingZone
+        window = SeriesCursor.Window(a: a, b: b, zone: floatingZone, zones: schedule.zones)
         single = schedule.singleKeys.count
         guard b > a else { return }
         single = schedule.firstSingle(reaching: a)
@@ -101,13 +104,16 @@ public struct OccurrenceIterator: IteratorProtocol, Sendable {
         for i in schedule.longSingles {
             if let o = schedule.occurrence(ofSingle: schedule.items[i], a, b, zone) { enqueue(o) }
         }
-        cursors.reserveCapacity(schedule.series.count)
+        var moved: [Occurrence] = []
         for plan in schedule.series {
-            guard let cursor = SeriesCursor(schedule.items[plan.index], plan, a, b, zone, schedule.zones) else { continue }
-            let position = cursors.count
-            for o in cursor.moved { enqueue(o) }
+            guard let cursor = SeriesCursor(schedule.items[plan.index], plan, window, moved: &moved) else { continue }
+            for o in moved { enqueue(o) }
+            moved.removeAll(keepingCapacity: true)
+            // A series with nothing left to reach the window (over before
+            // it, or starting after it) is not kept.
+            guard let bound = cursor.lowerBound else { continue }
+            sources.push(by: Self.sooner, SourceBound(bound: bound, source: cursors.count))
             cursors.append(cursor)
-            if let bound = cursor.lowerBound { sources.push(by: Self.sooner, SourceBound(bound: bound, source: position)) }
         }
     }
 
@@ -187,7 +193,7 @@ public struct OccurrenceIterator: IteratorProtocol, Sendable {
 
     private mutating func advance(_ position: Int) {
         if !stopped.isEmpty, stopped.contains(cursors[position].item.uid) { return }
-        if let o = cursors[position].next() { enqueue(o) }
+        if let o = cursors[position].next(window) { enqueue(o) }
         if let bound = cursors[position].lowerBound { sources.push(by: Self.sooner, SourceBound(bound: bound, source: position)) }
     }
 }
@@ -197,6 +203,18 @@ public struct OccurrenceIterator: IteratorProtocol, Sendable {
 /// the ones a changed instance replaces, shifted by `RANGE=THISANDFUTURE`
 /// changes; the changed instances themselves are ``moved``, found up front.
 struct SeriesCursor: Sendable {
+    /// What every cursor of one query reads: the window `[a, b)` in Unix
+    /// seconds, the zone of floating times, and the calendar's zones.
+    struct Window: Sendable {
+        let a: Int64
+        let b: Int64
+        let zone: ZoneRules
+        let zones: ZoneTable
+    }
+
+    // A query holds one cursor per series that can reach its window, so the
+    // cursor keeps only its own state (the window is passed in), and its next
+    // instance as a wall reading and an instant rather than an `Instance`.
     let item: CalendarItem
     private let span: InstanceSpan
     private var iterator: RecurrenceSet.Iterator
@@ -206,15 +224,15 @@ struct SeriesCursor: Sendable {
     private let stop: Int64
     /// The most a `THISANDFUTURE` change moves an instance earlier.
     private let earliest: Int64
-    private let a: Int64
-    private let b: Int64
-    private let zone: ZoneRules
-    private let zones: ZoneTable
-    private var peeked: RecurrenceSet.Instance?
-    /// The changed single instances that overlap the window, wherever they moved to.
-    let moved: [Occurrence]
+    private var peekedWall: Int64 = 0
+    private var peekedInstant: Int64 = 0
+    private var hasPeeked = false
 
-    init?(_ item: CalendarItem, _ plan: Schedule.SeriesPlan, _ a: Int64, _ b: Int64, _ zone: ZoneRules, _ zones: ZoneTable) {
+    /// A cursor at the first instance that may reach the window; `moved`
+    /// receives the series' changed single instances that overlap the window,
+    /// wherever they moved to. `nil` when the rule cannot be compiled.
+    init?(_ item: CalendarItem, _ plan: Schedule.SeriesPlan, _ w: Window, moved: inout [Occurrence]) {
+        let (a, b, zone, zones) = (w.a, w.b, w.zone, w.zones)
         // How far an instance can reach back into the window: its length, plus
         // the largest shift a THISANDFUTURE override applies.
         let length: Int64
@@ -251,29 +269,32 @@ struct SeriesCursor: Sendable {
         self.future = future
         self.stop = b + shift + 86_400
         self.earliest = earliest
-        (self.a, self.b, self.zone, self.zones) = (a, b, zone, zones)
-        var moved: [Occurrence] = []
         for (id, o) in singles where !o.isCancelled {
             guard let s = try? o.item.start.epochSeconds(floatingIn: zone, zones: zones) else { continue }
             let (end, e) = o.item.span(floatingZone: zone, zones: zones).end(startingAt: o.item.start, startSeconds: s)
             let occurrence = Occurrence(id: .init(uid: item.uid, recurrenceID: id), item: o.item, start: o.item.start, end: end, startSeconds: s, endSeconds: e)
             if occurrence.overlaps(a, b) { moved.append(occurrence) }
         }
-        self.moved = moved
         peek()
     }
 
     /// No later occurrence of the rule starts before this instant; `nil` when there is none.
-    var lowerBound: Int64? { peeked.map { $0.epochSeconds - earliest } }
+    var lowerBound: Int64? { hasPeeked ? peekedInstant - earliest : nil }
 
     private mutating func peek() {
-        peeked = iterator.next()
-        if let p = peeked, p.epochSeconds >= stop { peeked = nil }
+        guard let wall = iterator.nextWall() else {
+            hasPeeked = false
+            return
+        }
+        peekedWall = wall
+        peekedInstant = iterator.zone.instant(forWall: wall)
+        hasPeeked = peekedInstant < stop
     }
 
     /// The rule's next occurrence that overlaps the window, or `nil` when no more can.
-    mutating func next() -> Occurrence? {
-        while let instance = peeked {
+    mutating func next(_ w: Window) -> Occurrence? {
+        while hasPeeked {
+            let instance = iterator.makeInstance(LocalDateTime(localSeconds: peekedWall))
             peek()
             // A moved or changed instance is placed by its own start (`moved`).
             if !singles.isEmpty, singles[instance.recurrenceID] != nil { continue }
@@ -286,11 +307,11 @@ struct SeriesCursor: Sendable {
                 source = f.override.item
                 sourceSpan = f.span
                 s += f.delta
-                start = f.override.item.start.shifted(toInstant: s, floatingZone: zone, zones: zones)
+                start = f.override.item.start.shifted(toInstant: s, floatingZone: w.zone, zones: w.zones)
             }
             let (end, e) = sourceSpan.end(startingAt: start, startSeconds: s)
             let occurrence = Occurrence(id: .init(uid: item.uid, recurrenceID: instance.recurrenceID), item: source, start: start, end: end, startSeconds: s, endSeconds: e)
-            if occurrence.overlaps(a, b) { return occurrence }
+            if occurrence.overlaps(w.a, w.b) { return occurrence }
         }
         return nil
     }
