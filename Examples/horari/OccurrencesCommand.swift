@@ -76,9 +76,11 @@ struct Occurrences: ParsableCommand {
         let window = schedule.occurrenceSequence(
             from: Date(timeIntervalSince1970: TimeInterval(fromWall - margin)),
             to: Date(timeIntervalSince1970: TimeInterval(toWall + margin)))
-        let clock = format == "json" ? try Clock(option: timeZone, calendar: calendar) : nil
-        let writer = clock == nil ? OccurrencePipeline(schedule: schedule, jsonl: format == "jsonl") : nil
-        var json: [DisplayOccurrence] = []
+        let clock = try Clock(option: timeZone, calendar: calendar)
+        let isJSON = format == "json"
+        let writer = isJSON ? nil : OccurrencePipeline(schedule: schedule, jsonl: format == "jsonl")
+        var json: [(key: OccurrenceKey, occurrence: DisplayOccurrence)] = []
+        var keys = OccurrenceWriter(schedule: schedule, jsonl: true)
         var batch: [Occurrence] = []
         batch.reserveCapacity(OccurrencePipeline.batchSize)
         var perSeries: [String: Int] = [:]
@@ -96,21 +98,26 @@ struct Occurrences: ParsableCommand {
                 // stops after its first lines instead of computing 31 million).
                 if n == maxPerSeries { occurrences.skipRemaining(ofSeries: o.id.uid) }
             }
-            if let clock {
-                json.append(DisplayOccurrence(o, zone: clock.rules))
-            } else {
+            if isJSON {
+                let key = OccurrenceKey(start: o.startSeconds, end: o.endSeconds, uid: o.id.uid, recurrenceID: keys.recurrenceIDText(o), summary: o.item.title)
+                json.append((key, DisplayOccurrence(o, zone: clock.rules)))
+            } else if let writer {
                 batch.append(o)
                 if batch.count == OccurrencePipeline.batchSize {
-                    writer?.send(batch)
+                    guard writer.send(batch) else { break }
                     batch.removeAll(keepingCapacity: true)
                 }
             }
         }
-        if let clock {
-            return try printJSON(OccurrencesJSON(occurrences: json), command: "occurrences", timeZone: clock.name)
+        if isJSON {
+            // expand.py's order, as the lines (the stream's differs only among equal starts and ends).
+            json.sort { $0.key < $1.key }
+            return try printJSON(OccurrencesJSON(occurrences: json.map(\.occurrence)), command: "occurrences", timeZone: clock.name)
         }
-        writer?.send(batch)
-        writer?.finish()
+        if let writer {
+            _ = writer.send(batch)
+            if let error = writer.finish() { throw CLIError("cannot write the occurrences: \(String(cString: strerror(error)))") }
+        }
     }
 
     private func wallSeconds(_ text: String, _ option: String) throws -> Int64 {
@@ -120,6 +127,19 @@ struct Occurrences: ParsableCommand {
         } catch {
             throw ValidationError("\(option) ‘\(text)’ is not YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS: \(error.message)")
         }
+    }
+}
+
+/// The order of `--format json`: start, end, `UID`, recurrence ID as the lines show it, summary.
+struct OccurrenceKey: Comparable {
+    var start: Int64
+    var end: Int64
+    var uid: String
+    var recurrenceID: String
+    var summary: String
+
+    static func < (a: OccurrenceKey, b: OccurrenceKey) -> Bool {
+        (a.start, a.end, a.uid, a.recurrenceID, a.summary) < (b.start, b.end, b.uid, b.recurrenceID, b.summary)
     }
 }
 
@@ -145,15 +165,19 @@ final class OccurrencePipeline: @unchecked Sendable {
     private var waiting: [[Occurrence]] = []
     private var closed = false
     private var done = false
+    /// `errno` of a failed write (a full disk, say): the writer stops, and so does the caller.
+    private var failure: Int32?
 
     init(schedule: Schedule, jsonl: Bool) {
         let thread = Thread { [self] in
             var writer = OccurrenceWriter(schedule: schedule, jsonl: jsonl)
             while let batch = take() {
                 for o in batch { writer.add(o) }
+                if writer.writeError != nil { break }
             }
             writer.finish()
             condition.lock()
+            failure = writer.writeError
             done = true
             condition.broadcast()
             condition.unlock()
@@ -161,23 +185,26 @@ final class OccurrencePipeline: @unchecked Sendable {
         thread.start()
     }
 
-    /// Hands a batch to the writer, waiting while ``depth`` batches wait.
-    func send(_ batch: [Occurrence]) {
-        guard !batch.isEmpty else { return }
+    /// Hands a batch to the writer, waiting while ``depth`` batches wait;
+    /// `false` once the writer has stopped on a failed write.
+    func send(_ batch: [Occurrence]) -> Bool {
         condition.lock()
-        while waiting.count >= Self.depth { condition.wait() }
-        waiting.append(batch)
+        defer { condition.unlock() }
+        while waiting.count >= Self.depth && !done { condition.wait() }
+        guard !done else { return false }
+        if !batch.isEmpty { waiting.append(batch) }
         condition.broadcast()
-        condition.unlock()
+        return true
     }
 
-    /// Returns once every batch sent is written.
-    func finish() {
+    /// Returns once every batch sent is written, with `errno` of a failed write.
+    func finish() -> Int32? {
         condition.lock()
+        defer { condition.unlock() }
         closed = true
         condition.broadcast()
         while !done { condition.wait() }
-        condition.unlock()
+        return failure
     }
 
     private func take() -> [Occurrence]? {
@@ -216,11 +243,23 @@ struct OccurrenceWriter {
     private var groupEnd: Int64 = .min
     private var zoneName = ""
     private var zoneRules: ZoneRules?
+    /// The `UID`s of the series with changed instances (a few in a large calendar).
+    private let seriesWithChanges: Set<String>
+    /// `errno` of the first failed write; nothing more is written after it.
+    private(set) var writeError: Int32?
 
     init(schedule: Schedule, jsonl: Bool) {
         self.schedule = schedule
         self.jsonl = jsonl
+        seriesWithChanges = Set(schedule.items.lazy.filter { !$0.overrides.isEmpty }.map(\.uid))
         out.reserveCapacity(1 << 17)
+    }
+
+    /// A series occurrence's recurrence ID as the lines show it (`""` for none): `--format json`'s sort key.
+    mutating func recurrenceIDText(_ o: Occurrence) -> String {
+        var b: [UInt8] = []
+        _ = recurrenceID(o, into: &b)
+        return String(decoding: b, as: UTF8.self)
     }
 
     /// Adds an occurrence; occurrences come in the schedule's order.
@@ -302,13 +341,17 @@ struct OccurrenceWriter {
     }
 
     private mutating func flush() {
-        guard !out.isEmpty else { return }
-        out.withUnsafeBytes { bytes in
+        guard !out.isEmpty, writeError == nil else {
+            out.removeAll(keepingCapacity: true)
+            return
+        }
+        writeError = out.withUnsafeBytes { bytes -> Int32? in
             var done = 0
             while done < bytes.count, let base = bytes.baseAddress {
                 let n = write(STDOUT_FILENO, base + done, bytes.count - done)
-                if n > 0 { done += n } else if n < 0 && errno == EINTR { continue } else { break }
+                if n > 0 { done += n } else if n < 0 && errno == EINTR { continue } else { return n < 0 ? errno : EIO }
             }
+            return nil
         }
         out.removeAll(keepingCapacity: true)
     }
@@ -318,8 +361,10 @@ struct OccurrenceWriter {
     /// as the series' own). Returns whether there is one.
     private mutating func recurrenceID(_ o: Occurrence, into b: inout [UInt8]) -> Bool {
         guard let rid = o.id.recurrenceID else { return false }
-        // An instance of the rule carries its master; a changed one, its own item.
-        let master = o.item.isRecurring ? o.item : schedule.item(uid: o.id.uid)
+        // A series with no changed instance: the occurrence's item is its
+        // master. Otherwise the item may be a changed instance's own (which
+        // may carry a rule of its own), so the master is looked up.
+        let master = seriesWithChanges.contains(o.id.uid) ? schedule.item(uid: o.id.uid) : o.item
         guard let master, master.isRecurring else { return false }
         if master.overrides.isEmpty, rid == o.start {
             // An instance of the rule where it falls: its ID reads as its start.

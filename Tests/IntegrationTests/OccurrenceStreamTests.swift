@@ -90,4 +90,37 @@ struct OccurrenceStreamTests {
         #expect(counts == ["every-second": 2_000, "yoga": 52, "party": 1])
         #expect(last?.id.uid == "party")
     }
+
+    /// A reading in a spring-forward gap is placed with the offset before it,
+    /// so a rule with several readings in the gap reaches an earlier instant
+    /// after it; and a `THISANDFUTURE` change can move a series' later
+    /// instances earlier. The stream keeps the order through both.
+    @Test("a rule stepping through a daylight-saving gap, and a THISANDFUTURE change moving instances earlier")
+    func gapsAndEarlierShifts() throws {
+        let madrid = "Europe/Madrid"
+        var halfHourly = CalendarItem(uid: "half-hourly", title: "Tick", start: .zoned("2025-03-29T22:00", madrid))
+        halfHourly.recurrenceRules = [try RecurrenceRule(parsing: "FREQ=MINUTELY;INTERVAL=30;COUNT=16")]
+        // 01:15 UTC: between the readings 02:30 (placed at 01:30Z) and 03:00 (01:00Z) of the night of 30 March.
+        let single = CalendarItem(uid: "single", title: "Call", start: .utc("2025-03-30T01:15"))
+        var hourly = CalendarItem(uid: "hourly", title: "Hour", start: .zoned("2025-06-01T08:00", madrid), end: .lasting(.minutes(10)))
+        hourly.recurrenceRules = [try RecurrenceRule(parsing: "FREQ=HOURLY;COUNT=48")]
+        var earlier = hourly
+        earlier.recurrenceRules = []
+        earlier.start = .zoned("2025-06-01T12:00", madrid)
+        // From the fifth instance on, every instance three and a half hours earlier.
+        hourly.overrides = [RecurrenceOverride(recurrenceID: .zoned("2025-06-01T12:00", madrid), thisAndFuture: true, item: earlier)]
+        earlier.start = .zoned("2025-06-01T08:30", madrid)
+        hourly.overrides[0].item = earlier
+        var others: [CalendarItem] = []
+        for h in 0..<24 {
+            others.append(CalendarItem(uid: "u\(h)", title: "U\(h)", start: .utc(LocalDateTime(localSeconds: 1_748_764_800 + Int64(h) * 3_600 + 900))))
+        }
+        let schedule = Schedule(items: [halfHourly, single, hourly] + others)
+        let zone = try ZoneRules.named(madrid)
+        let a = LocalDateTime("2025-03-29T00:00").date(in: zone)
+        var compared = Self.expectSame(schedule, a, a.addingTimeInterval(3 * 86_400), zone, "the gap")
+        let june = LocalDateTime("2025-06-01T00:00").date(in: zone)
+        compared += Self.expectSame(schedule, june, june.addingTimeInterval(3 * 86_400), zone, "the earlier shift")
+        #expect(compared == 16 + 1 + 48 + 24)
+    }
 }

@@ -53,7 +53,7 @@ public struct OccurrenceSequence: Sequence, Sendable {
 /// rule instance's instant, less the largest shift its changed instances
 /// apply; the singles: the next key, less the largest UTC offset). Sources
 /// sit in a heap by that bound. Occurrences already computed wait in a second
-/// heap in the schedule's order (``Occurrence/precedes(_:_:)``); the first of
+/// heap in the schedule's order (`Occurrence.precedes`); the first of
 /// them is final once it starts before every source's bound. So at any time
 /// the iterator holds about one occurrence per series, whatever the window.
 public struct OccurrenceIterator: IteratorProtocol, Sendable {
@@ -222,10 +222,14 @@ struct SeriesCursor: Sendable {
     private let future: [(wall: Int64, delta: Int64, override: RecurrenceOverride, span: InstanceSpan)]
     /// Instances at or after this instant cannot reach the window.
     private let stop: Int64
-    /// The most a `THISANDFUTURE` change moves an instance earlier.
-    private let earliest: Int64
+    /// For each `THISANDFUTURE` change (in `future`'s order), the smallest
+    /// shift it or any later one applies: with the shift in force, what
+    /// bounds how much earlier than their rule instances the series' later
+    /// occurrences can start.
+    private let laterShifts: [Int64]
     private var peekedWall: Int64 = 0
-    private var peekedInstant: Int64 = 0
+    /// A lower bound on the start of the peeked instance and every later one.
+    private var peekedBound: Int64 = 0
     private var hasPeeked = false
 
     /// A cursor at the first instance that may reach the window; `moved`
@@ -244,7 +248,6 @@ struct SeriesCursor: Sendable {
             length = span.end(startingAt: item.start, startSeconds: base).1 - base
         }
         var shift: Int64 = 0
-        var earliest: Int64 = 0
         var future: [(wall: Int64, delta: Int64, override: RecurrenceOverride, span: InstanceSpan)] = []
         var singles: [CalendarTime: RecurrenceOverride] = [:]
         for o in item.overrides {
@@ -252,14 +255,23 @@ struct SeriesCursor: Sendable {
                 let idSeconds = (try? o.recurrenceID.epochSeconds(floatingIn: zone, zones: zones)) ?? 0
                 let newStart = (try? o.item.start.epochSeconds(floatingIn: zone, zones: zones)) ?? idSeconds
                 let overrideSpan = o.item.span(floatingZone: zone, zones: zones)
-                future.append((o.recurrenceID.wallTime.localSeconds, newStart - idSeconds, o, overrideSpan))
+                // Keyed by the instance it names, in the series' own terms
+                // (a UTC RECURRENCE-ID on a zoned series names a wall time there).
+                let wall = Schedule.normalised(o.recurrenceID, like: item.start, zones: zones).wallTime.localSeconds
+                future.append((wall, newStart - idSeconds, o, overrideSpan))
                 shift = max(shift, abs(newStart - idSeconds) + max(0, overrideSpan.end(startingAt: o.item.start, startSeconds: newStart).1 - newStart))
-                earliest = max(earliest, idSeconds - newStart)
             } else {
                 singles[Schedule.normalised(o.recurrenceID, like: item.start, zones: zones)] = o
             }
         }
         future.sort { $0.wall < $1.wall }
+        var laterShifts = [Int64](repeating: 0, count: future.count)
+        var smallest = Int64.max
+        for k in future.indices.reversed() {
+            smallest = min(smallest, future[k].delta)
+            laterShifts[k] = smallest
+        }
+        self.laterShifts = laterShifts
         guard var iterator = plan.compiled ?? (try? item.recurrenceSet?.compiledIterator(floatingZone: zone, zones: zones)) else { return nil }
         let reach = max(length, 0) + shift + 86_400
         iterator.begin(from: Date(timeIntervalSince1970: TimeInterval(a - reach)))
@@ -268,7 +280,6 @@ struct SeriesCursor: Sendable {
         self.singles = singles
         self.future = future
         self.stop = b + shift + 86_400
-        self.earliest = earliest
         for (id, o) in singles where !o.isCancelled {
             guard let s = try? o.item.start.epochSeconds(floatingIn: zone, zones: zones) else { continue }
             let (end, e) = o.item.span(floatingZone: zone, zones: zones).end(startingAt: o.item.start, startSeconds: s)
@@ -279,7 +290,7 @@ struct SeriesCursor: Sendable {
     }
 
     /// No later occurrence of the rule starts before this instant; `nil` when there is none.
-    var lowerBound: Int64? { hasPeeked ? peekedInstant - earliest : nil }
+    var lowerBound: Int64? { hasPeeked ? peekedBound : nil }
 
     private mutating func peek() {
         guard let wall = iterator.nextWall() else {
@@ -287,8 +298,22 @@ struct SeriesCursor: Sendable {
             return
         }
         peekedWall = wall
-        peekedInstant = iterator.zone.instant(forWall: wall)
-        hasPeeked = peekedInstant < stop
+        let instant = iterator.zone.instant(forWall: wall)
+        hasPeeked = instant < stop
+        // Instants follow wall readings except in a spring-forward gap: a
+        // reading in the gap is placed with the offset before it, so the
+        // next readings (after the gap) can map to earlier instants, by as
+        // much as the gap. With the offset after it, no later reading can
+        // start before this bound; away from a transition it is the instant.
+        var bound = min(instant, wall - Int64(iterator.zone.offset(atInstant: instant + 86_400)))
+        if !future.isEmpty {
+            // The shift in force now, or any later change's, whichever is less.
+            let k = future.lastIndex { $0.wall <= wall }
+            let now = k.map { future[$0].delta } ?? 0
+            let later = (k.map { $0 + 1 } ?? 0) < future.count ? laterShifts[k.map { $0 + 1 } ?? 0] : Int64.max
+            bound += min(now, later)
+        }
+        peekedBound = bound
     }
 
     /// The rule's next occurrence that overlaps the window, or `nil` when no more can.
