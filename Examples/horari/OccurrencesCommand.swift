@@ -80,7 +80,7 @@ struct Occurrences: ParsableCommand {
         let isJSON = format == "json"
         let writer = isJSON ? nil : OccurrencePipeline(schedule: schedule, jsonl: format == "jsonl")
         var json: [(key: OccurrenceKey, occurrence: DisplayOccurrence)] = []
-        var keys = OccurrenceWriter(schedule: schedule, jsonl: true)
+        var keys = isJSON ? OccurrenceWriter(schedule: schedule, jsonl: true) : nil
         var batch: [Occurrence] = []
         batch.reserveCapacity(OccurrencePipeline.batchSize)
         var perSeries: [String: Int] = [:]
@@ -99,7 +99,7 @@ struct Occurrences: ParsableCommand {
                 if n == maxPerSeries { occurrences.skipRemaining(ofSeries: o.id.uid) }
             }
             if isJSON {
-                let key = OccurrenceKey(start: o.startSeconds, end: o.endSeconds, uid: o.id.uid, recurrenceID: keys.recurrenceIDText(o), summary: o.item.title)
+                let key = OccurrenceKey(start: o.startSeconds, end: o.endSeconds, uid: o.id.uid, recurrenceID: keys?.recurrenceIDText(o) ?? "", summary: o.item.title)
                 json.append((key, DisplayOccurrence(o, zone: clock.rules)))
             } else if let writer {
                 batch.append(o)
@@ -236,7 +236,7 @@ struct OccurrenceWriter {
     private let jsonl: Bool
     private var out: [UInt8] = []
     /// The occurrences with the current start and end: their lines, and
-    /// each one's sort keys (its recurrence ID's text is kept in `bytes` too).
+    /// each one's sort keys (its recurrence ID is a range of its line).
     private var bytes: [UInt8] = []
     private var group: [(uid: String, summary: String, recurrenceID: Range<Int>, line: Range<Int>)] = []
     private var groupStart: Int64 = .min
@@ -271,23 +271,20 @@ struct OccurrenceWriter {
         var b = bytes
         bytes = []
         defer { bytes = b }
-        // The recurrence ID first, apart from the line: it is a sort key, and
-        // the text form shows it after the summary.
-        let ridStart = b.count
-        let hasRecurrenceID = recurrenceID(o, into: &b)
-        let rid = ridStart..<b.count
-        let ridText = hasRecurrenceID ? Array(b[rid]) : []
+        // The recurrence ID is written where the line shows it, and its bytes
+        // there are its sort key: no copy of it per line.
         let lineStart = b.count
-        let startText = b.count
+        var rid = lineStart..<lineStart
         if jsonl {
             b += "{\"uid\": ".utf8
             Self.quoted(o.id.uid, into: &b)
-            b += ", \"recurrence_id\": ".utf8
-            if hasRecurrenceID {
-                b.append(UInt8(ascii: "\""))
-                b += ridText
+            b += ", \"recurrence_id\": \"".utf8
+            let ridStart = b.count
+            if recurrenceID(o, into: &b) {
+                rid = ridStart..<b.count
                 b.append(UInt8(ascii: "\""))
             } else {
+                b.removeLast()
                 b += "null".utf8
             }
             b += ", \"start\": \"".utf8
@@ -301,15 +298,26 @@ struct OccurrenceWriter {
             b.append(UInt8(ascii: "}"))
         } else {
             iso(o.start, o.startSeconds, into: &b)
-            let startEnd = b.count
+            let start = lineStart..<b.count
             b += " – ".utf8
             iso(end(of: o), o.endSeconds, into: &b)
             b += "  ".utf8
             b += (summary ?? "(no title)").utf8
-            if hasRecurrenceID, !b[rid].elementsEqual(b[startText..<startEnd]) {
-                b += "  [instance of ".utf8
-                b += ridText
-                b.append(UInt8(ascii: "]"))
+            // Shown only when it differs from the start; when it does not,
+            // the start's bytes are the same text.
+            let shownAt = b.count
+            b += "  [instance of ".utf8
+            let ridStart = b.count
+            if recurrenceID(o, into: &b) {
+                rid = ridStart..<b.count
+                if b[rid].elementsEqual(b[start]) {
+                    rid = start
+                    b.removeLast(b.count - shownAt)
+                } else {
+                    b.append(UInt8(ascii: "]"))
+                }
+            } else {
+                b.removeLast(b.count - shownAt)
             }
         }
         group.append((o.id.uid, summary ?? "", rid, lineStart..<b.count))

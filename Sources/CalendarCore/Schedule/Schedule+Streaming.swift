@@ -58,9 +58,6 @@ public struct OccurrenceSequence: Sequence, Sendable {
 /// the iterator holds about one occurrence per series, whatever the window.
 public struct OccurrenceIterator: IteratorProtocol, Sendable {
     private let schedule: Schedule
-    private let a: Int64
-    private let b: Int64
-    private let zone: ZoneRules
     /// Computed occurrences waiting their turn, in the schedule's order:
     /// the heap holds their starts, ends and places in `slots` (an occurrence
     /// is over a hundred bytes with several references; moving it through the
@@ -91,9 +88,6 @@ public struct OccurrenceIterator: IteratorProtocol, Sendable {
 
     init(schedule: Schedule, from a: Int64, to b: Int64, floatingZone: ZoneRules) {
         self.schedule = schedule
-        self.a = a
-        self.b = b
-        zone = floatingZone
         window = SeriesCursor.Window(a: a, b: b, zone: floatingZone, zones: schedule.zones)
         single = schedule.singleKeys.count
         guard b > a else { return }
@@ -102,7 +96,7 @@ public struct OccurrenceIterator: IteratorProtocol, Sendable {
             sources.push(by: Self.sooner, SourceBound(bound: schedule.singleKeys[single] - Schedule.maxOffset, source: -1))
         }
         for i in schedule.longSingles {
-            if let o = schedule.occurrence(ofSingle: schedule.items[i], a, b, zone) { enqueue(o) }
+            if let o = schedule.occurrence(ofSingle: schedule.items[i], a, b, floatingZone) { enqueue(o) }
         }
         var moved: [Occurrence] = []
         for plan in schedule.series {
@@ -178,6 +172,7 @@ public struct OccurrenceIterator: IteratorProtocol, Sendable {
 
     private mutating func advanceSingles() {
         let keys = schedule.singleKeys
+        let (a, b, zone) = (window.a, window.b, window.zone)
         // Every single item whose key is at this bound's key: one step each.
         let key = keys[single]
         while single < keys.count, keys[single] == key {
@@ -201,7 +196,8 @@ public struct OccurrenceIterator: IteratorProtocol, Sendable {
 /// One series' occurrences in a window, an instance at a time: the rule's
 /// instances (each in the order of its wall time, so of its instant), less
 /// the ones a changed instance replaces, shifted by `RANGE=THISANDFUTURE`
-/// changes; the changed instances themselves are ``moved``, found up front.
+/// changes. The changed instances themselves are placed up front (the
+/// initialiser's `moved`).
 struct SeriesCursor: Sendable {
     /// What every cursor of one query reads: the window `[a, b)` in Unix
     /// seconds, the zone of floating times, and the calendar's zones.
@@ -281,10 +277,7 @@ struct SeriesCursor: Sendable {
         self.future = future
         self.stop = b + shift + 86_400
         for (id, o) in singles where !o.isCancelled {
-            guard let s = try? o.item.start.epochSeconds(floatingIn: zone, zones: zones) else { continue }
-            let (end, e) = o.item.span(floatingZone: zone, zones: zones).end(startingAt: o.item.start, startSeconds: s)
-            let occurrence = Occurrence(id: .init(uid: item.uid, recurrenceID: id), item: o.item, start: o.item.start, end: end, startSeconds: s, endSeconds: e)
-            if occurrence.overlaps(a, b) { moved.append(occurrence) }
+            if let occurrence = Occurrence(placing: o.item, as: .init(uid: item.uid, recurrenceID: id), a, b, zone, zones) { moved.append(occurrence) }
         }
         peek()
     }
@@ -349,7 +342,6 @@ struct MinHeap<Element: Sendable>: Sendable {
     private var storage: [Element] = []
 
     var first: Element? { storage.first }
-    var count: Int { storage.count }
 
     mutating func push(by precedes: (Element, Element) -> Bool, _ element: Element) {
         storage.append(element)

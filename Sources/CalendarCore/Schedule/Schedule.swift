@@ -356,10 +356,7 @@ public struct Schedule: Sendable {
 
     /// A single item's occurrence, when it overlaps `[a, b)`.
     func occurrence(ofSingle item: CalendarItem, _ a: Int64, _ b: Int64, _ zone: ZoneRules) -> Occurrence? {
-        guard let s = try? item.start.epochSeconds(floatingIn: zone, zones: zones) else { return nil }
-        let (end, e) = item.span(floatingZone: zone, zones: zones).end(startingAt: item.start, startSeconds: s)
-        let o = Occurrence(id: .init(uid: item.uid, recurrenceID: nil), item: item, start: item.start, end: end, startSeconds: s, endSeconds: e)
-        return o.overlaps(a, b) ? o : nil
+        Occurrence(placing: item, as: .init(uid: item.uid, recurrenceID: nil), a, b, zone, zones)
     }
 
     private func visitSingle(_ item: CalendarItem, _ a: Int64, _ b: Int64, _ zone: ZoneRules, _ body: (Occurrence) -> Void) {
@@ -389,5 +386,17 @@ public struct Schedule: Sendable {
         default:
             return start.withWallTime(id.wallTime)
         }
+    }
+}
+
+extension Occurrence {
+    /// An item at its own start — a single item, or a changed instance under
+    /// its series' `id` — when it overlaps `[a, b)`; `nil` otherwise, or when
+    /// its start's zone is unknown.
+    init?(placing item: CalendarItem, as id: ID, _ a: Int64, _ b: Int64, _ zone: ZoneRules, _ zones: ZoneTable) {
+        guard let s = try? item.start.epochSeconds(floatingIn: zone, zones: zones) else { return nil }
+        let (end, e) = item.span(floatingZone: zone, zones: zones).end(startingAt: item.start, startSeconds: s)
+        self.init(id: id, item: item, start: item.start, end: end, startSeconds: s, endSeconds: e)
+        guard overlaps(a, b) else { return nil }
     }
 }
