@@ -870,8 +870,10 @@ extension ImportSession {
     /// IANA name, UTC, or an exact IANA name behind quotes or a vendor prefix
     /// (`/mozilla.org/20070129_1/Europe/Berlin`). Other names resolve later.
     static func systemName(_ tzid: String) -> String? {
-        if let tz = TimeZone(identifier: tzid), tz.identifier == tzid { return tzid }
+        // Through `ZoneRules`, which asks the system's tz files before ICU
+        // (ICU's zone tables cost 2 MB of a process on the first question).
         guard let iana = ZoneRules.ianaIdentifier(forTZID: tzid) else { return nil }
+        if iana == tzid { return tzid }
         var name = tzid.trimmedValue
         if name.count >= 2, name.hasPrefix("\""), name.hasSuffix("\"") { name = String(name.dropFirst().dropLast()) }
         return name == iana || name.hasSuffix("/" + iana) || ZoneRules.utcNames.contains(iana) ? iana : nil

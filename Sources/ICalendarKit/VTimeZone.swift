@@ -105,9 +105,12 @@ enum VTimeZone {
     /// of the zone table); the onsets before that run are written as `RDATE`s.
     /// A zone with no transition in range gets one `STANDARD` observance.
     ///
-    /// Written components are remembered (up to 64): a zone's abbreviations
-    /// come from ICU, about 250 look-ups for a zone with daylight saving
-    /// until 2150, which dominated the export of a small calendar.
+    /// Written components are remembered (up to 64): a zone with daylight
+    /// saving until 2150 has about 250 transitions to group and name.
+    ///
+    /// `TZNAME` is the tz database's abbreviation for the period (`CET`,
+    /// `CEST`), as other producers write it (see
+    /// `ZoneRules.abbreviation(atInstant:)`), not ICU's `GMT+1`.
     static func component(for rules: ZoneRules, tzid: String, from: Int64) -> ContentComponent {
         let key = WrittenKey(rules: rules, tzid: tzid, from: from)
         if let hit = written.withLock({ $0[key] }) { return hit }
@@ -119,9 +122,9 @@ enum VTimeZone {
         return zone
     }
 
-    /// A zone's abbreviation at one of its transitions, asked of ICU once:
-    /// each answer costs ICU a new formatter. Keyed by zone and transition,
-    /// so the table is bounded by the time-zone database.
+    /// A zone's abbreviation at one of its transitions, looked up once (where
+    /// ICU answers, each answer costs it a new formatter). Keyed by zone and
+    /// transition, so the table is bounded by the time-zone database.
     private static func abbreviation(_ rules: ZoneRules, at t: ZoneRules.Transition) -> String? {
         let key = AbbreviationKey(zone: rules.identifier, instant: t.instant, offset: t.offsetAfter)
         if let hit = abbreviations.withLock({ $0[key] }) { return hit }

@@ -54,9 +54,15 @@ extension ZoneRules {
     /// Foundation on Linux answers `GMT+1` (ICU's generic form), which no
     /// calendar, and no person, writes.
     public func databaseAbbreviation(atInstant t: Int64) -> String {
-        let offset = offset(atInstant: t)
-        if let names = TZif.abbreviations(for: identifier), let name = names[offset] { return name }
-        return Self.numericAbbreviation(offset)
+        tzDatabaseAbbreviation(atInstant: t) ?? Self.numericAbbreviation(offset(atInstant: t))
+    }
+
+    /// The abbreviation the zone's compiled tz file gives the period holding
+    /// an instant, or `nil` when there is no such file (a zone made from a
+    /// `VTIMEZONE`, a machine without tzdata) or its period disagrees with
+    /// these rules' offset.
+    func tzDatabaseAbbreviation(atInstant t: Int64) -> String? {
+        TZif.zone(identifier)?.name(atInstant: t, offset: offset(atInstant: t))
     }
 
     /// An offset as the tz database writes a zone with no letters: `+01`, `+0530`, `-03`.
@@ -65,65 +71,5 @@ extension ZoneRules {
         let hours = a / 3600, minutes = a % 3600 / 60
         func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
         return (offset < 0 ? "-" : "+") + two(hours) + (minutes == 0 ? "" : two(minutes))
-    }
-}
-
-/// The abbreviations of a zone's compiled tz file (RFC 8536, TZif), keyed by
-/// UTC offset: for each offset, the abbreviation of the latest period that
-/// used it (Madrid: 3600 → CET, 7200 → CEST). Read once per zone.
-enum TZif {
-    private static let cache = Locked<[String: [Int: String]]>([:])
-
-    static func abbreviations(for zone: String) -> [Int: String]? {
-        if let known = cache.withLock({ $0[zone] }) { return known.isEmpty ? nil : known }
-        let found = read(zone) ?? [:]
-        cache.withLock { $0[zone] = found }
-        return found.isEmpty ? nil : found
-    }
-
-    private static func read(_ zone: String) -> [Int: String]? {
-        // A zone name never climbs out of the folder.
-        guard !zone.isEmpty, !zone.hasPrefix("/"), !zone.split(separator: "/").contains("..") else { return nil }
-        let folder = ProcessInfo.processInfo.environment["TZDIR"] ?? "/usr/share/zoneinfo"
-        guard let data = FileManager.default.contents(atPath: folder + "/" + zone) else { return nil }
-        return parse([UInt8](data))
-    }
-
-    /// The last data block's types and abbreviations (version 2+ files carry
-    /// a 64-bit block after the 32-bit one; version 1 files only the latter).
-    static func parse(_ bytes: [UInt8]) -> [Int: String]? {
-        func be32(_ i: Int) -> Int? {
-            guard i >= 0, i + 4 <= bytes.count else { return nil }
-            return Int(Int32(bitPattern: UInt32(bytes[i]) << 24 | UInt32(bytes[i + 1]) << 16 | UInt32(bytes[i + 2]) << 8 | UInt32(bytes[i + 3])))
-        }
-        func block(at start: Int, timeSize: Int) -> (types: [Int: String], end: Int)? {
-            guard bytes.count >= start + 44, bytes[start] == 0x54, bytes[start + 1] == 0x5A, bytes[start + 2] == 0x69, bytes[start + 3] == 0x66,
-                let isut = be32(start + 20), let isstd = be32(start + 24), let leap = be32(start + 28),
-                let timecnt = be32(start + 32), let typecnt = be32(start + 36), let charcnt = be32(start + 40),
-                [isut, isstd, leap, timecnt, typecnt, charcnt].allSatisfy({ $0 >= 0 && $0 < 1_000_000 })
-            else { return nil }
-            let times = start + 44
-            let indices = times + timecnt * timeSize
-            let infos = indices + timecnt
-            let chars = infos + typecnt * 6
-            let end = chars + charcnt + leap * (timeSize + 4) + isstd + isut
-            guard end <= bytes.count else { return nil }
-            func name(ofType k: Int) -> (Int, String)? {
-                guard k < typecnt, let offset = be32(infos + k * 6) else { return nil }
-                var i = chars + Int(bytes[infos + k * 6 + 5])
-                var text: [UInt8] = []
-                while i < chars + charcnt, bytes[i] != 0 { text.append(bytes[i]); i += 1 }
-                return (offset, String(decoding: text, as: UTF8.self))
-            }
-            var types: [Int: String] = [:]
-            // Every type first, then the types in the order periods use them,
-            // so the latest period's name for an offset wins.
-            for k in 0..<typecnt { if let (o, n) = name(ofType: k), types[o] == nil { types[o] = n } }
-            for j in 0..<timecnt { if let (o, n) = name(ofType: Int(bytes[indices + j])) { types[o] = n } }
-            return (types, end)
-        }
-        guard let first = block(at: 0, timeSize: 4) else { return nil }
-        if bytes.count > 4, bytes[4] >= 0x32, let second = block(at: first.end, timeSize: 8) { return second.types }
-        return first.types
     }
 }

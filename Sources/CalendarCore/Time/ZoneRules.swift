@@ -3,10 +3,12 @@ import Foundation
 /// The UTC offsets of one time zone over time, and the RFC 5545 rules for
 /// turning a wall-clock reading into an instant.
 ///
-/// Rules for a named IANA zone are read once from Foundation's `TimeZone`
-/// into a table of transitions (1900–2150) and cached, so resolving a wall
-/// time costs a binary search rather than a trip through ICU. Instants
-/// outside the table fall back to `TimeZone` directly.
+/// Rules for a named IANA zone are read once from the system's compiled tz
+/// file (the tz database libical and Python read here too; Foundation's
+/// `TimeZone` where there is none) into a table of transitions (1900–2150)
+/// and cached, so resolving a wall time costs a binary search rather than a
+/// trip through ICU. Instants outside the table ask the file's own rule (or
+/// `TimeZone`) directly.
 ///
 /// Wall times that a zone skips or repeats resolve as RFC 5545 §3.3.5 says:
 /// - in a gap (spring forward) the time is read with the offset from *before*
@@ -23,15 +25,22 @@ public struct ZoneRules: Hashable, Sendable {
         let initialOffset: Int32
         let coverage: ClosedRange<Int64>
         let timeZone: TimeZone?
+        /// The tz file the table was read from, which answers outside it.
+        let file: TZif?
+        /// Whether each transition opens daylight-saving time, when the
+        /// table was read from a tz file.
+        let daylight: [Bool]?
 
         init(_ identifier: String, _ transitions: [Int64], _ offsetsAfter: [Int32], _ initialOffset: Int32,
-             _ coverage: ClosedRange<Int64>, _ timeZone: TimeZone?) {
+             _ coverage: ClosedRange<Int64>, _ timeZone: TimeZone?, file: TZif? = nil, daylight: [Bool]? = nil) {
             self.identifier = identifier
             self.transitions = transitions
             self.offsetsAfter = offsetsAfter
             self.initialOffset = initialOffset
             self.coverage = coverage
             self.timeZone = timeZone
+            self.file = file
+            self.daylight = daylight
         }
 
         /// The index of the first transition strictly after `t` (`transitions.count` when none).
@@ -86,10 +95,39 @@ public struct ZoneRules: Hashable, Sendable {
                       Int64.min...Int64.max, nil)
     }
 
+    /// The first and last instants a named zone's table covers.
+    private static let tabulated: ClosedRange<Int64> = -2_208_988_800...5_680_281_600  // 1900-01-01Z…2150-01-01Z
+
+    /// The rules of a zone's compiled tz file, tabulated from 1900 to 2150.
+    init(identifier: String, file: TZif) {
+        let (initial, changes) = file.table(from: Self.tabulated.lowerBound, to: Self.tabulated.upperBound)
+        // The tz database's main form marks some winters as daylight time
+        // with a negative saving (Dublin; Morocco outside Ramadan is the
+        // reverse). Calendars, and ICU, which reads the "rearguard" form,
+        // call the summer daylight time; in such a zone a change forward
+        // opens daylight time (as ICU says at every change since 1985).
+        // Elsewhere the database's own flag stands, also where ICU reads a
+        // past change of standard time as daylight time (Moscow, March 2011).
+        var before = initial.offset
+        var negative = false
+        for change in changes {
+            if change.type.isDaylight, change.type.offset < before { negative = true }
+            before = change.type.offset
+        }
+        before = initial.offset
+        var daylight: [Bool] = []
+        for change in changes {
+            daylight.append(negative ? change.type.offset > before : change.type.isDaylight)
+            before = change.type.offset
+        }
+        table = Table(identifier, changes.map(\.instant), changes.map { Int32($0.type.offset) }, Int32(initial.offset),
+                      Self.tabulated, nil, file: file, daylight: daylight)
+    }
+
     /// The rules of a Foundation time zone, tabulated from 1900 to 2150.
     public init(_ timeZone: TimeZone) {
-        let start: Int64 = -2_208_988_800  // 1900-01-01T00:00:00Z
-        let end: Int64 = 5_680_281_600  // 2150-01-01T00:00:00Z
+        let start = Self.tabulated.lowerBound
+        let end = Self.tabulated.upperBound
         var instants: [Int64] = []
         var offsets: [Int32] = []
         var cursor = Date(timeIntervalSince1970: TimeInterval(start))
@@ -114,8 +152,9 @@ public struct ZoneRules: Hashable, Sendable {
     ///
     /// Real files name zones in several ways; they are tried in this order and
     /// the result's ``identifier`` is always the IANA name:
-    /// 1. an IANA name Foundation knows (`Europe/Madrid`); `UTC`, `Etc/UTC`,
-    ///    `GMT` and `Z` need no lookup;
+    /// 1. an IANA name with a compiled tz file on this machine, or one
+    ///    Foundation knows (`Europe/Madrid`); `UTC`, `Etc/UTC`, `GMT` and `Z`
+    ///    need no lookup;
     /// 2. the same with surrounding quotes or in another letter case
     ///    (`"Europe/Madrid"`, `Europe/lisbon`);
     /// 3. a vendor-prefixed name, taking the longest trailing part that is an
@@ -141,6 +180,8 @@ public struct ZoneRules: Hashable, Sendable {
         let rules: ZoneRules
         if utcNames.contains(identifier) {
             rules = ZoneRules(identifier: identifier, fixedOffset: 0)
+        } else if let file = TZif.zone(identifier) {
+            rules = ZoneRules(identifier: identifier, file: file)
         } else if let tz = TimeZone(identifier: identifier) {
             rules = ZoneRules(tz)
         } else {
@@ -158,7 +199,8 @@ public struct ZoneRules: Hashable, Sendable {
     /// - Parameter identifier: the new ``identifier``.
     public func renamed(_ identifier: String) -> ZoneRules {
         let t = table
-        return ZoneRules(table: Table(identifier, t.transitions, t.offsetsAfter, t.initialOffset, t.coverage, t.timeZone))
+        return ZoneRules(table: Table(identifier, t.transitions, t.offsetsAfter, t.initialOffset, t.coverage, t.timeZone,
+                                      file: t.file, daylight: t.daylight))
     }
 
     private init(table: Table) { self.table = table }
@@ -180,15 +222,21 @@ public struct ZoneRules: Hashable, Sendable {
         var out: [Transition] = []
         for (i, t) in transitions.enumerated() where t >= from && t < to {
             let before = Int(i == 0 ? initialOffset : offsetsAfter[i - 1])
-            let dst = timeZone.map { $0.isDaylightSavingTime(for: Date(timeIntervalSince1970: TimeInterval(t))) }
+            let dst = table.daylight?[i] ?? timeZone.map { $0.isDaylightSavingTime(for: Date(timeIntervalSince1970: TimeInterval(t))) }
             out.append(Transition(instant: t, offsetBefore: before, offsetAfter: Int(offsetsAfter[i]), isDaylightSaving: dst))
         }
         return out
     }
 
     /// The zone's abbreviation at an instant (`CET`, `CEST`), when the zone data has one.
+    ///
+    /// The system's compiled tz file answers first (see
+    /// ``databaseAbbreviation(atInstant:)``); Foundation only where there is
+    /// none. Besides writing what the tz database writes rather than ICU's
+    /// `GMT+1`, this keeps ICU's zone-name tables (2–3 MB, loaded on the first
+    /// question) out of an export's memory.
     public func abbreviation(atInstant t: Int64) -> String? {
-        timeZone?.abbreviation(for: Date(timeIntervalSince1970: TimeInterval(t)))
+        tzDatabaseAbbreviation(atInstant: t) ?? timeZone?.abbreviation(for: Date(timeIntervalSince1970: TimeInterval(t)))
     }
 
     /// The names of UTC that need no lookup: a time in one of them is a UTC time.
@@ -199,6 +247,8 @@ public struct ZoneRules: Hashable, Sendable {
         if utcNames.contains(tzid) { return tzid }
         // Foundation knows more names than it lists (Asia/Kolkata on Linux).
         func foundation(_ name: String) -> String? {
+            // The system's tz files first: asking ICU costs megabytes (see `TZif`).
+            if TZif.zone(name) != nil { return name }
             guard name.contains("/") || known.exact.contains(name) else { return nil }
             return TimeZone(identifier: name)?.identifier ?? known.lowercased[name.lowercased()]
         }
@@ -226,8 +276,9 @@ public struct ZoneRules: Hashable, Sendable {
     /// The UTC offset in seconds in force at an instant (Unix seconds).
     public func offset(atInstant t: Int64) -> Int {
         let table = table
-        if !table.coverage.contains(t), let timeZone = table.timeZone {
-            return timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(t)))
+        if !table.coverage.contains(t) {
+            if let file = table.file { return file.type(atInstant: t).offset }
+            if let timeZone = table.timeZone { return timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(t))) }
         }
         let i = table.firstTransition(after: t)
         return Int(i == 0 ? table.initialOffset : table.offsetsAfter[i - 1])
