@@ -142,12 +142,15 @@ fuzz: fuzz-build corpus
 	done
 
 ## Conformance against peers from PyPI: dateutil (recurrence), recurring-ical-events on
-## ~317 real files (import), round trips validated by icalendar+vobject, khal and Radicale;
+## ~317 real files (import), round trips validated by icalendar+vobject, khal, Radicale
+## and calcurse (Debian);
 ## month grids against ncal for every month 2000–2030.
 conformance: deps corpus
 	$(SWIFT) build -c release --product horari
 	$(VENV)/bin/python Conformance/dateutil_differential.py .build/release/horari --rules 3000
 	$(VENV)/bin/python Conformance/corpus_check.py .build/release/horari $(CORPUS)
+	@command -v calcurse >/dev/null || { echo "Installing calcurse with apt-get..."; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq calcurse >/dev/null; }
 	$(VENV)/bin/python Conformance/clients_check.py .build/release/horari Examples/Samples/gym.ics
 	@command -v ncal >/dev/null || { echo "Installing ncal with apt-get..."; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq ncal >/dev/null; }

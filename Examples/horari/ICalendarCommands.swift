@@ -145,6 +145,7 @@ struct Export: ParsableCommand {
 
             With --for, only what one audience may see of the gym's scheduling book:
               public        the class timetable with its capacities, no one's name
+                            (--name-instructors adds each class's instructor)
               member ID     that member's booked classes, each as its own event
               coach ID      that coach's sessions with their clients
               all           everything: the file with the whole book, to restore from
@@ -168,6 +169,9 @@ struct Export: ParsableCommand {
     @Option(name: .customLong("for"), parsing: .upToNextOption, help: "public, member ID, coach ID or all.")
     var audience: [String] = []
 
+    @Flag(help: "With --for public: name each class's instructor (staff are not named by default).")
+    var nameInstructors = false
+
     func run() throws {
         let url = try calendarURL(file: file, option: self.calendar)
         let file = url.path
@@ -175,17 +179,23 @@ struct Export: ParsableCommand {
         // reading does not change (Docs/ICalendar.md, “When libical runs”).
         var calendar = try loadExistingCalendar(url, libical: false).calendar
         let exporter = ICalendarExporter()
+        if nameInstructors, audience.isEmpty {
+            throw ValidationError("--name-instructors goes with --for public")
+        }
         if !audience.isEmpty {
             let book: SchedulingBook
             do { book = try calendar.schedulingBook(defaultTimeZone: calendarZoneName(of: calendar)) } catch { throw CLIError("\(file): \(error.description)") }
             let who: ExportAudience
             switch (audience.first?.lowercased(), audience.count) {
-            case ("public", 1): who = .publicTimetable
+            case ("public", 1): who = nameInstructors ? .publicTimetableNamingInstructors : .publicTimetable
             case ("all", 1): who = .everything
             case ("member", 2): who = .member(audience[1])
             case ("coach", 2): who = .coach(audience[1])
             default:
                 throw ValidationError("--for ‘\(audience.joined(separator: " "))’: use public, member ID, coach ID or all (put the file before --for)")
+            }
+            if nameInstructors, who != .publicTimetableNamingInstructors {
+                throw ValidationError("--name-instructors goes with --for public (the other exports do not change)")
             }
             if who == .everything {
                 calendar.setScheduling(book)

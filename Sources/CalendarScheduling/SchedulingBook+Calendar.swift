@@ -6,9 +6,12 @@ public enum ExportAudience: Hashable, Sendable {
     /// Everything, to restore the book from: coaches, clients, members,
     /// classes, sessions, bookings and waitlists.
     case everything
-    /// The class timetable with its capacities: no sessions and no member,
-    /// client or coach records.
+    /// The class timetable with its capacities, naming no one: no sessions,
+    /// no member, client or coach records, and no instructor.
     case publicTimetable
+    /// The public timetable with each class's instructor
+    /// (`X-HORARI-INSTRUCTOR`), for a gym whose staff agreed to be named.
+    case publicTimetableNamingInstructors
     /// One member's booked occurrences, each as its own event; nobody else's name.
     case member(String)
     /// One coach's sessions with their clients; no other coach's clients.
@@ -76,6 +79,15 @@ extension SchedulingBook {
     public func content(for audience: ExportAudience) throws(SchedulingError) -> SchedulingContent {
         switch audience {
         case .publicTimetable:
+            // The default names no person: an instructor is staff, and
+            // staff are named only when the gym says so.
+            let items = classes.map { series in
+                var item = calendarItem(for: series)
+                item.properties.removeAll { $0.name == Names.instructor }
+                return item
+            }
+            return SchedulingContent(items: items, components: [])
+        case .publicTimetableNamingInstructors:
             return SchedulingContent(items: classes.map(calendarItem(for:)), components: [])
         case .member(let id):
             return SchedulingContent(items: try memberSchedule(member: id).items, components: [])
@@ -105,8 +117,16 @@ extension SchedulingBook {
     }
 
     /// A class series as one recurring event: weekly on its days, with its
-    /// capacity in `X-HORARI-CAPACITY` and each changed occurrence as a
-    /// `RECURRENCE-ID` instance (a cancelled one with `STATUS:CANCELLED`).
+    /// capacity in `X-HORARI-CAPACITY`, each cancelled occurrence as an
+    /// `EXDATE` and each moved one as a `RECURRENCE-ID` instance.
+    ///
+    /// A cancelled occurrence is an `EXDATE` alone, as Google writes one: a
+    /// client that does not read `RECURRENCE-ID` instances (calcurse) shows
+    /// a cancelled instance (`STATUS:CANCELLED`) as one more event, and
+    /// every reader hides an excluded date. A moved occurrence cannot be
+    /// excluded too: recurring-ical-events then drops the moved instance
+    /// with it (RFC 5545 leaves an instance of an excluded date undecided),
+    /// so calcurse shows it at both times.
     public func calendarItem(for series: ClassSeries) -> CalendarItem {
         let original = { (date: LocalDate) in CalendarTime.zoned(series.time.on(date), timeZone.identifier) }
         let until = series.lastDate.map { CalendarTime.utc(LocalDateTime(localSeconds: instant(series.time.on($0)))) }
@@ -117,8 +137,7 @@ extension SchedulingBook {
             guard let change = series.changes[date] else { return nil }
             switch change {
             case .cancelled:
-                let item = CalendarItem(uid: series.id, title: series.title, start: original(date), end: .lasting(series.duration), location: series.location, status: .cancelled)
-                return RecurrenceOverride(recurrenceID: original(date), item: item, isCancelled: true)
+                return nil  // an EXDATE
             case .moved(let to, let duration):
                 // The moved instance is a whole component of its own (RFC 5545
                 // §3.8.4.4): it repeats the series' colour, or calendars draw
@@ -127,9 +146,11 @@ extension SchedulingBook {
                 return RecurrenceOverride(recurrenceID: original(date), item: item)
             }
         }
+        let cancelled = series.changes.filter { $0.value == .cancelled }.keys.sorted().map(original)
         return CalendarItem(
             uid: series.id, title: series.title, start: original(series.firstDate), end: .lasting(series.duration),
-            color: series.color, recurrenceRules: [rule], overrides: overrides, location: series.location, properties: ContentLines(properties))
+            color: series.color, recurrenceRules: [rule], exceptionDates: cancelled, overrides: overrides, location: series.location,
+            properties: ContentLines(properties))
     }
 
     /// A session as an event: the coach as `ORGANIZER`, the client as

@@ -88,7 +88,7 @@ extension SchedulingBook {
         guard item.recurrenceRules.count == 1, let rule = item.recurrenceRules.first, rule.frequency == .weekly, rule.interval == 1,
             rule.count == nil, rule.byDay.allSatisfy({ $0.ordinal == nil }),
             rule.byMonth.isEmpty, rule.byMonthDay.isEmpty, rule.byHour.isEmpty, rule.byMinute.isEmpty, rule.bySetPos.isEmpty,
-            item.recurrenceDates.isEmpty, item.exceptionDates.isEmpty, !item.start.isDate
+            item.recurrenceDates.isEmpty, !item.start.isDate
         else {
             throw .invalid(field: .property("RRULE"), reason: "\(what) is not a weekly timetable entry (one RRULE:FREQ=WEEKLY;BYDAY=… on a timed start)")
         }
@@ -101,6 +101,11 @@ extension SchedulingBook {
             }
         }
         var changes: [LocalDate: OccurrenceChange] = [:]
+        // An EXDATE is a cancelled occurrence (the book writes one beside
+        // each cancelled instance, for clients that read no instances; a
+        // calendar may have only the EXDATE). An instance on the same date
+        // says more, and wins: a moved one was moved, not cancelled.
+        for date in item.exceptionDates { changes[bookWall(date).date] = .cancelled }
         for o in item.overrides {
             let date = bookWall(o.recurrenceID).date
             changes[date] = o.isCancelled ? .cancelled : .moved(to: bookWall(o.item.start), duration: try Self.length(o.item, what))

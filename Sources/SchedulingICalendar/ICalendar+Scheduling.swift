@@ -20,7 +20,8 @@ import ICalendarKit
 extension ICalendar {
     /// A calendar holding what an audience may see of a book.
     ///
-    /// - `.publicTimetable`: the classes with their capacities; no one's name.
+    /// - `.publicTimetable`: the classes with their capacities; no one's name,
+    ///   not even an instructor's (`.publicTimetableNamingInstructors` adds them).
     /// - `.member(id)`: that member's booked occurrences only.
     /// - `.coach(id)`: that coach's sessions only.
     /// - `.everything`: the whole book, which ``schedulingBook(defaultTimeZone:)`` reads back.

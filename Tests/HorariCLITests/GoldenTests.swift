@@ -167,6 +167,8 @@ let goldenCases: [GoldenCase] = {
         GoldenCase("import-missing-file", ["import", "$WORK/nowhere.ics", "--into", "$WORK/gym.ics"], unchanged: true),
         // An export stamps what it writes afresh with the time of the export.
         GoldenCase("export-public", ["export", "$SAMPLE", "--for", "public"], stampsVary: true),
+        GoldenCase("export-public-instructors", ["export", "$SAMPLE", "--for", "public", "--name-instructors"], stampsVary: true),
+        GoldenCase("export-instructors-alone", ["export", "$SAMPLE", "--name-instructors"]),
         GoldenCase("export-member", ["export", "$SAMPLE", "--for", "member", "aina"], stampsVary: true),
         GoldenCase("usage-unknown-option", ["month", "--colour", "never"]),
     ]

@@ -73,7 +73,8 @@ struct SchedulingICalendarTests {
         #expect(ics.contains("RRULE:FREQ=WEEKLY;BYDAY=MO,WE\r\n"))
         #expect(ics.contains("RRULE:FREQ=WEEKLY;UNTIL=20261225T060000Z;BYDAY=FR\r\n"))
         #expect(ics.contains("X-HORARI-CAPACITY:3\r\n") && ics.contains("X-HORARI-CAPACITY:20\r\n"))
-        #expect(ics.contains("RECURRENCE-ID;TZID=Europe/Madrid:20261207T183000\r\n"))
+        #expect(!ics.contains("RECURRENCE-ID;TZID=Europe/Madrid:20261207T183000\r\n") && !ics.contains("STATUS:CANCELLED\r\nEND:VEVENT\r\nBEGIN:VEVENT\r\nUID:yoga"))
+        #expect(ics.contains("RECURRENCE-ID;TZID=Europe/Madrid:20261125T183000\r\n"), "the moved one is an instance")
         #expect(ics.contains("BEGIN:VTIMEZONE\r\nTZID:Europe/Madrid\r\n"))
         // A client without an e-mail gets a URN address, still a valid cal-address.
         #expect(ics.contains("ATTENDEE;CN=Rosa Martí;ROLE=REQ-PARTICIPANT:urn:x-horari:client:rosa\r\n"))
@@ -89,9 +90,16 @@ struct SchedulingICalendarTests {
         for name in everyone { #expect(full.contains(name), "the backup has \(name)") }
 
         let timetable = try text(book, .publicTimetable)
-        for name in everyone { #expect(!timetable.contains(name), "the public timetable names \(name)") }
+        let instructors = book.classes.compactMap(\.instructor)
+        #expect(!instructors.isEmpty, "the gym's classes have instructors to leave out")
+        for name in everyone + instructors { #expect(!timetable.contains(name), "the public timetable names \(name)") }
         #expect(timetable.contains("SUMMARY:Yoga") && timetable.contains("X-HORARI-CAPACITY:3"))
-        #expect(!timetable.contains("X-HORARI-ROSTER") && !timetable.contains("Training"))
+        #expect(!timetable.contains("X-HORARI-ROSTER") && !timetable.contains("Training") && !timetable.contains("X-HORARI-INSTRUCTOR"))
+        // Named only when asked for, and then nothing else changes.
+        let named = try text(book, .publicTimetableNamingInstructors)
+        for name in instructors { #expect(named.contains("X-HORARI-INSTRUCTOR:\(name)\r\n")) }
+        #expect(named.components(separatedBy: "\r\n").filter { !$0.hasPrefix("X-HORARI-INSTRUCTOR") && !$0.hasPrefix("DTSTAMP") }
+                == timetable.components(separatedBy: "\r\n").filter { !$0.hasPrefix("DTSTAMP") })
 
         let oriol = try text(book, .member("oriol"))
         for name in everyone where !["Oriol Camps", "oriol@example.com", "oriol"].contains(name) {
@@ -158,6 +166,39 @@ struct SchedulingICalendarTests {
         #expect(try book.classSeries("yoga").time == TimeOfDay(hour: 18, minute: 30))
         #expect(try book.classSeries("yoga").firstDate == Gym.day("2026-09-07"))
         #expect(try book.session("s1", coach: "marc").start == Gym.at("2026-11-26 18:00"))
+    }
+
+    @Test("a cancelled class occurrence is written as an EXDATE (no instance, which calcurse would show) and read back; a moved one is not excluded")
+    func cancelledAsExdate() throws {
+        let book = try busyGym()
+        let ics = try text(book, .everything)
+        // The yoga class on 7 December 2026 at 18:30 (Madrid) is cancelled.
+        #expect(ics.contains("EXDATE;TZID=Europe/Madrid:20261207T183000\r\n"))
+        #expect(!ics.contains("RECURRENCE-ID;TZID=Europe/Madrid:20261207T183000\r\n") && !ics.contains("STATUS:CANCELLED\r\nEND:VEVENT\r\nBEGIN:VEVENT\r\nUID:yoga"))
+        #expect(ics.contains("RECURRENCE-ID;TZID=Europe/Madrid:20261125T183000\r\n"), "the moved one is an instance")
+        #expect(!ics.contains("EXDATE;TZID=Europe/Madrid:20261125"), "the moved occurrence is not excluded")
+        let back = try ICalendarImporter().importCalendar(from: ics).calendar.schedulingBook()
+        #expect(try back.classSeries("yoga").changes == book.classSeries("yoga").changes)
+        #expect(exporter.export(try ICalendar(back, for: .everything)) == ics, "byte for byte")
+
+        // Another client's EXDATE (calcurse, a hand edit).
+        let day = try Gym.day("2026-12-14")
+        let edited = ics.replacingOccurrences(of: "EXDATE;TZID=Europe/Madrid:20261207T183000\r\n",
+                                              with: "EXDATE;TZID=Europe/Madrid:20261207T183000,20261214T183000\r\n")
+        #expect(edited != ics)
+        let read = try ICalendarImporter().importCalendar(from: edited).calendar.schedulingBook()
+        #expect(try read.classSeries("yoga").changes[day] == .cancelled)
+        // An EXDATE on a moved occurrence does not undo the move.
+        let moved = ics.replacingOccurrences(of: "EXDATE;TZID=Europe/Madrid:20261207T183000\r\n",
+                                             with: "EXDATE;TZID=Europe/Madrid:20261207T183000,20261125T183000\r\n")
+        let kept = try ICalendarImporter().importCalendar(from: moved).calendar.schedulingBook()
+        #expect(try kept.classSeries("yoga").changes[Gym.day("2026-11-25")] == .moved(to: Gym.at("2026-11-25 19:30"), duration: book.classSeries("yoga").duration))
+        // A file written before (a cancelled instance, no EXDATE) reads the same.
+        let older = ics.replacingOccurrences(of: "EXDATE;TZID=Europe/Madrid:20261207T183000\r\n", with: "")
+            .replacingOccurrences(of: "END:VCALENDAR\r\n", with: "BEGIN:VEVENT\r\nUID:yoga\r\nDTSTAMP:20261122T120000Z\r\nRECURRENCE-ID;TZID=Europe/Madrid:20261207T183000\r\nDTSTART;TZID=Europe/Madrid:20261207T183000\r\nDURATION:PT1H\r\nSUMMARY:Yoga\r\nSTATUS:CANCELLED\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")
+        #expect(older != ics)
+        let old = try ICalendarImporter().importCalendar(from: older).calendar.schedulingBook()
+        #expect(try old.classSeries("yoga").changes == book.classSeries("yoga").changes)
     }
 
     @Test("a damaged record is refused with its name, not dropped")
