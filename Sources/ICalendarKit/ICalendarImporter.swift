@@ -580,6 +580,11 @@ struct ImportSession {
                 }
             case "X-HORARI-COLOR":
                 if first, let rgb = ItemColor.RGB(hex: p.value.trimmedValue) { item.color = ItemColor(rgb: rgb) } else { kept.append(p.line) }
+            case "CLASS" where p.value.trimmedValue.isEmpty:
+                // Google writes `CLASS:`; RFC 5545 (§3.8.1.3) gives CLASS a
+                // value, and an item without one is PUBLIC. Said once here,
+                // left out, so that what we write is valid.
+                report(.warning, line, .invalidValue, "CLASS has no value (RFC 5545 §3.8.1.3: PUBLIC, PRIVATE or CONFIDENTIAL; none means PUBLIC); it was left out")
             default:
                 kept.append(p.line)
             }
@@ -837,7 +842,7 @@ extension ImportSession {
         for (ticket, outcome) in libical.finish().sorted(by: { $0.key < $1.key }) {
             switch outcome {
             case .errors(let errors):
-                for e in errors { report(.warning, e.line, .libicalError, "libical: \(e.message)") }
+                for e in errors { report(.warning, e.line, .libicalError, e.message) }
             case .unreadable(let text):
                 switch checks[ticket].place {
                 case .master(let i): droppedMasters.insert(i)

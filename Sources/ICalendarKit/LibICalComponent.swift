@@ -116,12 +116,46 @@ final class LibICalChecker: Sendable {
         }
         guard let messages else { return .unreadable(text) }
         let errors = messages.compactMap { message -> (line: Int, message: String)? in
-            // libical turns properties it does not know (STYLED-DESCRIPTION, RFC 9073)
-            // into X-LIC-ERROR; we keep those lines ourselves, so that is not a problem.
-            if message.hasPrefix("Parse error in property name") || message.hasPrefix("No value for X property") { return nil }
-            return (properties.first { message.contains($0.name) }?.line ?? line, message)
+            let name = properties.first { message.contains(" \($0.name) ") || message.contains(" \($0.name):") }
+            guard let text = LibICalMessage.translated(message, property: name?.name) else { return nil }
+            return (name?.line ?? line, text)
         }
         return errors.isEmpty ? nil : .errors(errors)
+    }
+}
+
+/// libical's findings (`X-LIC-ERROR`) in our words: what is wrong, where, and
+/// what was done, never libical's text (which ends "Removing entire
+/// property:", although we remove nothing).
+enum LibICalMessage {
+    /// Properties whose value is TEXT (RFC 5545 §3.3.11), where an empty value
+    /// is valid (`text = *(...)`): Google writes `LOCATION:` and
+    /// `DESCRIPTION:` on every event. libical drops them; we keep them as
+    /// written and say nothing.
+    static let textValued: Set<String> = ["SUMMARY", "DESCRIPTION", "LOCATION", "COMMENT", "CONTACT", "CATEGORIES", "RESOURCES",
+                                          "TZNAME", "RELATED-TO", "UID", "NAME", "TZID"]
+
+    /// The message for one of libical's reports about a property, or `nil`
+    /// when there is nothing to say.
+    static func translated(_ message: String, property: String?) -> String? {
+        // Properties libical does not know (STYLED-DESCRIPTION, RFC 9073) and
+        // empty X- properties: we keep those lines ourselves.
+        if message.hasPrefix("Parse error in property name") || message.hasPrefix("No value for X property") { return nil }
+        let name = property ?? "a property"
+        if message.hasPrefix("No value for ") {
+            // Empty TEXT is valid; an empty CLASS is reported by the importer,
+            // which leaves it out.
+            if let property, textValued.contains(property) || property == "CLASS" { return nil }
+            return "\(name) has no value (RFC 5545 gives it one); it was kept as written"
+        }
+        if message.hasPrefix("Invalid VALUE type"), let range = message.range(of: "VALUE=", options: .backwards) {
+            return "\(name);VALUE=\(message[range.upperBound...]): RFC 5545 does not allow that value type for \(name); it was kept as written"
+        }
+        if message.hasPrefix("Can't parse as "), let type = message.dropFirst("Can't parse as ".count).split(separator: " ").first {
+            let value = message.range(of: "property: ").map { String(message[$0.upperBound...]) } ?? ""
+            return "\(name) ‘\(value)’ is not a valid \(type) value; it was kept as written"
+        }
+        return "libical could not read \(name); it was kept as written"
     }
 }
 

@@ -74,4 +74,53 @@ struct LibICalCheckTests {
         let off = try ICalendarImporter(options: ImportOptions(strict: true, checksWithLibICal: false)).importCalendar(from: Self.badGeo)
         #expect(off.calendar.items.count == 1)
     }
+
+    /// As Google Calendar writes an event with no place or notes (the lines
+    /// as in its exports, `icalendar`'s alarm_google_future.ics among them).
+    static let google = """
+        BEGIN:VCALENDAR\r
+        PRODID:-//Google Inc//Google Calendar 70.9054//EN\r
+        VERSION:2.0\r
+        BEGIN:VEVENT\r
+        DTSTART:20260302T100000Z\r
+        DTEND:20260302T110000Z\r
+        DTSTAMP:20260101T000000Z\r
+        UID:g-1@google.com\r
+        CLASS:\r
+        CREATED:20260101T000000Z\r
+        DESCRIPTION:\r
+        LAST-MODIFIED:20260101T000000Z\r
+        LOCATION:\r
+        SEQUENCE:0\r
+        STATUS:CONFIRMED\r
+        SUMMARY:Call\r
+        TRANSP:OPAQUE\r
+        END:VEVENT\r
+        END:VCALENDAR\r
+
+        """
+
+    @Test("Google's empty LOCATION and DESCRIPTION are valid TEXT, kept without a word; its empty CLASS is said once and left out, so our export is clean")
+    func googleEmptyValues() throws {
+        let result = try ICalendarImporter().importCalendar(from: Self.google)
+        #expect(result.diagnostics.map(\.line) == [9], "\(result.diagnostics)")
+        #expect(result.diagnostics.first?.message.hasPrefix("CLASS has no value") == true)
+        #expect(!result.diagnostics.contains { $0.message.contains("libical") || $0.message.contains("Removing") })
+        let exported = ICalendarExporter().export(result.calendar)
+        #expect(exported.contains("\r\nLOCATION:\r\n") && exported.contains("\r\nDESCRIPTION:\r\n") && !exported.contains("CLASS"))
+        let again = try ICalendarImporter(options: ImportOptions(strict: true)).importCalendar(from: exported)
+        #expect(again.diagnostics.isEmpty)
+    }
+
+    @Test("libical's reports in our words, never its own text", arguments: [
+        ("No value for RRULE property. Removing entire property:", "RRULE", "RRULE has no value (RFC 5545 gives it one); it was kept as written"),
+        ("No value for LOCATION property. Removing entire property:", "LOCATION", nil),
+        ("Invalid VALUE type for property RDATE: VALUE=TIME", "RDATE", "RDATE;VALUE=TIME: RFC 5545 does not allow that value type for RDATE; it was kept as written"),
+        ("Can't parse as DATE-TIME value in DTSTART property. Removing entire property: INVALID-DATE", "DTSTART",
+         "DTSTART ‘INVALID-DATE’ is not a valid DATE-TIME value; it was kept as written"),
+        ("Something new in libical 4", "GEO", "libical could not read GEO; it was kept as written"),
+    ] as [(String, String, String?)])
+    func translated(_ message: String, _ property: String, _ expected: String?) {
+        #expect(LibICalMessage.translated(message, property: property) == expected)
+    }
 }
