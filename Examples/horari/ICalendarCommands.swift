@@ -128,6 +128,9 @@ struct Import: ParsableCommand {
             throw CLIError(error.description)
         }
         print("added \(report.added.count), updated \(report.updated.count), unchanged \(report.unchanged.count), kept newer \(report.keptNewer.count), conflicts \(report.conflicts.count), not in the file \(report.missing.count)")
+        if !report.calendarPropertiesNotTaken.isEmpty {
+            print("kept \(target.lastPathComponent)'s own \(report.calendarPropertiesNotTaken.joined(separator: ", ")); the file's differ")
+        }
         for uid in report.conflicts { print("conflict (same SEQUENCE and timestamps, kept ours): \(uid)") }
         for (tzid, renamed) in report.renamedZones.sorted(by: { $0.key < $1.key }) {
             print("zone ‘\(tzid)’: \(file) defines it otherwise than the calendar does; its times keep their own rules as ‘\(renamed)’")

@@ -23,6 +23,14 @@ public struct SyncReport: Hashable, Sendable {
     /// here (`My Office` → `My Office (2)`); the incoming items in it now
     /// name the new `TZID`, so each calendar's times keep their own rules.
     public var renamedZones: [String: String] = [:]
+    /// The incoming calendar's own properties this one took (`X-WR-CALNAME`,
+    /// `X-WR-TIMEZONE`, `COLOR`, `X-WR-CALDESC`, …): all of them when this
+    /// calendar had none of its own (a new calendar), else none.
+    public var takenCalendarProperties: [String] = []
+    /// The incoming calendar's own properties that say something else than
+    /// this calendar's and were not taken: this calendar keeps its name,
+    /// zone and colour when it has them.
+    public var calendarPropertiesNotTaken: [String] = []
 
     /// Creates an empty report.
     public init() {}
@@ -47,11 +55,20 @@ extension ICalendar {
     /// about it; keeping one definition would move the other's events
     /// without a word.) The same `TZID` with the same rules is one zone.
     ///
+    /// The calendar's own properties (its name, colour, zone, description,
+    /// refresh interval, …) come along when this calendar has none of its
+    /// own, as a new calendar has none: importing a file into a new calendar
+    /// keeps the calendar, not only its items. A calendar that has its own
+    /// keeps them, and the report lists the incoming ones that differ
+    /// (``SyncReport/calendarPropertiesNotTaken``). `METHOD` (an iTIP
+    /// message's) never comes along: a stored calendar has none.
+    ///
     /// - Parameter incoming: the calendar to take items from.
     /// - Returns: what happened to each item, and any zone renamed.
     @discardableResult
     public mutating func merge(_ incoming: ICalendar) -> SyncReport {
         var report = SyncReport()
+        takeCalendarProperties(of: incoming, &report)
         let incoming = adoptingZones(of: incoming, &report)
         // One position table for both calendars, made once at its full size,
         // rather than a dictionary of our UIDs and a set of theirs (24 and 16
@@ -95,6 +112,40 @@ extension ICalendar {
             return !matched[i]
         }.map(\.uid)
         return report
+    }
+
+    /// Whether this calendar says anything of itself: a name, a colour, or a
+    /// property beyond the `CALSCALE:GREGORIAN` every file may carry.
+    private var hasOwnProperties: Bool {
+        name != nil || color != nil || properties.contains { !($0.name == "CALSCALE" && $0.value.uppercased() == "GREGORIAN") }
+    }
+
+    /// See ``merge(_:)``: everything when this calendar has nothing of its
+    /// own, else nothing, with what differs listed. The zone (`X-WR-TIMEZONE`)
+    /// is taken whenever this calendar has none.
+    private mutating func takeCalendarProperties(of incoming: ICalendar, _ report: inout SyncReport) {
+        if let zone = incoming.timeZone {
+            if timeZone == nil {
+                timeZone = zone
+                report.takenCalendarProperties.append("X-WR-TIMEZONE")
+            } else if timeZone != zone {
+                report.calendarPropertiesNotTaken.append("X-WR-TIMEZONE")
+            }
+        }
+        if !hasOwnProperties {
+            if let n = incoming.name { name = n; report.takenCalendarProperties.append("X-WR-CALNAME") }
+            if let c = incoming.color { color = c; report.takenCalendarProperties.append("COLOR") }
+            properties = incoming.properties
+            for line in incoming.properties where !report.takenCalendarProperties.contains(line.name) {
+                report.takenCalendarProperties.append(line.name)
+            }
+            return
+        }
+        if let n = incoming.name, n != name { report.calendarPropertiesNotTaken.append("X-WR-CALNAME") }
+        if let c = incoming.color, c != color { report.calendarPropertiesNotTaken.append("COLOR") }
+        for line in incoming.properties where !properties.contains(line) && !report.calendarPropertiesNotTaken.contains(line.name) {
+            report.calendarPropertiesNotTaken.append(line.name)
+        }
     }
 
     /// Takes the incoming calendar's custom zones that this one lacks, and

@@ -276,6 +276,51 @@ struct ICalendarImportExportTests {
         #expect(local.items.count == 5)
     }
 
+    @Test("a merge into a calendar with nothing of its own takes the incoming calendar's properties; one with its own keeps them and says which differ")
+    func calendarProperties() throws {
+        // As Google writes a calendar's own lines (its exports' header).
+        let google = """
+            BEGIN:VCALENDAR\r
+            PRODID:-//Google Inc//Google Calendar 70.9054//EN\r
+            VERSION:2.0\r
+            CALSCALE:GREGORIAN\r
+            METHOD:PUBLISH\r
+            X-WR-CALNAME:Team\r
+            X-WR-TIMEZONE:Europe/Madrid\r
+            X-WR-CALDESC:Who is where\r
+            REFRESH-INTERVAL;VALUE=DURATION:PT1H\r
+            BEGIN:VEVENT\r
+            UID:t-1\r
+            DTSTAMP:20260101T000000Z\r
+            DTSTART:20260302T100000Z\r
+            SUMMARY:Stand-up\r
+            END:VEVENT\r
+            END:VCALENDAR\r
+
+            """
+        let incoming = try ICalendarImporter().importCalendar(from: google).calendar
+        var fresh = ICalendar()
+        let report = fresh.merge(incoming)
+        #expect(Set(report.takenCalendarProperties) == ["X-WR-CALNAME", "X-WR-TIMEZONE", "X-WR-CALDESC", "REFRESH-INTERVAL"])
+        #expect(report.calendarPropertiesNotTaken.isEmpty)
+        let written = ICalendarExporter().export(fresh)
+        for line in ["X-WR-CALNAME:Team", "X-WR-TIMEZONE:Europe/Madrid", "X-WR-CALDESC:Who is where", "REFRESH-INTERVAL;VALUE=DURATION:PT1H"] {
+            #expect(written.contains(line + "\r\n"), "\(line)")
+        }
+        #expect(!written.contains("METHOD"), "a stored calendar has no iTIP method")
+        // Our own calendar keeps its name and zone, and hears which differ.
+        var ours = ICalendar()
+        ours.name = "Mine"
+        ours.timeZone = "Europe/Lisbon"
+        let second = ours.merge(incoming)
+        #expect(second.takenCalendarProperties.isEmpty)
+        #expect(Set(second.calendarPropertiesNotTaken) == ["X-WR-CALNAME", "X-WR-TIMEZONE", "X-WR-CALDESC", "REFRESH-INTERVAL"])
+        #expect(ours.name == "Mine" && ours.timeZone == "Europe/Lisbon" && ours.items.count == 1)
+        // The same file again into the first: nothing differs, nothing said.
+        let again = fresh.merge(incoming)
+        #expect(again.calendarPropertiesNotTaken.isEmpty && again.takenCalendarProperties.isEmpty)
+    }
+
     @Test("Calendar files: concurrent updates under the lock lose nothing, and no temporary file is left")
     func calendarFiles() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("horari-file-\(UUID().uuidString)")
