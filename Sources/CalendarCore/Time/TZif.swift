@@ -171,16 +171,14 @@ struct TZif: Sendable {
         }
         for (t, k) in zip(times, typeIndices) { add(t, types[Int(k)]) }
         if let rule, let last = times.last, rule.daylight != nil {
-            let firstYear = LocalDate(dayNumber: Int(floorDiv(last, 86_400))).year
-            let lastYear = LocalDate(dayNumber: Int(floorDiv(end, 86_400))).year
+            let firstYear = LocalDateTime(localSeconds: last).date.year
+            let lastYear = LocalDateTime(localSeconds: end).date.year
             for year in firstYear...max(firstYear, lastYear) {
                 for (t, type) in rule.transitions(in: year) where t > last { add(t, type) }
             }
         }
         return (initial, changes)
     }
-
-    private func floorDiv(_ a: Int64, _ b: Int64) -> Int64 { a >= 0 ? a / b : -((-a + b - 1) / b) }
 }
 
 /// A POSIX `TZ` rule as a TZif footer writes it (RFC 8536 §3.3):
@@ -295,8 +293,8 @@ struct PosixRule: Sendable {
             return january1 + n
         case .monthWeek(let month, let week, let weekday):
             let first = LocalDate.days(fromCivil: year, month, 1)
-            // 1970-01-01 was a Thursday (4 with Sunday as 0).
-            let firstWeekday = ((first + 4) % 7 + 7) % 7
+            // POSIX counts weekdays from Sunday (0); `Weekday` from Monday.
+            let firstWeekday = (LocalDate.weekday(ofDayNumber: first).rawValue + 1) % 7
             var day = first + (weekday - firstWeekday + 7) % 7 + (week - 1) * 7
             let length = LocalDate.daysIn(month: month, year: year)
             while day >= first + length { day -= 7 }
@@ -319,8 +317,7 @@ struct PosixRule: Sendable {
     func type(atInstant t: Int64) -> TZif.LocalType {
         let standard = TZif.LocalType(offset: standardOffset, isDaylight: false, name: standardName)
         guard daylight != nil else { return standard }
-        let wall = t + Int64(standardOffset)
-        let year = LocalDate(dayNumber: Int(wall >= 0 ? wall / 86_400 : (wall - 86_399) / 86_400)).year
+        let year = LocalDateTime(localSeconds: t + Int64(standardOffset)).date.year
         // The last change at or before t, looking back into last year.
         var found = standard
         var latest = Int64.min
