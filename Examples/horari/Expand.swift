@@ -52,7 +52,9 @@ struct Expand: ParsableCommand {
         }
         let request = ExpandRequest(rrule: rrule ?? "", dtstart: dtstart ?? "", tzid: tzid, limit: limit, from: from, to: to)
         do {
-            for line in try request.occurrences() { print(line) }
+            let answer = try request.expansion()
+            for warning in answer.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
+            for line in answer.occurrences { print(line) }
         } catch {
             throw CLIError(error.message)
         }
@@ -67,11 +69,12 @@ struct Expand: ParsableCommand {
             let answer: ExpandAnswer
             do {
                 let request = try decoder.decode(ExpandRequest.self, from: Data(line.utf8))
-                answer = ExpandAnswer(occurrences: try request.occurrences(), error: nil)
+                let expansion = try request.expansion()
+                answer = ExpandAnswer(occurrences: expansion.occurrences, warnings: expansion.warnings, error: nil)
             } catch let failure as ExpandFailure {
-                answer = ExpandAnswer(occurrences: nil, error: failure.message)
+                answer = ExpandAnswer(occurrences: nil, warnings: [], error: failure.message)
             } catch {
-                answer = ExpandAnswer(occurrences: nil, error: "not a JSON request: \(error)")
+                answer = ExpandAnswer(occurrences: nil, warnings: [], error: "not a JSON request: \(error)")
             }
             // One answer per request, written at once (unbuffered): a client
             // may wait for each line before sending the next request.
@@ -92,9 +95,12 @@ struct ExpandRequest: Decodable {
     /// The hard cap on one request's occurrences when it gives no limit.
     static let defaultCap = 100_000
 
-    func occurrences() throws(ExpandFailure) -> [String] {
+    /// The occurrences, with a warning for each deviation read leniently.
+    func expansion() throws(ExpandFailure) -> (occurrences: [String], warnings: [String]) {
         do {
-            return try expand()
+            var warnings: [String] = []
+            let occurrences = try expand(warnings: &warnings)
+            return (occurrences, warnings)
         } catch let failure as ExpandFailure {
             throw failure
         } catch {
@@ -102,12 +108,22 @@ struct ExpandRequest: Decodable {
         }
     }
 
-    private func expand() throws -> [String] {
+    private func expand(warnings: inout [String]) throws -> [String] {
         if let limit, limit < 1 { throw ExpandFailure(message: "the limit must be 1 or more, not \(limit)") }
         let start = try CalendarTime(icalValue: dtstart, tzid: tzid)
         let rule = try RecurrenceRule(parsing: rrule)
         let set = RecurrenceSet(start: start, rules: [rule])
-        try set.validate()
+        if let until = rule.until, until.isDate, !start.isDate {
+            // Invalid by the letter of RFC 5545 §3.3.10 and common in real files;
+            // read as every peer reads it (and as `horari import` does), with a
+            // warning. The rest of the rule is still checked.
+            warnings.append("UNTIL=\(until.icalValue) is a date but DTSTART has a time; read as the start of \(until.localDate), so that day is not included, as other calendars read it")
+            var rest = set
+            rest.rules[0].until = nil
+            try rest.validate()
+        } else {
+            try set.validate()
+        }
         let zone = try tzid.map { try ZoneRules.named($0) } ?? .utc
         let fromDate = try from.map { try CalendarTime(icalValue: $0, tzid: tzid).instant(floatingIn: zone) }
         let toDate = try to.map { try CalendarTime(icalValue: $0, tzid: tzid).instant(floatingIn: zone) }
@@ -125,15 +141,17 @@ struct ExpandFailure: Error {
 
 struct ExpandAnswer: Encodable {
     var occurrences: [String]?
+    var warnings: [String]
     var error: String?
 
     func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         if let occurrences { try c.encode(occurrences, forKey: .occurrences) }
+        if !warnings.isEmpty { try c.encode(warnings, forKey: .warnings) }
         if let error { try c.encode(error, forKey: .error) }
     }
 
-    enum CodingKeys: String, CodingKey { case occurrences, error }
+    enum CodingKeys: String, CodingKey { case occurrences, warnings, error }
 }
 
 /// A failure reported to the user on stderr with exit code 1.

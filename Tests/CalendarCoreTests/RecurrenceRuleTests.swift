@@ -115,6 +115,46 @@ struct RecurrenceRuleTests {
         #expect(try set.instances().count == 5)
     }
 
+    /// recurring-ical-events' issue_128_only_first_event.ics: a producer
+    /// wrote `COUNT=-1` for "no count" beside an UNTIL. The invalid COUNT is
+    /// ignored and UNTIL ends the rule: 7 Mondays, as the file's author and
+    /// the peer see it (before, the repair said "ends at whichever comes
+    /// first" and the rule gave only DTSTART).
+    @Test("an invalid COUNT beside UNTIL is ignored; UNTIL ends the rule (lenient)")
+    func invalidCountBesideUntil() throws {
+        let parsed = try RecurrenceRule.parse("FREQ=WEEKLY;UNTIL=20240331;COUNT=-1;INTERVAL=4;BYDAY=MO", mode: .lenient)
+        #expect(parsed.rule.count == nil)
+        #expect(parsed.rule.until == .date(try LocalDate(year: 2024, month: 3, day: 31)))
+        #expect(parsed.issues.map(\.code) == [.valueOutOfRange])
+        #expect(parsed.issues.first?.message.contains("UNTIL ends the rule") == true)
+        #expect(parsed.rule.icalValue == "FREQ=WEEKLY;UNTIL=20240331;INTERVAL=4;BYDAY=MO")
+        let set = RecurrenceSet(start: .date(try LocalDate(year: 2023, month: 10, day: 2)), rules: [parsed.rule])
+        let days = try set.instances().map { $0.start.icalValue }
+        #expect(days == ["20231002", "20231030", "20231127", "20231225", "20240122", "20240219", "20240318"])
+        // Alone, COUNT=0 still says what it says: DTSTART and nothing more.
+        let alone = try RecurrenceRule.parse("FREQ=DAILY;COUNT=0", mode: .lenient)
+        #expect(alone.rule.count == 0)
+        #expect(try RecurrenceSet(start: .date(try LocalDate(year: 2026, month: 1, day: 1)), rules: [alone.rule]).instances().count == 1)
+    }
+
+    /// A date UNTIL on a date-time series is invalid by the letter of RFC 5545
+    /// §3.3.10, and common: every peer (dateutil, recurring-ical-events,
+    /// libical) reads it as the start of that day on the series' clock, so
+    /// the day itself is not included. `validate()` still names it.
+    @Test("a date UNTIL on a timed series ends at the start of that day", arguments: ["floating", "zoned", "utc"])
+    func dateUntilOnTimedSeries(kind: String) throws {
+        let nine = try LocalDateTime(year: 2026, month: 3, day: 2, hour: 9)
+        let start: CalendarTime = kind == "floating" ? .floating(nine) : kind == "zoned" ? .zoned(nine, "Europe/Madrid") : .utc(nine)
+        let set = RecurrenceSet(start: start, rules: [try RecurrenceRule(parsing: "FREQ=DAILY;UNTIL=20260305")])
+        let days = try set.instances().map { $0.start.localDate.day }
+        #expect(days == [2, 3, 4])
+        #expect(throws: RecurrenceRuleError.self) { try set.validate() }
+        // A timed instance at midnight on the UNTIL day is still included (inclusive bound).
+        let midnight = start.withWallTime(try LocalDateTime(year: 2026, month: 3, day: 2))
+        let atMidnight = RecurrenceSet(start: midnight, rules: [try RecurrenceRule(parsing: "FREQ=DAILY;UNTIL=20260305")])
+        #expect(try atMidnight.instances().map { $0.start.localDate.day } == [2, 3, 4, 5])
+    }
+
     @Test("a date start refuses BYHOUR and sub-daily rules; UNTIL must match DTSTART's type")
     func setValidation() throws {
         let day = CalendarTime.date(try LocalDate(year: 2026, month: 3, day: 2))

@@ -50,6 +50,27 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
         }
     }
 
+    /// The own end of an `RDATE` given as a period (`RDATE;VALUE=PERIOD`,
+    /// RFC 5545 §3.8.5.2): the instance that starts at ``start`` ends at
+    /// ``end`` rather than after the item's own length.
+    ///
+    /// ```swift
+    /// item.recurrenceDates.append(start)
+    /// item.recurrenceDateEnds.append(.init(start: start, end: .duration(.init(seconds: 7200))))
+    /// ```
+    public struct RecurrenceDateEnd: Hashable, Sendable, Codable {
+        /// The instance's start, as it stands in ``CalendarItem/recurrenceDates``.
+        public var start: CalendarTime
+        /// Its end: an explicit time (`start/end`) or a length (`start/PT2H`).
+        public var end: End
+
+        /// Creates a period's end.
+        public init(start: CalendarTime, end: End) {
+            self.start = start
+            self.end = end
+        }
+    }
+
     // The fields live in one shared, copy-on-write box: an item is about 200
     // bytes of fields, and arrays of items (a calendar, a day's occurrences)
     // then hold and move 8-byte references instead. Measured on the 50,000-item
@@ -127,6 +148,7 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
         var color: ItemColor?
         var calendar: String?
         var recurrenceDates: [CalendarTime] = []
+        var recurrenceDateEnds: [RecurrenceDateEnd] = []
         var overrides: [RecurrenceOverride] = []
         var categories = CategoryList([])
         var status: ItemStatus?
@@ -137,7 +159,7 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
         var wideSequence: Int?
 
         var isEmpty: Bool {
-            color == nil && calendar == nil && recurrenceDates.isEmpty && overrides.isEmpty && categories.isEmpty
+            color == nil && calendar == nil && recurrenceDates.isEmpty && recurrenceDateEnds.isEmpty && overrides.isEmpty && categories.isEmpty
                 && status == nil && lastModified == nil && components.isEmpty && extraParameters.isEmpty && wideSequence == nil
         }
     }
@@ -243,6 +265,18 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
             var e = takeExtras()
             defer { putExtras(e) }
             yield &e.recurrenceDates
+        }
+    }
+    /// The own ends of the `RDATE`s written as periods (`RDATE;VALUE=PERIOD`,
+    /// RFC 5545 §3.8.5.2), each naming its instance by a start that is also
+    /// in ``recurrenceDates``. An `RDATE` without one takes the item's length;
+    /// an entry whose start is not an `RDATE` changes nothing. Empty for most items.
+    public var recurrenceDateEnds: [RecurrenceDateEnd] {
+        get { extras?.recurrenceDateEnds ?? [] }
+        _modify {
+            var e = takeExtras()
+            defer { putExtras(e) }
+            yield &e.recurrenceDateEnds
         }
     }
     /// `EXDATE`s.
@@ -368,10 +402,11 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
         location: String? = nil, categories: [String] = [], status: ItemStatus? = nil, sequence: Int = 0,
         timestamp: CalendarTime? = nil, lastModified: CalendarTime? = nil,
         properties: ContentLines = [], components: [ContentComponent] = [],
-        extraParameters: [String: [ContentLine.Parameter]] = [:], hasStart: Bool = true, hasMaster: Bool = true
+        extraParameters: [String: [ContentLine.Parameter]] = [:], hasStart: Bool = true, hasMaster: Bool = true,
+        recurrenceDateEnds: [RecurrenceDateEnd] = []
     ) {
         let narrowSequence = Int32(exactly: sequence)
-        let extras = Extras(color: color, calendar: calendar, recurrenceDates: recurrenceDates, overrides: overrides, categories: CategoryList(categories),
+        let extras = Extras(color: color, calendar: calendar, recurrenceDates: recurrenceDates, recurrenceDateEnds: recurrenceDateEnds, overrides: overrides, categories: CategoryList(categories),
                             status: status, lastModified: lastModified, components: components, extraParameters: extraParameters,
                             wideSequence: narrowSequence == nil ? sequence : nil)
         storage = Storage(Fields(uid: uid, title: title, notes: notes, location: location, recurrenceRules: recurrenceRules, exceptionDates: exceptionDates,
@@ -386,7 +421,7 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
                   recurrenceRules: f.recurrenceRules, recurrenceDates: f.recurrenceDates, exceptionDates: f.exceptionDates, overrides: f.overrides,
                   location: f.location, categories: f.categories.values, status: f.status, sequence: f.sequence, timestamp: f.timestamp,
                   lastModified: f.lastModified, properties: f.properties, components: f.components, extraParameters: f.extraParameters,
-                  hasStart: f.hasStart, hasMaster: f.hasMaster)
+                  hasStart: f.hasStart, hasMaster: f.hasMaster, recurrenceDateEnds: f.recurrenceDateEnds ?? [])
     }
 
     /// Encodes the item's fields.
@@ -395,7 +430,8 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
                           recurrenceRules: recurrenceRules, recurrenceDates: recurrenceDates, exceptionDates: exceptionDates, overrides: overrides,
                           location: location, categories: extras?.categories ?? CategoryList([]), status: status, sequence: sequence,
                           timestamp: timestamp, lastModified: lastModified, properties: properties, components: components,
-                          extraParameters: extraParameters, hasStart: hasStart, hasMaster: hasMaster).encode(to: encoder)
+                          extraParameters: extraParameters, hasStart: hasStart, hasMaster: hasMaster,
+                          recurrenceDateEnds: recurrenceDateEnds.isEmpty ? nil : recurrenceDateEnds).encode(to: encoder)
     }
 
     /// Every field in one flat struct, in the order the item's JSON has
@@ -424,6 +460,9 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
         var extraParameters: [String: [ContentLine.Parameter]]
         var hasStart: Bool
         var hasMaster: Bool
+        /// Last and only when there are some: the JSON of an item without
+        /// periods is as it always was.
+        var recurrenceDateEnds: [RecurrenceDateEnd]?
     }
 
     /// Whether two items have the same fields.
@@ -498,6 +537,26 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
         if let set = recurrenceSet {
             do throws(RecurrenceRuleError) { try set.validate() } catch {
                 throw CalendarItemError(.invalidRecurrence, field: .recurrence, error.description, underlying: error)
+            }
+        }
+        for period in recurrenceDateEnds {
+            // RFC 5545 §3.3.9: a period is two date-times in one form (one TZID
+            // is written for both), the end after the start.
+            let why: String?
+            switch period.end {
+            case .at(let e):
+                let sameForm = switch (period.start, e) {
+                case (.floating, .floating), (.utc, .utc): true
+                case (.zoned(_, let a), .zoned(_, let b)): a == b
+                default: false
+                }
+                let a = try? period.start.epochSeconds(floatingIn: .utc, zones: zones), b = try? e.epochSeconds(floatingIn: .utc, zones: zones)
+                why = period.start.isDate ? "starts on a date" : !sameForm ? "ends in another kind of time than it starts (\(e))" : (b ?? 0) < (a ?? 0) ? "ends before it starts" : nil
+            case .duration(let d):
+                why = period.start.isDate ? "starts on a date" : d.days < 0 || d.seconds < 0 ? "has a negative length" : nil
+            }
+            if let why {
+                throw CalendarItemError(.invalidRecurrence, field: .recurrence, "the RDATE period starting \(period.start) \(why); a period is two date-times of one kind, the end after the start")
             }
         }
     }

@@ -29,6 +29,7 @@ extension RecurrenceRule {
     /// In ``ParsingMode/lenient`` mode only a rule that cannot be read at all
     /// (no `FREQ`, an unreadable `FREQ`) throws; these are repaired and reported:
     /// - `COUNT` with `UNTIL`: both are kept and the rule ends at whichever comes first;
+    ///   a `COUNT` below 1 beside an `UNTIL` is ignored, and `UNTIL` ends the rule;
     /// - a part the `FREQ` does not allow (`BYMONTHDAY` with `WEEKLY`, a numbered
     ///   `BYDAY` in a `WEEKLY` rule): the part, or the number, is ignored;
     /// - values out of range are dropped, `INTERVAL=0` is read as 1;
@@ -210,8 +211,17 @@ struct Parser {
             rule.interval = 1
         }
         if let count = rule.count, count < 1 {
-            try problem(.valueOutOfRange, "COUNT", "COUNT must be 1 or more, not \(count)", repair: "the rule gives no occurrence")
-            rule.count = 0
+            // With an UNTIL the invalid COUNT is dropped and UNTIL ends the rule:
+            // `UNTIL=20240331;COUNT=-1` (a producer's "no count") means what its
+            // UNTIL says, as recurring-ical-events reads it. Alone, it is kept as
+            // the end it states: nothing beyond DTSTART, as dateutil reads it.
+            if rule.until != nil {
+                try problem(.valueOutOfRange, "COUNT", "COUNT must be 1 or more, not \(count)", repair: "it is ignored and UNTIL ends the rule")
+                rule.count = nil
+            } else {
+                try problem(.valueOutOfRange, "COUNT", "COUNT must be 1 or more, not \(count)", repair: "the rule gives no occurrence")
+                rule.count = 0
+            }
         }
         if rule.count != nil, rule.until != nil {
             try problem(.countAndUntil, "COUNT", "COUNT and UNTIL must not both be given", repair: "the rule ends at whichever comes first")

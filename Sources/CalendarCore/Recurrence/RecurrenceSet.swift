@@ -20,8 +20,9 @@ import Foundation
 ///   compared by instant; an all-day exclusion of a timed series — a common
 ///   real-world deviation — removes every instance on that date).
 /// - `UNTIL` is inclusive. A UTC `UNTIL` is compared by instant; a date `UNTIL`
-///   of a timed series ends after that whole day; any other `UNTIL` is compared
-///   on the wall clock.
+///   of a timed series (invalid, but common) is the start of that day on the
+///   series' clock, as every peer reads it; any other `UNTIL` is compared on
+///   the wall clock.
 /// - An instance is identified by its *recurrence ID*: the wall time the rule
 ///   produced, in the series' zone, before any gap shift.
 public struct RecurrenceSet: Hashable, Sendable, Codable {
@@ -223,7 +224,10 @@ public struct RecurrenceSet: Hashable, Sendable, Codable {
                 switch (set.start, rule.until) {
                 case (_, nil): break
                 case (.date, .some(let u)): untilWall = Int64(u.localDate.dayNumber) * 86_400
-                case (_, .some(.date(let d))): untilWall = Int64(d.dayNumber) * 86_400 + 86_399
+                // A date UNTIL on a timed series (invalid by RFC 5545 §3.3.10, and
+                // common): the start of that day on the series' clock, as
+                // dateutil, recurring-ical-events and libical read it.
+                case (_, .some(.date(let d))): untilWall = Int64(d.dayNumber) * 86_400
                 case (.zoned, .some(.utc(let t))), (.utc, .some(.utc(let t))): untilInstant = t.localSeconds
                 case (_, .some(let u)): untilWall = try wallInSeriesZone(u)
                 }

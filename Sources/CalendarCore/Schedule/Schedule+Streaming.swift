@@ -216,6 +216,8 @@ struct SeriesCursor: Sendable {
     private var iterator: RecurrenceSet.Iterator
     private let singles: [CalendarTime: RecurrenceOverride]
     private let future: [(wall: Int64, delta: Int64, override: RecurrenceOverride, span: InstanceSpan)]
+    /// The spans of the `RDATE`s given as periods, by recurrence ID (empty for most series).
+    private let periods: [CalendarTime: InstanceSpan]
     /// Instances at or after this instant cannot reach the window.
     private let stop: Int64
     /// For each `THISANDFUTURE` change (in `future`'s order), the smallest
@@ -268,18 +270,39 @@ struct SeriesCursor: Sendable {
             laterShifts[k] = smallest
         }
         self.laterShifts = laterShifts
+        let (periods, periodLength) = Self.periods(of: item, w)
         guard var iterator = plan.compiled ?? (try? item.recurrenceSet?.compiledIterator(floatingZone: zone, zones: zones)) else { return nil }
-        let reach = max(length, 0) + shift + 86_400
+        let reach = max(length, periodLength, 0) + shift + 86_400
         iterator.begin(from: Date(timeIntervalSince1970: TimeInterval(a - reach)))
         self.item = item
         self.iterator = iterator
         self.singles = singles
         self.future = future
+        self.periods = periods
         self.stop = b + shift + 86_400
         for (id, o) in singles where !o.isCancelled {
             if let occurrence = Occurrence(placing: o.item, as: .init(uid: item.uid, recurrenceID: id), a, b, zone, zones) { moved.append(occurrence) }
         }
         peek()
+    }
+
+    /// The spans of a series' `RDATE` periods (RFC 5545 §3.8.5.2) keyed as its
+    /// instances are, and the longest of them.
+    private static func periods(of item: CalendarItem, _ w: Window) -> ([CalendarTime: InstanceSpan], Int64) {
+        guard !item.recurrenceDateEnds.isEmpty else { return ([:], 0) }
+        let starts = Set(item.recurrenceDates)
+        var spans: [CalendarTime: InstanceSpan] = [:]
+        var longest: Int64 = 0
+        for p in item.recurrenceDateEnds where starts.contains(p.start) {
+            var period = item
+            period.start = p.start
+            period.end = p.end
+            let span = period.span(floatingZone: w.zone, zones: w.zones)
+            let s = (try? p.start.epochSeconds(floatingIn: w.zone, zones: w.zones)) ?? 0
+            longest = max(longest, span.end(startingAt: p.start, startSeconds: s).1 - s)
+            spans[Schedule.normalised(p.start, like: item.start, zones: w.zones)] = span
+        }
+        return (spans, longest)
     }
 
     /// No later occurrence of the rule starts before this instant; `nil` when there is none.
@@ -326,6 +349,8 @@ struct SeriesCursor: Sendable {
                 sourceSpan = f.span
                 s += f.delta
                 start = f.override.item.start.shifted(toInstant: s, floatingZone: w.zone, zones: w.zones)
+            } else if !periods.isEmpty, let period = periods[instance.recurrenceID] {
+                sourceSpan = period  // an RDATE period ends where it says
             }
             let (end, e) = sourceSpan.end(startingAt: start, startSeconds: s)
             let occurrence = Occurrence(id: .init(uid: item.uid, recurrenceID: instance.recurrenceID), item: source, start: start, end: end, startSeconds: s, endSeconds: e)

@@ -54,7 +54,7 @@ public struct Schedule: Sendable {
         /// The length of the master's own instance, with ``span``.
         let length: Int64?
         /// Every instance's exact length, when the series has a fixed zone,
-        /// no changed instances and a length that does not follow the wall
+        /// no changed instances, no `RDATE` periods and a length that does not follow the wall
         /// clock: its extents need no `Occurrence` (see `forEachExtent`).
         let exactLength: Int64?
 
@@ -75,7 +75,7 @@ public struct Schedule: Sendable {
                 let span = item.span(floatingZone: .utc, zones: zones)
                 self.span = span
                 length = span.end(startingAt: item.start, startSeconds: base).1 - base
-                exactLength = compiled != nil && item.overrides.isEmpty ? span.exactSeconds : nil
+                exactLength = compiled != nil && item.overrides.isEmpty && item.recurrenceDateEnds.isEmpty ? span.exactSeconds : nil
             } else {
                 span = nil
                 length = nil
