@@ -34,8 +34,9 @@ struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check an .ics file and print every problem with its line.",
         discussion: """
-            Exit code 0 when there is no error (warnings may be printed), 1 when there \
-            is an error, or with --strict when there is any problem.
+            Exit code 0 when there is no error (warnings and notes may be printed), 1 \
+            when there is an error, or with --strict when there is a warning too. A \
+            note is valid iCalendar worth knowing about, and never fails.
 
             Examples:
               horari validate invitation.ics
@@ -49,7 +50,7 @@ struct Validate: ParsableCommand {
     @Option(help: "The calendar file, instead of FILE (default: $XDG_DATA_HOME/horari/calendar.ics, else ~/.local/share/horari/calendar.ics).")
     var calendar: String?
 
-    @Flag(help: "Treat warnings as errors.")
+    @Flag(help: "Treat warnings as errors (notes still pass).")
     var strict = false
 
     func run() throws {
@@ -69,8 +70,9 @@ struct Validate: ParsableCommand {
             }
         }
         let errors = result.diagnostics.filter { $0.severity == .error }.count + broken
-        let warnings = result.diagnostics.count - errors + broken
-        print("\(file): \(result.calendar.items.count) item\(result.calendar.items.count == 1 ? "" : "s"), \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")")
+        let warnings = result.diagnostics.filter { $0.severity == .warning }.count
+        let notes = result.diagnostics.filter { $0.severity == .note }.count
+        print("\(file): \(result.calendar.items.count) item\(result.calendar.items.count == 1 ? "" : "s"), \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")" + (notes > 0 ? ", \(notes) note\(notes == 1 ? "" : "s")" : ""))
         if errors > 0 || (strict && warnings > 0) { throw ExitCode(1) }
     }
 }
@@ -118,9 +120,18 @@ struct Import: ParsableCommand {
             report = try CalendarFile.update(target, options: ImportOptions(checksWithLibICal: false),
                                              exporterFor: { _ in ICalendarExporter(options: .init(includeRejected: true)) },
                                              whileWaiting: { sayWaiting(for: target) }) { calendar in
-                if let newZone, calendar.calendarZone == nil, calendar.items.isEmpty { calendar.timeZone = newZone }
+                let isNew = calendar.calendarZone == nil && calendar.items.isEmpty
                 progress.show("Merging \(incoming.items.count) items into \(target.lastPathComponent)…")
                 let report = calendar.merge(incoming)
+                // The new calendar's clock. Not as X-WR-TIMEZONE unless it is the
+                // file's own: Google, Apple, x-wr-timezone and this library read
+                // floating times in an X-WR-TIMEZONE, so writing one the file did
+                // not have would move every floating event of it. X-HORARI-TIMEZONE
+                // sets the clock the views show, and other calendars ignore it.
+                if let newZone, isNew, calendar.calendarZone != newZone {
+                    calendar.properties.removeAll { $0.name == ICalendar.bookZoneProperty }
+                    calendar.properties.append(ContentLine(name: ICalendar.bookZoneProperty, value: newZone))
+                }
                 progress.show("Saving \(target.lastPathComponent)…")
                 return report
             }
@@ -128,6 +139,10 @@ struct Import: ParsableCommand {
             throw CLIError(error.description)
         }
         print("added \(report.added.count), updated \(report.updated.count), unchanged \(report.unchanged.count), kept newer \(report.keptNewer.count), conflicts \(report.conflicts.count), not in the file \(report.missing.count)")
+        if !report.addedComponents.isEmpty {
+            let names = Dictionary(report.addedComponents.map { ($0, 1) }, uniquingKeysWith: +).sorted { $0.key < $1.key }
+            print("kept \(report.addedComponents.count) other component\(report.addedComponents.count == 1 ? "" : "s") as written: " + names.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
+        }
         if !report.calendarPropertiesNotTaken.isEmpty {
             print("kept \(target.lastPathComponent)'s own \(report.calendarPropertiesNotTaken.joined(separator: ", ")); the file's differ")
         }

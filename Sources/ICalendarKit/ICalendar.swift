@@ -150,13 +150,19 @@ extension CalendarItem {
         }
     }
 
-    /// The item with `f` applied to every time it holds: start, end, `RDATE`s,
+    /// The item with `f` applied to every time it holds: start, end, `RDATE`s (and their periods' ends),
     /// `EXDATE`s, optionally rules' `UNTIL`, and its overrides' recurrence IDs and times.
     func mappingTimes(includingUntil: Bool, _ f: (CalendarTime) -> CalendarTime) -> CalendarItem {
         var copy = self
         copy.start = f(start)
         if case .at(let e) = end { copy.end = .at(f(e)) }
         copy.recurrenceDates = recurrenceDates.map(f)
+        if !recurrenceDateEnds.isEmpty {
+            copy.recurrenceDateEnds = recurrenceDateEnds.map { p in
+                guard case .at(let e) = p.end else { return .init(start: f(p.start), end: p.end) }
+                return .init(start: f(p.start), end: .at(f(e)))
+            }
+        }
         copy.exceptionDates = exceptionDates.map(f)
         if includingUntil {
             for i in copy.recurrenceRules.indices { copy.recurrenceRules[i].until = copy.recurrenceRules[i].until.map(f) }
@@ -175,14 +181,26 @@ extension CalendarItem {
 public struct ICalendarDiagnostic: Hashable, Sendable, CustomStringConvertible {
     /// How serious a problem is.
     public enum Severity: String, Hashable, Sendable, Comparable {
+        /// Valid iCalendar that is worth knowing about; nothing was repaired
+        /// (changed instances whose series is elsewhere, as an invitation to
+        /// one instance holds them). Strict mode lets notes pass.
+        case note
         /// Repaired or worked around; the data is imported.
         case warning
         /// Something could not be imported as an item; it is kept as written
         /// where possible and reported.
         case error
 
-        /// Warnings sort before errors.
-        public static func < (a: Severity, b: Severity) -> Bool { a == .warning && b == .error }
+        /// Notes sort before warnings, warnings before errors.
+        public static func < (a: Severity, b: Severity) -> Bool { a.rank < b.rank }
+
+        private var rank: Int {
+            switch self {
+            case .note: 0
+            case .warning: 1
+            case .error: 2
+            }
+        }
     }
 
     /// What kind of problem it is.

@@ -118,7 +118,7 @@ public struct ICalendarExporter: Sendable {
         let stamp = LocalDateTime(localSeconds: Int64(max(-62_135_596_800, min(253_402_300_799, options.timestamp.timeIntervalSince1970.rounded(.down))))).basicISO + "Z"
         try flush(&w)
         for item in calendar.items {
-            writeItem(item, stamp: stamp, to: &w)
+            writeItem(item, stamp: stamp, zones: calendar.zones, to: &w)
             try flush(&w)
         }
         for c in calendar.components {
@@ -191,23 +191,34 @@ public struct ICalendarExporter: Sendable {
 
     // MARK: Items
 
-    private func writeItem(_ item: CalendarItem, stamp: String, to w: inout ContentWriter) {
+    /// An item's components as this exporter writes them (its master, then
+    /// its changed instances), in text: what an item the import set aside
+    /// is kept as.
+    func itemText(_ item: CalendarItem, zones: ZoneTable) -> [UInt8] {
+        var w = ContentWriter()
+        let stamp = LocalDateTime(localSeconds: Int64(options.timestamp.timeIntervalSince1970.rounded(.down))).basicISO + "Z"
+        writeItem(item, stamp: stamp, zones: zones, to: &w)
+        return w.bytes
+    }
+
+    private func writeItem(_ item: CalendarItem, stamp: String, zones: ZoneTable, to w: inout ContentWriter) {
         let name = item.kind == .task ? "VTODO" : "VEVENT"
         if item.hasMaster {
             w.line("BEGIN", value: name)
-            writeFields(item, stamp: stamp, recurrence: true, to: &w)
+            writeFields(item, stamp: stamp, recurrence: true, zones: zones, to: &w)
             w.line("END", value: name)
         }
         for o in item.overrides {
             w.line("BEGIN", value: name)
             var fields = o.item
             fields.uid = item.uid
-            writeFields(fields, stamp: stamp, recurrence: false, recurrenceID: o, to: &w)
+            writeFields(fields, stamp: stamp, recurrence: false, zones: zones, recurrenceID: o, to: &w)
             w.line("END", value: name)
         }
     }
 
-    private func writeFields(_ item: CalendarItem, stamp: String, recurrence: Bool, recurrenceID: RecurrenceOverride? = nil, to w: inout ContentWriter) {
+    private func writeFields(_ item: CalendarItem, stamp: String, recurrence: Bool, zones: ZoneTable, recurrenceID: RecurrenceOverride? = nil,
+                             to w: inout ContentWriter) {
         let extra = item.extraParameters
         w.line("UID", extra["UID"], text: item.uid)
         w.line("DTSTAMP", extra["DTSTAMP"], value: item.timestamp?.icalValue ?? stamp)
@@ -223,8 +234,26 @@ public struct ICalendarExporter: Sendable {
         case nil: break
         }
         if recurrence {
-            for r in item.recurrenceRules { w.line("RRULE", extra["RRULE"], value: r.icalValue) }
-            for t in item.recurrenceDates { time("RDATE", t, extra, &w) }
+            for r in item.recurrenceRules {
+                var rule = r
+                rule.until = r.until.map { Self.until($0, inFormFor: item.start, zones: zones) }
+                w.line("RRULE", extra["RRULE"], value: rule.icalValue)
+            }
+            let periodEnds = item.recurrenceDateEnds.isEmpty ? [:] : Dictionary(item.recurrenceDateEnds.map { ($0.start, $0.end) }) { _, last in last }
+            for t in item.recurrenceDates {
+                if let end = periodEnds[t], !t.isDate {
+                    // RFC 5545 §3.3.9: start/end, the end in the start's form (one
+                    // TZID for both), or start/duration.
+                    let value: String
+                    switch end {
+                    case .at(let e): value = t.icalValue + "/" + e.icalValue
+                    case .duration(let d): value = t.icalValue + "/" + Self.duration(d)
+                    }
+                    w.line("RDATE", [.init(name: "VALUE", values: ["PERIOD"])] + timeParameters(t) + (extra["RDATE"] ?? []), value: value)
+                } else {
+                    time("RDATE", t, extra, &w)
+                }
+            }
             for t in item.exceptionDates { time("EXDATE", t, extra, &w) }
         }
         if !item.title.isEmpty { w.line("SUMMARY", extra["SUMMARY"], text: item.title) }
@@ -259,6 +288,34 @@ public struct ICalendarExporter: Sendable {
 
     private func time(_ name: String, _ t: CalendarTime, _ extra: [String: [ContentLine.Parameter]], _ w: inout ContentWriter) {
         w.line(name, timeParameters(t) + (extra[name] ?? []), value: t.icalValue)
+    }
+
+    /// An `UNTIL` in the form RFC 5545 §3.3.10 asks of the series' start,
+    /// meaning what the recurrence engine reads (``RecurrenceSet``): a date
+    /// `UNTIL` of a timed series is the start of that day on the series'
+    /// clock, a wall-clock one of a zoned series is that wall time there —
+    /// both written as the UTC instant a zoned series needs. Real files hold
+    /// both (Google's `UNTIL=20200429T000000` under a `TZID`); peers read
+    /// them the same way, and the written form is the one every client
+    /// accepts. A zone that cannot be resolved leaves the value as it is.
+    static func until(_ until: CalendarTime, inFormFor start: CalendarTime, zones: ZoneTable) -> CalendarTime {
+        switch (start, until) {
+        case (.zoned(_, let id), .date(let d)):
+            guard let rules = try? zones.rules(forTZID: id) else { return until }
+            return .utc(LocalDateTime(localSeconds: rules.instant(forWall: Int64(d.dayNumber) * 86_400)))
+        case (.zoned(_, let id), .floating(let t)):
+            guard let rules = try? zones.rules(forTZID: id) else { return until }
+            return .utc(LocalDateTime(localSeconds: rules.instant(forWall: t.localSeconds)))
+        case (.zoned, .zoned):
+            guard let seconds = try? until.epochSeconds(floatingIn: .utc, zones: zones) else { return until }
+            return .utc(LocalDateTime(localSeconds: seconds))
+        case (.floating, .date(let d)):
+            return .floating(LocalDateTime(localSeconds: Int64(d.dayNumber) * 86_400))
+        case (.utc, .date(let d)):
+            return .utc(LocalDateTime(localSeconds: Int64(d.dayNumber) * 86_400))
+        default:
+            return until
+        }
     }
 
     /// `P1DT2H`, `PT30M`, `PT0S`.

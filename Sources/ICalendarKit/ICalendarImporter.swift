@@ -96,11 +96,31 @@ public struct ICalendarImporter: Sendable {
             throw ICalendarError(.notICalendar, "the input is not iCalendar: it has no BEGIN:VCALENDAR (is it empty, binary, or another format?)", diagnostics: session.diagnostics)
         }
         let result = session.finish()
-        if options.strict, !result.diagnostics.isEmpty {
-            let all = result.diagnostics.map { d in ICalendarDiagnostic(.error, line: d.line, d.code, d.message) }
+        if options.strict, result.diagnostics.contains(where: { $0.severity != .note }) {
+            let all = result.diagnostics.filter { $0.severity != .note }.map { d in ICalendarDiagnostic(.error, line: d.line, d.code, d.message) }
             throw ICalendarError(.rejected, "the calendar has \(all.count) problem\(all.count == 1 ? "" : "s") (strict mode)", diagnostics: all)
         }
         return result
+    }
+}
+
+/// Which components RFC 5545 lets begin inside which, for recovering from a
+/// lost `END`.
+enum ComponentNesting {
+    /// Components that only a `VCALENDAR` holds (RFC 5545 §3.6, RFC 7953).
+    static let calendarLevel: Set<String> = ["VEVENT", "VTODO", "VJOURNAL", "VFREEBUSY", "VTIMEZONE", "VAVAILABILITY"]
+    /// Components whose contents RFC 5545 and its extensions define: none of
+    /// them holds a calendar-level component. An `X-` or unknown component is
+    /// not here: what it holds is its own business (RFC 5545 §3.6), and it is
+    /// kept as written.
+    static let defined: Set<String> = [
+        "VEVENT", "VTODO", "VJOURNAL", "VFREEBUSY", "VTIMEZONE", "VAVAILABILITY", "VALARM", "STANDARD", "DAYLIGHT",
+        "AVAILABLE", "VLOCATION", "VRESOURCE", "PARTICIPANT",
+    ]
+
+    /// Whether a `BEGIN:inner` inside an open `outer` shows that `outer` lost its `END`.
+    static func cannotContain(_ outer: String, _ inner: String) -> Bool {
+        calendarLevel.contains(inner) && defined.contains(outer)
     }
 }
 
@@ -232,6 +252,20 @@ struct ImportSession {
                     if stack.isEmpty {
                         report(.warning, line.number, .unbalanced, "BEGIN:\(name) is outside any VCALENDAR; it is read as if it were inside one")
                         sawCalendarData = true
+                    }
+                    // A calendar component cannot begin inside an event, a task, an
+                    // alarm…: the one left open lost its END (a misspelt
+                    // `END:VTOOD`). It is closed here, so that what follows is read
+                    // as the calendar's, not swallowed to the end of the file.
+                    while let open = stack.last, ComponentNesting.cannotContain(open.name, name) {
+                        report(.error, open.line, .unbalanced, "BEGIN:\(open.name) is never closed (BEGIN:\(name) on line \(line.number) cannot be inside a \(open.name)); it was closed there")
+                        if inChunk() { chunk.append(RawLine(bytes: Array("END:\(open.name)".utf8), number: line.number, truncated: false)) }
+                        stack.removeLast()
+                        if inChunk(), stack.count < chunkDepth {
+                            finishChunk(chunk, tooBig: chunkTooBig, tooDeep: chunkTooDeep)
+                            chunkDepth = 0
+                            chunk = []
+                        }
                     }
                     stack.append((name, line.number))
                     if !inChunk() {
@@ -473,7 +507,7 @@ struct ImportSession {
         let ticket = checks.count
         if let libical {
             checks.append(CheckedItem(line: node.line))
-            libical.submit(Self.libicalText(lines, malformed: malformed), properties: node.properties.map { ($0.0.name, $0.1) }, line: node.line, ticket: ticket)
+            libical.submit(Self.libicalText(lines, malformed: malformed, droppingLibICalReports: true), properties: node.properties.map { ($0.0.name, $0.1) }, line: node.line, ticket: ticket)
         }
 
         // TEXT values are read from the raw lines: libical strips leading and
@@ -519,7 +553,16 @@ struct ImportSession {
                     report(.warning, line, .duplicate, "\(p.name) appears more than once (RFC 5545 allows one); the first is used and this one ignored")
                     continue
                 }
-                if p.name == "CREATED" { kept.append(p.line) }
+                if p.name == "CREATED" {
+                    kept.append(p.line)
+                    // Google writes `CREATED:00001231T000000Z` when it does not know:
+                    // valid RFC 5545 (a 4-digit year), outside the years 1…9999 a
+                    // time here holds, and only ever informational. Kept as written.
+                    if p.valueText.hasPrefix("0000"), p.parameters.isEmpty {
+                        report(.note, line, .invalidValue, "CREATED \(p.valueText.prefix(20)) is in the year 0 (Google's placeholder for an unknown creation time); it is kept as written")
+                        continue
+                    }
+                }
                 guard let t = time(p, line, &item) else {
                     if p.name == "DTSTART" || p.name == "RECURRENCE-ID" { failed = true }
                     continue
@@ -554,13 +597,7 @@ struct ImportSession {
                 }
             case "EXDATE", "RDATE":
                 if p.parameter("VALUE")?.uppercased() == "PERIOD" {
-                    // A period's start is the instance; its own end is not modelled.
-                    let starts = p.value.split(separator: ",").compactMap { $0.split(separator: "/").first.map(String.init) }
-                    var q = p
-                    q.line.value = starts.joined(separator: ",")
-                    q.line.parameters.removeAll { $0.name == "VALUE" }
-                    report(.warning, line, .other, "RDATE periods are read by their start; their own end is not kept")
-                    item.recurrenceDates += times(q, line, &item)
+                    periods(p, line, &item)
                 } else if p.name == "EXDATE" {
                     item.exceptionDates += times(p, line, &item)
                 } else {
@@ -641,12 +678,30 @@ struct ImportSession {
             return
         }
         // RFC 5545 §3.3.10: UNTIL must be a date when DTSTART is one, and a
-        // date-time when it is one. Real files get this wrong; repair it.
+        // date-time when it is one. Real files get this wrong both ways.
         for i in item.recurrenceRules.indices {
-            guard let until = item.recurrenceRules[i].until, until.isDate != item.start.isDate else { continue }
-            let repaired: CalendarTime = item.start.isDate ? .date(until.localDate) : .utc(LocalDateTime(localSeconds: Int64(until.localDate.dayNumber) * 86_400 + 86_399))
-            report(.warning, node.first("RRULE")?.1 ?? node.line, .invalidValue, "RRULE UNTIL=\(until.icalValue) is not the same kind of value as DTSTART \(item.start.icalValue); read as UNTIL=\(repaired.icalValue)")
-            item.recurrenceRules[i].until = repaired
+            guard let until = item.recurrenceRules[i].until else { continue }
+            let line = node.first("RRULE")?.1 ?? node.line
+            if case .zoned(_, let zone) = item.start, case .floating = until {
+                // A wall-clock UNTIL under a TZID (Google writes these): compared
+                // on the series' clock, as the peers do; the export writes its instant.
+                report(.warning, line, .invalidValue, "RRULE UNTIL=\(until.icalValue) is not in UTC but DTSTART is in \(zone) (RFC 5545 wants a UTC date-time ending in Z); read on \(zone)'s clock, as other calendars read it")
+                continue
+            }
+            guard until.isDate != item.start.isDate else { continue }
+            if item.start.isDate {
+                // A date-time UNTIL on an all-day series: its date, which is what
+                // the peers compare (and what an all-day rule can hold).
+                let repaired = CalendarTime.date(until.localDate)
+                report(.warning, line, .invalidValue, "RRULE UNTIL=\(until.icalValue) is not the same kind of value as DTSTART \(item.start.icalValue); read as UNTIL=\(repaired.icalValue)")
+                item.recurrenceRules[i].until = repaired
+            } else {
+                // A date UNTIL on a timed series is kept as written: the recurrence
+                // engine reads it as the start of that day on the series' clock,
+                // as dateutil, recurring-ical-events and libical do, and the
+                // export writes back what the file said.
+                report(.warning, line, .invalidValue, "RRULE UNTIL=\(until.icalValue) is a date but DTSTART \(item.start.icalValue) has a time (RFC 5545 wants \(item.start.zoneIdentifier != nil ? "a UTC date-time" : "a date-time")); read as the start of \(until.localDate), so that day is not included, as other calendars read it")
+            }
         }
         if case .at(let e) = item.end {
             if e.isDate != item.start.isDate {
@@ -658,9 +713,25 @@ struct ImportSession {
         if let recurrenceID {
             if libical != nil { checks[ticket].place = .override(pending.count) }
             pending.append(PendingItem(item: item, recurrenceID: recurrenceID, thisAndFuture: thisAndFuture, line: node.line, raw: node.contentComponent))
-        } else if masterIndex.position(of: item.uid, in: calendar.items) != nil {
-            report(.error, node.line, .duplicate, "a second item with UID \(item.uid); it was kept as written but not shown (give it its own UID)")
-            calendar.rejected.append(node.contentComponent)
+        } else if let i = masterIndex.position(of: item.uid, in: calendar.items) {
+            // Two versions of one item, as files that keep an item's history
+            // hold (recurring-ical-events' issue_148): the newer one — higher
+            // SEQUENCE (RFC 5545 §3.8.7.4, RFC 5546 §2.1.4), then LAST-MODIFIED,
+            // then DTSTAMP, as a sync decides — is the item; the other is kept
+            // as written but not shown. Equal versions: the first stays.
+            let old = calendar.items[i]
+            if ICalendar.compareVersions(item, old) == .orderedDescending {
+                report(.warning, node.line, .duplicate, "a second \(node.name) with UID \(item.uid) is a newer version (SEQUENCE \(item.sequence) over \(old.sequence)); it replaces the earlier one, which was kept as written but not shown")
+                calendar.rejected.append(contentsOf: Self.components(ICalendarExporter().itemText(old, zones: calendar.zones), options: options))
+                if libical != nil {
+                    if let k = checks.firstIndex(where: { if case .master(i) = $0.place { true } else { false } }) { checks[k].place = .none }
+                    checks[ticket].place = .master(i)
+                }
+                calendar.items[i] = item
+            } else {
+                report(.error, node.line, .duplicate, "a second item with UID \(item.uid), not newer than the first (SEQUENCE \(item.sequence)); it was kept as written but not shown (give it its own UID, or a higher SEQUENCE if it is a newer version)")
+                calendar.rejected.append(node.contentComponent)
+            }
         } else {
             if libical != nil { checks[ticket].place = .master(calendar.items.count) }
             masterIndex.insert(item.uid, at: calendar.items.count)
@@ -671,16 +742,63 @@ struct ImportSession {
     /// A component's lines as libical reads them: the malformed ones left
     /// out, each ended by CRLF, the whole ended by a NUL. Its bytes are also
     /// what a generated UID is derived from.
-    private static func libicalText(_ lines: [RawLine], malformed: Set<Int>) -> [UInt8] {
+    ///
+    /// - Parameter droppingLibICalReports: leave out the file's own
+    ///   `X-LIC-ERROR` lines, an earlier libical's reports that a producer
+    ///   saved (Evolution, recurring-ical-events' issue_27): libical gives
+    ///   them back as its own findings, and they were reported as problems
+    ///   of this file. They stay in the item as written.
+    private static func libicalText(_ lines: [RawLine], malformed: Set<Int>, droppingLibICalReports: Bool = false) -> [UInt8] {
         var text: [UInt8] = []
         text.reserveCapacity(lines.reduce(0) { $0 + $1.bytes.count + 2 } + 1)
         for (i, l) in lines.enumerated() where !malformed.contains(i) {
+            if droppingLibICalReports, l.bytes.first == UInt8(ascii: "X") || l.bytes.first == UInt8(ascii: "x"),
+               ContentLineSyntax.name(l.bytes) == "X-LIC-ERROR" { continue }
             text.append(contentsOf: l.bytes)
             text.append(0x0D)
             text.append(0x0A)
         }
         text.append(0)
         return text
+    }
+
+    /// Reads `RDATE;VALUE=PERIOD` (RFC 5545 §3.3.9, §3.8.5.2): each instance
+    /// starts at its period's start and ends at the period's own end
+    /// (`start/end`, one TZID for both) or after its length (`start/PT2H`).
+    /// `EXDATE` allows no periods: their starts are excluded, with a warning.
+    private mutating func periods(_ p: ParsedLine, _ line: Int, _ item: inout CalendarItem) {
+        func one(_ text: Substring) -> ParsedLine {
+            var q = p
+            q.line.value = String(text)
+            q.line.parameters.removeAll { $0.name == "VALUE" }
+            return q
+        }
+        for value in p.valueText.split(separator: ",") {
+            let parts = value.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let start = time(one(parts[0]), line, &item) else { continue }
+            if p.name == "EXDATE" {
+                report(.warning, line, .invalidValue, "EXDATE cannot hold a period (RFC 5545 §3.8.5.1); the period starting \(start.icalValue) excludes the instance at its start")
+                item.exceptionDates.append(start)
+                continue
+            }
+            let endText = parts.count > 1 ? parts[1].trimmedBlanks : ""
+            var end: CalendarItem.End?
+            if start.isDate {
+                report(.warning, line, .invalidValue, "RDATE period ‘\(value.prefix(60))’ starts on a date; a period is two date-times (RFC 5545 §3.3.9), so the instance takes the item's length")
+            } else if let first = endText.first, first == "P" || first == "+" || first == "-" {
+                if let (d, negative) = DurationValue.parse(Substring(endText)), !negative, d.days <= 3_660_000 {
+                    end = .duration(d)
+                } else {
+                    report(.warning, line, .invalidValue, "RDATE period ‘\(value.prefix(60))’ has no usable length; the instance takes the item's length")
+                }
+            } else if let e = time(one(Substring(endText)), line, &item), !e.isDate {
+                end = .at(e)
+            } else {
+                report(.warning, line, .invalidValue, "RDATE period ‘\(value.prefix(60))’ has no usable end; the instance takes the item's length")
+            }
+            item.recurrenceDates.append(start)
+            if let end { item.recurrenceDateEnds.append(.init(start: start, end: end)) }
+        }
     }
 
     /// Records the parameters of a modelled property that the model does not hold.
@@ -755,6 +873,9 @@ struct ImportSession {
                 report(.warning, line, .unknownTimeZone, "the TZID ‘\(tzid)’ is not a known zone and the file has no VTIMEZONE for it; its times are read as floating (local) times")
             }
         }
+        for (tzid, iana) in ianaEquivalentsOfDefinedZones() {
+            zones[tzid] = .some(iana)
+        }
         if !zones.isEmpty {
             for i in calendar.items.indices {
                 calendar.items[i] = calendar.items[i].rezoned(zones)
@@ -787,6 +908,15 @@ struct ImportSession {
                     calendar.rejected.append(p.raw)
                     continue
                 }
+                if calendar.items[i].hasMaster, p.item.sequence < calendar.items[i].sequence, !Self.produces(calendar.items[i], rid, zones: calendar.zones) {
+                    // The series was revised after this change (a higher SEQUENCE,
+                    // RFC 5546 §2.1.4) and no longer has the instance — excluded or
+                    // cut off (recurring-ical-events' issue_163, issue_253): the
+                    // change is superseded. Kept as written, not shown.
+                    report(.warning, p.line, .orphanOverride, "the changed instance \(rid) of UID \(p.item.uid) (SEQUENCE \(p.item.sequence)) is older than its series (SEQUENCE \(calendar.items[i].sequence)), which no longer has that instance; it was kept as written but not shown")
+                    calendar.rejected.append(p.raw)
+                    continue
+                }
                 if let same = calendar.items[i].overrides.firstIndex(where: { $0.recurrenceID == rid }) {
                     let old = calendar.items[i].overrides[same]
                     report(.error, p.line, .duplicate, "a second change to the instance \(rid) of UID \(p.item.uid); the one with the higher SEQUENCE was kept, the other kept as written")
@@ -805,7 +935,9 @@ struct ImportSession {
                 calendar.items[i].overrides.append(o)
                 placedRaw[Occurrence.ID(uid: p.item.uid, recurrenceID: rid)] = p.raw
             } else {
-                report(.warning, p.line, .orphanOverride, "the changed instance \(rid) of UID \(p.item.uid) has no series master in this file; it is shown on its own")
+                // Valid: RFC 4791 §4.1 and RFC 6638 let a calendar object hold only
+                // the instances an attendee was invited to. A note, not a warning.
+                report(.note, p.line, .orphanOverride, "the changed instance \(rid) of UID \(p.item.uid) has no series master in this file (as an invitation to one instance has); it is shown on its own")
                 var master = p.item
                 master.start = rid
                 master.end = nil
@@ -834,6 +966,54 @@ struct ImportSession {
 }
 
 extension ImportSession {
+    /// The file's `VTIMEZONE`s under a name that stands for an IANA zone
+    /// (Exchange's and Outlook's Windows names, `GMT Standard Time`) whose
+    /// rules are that zone's wherever the calendar uses them: each is read
+    /// as the IANA zone, and its definition is dropped, so that the export
+    /// names the zone every client knows (with the tz database's own
+    /// `VTIMEZONE`). The comparison runs from the earliest time in the zone
+    /// to 2150: Exchange writes today's rule from 1601, which differs from
+    /// the IANA zone's history but not where the events are. A definition
+    /// that differs there is the file's own zone (RFC 5545 §3.2.19) and is kept.
+    mutating func ianaEquivalentsOfDefinedZones() -> [String: String] {
+        var candidates: [String: (iana: String, own: ZoneRules, system: ZoneRules)] = [:]
+        for tzid in definedTZIDs {
+            guard let iana = ZoneRules.ianaIdentifier(forTZID: tzid), iana != tzid, let own = calendar.zones[tzid],
+                  let system = try? ZoneRules.named(iana) else { continue }
+            candidates[tzid] = (iana, own, system)
+        }
+        guard !candidates.isEmpty else { return [:] }
+        var earliest: [String: Int64] = [:]
+        func use(_ t: CalendarTime?) {
+            guard case .zoned(let wall, let z)? = t, candidates[z] != nil else { return }
+            earliest[z] = min(earliest[z] ?? .max, wall.localSeconds)
+        }
+        func useAll(_ item: CalendarItem) {
+            use(item.start)
+            if case .at(let e) = item.end { use(e) }
+            item.recurrenceDates.forEach(use)
+            item.exceptionDates.forEach(use)
+        }
+        calendar.items.forEach(useAll)
+        for p in pending {
+            useAll(p.item)
+            use(p.recurrenceID)
+        }
+        var out: [String: String] = [:]
+        for (tzid, c) in candidates {
+            guard let first = earliest[tzid] else { continue }
+            let from = first - 86_400, to = VTimeZone.horizon
+            let same = c.own.offset(atInstant: from) == c.system.offset(atInstant: from)
+                && c.own.transitions(from: from, to: to).map { [$0.instant, Int64($0.offsetAfter)] }
+                == c.system.transitions(from: from, to: to).map { [$0.instant, Int64($0.offsetAfter)] }
+            guard same else { continue }
+            out[tzid] = c.iana
+            calendar.zones[tzid] = nil
+            calendar.timeZoneDefinitions.removeAll { $0.properties.first { $0.name == "TZID" }?.value.trimmedValue == tzid }
+        }
+        return out
+    }
+
     /// Reports libical's findings, and rejects (as written) the items libical could not read at all.
     private mutating func applyLibICalOutcomes() {
         var droppedMasters: Set<Int> = []
@@ -849,17 +1029,9 @@ extension ImportSession {
                 case .override(let i): droppedOverrides.insert(i)
                 case .none: break
                 }
-                var reader = ContentLineReader(bytes: text, maxLineBytes: options.maxLineBytes)
-                var lines: [RawLine] = []
-                while let line = try? reader.next() { lines.append(line) }
-                var quiet = options
-                quiet.checksWithLibICal = false  // only the tree is wanted
-                var scratch = ImportSession(options: quiet)
-                var index = 0
-                var malformed: Set<Int> = []
-                let node = scratch.buildTree(lines, &index, malformed: &malformed)
-                report(.error, checks[ticket].line, .libicalError, "libical could not read this \(node?.name ?? "component"); it was kept as written")
-                if let node { calendar.rejected.append(node.contentComponent) }
+                let nodes = Self.components(text, options: options)
+                report(.error, checks[ticket].line, .libicalError, "libical could not read this \(nodes.first?.name ?? "component"); it was kept as written")
+                calendar.rejected.append(contentsOf: nodes)
             }
         }
         if !droppedMasters.isEmpty {
@@ -869,6 +1041,36 @@ extension ImportSession {
         if !droppedOverrides.isEmpty {
             pending = pending.enumerated().filter { !droppedOverrides.contains($0.offset) }.map(\.element)
         }
+    }
+
+    /// Whether a series (without its changed instances) has an instance with this recurrence ID.
+    static func produces(_ series: CalendarItem, _ id: CalendarTime, zones: ZoneTable) -> Bool {
+        guard let t = try? id.epochSeconds(floatingIn: .utc, zones: zones) else { return true }
+        guard let set = series.recurrenceSet else { return (try? series.start.epochSeconds(floatingIn: .utc, zones: zones)) == t }
+        let around = (Date(timeIntervalSince1970: TimeInterval(t - 86_400)), Date(timeIntervalSince1970: TimeInterval(t + 86_400)))
+        guard let instances = try? set.instances(from: around.0, to: around.1, floatingZone: .utc, zones: zones) else { return true }
+        return instances.contains { (try? $0.recurrenceID.epochSeconds(floatingIn: .utc, zones: zones)) == t }
+    }
+
+    /// The components in a text of whole components, as written.
+    static func components(_ text: [UInt8], options: ImportOptions) -> [ContentComponent] {
+        var reader = ContentLineReader(bytes: text, maxLineBytes: options.maxLineBytes)
+        var lines: [RawLine] = []
+        while let line = try? reader.next() { lines.append(line) }
+        var quiet = options
+        quiet.checksWithLibICal = false  // only the tree is wanted
+        var scratch = ImportSession(options: quiet)
+        var index = 0
+        var malformed: Set<Int> = []
+        var out: [ContentComponent] = []
+        while index < lines.count {
+            guard let node = scratch.buildTree(lines, &index, malformed: &malformed) else {
+                index += 1
+                continue
+            }
+            out.append(node.contentComponent)
+        }
+        return out
     }
 
     /// The zone name to use for a TZID that needs no VTIMEZONE: an exact

@@ -382,6 +382,8 @@ private struct OutlineScanner {
                         openLine = range
                     } else if stack.count == 1 {
                         current = (name, range.lowerBound, [])
+                    } else if let outer = stack.last, ComponentNesting.cannotContain(outer, name) {
+                        return false  // the importer closes `outer` here: not read the same way
                     }
                     stack.append(name)
                     return stack.count <= 64

@@ -31,6 +31,10 @@ public struct SyncReport: Hashable, Sendable {
     /// this calendar's and were not taken: this calendar keeps its name,
     /// zone and colour when it has them.
     public var calendarPropertiesNotTaken: [String] = []
+    /// The names of the incoming calendar's other components that came along
+    /// as written (`VJOURNAL`, `VFREEBUSY`, an `X-` component, a task with no
+    /// date, one its import set aside): a merge loses none of them.
+    public var addedComponents: [String] = []
 
     /// Creates an empty report.
     public init() {}
@@ -107,11 +111,51 @@ extension ICalendar {
             case .orderedSame: report.conflicts.append(new.uid)
             }
         }
+        takeKeptComponents(of: incoming, &report)
         report.missing = items[..<ownCount].filter { own in
             guard let i = index.position(of: own.uid, in: items) else { return true }
             return !matched[i]
         }.map(\.uid)
         return report
+    }
+
+    /// The incoming calendar's components kept as written — ``components``
+    /// (journals, free/busy, `X-` components, tasks with no date) and
+    /// ``rejected`` (what its import set aside) — come along: `horari import`
+    /// into a new calendar lost them all before. One this calendar already
+    /// holds, equal, is not added twice; a component with the `UID` of one of
+    /// ours of the same name replaces it when it is a newer version (`SEQUENCE`,
+    /// then `LAST-MODIFIED`, then `DTSTAMP`, as for items).
+    private mutating func takeKeptComponents(of incoming: ICalendar, _ report: inout SyncReport) {
+        func value(_ c: ContentComponent, _ name: String) -> String? { c.properties.first { $0.name == name }?.value.trimmedValue }
+        func isNewer(_ a: ContentComponent, than b: ContentComponent) -> Bool {
+            let (x, y) = (Int(value(a, "SEQUENCE") ?? "") ?? 0, Int(value(b, "SEQUENCE") ?? "") ?? 0)
+            if x != y { return x > y }
+            // UTC basic-format times (RFC 5545 §3.8.7.2, §3.8.7.3) order as text.
+            for name in ["LAST-MODIFIED", "DTSTAMP"] where value(a, name) != value(b, name) {
+                return (value(a, name) ?? "") > (value(b, name) ?? "")
+            }
+            return false
+        }
+        func take(_ theirs: [ContentComponent], into ours: inout [ContentComponent], byUID: Bool) {
+            guard !theirs.isEmpty else { return }
+            var present = Set(ours)
+            var positions: [String: Int] = [:]
+            if byUID {
+                for (i, c) in ours.enumerated() { if let u = value(c, "UID") { positions[c.name + "\u{0}" + u] = i } }
+            }
+            for c in theirs where !present.contains(c) {
+                if byUID, let u = value(c, "UID"), let i = positions[c.name + "\u{0}" + u] {
+                    if isNewer(c, than: ours[i]) { ours[i] = c }
+                    continue
+                }
+                ours.append(c)
+                present.insert(c)
+                report.addedComponents.append(c.name)
+            }
+        }
+        take(incoming.components, into: &components, byUID: true)
+        take(incoming.rejected, into: &rejected, byUID: false)
     }
 
     /// Whether this calendar says anything of itself: a name, a colour, or a
