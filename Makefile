@@ -7,7 +7,7 @@ VENV := .venv-conformance
 # The peers that referee us, pinned so that their verdicts do not drift.
 PEERS := 'python-dateutil==2.9.0.post0' 'icalendar==7.3.0' 'recurring-ical-events==3.8.2' \
 	'x-wr-timezone==2.0.1' 'vobject==0.9.9' 'khal==0.14.1' 'Radicale==3.9.0' \
-	'jsonschema==4.26.0'
+	'jsonschema==4.26.0' 'ical==14.3.1'
 # Real .ics files: the test corpora inside these source distributions.
 CORPUS := $(VENV)/corpus
 CORPUS_SDISTS := 'icalendar==7.3.0' 'recurring-ical-events==3.8.2' 'khal==0.14.1' 'python-dateutil==2.9.0.post0'
@@ -142,8 +142,9 @@ fuzz: fuzz-build corpus
 	done
 
 ## Conformance against peers from PyPI: dateutil (recurrence), recurring-ical-events on
-## ~317 real files (import), round trips validated by icalendar+vobject, khal, Radicale
-## and calcurse (Debian);
+## ~317 real files (import; the user's round trip through import --into; validate --strict
+## of every Google, Exchange, Outlook and SabreDAV export), the client matrix (khal,
+## Radicale, calcurse from Debian, ical, icalendar, vobject on every export of the sample);
 ## month grids against ncal for every month 2000–2030.
 conformance: deps corpus
 	$(SWIFT) build -c release --product horari
@@ -151,7 +152,6 @@ conformance: deps corpus
 	$(VENV)/bin/python Conformance/corpus_check.py .build/release/horari $(CORPUS)
 	@command -v calcurse >/dev/null || { echo "Installing calcurse with apt-get..."; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq calcurse >/dev/null; }
-	$(VENV)/bin/python Conformance/clients_check.py .build/release/horari Examples/Samples/gym.ics
 	@command -v ncal >/dev/null || { echo "Installing ncal with apt-get..."; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq ncal >/dev/null; }
 	sh Conformance/ncal_check.sh .build/release/horari
@@ -161,8 +161,7 @@ conformance: deps corpus
 	@command -v faketime >/dev/null || { echo "Installing faketime with apt-get..."; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq faketime >/dev/null; }
 	$(VENV)/bin/python Conformance/readme_tour.py .build/release/horari --khal $(VENV)/bin/khal
-	for audience in "all" "public" "member marta" "coach marc"; do \
-		$(VENV)/bin/python Conformance/clients_check.py .build/release/horari Examples/Samples/gym.ics --for $$audience || exit 1; done
+	$(VENV)/bin/python Conformance/clients_check.py .build/release/horari Examples/Samples/gym.ics
 
 ## Benchmarks (release build): one table, each figure beside its reference measured
 ## in the same run — libical in process and alone (Benchmarks/libical_ref.c), the

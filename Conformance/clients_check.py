@@ -15,10 +15,23 @@
    keeps the series' date; excluding that date as well would make
    recurring-ical-events drop the moved instance). A cancelled occurrence is
    an EXDATE, so calcurse hides it as every reader does.
+4. ical (the strict pydantic parser Home Assistant uses): it parses the
+   export without an error, and its timeline over the window holds every
+   event horari lists, at the same wall time, and nothing else.
+5. icalendar with recurring-ical-events: the occurrences it expands from the
+   export are horari's (the same form the corpus check compares).
+6. vobject: it parses the export, and each series' rule set (RRULE, RDATE,
+   EXDATE, with the changed instances put in place by RECURRENCE-ID) gives
+   horari's start times.
+
+Every client reads every export of the sample: the file as it is, and the
+four audiences of `horari export --for` (all, public, member marta, coach
+marc). The matrix at the end has a cell per client and export: pass, or
+pass* with the justification printed under it.
 
 Usage: clients_check.py HORARI_BINARY SAMPLE.ics [EXPORT-OPTIONS...]
-(for example `--for member marta`: what that export writes is checked.)
-Exit status 0 when every client accepts everything, 1 otherwise.
+(with options, for example `--for member marta`, only that export is checked.)
+Exit status 0 when every cell passes, 1 otherwise.
 """
 import json
 import os
@@ -33,6 +46,10 @@ import datetime
 import shutil
 
 import icalendar
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+EXPORTS = [("file", []), ("all", ["--for", "all"]), ("public", ["--for", "public"]),
+           ("member marta", ["--for", "member", "marta"]), ("coach marc", ["--for", "coach", "marc"])]
 
 FROM, TO = "2026-11-01", "2026-12-31"
 
@@ -94,20 +111,32 @@ def khal_check(horari, exported, work):
     return problems
 
 
-def radicale_check(exported, work):
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    folder = os.path.join(work, "radicale")
-    os.makedirs(folder)
-    config = os.path.join(folder, "config")
-    with open(config, "w") as f:
-        f.write(f"[server]\nhosts = 127.0.0.1:{port}\n[auth]\ntype = none\n[rights]\ntype = owner_only\n"
-                f"[storage]\nfilesystem_folder = {folder}/collections\n")
-    server = subprocess.Popen([sys.executable, "-m", "radicale", "--config", config],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = "http://127.0.0.1:%d" % port
+class Radicale:
+    """A Radicale server on 127.0.0.1 on a free port with a scratch storage
+    folder, stopped by its process id."""
+
+    def __init__(self, work):
+        s = socket.socket()
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+        s.close()
+        folder = os.path.join(work, "radicale")
+        os.makedirs(folder)
+        config = os.path.join(folder, "config")
+        with open(config, "w") as f:
+            f.write(f"[server]\nhosts = 127.0.0.1:{port}\n[auth]\ntype = none\n[rights]\ntype = owner_only\n"
+                    f"[storage]\nfilesystem_folder = {folder}/collections\n")
+        self.process = subprocess.Popen([sys.executable, "-m", "radicale", "--config", config],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.base = "http://127.0.0.1:%d" % port
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait()
+
+
+def radicale_check(exported, server, collection):
+    base = server.base
     auth = "Basic " + base64.b64encode(b"alice:x").decode()
 
     def request(method, url, body=None, headers=None):
@@ -127,7 +156,7 @@ def radicale_check(exported, work):
                 break
             except OSError:
                 time.sleep(0.1)
-        status, _ = request("MKCALENDAR", "/alice/horari/")
+        status, _ = request("MKCALENDAR", "/alice/%s/" % collection)
         if status not in (200, 201):
             return ["MKCALENDAR answered %d" % status]
         cal = icalendar.Calendar.from_ical(open(exported, "rb").read())
@@ -148,7 +177,7 @@ def radicale_check(exported, work):
                     one.add_component(zones[tzid])
             for m in members:
                 one.add_component(m)
-            name = "/alice/horari/%s.ics" % "".join(ch if ch.isalnum() else "-" for ch in uid)
+            name = "/alice/%s/%s.ics" % (collection, "".join(ch if ch.isalnum() else "-" for ch in uid))
             status, body = request("PUT", name, one.to_ical(), {"Content-Type": "text/calendar; charset=utf-8"})
             if status not in (200, 201, 204):
                 problems.append("PUT %s answered %d: %s" % (uid, status, body[:200]))
@@ -163,8 +192,7 @@ def radicale_check(exported, work):
         print("radicale: %d of %d exported items accepted by PUT and returned by GET with the same UID"
               % (accepted, len(groups)))
     finally:
-        server.terminate()
-        server.wait()
+        pass
     return problems
 
 
@@ -222,23 +250,175 @@ def calcurse_check(horari, exported, work):
           % (len(want) - len([p for p in problems if "does not show" in p]), len(want), FROM, TO,
              "; and %d moved occurrence(s) at the original time too (justified: calcurse reads no RECURRENCE-ID)" % len(justified)
              if justified else ""))
+    if justified and not problems:
+        return Justified("a moved occurrence also shows at its original time: calcurse reads no RECURRENCE-ID "
+                         "(it imports the changed instance as an event of its own); excluding the original date too "
+                         "would make recurring-ical-events drop the moved instance")
     return problems
+
+
+class Justified(list):
+    """A check that passes with a difference it explains."""
+
+    def __init__(self, why):
+        super().__init__()
+        self.why = why
+
+
+def horari_events(horari, exported):
+    """horari's VEVENT occurrences in the window, as (uid, wall start in its own zone, summary)."""
+    r = sh([horari, "occurrences", exported, "--from", FROM, "--to", TO, "--format", "jsonl"])
+    out = []
+    for line in r.stdout.splitlines():
+        o = json.loads(line)
+        if o["component"] == "VEVENT":
+            out.append((o["uid"], o["start"][:16].replace("T", " "), o["summary"] or ""))
+    return sorted(out)
+
+
+def ical_check(horari, exported):
+    """ical (allenporter/ical): a strict parser; its timeline in Madrid."""
+    import zoneinfo
+    from ical.calendar_stream import IcsCalendarStream
+    try:
+        cal = IcsCalendarStream.calendar_from_ics(open(exported, encoding="utf-8").read())
+    except Exception as e:  # the parser's own error types vary by version
+        return ["ical refuses the export: %s: %s" % (type(e).__name__, str(e)[:300])]
+    tz = zoneinfo.ZoneInfo("Europe/Madrid")
+    start = datetime.datetime.fromisoformat(FROM).replace(tzinfo=tz)
+    end = datetime.datetime.fromisoformat(TO).replace(tzinfo=tz)
+    seen = []
+    for e in cal.timeline_tz(tz).overlapping(start, end):
+        s = e.dtstart
+        text = s.isoformat()[:16].replace("T", " ") if isinstance(s, datetime.datetime) else s.isoformat()
+        seen.append((e.uid, text, e.summary or ""))
+    return compare("ical", sorted(seen), horari_events(horari, exported))
+
+
+def compare(client, seen, want):
+    problems = ["%s does not show: %s" % (client, w) for w in want if w not in seen]
+    problems += ["%s shows what horari does not: %s" % (client, x) for x in seen if x not in want]
+    print("%s: read the export; shows %d of the %d events horari lists in %s..%s"
+          % (client, len([w for w in want if w in seen]), len(want), FROM, TO))
+    return problems
+
+
+def icalendar_check(horari, exported):
+    """icalendar + recurring-ical-events (the corpus check's reference expander)."""
+    r = sh([sys.executable, os.path.join(HERE, "peers", "expand_reference.py"), exported, FROM, TO])
+    if r.returncode != 0:
+        return ["icalendar cannot read the export: " + r.stderr[-300:]]
+    ours = sh([horari, "occurrences", exported, "--from", FROM, "--to", TO, "--format", "jsonl"])
+    theirs = sorted(r.stdout.splitlines())
+    mine = sorted(ours.stdout.splitlines())
+    problems = ["icalendar + recurring-ical-events: not in horari's: " + x for x in theirs if x not in mine]
+    problems += ["icalendar + recurring-ical-events: missing: " + x for x in mine if x not in theirs]
+    print("icalendar + recurring-ical-events: %d occurrences in %s..%s, %s horari's"
+          % (len(theirs), FROM, TO, "the same as" if not problems else "not all"))
+    return problems
+
+
+def vobject_check(horari, exported):
+    """vobject: each series' rule set, changed instances put in place by RECURRENCE-ID."""
+    import vobject
+    import zoneinfo
+    tz = zoneinfo.ZoneInfo("Europe/Madrid")
+    try:
+        cal = vobject.readOne(open(exported, encoding="utf-8").read())
+    except Exception as e:  # vobject raises its own ParseError and others
+        return ["vobject cannot read the export: %s: %s" % (type(e).__name__, str(e)[:300])]
+    start = datetime.datetime.fromisoformat(FROM).replace(tzinfo=tz)
+    end = datetime.datetime.fromisoformat(TO).replace(tzinfo=tz)
+
+    def aware(t):
+        if isinstance(t, datetime.datetime):
+            return t if t.tzinfo else t.replace(tzinfo=tz)
+        return datetime.datetime(t.year, t.month, t.day, tzinfo=tz)
+
+    def text(t):
+        return t.astimezone(tz).isoformat()[:16].replace("T", " ") if isinstance(t, datetime.datetime) else t.isoformat()
+
+    masters, changed = {}, {}
+    for e in getattr(cal, "vevent_list", []):
+        if hasattr(e, "recurrence_id"):
+            changed.setdefault(e.uid.value, []).append(e)
+        else:
+            masters[e.uid.value] = e
+    seen = []
+    for uid, e in masters.items():
+        if hasattr(e, "rrule") or hasattr(e, "rdate"):
+            moved = {aware(c.recurrence_id.value): c for c in changed.get(uid, [])}
+            for t in e.getrruleset(addRDate=True).between(start - datetime.timedelta(days=1), end, inc=True):
+                if aware(t) in moved or not (start <= aware(t) < end):
+                    continue
+                seen.append((uid, text(t if isinstance(e.dtstart.value, datetime.datetime) else t.date()), e.summary.value if hasattr(e, "summary") else ""))
+        elif start <= aware(e.dtstart.value) < end:
+            seen.append((uid, text(e.dtstart.value), e.summary.value if hasattr(e, "summary") else ""))
+    for uid, cs in changed.items():
+        for c in cs:
+            if start <= aware(c.dtstart.value) < end:
+                seen.append((uid, text(c.dtstart.value), c.summary.value if hasattr(c, "summary") else ""))
+    # horari prints each time in its own zone; the sample's are all Madrid's.
+    return compare("vobject", sorted(seen), horari_events(horari, exported))
+
+
+CLIENTS = ["khal", "Radicale", "calcurse", "ical", "icalendar", "vobject"]
+
+
+def check_export(horari, sample, label, options, work, server):
+    print("== export %s:" % label)
+    folder = os.path.join(work, "".join(ch if ch.isalnum() else "-" for ch in label))
+    os.makedirs(folder)
+    exported = os.path.join(folder, "export.ics")
+    r = sh([horari, "export", sample, "--out", exported] + options)
+    if r.returncode != 0:
+        return {c: ["horari export failed: " + r.stderr[-300:]] for c in CLIENTS}
+    return {
+        "khal": khal_check(horari, exported, folder),
+        "Radicale": radicale_check(exported, server, "".join(ch if ch.isalnum() else "-" for ch in label)),
+        "calcurse": calcurse_check(horari, exported, folder),
+        "ical": ical_check(horari, exported),
+        "icalendar": icalendar_check(horari, exported),
+        "vobject": vobject_check(horari, exported),
+    }
 
 
 def main():
     horari, sample = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
-    if len(sys.argv) > 3:
-        print("export " + " ".join(sys.argv[3:]) + ":")
+    exports = [(" ".join(sys.argv[3:]), sys.argv[3:])] if len(sys.argv) > 3 else EXPORTS
+    cells, notes = {}, []
     with tempfile.TemporaryDirectory() as work:
-        exported = os.path.join(work, "export.ics")
-        r = sh([horari, "export", sample, "--out", exported] + sys.argv[3:])
-        if r.returncode != 0:
-            print("FAIL horari export: " + r.stderr)
-            return 1
-        problems = khal_check(horari, exported, work) + radicale_check(exported, work) + calcurse_check(horari, exported, work)
-    for p in problems:
-        print("FAIL " + p)
-    return 1 if problems else 0
+        server = Radicale(work)
+        try:
+            for label, options in exports:
+                cells[label] = check_export(horari, sample, label, options, work, server)
+        finally:
+            server.stop()
+    failed = False
+    width = max(len(c) for c in CLIENTS) + 2
+    print("\nclient matrix: %s read each export of %s" % (", ".join(CLIENTS), os.path.basename(sample)))
+    print(" " * width + "".join("%-15s" % label for label, _ in exports))
+    for client in CLIENTS:
+        row = []
+        for label, _ in exports:
+            result = cells[label][client]
+            if result:
+                failed = True
+                row.append("FAIL")
+            elif isinstance(result, Justified):
+                if result.why not in notes:
+                    notes.append(result.why)
+                row.append("pass*%d" % (notes.index(result.why) + 1))
+            else:
+                row.append("pass")
+        print(("%-" + str(width) + "s") % client + "".join("%-15s" % c for c in row))
+    for i, why in enumerate(notes):
+        print("  *%d justified: %s" % (i + 1, why))
+    for label, _ in exports:
+        for client in CLIENTS:
+            for p in cells[label][client]:
+                print("FAIL [%s, export %s] %s" % (client, label, p))
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
