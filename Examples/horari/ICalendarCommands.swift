@@ -38,9 +38,17 @@ struct Validate: ParsableCommand {
             when there is an error, or with --strict when there is a warning too. A \
             note is valid iCalendar worth knowing about, and never fails.
 
+            A file that keeps a gym's scheduling book is also checked as the book \
+            reads it: a roster that books someone who is not a member, a client of \
+            an unknown coach, a class the book cannot read (errors, which stop the \
+            book's commands), a class with more bookings than places (a warning). \
+            --repair removes what the book cannot read and keeps the file as it was \
+            beside it (FILE.before-repair).
+
             Examples:
               horari validate invitation.ics
               horari validate export.ics --strict
+              horari validate gym.ics --repair
             """
     )
 
@@ -52,6 +60,12 @@ struct Validate: ParsableCommand {
 
     @Flag(help: "Treat warnings as errors (notes still pass).")
     var strict = false
+
+    @Flag(help: "Remove the scheduling records the book cannot read, keeping the file as it was beside it.")
+    var repair = false
+
+    @Flag(help: "With --repair: repair a file that did not import cleanly too (it is kept beside it as FILE.damaged).")
+    var force = false
 
     func run() throws {
         let url = try calendarURL(file: self.file, option: calendar)
@@ -69,12 +83,72 @@ struct Validate: ParsableCommand {
                 broken += 1
             }
         }
-        let errors = result.diagnostics.filter { $0.severity == .error }.count + broken
-        let warnings = result.diagnostics.filter { $0.severity == .warning }.count
+        // The scheduling book, as its commands read it.
+        var bookErrors = 0, bookWarnings = 0
+        for (line, p) in try schedulingProblems(of: result.calendar, at: url) {
+            print("\(file):\(line.map { "line \($0): " } ?? "")\(p.severity.rawValue): \(p.message)\(p.repair.map { " (--repair: \($0))" } ?? "")")
+            if p.severity == .error { bookErrors += 1 } else { bookWarnings += 1 }
+        }
+        let errors = result.diagnostics.filter { $0.severity == .error }.count + broken + bookErrors
+        let warnings = result.diagnostics.filter { $0.severity == .warning }.count + bookWarnings
         let notes = result.diagnostics.filter { $0.severity == .note }.count
         print("\(file): \(result.calendar.items.count) item\(result.calendar.items.count == 1 ? "" : "s"), \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")" + (notes > 0 ? ", \(notes) note\(notes == 1 ? "" : "s")" : ""))
+        if repair {
+            guard bookErrors > 0 else {
+                print("\(file): nothing to repair in the scheduling book")
+                return
+            }
+            try repairBook(at: url, file: file)
+            return
+        }
         if errors > 0 || (strict && warnings > 0) { throw ExitCode(1) }
     }
+
+    /// The book's problems with their lines, for a calendar that keeps a book.
+    private func schedulingProblems(of calendar: ICalendar, at url: URL) throws -> [(Int?, SchedulingBook.RecordProblem)] {
+        guard calendar.items.contains(where: SchedulingBook.isSchedulingItem) || calendar.components.contains(where: SchedulingBook.isSchedulingComponent) else {
+            return []
+        }
+        let check: (book: SchedulingBook, problems: [SchedulingBook.RecordProblem])
+        do { check = try calendar.schedulingCheck(defaultTimeZone: calendarZoneName(of: calendar)) } catch { throw CLIError("\(url.path): \(error.description)") }
+        let lines = SchedulingRecordLines(bytes: (try? [UInt8](Data(contentsOf: url))) ?? [])
+        return check.problems.map { (lines.line(of: $0.record), $0) }.sorted { ($0.0 ?? 0) < ($1.0 ?? 0) }
+    }
+
+    /// Saves the book as it can be read, after keeping the file as it was.
+    private func repairBook(at url: URL, file: String) throws {
+        let copy = try keptCopy(of: url, suffix: "before-repair")
+        let removed: Int
+        do {
+            removed = try CalendarFile.update(url, exporterFor: { _ in ICalendarExporter(options: .init(includeRejected: true)) },
+                                              whileWaiting: { sayWaiting(for: url) }, ifDamaged: damagePolicy(force: force)) { calendar in
+                let check = try calendar.schedulingCheck(defaultTimeZone: calendarZoneName(of: calendar))
+                calendar.setScheduling(check.book)
+                return check.problems.filter { $0.severity == .error }.count
+            }
+        } catch let error as ICalendarError {
+            try? FileManager.default.removeItem(at: copy)
+            throw damagedOrPlain(error, url)
+        } catch let error as SchedulingError {
+            try? FileManager.default.removeItem(at: copy)
+            throw CLIError("\(url.path): \(error.description)")
+        }
+        print("\(file): repaired \(removed) problem\(removed == 1 ? "" : "s") in the scheduling book; the file as it was is kept in \(copy.path)")
+    }
+}
+
+/// Copies a file byte for byte beside it as `NAME.suffix` (else `NAME.suffix-2`, …).
+func keptCopy(of url: URL, suffix: String) throws -> URL {
+    var copy = url.appendingPathExtension(suffix)
+    var n = 1
+    while FileManager.default.fileExists(atPath: copy.path) {
+        n += 1
+        copy = url.deletingLastPathComponent().appendingPathComponent("\(url.lastPathComponent).\(suffix)-\(n)")
+    }
+    do { try FileManager.default.copyItem(at: url, to: copy) } catch {
+        throw CLIError("cannot keep a copy of \(url.path) at \(copy.path): \(error.localizedDescription); nothing was changed")
+    }
+    return copy
 }
 
 /// `horari import`: merge a file into a calendar file by UID.
@@ -100,6 +174,9 @@ struct Import: ParsableCommand {
     @Option(help: "The zone a new calendar keeps (default: the file's X-WR-TIMEZONE, else the system's).")
     var timeZone: String?
 
+    @Flag(help: "Merge into a calendar file that did not import cleanly; the file as it was is kept beside it as FILE.damaged.")
+    var force = false
+
     func run() throws {
         // libical reads the incoming file, beside the import: this is where
         // foreign data enters, and its findings are printed (Docs/ICalendar.md).
@@ -119,7 +196,7 @@ struct Import: ParsableCommand {
             // none of its diagnostics, and it was written by horari.
             report = try CalendarFile.update(target, options: ImportOptions(checksWithLibICal: false),
                                              exporterFor: { _ in ICalendarExporter(options: .init(includeRejected: true)) },
-                                             whileWaiting: { sayWaiting(for: target) }) { calendar in
+                                             whileWaiting: { sayWaiting(for: target) }, ifDamaged: damagePolicy(force: force)) { calendar in
                 let isNew = calendar.calendarZone == nil && calendar.items.isEmpty
                 progress.show("Merging \(incoming.items.count) items into \(target.lastPathComponent)…")
                 let report = calendar.merge(incoming)
@@ -136,7 +213,7 @@ struct Import: ParsableCommand {
                 return report
             }
         } catch let error as ICalendarError {
-            throw CLIError(error.description)
+            throw damagedOrPlain(error, target)
         }
         print("added \(report.added.count), updated \(report.updated.count), unchanged \(report.unchanged.count), kept newer \(report.keptNewer.count), conflicts \(report.conflicts.count), not in the file \(report.missing.count)")
         if !report.addedComponents.isEmpty {
@@ -201,8 +278,7 @@ struct Export: ParsableCommand {
             throw ValidationError("--name-instructors goes with --for public")
         }
         if !audience.isEmpty {
-            let book: SchedulingBook
-            do { book = try calendar.schedulingBook(defaultTimeZone: calendarZoneName(of: calendar)) } catch { throw CLIError("\(file): \(error.description)") }
+            let book = try readBook(calendar, in: url)
             let who: ExportAudience
             switch (audience.first?.lowercased(), audience.count) {
             case ("public", 1): who = nameInstructors ? .publicTimetableNamingInstructors : .publicTimetable

@@ -27,7 +27,7 @@ extension BookOptions {
         let timeZone = timeZone
         do {
             return try CalendarFile.update(url, exporterFor: { calendar in try exporter(zone: timeZone ?? calendarZoneName(of: calendar), zones: calendar.zones) },
-                                           whileWaiting: { sayWaiting(for: url) }) { calendar in
+                                           whileWaiting: { sayWaiting(for: url) }, ifDamaged: damagePolicy(force: force)) { calendar in
                 if calendar.calendarZone == nil, calendar.items.isEmpty { calendar.timeZone = newZone }
                 return try body(&calendar)
             }
@@ -36,7 +36,7 @@ extension BookOptions {
         } catch let error as CalendarItemError {
             throw CLIError(error.message)
         } catch let error as ICalendarError {
-            throw CLIError("\(url.path): \(error.description)")
+            throw damagedOrPlain(error, url)
         }
     }
 
@@ -51,6 +51,23 @@ extension BookOptions {
         guard let now else { return Date() }
         return Date(timeIntervalSince1970: TimeInterval(try Clock(named: zone, zones: zones).instant(typed: now, option: "--now").instant))
     }
+}
+
+/// What a change does with a calendar file that did not import cleanly:
+/// refuse, or with --force go on and keep the file as it was beside it.
+func damagePolicy(force: Bool) -> CalendarFile.DamagePolicy {
+    guard force else { return .refuse }
+    return .keepCopy { copy in FileHandle.standardError.write(Data("the file as it was is kept in \(copy.path)\n".utf8)) }
+}
+
+/// A failed load or save as one message; a damaged file's with the way out.
+func damagedOrPlain(_ error: ICalendarError, _ url: URL) -> CLIError {
+    guard error.code == .damaged else { return CLIError("\(url.path): \(error.description)") }
+    return CLIError("""
+        \(error.message).
+        `horari validate \(url.path)` lists every problem with its line. Mend them by hand, or make the change with --force: \
+        the file as it is now is then kept beside it as \(url.lastPathComponent).damaged.
+        """)
 }
 
 /// "2026-11-27 18:00" (a time on `clock`) or "2026-11-28" (all day).

@@ -17,6 +17,9 @@ struct BookOptions: ParsableArguments {
     @Option(help: "The IANA time zone to show and type dated times in (default: the calendar's own; a new calendar is created in this zone, else the system's). A class's weekly time stays on the calendar's own clock.")
     var timeZone: String?
 
+    @Flag(help: "Change a calendar file that did not import cleanly (a file cut short, an unclosed component); the file as it was is kept beside it as FILE.damaged.")
+    var force = false
+
     /// The calendar file: --calendar, or the XDG data directory's.
     var url: URL { calendarURL(calendar) }
 
@@ -31,8 +34,7 @@ struct BookOptions: ParsableArguments {
 
     /// The book in the calendar file, for reading; the file must exist.
     func read() throws -> SchedulingBook {
-        let calendar = try loadExistingCalendar(url, quiet: true).calendar
-        do { return try calendar.schedulingBook(defaultTimeZone: calendarZoneName(of: calendar)) } catch { throw CLIError("\(url.path): \(error.description)") }
+        try readBook(try loadExistingCalendar(url, quiet: true).calendar, in: url)
     }
 
     /// The clock times are shown and typed on: --time-zone, else the book's own.
@@ -45,7 +47,7 @@ struct BookOptions: ParsableArguments {
     @discardableResult
     func change<T>(_ body: (inout SchedulingBook) throws -> T) throws -> T {
         try updateCalendar { calendar in
-            var book = try calendar.schedulingBook(defaultTimeZone: calendarZoneName(of: calendar))
+            var book = try readBook(calendar, in: url)
             let result = try body(&book)
             calendar.setScheduling(book)
             return result
@@ -78,6 +80,8 @@ struct BookOptions: ParsableArguments {
                     exporterFor: { calendar in try exporter(zone: timeZone ?? calendarZoneName(of: calendar), zones: calendar.zones) },
                     whileWaiting: { sayWaiting(for: url) }, body)
             } catch let error as SchedulingError {
+                // A record the book cannot read: said with its line and the way out.
+                if let calendar = try? loadExistingCalendar(url, quiet: true).calendar { _ = try readBook(calendar, in: url) }
                 throw CLIError(error.description)
             } catch let error as ICalendarError {
                 throw CLIError("\(url.path): \(error.description)")
@@ -103,6 +107,25 @@ struct BookOptions: ParsableArguments {
     func instant(in book: SchedulingBook) throws -> Date {
         try instant(inZone: timeZone ?? book.timeZone.identifier)
     }
+}
+
+/// The scheduling book a calendar file keeps. When the book cannot be read
+/// (a roster that books someone who is not a member, a client of an unknown
+/// coach…), the error names the record's line and the way out: `horari
+/// validate` lists every problem, `--repair` removes what the book cannot read.
+func readBook(_ calendar: ICalendar, in url: URL) throws -> SchedulingBook {
+    let check: (book: SchedulingBook, problems: [SchedulingBook.RecordProblem])
+    do { check = try calendar.schedulingCheck(defaultTimeZone: calendarZoneName(of: calendar)) } catch { throw CLIError("\(url.path): \(error.description)") }
+    let errors = check.problems.filter { $0.severity == .error }
+    guard let first = errors.first else { return check.book }
+    let lines = SchedulingRecordLines(bytes: (try? [UInt8](Data(contentsOf: url))) ?? [])
+    let at = lines.line(of: first.record).map { ":\($0)" } ?? ""
+    let more = errors.count == 1 ? "" : " (and \(errors.count - 1) more)"
+    throw CLIError("""
+        \(url.path)\(at): \(first.message)\(more)
+        The scheduling book cannot be read until this is mended. `horari validate \(url.path)` lists every problem with its line; \
+        `horari validate \(url.path) --repair` removes what the book cannot read (keeping the file as it was beside it).
+        """)
 }
 
 /// A book's own clock and the clock its times are shown and typed on.

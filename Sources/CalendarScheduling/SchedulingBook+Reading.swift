@@ -22,23 +22,114 @@ extension SchedulingBook {
     ///   - items: the calendar's items; those that are not a class or a session are ignored.
     ///   - components: the calendar's other components; those that are not the book's records are ignored.
     public init(timeZone: ZoneRules, items: [CalendarItem], components: [ContentComponent]) throws(SchedulingError) {
-        self.init(timeZone: timeZone)
-        let byName = Dictionary(grouping: components) { $0.name.uppercased() }
-        for c in byName[Names.coach] ?? [] { try addCoach(readCoach(c)) }
-        for c in byName[Names.client] ?? [] {
-            try addClient(Client(id: try Self.required(c, "UID"), coachID: try Self.required(c, Names.coach), name: try Self.required(c, Names.name), email: c.value(Names.email),
-                                 color: try Self.color(c)))
+        let read = Self.reading(timeZone: timeZone, items: items, components: components)
+        if let first = read.problems.first(where: { $0.severity == .error }), let error = first.underlying { throw error }
+        self = read.book
+    }
+
+    /// One inconsistency in a book's records: a record the book refuses (an
+    /// error: its commands fail until it is repaired) or a state it allows
+    /// but that needs a look (a warning).
+    public struct RecordProblem: Hashable, Sendable, CustomStringConvertible {
+        /// Which record a problem is in.
+        public enum Record: Hashable, Sendable {
+            /// The `index`-th component named `name` among the calendar's
+            /// components, counted from 0 in file order.
+            case component(name: String, index: Int)
+            /// The item (a class or a session) with this `UID`.
+            case item(uid: String)
         }
-        for c in byName[Names.member] ?? [] {
-            try addMember(Member(id: try Self.required(c, "UID"), name: try Self.required(c, Names.name), email: c.value(Names.email)))
+
+        /// How serious a problem is.
+        public enum Severity: String, Hashable, Sendable {
+            /// A state the book allows that a person should look at; nothing to repair.
+            case warning
+            /// The book refuses the record; a repair removes what it cannot read.
+            case error
+        }
+
+        /// Error or warning.
+        public var severity: Severity
+        /// The record.
+        public var record: Record
+        /// What is wrong, for a person.
+        public var message: String
+        /// What ``SchedulingBook/reading(timeZone:items:components:)`` did
+        /// about it, and so what saving its book does; `nil` for a warning.
+        public var repair: String?
+        /// The error the book's strict reading throws for it.
+        let underlying: SchedulingError?
+
+        /// `message`, and the repair where there is one.
+        public var description: String { repair.map { "\(message); a repair: \($0)" } ?? message }
+    }
+
+    /// Reads a book's records as far as they make sense, and says what does not.
+    ///
+    /// Where ``init(timeZone:items:components:)`` throws at the first record
+    /// it cannot take, this reads on: a record that cannot be read (a class
+    /// without a capacity, a client of an unknown coach, a roster of a class
+    /// that does not meet that day) is left out; a roster's booking of
+    /// someone who is not a member, or of a member listed twice, is dropped;
+    /// a second roster of one occurrence joins the first. Each is an error
+    /// in `problems`, with what was done. A roster with more bookings than
+    /// places (a capacity lowered after they booked, or a hand edit) is kept
+    /// as it is, since the book allows it, and is a warning.
+    ///
+    /// Saving the book this returns (`ICalendar.setScheduling(_:)`) is the
+    /// repair `horari validate --repair` makes.
+    /// - Parameters:
+    ///   - timeZone: the book's zone.
+    ///   - items: the calendar's items; those that are not a class or a session are ignored.
+    ///   - components: the calendar's other components; those that are not the book's records are ignored.
+    /// - Returns: the book, and its problems in the order of the records.
+    public static func reading(timeZone: ZoneRules, items: [CalendarItem], components: [ContentComponent])
+        -> (book: SchedulingBook, problems: [RecordProblem]) {
+        var book = SchedulingBook(timeZone: timeZone)
+        var problems: [RecordProblem] = []
+        func refused(_ record: RecordProblem.Record, _ error: SchedulingError, _ repair: String) {
+            problems.append(RecordProblem(severity: .error, record: record, message: error.description, repair: repair, underlying: error))
+        }
+        var positions: [String: Int] = [:]
+        var byName: [String: [(record: RecordProblem.Record, component: ContentComponent)]] = [:]
+        for c in components {
+            let name = c.name.uppercased()
+            let index = positions[name, default: 0]
+            positions[name] = index + 1
+            byName[name, default: []].append((.component(name: name, index: index), c))
+        }
+        for (record, c) in byName[Names.coach] ?? [] {
+            do throws(SchedulingError) { try book.addCoach(book.readCoach(c)) } catch { refused(record, error, "the coach’s record is removed") }
+        }
+        for (record, c) in byName[Names.client] ?? [] {
+            do throws(SchedulingError) {
+                try book.addClient(Client(id: try Self.required(c, "UID"), coachID: try Self.required(c, Names.coach), name: try Self.required(c, Names.name),
+                                          email: c.value(Names.email), color: try Self.color(c)))
+            } catch { refused(record, error, "the client’s record is removed") }
+        }
+        for (record, c) in byName[Names.member] ?? [] {
+            do throws(SchedulingError) {
+                try book.addMember(Member(id: try Self.required(c, "UID"), name: try Self.required(c, Names.name), email: c.value(Names.email)))
+            } catch { refused(record, error, "the member’s record is removed") }
         }
         for item in items where item.properties.contains(where: { $0.name == Names.capacity }) {
-            try addClass(readClass(item))
+            do throws(SchedulingError) { try book.addClass(book.readClass(item)) } catch { refused(.item(uid: item.uid), error, "the class is removed") }
         }
         for item in items where item.properties.contains(where: { $0.name == Names.client }) {
-            try restore(readSession(item))
+            do throws(SchedulingError) { try book.restore(book.readSession(item)) } catch { refused(.item(uid: item.uid), error, "the session is removed") }
         }
-        for c in byName[Names.roster] ?? [] { try readRoster(c) }
+        for (record, c) in byName[Names.roster] ?? [] {
+            book.readRoster(c, record, &problems)
+        }
+        for (key, roster) in book.rosters.sorted(by: { ($0.key.classID, $0.key.date) < ($1.key.classID, $1.key.date) }) {
+            guard let s = book.classesByID[key.classID], roster.confirmed.count > s.capacity else { continue }
+            let index = (byName[Names.roster] ?? []).firstIndex { $0.component.value(Names.classID) == key.classID && $0.component.value(Names.date) == key.date.basicISO }
+            problems.append(RecordProblem(
+                severity: .warning, record: index.map { .component(name: Names.roster, index: $0) } ?? .item(uid: key.classID),
+                message: "\(key.classID) on \(key.date) holds \(roster.confirmed.count) bookings for \(s.capacity) places (a capacity lowered after they booked, or a hand edit); no one else gets a place until \(roster.confirmed.count - s.capacity + 1) cancel",
+                repair: nil, underlying: nil))
+        }
+        return (book, problems)
     }
 
     private static func required(_ c: ContentComponent, _ name: String) throws(SchedulingError) -> String {
@@ -172,14 +263,44 @@ extension SchedulingBook {
         }
     }
 
-    private mutating func readRoster(_ c: ContentComponent) throws(SchedulingError) {
-        let classID = try Self.required(c, Names.classID)
-        guard let date = try? CalendarTime(icalValue: try Self.required(c, Names.date)).localDate else {
-            throw .invalid(field: .property(Names.date), reason: "a roster of class ‘\(classID)’ has a date that is not YYYYMMDD")
+    /// Reads a roster, leaving out what the book refuses and saying so in `problems`.
+    private mutating func readRoster(_ c: ContentComponent, _ record: RecordProblem.Record, _ problems: inout [RecordProblem]) {
+        func refused(_ error: SchedulingError, _ repair: String, saying message: String? = nil) {
+            problems.append(RecordProblem(severity: .error, record: record, message: message ?? error.description, repair: repair, underlying: error))
         }
-        let lines = c.properties.filter { $0.name == Names.booked || $0.name == Names.waiting }
-        try restoreRoster(classID: classID, date: date, booked: lines.filter { $0.name == Names.booked }.map(\.value),
-                          waiting: lines.filter { $0.name == Names.waiting }.map(\.value))
+        let key: ClassOccurrence.ID
+        do throws(SchedulingError) {
+            let classID = try Self.required(c, Names.classID)
+            guard let date = try? CalendarTime(icalValue: try Self.required(c, Names.date)).localDate else {
+                throw .invalid(field: .property(Names.date), reason: "a roster of class ‘\(classID)’ has a date that is not YYYYMMDD")
+            }
+            key = try occurrenceKey(classID, date)
+        } catch {
+            refused(error, "the roster is removed")
+            return
+        }
+        // A second roster of the occurrence would replace the first, and the
+        // first one's members would be lost at the next save: it joins it.
+        let second = rosters[key] != nil
+        if second {
+            refused(.invalid(field: .property(Names.date), reason: "the occurrence \(key) has two rosters; keep one, with every member in it"),
+                    "its members join the first roster, booked after its bookings and waiting after its waiting list")
+        }
+        var roster = rosters[key] ?? Roster()
+        for line in c.properties where line.name == Names.booked || line.name == Names.waiting {
+            let id = line.value
+            guard membersByID[id] != nil else {
+                refused(.unknownMember(id), "the booking of ‘\(id)’ is removed",
+                        saying: "the roster of \(key.classID) on \(key.date) \(line.name == Names.booked ? "books" : "has on its waiting list") ‘\(id)’, who is not a member")
+                continue
+            }
+            guard occurrencesByMember[id, default: []].insert(key).inserted else {
+                refused(.invalid(field: .property(line.name), reason: "member ‘\(id)’ appears twice in the roster of \(key)"), "the second mention is removed")
+                continue
+            }
+            if line.name == Names.booked { roster.confirmed.append(id) } else { roster.waitlist.append(id) }
+        }
+        if !roster.isEmpty { rosters[key] = roster }
     }
 
     /// Stores who holds the places of an occurrence and who waits, as read
@@ -187,8 +308,6 @@ extension SchedulingBook {
     /// a second roster of the occurrence.
     mutating func restoreRoster(classID: String, date: LocalDate, booked: [String], waiting: [String]) throws(SchedulingError) {
         let key = try occurrenceKey(classID, date)
-        // A second roster of the occurrence would replace the first, and the
-        // first one's members would be lost at the next save.
         guard rosters[key] == nil else {
             throw .invalid(field: .property(Names.date), reason: "the occurrence \(key) has two rosters; keep one, with every member in it")
         }

@@ -63,9 +63,27 @@ public enum CalendarFile {
         try update(url, options: options, exporterFor: { _ in exporter }, body)
     }
 
+    /// What a change does with a calendar file that did not import cleanly
+    /// (``ImportResult/damage``: a file cut short, an unclosed component, a
+    /// line that is not iCalendar, a value that could not be read).
+    public enum DamagePolicy: Sendable {
+        /// Refuse the change with ``ICalendarError/Code/damaged``; the file
+        /// stays byte for byte as it was. The default.
+        case refuse
+        /// Make the change, after copying the file as it was, byte for byte,
+        /// beside it (`NAME.damaged`, `NAME.damaged-2`, …): the damaged text
+        /// is kept, never dropped. `kept` is told the copy's location.
+        case keepCopy(kept: @Sendable (URL) -> Void)
+    }
+
     /// Loads, changes and saves a calendar file while holding its lock, with
     /// an exporter chosen for the changed calendar (for example one whose
     /// `DTSTAMP` is a time read on the calendar's own clock).
+    ///
+    /// A file that did not import cleanly is not saved over unless
+    /// `ifDamaged` says so: writing it back would make its damage permanent
+    /// (what the import skipped is not in the calendar), and a person may
+    /// still mend it by hand (`horari validate` lists where).
     ///
     /// - Parameters:
     ///   - url: the calendar file; it must exist.
@@ -74,21 +92,48 @@ public enum CalendarFile {
     ///   - whileWaiting: called once when another process has held the lock
     ///     for a second, so that a program can tell its user why it waits;
     ///     the call then goes on waiting.
+    ///   - ifDamaged: what to do with a file that did not import cleanly.
     ///   - body: the change, made on the calendar as read.
     /// - Returns: what `body` returns.
-    /// - Throws: ``ICalendarError``, or what `body` or `exporter` throws (nothing is saved then).
+    /// - Throws: ``ICalendarError`` (``ICalendarError/Code/damaged`` for a
+    ///   damaged file), or what `body` or `exporter` throws (nothing is saved then).
     public static func update<T>(
         _ url: URL, options: ImportOptions = ImportOptions(),
         exporterFor exporter: (ICalendar) throws -> ICalendarExporter,
         whileWaiting: (() -> Void)? = nil,
+        ifDamaged: DamagePolicy = .refuse,
         _ body: (inout ICalendar) throws -> T
     ) throws -> T {
         let lock = try Lock(url, whileWaiting: whileWaiting)
         defer { lock.release() }
-        var calendar = try load(url, options: options).calendar
+        let read = try load(url, options: options)
+        var calendar = read.calendar
+        let damage = read.damage
+        if !damage.isEmpty, case .refuse = ifDamaged {
+            let first = damage[0]
+            throw ICalendarError(.damaged, "\(url.path) did not import cleanly (\(damage.count) problem\(damage.count == 1 ? "" : "s"), the first on line \(first.line): \(first.message)); saving a change over it would lose that text, so nothing was changed", diagnostics: damage)
+        }
         let result = try body(&calendar)
+        if !damage.isEmpty, case .keepCopy(let kept) = ifDamaged {
+            kept(try keepCopy(of: url))
+        }
         try write(calendar, exporter: try exporter(calendar), to: url)
         return result
+    }
+
+    /// Copies a file, byte for byte, to a new name beside it: `NAME.damaged`,
+    /// else the first free `NAME.damaged-N`.
+    static func keepCopy(of url: URL) throws(ICalendarError) -> URL {
+        var n = 1
+        var copy = url.appendingPathExtension("damaged")
+        while FileManager.default.fileExists(atPath: copy.path) {
+            n += 1
+            copy = url.deletingLastPathComponent().appendingPathComponent(url.lastPathComponent + ".damaged-\(n)")
+        }
+        do { try FileManager.default.copyItem(at: url, to: copy) } catch {
+            throw ICalendarError(.io, "cannot keep a copy of \(url.path) at \(copy.path): \(error.localizedDescription)", underlying: error)
+        }
+        return copy
     }
 
     /// Temporary file, fsync, rename, fsync of the folder. The export goes to

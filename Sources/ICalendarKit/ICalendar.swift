@@ -266,6 +266,24 @@ public struct ICalendarDiagnostic: Hashable, Sendable, CustomStringConvertible {
 
     /// `line 12: error: …`.
     public var description: String { "line \(line): \(severity.rawValue): \(message)" }
+
+    /// Whether writing the calendar back would lose text this problem is
+    /// about, or hide that the file was damaged: a line or value that was
+    /// skipped or ignored (an error about a value), a component not imported
+    /// (past a limit), bytes that were not UTF-8, `BEGIN`/`END` that did not
+    /// pair up (an unclosed component, a file cut short). What the import
+    /// keeps as written (a duplicate, an item without a usable start, what
+    /// libical cannot read) is not lost: a calendar file keeps it.
+    ///
+    /// ``CalendarFile/update(_:options:exporterFor:whileWaiting:ifDamaged:_:)``
+    /// refuses to save over a file with such a problem unless asked to.
+    public var losesText: Bool {
+        switch code {
+        case .malformedLine, .lineTooLong, .invalidUTF8, .unbalanced, .tooDeep, .componentTooLarge, .tooManyProperties: true
+        case .invalidValue: severity == .error
+        default: false
+        }
+    }
 }
 
 /// Limits and strictness for an import.
@@ -370,6 +388,9 @@ public struct ImportResult: Hashable, Sendable {
     public var diagnostics: [ICalendarDiagnostic]
     /// Whether any diagnostic is an error.
     public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+    /// The problems that saving over the file would lose or hide
+    /// (``ICalendarDiagnostic/losesText``): empty when it imported cleanly.
+    public var damage: [ICalendarDiagnostic] { diagnostics.filter(\.losesText) }
 }
 
 /// Why a whole import or save failed.
@@ -385,6 +406,10 @@ public struct ICalendarError: Error, Hashable, Sendable, CustomStringConvertible
         case io
         /// Strict mode found problems; see ``diagnostics``.
         case rejected
+        /// A calendar file did not import cleanly (``ImportResult/damage``,
+        /// in ``diagnostics``), so a change was not saved over it: the file
+        /// is as it was.
+        case damaged
     }
 
     /// The kind of failure.

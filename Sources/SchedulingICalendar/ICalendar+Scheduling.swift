@@ -45,11 +45,7 @@ extension ICalendar {
     ///   none (`X-HORARI-TIMEZONE`, else Google's `X-WR-TIMEZONE`); UTC if `nil`.
     /// - Throws: `SchedulingError` naming a record that cannot be read.
     public func schedulingBook(defaultTimeZone: String? = nil) throws(SchedulingError) -> SchedulingBook {
-        let zone = properties.first { $0.name == Self.bookZoneProperty }?.value ?? timeZone ?? defaultTimeZone ?? "UTC"
-        let rules: ZoneRules
-        do { rules = try zones.rules(forTZID: zone) } catch {
-            throw .invalid(field: .timeZone, reason: "‘\(zone)’ is not a time zone this system knows; use an IANA name such as Europe/Madrid")
-        }
+        let rules = try bookZone(defaultTimeZone: defaultTimeZone)
         return try SchedulingBook(
             timeZone: rules, items: items.filter(SchedulingBook.isSchedulingItem),
             components: components.filter(SchedulingBook.isSchedulingComponent))

@@ -125,3 +125,68 @@ struct InteropTests {
         #expect(strict.status == 0, "\(strict.stdout)")
     }
 }
+
+/// Issue 20: what the book would refuse, `validate` reports with its line;
+/// the book's commands name the line and the way out; damage is never saved over.
+@Suite("horari says where a calendar file is broken, and never saves over damage")
+struct DamageTests {
+    /// The sample with a hand-edited roster: yoga on 2026-11-25 books ‘ghost’.
+    private func ghost(_ runner: CLIRunner) throws -> URL {
+        let url = runner.work.appendingPathComponent("gym.ics")
+        let text = try CLIRunner.text(of: url).replacingOccurrences(
+            of: "X-HORARI-DATE:20261125\r\nX-HORARI-BOOKED:marta\r\n", with: "X-HORARI-DATE:20261125\r\nX-HORARI-BOOKED:marta\r\nX-HORARI-BOOKED:ghost\r\n")
+        try Data(text.utf8).write(to: url)
+        return url
+    }
+
+    @Test("validate reports a roster's unknown member with its line; the book's commands name it and the way out; --repair mends it and keeps a copy")
+    func ghostMember() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        let url = try ghost(runner)
+        let before = try Data(contentsOf: url)
+        let validate = try runner.run(["validate", "$WORK/gym.ics"])
+        #expect(validate.status == 1)
+        #expect(validate.stdout.contains("$WORK/gym.ics:line 249: error: the roster of yoga on 2026-11-25 books ‘ghost’, who is not a member (--repair: the booking of ‘ghost’ is removed)".replacingOccurrences(of: "$WORK", with: runner.work.path)))
+        #expect(validate.stdout.hasSuffix("13 items, 1 error, 0 warnings\n"))
+        for command in [["book", "--member", "pol", "--class", "yoga", "--date", "2026-11-25"], ["classes", "timetable"], ["members", "add", "ghost", "--name", "Ghost"]] {
+            let out = try runner.run(command + ["--calendar", "$WORK/gym.ics", "--now", "2026-11-20 10:00"])
+            #expect(out.status == 1, "\(command)")
+            #expect(out.stderr.contains("gym.ics:249: the roster of yoga on 2026-11-25 books ‘ghost’, who is not a member"), "\(command): \(out.stderr)")
+            #expect(out.stderr.contains("horari validate \(url.path) --repair"), "\(command)")
+        }
+        #expect(try Data(contentsOf: url) == before, "a refused command leaves the file as it was")
+        let repair = try runner.run(["validate", "$WORK/gym.ics", "--repair"])
+        #expect(repair.status == 0)
+        #expect(repair.stdout.contains("repaired 1 problem in the scheduling book; the file as it was is kept in \(url.path).before-repair"))
+        #expect(try Data(contentsOf: url.appendingPathExtension("before-repair")) == before)
+        #expect(try runner.run(["validate", "$WORK/gym.ics"]).status == 0)
+        let booked = try runner.run(["book", "--member", "pol", "--class", "yoga", "--date", "2026-11-25", "--calendar", "$WORK/gym.ics", "--now", "2026-11-20 10:00"])
+        #expect(booked.status == 0, "\(booked.stderr)")
+        #expect(!(try CLIRunner.text(of: url)).contains("ghost"))
+    }
+
+    @Test("a change to a file cut short is refused and the file left byte for byte; --force makes it and keeps the file as it was")
+    func truncated() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        let url = runner.work.appendingPathComponent("gym.ics")
+        let cut = Data(try Data(contentsOf: url).prefix(6000))
+        try cut.write(to: url)
+        let add = ["add", "Lunch", "--start", "2026-11-24 14:00", "--calendar", "$WORK/gym.ics"]
+        let refused = try runner.run(add)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("did not import cleanly"))
+        #expect(refused.stderr.contains("nothing was changed"))
+        #expect(refused.stderr.contains("--force"))
+        #expect(try Data(contentsOf: url) == cut)
+        let book = try runner.run(["book", "--member", "pol", "--class", "spin", "--date", "2026-11-27", "--calendar", "$WORK/gym.ics", "--now", "2026-11-20 10:00"])
+        #expect(book.status == 1 && book.stderr.contains("did not import cleanly"), "\(book.stderr)")
+        #expect(try Data(contentsOf: url) == cut)
+        let forced = try runner.run(add + ["--force"])
+        #expect(forced.status == 0, "\(forced.stderr)")
+        #expect(forced.stderr == "the file as it was is kept in \(url.path).damaged\n")
+        #expect(try Data(contentsOf: url.appendingPathExtension("damaged")) == cut)
+        #expect(try runner.run(["validate", "$WORK/gym.ics"]).stdout.contains("0 errors"))
+    }
+}

@@ -209,4 +209,73 @@ struct SchedulingICalendarTests {
         let unknown = try text(try busyGym(), .everything).replacingOccurrences(of: "X-HORARI-WAITING:xavi", with: "X-HORARI-WAITING:ghost")
         #expect(refusal { _ = try ICalendarImporter().importCalendar(from: unknown).calendar.schedulingBook() } == .unknownMember("ghost"))
     }
+
+    /// Issue 20: a hand-edited roster that books someone who is not a member
+    /// passed `validate` while every command of the book failed. The check
+    /// reads on, names every problem and its record's line, and its book is
+    /// the repair: what the book cannot read left out, everything else kept.
+    @Test("the scheduling check names every problem with its line; its book is the repair")
+    func checkAndRepair() throws {
+        let good = try text(try busyGym(), .everything)
+        var broken = good
+            .replacingOccurrences(of: "X-HORARI-WAITING:xavi", with: "X-HORARI-WAITING:ghost")  // not a member
+            .replacingOccurrences(of: "X-HORARI-CAPACITY:20", with: "X-HORARI-CAPACITY:twenty")  // a class the book cannot read
+        // A member listed twice, and a roster of a day yoga does not meet.
+        broken = broken.replacingOccurrences(of: "X-HORARI-BOOKED:marta\r\nX-HORARI-BOOKED:oriol", with: "X-HORARI-BOOKED:marta\r\nX-HORARI-BOOKED:marta\r\nX-HORARI-BOOKED:oriol")
+        broken = broken.replacingOccurrences(of: "END:VCALENDAR", with: "BEGIN:X-HORARI-ROSTER\r\nX-HORARI-CLASS:yoga\r\nX-HORARI-DATE:20261124\r\nX-HORARI-BOOKED:marta\r\nEND:X-HORARI-ROSTER\r\nEND:VCALENDAR")
+        let calendar = try ICalendarImporter().importCalendar(from: broken).calendar
+        // The strict reading still throws the first, typed.
+        #expect(refusal { _ = try calendar.schedulingBook() } != nil)
+        let check = try calendar.schedulingCheck()
+        let lines = SchedulingRecordLines(bytes: Array(broken.utf8))
+        let textLines = broken.components(separatedBy: "\r\n")
+        /// The line of the `n`-th line equal to `text` (1-based), as the file numbers them.
+        func line(_ text: String, _ n: Int = 1) -> Int? {
+            textLines.indices.filter { textLines[$0] == text }.dropFirst(n - 1).first.map { $0 + 1 }
+        }
+        let spinBegin = try #require(line("UID:spin")) - 1  // a class's VEVENT begins on the line before its UID
+        let rosters = textLines.indices.filter { textLines[$0] == "BEGIN:X-HORARI-ROSTER" }.map { $0 + 1 }
+        let found = check.problems.map { p in "\(lines.line(of: p.record).map(String.init) ?? "?") \(p.severity.rawValue) \(p.message)" }
+        #expect(found == [
+            "\(spinBegin) error X-HORARI-CAPACITY: class ‘spin’: the capacity is not a whole number",
+            "\(rosters[0]) error X-HORARI-BOOKED: member ‘marta’ appears twice in the roster of yoga@2026-11-23",
+            "\(rosters[0]) error the roster of yoga on 2026-11-23 has on its waiting list ‘ghost’, who is not a member",
+            "\(rosters[2]) error there is no class ‘spin’",
+            "\(rosters[3]) error Yoga does not meet on Tuesday 2026-11-24; it meets Mondays and Wednesdays at 18:30 from 2026-09-07",
+        ])
+        #expect(check.problems.map(\.repair) == [
+            "the class is removed", "the second mention is removed", "the booking of ‘ghost’ is removed", "the roster is removed", "the roster is removed",
+        ])
+        #expect(textLines[spinBegin - 1] == "BEGIN:VEVENT")
+        // The roster lines are the roster components' own BEGIN lines.
+        for p in check.problems {
+            if case .component(let name, _) = p.record, let n = lines.line(of: p.record) { #expect(textLines[n - 1] == "BEGIN:" + name) }
+        }
+        // The repaired book: the ghost, the second marta, the bad roster and the unreadable class left out; the rest as before.
+        let repaired = check.book
+        let before = try busyGym()
+        #expect(repaired.members == before.members)
+        #expect(repaired.coaches == before.coaches)
+        #expect(try repaired.sessions(coach: "marc") == before.sessions(coach: "marc"))
+        #expect((try? repaired.classSeries("spin")) == nil)
+        #expect(try repaired.classSeries("yoga") == before.classSeries("yoga"))
+        var saved = calendar
+        saved.setScheduling(repaired)
+        let again = try ICalendarImporter().importCalendar(from: exporter.export(saved)).calendar
+        #expect(try again.schedulingCheck().problems.isEmpty)
+        _ = try again.schedulingBook()
+    }
+
+    @Test("a roster with more bookings than places is a warning the book allows, not an error")
+    func overCapacity() throws {
+        // Yoga has 3 places; a hand edit books a fourth member.
+        let ics = try text(try busyGym(), .everything)
+            .replacingOccurrences(of: "X-HORARI-WAITING:xavi", with: "X-HORARI-BOOKED:xavi")
+        let calendar = try ICalendarImporter().importCalendar(from: ics).calendar
+        _ = try calendar.schedulingBook()
+        let problems = try calendar.schedulingCheck().problems
+        #expect(problems.map(\.severity) == [.warning])
+        #expect(problems.first?.message.hasPrefix("yoga on 2026-11-23 holds 4 bookings for 3 places") == true)
+        #expect(problems.first?.repair == nil)
+    }
 }

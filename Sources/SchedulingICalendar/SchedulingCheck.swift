@@ -1,0 +1,103 @@
+import CalendarCore
+import CalendarScheduling
+import ICalendarKit
+
+extension ICalendar {
+    /// The scheduling book this calendar keeps, read as far as it makes
+    /// sense, with every inconsistency among its records
+    /// (`SchedulingBook.reading(timeZone:items:components:)`).
+    ///
+    /// `horari validate` prints the problems with their lines
+    /// (``SchedulingRecordLines``); `horari validate --repair` saves the book
+    /// returned here with ``setScheduling(_:)``, which leaves out what the
+    /// book could not read.
+    ///
+    /// ```swift
+    /// let check = try calendar.schedulingCheck()
+    /// for p in check.problems { print(lines.line(of: p.record) ?? 0, p) }
+    /// ```
+    /// - Parameter defaultTimeZone: as for ``schedulingBook(defaultTimeZone:)``.
+    /// - Throws: `SchedulingError` only when the book's zone is unknown.
+    public func schedulingCheck(defaultTimeZone: String? = nil) throws(SchedulingError) -> (book: SchedulingBook, problems: [SchedulingBook.RecordProblem]) {
+        let rules = try bookZone(defaultTimeZone: defaultTimeZone)
+        return SchedulingBook.reading(timeZone: rules, items: items.filter(SchedulingBook.isSchedulingItem),
+                                      components: components.filter(SchedulingBook.isSchedulingComponent))
+    }
+
+    /// The zone of the book this calendar keeps.
+    func bookZone(defaultTimeZone: String?) throws(SchedulingError) -> ZoneRules {
+        let zone = properties.first { $0.name == Self.bookZoneProperty }?.value ?? timeZone ?? defaultTimeZone ?? "UTC"
+        do { return try zones.rules(forTZID: zone) } catch {
+            throw .invalid(field: .timeZone, reason: "‘\(zone)’ is not a time zone this system knows; use an IANA name such as Europe/Madrid")
+        }
+    }
+}
+
+/// Where a calendar file's scheduling records begin: the line of each
+/// top-level component (by name and order, as
+/// `SchedulingBook.RecordProblem.Record.component(name:index:)` counts them)
+/// and of each item (by `UID`), so that a problem can name its line.
+///
+/// It reads the text's lines only (CRLF or LF, folded lines joined), with
+/// no iCalendar parse: any text gives an index, a damaged one a partial one.
+public struct SchedulingRecordLines: Sendable {
+    private var components: [String: [Int]] = [:]
+    private var items: [String: Int] = [:]
+
+    /// Indexes a calendar file's text.
+    public init(bytes: [UInt8]) {
+        var depth = 0
+        var current: (name: String, line: Int)?
+        var logical: [UInt8] = []
+        var logicalLine = 0
+        var lineNumber = 0
+        func finish(_ text: [UInt8], _ line: Int) {
+            guard let colon = text.firstIndex(of: UInt8(ascii: ":")) else { return }
+            let name = String(decoding: text[..<colon], as: UTF8.self).uppercased()
+            let value = String(decoding: text[(colon + 1)...], as: UTF8.self)
+            switch name {
+            case "BEGIN":
+                depth += 1
+                if depth == 2 {
+                    let component = value.uppercased()
+                    components[component, default: []].append(line)
+                    current = (component, line)
+                }
+            case "END":
+                if depth == 2 { current = nil }
+                depth = max(0, depth - 1)
+            case "UID" where depth == 2:
+                if let c = current, c.name == "VEVENT" || c.name == "VTODO", items[value] == nil { items[value] = c.line }
+            default: break
+            }
+        }
+        var start = 0
+        while start < bytes.count {
+            var end = start
+            while end < bytes.count, bytes[end] != UInt8(ascii: "\n") { end += 1 }
+            var line = Array(bytes[start..<end])
+            if line.last == UInt8(ascii: "\r") { line.removeLast() }
+            lineNumber += 1
+            if let first = line.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
+                logical.append(contentsOf: line.dropFirst())
+            } else {
+                if !logical.isEmpty { finish(logical, logicalLine) }
+                logical = line
+                logicalLine = lineNumber
+            }
+            start = end + 1
+        }
+        if !logical.isEmpty { finish(logical, logicalLine) }
+    }
+
+    /// The line a record begins on, when the text has it.
+    public func line(of record: SchedulingBook.RecordProblem.Record) -> Int? {
+        switch record {
+        case .component(let name, let index):
+            guard let lines = components[name], index < lines.count else { return nil }
+            return lines[index]
+        case .item(let uid):
+            return items[uid]
+        }
+    }
+}
