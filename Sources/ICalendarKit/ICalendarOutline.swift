@@ -193,7 +193,7 @@ extension CalendarFile {
     /// is not in the form an outline needs (``ICalendarOutline``), `body`
     /// returns `nil`, or a text the splice puts in is not whole components
     /// in outline form (so the file stays in that form); the
-    /// caller then changes the file whole (``update(_:options:exporterFor:whileWaiting:_:)``).
+    /// caller then changes the file whole (``update(_:options:exporterFor:whileWaiting:ifDamaged:_:)``).
     ///
     /// - Parameters:
     ///   - url: the calendar file.
