@@ -85,20 +85,28 @@ struct Validate: ParsableCommand {
         }
         // The scheduling book, as its commands read it.
         var bookErrors = 0, bookWarnings = 0
-        for (line, p) in try schedulingProblems(of: result.calendar, at: url) {
-            print("\(file):\(line.map { "line \($0): " } ?? "")\(p.severity.rawValue): \(p.message)\(p.repair.map { " (--repair: \($0))" } ?? "")")
-            if p.severity == .error { bookErrors += 1 } else { bookWarnings += 1 }
+        do {
+            for (line, p) in try schedulingProblems(of: result.calendar, at: url) {
+                print("\(file):\(line.map { "line \($0): " } ?? "")\(p.severity.rawValue): \(p.message)\(p.repair.map { " (--repair: \($0))" } ?? "")")
+                if p.severity == .error { bookErrors += 1 } else { bookWarnings += 1 }
+            }
+        } catch let error as SchedulingError {
+            // The book's zone is unknown: said like every other problem.
+            print("\(file): error: \(error.description)")
+            bookErrors += 1
         }
         let errors = result.diagnostics.filter { $0.severity == .error }.count + broken + bookErrors
         let warnings = result.diagnostics.filter { $0.severity == .warning }.count + bookWarnings
         let notes = result.diagnostics.filter { $0.severity == .note }.count
         print("\(file): \(result.calendar.items.count) item\(result.calendar.items.count == 1 ? "" : "s"), \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")" + (notes > 0 ? ", \(notes) note\(notes == 1 ? "" : "s")" : ""))
         if repair {
-            guard bookErrors > 0 else {
+            if bookErrors > 0 {
+                try repairBook(at: url, file: file)
+            } else {
                 print("\(file): nothing to repair in the scheduling book")
-                return
             }
-            try repairBook(at: url, file: file)
+            // What --repair does not mend (the file's own iCalendar problems) still counts.
+            if errors - bookErrors > 0 || (strict && warnings - bookWarnings > 0) { throw ExitCode(1) }
             return
         }
         if errors > 0 || (strict && warnings > 0) { throw ExitCode(1) }
@@ -110,30 +118,29 @@ struct Validate: ParsableCommand {
             return []
         }
         let check: (book: SchedulingBook, problems: [SchedulingBook.RecordProblem])
-        do { check = try calendar.schedulingCheck(defaultTimeZone: calendarZoneName(of: calendar)) } catch { throw CLIError("\(url.path): \(error.description)") }
+        check = try calendar.schedulingCheck(defaultTimeZone: calendarZoneName(of: calendar))
         let lines = SchedulingRecordLines(bytes: (try? [UInt8](Data(contentsOf: url))) ?? [])
         return check.problems.map { (lines.line(of: $0.record), $0) }.sorted { ($0.0 ?? 0) < ($1.0 ?? 0) }
     }
 
-    /// Saves the book as it can be read, after keeping the file as it was.
+    /// Saves the book as it can be read, after keeping the file as it was
+    /// (the copy is made under the file's lock, so it is the text repaired).
     private func repairBook(at url: URL, file: String) throws {
-        let copy = try keptCopy(of: url, suffix: "before-repair")
-        let removed: Int
+        let done: (removed: Int, copy: URL)
         do {
-            removed = try CalendarFile.update(url, exporterFor: { _ in ICalendarExporter(options: .init(includeRejected: true)) },
-                                              whileWaiting: { sayWaiting(for: url) }, ifDamaged: damagePolicy(force: force)) { calendar in
+            done = try CalendarFile.update(url, exporterFor: { _ in ICalendarExporter(options: .init(includeRejected: true)) },
+                                           whileWaiting: { sayWaiting(for: url) }, ifDamaged: damagePolicy(force: force)) { calendar in
                 let check = try calendar.schedulingCheck(defaultTimeZone: calendarZoneName(of: calendar))
+                let copy = try keptCopy(of: url, suffix: "before-repair")
                 calendar.setScheduling(check.book)
-                return check.problems.filter { $0.severity == .error }.count
+                return (check.problems.filter { $0.severity == .error }.count, copy)
             }
         } catch let error as ICalendarError {
-            try? FileManager.default.removeItem(at: copy)
             throw damagedOrPlain(error, url)
         } catch let error as SchedulingError {
-            try? FileManager.default.removeItem(at: copy)
             throw CLIError("\(url.path): \(error.description)")
         }
-        print("\(file): repaired \(removed) problem\(removed == 1 ? "" : "s") in the scheduling book; the file as it was is kept in \(copy.path)")
+        print("\(file): repaired \(done.removed) problem\(done.removed == 1 ? "" : "s") in the scheduling book; the file as it was is kept in \(done.copy.path)")
     }
 }
 

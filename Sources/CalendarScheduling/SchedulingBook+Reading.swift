@@ -98,14 +98,24 @@ extension SchedulingBook {
             positions[name] = index + 1
             byName[name, default: []].append((.component(name: name, index: index), c))
         }
+        // A record that needs one the reading left out goes too; the repair
+        // says so, so that a person can mend the first record instead.
+        var unreadable: (coaches: Set<String>, clients: Set<String>) = ([], [])
         for (record, c) in byName[Names.coach] ?? [] {
-            do throws(SchedulingError) { try book.addCoach(book.readCoach(c)) } catch { refused(record, error, "the coach’s record is removed") }
+            do throws(SchedulingError) { try book.addCoach(book.readCoach(c)) } catch {
+                if let id = c.value("UID") { unreadable.coaches.insert(id) }
+                refused(record, error, "the coach’s record is removed")
+            }
         }
         for (record, c) in byName[Names.client] ?? [] {
             do throws(SchedulingError) {
                 try book.addClient(Client(id: try Self.required(c, "UID"), coachID: try Self.required(c, Names.coach), name: try Self.required(c, Names.name),
                                           email: c.value(Names.email), color: try Self.color(c)))
-            } catch { refused(record, error, "the client’s record is removed") }
+            } catch {
+                if let id = c.value("UID") { unreadable.clients.insert(id) }
+                let coach = c.value(Names.coach).flatMap { unreadable.coaches.contains($0) ? $0 : nil }
+                refused(record, error, "the client’s record is removed" + (coach.map { " (its coach ‘\($0)’ cannot be read: mend that record to keep both)" } ?? ""))
+            }
         }
         for (record, c) in byName[Names.member] ?? [] {
             do throws(SchedulingError) {
@@ -116,7 +126,11 @@ extension SchedulingBook {
             do throws(SchedulingError) { try book.addClass(book.readClass(item)) } catch { refused(.item(uid: item.uid), error, "the class is removed") }
         }
         for item in items where item.properties.contains(where: { $0.name == Names.client }) {
-            do throws(SchedulingError) { try book.restore(book.readSession(item)) } catch { refused(.item(uid: item.uid), error, "the session is removed") }
+            do throws(SchedulingError) { try book.restore(book.readSession(item)) } catch {
+                let client = item.properties.first { $0.name == Names.client }?.value
+                let cause = client.flatMap { unreadable.clients.contains($0) ? " (its client ‘\($0)’ cannot be read: mend that record to keep both)" : nil }
+                refused(.item(uid: item.uid), error, "the session is removed" + (cause ?? ""))
+            }
         }
         for (record, c) in byName[Names.roster] ?? [] {
             book.readRoster(c, record, &problems)
@@ -287,7 +301,9 @@ extension SchedulingBook {
                     "its members join the first roster, booked after its bookings and waiting after its waiting list")
         }
         var roster = rosters[key] ?? Roster()
-        for line in c.properties where line.name == Names.booked || line.name == Names.waiting {
+        // Places held first, then the waitlist, as the book writes them: a
+        // member listed in both keeps the place.
+        for line in c.properties.filter({ $0.name == Names.booked }) + c.properties.filter({ $0.name == Names.waiting }) {
             let id = line.value
             guard membersByID[id] != nil else {
                 refused(.unknownMember(id), "the booking of ‘\(id)’ is removed",

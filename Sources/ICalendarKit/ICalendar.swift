@@ -256,6 +256,11 @@ public struct ICalendarDiagnostic: Hashable, Sendable, CustomStringConvertible {
     /// What is wrong and what to do, for a person.
     public var message: String
 
+    /// Whether the text this problem is about was kept as written (an end
+    /// before its start, a rule in another calendar scale, a time zone that
+    /// cannot be evaluated): see ``losesText``.
+    var keptAsWritten = false
+
     /// Creates a diagnostic.
     public init(_ severity: Severity, line: Int, _ code: Code, _ message: String) {
         self.severity = severity
@@ -273,14 +278,16 @@ public struct ICalendarDiagnostic: Hashable, Sendable, CustomStringConvertible {
     /// (past a limit), bytes that were not UTF-8, `BEGIN`/`END` that did not
     /// pair up (an unclosed component, a file cut short). What the import
     /// keeps as written (a duplicate, an item without a usable start, what
-    /// libical cannot read) is not lost: a calendar file keeps it.
+    /// libical cannot read, an end before its start, a `CREATED` it cannot
+    /// read) is not lost: a calendar file keeps it, and it would be said
+    /// again after every save, so it never blocks one.
     ///
     /// ``CalendarFile/update(_:options:exporterFor:whileWaiting:ifDamaged:_:)``
     /// refuses to save over a file with such a problem unless asked to.
     public var losesText: Bool {
         switch code {
         case .malformedLine, .lineTooLong, .invalidUTF8, .unbalanced, .tooDeep, .componentTooLarge, .tooManyProperties: true
-        case .invalidValue: severity == .error
+        case .invalidValue: severity == .error && !keptAsWritten
         default: false
         }
     }

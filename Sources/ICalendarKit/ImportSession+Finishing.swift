@@ -10,9 +10,27 @@ extension ImportSession {
         calendar.properties.append(contentsOf: calendarLines)
         applyLibICalOutcomes()
         resolveTimeZones()
+        writeUntilInRFCForm()
         attachChangedInstances()
         diagnostics.sort { ($0.line, $0.severity == .error ? 1 : 0) < ($1.line, $1.severity == .error ? 1 : 0) }
         return ImportResult(calendar: calendar, diagnostics: diagnostics)
+    }
+
+    /// Each rule's `UNTIL` in the form RFC 5545 §3.3.10 asks of its series'
+    /// start, meaning what the recurrence engine read (a date `UNTIL` of a
+    /// timed series: the start of that day; a wall-clock one under a `TZID`:
+    /// that wall time there), now that every zone is known: the item then
+    /// validates, compares equal to its own export read back, and is written
+    /// as it is held (``ICalendarExporter/until(_:inFormFor:zones:)``).
+    private mutating func writeUntilInRFCForm() {
+        for i in calendar.items.indices where calendar.items[i].recurrenceRules.contains(where: { $0.until != nil }) {
+            let start = calendar.items[i].start
+            for r in calendar.items[i].recurrenceRules.indices {
+                guard let until = calendar.items[i].recurrenceRules[r].until else { continue }
+                let written = ICalendarExporter.until(until, inFormFor: start, zones: calendar.zones)
+                if written != until { calendar.items[i].recurrenceRules[r].until = written }
+            }
+        }
     }
 
     /// Changed instances join their series; one whose series is not in the
@@ -127,13 +145,23 @@ extension ImportSession {
         }
     }
 
-    /// Whether a series (without its changed instances) has an instance with this recurrence ID.
+    /// Whether a series (without its changed instances) has an instance with
+    /// this recurrence ID: a floating or all-day ID is the instance's wall
+    /// reading (a `RECURRENCE-ID` without a `TZID` on a zoned series names
+    /// its wall time, as the occurrences read it), a UTC or zoned one its instant.
     static func produces(_ series: CalendarItem, _ id: CalendarTime, zones: ZoneTable) -> Bool {
+        func same(_ instance: CalendarTime) -> Bool {
+            switch id {
+            case .floating, .date: return instance.wallTime == id.wallTime
+            case .utc, .zoned: return (try? instance.epochSeconds(floatingIn: .utc, zones: zones)) == (try? id.epochSeconds(floatingIn: .utc, zones: zones))
+            }
+        }
+        guard let set = series.recurrenceSet else { return same(series.start) }
         guard let t = try? id.epochSeconds(floatingIn: .utc, zones: zones) else { return true }
-        guard let set = series.recurrenceSet else { return (try? series.start.epochSeconds(floatingIn: .utc, zones: zones)) == t }
-        let around = (Date(timeIntervalSince1970: TimeInterval(t - 86_400)), Date(timeIntervalSince1970: TimeInterval(t + 86_400)))
+        // Two days either side: a wall reading is within 14 hours of its instant anywhere.
+        let around = (Date(timeIntervalSince1970: TimeInterval(t - 2 * 86_400)), Date(timeIntervalSince1970: TimeInterval(t + 2 * 86_400)))
         guard let instances = try? set.instances(from: around.0, to: around.1, floatingZone: .utc, zones: zones) else { return true }
-        return instances.contains { (try? $0.recurrenceID.epochSeconds(floatingIn: .utc, zones: zones)) == t }
+        return instances.contains { same($0.recurrenceID) }
     }
 
     /// The components in a text of whole components, as written.

@@ -126,7 +126,7 @@ extension ImportSession {
                 return
             }
         }
-        guard let t = time(p, line, &draft.item) else {
+        guard let t = time(p, line, &draft.item, keptAsWritten: p.name == "CREATED") else {
             if p.name == "DTSTART" || p.name == "RECURRENCE-ID" { draft.failed = true }
             return
         }
@@ -149,7 +149,8 @@ extension ImportSession {
             if let scale = parsed.rule.extensionParts.first(where: { $0.name == "RSCALE" })?.value, scale.uppercased() != "GREGORIAN" {
                 // RFC 7529 §4.1: a calendar system the reader does not support
                 // makes the rule unusable; expanding it as Gregorian would be wrong.
-                report(.error, line, .invalidValue, "RRULE uses the \(scale) calendar (RFC 7529 RSCALE), which this library does not support; the rule was kept as written but does not repeat the item")
+                report(.error, line, .invalidValue, "RRULE uses the \(scale) calendar (RFC 7529 RSCALE), which this library does not support; the rule was kept as written but does not repeat the item",
+                       keptAsWritten: true)
                 draft.kept.append(p.line)
                 return
             }
@@ -276,7 +277,7 @@ extension ImportSession {
         if e.isDate != start.isDate {
             report(.warning, line, .invalidValue, "the end \(e) and the start \(start) are not both dates or both date-times")
         } else if let a = try? start.epochSeconds(floatingIn: .utc, zones: calendar.zones), let b = try? e.epochSeconds(floatingIn: .utc, zones: calendar.zones), b < a {
-            report(.error, line, .invalidValue, "the end \(e) is before the start \(start); the item is imported as written, fix its end")
+            report(.error, line, .invalidValue, "the end \(e) is before the start \(start); the item is imported as written, fix its end", keptAsWritten: true)
         }
     }
 
@@ -295,8 +296,12 @@ extension ImportSession {
             // as written but not shown. Equal versions: the first stays.
             let old = calendar.items[i]
             if ICalendar.compareVersions(item, old) == .orderedDescending {
-                report(.warning, node.line, .duplicate, "a second \(node.name) with UID \(item.uid) is a newer version (SEQUENCE \(item.sequence) over \(old.sequence)); it replaces the earlier one, which was kept as written but not shown")
-                calendar.rejected.append(contentsOf: Self.components(ICalendarExporter().itemText(old, zones: calendar.zones), options: options))
+                // The earlier one's text is gone by now (holding every item's text
+                // would double the import's memory): it is kept as read, which
+                // is what the model holds of it, with the import's own diagnostics.
+                report(.warning, node.line, .duplicate, "a second \(node.name) with UID \(item.uid) is a newer version (SEQUENCE \(item.sequence) over \(old.sequence)); it replaces the earlier one, which is kept (as read) but not shown")
+                let stampless = ICalendarExporter(options: .init(timestamp: Date(timeIntervalSince1970: 0)))
+                calendar.rejected.append(contentsOf: Self.components(stampless.itemText(old, zones: calendar.zones), options: options))
                 if libical != nil {
                     if let k = checks.firstIndex(where: { if case .master(i) = $0.place { true } else { false } }) { checks[k].place = .none }
                     checks[ticket].place = .master(i)
@@ -390,7 +395,11 @@ extension ImportSession {
                     report(.warning, line, .invalidValue, "RDATE period ‘\(value.prefix(60))’ has no usable length; the instance takes the item's length")
                 }
             } else if let e = time(one(Substring(endText)), line, &item), !e.isDate {
-                end = .at(e)
+                if let a = try? start.epochSeconds(floatingIn: .utc, zones: calendar.zones), let b = try? e.epochSeconds(floatingIn: .utc, zones: calendar.zones), b < a {
+                    report(.warning, line, .invalidValue, "RDATE period ‘\(value.prefix(60))’ ends before it starts; the instance takes the item's length")
+                } else {
+                    end = .at(e)
+                }
             } else {
                 report(.warning, line, .invalidValue, "RDATE period ‘\(value.prefix(60))’ has no usable end; the instance takes the item's length")
             }
@@ -413,11 +422,13 @@ extension ImportSession {
     private static let recurrenceIDParameters: ParameterNames = [.tzid, .value, .range]
 
     /// Reads a date or date-time property, resolving its TZID.
-    private mutating func time(_ p: ParsedLine, _ line: Int, _ item: inout CalendarItem) -> CalendarTime? {
-        times(p, line, &item, single: true).first
+    /// - Parameter keptAsWritten: whether the property stays in the item as
+    ///   written whatever its value (`CREATED`), so that a value it cannot read loses nothing.
+    private mutating func time(_ p: ParsedLine, _ line: Int, _ item: inout CalendarItem, keptAsWritten: Bool = false) -> CalendarTime? {
+        times(p, line, &item, single: true, keptAsWritten: keptAsWritten).first
     }
 
-    private mutating func times(_ p: ParsedLine, _ line: Int, _ item: inout CalendarItem, single: Bool = false) -> [CalendarTime] {
+    private mutating func times(_ p: ParsedLine, _ line: Int, _ item: inout CalendarItem, single: Bool = false, keptAsWritten: Bool = false) -> [CalendarTime] {
         var tzid: String?
         if let raw = p.parameter("TZID") {
             let system: String?
@@ -446,7 +457,8 @@ extension ImportSession {
                 }
                 out.append(t)
             } catch {
-                report(.error, line, .invalidValue, "\(p.name) ‘\(value)’ cannot be read: \(error.message)")
+                report(.error, line, .invalidValue, "\(p.name) ‘\(value)’ cannot be read: \(error.message)\(keptAsWritten ? "; it is kept as written" : "")",
+                       keptAsWritten: keptAsWritten)
             }
         }
         return out

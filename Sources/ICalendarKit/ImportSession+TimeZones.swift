@@ -34,7 +34,7 @@ extension ImportSession {
             }
             definedTZIDs.insert(tzid)
         } catch {
-            report(.error, error.line, .invalidValue, "the VTIMEZONE ‘\(tzid)’ cannot be used: \(error.message); times in it are read as floating")
+            report(.error, error.line, .invalidValue, "the VTIMEZONE ‘\(tzid)’ cannot be used: \(error.message); times in it are read as floating", keptAsWritten: true)
         }
     }
 
@@ -86,6 +86,12 @@ extension ImportSession {
             guard let iana = ZoneRules.ianaIdentifier(forTZID: tzid), iana != tzid, let own = calendar.zones[tzid],
                   let system = try? ZoneRules.named(iana) else { continue }
             candidates[tzid] = (iana, own, system)
+        }
+        guard !candidates.isEmpty else { return [:] }
+        // A zone that text kept as written names (a VJOURNAL, a rejected
+        // component) keeps its definition: that text still says `TZID=…`.
+        for c in calendar.components + calendar.rejected {
+            for tzid in c.timeZoneIDs() { candidates[tzid] = nil }
         }
         guard !candidates.isEmpty else { return [:] }
         var earliest: [String: Int64] = [:]
@@ -174,5 +180,34 @@ extension CalendarItem {
         noted.noteFloating("DTSTART", start, zones)
         if case .at(let e) = end { noted.noteFloating(kind == .task ? "DUE" : "DTEND", e, zones) }
         return noted
+    }
+}
+
+extension ContentComponent {
+    /// Every `TZID` its properties and subcomponents name.
+    func timeZoneIDs() -> Set<String> {
+        var out: Set<String> = []
+        for p in properties {
+            for parameter in p.parameters where parameter.name == "TZID" { out.formUnion(parameter.values) }
+        }
+        for c in components { out.formUnion(c.timeZoneIDs()) }
+        return out
+    }
+
+    /// The component with each `TZID` named in `renames` renamed, in its
+    /// properties and subcomponents.
+    func renamingTimeZones(_ renames: [String: String]) -> ContentComponent {
+        var copy = self
+        copy.properties = ContentLines(properties.map { p in
+            guard p.parameters.contains(where: { $0.name == "TZID" && $0.values.contains { renames[$0] != nil } }) else { return p }
+            var q = p
+            q.parameters = p.parameters.map { param in
+                guard param.name == "TZID" else { return param }
+                return .init(name: param.name, values: param.values.map { renames[$0] ?? $0 })
+            }
+            return q
+        })
+        copy.components = components.map { $0.renamingTimeZones(renames) }
+        return copy
     }
 }

@@ -109,7 +109,12 @@ struct ImportSession {
         libical = options.checksWithLibICal ? LibICalChecker() : nil
     }
 
-    mutating func report(_ severity: ICalendarDiagnostic.Severity, _ line: Int, _ code: ICalendarDiagnostic.Code, _ message: String) {
-        diagnostics.append(ICalendarDiagnostic(severity, line: line, code, message))
+    /// Records a problem; `keptAsWritten` when the text it is about stays as
+    /// it was (``ICalendarDiagnostic/losesText`` is then false).
+    mutating func report(_ severity: ICalendarDiagnostic.Severity, _ line: Int, _ code: ICalendarDiagnostic.Code, _ message: String,
+                         keptAsWritten: Bool = false) {
+        var d = ICalendarDiagnostic(severity, line: line, code, message)
+        d.keptAsWritten = keptAsWritten
+        diagnostics.append(d)
     }
 }

@@ -137,9 +137,13 @@ extension ICalendar {
             }
             return false
         }
+        /// A set-aside component's identity: a second import of one file
+        /// sets the same ones aside again, which must not pile up.
+        func identity(_ c: ContentComponent) -> [String?] { [c.name, value(c, "UID"), value(c, "RECURRENCE-ID"), value(c, "SEQUENCE")] }
         func take(_ theirs: [ContentComponent], into ours: inout [ContentComponent], byUID: Bool) {
             guard !theirs.isEmpty else { return }
             var present = Set(ours)
+            var identities = byUID ? [] : Set(ours.map(identity))
             var positions: [String: Int] = [:]
             if byUID {
                 for (i, c) in ours.enumerated() { if let u = value(c, "UID") { positions[c.name + "\u{0}" + u] = i } }
@@ -149,6 +153,7 @@ extension ICalendar {
                     if isNewer(c, than: ours[i]) { ours[i] = c }
                     continue
                 }
+                if !byUID, value(c, "UID") != nil, !identities.insert(identity(c)).inserted { continue }
                 ours.append(c)
                 present.insert(c)
                 report.addedComponents.append(c.name)
@@ -213,6 +218,9 @@ extension ICalendar {
             report.renamedZones = renames
             let moves = renames.mapValues { Optional($0) }
             incoming.items = incoming.items.map { $0.mappingTimes(includingUntil: true) { $0.rezoned(moves) } }
+            // Text kept as written names the zone too: it follows the rename.
+            incoming.components = incoming.components.map { $0.renamingTimeZones(renames) }
+            incoming.rejected = incoming.rejected.map { $0.renamingTimeZones(renames) }
             for i in incoming.timeZoneDefinitions.indices {
                 guard let old = tzid(incoming.timeZoneDefinitions[i]), let new = renames[old] else { continue }
                 for j in incoming.timeZoneDefinitions[i].properties.indices where incoming.timeZoneDefinitions[i].properties[j].name == "TZID" {

@@ -43,6 +43,10 @@ struct DamagedFileTests {
         ("garbage", 0, true),
         // A duplicate UID: kept as written, not lost.
         ("duplicate", 0, false),
+        // An end before the start, an unreadable CREATED: errors about text kept as written,
+        // which every load would say again; they never block a save.
+        ("end-before-start", 0, false),
+        ("created", 0, false),
     ])
     func damage(kind: String, cut: Int, damaged: Bool) throws {
         var text = whole
@@ -50,6 +54,8 @@ struct DamagedFileTests {
         case "cut": text = String(whole.prefix(whole.count - cut))
         case "unclosed": text = whole.replacingOccurrences(of: "SUMMARY:First\r\nEND:VEVENT\r\n", with: "SUMMARY:First\r\n")
         case "garbage": text = whole.replacingOccurrences(of: "SUMMARY:First", with: "SUMMARY:First\r\nthis is not a content line")
+        case "end-before-start": text = whole.replacingOccurrences(of: "SUMMARY:First", with: "SUMMARY:First\r\nDTEND:20260302T090000Z")
+        case "created": text = whole.replacingOccurrences(of: "SUMMARY:First", with: "SUMMARY:First\r\nCREATED:yesterday")
         default: text = whole.replacingOccurrences(of: "UID:b", with: "UID:a")
         }
         let result = try ICalendarImporter().importCalendar(from: text)
@@ -86,6 +92,10 @@ struct DamagedFileTests {
             try CalendarFile.update(url, exporterFor: { _ in ICalendarExporter(options: .init(includeRejected: true)) }, change)
             let saved = try String(contentsOf: url, encoding: .utf8)
             #expect(saved.contains("SUMMARY:Second"), "the duplicate is kept as written")
+            #expect(!(kind == "created") || saved.contains("CREATED:yesterday"))
+            #expect(!(kind == "end-before-start") || saved.contains("DTEND:20260302T090000Z"))
+            // And the next change is not refused either.
+            try CalendarFile.update(url, exporterFor: { _ in ICalendarExporter(options: .init(includeRejected: true)) }, { _ in })
         }
     }
 }

@@ -90,6 +90,28 @@ struct RealFileReadingTests {
         let reread = try ICalendarImporter().importCalendar(from: again)
         #expect(try starts(reread.calendar) == ["20200426T140000", "20200428T140000"])
         #expect(!reread.diagnostics.contains { $0.severity != .note })
+        // Held in the RFC's form once the import is done: the item validates,
+        // equals its own export read back, and a second import changes nothing.
+        let item = try #require(zoned.calendar.items.first)
+        #expect(item.recurrenceRules.first?.until == .utc(try LocalDateTime(year: 2020, month: 4, day: 28, hour: 22)))
+        try item.recurrenceSet?.validate()
+        #expect(reread.calendar.items == zoned.calendar.items)
+        var merged = zoned.calendar
+        #expect(merged.merge(reread.calendar).unchanged == ["z"])
+        try #require(floating.calendar.items.first).recurrenceSet?.validate()
+    }
+
+    /// A changed instance older than its series names its instance by wall
+    /// time, without a TZID, on a zoned series: still its instance (the
+    /// series has it), so it is not superseded.
+    @Test("a floating RECURRENCE-ID on a zoned series is its instance, whatever the SEQUENCEs")
+    func floatingRecurrenceIDOnZonedSeries() throws {
+        let result = try ICalendarImporter().importCalendar(from: calendar(
+            "BEGIN:VEVENT", "UID:x", "DTSTAMP:20240101T000000Z", "SEQUENCE:2", "DTSTART;TZID=Europe/Berlin:20240101T100000", "RRULE:FREQ=DAILY;COUNT=5", "END:VEVENT",
+            "BEGIN:VEVENT", "UID:x", "DTSTAMP:20240101T000000Z", "SEQUENCE:0", "RECURRENCE-ID:20240102T100000", "DTSTART;TZID=Europe/Berlin:20240102T120000", "END:VEVENT"))
+        #expect(result.calendar.items.first?.overrides.count == 1)
+        #expect(result.calendar.rejected.isEmpty)
+        #expect(try starts(result.calendar).contains("20240102T120000"))
     }
 
     /// RFC 5545 §3.8.5.2's own example, on an event of an hour: each period
@@ -124,6 +146,26 @@ struct RealFileReadingTests {
             "DTEND;TZID=America/Vancouver:20230920T140000", "RDATE;VALUE=PERIOD;TZID=America/Vancouver:20231213T120000/20231213T150000", "END:VEVENT"))
         let december = zoned.calendar.schedule().occurrences(from: try #require(f.date(from: "2023-12-01T00:00:00Z")), to: try #require(f.date(from: "2024-01-01T00:00:00Z")))
         #expect(december.map { $0.endSeconds - $0.startSeconds } == [3 * 3600])
+        // A UTC series with a zoned period: the period still finds its instance.
+        let utc = try ICalendarImporter().importCalendar(from: calendar(
+            "BEGIN:VEVENT", "UID:u", "DTSTAMP:20230901T000000Z", "DTSTART:20231101T110000Z", "DURATION:PT1H",
+            "RDATE;VALUE=PERIOD;TZID=Europe/Madrid:20231108T120000/PT3H", "END:VEVENT"))
+        let november = utc.calendar.schedule().occurrences(from: try #require(f.date(from: "2023-11-01T00:00:00Z")), to: try #require(f.date(from: "2023-12-01T00:00:00Z")))
+        #expect(november.map { $0.endSeconds - $0.startSeconds } == [3600, 3 * 3600])
+        // A period that ends before it starts is said, and the instance takes the item's length.
+        let inverted = try ICalendarImporter().importCalendar(from: calendar(
+            "BEGIN:VEVENT", "UID:i", "DTSTAMP:20230901T000000Z", "DTSTART:20231101T110000Z", "DURATION:PT1H",
+            "RDATE;VALUE=PERIOD:20231108T120000Z/20231108T110000Z", "END:VEVENT"))
+        #expect(inverted.diagnostics.contains { $0.message.contains("ends before it starts") })
+        #expect(inverted.calendar.items.first?.recurrenceDateEnds.isEmpty == true)
+        // A THISANDFUTURE change that only retitles keeps the later period's own end.
+        let future = try ICalendarImporter().importCalendar(from: calendar(
+            "BEGIN:VEVENT", "UID:t", "DTSTAMP:20230901T000000Z", "DTSTART:20231101T110000Z", "DURATION:PT1H", "RRULE:FREQ=WEEKLY;COUNT=3",
+            "RDATE;VALUE=PERIOD:20231103T120000Z/PT3H", "END:VEVENT",
+            "BEGIN:VEVENT", "UID:t", "DTSTAMP:20230901T000000Z", "RECURRENCE-ID;RANGE=THISANDFUTURE:20231101T110000Z", "DTSTART:20231101T110000Z",
+            "DURATION:PT1H", "SUMMARY:Renamed", "END:VEVENT"))
+        let retitled = future.calendar.schedule().occurrences(from: try #require(f.date(from: "2023-11-01T00:00:00Z")), to: try #require(f.date(from: "2023-12-01T00:00:00Z")))
+        #expect(retitled.map { $0.endSeconds - $0.startSeconds } == [3600, 3 * 3600, 3600, 3600])
         // An EXDATE may not hold a period: its start is excluded, with a warning.
         let bad = try ICalendarImporter().importCalendar(from: calendar(
             "BEGIN:VEVENT", "UID:x", "DTSTAMP:20230901T000000Z", "DTSTART:20260101T100000Z", "RRULE:FREQ=DAILY;COUNT=3",
@@ -169,6 +211,21 @@ struct RealFileReadingTests {
         let own = try ICalendarImporter().importCalendar(from: calendar((custom + event).joined(separator: "\r\n")))
         #expect(own.calendar.items.first?.start.zoneIdentifier == "GMT Standard Time")
         #expect(ICalendarExporter().export(own.calendar).contains("TZID:GMT Standard Time\r\n"))
+    }
+
+    @Test("a Windows-named zone that text kept as written names keeps its definition")
+    func windowsZoneNamedByKeptText() throws {
+        let exchange = [
+            "BEGIN:VTIMEZONE", "TZID:GMT Standard Time",
+            "BEGIN:STANDARD", "DTSTART:16010101T020000", "TZOFFSETFROM:+0100", "TZOFFSETTO:+0000", "RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=10", "END:STANDARD",
+            "BEGIN:DAYLIGHT", "DTSTART:16010101T010000", "TZOFFSETFROM:+0000", "TZOFFSETTO:+0100", "RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=3", "END:DAYLIGHT",
+            "END:VTIMEZONE",
+            "BEGIN:VEVENT", "UID:e", "DTSTAMP:20200525T073743Z", "DTSTART;TZID=GMT Standard Time:20200416T093000", "END:VEVENT",
+            "BEGIN:VJOURNAL", "UID:j", "DTSTAMP:20200525T073743Z", "DTSTART;TZID=GMT Standard Time:20200416T093000", "SUMMARY:Notes", "END:VJOURNAL",
+        ]
+        let result = try ICalendarImporter().importCalendar(from: calendar(exchange.joined(separator: "\r\n")))
+        let exported = ICalendarExporter().export(result.calendar)
+        #expect(exported.contains("TZID:GMT Standard Time\r\n"), "the journal still names it, so its definition stays")
     }
 
     /// recurring-ical-events' issue_27_t1.ics holds `X-LIC-ERROR` lines an

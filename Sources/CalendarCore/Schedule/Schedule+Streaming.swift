@@ -216,8 +216,10 @@ struct SeriesCursor: Sendable {
     private var iterator: RecurrenceSet.Iterator
     private let singles: [CalendarTime: RecurrenceOverride]
     private let future: [(wall: Int64, delta: Int64, override: RecurrenceOverride, span: InstanceSpan)]
-    /// The spans of the `RDATE`s given as periods, by recurrence ID (empty for most series).
-    private let periods: [CalendarTime: InstanceSpan]
+    /// The spans of the `RDATE`s given as periods, by the instant the RDATE
+    /// names (empty for most series): an instant, so that an `RDATE` in
+    /// another zone than the series' finds its instance however either is written.
+    private let periods: [Int64: InstanceSpan]
     /// Instances at or after this instant cannot reach the window.
     private let stop: Int64
     /// For each `THISANDFUTURE` change (in `future`'s order), the smallest
@@ -286,21 +288,21 @@ struct SeriesCursor: Sendable {
         peek()
     }
 
-    /// The spans of a series' `RDATE` periods (RFC 5545 §3.8.5.2) keyed as its
-    /// instances are, and the longest of them.
-    private static func periods(of item: CalendarItem, _ w: Window) -> ([CalendarTime: InstanceSpan], Int64) {
+    /// The spans of a series' `RDATE` periods (RFC 5545 §3.8.5.2) by the
+    /// instant each starts, and the longest of them.
+    private static func periods(of item: CalendarItem, _ w: Window) -> ([Int64: InstanceSpan], Int64) {
         guard !item.recurrenceDateEnds.isEmpty else { return ([:], 0) }
         let starts = Set(item.recurrenceDates)
-        var spans: [CalendarTime: InstanceSpan] = [:]
+        var spans: [Int64: InstanceSpan] = [:]
         var longest: Int64 = 0
         for p in item.recurrenceDateEnds where starts.contains(p.start) {
+            guard let s = try? p.start.epochSeconds(floatingIn: w.zone, zones: w.zones) else { continue }
             var period = item
             period.start = p.start
             period.end = p.end
             let span = period.span(floatingZone: w.zone, zones: w.zones)
-            let s = (try? p.start.epochSeconds(floatingIn: w.zone, zones: w.zones)) ?? 0
             longest = max(longest, span.end(startingAt: p.start, startSeconds: s).1 - s)
-            spans[Schedule.normalised(p.start, like: item.start, zones: w.zones)] = span
+            spans[s] = span
         }
         return (spans, longest)
     }
@@ -343,15 +345,20 @@ struct SeriesCursor: Sendable {
             var sourceSpan = span
             var start = instance.start
             var s = instance.epochSeconds
+            // An RDATE period ends where it says (RFC 5545 §3.8.5.2), also when
+            // it falls on DTSTART (the set has one instance there, and the
+            // period is the more specific of the two, as recurring-ical-events
+            // reads it) and when a THISANDFUTURE change shifts it: its length
+            // then goes with it.
+            let period = periods.isEmpty ? nil : periods[s]
             if !future.isEmpty, let f = future.last(where: { $0.wall <= instance.recurrenceID.wallTime.localSeconds }) {
                 if f.override.isCancelled { continue }
                 source = f.override.item
                 sourceSpan = f.span
                 s += f.delta
                 start = f.override.item.start.shifted(toInstant: s, floatingZone: w.zone, zones: w.zones)
-            } else if !periods.isEmpty, let period = periods[instance.recurrenceID] {
-                sourceSpan = period  // an RDATE period ends where it says
             }
+            if let period { sourceSpan = period }
             let (end, e) = sourceSpan.end(startingAt: start, startSeconds: s)
             let occurrence = Occurrence(id: .init(uid: item.uid, recurrenceID: instance.recurrenceID), item: source, start: start, end: end, startSeconds: s, endSeconds: e)
             if occurrence.overlaps(w.a, w.b) { return occurrence }
