@@ -34,7 +34,15 @@ struct BookOptions: ParsableArguments {
 
     /// The book in the calendar file, for reading; the file must exist.
     func read() throws -> SchedulingBook {
-        try readBook(try loadExistingCalendar(url, quiet: true).calendar, in: url)
+        let loaded = try loadExistingCalendar(url, quiet: true)
+        // A file that did not import cleanly: that first (its book's problems may be its damage).
+        if let first = loaded.damage.first,
+           (try? loaded.calendar.schedulingCheck(defaultTimeZone: calendarZoneName(of: loaded.calendar)))?.problems.contains(where: { $0.severity == .error }) ?? true {
+            let problems = "\(loaded.damage.count) problem\(loaded.damage.count == 1 ? "" : "s")"
+            throw damagedOrPlain(ICalendarError(.damaged, "\(url.path) did not import cleanly (\(problems), the first on line \(first.line): \(first.message)); nothing was changed",
+                                                diagnostics: loaded.damage), url)
+        }
+        return try readBook(loaded.calendar, in: url)
     }
 
     /// The clock times are shown and typed on: --time-zone, else the book's own.

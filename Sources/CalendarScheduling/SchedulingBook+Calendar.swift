@@ -18,16 +18,16 @@ public enum ExportAudience: Hashable, Sendable {
     case coach(String)
 }
 
-/// What a book writes into a calendar: items and `X-HORARI-*` components.
+/// What a book writes into a calendar: items and the directory's components.
 ///
 /// SchedulingICalendar puts it into an ICalendarKit calendar, which writes
-/// it as `.ics` text; the names it uses are listed in
+/// it as `.ics` text; the form is described in
 /// ``SchedulingBook/init(timeZone:items:components:)``.
 public struct SchedulingContent: Hashable, Sendable {
-    /// Classes, sessions or a member's bookings, as calendar items.
+    /// Classes (with each booked occurrence's members as `ATTENDEE`s of its
+    /// `RECURRENCE-ID` instance), sessions or a member's bookings, as calendar items.
     public var items: [CalendarItem]
-    /// The records iCalendar has no component for (coaches, clients,
-    /// members, rosters), as `X-HORARI-*` components; only in a full export.
+    /// Coaches, clients and members, each a `VJOURNAL`; only in a full export.
     public var components: [ContentComponent]
 
     /// Creates content.
@@ -37,8 +37,10 @@ public struct SchedulingContent: Hashable, Sendable {
     }
 }
 
-/// The iCalendar names of the book's records. Each is an `X-` name (RFC 5545
-/// §3.8.8.2, §3.6 `x-comp`), which every client keeps or ignores.
+/// The iCalendar names of the book's records: the `X-` properties and
+/// parameters (RFC 5545 §3.8.8.2, §3.2) it adds to standard components, the
+/// categories that mark its directory's journals, and (read only, from files
+/// written before the book was standard iCalendar) its `X-HORARI-*` components.
 enum Names {
     static let capacity = "X-HORARI-CAPACITY"
     static let instructor = "X-HORARI-INSTRUCTOR"
@@ -59,7 +61,17 @@ enum Names {
     static let waiting = "X-HORARI-WAITING"
     static let color = "X-HORARI-COLOR"
     static let waitlistPosition = "X-HORARI-WAITLIST-POSITION"
+    /// The form-1 components (read only).
     static let components: Set<String> = [coach, client, member, roster]
+    /// The component a directory record is.
+    static let journal = "VJOURNAL"
+    /// `CATEGORIES` of a directory journal, and the prefix of its `UID`.
+    static let memberCategory = "horari-member", coachCategory = "horari-coach", clientCategory = "horari-client"
+    /// `ATTENDEE` parameters of a booked member: the member's ID, a waiting place.
+    static let memberParameter = "X-HORARI-MEMBER", positionParameter = "X-HORARI-WAITLIST-POSITION"
+
+    /// A directory journal's `UID`: `member:marta`.
+    static func uid(_ kind: String, _ id: String) -> String { kind + ":" + id }
 }
 
 extension SchedulingBook {
@@ -100,20 +112,17 @@ extension SchedulingBook {
 
     /// Everything in the book, to restore it from: what ``content(for:)``
     /// gives ``ExportAudience/everything``, which names no one and so cannot fail.
+    ///
+    /// Standard iCalendar only, so that a calendar server keeps all of it
+    /// (Docs/SchedulingICalendar.md): each class with its booked occurrences'
+    /// members as `ATTENDEE`s (``calendarItem(for:withRosters:)``), each
+    /// session, and coaches, clients and members as `VJOURNAL`s.
     public func backupContent() -> SchedulingContent {
         let sessions = byStart(sessionsByID.values).map(\.session)
-        var components = coaches.map(component(for:))
-        components += clientsByID.values.sorted { $0.id < $1.id }.map(component(for:))
-        components += members.map { m in
-            ContentComponent(name: Names.member, properties: [ContentLine(name: "UID", value: m.id), ContentLine(name: Names.name, value: m.name)] + optional(Names.email, m.email))
-        }
-        components += rosters.keys.sorted().compactMap { key in
-            guard let r = rosters[key] else { return nil }
-            return ContentComponent(name: Names.roster, properties: [
-                ContentLine(name: Names.classID, value: key.classID), ContentLine(name: Names.date, value: key.date.basicISO),
-            ] + r.confirmed.map { ContentLine(name: Names.booked, value: $0) } + r.waitlist.map { ContentLine(name: Names.waiting, value: $0) })
-        }
-        return SchedulingContent(items: classes.map(calendarItem(for:)) + sessions.map(calendarItem(for:)), components: components)
+        var components = coaches.map(journal(for:))
+        components += clientsByID.values.sorted { $0.id < $1.id }.map(journal(for:))
+        components += members.map(journal(for:))
+        return SchedulingContent(items: classes.map { calendarItem(for: $0, withRosters: true) } + sessions.map(calendarItem(for:)), components: components)
     }
 
     /// A class series as one recurring event: weekly on its days, with its
@@ -128,23 +137,45 @@ extension SchedulingBook {
     /// with it (RFC 5545 leaves an instance of an excluded date undecided),
     /// so calcurse shows it at both times.
     public func calendarItem(for series: ClassSeries) -> CalendarItem {
+        calendarItem(for: series, withRosters: false)
+    }
+
+    /// A class series as one recurring event (``calendarItem(for:)``) and,
+    /// `withRosters`, each booked occurrence's roster: its members as
+    /// `ATTENDEE`s of the occurrence's `RECURRENCE-ID` instance, a place
+    /// held `PARTSTAT=ACCEPTED`, a place on the waitlist `PARTSTAT=TENTATIVE`
+    /// with its position (`X-HORARI-WAITLIST-POSITION=2`), each with the
+    /// member's ID (`X-HORARI-MEMBER=marta`) and name (`CN`). Any calendar
+    /// shows who is booked; the book reads its rosters back from them.
+    /// - Parameters:
+    ///   - series: the class.
+    ///   - withRosters: whether to write who booked (a backup does; the public timetable does not).
+    public func calendarItem(for series: ClassSeries, withRosters: Bool) -> CalendarItem {
         let original = { (date: LocalDate) in CalendarTime.zoned(series.time.on(date), timeZone.identifier) }
         let until = series.lastDate.map { CalendarTime.utc(LocalDateTime(localSeconds: instant(series.time.on($0)))) }
         let rule = RecurrenceRule(frequency: .weekly, until: until, byDay: series.weekdays.map { .init($0) })
         var properties = [ContentLine(name: Names.capacity, value: String(series.capacity))]
         properties += optional(Names.instructor, series.instructor)
-        let overrides = series.changes.keys.sorted().compactMap { date -> RecurrenceOverride? in
-            guard let change = series.changes[date] else { return nil }
-            switch change {
-            case .cancelled:
+        var dates = Set(series.changes.keys)
+        if withRosters { dates.formUnion(rosters.keys.filter { $0.classID == series.id }.map(\.date)) }
+        let overrides = dates.sorted().compactMap { date -> RecurrenceOverride? in
+            var start = series.time.on(date), duration = series.duration
+            switch series.changes[date] {
+            case .cancelled?:
                 return nil  // an EXDATE
-            case .moved(let to, let duration):
-                // The moved instance is a whole component of its own (RFC 5545
-                // §3.8.4.4): it repeats the series' colour, or calendars draw
-                // it without one.
-                let item = CalendarItem(uid: series.id, title: series.title, start: .zoned(to, timeZone.identifier), end: .lasting(duration), color: series.color, location: series.location)
-                return RecurrenceOverride(recurrenceID: original(date), item: item)
+            case .moved(let to, let length)?:
+                (start, duration) = (to, length)
+            case nil:
+                break
             }
+            let attendees = withRosters ? rosters[ClassOccurrence.ID(classID: series.id, date: date)].map(attendeeLines(for:)) ?? [] : []
+            guard series.changes[date] != nil || !attendees.isEmpty else { return nil }
+            // The instance is a whole component of its own (RFC 5545
+            // §3.8.4.4): it repeats the series' colour, or calendars draw
+            // it without one.
+            let item = CalendarItem(uid: series.id, title: series.title, start: .zoned(start, timeZone.identifier), end: .lasting(duration), color: series.color,
+                                    location: series.location, properties: ContentLines(attendees))
+            return RecurrenceOverride(recurrenceID: original(date), item: item)
         }
         let cancelled = series.changes.filter { $0.value == .cancelled }.keys.sorted().map(original)
         return CalendarItem(
@@ -213,6 +244,20 @@ extension SchedulingBook {
         Schedule(items: try sessions(coach: coachID).map(calendarItem(for:)), timeZone: timeZone)
     }
 
+    /// A roster's members as `ATTENDEE` lines: places held, then the waitlist in order.
+    private func attendeeLines(for roster: Roster) -> [ContentLine] {
+        func line(_ id: String, _ partstat: String, _ position: Int?) -> ContentLine {
+            let member = membersByID[id]
+            var parameters: [ContentLine.Parameter] = [
+                .init(name: "CN", values: [member?.name ?? id]), .init(name: "CUTYPE", values: ["INDIVIDUAL"]), .init(name: "ROLE", values: ["REQ-PARTICIPANT"]),
+                .init(name: "PARTSTAT", values: [partstat]), .init(name: Names.memberParameter, values: [id]),
+            ]
+            if let position { parameters.append(.init(name: Names.positionParameter, values: [String(position)])) }
+            return ContentLine(name: "ATTENDEE", parameters: parameters, value: Self.address(member?.email, "member", id))
+        }
+        return roster.confirmed.map { line($0, "ACCEPTED", nil) } + roster.waitlist.enumerated().map { line($1, "TENTATIVE", $0 + 1) }
+    }
+
     static func address(_ email: String?, _ kind: String, _ id: String) -> String {
         if let email, !email.isEmpty { return "mailto:" + email }
         return "urn:x-horari:\(kind):" + (id.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? id)
@@ -222,9 +267,22 @@ extension SchedulingBook {
         value.map { [ContentLine(name: name, value: $0)] } ?? []
     }
 
-    private func component(for coach: Coach) -> ContentComponent {
-        var p = [ContentLine(name: "UID", value: coach.id), ContentLine(name: Names.name, value: coach.name)]
-        p += optional(Names.email, coach.email)
+    /// A directory record as a `VJOURNAL` (RFC 5545 §3.6.3): calendar
+    /// servers keep journals, and calendar apps do not show them. `UID` is
+    /// `KIND:ID`, `CATEGORIES` the kind, `SUMMARY` the name; the email is the
+    /// address of an `ORGANIZER` (a coach) or `ATTENDEE` (a client, a member),
+    /// a client's coach a `RELATED-TO` (RFC 5545 §3.8.4.5) of the coach's
+    /// journal; what iCalendar has no property for stays `X-HORARI-*`.
+    private func journal(_ category: String, _ id: String, _ name: String, _ lines: [ContentLine]) -> ContentComponent {
+        ContentComponent(name: Names.journal, properties: ContentLines([
+            // No DTSTAMP: the exporter writes the save's, as for the book's items.
+            ContentLine(name: "UID", value: Names.uid(category, id)), ContentLine(name: "SUMMARY", value: Self.textValue(name)), ContentLine(name: "CATEGORIES", value: category),
+            ContentLine(name: "CLASS", value: "PRIVATE"),
+        ] + lines))
+    }
+
+    private func journal(for coach: Coach) -> ContentComponent {
+        var p = [ContentLine(name: "ORGANIZER", parameters: [.init(name: "CN", values: [coach.name])], value: Self.address(coach.email, "coach", coach.id))]
         p.append(ContentLine(name: Names.buffer, value: String(coach.buffer.wholeMinutes)))
         p += optional(Names.color, coach.color?.description)
         for day in Weekday.allCases {
@@ -236,12 +294,35 @@ extension SchedulingBook {
             let ranges = coach.workingHours.exceptions[date] ?? []
             p.append(ContentLine(name: Names.dateHours, value: ([date.basicISO] + ranges.map(\.description)).joined(separator: " ")))
         }
-        return ContentComponent(name: Names.coach, properties: ContentLines(p))
+        return journal(Names.coachCategory, coach.id, coach.name, p)
     }
 
-    private func component(for client: Client) -> ContentComponent {
-        ContentComponent(name: Names.client, properties: [
-            ContentLine(name: "UID", value: client.id), ContentLine(name: Names.coach, value: client.coachID), ContentLine(name: Names.name, value: client.name),
-        ] + optional(Names.email, client.email) + optional(Names.color, client.color?.description))
+    private func journal(for client: Client) -> ContentComponent {
+        journal(Names.clientCategory, client.id, client.name, [
+            ContentLine(name: "RELATED-TO", parameters: [.init(name: "RELTYPE", values: ["PARENT"])], value: Names.uid(Names.coachCategory, client.coachID)),
+            ContentLine(name: "ATTENDEE", parameters: [.init(name: "CN", values: [client.name])], value: Self.address(client.email, "client", client.id)),
+        ] + optional(Names.color, client.color?.description))
+    }
+
+    private func journal(for member: Member) -> ContentComponent {
+        journal(Names.memberCategory, member.id, member.name, [
+            ContentLine(name: "ATTENDEE", parameters: [.init(name: "CN", values: [member.name])], value: Self.address(member.email, "member", member.id)),
+        ])
+    }
+
+    /// A text as an iCalendar TEXT value (RFC 5545 §3.3.11): backslash,
+    /// comma, semicolon and line breaks escaped.
+    static func textValue(_ text: String) -> String {
+        var out = ""
+        for c in text {
+            switch c {
+            case "\\": out += "\\\\"
+            case ",": out += "\\,"
+            case ";": out += "\\;"
+            case "\n": out += "\\n"
+            default: out.append(c)
+            }
+        }
+        return out
     }
 }

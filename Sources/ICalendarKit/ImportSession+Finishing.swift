@@ -86,6 +86,7 @@ extension ImportSession {
         if series.kind != p.item.kind {
             func name(_ k: CalendarItem.Kind) -> String { k == .task ? "VTODO" : "VEVENT" }
             report(.error, p.line, .duplicate, "a \(name(p.item.kind)) changes the instance \(rid) of UID \(p.item.uid), whose series is a \(name(series.kind)); an instance must be the same kind of component as its series, so this one was kept as written and not applied")
+            keptAsWritten(p.diagnostics)
             calendar.rejected.append(p.raw)
             return
         }
@@ -95,6 +96,7 @@ extension ImportSession {
             // cut off (recurring-ical-events' issue_163, issue_253): the
             // change is superseded. Kept as written, not shown.
             report(.warning, p.line, .orphanOverride, "the changed instance \(rid) of UID \(p.item.uid) (SEQUENCE \(p.item.sequence)) is older than its series (SEQUENCE \(series.sequence)), which no longer has that instance; it was kept as written but not shown")
+            keptAsWritten(p.diagnostics)
             calendar.rejected.append(p.raw)
             return
         }
@@ -108,6 +110,7 @@ extension ImportSession {
                 placedRaw[key] = p.raw
             } else {
                 loser = p.raw
+                keptAsWritten(p.diagnostics)
             }
             if let loser { calendar.rejected.append(loser) }
             return

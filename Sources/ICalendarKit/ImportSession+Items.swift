@@ -37,6 +37,7 @@ extension ImportSession {
             libical.submit(Self.libicalText(lines, malformed: malformed, droppingLibICalReports: true), properties: node.properties.map { ($0.0.name, $0.1) },
                            line: node.line, ticket: ticket)
         }
+        let firstDiagnostic = diagnostics.count
         var draft = ItemDraft(item: textFields(node))
         for (p, line) in node.properties { property(p, line, &draft) }
         if options.detail == .complete {
@@ -45,10 +46,13 @@ extension ImportSession {
         }
         settleEnd(&draft)
         identify(&draft, node, lines, malformed: malformed)
-        guard settleStart(&draft, node) else { return }
+        guard settleStart(&draft, node) else {
+            keptAsWritten(firstDiagnostic..<diagnostics.count)  // the component is kept whole
+            return
+        }
         checkUntil(&draft, node)
         checkEnd(draft, node)
-        place(draft, node, ticket: ticket)
+        place(draft, node, ticket: ticket, diagnostics: firstDiagnostic..<diagnostics.count)
     }
 
     /// A new item of the component's kind with its TEXT fields, read from the
@@ -283,11 +287,12 @@ extension ImportSession {
 
     /// Puts the item in the calendar: a changed instance waits for its series
     /// (``finish()``), a master goes in, or replaces an older version of itself.
-    private mutating func place(_ draft: ItemDraft, _ node: RawNode, ticket: Int) {
+    private mutating func place(_ draft: ItemDraft, _ node: RawNode, ticket: Int, diagnostics reported: Range<Int>) {
         let item = draft.item
         if let recurrenceID = draft.recurrenceID {
             if libical != nil { checks[ticket].place = .override(pending.count) }
-            pending.append(PendingItem(item: item, recurrenceID: recurrenceID, thisAndFuture: draft.thisAndFuture, line: node.line, raw: node.contentComponent))
+            pending.append(PendingItem(item: item, recurrenceID: recurrenceID, thisAndFuture: draft.thisAndFuture, line: node.line, raw: node.contentComponent,
+                                       diagnostics: reported))
         } else if let i = masterIndex.position(of: item.uid, in: calendar.items) {
             // Two versions of one item, as files that keep an item's history
             // hold (recurring-ical-events' issue_148): the newer one — higher
@@ -309,6 +314,7 @@ extension ImportSession {
                 calendar.items[i] = item
             } else {
                 report(.error, node.line, .duplicate, "a second item with UID \(item.uid), not newer than the first (SEQUENCE \(item.sequence)); it was kept as written but not shown (give it its own UID, or a higher SEQUENCE if it is a newer version)")
+                keptAsWritten(reported)
                 calendar.rejected.append(node.contentComponent)
             }
         } else {

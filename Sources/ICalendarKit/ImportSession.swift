@@ -102,6 +102,9 @@ struct ImportSession {
         /// higher SEQUENCE. Kept only for changed instances: holding it for
         /// every item would double the import's memory.
         var raw: ContentComponent
+        /// The diagnostics its reading reported (positions in `diagnostics`),
+        /// which are about text kept as written if it loses.
+        var diagnostics: Range<Int>
     }
 
     init(options: ImportOptions) {
@@ -116,5 +119,11 @@ struct ImportSession {
         var d = ICalendarDiagnostic(severity, line: line, code, message)
         d.keptAsWritten = keptAsWritten
         diagnostics.append(d)
+    }
+
+    /// Marks the diagnostics at `positions` as about text kept as written: the
+    /// component they are in was set aside whole (``ICalendar/rejected``).
+    mutating func keptAsWritten(_ positions: Range<Int>) {
+        for i in positions where i < diagnostics.count { diagnostics[i].keptAsWritten = true }
     }
 }
