@@ -29,8 +29,11 @@ status=0
 for p in $pids; do wait "$p" || status=1; done
 [ $status = 0 ] || { echo "FAIL: a booking process failed:"; cat "$tmp"/out.*; exit 1; }
 
-booked=$(grep -c '^X-HORARI-BOOKED:' "$cal" || true)
-waiting=$(grep -c '^X-HORARI-WAITING:' "$cal" || true)
+# The roster is the occurrence's instance: its members are ATTENDEEs, a place
+# held ACCEPTED, a place waited for TENTATIVE (lines unfolded first).
+unfolded=$(tr -d '\r' < "$cal" | sed -e ':a' -e 'N' -e '$!ba' -e 's/\n //g')
+booked=$(printf '%s\n' "$unfolded" | grep -c '^ATTENDEE;.*PARTSTAT=ACCEPTED' || true)
+waiting=$(printf '%s\n' "$unfolded" | grep -c '^ATTENDEE;.*PARTSTAT=TENTATIVE' || true)
 told_booked=$(cat "$tmp"/out.* | grep -c '^Booked' || true)
 positions=$(cat "$tmp"/out.* | sed -n 's/.* is number \([0-9]*\) on the waitlist\./\1/p' | sort -n | tr '\n' ' ')
 expected=$(seq 1 15 | tr '\n' ' ')

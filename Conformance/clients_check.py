@@ -5,16 +5,21 @@
    calendar, then `khal list` over a window shows every event horari lists
    there (khal ignores VTODO).
 2. Radicale (a CalDAV server) on 127.0.0.1: every exported item (one UID with
-   its changed instances and the VTIMEZONEs it uses) is PUT into a calendar
-   collection, accepted, and a GET returns it with the same UID.
+   its changed instances and the VTIMEZONEs it uses, the directory's journals
+   too) is PUT into a calendar collection, accepted, and a GET returns it
+   with the same UID; for an export that holds the scheduling book, the book
+   read back from what the server returned is the original (Radicale drops
+   components it does not know, which is why the book is standard iCalendar).
 3. calcurse (a terminal organiser that reads no RECURRENCE-ID instances):
    `calcurse -i` of the export, then `calcurse -Q` over the window shows every
    event horari lists there at its wall time in Madrid, and nothing else, but
-   for one justified difference: a moved class occurrence also shows at its
-   original time (calcurse imports the instance as an event of its own and
-   keeps the series' date; excluding that date as well would make
-   recurring-ical-events drop the moved instance). A cancelled occurrence is
-   an EXDATE, so calcurse hides it as every reader does.
+   for one justified difference: a class occurrence that has its own
+   RECURRENCE-ID instance (moved, or holding its roster: the booked members
+   are that instance's ATTENDEEs) also shows at its series time, since
+   calcurse imports the instance as an event of its own and keeps the
+   series' date (excluding that date as well would make recurring-ical-events
+   drop the instance). A cancelled occurrence is an EXDATE, so calcurse hides
+   it as every reader does.
 4. ical (the strict pydantic parser Home Assistant uses): it parses the
    export without an error, and its timeline over the window holds every
    event horari lists, at the same wall time, and nothing else.
@@ -135,7 +140,42 @@ class Radicale:
         self.process.wait()
 
 
-def radicale_check(exported, server, collection):
+def book_survives(horari, exported, returned, work):
+    """The scheduling book read back from what the server returned: the
+    calendar's own lines and zones from the export (a server keeps those
+    apart from its resources), every other component from the GETs. The
+    book's full export, `DTSTAMP`s aside, must be the original's."""
+    original = icalendar.Calendar.from_ical(open(exported, "rb").read())
+    lines = [l for l in open(exported, encoding="utf-8", newline="").read().split("\r\n") if l]
+    head = lines[:next(i for i, l in enumerate(lines) if l.startswith("BEGIN:") and i > 0)]
+    body = []
+    for c in original.walk("VTIMEZONE"):
+        body.append(c.to_ical().decode())
+    for text in returned:
+        for c in icalendar.Calendar.from_ical(text).subcomponents:
+            if c.name != "VTIMEZONE":
+                body.append(c.to_ical().decode())
+    folder = os.path.join(work, "book-survives")
+    os.makedirs(folder, exist_ok=True)
+    rebuilt = os.path.join(folder, "rebuilt.ics")
+    with open(rebuilt, "w", newline="") as f:
+        f.write("\r\n".join(head) + "\r\n" + "".join(body).replace("\r\n", "\n").replace("\n", "\r\n") + "END:VCALENDAR\r\n")
+    def backup(path):
+        r = sh([horari, "export", path, "--for", "all"], env=dict(os.environ, TZ="UTC"))
+        # (text mode: line ends arrive as \n)
+        return r.returncode, [l for l in r.stdout.replace("\n ", "").split("\n") if not l.startswith("DTSTAMP:")], r.stderr
+    (rc1, a, e1), (rc2, b, e2) = backup(exported), backup(rebuilt)
+    if rc1 != 0 or rc2 != 0:
+        return ["the book cannot be read back from the server: " + (e2 or e1)[-300:]]
+    if a != b:
+        diff = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+        return ["the book read back from the server differs from the original at its line %d: %r against %r"
+                % (diff + 1, b[diff] if diff < len(b) else "(end)", a[diff] if diff < len(a) else "(end)")]
+    print("radicale: the scheduling book read back from the server is the original (%d lines of its backup)" % len(a))
+    return []
+
+
+def radicale_check(exported, server, collection, horari=None, work=None):
     base = server.base
     auth = "Basic " + base64.b64encode(b"alice:x").decode()
 
@@ -148,7 +188,7 @@ def radicale_check(exported, server, collection):
         except urllib.error.HTTPError as e:
             return e.code, e.read()
 
-    problems = []
+    problems, returned = [], []
     try:
         for _ in range(100):
             try:
@@ -163,7 +203,7 @@ def radicale_check(exported, server, collection):
         zones = {str(c["TZID"]): c for c in cal.walk("VTIMEZONE")}
         groups = {}
         for c in cal.subcomponents:
-            if c.name in ("VEVENT", "VTODO"):
+            if c.name in ("VEVENT", "VTODO", "VJOURNAL"):
                 groups.setdefault(str(c["UID"]), []).append(c)
         accepted = 0
         for uid, members in groups.items():
@@ -184,13 +224,16 @@ def radicale_check(exported, server, collection):
                 continue
             status, body = request("GET", name)
             back = icalendar.Calendar.from_ical(body)
-            uids = {str(c["UID"]) for c in back.walk() if c.name in ("VEVENT", "VTODO")}
+            uids = {str(c["UID"]) for c in back.walk() if c.name in ("VEVENT", "VTODO", "VJOURNAL")}
             if status != 200 or uids != {uid}:
                 problems.append("GET %s answered %d with UIDs %s" % (uid, status, uids))
                 continue
+            returned.append(body)
             accepted += 1
-        print("radicale: %d of %d exported items accepted by PUT and returned by GET with the same UID"
+        print("radicale: %d of %d exported items (journals too) accepted by PUT and returned by GET with the same UID"
               % (accepted, len(groups)))
+        if horari and any(c.name == "VJOURNAL" or c.name.startswith("X-HORARI-") for c in cal.subcomponents):
+            problems += book_survives(horari, exported, returned, work)
     finally:
         pass
     return problems
@@ -227,16 +270,19 @@ def calcurse_check(horari, exported, work):
             text = line[1:]
             shown.append(text if text[:4].isdigit() and text[10:11] == " " else f"{day} {text}")
     ours = sh([horari, "occurrences", exported, "--from", FROM, "--to", TO, "--format", "jsonl"])
-    want, moved_from = [], set()
+    want = []
     for line in ours.stdout.splitlines():
         o = json.loads(line)
         if o["component"] != "VEVENT":
             continue
         timed = "T" in o["start"]
         want.append(f"{o['start'][:10]} {o['start'][11:16]} {o['summary']}" if timed else f"{o['start'][:10]} {o['summary']}")
-        if o["recurrence_id"] and o["recurrence_id"] != o["start"]:
-            rid = o["recurrence_id"]
-            moved_from.add(f"{rid[:10]} {rid[11:16]} {o['summary']}")
+    # The series times of the occurrences that have an instance of their own.
+    instances = set()
+    for c in icalendar.Calendar.from_ical(open(exported, "rb").read()).walk("VEVENT"):
+        if "RECURRENCE-ID" in c:
+            rid = c["RECURRENCE-ID"].dt
+            instances.add(f"{rid:%Y-%m-%d %H:%M} {c.get('SUMMARY')}")
     problems = []
     left = list(shown)
     for w in want:
@@ -244,16 +290,16 @@ def calcurse_check(horari, exported, work):
             left.remove(w)
         else:
             problems.append("calcurse does not show: " + w)
-    justified = [x for x in left if x in moved_from]
-    problems += ["calcurse shows what horari does not: " + x for x in left if x not in moved_from]
+    justified = [x for x in left if x in instances]
+    problems += ["calcurse shows what horari does not: " + x for x in left if x not in instances]
     print("calcurse: imported the export; shows %d of the %d events horari lists in %s..%s%s"
           % (len(want) - len([p for p in problems if "does not show" in p]), len(want), FROM, TO,
-             "; and %d moved occurrence(s) at the original time too (justified: calcurse reads no RECURRENCE-ID)" % len(justified)
+             "; and %d occurrence(s) with an instance of their own at the series time too (justified: calcurse reads no RECURRENCE-ID)" % len(justified)
              if justified else ""))
     if justified and not problems:
-        return Justified("a moved occurrence also shows at its original time: calcurse reads no RECURRENCE-ID "
-                         "(it imports the changed instance as an event of its own); excluding the original date too "
-                         "would make recurring-ical-events drop the moved instance")
+        return Justified("an occurrence with a RECURRENCE-ID instance of its own (moved, or holding its roster) also shows at "
+                         "its series time: calcurse reads no RECURRENCE-ID (RFC 5545 §3.8.4.4), importing the instance as an "
+                         "event of its own; excluding the date too would make recurring-ical-events drop the instance")
     return problems
 
 
@@ -375,7 +421,7 @@ def check_export(horari, sample, label, options, work, server):
         return {c: ["horari export failed: " + r.stderr[-300:]] for c in CLIENTS}
     return {
         "khal": khal_check(horari, exported, folder),
-        "Radicale": radicale_check(exported, server, "".join(ch if ch.isalnum() else "-" for ch in label)),
+        "Radicale": radicale_check(exported, server, "".join(ch if ch.isalnum() else "-" for ch in label), horari, folder),
         "calcurse": calcurse_check(horari, exported, folder),
         "ical": ical_check(horari, exported),
         "icalendar": icalendar_check(horari, exported),

@@ -5,14 +5,24 @@ extension SchedulingBook {
     /// Reads a book back from what ``content(for:)`` wrote for
     /// ``ExportAudience/everything``, ignoring every other item and component.
     ///
+    /// The book is standard iCalendar, so that a calendar server keeps all
+    /// of it (servers drop components they do not know; the repository's
+    /// Docs/SchedulingICalendar.md says why each record has the form it has):
+    ///
     /// | record | iCalendar |
     /// |---|---|
-    /// | class | `VEVENT` with `X-HORARI-CAPACITY`, `RRULE:FREQ=WEEKLY;BYDAY=…`, changed instances by `RECURRENCE-ID` |
-    /// | session | `VEVENT` with `X-HORARI-COACH`, `X-HORARI-CLIENT`, `X-HORARI-SESSION-STATUS` |
-    /// | coach | `X-HORARI-COACH` component: `UID`, `X-HORARI-NAME`, `X-HORARI-EMAIL`, `X-HORARI-BUFFER`, `X-HORARI-HOURS;X-HORARI-DAY=MO:09:00-13:00 16:00-20:00`, `X-HORARI-DATE-HOURS:20261224` (a day off) |
-    /// | client | `X-HORARI-CLIENT` component: `UID`, `X-HORARI-COACH`, `X-HORARI-NAME`, `X-HORARI-EMAIL` |
-    /// | member | `X-HORARI-MEMBER` component: `UID`, `X-HORARI-NAME`, `X-HORARI-EMAIL` |
-    /// | roster | `X-HORARI-ROSTER` component: `X-HORARI-CLASS`, `X-HORARI-DATE`, then `X-HORARI-BOOKED` and `X-HORARI-WAITING` in order |
+    /// | class | `VEVENT` with `X-HORARI-CAPACITY`, `RRULE:FREQ=WEEKLY;BYDAY=…`, cancelled dates as `EXDATE`, moved ones as `RECURRENCE-ID` instances |
+    /// | roster | the occurrence's `RECURRENCE-ID` instance of its class, its members as `ATTENDEE;CN=…;PARTSTAT=ACCEPTED;X-HORARI-MEMBER=marta`, the waitlist `PARTSTAT=TENTATIVE;X-HORARI-WAITLIST-POSITION=1`, in order |
+    /// | session | `VEVENT` with `ORGANIZER` (the coach), `ATTENDEE` (the client), `X-HORARI-COACH`, `X-HORARI-CLIENT`, `X-HORARI-SESSION-STATUS` |
+    /// | coach | `VJOURNAL`, `UID:coach:ID`, `CATEGORIES:horari-coach`, `SUMMARY` (the name), `ORGANIZER` (the email), `X-HORARI-BUFFER`, `X-HORARI-HOURS;X-HORARI-DAY=MO:09:00-13:00 16:00-20:00`, `X-HORARI-DATE-HOURS:20261224` (a day off), `X-HORARI-COLOR` |
+    /// | client | `VJOURNAL`, `UID:client:ID`, `CATEGORIES:horari-client`, `SUMMARY`, `ATTENDEE` (the email), `RELATED-TO;RELTYPE=PARENT:coach:ID` |
+    /// | member | `VJOURNAL`, `UID:member:ID`, `CATEGORIES:horari-member`, `SUMMARY`, `ATTENDEE` (the email) |
+    ///
+    /// The book's earlier form is still read: coaches, clients and members as
+    /// `X-HORARI-COACH`/`X-HORARI-CLIENT`/`X-HORARI-MEMBER` components, each
+    /// roster an `X-HORARI-ROSTER` component (`X-HORARI-CLASS`,
+    /// `X-HORARI-DATE`, `X-HORARI-BOOKED`, `X-HORARI-WAITING`); saving the
+    /// book writes the form above.
     ///
     /// Records are taken as they are: sessions that overlap (a file edited by
     /// hand) are kept, not dropped; the rules apply to the next change.
@@ -36,8 +46,11 @@ extension SchedulingBook {
             /// The `index`-th component named `name` among the calendar's
             /// components, counted from 0 in file order.
             case component(name: String, index: Int)
-            /// The item (a class or a session) with this `UID`.
+            /// The item (a class or a session) or directory journal with this `UID`.
             case item(uid: String)
+            /// The `RECURRENCE-ID` instance of the class with this `UID` on
+            /// this date: a roster.
+            case instance(uid: String, date: LocalDate)
         }
 
         /// How serious a problem is.
@@ -94,6 +107,11 @@ extension SchedulingBook {
         var byName: [String: [(record: RecordProblem.Record, component: ContentComponent)]] = [:]
         for c in components {
             let name = c.name.uppercased()
+            if name == Names.journal, let (kind, form1) = Self.journalRecord(c) {
+                // A directory journal, read as the record it stands for.
+                byName[kind, default: []].append((.item(uid: c.value("UID") ?? ""), form1))
+                continue
+            }
             let index = positions[name, default: 0]
             positions[name] = index + 1
             byName[name, default: []].append((.component(name: name, index: index), c))
@@ -123,13 +141,22 @@ extension SchedulingBook {
             } catch { refused(record, error, "the member’s record is removed") }
         }
         for item in items where item.properties.contains(where: { $0.name == Names.capacity }) {
-            do throws(SchedulingError) { try book.addClass(book.readClass(item)) } catch { refused(.item(uid: item.uid), error, "the class is removed") }
+            do throws(SchedulingError) { try book.addClass(book.readClass(item)) } catch {
+                let rosters = item.overrides.filter { $0.item.properties.contains { $0.name == "ATTENDEE" } }.count
+                refused(.item(uid: item.uid), error, "the class is removed" + (rosters == 0 ? "" : ", with the rosters of its \(rosters) booked occurrence\(rosters == 1 ? "" : "s")"))
+            }
         }
         for item in items where item.properties.contains(where: { $0.name == Names.client }) {
             do throws(SchedulingError) { try book.restore(book.readSession(item)) } catch {
                 let client = item.properties.first { $0.name == Names.client }?.value
                 let cause = client.flatMap { unreadable.clients.contains($0) ? " (its client ‘\($0)’ cannot be read: mend that record to keep both)" : nil }
                 refused(.item(uid: item.uid), error, "the session is removed" + (cause ?? ""))
+            }
+        }
+        for item in items where item.properties.contains(where: { $0.name == Names.capacity }) && book.classesByID[item.uid] != nil {
+            for o in item.overrides where o.item.properties.contains(where: { $0.name == "ATTENDEE" }) {
+                let date = book.bookWall(o.recurrenceID).date
+                book.readRoster(book.roster(of: o, classID: item.uid, date: date), .instance(uid: item.uid, date: date), &problems)
             }
         }
         for (record, c) in byName[Names.roster] ?? [] {
@@ -139,7 +166,7 @@ extension SchedulingBook {
             guard let s = book.classesByID[key.classID], roster.confirmed.count > s.capacity else { continue }
             let index = (byName[Names.roster] ?? []).firstIndex { $0.component.value(Names.classID) == key.classID && $0.component.value(Names.date) == key.date.basicISO }
             problems.append(RecordProblem(
-                severity: .warning, record: index.map { .component(name: Names.roster, index: $0) } ?? .item(uid: key.classID),
+                severity: .warning, record: index.map { .component(name: Names.roster, index: $0) } ?? .instance(uid: key.classID, date: key.date),
                 message: "\(key.classID) on \(key.date) holds \(roster.confirmed.count) bookings for \(s.capacity) places (a capacity lowered after they booked, or a hand edit); no one else gets a place until \(roster.confirmed.count - s.capacity + 1) cancel",
                 repair: nil, underlying: nil))
         }
@@ -211,13 +238,20 @@ extension SchedulingBook {
         // calendar may have only the EXDATE). An instance on the same date
         // says more, and wins: a moved one was moved, not cancelled.
         for date in item.exceptionDates { changes[bookWall(date).date] = .cancelled }
+        let time = try TimeOfDay(hour: start.hour, minute: start.minute)
+        let duration = try Self.length(item, what)
         for o in item.overrides {
             let date = bookWall(o.recurrenceID).date
-            changes[date] = o.isCancelled ? .cancelled : .moved(to: bookWall(o.item.start), duration: try Self.length(o.item, what))
+            if o.isCancelled {
+                changes[date] = .cancelled
+                continue
+            }
+            // An instance at the series' own time and length only holds a roster.
+            let to = bookWall(o.item.start), length = try Self.length(o.item, what)
+            if to != time.on(date) || length != duration { changes[date] = .moved(to: to, duration: length) }
         }
-        let time = try TimeOfDay(hour: start.hour, minute: start.minute)
         return ClassSeries(
-            id: item.uid, title: item.title, weekdays: weekdays, time: time, duration: try Self.length(item, what), capacity: capacity,
+            id: item.uid, title: item.title, weekdays: weekdays, time: time, duration: duration, capacity: capacity,
             location: item.location, instructor: item.properties.first { $0.name == Names.instructor }?.value, color: item.color,
             firstDate: start.date, lastDate: lastDate, changes: changes)
     }
@@ -255,7 +289,7 @@ extension SchedulingBook {
     /// A time as a wall time on the book's clocks: a UTC time or one zoned
     /// elsewhere (a file edited in another calendar) is converted through its
     /// instant; a floating time or a date is read as on the book's clocks.
-    private func bookWall(_ t: CalendarTime) -> LocalDateTime {
+    func bookWall(_ t: CalendarTime) -> LocalDateTime {
         switch t {
         case .utc, .zoned:
             if case .zoned(let w, let z) = t, z == timeZone.identifier { return w }
@@ -277,15 +311,71 @@ extension SchedulingBook {
         }
     }
 
-    /// Reads a roster, leaving out what the book refuses and saying so in `problems`.
+    /// A roster as written, either form: its class and date as text, and its
+    /// members in order, each with whether they hold a place (a member the
+    /// record could not tie to the book has a `nil` ID, with its text).
+    struct RosterRecord {
+        var classID: String?
+        var date: String?
+        var entries: [(id: String?, text: String, booked: Bool)]
+    }
+
+    /// A form-1 roster component as a ``RosterRecord``.
+    private func roster(_ c: ContentComponent) -> RosterRecord {
+        RosterRecord(classID: c.value(Names.classID), date: c.value(Names.date),
+                     entries: c.properties.compactMap { line in
+                         line.name == Names.booked || line.name == Names.waiting ? (line.value, line.value, line.name == Names.booked) : nil
+                     })
+    }
+
+    /// A class instance's `ATTENDEE`s as a ``RosterRecord``: `PARTSTAT=TENTATIVE`
+    /// waits (in `X-HORARI-WAITLIST-POSITION` order), `DECLINED` is no one, any
+    /// other holds a place. Each is tied to a member by `X-HORARI-MEMBER`, else
+    /// by its `urn:x-horari:member:ID` address, else by a member's email.
+    func roster(of o: RecurrenceOverride, classID: String, date: LocalDate) -> RosterRecord {
+        var held: [(id: String?, text: String, booked: Bool)] = [], waiting: [(position: Int, entry: (id: String?, text: String, booked: Bool))] = []
+        for line in o.item.properties where line.name == "ATTENDEE" {
+            let partstat = line.parameter("PARTSTAT")?.uppercased()
+            guard partstat != "DECLINED" else { continue }
+            let id = memberID(of: line)
+            let text = line.parameter("CN") ?? line.value
+            if partstat == "TENTATIVE" {
+                waiting.append((Int(line.parameter(Names.positionParameter) ?? "") ?? Int.max, (id, id ?? text, false)))
+            } else {
+                held.append((id, id ?? text, true))
+            }
+        }
+        let ordered = waiting.enumerated().sorted { ($0.element.position, $0.offset) < ($1.element.position, $1.offset) }.map(\.element.entry)
+        return RosterRecord(classID: classID, date: date.basicISO, entries: held + ordered)
+    }
+
+    /// The member an `ATTENDEE` line names, when it names one.
+    private func memberID(of line: ContentLine) -> String? {
+        if let id = line.parameter(Names.memberParameter) { return id }
+        let prefix = "urn:x-horari:member:"
+        if line.value.lowercased().hasPrefix(prefix) { return String(line.value.dropFirst(prefix.count)).removingPercentEncoding }
+        if line.value.lowercased().hasPrefix("mailto:") {
+            let email = line.value.dropFirst(7).lowercased()
+            let found = membersByID.values.filter { $0.email?.lowercased() == email }
+            if found.count == 1 { return found[0].id }
+        }
+        return nil
+    }
+
+    /// Reads a form-1 roster component.
     private mutating func readRoster(_ c: ContentComponent, _ record: RecordProblem.Record, _ problems: inout [RecordProblem]) {
+        readRoster(roster(c), record, &problems)
+    }
+
+    /// Reads a roster, leaving out what the book refuses and saying so in `problems`.
+    mutating func readRoster(_ r: RosterRecord, _ record: RecordProblem.Record, _ problems: inout [RecordProblem]) {
         func refused(_ error: SchedulingError, _ repair: String, saying message: String? = nil) {
             problems.append(RecordProblem(severity: .error, record: record, message: message ?? error.description, repair: repair, underlying: error))
         }
         let key: ClassOccurrence.ID
         do throws(SchedulingError) {
-            let classID = try Self.required(c, Names.classID)
-            guard let date = try? CalendarTime(icalValue: try Self.required(c, Names.date)).localDate else {
+            guard let classID = r.classID, !classID.isEmpty else { throw .invalid(field: .property(Names.classID), reason: "a roster names no class") }
+            guard let date = r.date.flatMap({ try? CalendarTime(icalValue: $0).localDate }) else {
                 throw .invalid(field: .property(Names.date), reason: "a roster of class ‘\(classID)’ has a date that is not YYYYMMDD")
             }
             key = try occurrenceKey(classID, date)
@@ -295,28 +385,78 @@ extension SchedulingBook {
         }
         // A second roster of the occurrence would replace the first, and the
         // first one's members would be lost at the next save: it joins it.
-        let second = rosters[key] != nil
-        if second {
+        if rosters[key] != nil {
             refused(.invalid(field: .property(Names.date), reason: "the occurrence \(key) has two rosters; keep one, with every member in it"),
                     "its members join the first roster, booked after its bookings and waiting after its waiting list")
         }
         var roster = rosters[key] ?? Roster()
         // Places held first, then the waitlist, as the book writes them: a
         // member listed in both keeps the place.
-        for line in c.properties.filter({ $0.name == Names.booked }) + c.properties.filter({ $0.name == Names.waiting }) {
-            let id = line.value
-            guard membersByID[id] != nil else {
-                refused(.unknownMember(id), "the booking of ‘\(id)’ is removed",
-                        saying: "the roster of \(key.classID) on \(key.date) \(line.name == Names.booked ? "books" : "has on its waiting list") ‘\(id)’, who is not a member")
+        for entry in r.entries.filter(\.booked) + r.entries.filter({ !$0.booked }) {
+            guard let id = entry.id, membersByID[id] != nil else {
+                refused(.unknownMember(entry.id ?? entry.text), "the booking of ‘\(entry.text)’ is removed",
+                        saying: "the roster of \(key.classID) on \(key.date) \(entry.booked ? "books" : "has on its waiting list") ‘\(entry.text)’, who is not a member")
                 continue
             }
             guard occurrencesByMember[id, default: []].insert(key).inserted else {
-                refused(.invalid(field: .property(line.name), reason: "member ‘\(id)’ appears twice in the roster of \(key)"), "the second mention is removed")
+                refused(.invalid(field: .property(entry.booked ? Names.booked : Names.waiting), reason: "member ‘\(id)’ appears twice in the roster of \(key)"), "the second mention is removed")
                 continue
             }
-            if line.name == Names.booked { roster.confirmed.append(id) } else { roster.waitlist.append(id) }
+            if entry.booked { roster.confirmed.append(id) } else { roster.waitlist.append(id) }
         }
         if !roster.isEmpty { rosters[key] = roster }
+    }
+
+    /// A directory journal (form 2) as the form-1 component the rest of the
+    /// reading takes, and its kind; `nil` for a journal that is not the book's.
+    static func journalRecord(_ c: ContentComponent) -> (kind: String, component: ContentComponent)? {
+        guard let category = journalCategory(c), let uid = c.value("UID") else { return nil }
+        let kind: String, emailFrom: String
+        switch category {
+        case Names.coachCategory: (kind, emailFrom) = (Names.coach, "ORGANIZER")
+        case Names.clientCategory: (kind, emailFrom) = (Names.client, "ATTENDEE")
+        default: (kind, emailFrom) = (Names.member, "ATTENDEE")
+        }
+        let prefix = Names.uidPrefix(category)
+        var lines = [ContentLine(name: "UID", value: uid.hasPrefix(prefix) ? String(uid.dropFirst(prefix.count)) : uid)]
+        if let summary = c.value("SUMMARY") { lines.append(ContentLine(name: Names.name, value: unescaped(summary))) }
+        if let address = c.value(emailFrom), address.lowercased().hasPrefix("mailto:") {
+            lines.append(ContentLine(name: Names.email, value: String(address.dropFirst(7))))
+        }
+        if kind == Names.client, let parent = c.value("RELATED-TO") {
+            let coachPrefix = Names.uidPrefix(Names.coachCategory)
+            lines.append(ContentLine(name: Names.coach, value: parent.hasPrefix(coachPrefix) ? String(parent.dropFirst(coachPrefix.count)) : parent))
+        }
+        lines += c.properties.filter { $0.name.hasPrefix("X-HORARI-") }
+        return (kind, ContentComponent(name: kind, properties: ContentLines(lines)))
+    }
+
+    /// The book's category of a journal (`horari-member`…), if it is one of the book's.
+    static func journalCategory(_ c: ContentComponent) -> String? {
+        guard c.name.uppercased() == Names.journal else { return nil }
+        for line in c.properties where line.name == "CATEGORIES" {
+            for value in line.value.split(separator: ",") {
+                let v = value.trimmingCharacters(in: .whitespaces).lowercased()
+                if [Names.memberCategory, Names.coachCategory, Names.clientCategory].contains(v) { return v }
+            }
+        }
+        return nil
+    }
+
+    /// A TEXT value as text (RFC 5545 §3.3.11).
+    static func unescaped(_ text: String) -> String {
+        var out = "", escaping = false
+        for c in text {
+            if escaping {
+                out.append(c == "n" || c == "N" ? "\n" : c)
+                escaping = false
+            } else if c == "\\" {
+                escaping = true
+            } else {
+                out.append(c)
+            }
+        }
+        return out
     }
 
     /// Stores who holds the places of an occurrence and who waits, as read

@@ -43,11 +43,13 @@ extension ICalendar {
 public struct SchedulingRecordLines: Sendable {
     private var components: [String: [Int]] = [:]
     private var items: [String: Int] = [:]
+    /// Instances: `UID`, and the date their `RECURRENCE-ID` is written on (`YYYYMMDD`).
+    private var instances: [String: Int] = [:]
 
     /// Indexes a calendar file's text.
     public init(bytes: [UInt8]) {
         var depth = 0
-        var current: (name: String, line: Int)?
+        var current: (name: String, line: Int, uid: String?, recurrence: String?)?
         var logical: [UInt8] = []
         var logicalLine = 0
         var lineNumber = 0
@@ -61,14 +63,24 @@ public struct SchedulingRecordLines: Sendable {
                 if depth == 2 {
                     let component = value.uppercased()
                     components[component, default: []].append(line)
-                    current = (component, line)
+                    current = (component, line, nil, nil)
                 }
             case "END":
-                if depth == 2 { current = nil }
+                if depth == 2, let c = current, let uid = c.uid {
+                    if let recurrence = c.recurrence {
+                        let key = uid + "\u{0}" + recurrence
+                        if instances[key] == nil { instances[key] = c.line }
+                    } else if items[uid] == nil {
+                        items[uid] = c.line
+                    }
+                    current = nil
+                }
                 depth = max(0, depth - 1)
-            case "UID" where depth == 2:
-                if let c = current, c.name == "VEVENT" || c.name == "VTODO", items[value] == nil { items[value] = c.line }
-            default: break
+            default:
+                guard depth == 2, current != nil else { break }
+                // `NAME;PARAMS`: the name is what comes before any parameter.
+                let bare = name.split(separator: ";", maxSplits: 1).first.map(String.init) ?? name
+                if bare == "UID" { current?.uid = value } else if bare == "RECURRENCE-ID" { current?.recurrence = String(value.prefix(8)) }
             }
         }
         var start = 0
@@ -98,6 +110,8 @@ public struct SchedulingRecordLines: Sendable {
             return lines[index]
         case .item(let uid):
             return items[uid]
+        case .instance(let uid, let date):
+            return instances[uid + "\u{0}" + date.basicISO]
         }
     }
 }

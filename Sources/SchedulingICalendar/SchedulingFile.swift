@@ -9,29 +9,30 @@ import ICalendarKit
 ///
 /// ``changeOccurrence(classID:on:members:in:exporterFor:whileWaiting:_:)``
 /// outlines the file (ICalendarKit's `ICalendarOutline`: its top-level
-/// components, not parsed), parses the calendar's own properties, its `VTIMEZONE`s, the
-/// class's `VEVENT`s, the occurrence's roster and the members it names,
-/// makes the change on a book of just those records, and splices the
-/// records that changed back into the file's bytes: a roster replaced,
-/// added at its place among the rosters (by date, then class) or removed,
-/// and the class's `VEVENT`s when the change moved or cancelled the
-/// occurrence. Everything else stays byte for byte; the file is written
-/// atomically under its lock, as `CalendarFile.update` writes.
+/// components, not parsed), parses the calendar's own properties, its
+/// `VTIMEZONE`s, the class's series (its master `VEVENT`), the instances
+/// written within a day of the occurrence (its roster is one of them, when it
+/// has one) and the journals of the members they name, makes the change on a
+/// book of just those records, and splices the records that changed back
+/// into the file's bytes: the occurrence's instance replaced, added in date
+/// order among the class's instances, or removed, and the series when the
+/// change cancelled the occurrence. Everything else stays byte for byte; the
+/// file is written atomically under its lock, as `CalendarFile.update` writes.
 ///
 /// Where the file is in the form `ICalendarExporter` writes, the result is
 /// the file the whole-file change (load, `schedulingBook()`, the change,
-/// `setScheduling(_:)`, save) writes with the same
-/// exporter, but for records it did not change: those keep the bytes they
-/// had, where the whole-file change writes every record of the book afresh
-/// (a new `DTSTAMP`, say). The records it does not read are not checked
-/// either: a broken record elsewhere in the file is left for the commands
-/// that read it to report.
+/// `setScheduling(_:)`, save) writes with the same exporter, but for records
+/// it did not change: those keep the bytes they had, where the whole-file
+/// change writes every record of the book afresh (a new `DTSTAMP`, say). The
+/// records it does not read are not checked either: a broken record
+/// elsewhere in the file is left for the commands that read it to report.
 ///
 /// When the change cannot be made that way — the file is not in outline
-/// form, names no `X-HORARI-TIMEZONE`, holds two rosters of the occurrence,
-/// the records it needs do not read cleanly, or `body` changes anything but
-/// the occurrence's class and roster — it writes nothing and returns `nil`,
-/// and the caller makes the change on the whole file.
+/// form, names no `X-HORARI-TIMEZONE`, still holds the book's earlier form
+/// (`X-HORARI-*` components, which the whole-file change migrates), the
+/// records it needs do not read cleanly, or `body` changes anything but the
+/// occurrence — it writes nothing and returns `nil`, and the caller makes the
+/// change on the whole file.
 ///
 /// ```swift
 /// let date = try LocalDate(year: 2026, month: 11, day: 30)
@@ -49,13 +50,11 @@ import ICalendarKit
 /// ```
 public enum SchedulingFile {
     private static let zoneProperty = ICalendar.bookZoneProperty
-    private static let member = "X-HORARI-MEMBER", roster = "X-HORARI-ROSTER"
-    private static let classProperty = "X-HORARI-CLASS", dateProperty = "X-HORARI-DATE"
-    private static let booked = "X-HORARI-BOOKED", waiting = "X-HORARI-WAITING"
-    private static let records: Set<String> = ["X-HORARI-COACH", "X-HORARI-CLIENT", member, roster]
+    /// The book's earlier form, which only the whole-file change reads (and migrates).
+    private static let earlierForm: Set<String> = ["X-HORARI-COACH", "X-HORARI-CLIENT", "X-HORARI-MEMBER", "X-HORARI-ROSTER"]
 
-    /// Changes one occurrence of a class — its roster, and the class's
-    /// changed occurrences — reading and writing only the records it touches
+    /// Changes one occurrence of a class — its roster, and whether it is
+    /// cancelled or moved — reading and writing only the records it touches
     /// (see ``SchedulingFile``).
     ///
     /// The book `body` gets holds the class, the occurrence's roster, the
@@ -86,114 +85,161 @@ public enum SchedulingFile {
         _ body: (inout SchedulingBook) throws -> T
     ) throws -> T? {
         let key = ClassOccurrence.ID(classID: classID, date: date)
-        return try CalendarFile.splice(url, indexing: ["UID", classProperty, dateProperty], whileWaiting: whileWaiting) { outline in
+        return try CalendarFile.splice(url, indexing: ["UID", "RECURRENCE-ID"], whileWaiting: whileWaiting) { outline in
             try change(key, members: members, outline, exporterFor: exporterFor, body)
         }
+    }
+
+    /// The class's components in the outline: its series and its instances,
+    /// each instance with the date its `RECURRENCE-ID` is written on.
+    private struct ClassComponents {
+        var master: ICalendarOutline.Component?
+        var instances: [(component: ICalendarOutline.Component, date: LocalDate)] = []
     }
 
     private static func change<T>(
         _ key: ClassOccurrence.ID, members wanted: [String], _ outline: ICalendarOutline,
         exporterFor: (ICalendar) throws -> ICalendarExporter, _ body: (inout SchedulingBook) throws -> T
     ) throws -> (result: T, splice: ICalendarSplice)? {
-        guard outline.calendarValues[zoneProperty]?.count == 1 else { return nil }
-        // An ID written with an escape is read back through the importer:
-        // every record whose ID has one is taken in case it is the one wanted.
-        let maybe = { (id: String, wanted: String) in id == wanted || escaped(id) }
-        var selected: [ICalendarOutline.Component] = [], classEvents: [ICalendarOutline.Component] = []
-        var rosters: [(component: ICalendarOutline.Component, id: ClassOccurrence.ID)] = []
-        var memberComponents: [ICalendarOutline.Component] = []
-        var lastRecord: ICalendarOutline.Component?
+        guard outline.calendarValues[zoneProperty]?.count == 1, !escaped(key.classID) else { return nil }
+        var zones: [ICalendarOutline.Component] = [], journals: [String: ICalendarOutline.Component] = [:]
+        var ofClass = ClassComponents()
         for c in outline.components {
+            if earlierForm.contains(c.name) { return nil }
+            let uids = c.values("UID")
             switch c.name {
             case "VTIMEZONE":
-                selected.append(c)
+                zones.append(c)
             case "VEVENT", "VTODO":
-                var uids = 0, match = false
-                for p in c.indexed where p.name == "UID" {
-                    uids += 1
-                    match = match || maybe(p.value, key.classID)
-                }
-                if match { selected.append(c) }
-                if c.name == "VEVENT", uids == 1, c.value("UID") == key.classID { classEvents.append(c) }
-            case member:
-                memberComponents.append(c)
-            case roster:
-                // Every roster's key as written, for where a new one goes.
-                var classID: String?, date: String?, once = true
-                for p in c.indexed {
-                    if p.name == classProperty {
-                        once = once && classID == nil
-                        classID = p.value
-                    } else if p.name == dateProperty {
-                        once = once && date == nil
-                        date = p.value
-                    }
-                }
-                guard once, let classID, !escaped(classID), let day = date.flatMap(basicDate) else { return nil }
-                rosters.append((c, ClassOccurrence.ID(classID: classID, date: day)))
-            default: break
-            }
-            if records.contains(c.name) { lastRecord = c }
-        }
-        let touched = rosters.filter { $0.id == key }.map(\.component)
-        guard touched.count <= 1 else { return nil }
-        var memberIDs = Set(wanted)
-        for r in touched { memberIDs.formUnion(outline.values(booked, in: r) + outline.values(waiting, in: r)) }
-        selected += memberComponents.filter { c in c.indexed.contains { $0.name == "UID" && (memberIDs.contains($0.value) || escaped($0.value)) } }
-        selected += touched
-        selected.sort { $0.range.lowerBound < $1.range.lowerBound }
-
-        // The records, read as the whole file is read.
-        guard let imported = try? ICalendarImporter().importCalendar(from: Data(outline.calendarText(including: selected))),
-            !imported.hasErrors, imported.calendar.rejected.isEmpty,
-            let book = try? imported.calendar.schedulingBook()
-        else { return nil }
-        var changed = book
-        let result = try body(&changed)
-        let before = book.backupContent(), after = changed.backupContent()
-        var calendar = imported.calendar
-        calendar.setScheduling(changed)
-        let exporter = try exporterFor(calendar)
-
-        var splice = ICalendarSplice()
-        // Items: only the class may change (a moved or cancelled occurrence).
-        guard before.items.map(\.uid) == after.items.map(\.uid) else { return nil }
-        for (old, new) in zip(before.items, after.items) where old != new {
-            guard new.uid == key.classID, let first = classEvents.first, let text = written(ICalendar(items: [new]), exporter) else { return nil }
-            splice.replace(first, with: text)
-            for c in classEvents.dropFirst() { splice.remove(c) }
-        }
-        // Components: only the occurrence's roster may change.
-        let rosterOf = { (c: ContentComponent) -> ClassOccurrence.ID? in
-            guard c.name == roster, let day = c.properties.first(where: { $0.name == dateProperty }).flatMap({ basicDate($0.value) }),
-                let id = c.properties.first(where: { $0.name == classProperty })?.value
-            else { return nil }
-            return ClassOccurrence.ID(classID: id, date: day)
-        }
-        let others = { (content: SchedulingContent) in content.components.filter { rosterOf($0) != key } }
-        guard others(before) == others(after) else { return nil }
-        let old = before.components.first { rosterOf($0) == key }, new = after.components.first { rosterOf($0) == key }
-        if old != new {
-            switch (touched.first, new) {
-            case (let c?, let new?):
-                guard let text = written(ICalendar(components: [new]), exporter) else { return nil }
-                splice.replace(c, with: text)
-            case (let c?, nil):
-                splice.remove(c)
-            case (nil, let new?):
-                guard let text = written(ICalendar(components: [new]), exporter) else { return nil }
-                if let next = rosters.first(where: { key < $0.id }) {
-                    splice.insert(text, before: next.component)
-                } else if let last = rosters.last?.component ?? lastRecord {
-                    splice.insert(text, after: last)
+                // An ID written with an escape may read as the class's: the whole file decides.
+                if uids.contains(where: escaped) { return nil }
+                guard uids == [key.classID] else { continue }
+                let ids = c.values("RECURRENCE-ID")
+                if ids.isEmpty, c.name == "VEVENT", ofClass.master == nil {
+                    ofClass.master = c
+                } else if ids.count == 1, let day = basicDate(String(ids[0].prefix(8))) {
+                    ofClass.instances.append((c, day))
                 } else {
                     return nil
                 }
-            case (nil, nil):
-                return nil
+            case "VJOURNAL":
+                if let uid = uids.first, uids.count == 1, uid.hasPrefix("member:"), !escaped(uid) { journals[uid] = c }
+            default: break
             }
         }
-        return (result, splice)
+        // A class with instances but no series: the whole file decides.
+        guard ofClass.master != nil || ofClass.instances.isEmpty else { return nil }
+        let master = ofClass.master.map { [$0] } ?? []
+        // The instances written within a day of the occurrence: its own is one
+        // of them whatever zone its RECURRENCE-ID is written in.
+        let near = ofClass.instances.filter { abs($0.date.days(to: key.date)) <= 1 }.map(\.component)
+        // First the class, to learn which instance is the occurrence's and
+        // whom its roster names; then with those members.
+        guard let first = read(outline, (zones + master + near).sorted { $0.range.lowerBound < $1.range.lowerBound }),
+              first.calendar.items.count == master.count, (first.calendar.items.first?.overrides.count ?? 0) == near.count,
+              let zone = try? first.calendar.zones.rules(forTZID: outline.calendarValues[zoneProperty]?.first ?? "")
+        else { return nil }
+        let series = first.calendar.items.first ?? CalendarItem(uid: key.classID, title: "", start: .date(key.date))
+        let day = { (t: CalendarTime) in Self.day(of: t, in: zone, zones: first.calendar.zones) }
+        let own = series.overrides.firstIndex { day($0.recurrenceID) == key.date }.map { near[$0] }
+        var names = Set(wanted)
+        for o in series.overrides where day(o.recurrenceID) == key.date {
+            for line in o.item.properties where line.name == "ATTENDEE" {
+                guard let id = line.parameter("X-HORARI-MEMBER") else { return nil }  // an attendee tied otherwise: the whole file decides
+                names.insert(id)
+            }
+        }
+        // The book is read from the series and the occurrence's own instance:
+        // the others were read only to tell which instance is its own.
+        var selected = zones + master + (own.map { [$0] } ?? [])
+        for id in names {
+            if let j = journals["member:" + id] { selected.append(j) }
+        }
+        selected.sort { $0.range.lowerBound < $1.range.lowerBound }
+        guard let imported = read(outline, selected), let book = try? imported.calendar.schedulingBook() else { return nil }
+
+        var changed = book
+        let result = try body(&changed)
+        let before = book.backupContent(), after = changed.backupContent()
+        // Only the class may change, and of it only the series and this occurrence.
+        guard before.components == after.components, let master = ofClass.master, before.items.count == 1, after.items.count == 1,
+              before.items[0].uid == key.classID, after.items[0].uid == key.classID else { return before == after ? (result, ICalendarSplice()) : nil }
+        var calendar = imported.calendar
+        calendar.setScheduling(changed)
+        let exporter = try exporterFor(calendar)
+        let edit = Edit(key: key, master: master, own: own, earlier: ofClass.instances.filter { $0.date < key.date }.last?.component, day: day)
+        return splice(edit, before: before.items[0], after: after.items[0], exporter).map { (result, $0) }
+    }
+
+    /// Where one occurrence's change goes in the file.
+    private struct Edit {
+        let key: ClassOccurrence.ID
+        /// The class's series.
+        let master: ICalendarOutline.Component
+        /// The occurrence's instance, when it has one.
+        let own: ICalendarOutline.Component?
+        /// The last instance written on an earlier date, which a new instance follows.
+        let earlier: ICalendarOutline.Component?
+        /// A recurrence ID's date on the book's clock.
+        let day: (CalendarTime) -> LocalDate
+    }
+
+    /// The splice of one occurrence's change: the series when it changed,
+    /// and the occurrence's instance replaced, added or removed. `nil` when
+    /// anything else changed.
+    private static func splice(_ edit: Edit, before: CalendarItem, after: CalendarItem, _ exporter: ICalendarExporter) -> ICalendarSplice? {
+        let mine = { (o: RecurrenceOverride) in edit.day(o.recurrenceID) == edit.key.date }
+        guard before.overrides.filter({ !mine($0) }) == after.overrides.filter({ !mine($0) }) else { return nil }
+        var splice = ICalendarSplice()
+        var series = after, seriesBefore = before
+        series.overrides = []
+        seriesBefore.overrides = []
+        if series != seriesBefore {
+            guard let text = written(ICalendar(items: [series]), exporter) else { return nil }
+            splice.replace(edit.master, with: text)
+        }
+        let old = before.overrides.first(where: mine), new = after.overrides.first(where: mine)
+        guard old != new else { return splice }
+        switch (edit.own, new) {
+        case (let c?, let new?):
+            guard let text = instanceText(after, new, exporter) else { return nil }
+            splice.replace(c, with: text)
+        case (let c?, nil):
+            splice.remove(c)
+        case (nil, let new?):
+            guard let text = instanceText(after, new, exporter) else { return nil }
+            // In date order among the class's instances, as the whole file writes them.
+            splice.insert(text, after: edit.earlier ?? edit.master)
+        case (nil, nil):
+            return nil
+        }
+        return splice
+    }
+
+    /// One instance of a series as `exporter` writes it.
+    private static func instanceText(_ series: CalendarItem, _ instance: RecurrenceOverride, _ exporter: ICalendarExporter) -> [UInt8]? {
+        var only = series
+        only.overrides = [instance]
+        only.hasMaster = false
+        return written(ICalendar(items: [only]), exporter)
+    }
+
+    /// The records, read as the whole file is read; `nil` unless they read cleanly.
+    private static func read(_ outline: ICalendarOutline, _ components: [ICalendarOutline.Component]) -> ImportResult? {
+        guard let imported = try? ICalendarImporter().importCalendar(from: Data(outline.calendarText(including: components))),
+              !imported.hasErrors, imported.calendar.rejected.isEmpty else { return nil }
+        return imported
+    }
+
+    /// A time's date on the book's clock.
+    private static func day(of t: CalendarTime, in zone: ZoneRules, zones: ZoneTable) -> LocalDate {
+        switch t {
+        case .zoned(let wall, let id) where id == zone.identifier: return wall.date
+        case .utc, .zoned:
+            guard let seconds = try? t.epochSeconds(floatingIn: zone, zones: zones) else { return t.localDate }
+            return LocalDateTime(localSeconds: zone.wall(atInstant: seconds)).date
+        case .floating, .date: return t.localDate
+        }
     }
 
     /// The components of a calendar as `exporter` writes them, without the

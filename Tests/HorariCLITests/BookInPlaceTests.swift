@@ -8,7 +8,7 @@ import Testing
 struct BookInPlaceTests {
     static let at = ["--calendar", "$WORK/gym.ics", "--now", "2026-11-10 10:00"]
 
-    @Test("book then cancel gives back the sample byte for byte; only the new roster is written between")
+    @Test("book then cancel gives back the sample byte for byte; only the occurrence's new instance is written between")
     func bookThenCancel() throws {
         let runner = try CLIRunner()
         defer { runner.cleanUp() }
@@ -17,14 +17,33 @@ struct BookInPlaceTests {
         #expect(booked.status == 0, "\(booked.stderr)")
         #expect(booked.stdout == "Booked quim into Yoga, Mon 2026-11-30 18:30–19:30 (11 of 12 places left).\n")
         // The whole-file save would have moved the events before the classes
-        // and stamped every class and session with --now.
-        let roster = "BEGIN:X-HORARI-ROSTER\r\nX-HORARI-CLASS:yoga\r\nX-HORARI-DATE:20261130\r\nX-HORARI-BOOKED:quim\r\nEND:X-HORARI-ROSTER\r\n"
+        // and stamped every class and session with --now: only the new
+        // instance is written, after the class's last instance (the 25th).
+        let instance = "BEGIN:VEVENT\r\nUID:yoga\r\nDTSTAMP:20261110T090000Z\r\nRECURRENCE-ID;TZID=Europe/Madrid:20261130T183000\r\n"
+            + "DTSTART;TZID=Europe/Madrid:20261130T183000\r\nDURATION:PT1H\r\nSUMMARY:Yoga\r\nLOCATION:Sala 2\r\nCOLOR:teal\r\n"
+            + "ATTENDEE;CN=Quim Puig;PARTSTAT=ACCEPTED;X-HORARI-MEMBER=quim:urn:x-horari:member:quim\r\nEND:VEVENT\r\n"
         let text = String(decoding: original, as: UTF8.self)
-        let expected = text.replacingOccurrences(of: "END:VCALENDAR\r\n", with: roster + "END:VCALENDAR\r\n")
+        let after25 = try #require(text.range(of: "RECURRENCE-ID;TZID=Europe/Madrid:20261125T183000")).upperBound
+        let end25 = try #require(text.range(of: "END:VEVENT\r\n", range: after25..<text.endIndex)).upperBound
+        var expected = text
+        expected.insert(contentsOf: Self.folded(instance), at: end25)
         #expect(String(decoding: runner.calendarBytes, as: UTF8.self) == expected)
         let cancelled = try runner.run(["cancel", "--member", "quim", "--class", "yoga", "--date", "2026-11-30"] + Self.at)
         #expect(cancelled.status == 0, "\(cancelled.stderr)")
         #expect(runner.calendarBytes == original)
+    }
+
+    /// Text as the exporter writes it: each line over 75 octets folded (ASCII here).
+    static func folded(_ text: String) -> String {
+        text.components(separatedBy: "\r\n").map { line -> String in
+            var rest = Substring(line), parts: [Substring] = [rest.prefix(75)]
+            rest = rest.dropFirst(75)
+            while !rest.isEmpty {
+                parts.append(rest.prefix(74))
+                rest = rest.dropFirst(74)
+            }
+            return parts.joined(separator: "\r\n ")
+        }.joined(separator: "\r\n")
     }
 
     @Test("refusals leave the file as it was", arguments: [
@@ -45,7 +64,7 @@ struct BookInPlaceTests {
         #expect(runner.calendarBytes == original)
     }
 
-    @Test("five years of rosters: the booking adds its roster and changes no other byte")
+    @Test("five years of rosters: the booking adds its instance and changes no other byte")
     func longHistory() throws {
         let runner = try CLIRunner()
         defer { runner.cleanUp() }
@@ -53,14 +72,27 @@ struct BookInPlaceTests {
         try Data(text.utf8).write(to: runner.work.appendingPathComponent("gym.ics"))
         let booked = try runner.run(["book", "--member", "m0001", "--class", "yoga", "--date", "2026-11-23"] + Self.at)
         #expect(booked.status == 0, "\(booked.stderr)")
-        let roster = "BEGIN:X-HORARI-ROSTER\r\nX-HORARI-CLASS:yoga\r\nX-HORARI-DATE:20261123\r\nX-HORARI-BOOKED:m0001\r\nEND:X-HORARI-ROSTER\r\n"
-        #expect(String(decoding: runner.calendarBytes, as: UTF8.self) == text.replacingOccurrences(of: "END:VCALENDAR\r\n", with: roster + "END:VCALENDAR\r\n"))
-        // A date in the middle of the history: its roster gains the member in place.
+        let instance = Self.folded("BEGIN:VEVENT\r\nUID:yoga\r\nDTSTAMP:20261110T090000Z\r\nRECURRENCE-ID;TZID=Europe/Madrid:20261123T183000\r\n"
+            + "DTSTART;TZID=Europe/Madrid:20261123T183000\r\nDURATION:PT1H\r\nSUMMARY:Yoga\r\n"
+            + "ATTENDEE;CN=Member 1;PARTSTAT=ACCEPTED;X-HORARI-MEMBER=m0001:urn:x-horari:member:m0001\r\nEND:VEVENT\r\n")
+        // After the class's last instance, before the members' journals.
+        let lastInstance = try #require(text.range(of: "END:VEVENT\r\nBEGIN:VJOURNAL", options: [])).lowerBound
+        var expected = text
+        expected.insert(contentsOf: instance, at: text.index(lastInstance, offsetBy: "END:VEVENT\r\n".count))
+        #expect(String(decoding: runner.calendarBytes, as: UTF8.self) == expected)
+        // A date in the middle of the history: its instance gains the member in place.
         let middle = try runner.run(["book", "--member", "m0002", "--class", "yoga", "--date", "2024-03-04", "--now", "2024-03-01 10:00", "--calendar", "$WORK/gym.ics"])
         #expect(middle.status == 0, "\(middle.stderr)")
         let after = String(decoding: runner.calendarBytes, as: UTF8.self)
-        #expect(after.contains("X-HORARI-DATE:20240304\r\nX-HORARI-BOOKED:m0041\r\nX-HORARI-BOOKED:m0002\r\nEND:X-HORARI-ROSTER\r\n"))
-        #expect(after.count == text.count + roster.count + "X-HORARI-BOOKED:m0002\r\n".count)
+        let m0002 = Self.folded("ATTENDEE;CN=Member 2;PARTSTAT=ACCEPTED;X-HORARI-MEMBER=m0002:urn:x-horari:member:m0002") + "\r\n"
+        let changed = try #require(after.range(of: m0002))
+        // The instance is written afresh, with the change's DTSTAMP (RFC 5545 §3.8.7.2): that and the line are all that changed.
+        #expect(after.components(separatedBy: "DTSTAMP:20240301T090000Z").count == 2)
+        #expect(after.replacingCharacters(in: changed, with: "").replacingOccurrences(of: "DTSTAMP:20240301T090000Z", with: "DTSTAMP:20261101T080000Z") == expected)
+        let before = after[..<changed.lowerBound]
+        #expect(before.replacingOccurrences(of: "\r\n ", with: "").hasSuffix("X-HORARI-MEMBER=m0041:urn:x-horari:member:m0041\r\n"))
+        let lastID = try #require(before.range(of: "RECURRENCE-ID", options: .backwards))
+        #expect(before[lastID.lowerBound...].hasPrefix("RECURRENCE-ID;TZID=Europe/Madrid:20240304T183000"))
     }
 
     @Test("a file with bare line feeds is booked through the whole-file change")
@@ -73,13 +105,13 @@ struct BookInPlaceTests {
         let booked = try runner.run(["book", "--member", "quim", "--class", "yoga", "--date", "2026-11-23"] + Self.at)
         #expect(booked.status == 0, "\(booked.stderr)")
         let after = String(decoding: runner.calendarBytes, as: UTF8.self)
-        #expect(after.contains("X-HORARI-BOOKED:nuria\r\nX-HORARI-BOOKED:quim\r\n"))
+        #expect(after.replacingOccurrences(of: "\r\n ", with: "").contains("X-HORARI-MEMBER=nuria:urn:x-horari:member:nuria\r\nATTENDEE;CN=Quim Puig;PARTSTAT=ACCEPTED;X-HORARI-MEMBER=quim:"))
         // Written whole, in the exporter's form: every line ended by CRLF.
         let bytes = Array(runner.calendarBytes)
         #expect(bytes.filter { $0 == 0x0A }.count == zip(bytes, bytes.dropFirst()).filter { $0 == (0x0D, 0x0A) }.count)
     }
 
-    /// A gym with `years` of weekly Monday yoga, each past date's roster
+    /// A gym with `years` of weekly Monday yoga, each past date's instance
     /// holding one member, as `Benchmarks/make_gym.py` writes (smaller).
     static func gym(years: Int) -> String {
         var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Horari//Test gym//EN", "CALSCALE:GREGORIAN", "X-WR-TIMEZONE:Europe/Madrid", "X-HORARI-TIMEZONE:Europe/Madrid"]
@@ -90,14 +122,22 @@ struct BookInPlaceTests {
         let format = DateFormatter()
         format.dateFormat = "yyyyMMdd"
         format.timeZone = TimeZone(identifier: "UTC")
-        lines += ["BEGIN:VEVENT", "UID:yoga", "DTSTAMP:20261101T080000Z", "DTSTART;TZID=Europe/Madrid:\(format.string(from: day))T183000", "DURATION:PT60M",
+        lines += ["BEGIN:VEVENT", "UID:yoga", "DTSTAMP:20261101T080000Z", "DTSTART;TZID=Europe/Madrid:\(format.string(from: day))T183000", "DURATION:PT1H",
                   "RRULE:FREQ=WEEKLY;BYDAY=MO", "SUMMARY:Yoga", "X-HORARI-CAPACITY:12", "END:VEVENT"]
-        for m in 0..<50 { lines += ["BEGIN:X-HORARI-MEMBER", String(format: "UID:m%04d", m), "X-HORARI-NAME:Member \(m)", "END:X-HORARI-MEMBER"] }
         var n = 0
         while day.timeIntervalSince1970 < 1_795_392_000 {
-            lines += ["BEGIN:X-HORARI-ROSTER", "X-HORARI-CLASS:yoga", "X-HORARI-DATE:\(format.string(from: day))", String(format: "X-HORARI-BOOKED:m%04d", 3 + n % 40), "END:X-HORARI-ROSTER"]
+            let date = format.string(from: day), m = String(format: "m%04d", 3 + n % 40)
+            lines += ["BEGIN:VEVENT", "UID:yoga", "DTSTAMP:20261101T080000Z", "RECURRENCE-ID;TZID=Europe/Madrid:\(date)T183000", "DTSTART;TZID=Europe/Madrid:\(date)T183000",
+                      "DURATION:PT1H", "SUMMARY:Yoga"]
+            lines += folded("ATTENDEE;CN=Member \(3 + n % 40);PARTSTAT=ACCEPTED;X-HORARI-MEMBER=\(m):urn:x-horari:member:\(m)").components(separatedBy: "\r\n")
+            lines.append("END:VEVENT")
             day += 7 * 86_400
             n += 1
+        }
+        for m in 0..<50 {
+            let id = String(format: "m%04d", m)
+            lines += ["BEGIN:VJOURNAL", "DTSTAMP:20261101T080000Z", "UID:member:\(id)", "SUMMARY:Member \(m)", "CATEGORIES:horari-member", "CLASS:PRIVATE",
+                      "ATTENDEE;CN=Member \(m):urn:x-horari:member:\(id)", "END:VJOURNAL"]
         }
         return (lines + ["END:VCALENDAR"]).map { $0 + "\r\n" }.joined()
     }

@@ -247,9 +247,13 @@ struct SchedulingFileTests {
         #expect(try Self.spliced(fast, exporter, book) == .done("\(BookingOutcome.confirmed)"))
         let booked = try Data(contentsOf: fast)
         #expect(booked.count > start.count)
-        let text = String(decoding: booked, as: UTF8.self)
-        #expect(text.contains("BEGIN:X-HORARI-ROSTER\r\nX-HORARI-CLASS:yoga\r\nX-HORARI-DATE:20261130\r\nX-HORARI-BOOKED:quim\r\nEND:X-HORARI-ROSTER\r\n"))
-        #expect(!text.contains("DTSTAMP:20261110"))
+        let text = Self.unfolded(booked)
+        // The occurrence's new instance, after the class's last earlier one, and nothing else written.
+        let instance = "BEGIN:VEVENT\r\nUID:yoga\r\nDTSTAMP:20261110T090000Z\r\nRECURRENCE-ID;TZID=Europe/Madrid:20261130T183000\r\n"
+            + "DTSTART;TZID=Europe/Madrid:20261130T183000\r\nDURATION:PT1H\r\nSUMMARY:Yoga\r\nLOCATION:Sala 2\r\nCOLOR:teal\r\n"
+            + "ATTENDEE;CN=Quim Puig;PARTSTAT=ACCEPTED;X-HORARI-MEMBER=quim:urn:x-horari:member:quim\r\nEND:VEVENT\r\n"
+        #expect(text.contains("RECURRENCE-ID;TZID=Europe/Madrid:20261125T183000") && text.contains(instance))
+        #expect(text.components(separatedBy: "DTSTAMP:20261110").count == 2, "only the new instance carries the change's DTSTAMP")
         #expect(try Self.spliced(fast, exporter, cancel) == .done("\(Cancellation(heldPlace: true, promoted: nil))"))
         #expect(try Data(contentsOf: fast) == start)
     }
@@ -258,7 +262,8 @@ struct SchedulingFileTests {
     func brokenRecordElsewhere() throws {
         var text = String(decoding: try Data(contentsOf: Self.sample), as: UTF8.self)
         // A roster of an unknown member (the whole-file change refuses the file) and a hand-written event.
-        let extra = "BEGIN:X-HORARI-ROSTER\r\nX-HORARI-CLASS:spin\r\nX-HORARI-DATE:20261204\r\nX-HORARI-BOOKED:ghost\r\nEND:X-HORARI-ROSTER\r\n"
+        let extra = "BEGIN:VEVENT\r\nUID:spin\r\nDTSTAMP:20261101T080000Z\r\nRECURRENCE-ID;TZID=Europe/Madrid:20261204T070000\r\n"
+            + "DTSTART;TZID=Europe/Madrid:20261204T070000\r\nDURATION:PT45M\r\nSUMMARY:Spinning\r\nATTENDEE;PARTSTAT=ACCEPTED;X-HORARI-MEMBER=ghost:urn:x-horari:member:ghost\r\nEND:VEVENT\r\n"
             + "begin:VEVENT\r\nuid:hand-written\r\ndtstart:20261201T100000Z\r\nsummary:Kept as typed\r\nend:VEVENT\r\n"
         text = text.replacingOccurrences(of: "END:VCALENDAR\r\n", with: extra + "END:VCALENDAR\r\n")
         let (fast, whole, folder) = try Self.copies(of: Data(text.utf8))
@@ -269,33 +274,45 @@ struct SchedulingFileTests {
         #expect(try Self.spliced(fast, exporter, step) == .done("\(BookingOutcome.confirmed)"))
         let after = String(decoding: try Data(contentsOf: fast), as: UTF8.self)
         #expect(after.contains(extra))
-        #expect(after.contains("X-HORARI-BOOKED:nuria\r\nX-HORARI-BOOKED:quim\r\n"))
+        #expect(Self.unfolded(Data(after.utf8)).contains("X-HORARI-MEMBER=nuria:urn:x-horari:member:nuria\r\nATTENDEE;CN=Quim Puig;PARTSTAT=ACCEPTED;X-HORARI-MEMBER=quim:"))
+    }
+
+    /// A file's text with its folded lines joined.
+    static func unfolded(_ data: Data) -> String {
+        String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\r\n ", with: "")
     }
 
     /// Files the splice must not take, as edits of the sample.
     enum Unspliceable: String, CaseIterable, Sendable {
-        case bareLineFeeds, noBookZone, blankLine, byteOrderMark, textAfterCalendar, twoRosters, rosterDatedOtherwise, rosterUnreadable
+        case bareLineFeeds, noBookZone, blankLine, byteOrderMark, textAfterCalendar, earlierForm, instanceDatedOtherwise, rosterUnreadable, attendeeWithoutID
 
         func apply(_ t: String) -> String {
             switch self {
             case .bareLineFeeds: t.replacingOccurrences(of: "\r\n", with: "\n")
             case .noBookZone: t.replacingOccurrences(of: "X-HORARI-TIMEZONE:Europe/Madrid\r\n", with: "")
-            case .blankLine: t.replacingOccurrences(of: "END:X-HORARI-MEMBER\r\n", with: "END:X-HORARI-MEMBER\r\n\r\n")
+            case .blankLine: t.replacingOccurrences(of: "END:VJOURNAL\r\n", with: "END:VJOURNAL\r\n\r\n")
             case .byteOrderMark: "\u{FEFF}" + t
             case .textAfterCalendar: t + "BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n"
-            case .twoRosters:
+            case .earlierForm:
+                // A roster of the book's earlier form: the whole-file change migrates it.
                 t.replacingOccurrences(
                     of: "END:VCALENDAR\r\n",
-                    with: "BEGIN:X-HORARI-ROSTER\r\nX-HORARI-CLASS:yoga\r\nX-HORARI-DATE:20261123\r\nX-HORARI-BOOKED:quim\r\nEND:X-HORARI-ROSTER\r\nEND:VCALENDAR\r\n")
-            case .rosterDatedOtherwise: t.replacingOccurrences(of: "X-HORARI-DATE:20261127", with: "X-HORARI-DATE:2026-11-27")
-            case .rosterUnreadable: t.replacingOccurrences(of: "X-HORARI-BOOKED:nuria", with: "X-HORARI-BOOKED:ghost")
+                    with: "BEGIN:X-HORARI-ROSTER\r\nX-HORARI-CLASS:spin\r\nX-HORARI-DATE:20261204\r\nX-HORARI-BOOKED:quim\r\nEND:X-HORARI-ROSTER\r\nEND:VCALENDAR\r\n")
+            case .instanceDatedOtherwise:
+                t.replacingOccurrences(of: "RECURRENCE-ID;TZID=Europe/Madrid:20261123T183000", with: "RECURRENCE-ID;TZID=Europe/Madrid:2026-11-23T18:30")
+            case .rosterUnreadable:
+                t.replacingOccurrences(of: "X-HORARI-MEMBER=nuria:urn:x-horari:member:nuria", with: "X-HORARI-MEMBER=ghost:urn:x-horari:member:ghost")
+            case .attendeeWithoutID:
+                // An attendee another calendar added, tied to a member by address only.
+                t.replacingOccurrences(of: ";X-HORARI-MEMBER=nuria:urn", with: ":urn")
             }
         }
     }
 
     @Test("files the splice cannot take are left alone for the whole-file change", arguments: Unspliceable.allCases)
     func fallsBack(_ edit: Unspliceable) throws {
-        let original = String(decoding: try Data(contentsOf: Self.sample), as: UTF8.self)
+        // The sample with its folded lines joined (an outline needs no folding), so that an edit sees lines whole.
+        let original = Self.unfolded(try Data(contentsOf: Self.sample))
         let text = Data(edit.apply(original).utf8)
         try #require(text != Data(original.utf8))
         let label = edit.rawValue
@@ -335,20 +352,20 @@ struct ICalendarOutlineTests {
     @Test("the sample's outline: the importer's components, the calendar's properties, and the text back whole")
     func sampleOutline() throws {
         let bytes = Array(try Data(contentsOf: SchedulingFileTests.sample))
-        let outline = try #require(ICalendarOutline(bytes: bytes, indexing: ["UID", "X-HORARI-CLASS"]))
+        let outline = try #require(ICalendarOutline(bytes: bytes, indexing: ["UID", "RECURRENCE-ID", "ATTENDEE"]))
         let calendar = try ICalendarImporter().importCalendar(from: Data(bytes)).calendar
         let names = outline.components.map(\.name)
         #expect(names.filter { $0 == "VTIMEZONE" }.count == 1)
         #expect(names.filter { $0 == "VEVENT" || $0 == "VTODO" }.count == calendar.items.reduce(0) { $0 + ($1.hasMaster ? 1 : 0) + $1.overrides.count })
         #expect(Set(outline.components.compactMap { $0.value("UID") }).isSuperset(of: calendar.items.map(\.uid)))
-        #expect(names.filter { $0.hasPrefix("X-HORARI-") } == calendar.components.map(\.name))
+        #expect(names.filter { $0 == "VJOURNAL" }.count == calendar.components.count)
         #expect(outline.calendarValues["X-HORARI-TIMEZONE"] == ["Europe/Madrid"])
         #expect(outline.calendarValues["X-WR-CALNAME"] == ["Gimnàs Sants"])
-        #expect(outline.components.filter { $0.name == "X-HORARI-ROSTER" }.map { $0.value("X-HORARI-CLASS") } == ["yoga", "yoga", "pilates", "spin"])
-        #expect(outline.components.filter { $0.name == "VEVENT" && $0.value("UID") == "yoga" }.count == 2)  // the series (the cancelled date an EXDATE) and the moved date
-        let pilates = try #require(outline.components.first { $0.name == "X-HORARI-ROSTER" && $0.value("X-HORARI-CLASS") == "pilates" })
-        #expect(outline.values("X-HORARI-BOOKED", in: pilates) == ["marta", "oriol", "nuria", "pol"])
-        #expect(outline.values("X-HORARI-WAITING", in: pilates) == ["aina"])
+        // Yoga: the series (the cancelled date an EXDATE), the booked 23rd, the moved and booked 25th.
+        let yoga = outline.components.filter { $0.name == "VEVENT" && $0.value("UID") == "yoga" }
+        #expect(yoga.map { $0.value("RECURRENCE-ID") } == [nil, "20261123T183000", "20261125T183000"])
+        let pilates = try #require(outline.components.first { $0.name == "VEVENT" && $0.value("UID") == "pilates" && $0.value("RECURRENCE-ID") != nil })
+        #expect(outline.values("ATTENDEE", in: pilates) == ["marta", "oriol", "nuria", "pol", "aina"].map { "urn:x-horari:member:" + $0 })
         #expect(outline.calendarText(including: outline.components) == bytes)
         // Values as written: escapes kept.
         let session = try #require(outline.components.first { $0.name == "VEVENT" && $0.value("UID") == "s-anna-1126" })

@@ -154,7 +154,7 @@ struct SchedulingICalendarTests {
         }
         let text = try String(contentsOf: url, encoding: .utf8)
         #expect(text.contains("UID:no-start\r\nSUMMARY:Lost?"))
-        #expect(text.contains("BEGIN:X-HORARI-MEMBER\r\nUID:marta"))
+        #expect(text.contains("UID:member:marta\r\nSUMMARY:Marta Roig\r\nCATEGORIES:horari-member\r\n"))
     }
 
     @Test("times written in UTC or another zone (a file edited elsewhere) read as the book's wall times")
@@ -206,7 +206,8 @@ struct SchedulingICalendarTests {
         let ics = try text(try busyGym(), .everything).replacingOccurrences(of: "X-HORARI-CAPACITY:20", with: "X-HORARI-CAPACITY:twenty")
         let calendar = try ICalendarImporter().importCalendar(from: ics).calendar
         #expect(refusal { _ = try calendar.schedulingBook() }?.description == "X-HORARI-CAPACITY: class ‘spin’: the capacity is not a whole number")
-        let unknown = try text(try busyGym(), .everything).replacingOccurrences(of: "X-HORARI-WAITING:xavi", with: "X-HORARI-WAITING:ghost")
+        let unknown = try text(try busyGym(), .everything).replacingOccurrences(of: "\r\n ", with: "")
+            .replacingOccurrences(of: "X-HORARI-MEMBER=xavi;", with: "X-HORARI-MEMBER=ghost;")
         #expect(refusal { _ = try ICalendarImporter().importCalendar(from: unknown).calendar.schedulingBook() } == .unknownMember("ghost"))
     }
 
@@ -216,42 +217,41 @@ struct SchedulingICalendarTests {
     /// the repair: what the book cannot read left out, everything else kept.
     @Test("the scheduling check names every problem with its line; its book is the repair")
     func checkAndRepair() throws {
-        let good = try text(try busyGym(), .everything)
-        var broken = good
-            .replacingOccurrences(of: "X-HORARI-WAITING:xavi", with: "X-HORARI-WAITING:ghost")  // not a member
-            .replacingOccurrences(of: "X-HORARI-CAPACITY:20", with: "X-HORARI-CAPACITY:twenty")  // a class the book cannot read
-        // A member listed twice, and a roster of a day yoga does not meet.
-        broken = broken.replacingOccurrences(of: "X-HORARI-BOOKED:marta\r\nX-HORARI-BOOKED:oriol", with: "X-HORARI-BOOKED:marta\r\nX-HORARI-BOOKED:marta\r\nX-HORARI-BOOKED:oriol")
-        broken = broken.replacingOccurrences(of: "END:VCALENDAR", with: "BEGIN:X-HORARI-ROSTER\r\nX-HORARI-CLASS:yoga\r\nX-HORARI-DATE:20261124\r\nX-HORARI-BOOKED:marta\r\nEND:X-HORARI-ROSTER\r\nEND:VCALENDAR")
+        // The backup with its folded lines joined, so that lines can be edited whole.
+        var lines = try text(try busyGym(), .everything).replacingOccurrences(of: "\r\n ", with: "").components(separatedBy: "\r\n")
+        func index(of prefix: String, after from: Int = 0) throws -> Int { try #require(lines[from...].firstIndex { $0.hasPrefix(prefix) }) }
+        // A waiting member who is not one, a class the book cannot read.
+        let xavi = try index(of: "ATTENDEE;CN=Xavi Mas")
+        lines[xavi] = lines[xavi].replacingOccurrences(of: "X-HORARI-MEMBER=xavi;", with: "X-HORARI-MEMBER=ghost;")
+        let capacity = try index(of: "X-HORARI-CAPACITY:20")
+        lines[capacity] = "X-HORARI-CAPACITY:twenty"
+        // A member listed twice in the 23rd's roster, and a roster of a day yoga does not meet.
+        let yoga23 = try index(of: "RECURRENCE-ID;TZID=Europe/Madrid:20261123T183000")
+        let marta = try index(of: "ATTENDEE;CN=Marta Roig", after: yoga23)
+        lines.insert(lines[marta], at: marta)
+        let end = try index(of: "END:VCALENDAR")
+        lines.insert(contentsOf: [
+            "BEGIN:VEVENT", "UID:yoga", "DTSTAMP:20261101T080000Z", "RECURRENCE-ID;TZID=Europe/Madrid:20261124T183000", "DTSTART;TZID=Europe/Madrid:20261124T183000",
+            "DURATION:PT1H", "SUMMARY:Yoga", "ATTENDEE;CN=Marta Roig;PARTSTAT=ACCEPTED;X-HORARI-MEMBER=marta:urn:x-horari:member:marta", "END:VEVENT",
+        ], at: end)
+        let broken = lines.joined(separator: "\r\n")
         let calendar = try ICalendarImporter().importCalendar(from: broken).calendar
         // The strict reading still throws the first, typed.
         #expect(refusal { _ = try calendar.schedulingBook() } != nil)
         let check = try calendar.schedulingCheck()
-        let lines = SchedulingRecordLines(bytes: Array(broken.utf8))
-        let textLines = broken.components(separatedBy: "\r\n")
-        /// The line of the `n`-th line equal to `text` (1-based), as the file numbers them.
-        func line(_ text: String, _ n: Int = 1) -> Int? {
-            textLines.indices.filter { textLines[$0] == text }.dropFirst(n - 1).first.map { $0 + 1 }
-        }
-        let spinBegin = try #require(line("UID:spin")) - 1  // a class's VEVENT begins on the line before its UID
-        let rosters = textLines.indices.filter { textLines[$0] == "BEGIN:X-HORARI-ROSTER" }.map { $0 + 1 }
-        let found = check.problems.map { p in "\(lines.line(of: p.record).map(String.init) ?? "?") \(p.severity.rawValue) \(p.message)" }
+        let recordLines = SchedulingRecordLines(bytes: Array(broken.utf8))
+        let begin = { (i: Int) in (lines[..<i].lastIndex(of: "BEGIN:VEVENT") ?? -1) + 1 }
+        let found = check.problems.map { p in "\(recordLines.line(of: p.record).map(String.init) ?? "?") \(p.severity.rawValue) \(p.message)" }
         #expect(found == [
-            "\(spinBegin) error X-HORARI-CAPACITY: class ‘spin’: the capacity is not a whole number",
-            "\(rosters[0]) error X-HORARI-BOOKED: member ‘marta’ appears twice in the roster of yoga@2026-11-23",
-            "\(rosters[0]) error the roster of yoga on 2026-11-23 has on its waiting list ‘ghost’, who is not a member",
-            "\(rosters[2]) error there is no class ‘spin’",
-            "\(rosters[3]) error Yoga does not meet on Tuesday 2026-11-24; it meets Mondays and Wednesdays at 18:30 from 2026-09-07",
+            "\(begin(capacity)) error X-HORARI-CAPACITY: class ‘spin’: the capacity is not a whole number",
+            "\(begin(yoga23)) error X-HORARI-BOOKED: member ‘marta’ appears twice in the roster of yoga@2026-11-23",
+            "\(begin(yoga23)) error the roster of yoga on 2026-11-23 has on its waiting list ‘ghost’, who is not a member",
+            "\(begin(end + 3)) error Yoga does not meet on Tuesday 2026-11-24; it meets Mondays and Wednesdays at 18:30 from 2026-09-07",
         ])
         #expect(check.problems.map(\.repair) == [
-            "the class is removed", "the second mention is removed", "the booking of ‘ghost’ is removed", "the roster is removed", "the roster is removed",
+            "the class is removed, with the rosters of its 1 booked occurrence", "the second mention is removed", "the booking of ‘ghost’ is removed", "the roster is removed",
         ])
-        #expect(textLines[spinBegin - 1] == "BEGIN:VEVENT")
-        // The roster lines are the roster components' own BEGIN lines.
-        for p in check.problems {
-            if case .component(let name, _) = p.record, let n = lines.line(of: p.record) { #expect(textLines[n - 1] == "BEGIN:" + name) }
-        }
-        // The repaired book: the ghost, the second marta, the bad roster and the unreadable class left out; the rest as before.
+        // The repaired book: the unreadable class (and its roster), the ghost, the second marta and the bad roster left out; the rest as before.
         let repaired = check.book
         let before = try busyGym()
         #expect(repaired.members == before.members)
@@ -259,6 +259,7 @@ struct SchedulingICalendarTests {
         #expect(try repaired.sessions(coach: "marc") == before.sessions(coach: "marc"))
         #expect((try? repaired.classSeries("spin")) == nil)
         #expect(try repaired.classSeries("yoga") == before.classSeries("yoga"))
+        #expect(try repaired.roster(classID: "yoga", on: Gym.day("2026-11-23")).confirmed == before.roster(classID: "yoga", on: Gym.day("2026-11-23")).confirmed)
         var saved = calendar
         saved.setScheduling(repaired)
         let again = try ICalendarImporter().importCalendar(from: exporter.export(saved)).calendar
@@ -266,11 +267,34 @@ struct SchedulingICalendarTests {
         _ = try again.schedulingBook()
     }
 
+    /// The book's earlier form (coaches, clients, members and rosters as
+    /// `X-HORARI-*` components, as files written before held it) still reads,
+    /// and saving writes the standard form with the same book in it.
+    @Test("a file of the book's earlier form reads, and saving it migrates it losslessly")
+    func earlierFormMigrates() throws {
+        let earlier = try ICalendarImporter().importCalendar(contentsOf: try Fixture.url("ics/gym-form1.ics")).calendar
+        #expect(earlier.components.contains { $0.name == "X-HORARI-ROSTER" })
+        let book = try earlier.schedulingBook()
+        #expect(try book.roster(classID: "pilates", on: Gym.day("2026-11-26")).waitlist == ["aina"])
+        var migrated = earlier
+        migrated.setScheduling(book)
+        let text = exporter.export(migrated)
+        #expect(!text.contains("X-HORARI-ROSTER") && !text.contains("BEGIN:X-HORARI-"))
+        let reread = try ICalendarImporter().importCalendar(from: text).calendar
+        let again = try reread.schedulingBook()
+        #expect(again.backupContent() == book.backupContent())
+        // Everything else in the file is as it was.
+        #expect(reread.items.filter { !SchedulingBook.isSchedulingItem($0) }.map(\.uid) == earlier.items.filter { !SchedulingBook.isSchedulingItem($0) }.map(\.uid))
+        // And the sample, which the CLI builds, is that same book in the standard form.
+        let sample = try ICalendarImporter().importCalendar(contentsOf: SchedulingFileTests.sample).calendar
+        #expect(try sample.schedulingBook().backupContent() == book.backupContent())
+    }
+
     @Test("a roster with more bookings than places is a warning the book allows, not an error")
     func overCapacity() throws {
         // Yoga has 3 places; a hand edit books a fourth member.
-        let ics = try text(try busyGym(), .everything)
-            .replacingOccurrences(of: "X-HORARI-WAITING:xavi", with: "X-HORARI-BOOKED:xavi")
+        let ics = try text(try busyGym(), .everything).replacingOccurrences(of: "\r\n ", with: "")
+            .replacingOccurrences(of: "PARTSTAT=TENTATIVE;X-HORARI-MEMBER=xavi;X-HORARI-WAITLIST-POSITION=1", with: "PARTSTAT=ACCEPTED;X-HORARI-MEMBER=xavi")
         let calendar = try ICalendarImporter().importCalendar(from: ics).calendar
         _ = try calendar.schedulingBook()
         let problems = try calendar.schedulingCheck().problems
