@@ -12,6 +12,10 @@ import PackageDescription
 //   CalendarScheduling + ICalendarKit
 //     <- SchedulingICalendar (the glue: a scheduling book in a calendar file,
 //        and its four exports)
+//   ICalendarKit
+//     <- CalendarStore (where a calendar lives: one .ics file, a folder of
+//        one .ics per UID, a CalDAV collection; conditional writes; knows
+//        nothing of the gym)
 //     <- horari (the example CLI).
 // The tests and the benchmark also use CLibICal directly, as a referee.
 let package = Package(
@@ -23,6 +27,7 @@ let package = Package(
         .library(name: "CalendarViews", targets: ["CalendarViews"]),
         .library(name: "CalendarScheduling", targets: ["CalendarScheduling"]),
         .library(name: "SchedulingICalendar", targets: ["SchedulingICalendar"]),
+        .library(name: "CalendarStore", targets: ["CalendarStore"]),
         .executable(name: "horari", targets: ["horari"]),
     ],
     dependencies: [
@@ -41,6 +46,9 @@ let package = Package(
         // The scheduling book in a calendar file: `ICalendar(book, for:)`,
         // `calendar.schedulingBook()`, `calendar.setScheduling(book)`.
         .target(name: "SchedulingICalendar", dependencies: ["CalendarCore", "CalendarScheduling", "ICalendarKit"]),
+        // Where a calendar lives: a file, a folder of one .ics per UID (vdir),
+        // a CalDAV collection (URLSession and XMLParser, from Foundation).
+        .target(name: "CalendarStore", dependencies: ["CalendarCore", "ICalendarKit"]),
         // Not API: helpers shared by the tests and the benchmarks.
         .target(name: "_CalendarTestSupport"),
         // Not API: the test gym (a book with coaches, clients, members and
@@ -67,6 +75,7 @@ let package = Package(
                 "CalendarViews",
                 "CalendarScheduling",
                 "SchedulingICalendar",
+                "CalendarStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Examples/horari",
@@ -112,6 +121,7 @@ let package = Package(
         ),
         .testTarget(name: "CalendarViewsTests", dependencies: ["CalendarCore", "CalendarViews"]),
         .testTarget(name: "CalendarSchedulingTests", dependencies: ["CalendarCore", "CalendarScheduling", "_SchedulingTestSupport"]),
+        .testTarget(name: "CalendarStoreTests", dependencies: ["CalendarCore", "ICalendarKit", "CalendarStore"]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: [

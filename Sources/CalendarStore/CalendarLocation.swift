@@ -1,0 +1,98 @@
+import Foundation
+
+/// Where a calendar lives: one `.ics` file, a folder of one `.ics` per `UID`
+/// (the vdir layout khal and vdirsyncer use), or a CalDAV collection.
+///
+/// ```swift
+/// let here = try CalendarLocation("gym.ics")                         // a file
+/// let folder = try CalendarLocation("calendars/gym/")                // a folder
+/// let server = try CalendarLocation("https://dav.example.com/gym/")  // a collection
+/// ```
+public enum CalendarLocation: Hashable, Sendable, CustomStringConvertible {
+    /// One `.ics` file holding the whole calendar.
+    case file(URL)
+    /// A folder with one `.ics` file per `UID`.
+    case folder(URL)
+    /// A CalDAV collection (RFC 4791), by its URL.
+    case collection(URL)
+
+    /// The location a command-line argument names: an `http://` or
+    /// `https://` URL is a collection; an existing folder, or a path that
+    /// ends with `/`, is a folder; anything else is a file.
+    /// - Throws: ``CalendarStoreError`` for a URL of another scheme, or one without a host.
+    public init(_ text: String) throws(CalendarStoreError) {
+        let lower = text.lowercased()
+        if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
+            guard let url = URL(string: text), url.host?.isEmpty == false else {
+                throw CalendarStoreError(.invalidLocation, "‘\(text)’ is not a URL with a host, such as https://dav.example.com/calendars/gym/")
+            }
+            self = .collection(url.path.hasSuffix("/") ? url : url.appendingPathComponent(""))
+            return
+        }
+        if let scheme = URL(string: text)?.scheme, scheme.count > 1, text.contains("://") {
+            throw CalendarStoreError(.invalidLocation, "‘\(text)’: a calendar is a file, a folder, or an http(s):// CalDAV collection, not \(scheme)://")
+        }
+        var isFolder: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: text, isDirectory: &isFolder)
+        let url = URL(fileURLWithPath: text)
+        self = (exists && isFolder.boolValue) || text.hasSuffix("/") ? .folder(url) : .file(url)
+    }
+
+    /// The path or URL, as a person would type it.
+    public var description: String {
+        switch self {
+        case .file(let url): url.path
+        case .folder(let url): url.path + "/"
+        case .collection(let url): url.absoluteString
+        }
+    }
+}
+
+/// Why a calendar store could not do what was asked.
+public struct CalendarStoreError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The kind of failure.
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The code's name.
+        public let rawValue: String
+        /// Names a code.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// The name.
+        public var description: String { rawValue }
+
+        /// The location is neither a file, a folder nor an http(s) URL.
+        public static let invalidLocation = Code(rawValue: "invalidLocation")
+        /// There is no calendar there.
+        public static let notFound = Code(rawValue: "notFound")
+        /// The server asks for credentials, or refused the ones given (401, 403).
+        public static let unauthorized = Code(rawValue: "unauthorized")
+        /// A conditional write lost a race (412) more times than the store retries.
+        public static let conflict = Code(rawValue: "conflict")
+        /// The server answered something that is not WebDAV or iCalendar.
+        public static let badResponse = Code(rawValue: "badResponse")
+        /// A response over the size limit.
+        public static let tooLarge = Code(rawValue: "tooLarge")
+        /// The connection failed or timed out, or the server answered an error.
+        public static let transport = Code(rawValue: "transport")
+        /// A redirect to another host, which is not followed with the credentials.
+        public static let redirect = Code(rawValue: "redirect")
+        /// A file or folder could not be read or written.
+        public static let io = Code(rawValue: "io")
+    }
+
+    /// The kind of failure.
+    public var code: Code
+    /// The HTTP status, where there was one.
+    public var status: Int?
+    /// What went wrong, for a person: one line, never a credential.
+    public var message: String
+
+    /// Creates an error.
+    public init(_ code: Code, status: Int? = nil, _ message: String) {
+        self.code = code
+        self.status = status
+        self.message = message
+    }
+
+    /// The message, with the HTTP status where there was one.
+    public var description: String { status.map { "\(message) (HTTP \($0))" } ?? message }
+}

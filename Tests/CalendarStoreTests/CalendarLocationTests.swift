@@ -1,0 +1,20 @@
+import CalendarStore
+import Foundation
+import Testing
+
+@Suite("Calendar locations")
+struct CalendarLocationTests {
+    @Test("a file, a folder and a collection are told apart as a person types them")
+    func kinds() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("horari-loc-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(try CalendarLocation("gym.ics") == .file(URL(fileURLWithPath: "gym.ics")))
+        #expect(try CalendarLocation(folder.path) == .folder(folder))
+        #expect(try CalendarLocation("not-yet/") == .folder(URL(fileURLWithPath: "not-yet/")))
+        #expect(try CalendarLocation("https://dav.example.com/gym") == .collection(try #require(URL(string: "https://dav.example.com/gym/"))))
+        #expect(try CalendarLocation("HTTP://127.0.0.1:5232/alice/gym/").description == "HTTP://127.0.0.1:5232/alice/gym/")
+        #expect(throws: CalendarStoreError.self) { try CalendarLocation("ftp://example.com/gym.ics") }
+        #expect(throws: CalendarStoreError.self) { try CalendarLocation("https:///no-host") }
+    }
+}
