@@ -393,6 +393,14 @@ public struct ImportResult: Hashable, Sendable {
     public var calendar: ICalendar
     /// Every problem, in line order.
     public var diagnostics: [ICalendarDiagnostic]
+
+    /// A result: a calendar and its diagnostics (a store that reads a
+    /// calendar from several files makes one).
+    public init(calendar: ICalendar, diagnostics: [ICalendarDiagnostic]) {
+        self.calendar = calendar
+        self.diagnostics = diagnostics
+    }
+
     /// Whether any diagnostic is an error.
     public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
     /// The problems that saving over the file would lose or hide

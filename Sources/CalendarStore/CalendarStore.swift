@@ -1,0 +1,84 @@
+import CalendarCore
+import Foundation
+import ICalendarKit
+
+/// A calendar where it lives — one `.ics` file, a folder of one `.ics` per
+/// `UID`, or a CalDAV collection — read whole, and changed under that
+/// place's own guarantee: a file under its lock and saved atomically, a
+/// folder under its lock with only the changed files written, a collection
+/// with conditional writes.
+///
+/// ```swift
+/// let store = CalendarStore(try CalendarLocation("calendars/gym/"))
+/// let calendar = try store.load().calendar
+/// try store.update { calendar in calendar.name = "Gimnàs Sants" }
+/// ```
+public struct CalendarStore: Sendable {
+    /// Where the calendar lives.
+    public let location: CalendarLocation
+    /// How its text is read.
+    public var options: ImportOptions
+
+    /// A store for a location.
+    /// - Parameters:
+    ///   - location: where the calendar lives.
+    ///   - options: how its text is read.
+    public init(_ location: CalendarLocation, options: ImportOptions = ImportOptions()) {
+        self.location = location
+        self.options = options
+    }
+
+    /// Whether there is a calendar there yet.
+    public var exists: Bool {
+        switch location {
+        case .file(let url):
+            var isFolder: ObjCBool = false
+            return FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) && !isFolder.boolValue
+        case .folder(let url):
+            var isFolder: ObjCBool = false
+            return FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) && isFolder.boolValue
+        case .collection:
+            return true
+        }
+    }
+
+    /// The calendar and what reading it found. A file or folder that does
+    /// not exist reads as an empty calendar.
+    /// - Throws: ``CalendarStoreError``, or `ICalendarError` for a file that is not iCalendar.
+    public func load() throws -> ImportResult {
+        switch location {
+        case .file(let url):
+            return try CalendarFile.load(url, options: options)
+        case .folder(let url):
+            guard exists else { return ImportResult(calendar: ICalendar(), diagnostics: []) }
+            return try FolderStore(folder: url, options: options).load()
+        case .collection(let url):
+            throw CalendarStoreError(.invalidLocation, "\(url.absoluteString): CalDAV collections are not read yet")
+        }
+    }
+
+    /// Loads, changes and saves the calendar, as the location allows:
+    /// see ``CalendarStore``. A change to a calendar that did not import
+    /// cleanly is refused unless `ifDamaged` says otherwise
+    /// (`CalendarFile.DamagePolicy`).
+    ///
+    /// - Parameters:
+    ///   - exporterFor: the exporter the changed calendar is written with.
+    ///   - whileWaiting: called once when another process has held the lock for a second.
+    ///   - ifDamaged: what to do with a calendar that did not import cleanly.
+    ///   - body: the change.
+    /// - Returns: what `body` returns.
+    /// - Throws: what `body` throws (nothing is written then), ``CalendarStoreError``, or `ICalendarError`.
+    public func update<T>(exporterFor: (ICalendar) throws -> ICalendarExporter = { _ in ICalendarExporter(options: .init(includeRejected: true)) },
+                          whileWaiting: (() -> Void)? = nil, ifDamaged: CalendarFile.DamagePolicy = .refuse,
+                          _ body: (inout ICalendar) throws -> T) throws -> T {
+        switch location {
+        case .file(let url):
+            return try CalendarFile.update(url, options: options, exporterFor: exporterFor, whileWaiting: whileWaiting, ifDamaged: ifDamaged, body)
+        case .folder(let url):
+            return try FolderStore(folder: url, options: options).update(exporterFor: exporterFor, whileWaiting: whileWaiting, ifDamaged: ifDamaged, body)
+        case .collection(let url):
+            throw CalendarStoreError(.invalidLocation, "\(url.absoluteString): CalDAV collections are not written yet")
+        }
+    }
+}

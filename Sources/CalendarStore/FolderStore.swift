@@ -1,0 +1,215 @@
+import CalendarCore
+import Foundation
+import ICalendarKit
+
+#if canImport(Glibc)
+import Glibc
+private let posixWrite = Glibc.write
+#elseif canImport(Darwin)
+import Darwin
+private let posixWrite = Darwin.write
+#endif
+
+/// A calendar kept as a folder of one `.ics` file per `UID` — the vdir layout
+/// khal and vdirsyncer read and write — with the calendar's own properties
+/// in `horari-calendar.ics` (a `VJOURNAL`, which khal ignores).
+///
+/// A file another program wrote keeps its name, and may hold several
+/// `UID`s; a new `UID` gets a name of its own (``ResourceName``), which no
+/// `UID` can turn into a path outside the folder. A change holds an
+/// exclusive `flock` on the folder, reads every file, and writes only the
+/// files whose resources changed (a temporary file beside, `fsync`,
+/// `rename`), so two processes take turns and a crash leaves whole files.
+struct FolderStore {
+    let folder: URL
+    let options: ImportOptions
+
+    /// One file read: its name, what it holds, and its resources' keys.
+    struct File {
+        var name: String
+        var result: ImportResult
+        var keys: [Resources.Key]
+    }
+
+    /// Reads every `.ics` file of the folder (not hidden ones), in name order.
+    func read() throws(CalendarStoreError) -> (calendar: ICalendar, diagnostics: [ICalendarDiagnostic], files: [File]) {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".ics") && !$0.hasPrefix(".") }.sorted()
+        } catch {
+            throw CalendarStoreError(.notFound, "there is no calendar folder at \(folder.path)")
+        }
+        var files: [File] = []
+        var diagnostics: [ICalendarDiagnostic] = []
+        for name in names {
+            let url = folder.appendingPathComponent(name)
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
+            let result: ImportResult
+            do { result = try ICalendarImporter(options: options).importCalendar(contentsOf: url) } catch {
+                // A file that is not iCalendar is reported and left alone.
+                diagnostics.append(ICalendarDiagnostic(.warning, line: 1, .other, "\(name): \(error.message); the file was not read, and is left as it is"))
+                continue
+            }
+            diagnostics += result.diagnostics.map { d in
+                var d = d
+                d.message = "\(name): " + d.message
+                return d
+            }
+            files.append(File(name: name, result: result, keys: Resources.split(result.calendar).keys.sorted()))
+        }
+        return (Resources.assemble(files.map(\.result.calendar)), diagnostics, files)
+    }
+
+    /// Loads the calendar.
+    func load() throws(CalendarStoreError) -> ImportResult {
+        let (calendar, diagnostics, _) = try read()
+        return ImportResult(calendar: calendar, diagnostics: diagnostics)
+    }
+
+    /// Loads, changes and saves the calendar under the folder's lock,
+    /// writing only the files whose resources changed.
+    func update<T>(exporterFor: (ICalendar) throws -> ICalendarExporter, whileWaiting: (() -> Void)?, ifDamaged: CalendarFile.DamagePolicy,
+                   _ body: (inout ICalendar) throws -> T) throws -> T {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let lock = try FolderLock(folder, whileWaiting: whileWaiting)
+        defer { lock.release() }
+        let (before, diagnostics, files) = try read()
+        let damage = diagnostics.filter(\.losesText)
+        if let first = damage.first, case .refuse = ifDamaged {
+            throw ICalendarError(.damaged, "\(folder.path) did not import cleanly (\(damage.count) problem\(damage.count == 1 ? "" : "s"), the first: line \(first.line): \(first.message)); saving a change over it would lose that text, so nothing was changed",
+                                 diagnostics: damage)
+        }
+        var after = before
+        let result = try body(&after)
+        if !damage.isEmpty, case .keepCopy(let kept) = ifDamaged {
+            let names = Set(damage.compactMap { $0.message.split(separator: ":", maxSplits: 1).first.map(String.init) })
+            for file in files where names.contains(file.name) { kept(try keepCopy(file.name)) }
+        }
+        try write(from: before, to: after, files: files, exporter: try exporterFor(after))
+        return result
+    }
+
+    /// Writes the files whose resources differ between `before` and `after`.
+    private func write(from before: ICalendar, to after: ICalendar, files: [File], exporter: ICalendarExporter) throws(CalendarStoreError) {
+        let old = Resources.split(before), new = Resources.split(after)
+        let changed = Set(old.keys).union(new.keys).filter { old[$0] != new[$0] }
+        guard !changed.isEmpty else { return }
+        var owner: [Resources.Key: String] = [:]
+        for file in files {
+            for key in file.keys where owner[key] == nil { owner[key] = file.name }
+        }
+        // A file another program wrote with several resources is written
+        // again with what is left of them; a new resource gets a file of its own.
+        var touched: [String: [Resources.Key]] = [:]
+        for key in changed {
+            if let name = owner[key] {
+                touched[name] = files.first { $0.name == name }?.keys ?? [key]
+            } else if new[key] != nil {
+                touched[Self.fileName(for: key), default: []].append(key)
+            }
+        }
+        for (name, keys) in touched {
+            let contents = keys.compactMap { new[$0] }
+            let url = folder.appendingPathComponent(name)
+            if contents.isEmpty {
+                if unlink(url.path) != 0, errno != ENOENT { throw CalendarStoreError(.io, "cannot remove \(url.path): \(String(cString: strerror(errno)))") }
+                continue
+            }
+            let text = Resources.text(of: contents, in: after, exporter: exporter)
+            try Self.writeAtomically(text, to: url)
+        }
+    }
+
+    /// A new resource's file name.
+    static func fileName(for key: Resources.Key) -> String {
+        switch key {
+        case .properties: Resources.propertiesUID + ".ics"
+        case .uid(let uid): ResourceName.forUID(uid)
+        case .text(let digest): "horari-" + digest + ".ics"
+        }
+    }
+
+    /// Copies a file of the folder beside it, byte for byte, as `NAME.damaged` (else `NAME.damaged-N`).
+    private func keepCopy(_ name: String) throws(CalendarStoreError) -> URL {
+        var copy = folder.appendingPathComponent(name + ".damaged")
+        var n = 1
+        while FileManager.default.fileExists(atPath: copy.path) {
+            n += 1
+            copy = folder.appendingPathComponent(name + ".damaged-\(n)")
+        }
+        do { try FileManager.default.copyItem(at: folder.appendingPathComponent(name), to: copy) } catch {
+            throw CalendarStoreError(.io, "cannot keep a copy of \(name) at \(copy.path): \(error.localizedDescription)")
+        }
+        return copy
+    }
+
+    /// A temporary file beside `url`, `fsync`, `rename`, `fsync` of the folder.
+    static func writeAtomically(_ bytes: [UInt8], to url: URL) throws(CalendarStoreError) {
+        let folder = url.deletingLastPathComponent()
+        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+        guard fd >= 0 else { throw CalendarStoreError(.io, "cannot create \(temporary.path): \(String(cString: strerror(errno)))") }
+        var offset = 0
+        let ok = bytes.withUnsafeBytes { b -> Bool in
+            guard let base = b.baseAddress else { return true }
+            while offset < b.count {
+                let n = posixWrite(fd, base + offset, b.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                offset += n
+            }
+            return true
+        }
+        let synced = ok && fsync(fd) == 0
+        close(fd)
+        guard synced, rename(temporary.path, url.path) == 0 else {
+            let why = String(cString: strerror(errno))
+            unlink(temporary.path)
+            throw CalendarStoreError(.io, "cannot write \(url.path): \(why)")
+        }
+        let dir = open(folder.path, O_RDONLY)
+        if dir >= 0 {
+            _ = fsync(dir)
+            close(dir)
+        }
+    }
+}
+
+/// An exclusive `flock` on a folder: a second of trying, a word to the
+/// caller, then a plain wait (as `CalendarFile` locks a calendar's folder).
+struct FolderLock {
+    let fd: Int32
+
+    init(_ folder: URL, whileWaiting: (() -> Void)?) throws(CalendarStoreError) {
+        fd = open(folder.path, O_RDONLY | O_DIRECTORY)
+        guard fd >= 0 else { throw CalendarStoreError(.io, "cannot open the folder \(folder.path) to lock it: \(String(cString: strerror(errno)))") }
+        var tries = 0
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            let e = errno
+            if e == EINTR { continue }
+            guard e == EWOULDBLOCK || e == EAGAIN else {
+                close(fd)
+                throw CalendarStoreError(.io, "cannot lock \(folder.path): \(String(cString: strerror(e)))")
+            }
+            tries += 1
+            if tries > 20 {
+                whileWaiting?()
+                while flock(fd, LOCK_EX) != 0 {
+                    if errno == EINTR { continue }
+                    close(fd)
+                    throw CalendarStoreError(.io, "cannot lock \(folder.path)")
+                }
+                return
+            }
+            usleep(50_000)
+        }
+    }
+
+    func release() {
+        _ = flock(fd, LOCK_UN)
+        close(fd)
+    }
+}

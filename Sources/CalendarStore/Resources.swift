@@ -1,0 +1,217 @@
+import CalendarCore
+import Foundation
+import ICalendarKit
+
+/// A calendar as the resources a folder or a CalDAV collection holds: one
+/// per `UID` (an item with its changed instances, a journal), one per
+/// component kept without a `UID`, and one for the calendar's own
+/// properties (a `VJOURNAL` with `UID:horari-calendar`: a server keeps a
+/// standard component and its `X-` properties, but nothing outside one).
+///
+/// A change is written as the resources whose content changed, compared as
+/// the model holds them, so that a booking writes its class's resource and
+/// nothing else (issue 21: costs that follow the change).
+enum Resources {
+    /// What one resource holds.
+    enum Key: Hashable, Sendable, Comparable {
+        /// The calendar's own properties.
+        case properties
+        /// An item or a component, by `UID`.
+        case uid(String)
+        /// A component without a `UID`, or kept as written, by the digest of its text.
+        case text(String)
+
+        static func < (a: Key, b: Key) -> Bool { a.order < b.order }
+
+        private var order: String {
+            switch self {
+            case .properties: "0"
+            case .uid(let u): "1" + u
+            case .text(let t): "2" + t
+            }
+        }
+    }
+
+    /// A resource's content, compared as the model holds it.
+    enum Content: Hashable, Sendable {
+        case properties(ContentComponent)
+        case item(CalendarItem)
+        case component(ContentComponent)
+        case rejected(ContentComponent)
+    }
+
+    /// The `UID` of the properties journal.
+    static let propertiesUID = "horari-calendar"
+
+    /// A calendar split into its resources.
+    static func split(_ calendar: ICalendar) -> [Key: Content] {
+        var out: [Key: Content] = [:]
+        if let journal = propertiesJournal(calendar) { out[.properties] = .properties(journal) }
+        for item in calendar.items where out[.uid(item.uid)] == nil { out[.uid(item.uid)] = .item(item) }
+        for c in calendar.components {
+            if let uid = uid(of: c), out[.uid(uid)] == nil {
+                out[.uid(uid)] = .component(c)
+            } else {
+                out[.text(digest(c))] = .component(c)
+            }
+        }
+        for c in calendar.rejected { out[.text(digest(c))] = .rejected(c) }
+        return out
+    }
+
+    /// The text of a file or a resource: a `VCALENDAR` with the contents
+    /// given (one, or what a file another program wrote holds) and each
+    /// `VTIMEZONE` they use, once.
+    static func text(of contents: [Content], in calendar: ICalendar, exporter: ICalendarExporter) -> [UInt8] {
+        var one = ICalendar(productID: calendar.productID, zones: calendar.zones)
+        var options = exporter.options
+        var zones: Set<String> = []
+        for content in contents {
+            switch content {
+            case .properties(let c), .component(let c):
+                one.components.append(c)
+                zones.formUnion(timeZoneIDs(c))
+            case .rejected(let c):
+                one.rejected.append(c)
+                options.includeRejected = true
+                zones.formUnion(timeZoneIDs(c))
+            case .item(let item):
+                one.items.append(item)
+                zones.formUnion(timeZoneIDs(item))
+            }
+        }
+        one.timeZoneDefinitions = calendar.timeZoneDefinitions.filter { d in tzid(of: d).map(zones.contains) ?? false }
+        return Array(ICalendarExporter(options: options).exportData(one))
+    }
+
+    /// Puts the resources read back into one calendar: items and components
+    /// in the order given, the properties journal as the calendar's own
+    /// properties, each custom zone once.
+    static func assemble(_ parts: [ICalendar]) -> ICalendar {
+        var calendar = ICalendar()
+        var seenZones: Set<String> = []
+        var seenUIDs: Set<String> = []
+        for part in parts {
+            if calendar.productID == nil { calendar.productID = part.productID }
+            for item in part.items where seenUIDs.insert(item.uid).inserted { calendar.items.append(item) }
+            for c in part.components {
+                if c.name.uppercased() == "VJOURNAL", uid(of: c) == propertiesUID {
+                    applyProperties(c, to: &calendar)
+                } else if uid(of: c).map({ seenUIDs.insert($0).inserted }) ?? true {
+                    calendar.components.append(c)
+                }
+            }
+            calendar.rejected += part.rejected
+            for d in part.timeZoneDefinitions {
+                if let id = tzid(of: d), seenZones.insert(id).inserted {
+                    calendar.timeZoneDefinitions.append(d)
+                    calendar.zones[id] = part.zones[id]
+                }
+            }
+            for id in part.zones.tzids where calendar.zones[id] == nil { calendar.zones[id] = part.zones[id] }
+        }
+        return calendar
+    }
+
+    // MARK: The calendar's own properties
+
+    /// The properties journal of a calendar that has any own property.
+    static func propertiesJournal(_ calendar: ICalendar) -> ContentComponent? {
+        var lines: [ContentLine] = []
+        if let name = calendar.name { lines.append(ContentLine(name: "X-WR-CALNAME", value: escaped(name))) }
+        if let zone = calendar.timeZone { lines.append(ContentLine(name: "X-WR-TIMEZONE", value: zone)) }
+        if let color = calendar.color {
+            if let css = color.cssName { lines.append(ContentLine(name: "COLOR", value: css)) }
+            lines.append(ContentLine(name: "X-APPLE-CALENDAR-COLOR", value: color.rgb.hex.uppercased()))
+        }
+        lines += Array(calendar.properties)
+        guard !lines.isEmpty else { return nil }
+        return ContentComponent(name: "VJOURNAL", properties: ContentLines([
+            ContentLine(name: "UID", value: propertiesUID), ContentLine(name: "SUMMARY", value: escaped(calendar.name ?? "Calendar properties")),
+            ContentLine(name: "CATEGORIES", value: propertiesUID), ContentLine(name: "CLASS", value: "PRIVATE"),
+        ] + lines))
+    }
+
+    private static func applyProperties(_ journal: ContentComponent, to calendar: inout ICalendar) {
+        var kept: [ContentLine] = []
+        for line in journal.properties {
+            switch line.name {
+            case "UID", "DTSTAMP", "SUMMARY", "CATEGORIES", "CLASS": break
+            case "X-WR-CALNAME": calendar.name = unescaped(line.value)
+            case "X-WR-TIMEZONE": calendar.timeZone = line.value
+            case "COLOR": if let c = try? ItemColor.named(line.value) { calendar.color = c }
+            case "X-APPLE-CALENDAR-COLOR": if calendar.color == nil, let rgb = ItemColor.RGB(hex: String(line.value.prefix(7))) { calendar.color = ItemColor(rgb: rgb) }
+            default: kept.append(line)
+            }
+        }
+        calendar.properties = ContentLines(kept)
+    }
+
+    // MARK: Small readings
+
+    static func uid(of c: ContentComponent) -> String? { c.properties.first { $0.name == "UID" }?.value }
+
+    static func tzid(of c: ContentComponent) -> String? { c.properties.first { $0.name == "TZID" }?.value }
+
+    /// The digest of a component's lines, its name for a resource.
+    static func digest(_ c: ContentComponent) -> String {
+        var bytes: [UInt8] = Array(c.name.utf8)
+        func add(_ c: ContentComponent) {
+            for line in c.properties { bytes += Array(line.text.utf8) + [0x0A] }
+            for sub in c.components {
+                bytes += Array(sub.name.utf8)
+                add(sub)
+            }
+        }
+        add(c)
+        return SHA256.hex(bytes)
+    }
+
+    static func timeZoneIDs(_ c: ContentComponent) -> Set<String> {
+        var out: Set<String> = []
+        for line in c.properties {
+            for p in line.parameters where p.name == "TZID" { out.formUnion(p.values) }
+        }
+        for sub in c.components { out.formUnion(timeZoneIDs(sub)) }
+        return out
+    }
+
+    static func timeZoneIDs(_ item: CalendarItem) -> Set<String> {
+        var out: Set<String> = []
+        func use(_ t: CalendarTime?) { if let z = t?.zoneIdentifier { out.insert(z) } }
+        func useItem(_ i: CalendarItem) {
+            use(i.start)
+            if case .at(let e) = i.end { use(e) }
+            i.recurrenceDates.forEach(use)
+            i.exceptionDates.forEach(use)
+        }
+        useItem(item)
+        for o in item.overrides {
+            use(o.recurrenceID)
+            useItem(o.item)
+        }
+        return out
+    }
+
+    /// A TEXT value (RFC 5545 §3.3.11), escaped.
+    static func escaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: ",", with: "\\,")
+            .replacingOccurrences(of: ";", with: "\\;").replacingOccurrences(of: "\n", with: "\\n")
+    }
+
+    /// A TEXT value read back.
+    static func unescaped(_ text: String) -> String {
+        var out = "", escaping = false
+        for c in text {
+            if escaping {
+                out.append(c == "n" || c == "N" ? "\n" : c)
+                escaping = false
+            } else if c == "\\" {
+                escaping = true
+            } else {
+                out.append(c)
+            }
+        }
+        return out
+    }
+}

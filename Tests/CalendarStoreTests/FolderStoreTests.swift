@@ -1,0 +1,135 @@
+import CalendarCore
+@testable import CalendarStore
+import Foundation
+import ICalendarKit
+import Testing
+
+@Suite("A calendar in a folder of one .ics per UID")
+struct FolderStoreTests {
+    private func scratch() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("horari-vdir-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    private func event(_ uid: String, _ title: String, day: Int) throws -> CalendarItem {
+        CalendarItem(uid: uid, title: title, start: .zoned(try LocalDateTime(year: 2026, month: 11, day: day, hour: 18), "Europe/Madrid"),
+                     end: .duration(.init(seconds: 3600)), timestamp: .utc(try LocalDateTime(year: 2026, month: 11, day: 1)))
+    }
+
+    private func names(_ folder: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") }.sorted()
+    }
+
+    @Test("SHA-256 gives FIPS 180-4's digests")
+    func sha256() {
+        #expect(SHA256.hex(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(SHA256.hex([UInt8]()) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(SHA256.hex(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)) == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        #expect(SHA256.hex([UInt8](repeating: 0x61, count: 1_000_000)) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+    }
+
+    /// Issue 21: a UID is never used as a path as it stands.
+    @Test("a UID names a file inside the folder, however it is written", arguments: [
+        "../../etc/x", "a/b", "a%2Fb", "a%2fb", "nul\u{0}byte", String(repeating: "x", count: 10_000), ".hidden", "..", "with space", "yoga",
+    ])
+    func safeNames(uid: String) throws {
+        let name = ResourceName.forUID(uid)
+        #expect(!name.contains("/") && !name.contains("\u{0}") && !name.contains("%") && !name.hasPrefix(".") && name.utf8.count <= 240)
+        #expect(name.hasSuffix(".ics"))
+        #expect(uid != "yoga" || name == "yoga.ics", "a plain UID names its file as other clients do")
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = CalendarStore(.folder(folder))
+        try store.update { calendar in calendar.items.append(try event(uid, "Hostile", day: 23)) }
+        #expect(try names(folder) == [name])
+        // (The importer takes control characters out of every line: RFC 5545 allows none but the tab.)
+        #expect(try store.load().calendar.items.map(\.uid) == [uid.replacingOccurrences(of: "\u{0}", with: "")])
+    }
+
+    @Test("one file per UID; a change writes only the files it changes; the calendar's properties in their journal")
+    func oneFilePerUID() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = CalendarStore(.folder(folder))
+        try store.update { calendar in
+            calendar.name = "Gimnàs Sants"
+            calendar.properties = [ContentLine(name: "X-HORARI-TIMEZONE", value: "Europe/Madrid")]
+            calendar.items = [try event("yoga", "Yoga", day: 23), try event("spin", "Spinning", day: 27)]
+        }
+        #expect(try names(folder) == ["horari-calendar.ics", "spin.ics", "yoga.ics"])
+        let spin = try Data(contentsOf: folder.appendingPathComponent("spin.ics"))
+        let spinDate = try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent("spin.ics").path)[.modificationDate] as? Date
+        Thread.sleep(forTimeInterval: 0.05)
+        try store.update { calendar in
+            if let i = calendar.items.firstIndex(where: { $0.uid == "yoga" }) { calendar.items[i].title = "Yoga flow" }
+        }
+        #expect(try Data(contentsOf: folder.appendingPathComponent("spin.ics")) == spin)
+        #expect(try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent("spin.ics").path)[.modificationDate] as? Date == spinDate, "spin.ics was not written")
+        let loaded = try store.load().calendar
+        #expect(loaded.name == "Gimnàs Sants")
+        #expect(loaded.calendarZone == "Europe/Madrid")
+        #expect(loaded.items.map(\.title).sorted() == ["Spinning", "Yoga flow"])
+        // khal reads the folder as a calendar of its own events: each file is a whole VCALENDAR with its zone.
+        let yoga = try String(contentsOf: folder.appendingPathComponent("yoga.ics"), encoding: .utf8)
+        #expect(yoga.hasPrefix("BEGIN:VCALENDAR\r\n") && yoga.contains("BEGIN:VTIMEZONE\r\nTZID:Europe/Madrid\r\n") && yoga.hasSuffix("END:VCALENDAR\r\n"))
+        // A removed item's file goes.
+        try store.update { calendar in calendar.items.removeAll { $0.uid == "spin" } }
+        #expect(try names(folder) == ["horari-calendar.ics", "yoga.ics"])
+    }
+
+    /// A folder another program wrote: several events in one file, a file
+    /// that is not iCalendar. Nothing of it is lost by a change.
+    @Test("another program's files keep their names and what else they hold")
+    func foreignFiles() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let two = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//khal//EN\r\n"
+            + "BEGIN:VEVENT\r\nUID:a\r\nDTSTAMP:20261101T000000Z\r\nDTSTART:20261123T100000Z\r\nSUMMARY:A\r\nEND:VEVENT\r\n"
+            + "BEGIN:VEVENT\r\nUID:b\r\nDTSTAMP:20261101T000000Z\r\nDTSTART:20261124T100000Z\r\nSUMMARY:B\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        try Data(two.utf8).write(to: folder.appendingPathComponent("two-events.ics"))
+        try Data("not a calendar".utf8).write(to: folder.appendingPathComponent("notes.ics"))
+        let store = CalendarStore(.folder(folder))
+        let read = try store.load()
+        #expect(read.calendar.items.map(\.uid) == ["a", "b"])
+        #expect(read.diagnostics.contains { $0.message.hasPrefix("notes.ics: ") })
+        try store.update { calendar in
+            if let i = calendar.items.firstIndex(where: { $0.uid == "a" }) { calendar.items[i].title = "A, renamed" }
+        }
+        #expect(try names(folder) == ["notes.ics", "two-events.ics"])
+        let after = try store.load().calendar
+        #expect(after.items.map(\.title) == ["A, renamed", "B"])
+        #expect(try String(contentsOf: folder.appendingPathComponent("notes.ics"), encoding: .utf8) == "not a calendar")
+    }
+
+    @Test("a damaged file refuses a change, byte for byte; forced, the file is kept beside")
+    func damaged() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cut = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\nBEGIN:VEVENT\r\nUID:a\r\nDTSTAMP:20261101T000000Z\r\nDTSTART:20261123T100000Z\r\nSUMMA"
+        try Data(cut.utf8).write(to: folder.appendingPathComponent("a.ics"))
+        let store = CalendarStore(.folder(folder))
+        #expect(throws: ICalendarError.self) { try store.update { calendar in calendar.name = "x" } }
+        #expect(try String(contentsOf: folder.appendingPathComponent("a.ics"), encoding: .utf8) == cut)
+        try store.update(ifDamaged: .keepCopy { _ in }) { calendar in calendar.name = "x" }
+        #expect(try String(contentsOf: folder.appendingPathComponent("a.ics.damaged"), encoding: .utf8) == cut)
+    }
+
+    @Test("processes changing one folder take turns: none loses another's change")
+    func concurrentChanges() async throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = CalendarStore(.folder(folder))
+        try store.update { calendar in calendar.name = "Race" }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for i in 0..<16 {
+                group.addTask {
+                    try store.update { calendar in calendar.items.append(try event("e\(i)", "Event \(i)", day: 1 + i)) }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try store.load().calendar.items.count == 16)
+        #expect(try names(folder).filter { $0.hasSuffix(".tmp") }.isEmpty)
+    }
+}
