@@ -121,7 +121,8 @@ let package = Package(
         ),
         .testTarget(name: "CalendarViewsTests", dependencies: ["CalendarCore", "CalendarViews"]),
         .testTarget(name: "CalendarSchedulingTests", dependencies: ["CalendarCore", "CalendarScheduling", "_SchedulingTestSupport"]),
-        .testTarget(name: "CalendarStoreTests", dependencies: ["CalendarCore", "ICalendarKit", "CalendarStore"]),
+        // Support/hostile_dav.py: a misbehaving WebDAV server the CalDAV tests start with python3.
+        .testTarget(name: "CalendarStoreTests", dependencies: ["CalendarCore", "ICalendarKit", "CalendarStore"], exclude: ["Support/hostile_dav.py"]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
