@@ -18,14 +18,25 @@ public struct CalendarStore: Sendable {
     public let location: CalendarLocation
     /// How its text is read.
     public var options: ImportOptions
+    /// The credentials for a collection; `nil` looks them up
+    /// (``CalDAVCredentials/lookUp(for:environment:netrc:)``).
+    public var credentials: CalDAVCredentials?
+    /// Told, one line each, what a person should know that is not an error:
+    /// for a collection, a change an earlier command could not write in full
+    /// that is written now, or left because another client changed the same
+    /// resource meanwhile. `nil` tells no one.
+    public var notices: (@Sendable (String) -> Void)?
 
     /// A store for a location.
     /// - Parameters:
     ///   - location: where the calendar lives.
     ///   - options: how its text is read.
-    public init(_ location: CalendarLocation, options: ImportOptions = ImportOptions()) {
+    ///   - credentials: for a collection; `nil` takes them from
+    ///     `HORARI_CALDAV_USER` and `HORARI_CALDAV_PASSWORD`, else `~/.netrc`.
+    public init(_ location: CalendarLocation, options: ImportOptions = ImportOptions(), credentials: CalDAVCredentials? = nil) {
         self.location = location
         self.options = options
+        self.credentials = credentials
     }
 
     /// Whether there is a calendar there yet.
@@ -53,7 +64,7 @@ public struct CalendarStore: Sendable {
             guard exists else { return ImportResult(calendar: ICalendar(), diagnostics: []) }
             return try FolderStore(folder: url, options: options).load()
         case .collection(let url):
-            throw CalendarStoreError(.invalidLocation, "\(url.absoluteString): CalDAV collections are not read yet")
+            return try CollectionStore(url, options: options, credentials: credentials, notices: notices).load()
         }
     }
 
@@ -78,7 +89,7 @@ public struct CalendarStore: Sendable {
         case .folder(let url):
             return try FolderStore(folder: url, options: options).update(exporterFor: exporterFor, whileWaiting: whileWaiting, ifDamaged: ifDamaged, body)
         case .collection(let url):
-            throw CalendarStoreError(.invalidLocation, "\(url.absoluteString): CalDAV collections are not written yet")
+            return try CollectionStore(url, options: options, credentials: credentials, notices: notices).update(exporterFor: exporterFor, whileWaiting: whileWaiting, ifDamaged: ifDamaged, body)
         }
     }
 }

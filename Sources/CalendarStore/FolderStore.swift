@@ -24,14 +24,14 @@ struct FolderStore {
     let folder: URL
     let options: ImportOptions
 
-    /// One file read: its name, what it holds, and its resources' keys.
+    /// One file read: its name, its resources' keys, and whether it imported cleanly.
     struct File {
         var name: String
-        var result: ImportResult
         var keys: [Resources.Key]
+        var damaged: Bool
     }
 
-    /// Reads every `.ics` file of the folder (not hidden ones), in name order.
+    /// Reads every `.ics` file of the folder (not hidden ones), in name order, as one calendar (``ResourceReader``).
     func read() throws(CalendarStoreError) -> (calendar: ICalendar, diagnostics: [ICalendarDiagnostic], files: [File]) {
         let names: [String]
         do {
@@ -39,26 +39,24 @@ struct FolderStore {
         } catch {
             throw CalendarStoreError(.notFound, "there is no calendar folder at \(folder.path)")
         }
-        var files: [File] = []
+        var sources: [ResourceReader.Source] = []
         var diagnostics: [ICalendarDiagnostic] = []
         for name in names {
             let url = folder.appendingPathComponent(name)
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
-            let result: ImportResult
-            do { result = try ICalendarImporter(options: options).importCalendar(contentsOf: url) } catch {
-                // A file that is not iCalendar is reported and left alone.
-                diagnostics.append(ICalendarDiagnostic(.warning, line: 1, .other, "\(name): \(error.message); the file was not read, and is left as it is"))
+            guard let data = FileManager.default.contents(atPath: url.path) else {
+                diagnostics.append(ICalendarDiagnostic(.warning, line: 1, .other, "\(name): cannot be read; it is left as it is"))
                 continue
             }
-            diagnostics += result.diagnostics.map { d in
-                var d = d
-                d.message = "\(name): " + d.message
-                return d
-            }
-            files.append(File(name: name, result: result, keys: Resources.split(result.calendar).keys.sorted()))
+            sources.append(ResourceReader.Source(name: name, bytes: [UInt8](data)))
         }
-        return (Resources.assemble(files.map(\.result.calendar)), diagnostics, files)
+        let read = ResourceReader.read(sources, options: options)
+        var files: [File] = []
+        for (i, source) in sources.enumerated() {
+            if let keys = read.keys[i] { files.append(File(name: source.name, keys: keys, damaged: read.damaged[i])) }
+        }
+        return (read.calendar, diagnostics + read.diagnostics, files)
     }
 
     /// Loads the calendar.
@@ -83,50 +81,23 @@ struct FolderStore {
         var after = before
         let result = try body(&after)
         if !damage.isEmpty, case .keepCopy(let kept) = ifDamaged {
-            let names = Set(damage.compactMap { $0.message.split(separator: ":", maxSplits: 1).first.map(String.init) })
-            for file in files where names.contains(file.name) { kept(try keepCopy(file.name)) }
+            for file in files where file.damaged { kept(try keepCopy(file.name)) }
         }
         try write(from: before, to: after, files: files, exporter: try exporterFor(after))
         return result
     }
 
-    /// Writes the files whose resources differ between `before` and `after`.
+    /// Writes the files whose resources differ between `before` and `after`:
+    /// a file another program wrote with several resources is written again
+    /// with what is left of them; a new resource gets a file of its own.
     private func write(from before: ICalendar, to after: ICalendar, files: [File], exporter: ICalendarExporter) throws(CalendarStoreError) {
-        let old = Resources.split(before), new = Resources.split(after)
-        let changed = Set(old.keys).union(new.keys).filter { old[$0] != new[$0] }
-        guard !changed.isEmpty else { return }
-        var owner: [Resources.Key: String] = [:]
-        for file in files {
-            for key in file.keys where owner[key] == nil { owner[key] = file.name }
-        }
-        // A file another program wrote with several resources is written
-        // again with what is left of them; a new resource gets a file of its own.
-        var touched: [String: [Resources.Key]] = [:]
-        for key in changed {
-            if let name = owner[key] {
-                touched[name] = files.first { $0.name == name }?.keys ?? [key]
-            } else if new[key] != nil {
-                touched[Self.fileName(for: key), default: []].append(key)
-            }
-        }
-        for (name, keys) in touched {
-            let contents = keys.compactMap { new[$0] }
-            let url = folder.appendingPathComponent(name)
-            if contents.isEmpty {
+        for write in Resources.writes(from: before, to: after, held: files.map { ($0.name, $0.keys) }) {
+            let url = folder.appendingPathComponent(write.name ?? Resources.name(for: write.key))
+            if write.contents.isEmpty {
                 if unlink(url.path) != 0, errno != ENOENT { throw CalendarStoreError(.io, "cannot remove \(url.path): \(String(cString: strerror(errno)))") }
-                continue
+            } else {
+                try Self.writeAtomically(Resources.text(of: write.contents, in: after, exporter: exporter), to: url)
             }
-            let text = Resources.text(of: contents, in: after, exporter: exporter)
-            try Self.writeAtomically(text, to: url)
-        }
-    }
-
-    /// A new resource's file name.
-    static func fileName(for key: Resources.Key) -> String {
-        switch key {
-        case .properties: Resources.propertiesUID + ".ics"
-        case .uid(let uid): ResourceName.forUID(uid)
-        case .text(let digest): "horari-" + digest + ".ics"
         }
     }
 

@@ -84,6 +84,92 @@ enum Resources {
         return Array(ICalendarExporter(options: options).exportData(one))
     }
 
+    /// One write a change makes: a resource (a file of a folder, a member
+    /// of a collection) and what it holds now; nothing means it goes.
+    struct Write {
+        /// The file or member's name, as held (`nil` for a new one, named by ``Write/key``).
+        var name: String?
+        /// The first resource it holds, which names a new one.
+        var key: Key
+        /// What it holds now, in order; empty when it goes.
+        var contents: [Content]
+    }
+
+    /// The writes that take `before` to `after`: each held resource one of
+    /// whose keys changed (written with all it held, as another program may
+    /// have put several in one), and a new resource for each new key.
+    /// - Parameter held: each resource's name and keys, as read.
+    static func writes(from before: ICalendar, to after: ICalendar, held: [(name: String, keys: [Key])]) -> [Write] {
+        let old = split(before), new = split(after)
+        let changed = Set(old.keys).union(new.keys).filter { key in old[key].map(canonical) != new[key].map(canonical) }.sorted()
+        var owner: [Key: Int] = [:]
+        for (i, resource) in held.enumerated() {
+            for key in resource.keys where owner[key] == nil { owner[key] = i }
+        }
+        var out: [Write] = []
+        var written: Set<Int> = []
+        for key in changed {
+            if let i = owner[key] {
+                guard written.insert(i).inserted else { continue }
+                out.append(Write(name: held[i].name, key: key, contents: held[i].keys.compactMap { new[$0] }))
+            } else if let content = new[key] {
+                out.append(Write(name: nil, key: key, contents: [content]))
+            }
+        }
+        return out
+    }
+
+    /// A content as compared for a change: without its `DTSTAMP`s, its
+    /// properties, their parameters and its components in one order.
+    ///
+    /// A record the book writes afresh has no `DTSTAMP` until it is exported
+    /// (then the time of the export), while the one read has the time it was
+    /// last written; and a server may write back what it was given in
+    /// another order (Radicale sorts the properties). Neither is a change
+    /// (RFC 5545 gives properties and parameters no order), and taking them
+    /// for one would make every change write every record.
+    static func canonical(_ content: Content) -> Content {
+        func line(_ l: ContentLine) -> ContentLine {
+            ContentLine(name: l.name, parameters: l.parameters.sorted { $0.name < $1.name }, value: l.value)
+        }
+        func lines(_ ls: ContentLines) -> ContentLines {
+            ContentLines(ls.filter { $0.name != "DTSTAMP" }.map(line).sorted { $0.text < $1.text })
+        }
+        func strip(_ c: ContentComponent) -> ContentComponent {
+            var c = c
+            c.properties = lines(c.properties)
+            c.components = c.components.map(strip).sorted { digest($0) < digest($1) }
+            return c
+        }
+        func strip(_ item: CalendarItem) -> CalendarItem {
+            var item = item
+            item.timestamp = nil
+            item.properties = lines(item.properties)
+            item.components = item.components.map(strip).sorted { digest($0) < digest($1) }
+            item.overrides = item.overrides.map { o in
+                var o = o
+                o.item = strip(o.item)
+                return o
+            }
+            return item
+        }
+        switch content {
+        case .properties(let c): return .properties(strip(c))
+        case .component(let c): return .component(strip(c))
+        case .rejected(let c): return .rejected(c)
+        case .item(let item): return .item(strip(item))
+        }
+    }
+
+    /// A new resource's name.
+    static func name(for key: Key) -> String {
+        switch key {
+        case .properties: propertiesUID + ".ics"
+        case .uid(let uid): ResourceName.forUID(uid)
+        case .text(let digest): "horari-" + digest + ".ics"
+        }
+    }
+
     /// Puts the resources read back into one calendar: items and components
     /// in the order given, the properties journal as the calendar's own
     /// properties, each custom zone once.

@@ -1,0 +1,392 @@
+import CalendarCore
+import Foundation
+import ICalendarKit
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A calendar kept in a CalDAV collection, read through a local cache.
+///
+/// **The cache.** `$XDG_CACHE_HOME/horari/caldav/<SHA-256 of the URL>/`
+/// (else `~/.cache/…`), mode 0700: each member's text as the server gave
+/// it, in a file named by the digest of its href (a server's href never
+/// becomes a path), and `state.json` with each member's entity tag and the
+/// collection's sync token (RFC 6578). Every command first asks what
+/// changed since that token (`sync-collection`) and fetches only those
+/// members (`calendar-multiget`), so a read costs what changed, not the
+/// collection. The cache is changed under its `flock`, files first and
+/// `state.json` last (each written whole and renamed into place), so a
+/// command cut off — the server gone, the process killed — leaves the
+/// cache as it was before or after, never between.
+///
+/// **A change** is made on the calendar as the server holds it now, and
+/// written as the members whose content changed: `PUT` with `If-Match`
+/// the tag it was read with (`If-None-Match: *` for a new member),
+/// `DELETE` with `If-Match`. A write that loses a race (412) means someone
+/// else changed that member first: the store fetches what changed and
+/// makes the change again on it, up to ``CollectionStore/attempts`` times,
+/// so a class's capacity holds however many desks book at once.
+///
+/// **A change of several members** is not atomic on CalDAV (it has no
+/// transactions). Before its first write the store records each write it
+/// is about to make in `state.json` (`pending`, with the tag it expects);
+/// a command cut off half-way leaves the rest there, and the next command
+/// on the collection finishes them first: a member still as it was is
+/// written, one that already holds the change is left, and one another
+/// client changed since is left as that client made it, and said.
+struct CollectionStore {
+    let client: CalDAVClient
+    let options: ImportOptions
+    let cache: URL
+    /// Told what a person should know that is not an error (``CalendarStore/notices``).
+    var notices: (@Sendable (String) -> Void)?
+
+    /// How many times a change is made again after losing a race.
+    static let attempts = 12
+
+    init(_ collection: URL, options: ImportOptions, credentials: CalDAVCredentials?, notices: (@Sendable (String) -> Void)? = nil,
+         environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.notices = notices
+        client = CalDAVClient(collection: collection, credentials: credentials ?? CalDAVCredentials.lookUp(for: collection, environment: environment))
+        self.options = options
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        let base = environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.cache"
+        cache = URL(fileURLWithPath: base).appendingPathComponent("horari/caldav/" + SHA256.hex(client.collection.absoluteString.utf8))
+    }
+
+    // MARK: What is kept
+
+    /// `state.json`: what the cache holds.
+    struct State: Codable, Equatable {
+        /// The collection, to say whose cache this is.
+        var collection: String
+        /// The token of the last sync, when the server has sync-collection.
+        var syncToken: String?
+        /// Each member by its href: its tag and the cache file with its text.
+        var members: [String: Member] = [:]
+        /// Writes of a change cut off half-way, to finish first.
+        var pending: [PendingWrite] = []
+
+        struct Member: Codable, Equatable {
+            var etag: String?
+            var file: String
+        }
+    }
+
+    /// A write recorded before it is made.
+    struct PendingWrite: Codable, Equatable {
+        /// The member.
+        var href: String
+        /// The tag it had when the change was made; `nil` for a new member.
+        var etag: String?
+        /// The cache file with the text to write; `nil` when the member goes.
+        var file: String?
+    }
+
+    /// One member read: its href, its resources' keys, and whether it imported cleanly.
+    struct Member {
+        var href: String
+        var keys: [Resources.Key]
+        var damaged: Bool
+    }
+
+    // MARK: Reading
+
+    /// Loads the calendar: syncs the cache, then reads it.
+    func load() throws -> ImportResult {
+        let lock = try openCache()
+        defer { lock.release() }
+        var state = try readState()
+        try refresh(&state)
+        try finishPending(&state)
+        let (calendar, diagnostics, _) = read(state)
+        return ImportResult(calendar: calendar, diagnostics: diagnostics)
+    }
+
+    /// Loads, changes and saves the calendar: see ``CollectionStore``.
+    func update<T>(exporterFor: (ICalendar) throws -> ICalendarExporter, whileWaiting: (() -> Void)?, ifDamaged: CalendarFile.DamagePolicy,
+                   _ body: (inout ICalendar) throws -> T) throws -> T {
+        let lock = try openCache(whileWaiting: whileWaiting)
+        defer { lock.release() }
+        var state = try readState()
+        do { try refresh(&state) } catch let error as CalendarStoreError where error.code == .notFound {
+            // A collection that is not there yet is made, as a file is.
+            try client.makeCalendar(displayName: nil)
+            try refresh(&state)
+        }
+        try finishPending(&state)
+        var lost: CalendarStoreError?
+        for attempt in 0..<Self.attempts {
+            if attempt > 0 {
+                // Someone else wrote first: wait a little (longer each time, and not in step with the others), read what they wrote.
+                usleep(UInt32.random(in: 0...UInt32(min(50_000 << attempt, 1_000_000))))
+                try refresh(&state)
+            }
+            let (before, diagnostics, members) = read(state)
+            let damage = diagnostics.filter(\.losesText)
+            if let first = damage.first, case .refuse = ifDamaged {
+                throw ICalendarError(.damaged, "\(client.collection.absoluteString) did not import cleanly (\(damage.count) problem\(damage.count == 1 ? "" : "s"), the first: line \(first.line): \(first.message)); saving a change over it would lose that text, so nothing was changed",
+                                     diagnostics: damage)
+            }
+            var after = before
+            let result = try body(&after)
+            if !damage.isEmpty, case .keepCopy(let kept) = ifDamaged {
+                for member in members where member.damaged { kept(try keepCopy(member.href, state)) }
+            }
+            do {
+                try write(from: before, to: after, members: members, exporter: try exporterFor(after), state: &state)
+                return result
+            } catch let error as CalendarStoreError where error.code == .conflict && error.status == 412 {
+                lost = error
+            } catch let error as CalendarStoreError where !state.pending.isEmpty {
+                // Cut off half-way: what is left is kept, and finished by the next command.
+                throw CalendarStoreError(error.code, status: error.status, error.message
+                    + "; the change is kept in horari's cache, and the next command on this calendar writes what is left of it")
+            }
+        }
+        throw CalendarStoreError(.conflict, status: 412, "\(client.collection.absoluteString): the change lost the race to other writers \(Self.attempts) times in a row (the last: \(lost?.message ?? "")); nothing more was written, try again")
+    }
+
+    /// Reads the cached members, in href order, as one calendar (``ResourceReader``).
+    private func read(_ state: State) -> (calendar: ICalendar, diagnostics: [ICalendarDiagnostic], members: [Member]) {
+        var sources: [ResourceReader.Source] = []
+        var hrefs: [String] = []
+        var diagnostics: [ICalendarDiagnostic] = []
+        for (href, member) in state.members.sorted(by: { $0.key < $1.key }) {
+            guard let data = FileManager.default.contents(atPath: file(member.file).path) else {
+                diagnostics.append(ICalendarDiagnostic(.warning, line: 1, .other, "\(Self.displayName(href)): the cache's copy cannot be read; the next command fetches it again"))
+                continue
+            }
+            sources.append(ResourceReader.Source(name: Self.displayName(href), bytes: [UInt8](data)))
+            hrefs.append(href)
+        }
+        let read = ResourceReader.read(sources, options: options)
+        var members: [Member] = []
+        for (i, href) in hrefs.enumerated() {
+            if let keys = read.keys[i] { members.append(Member(href: href, keys: keys, damaged: read.damaged[i])) }
+        }
+        return (read.calendar, diagnostics + read.diagnostics, members)
+    }
+
+    // MARK: Syncing
+
+    /// Brings the cache up to the server: what changed since the sync
+    /// token, else (a server without sync-collection, or that no longer
+    /// knows the token) the list of members; fetches the members whose
+    /// tags changed. Nothing of the cache changes unless all of it is fetched.
+    private func refresh(_ state: inout State) throws {
+        let (changed, removedByServer, token, whole) = try changes(since: state.syncToken)
+        var removed = removedByServer
+        var next = state
+        var known: [String: CalDAVResource] = [:]
+        for resource in changed { known[Self.canonical(resource.href)] = resource }
+        if whole {
+            for href in next.members.keys where known[href] == nil { removed.append(href) }
+        }
+        for href in removed { next.members[Self.canonical(href)] = nil }
+        let fetch = known.filter { href, resource in resource.etag == nil || next.members[href]?.etag != resource.etag }.map(\.key).sorted()
+        if !fetch.isEmpty {
+            var missing = Set(fetch)
+            for resource in try client.multiget(fetch) {
+                let href = Self.canonical(resource.href)
+                missing.remove(href)
+                let name = Self.fileName(href, resource.etag)
+                try FolderStore.writeAtomically(resource.data ?? [], to: file(name))
+                next.members[href] = State.Member(etag: resource.etag, file: name)
+            }
+            // Gone between the sync and the fetch.
+            for href in missing { next.members[href] = nil }
+        }
+        next.syncToken = token
+        if next != state {
+            try saveState(next)
+            state = next
+            sweep(state)
+        }
+    }
+
+    /// A member's cache file: named by its href and tag, so that a newer
+    /// text never overwrites the one `state.json` still names.
+    static func fileName(_ href: String, _ etag: String?) -> String {
+        SHA256.hex((href + "\n" + (etag ?? UUID().uuidString)).utf8) + ".ics"
+    }
+
+    /// Removes the cache files `state` no longer names.
+    private func sweep(_ state: State) {
+        let named = Set(state.members.values.map(\.file) + state.pending.compactMap(\.file))
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: cache.path)) ?? [] where name.hasSuffix(".ics") && !named.contains(name) {
+            try? FileManager.default.removeItem(at: file(name))
+        }
+    }
+
+    /// What changed since `token`, and whether that is every member: a sync,
+    /// else (no sync-collection here) the list of members, compared by tag.
+    private func changes(since token: String?) throws(CalendarStoreError) -> (changed: [CalDAVResource], removed: [String], token: String?, whole: Bool) {
+        do {
+            return try syncFrom(token)
+        } catch {
+            guard error.code == .badResponse || [400, 403, 405, 501].contains(error.status ?? 0) else { throw error }
+            return (try client.list(), [], nil, true)
+        }
+    }
+
+    /// A sync from `token`; from the start when the server no longer knows it.
+    private func syncFrom(_ token: String?) throws(CalendarStoreError) -> (changed: [CalDAVResource], removed: [String], token: String?, whole: Bool) {
+        do {
+            let r = try client.sync(from: token)
+            return (r.changed, r.removed, r.token, token == nil)
+        } catch {
+            guard error.code == .invalidSyncToken, token != nil else { throw error }
+            let r = try client.sync(from: nil)
+            return (r.changed, r.removed, r.token, true)
+        }
+    }
+
+    // MARK: Writing
+
+    /// Writes the members whose resources differ between `before` and
+    /// `after`, recording them as pending first.
+    private func write(from before: ICalendar, to after: ICalendar, members: [Member], exporter: ICalendarExporter, state: inout State) throws {
+        let writes = Resources.writes(from: before, to: after, held: members.map { ($0.href, $0.keys) })
+        guard !writes.isEmpty else { return }
+        var pending: [PendingWrite] = []
+        for write in writes {
+            let href = write.name ?? Self.canonical(collectionPath + Resources.name(for: write.key))
+            var file: String?
+            if !write.contents.isEmpty {
+                let name = "pending-" + SHA256.hex(href.utf8) + ".ics"
+                try FolderStore.writeAtomically(Resources.text(of: write.contents, in: after, exporter: exporter), to: self.file(name))
+                file = name
+            }
+            pending.append(PendingWrite(href: href, etag: state.members[href]?.etag, file: file))
+        }
+        state.pending = pending
+        try saveState(state)
+        try finishPending(&state, raceIsConflict: true)
+    }
+
+    /// Makes the pending writes, each conditional on the tag recorded with
+    /// it. A member another client changed since is left as they made it:
+    /// during a change that is a lost race (412, and the change is made
+    /// again); for a change cut off by an earlier command, it is said on
+    /// standard error and the write is dropped.
+    private func finishPending(_ state: inout State, raceIsConflict: Bool = false) throws {
+        while let write = state.pending.first {
+            do {
+                if let file = write.file {
+                    let text = try [UInt8](Data(contentsOf: self.file(file)))
+                    let etag = try client.put(write.href, text, ifMatch: write.etag)
+                    let name = Self.fileName(write.href, etag)
+                    try FolderStore.writeAtomically(text, to: self.file(name))
+                    // A server that changed the text as it stored it gives no tag: the next sync fetches it.
+                    state.members[write.href] = State.Member(etag: etag, file: name)
+                } else if let etag = write.etag {
+                    do { try client.delete(write.href, ifMatch: etag) } catch {
+                        // Already gone is gone.
+                        if error.code != .notFound { throw error }
+                    }
+                    state.members[write.href] = nil
+                }
+            } catch let error as CalendarStoreError where error.code == .conflict && error.status == 412 {
+                if raceIsConflict {
+                    state.pending.removeAll()
+                    try saveState(state)
+                    throw error
+                }
+                // A write of a command cut off: it may have been made (its answer lost), or another client came first.
+                if try !holds(write) {
+                    notices?("\(Self.displayName(write.href)): another client changed it before a change an earlier command made was written in full; it is left as they made it, without that change")
+                }
+                state.pending.removeFirst()
+                try saveState(state)
+                continue
+            }
+            state.pending.removeFirst()
+            try saveState(state)
+            if !raceIsConflict { notices?("\(Self.displayName(write.href)): written now, finishing a change an earlier command could not write in full") }
+        }
+        sweep(state)
+    }
+
+    /// Whether the server's member already is what a pending write would make it (compared by content).
+    private func holds(_ write: PendingWrite) throws -> Bool {
+        let current: CalDAVResource?
+        do { current = try client.get(write.href) } catch {
+            guard error.code == .notFound else { throw error }
+            current = nil
+        }
+        guard let file = write.file else { return current == nil }
+        guard let data = current?.data else { return false }
+        let importer = ICalendarImporter(options: options)
+        guard let theirs = try? importer.importCalendar(from: Data(data)), let ours = try? importer.importCalendar(from: Data(contentsOf: self.file(file))) else { return false }
+        return Resources.split(theirs.calendar) == Resources.split(ours.calendar)
+    }
+
+    // MARK: The cache's files
+
+    private var collectionPath: String {
+        URLComponents(url: client.collection, resolvingAgainstBaseURL: true)?.percentEncodedPath ?? "/"
+    }
+
+    private func file(_ name: String) -> URL { cache.appendingPathComponent(name) }
+
+    private func openCache(whileWaiting: (() -> Void)? = nil) throws -> FolderLock {
+        do {
+            try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw CalendarStoreError(.io, "cannot make the cache folder \(cache.path): \(error.localizedDescription)")
+        }
+        return try FolderLock(cache, whileWaiting: whileWaiting)
+    }
+
+    private func readState() throws -> State {
+        let url = file("state.json")
+        guard FileManager.default.fileExists(atPath: url.path) else { return State(collection: client.collection.absoluteString) }
+        do {
+            let state = try JSONDecoder().decode(State.self, from: Data(contentsOf: url))
+            if state.collection == client.collection.absoluteString { return state }
+        } catch {}
+        // A cache this version cannot read is read again from the server.
+        return State(collection: client.collection.absoluteString)
+    }
+
+    private func saveState(_ state: State) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let data: Data
+        do { data = try encoder.encode(state) } catch { throw CalendarStoreError(.io, "cannot record the cache's state: \(error)") }
+        try FolderStore.writeAtomically(Array(data), to: file("state.json"))
+    }
+
+    /// Copies a damaged member's text as the server gave it to `damaged/` in the cache.
+    private func keepCopy(_ href: String, _ state: State) throws -> URL {
+        guard let member = state.members[href] else { throw CalendarStoreError(.io, "\(href) is not in the cache") }
+        let folder = cache.appendingPathComponent("damaged")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var copy = folder.appendingPathComponent(Self.displayName(href).replacingOccurrences(of: "/", with: "_"))
+        var n = 1
+        while FileManager.default.fileExists(atPath: copy.path) {
+            n += 1
+            copy = folder.appendingPathComponent(Self.displayName(href).replacingOccurrences(of: "/", with: "_") + "-\(n)")
+        }
+        do { try FileManager.default.copyItem(at: file(member.file), to: copy) } catch {
+            throw CalendarStoreError(.io, "cannot keep a copy of \(href) at \(copy.path): \(error.localizedDescription)")
+        }
+        return copy
+    }
+
+    /// An href spelled one way, however the server percent-encodes it
+    /// (`%40` or `@`): the cache's key for a member.
+    static func canonical(_ href: String) -> String {
+        (href.removingPercentEncoding ?? href).addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? href
+    }
+
+    /// A member's name for messages: the last segment of its href, decoded.
+    static func displayName(_ href: String) -> String {
+        let last = href.split(separator: "/").last.map(String.init) ?? href
+        return last.removingPercentEncoding ?? last
+    }
+}
