@@ -7,7 +7,7 @@ VENV := .venv-conformance
 # The peers that referee us, pinned so that their verdicts do not drift.
 PEERS := 'python-dateutil==2.9.0.post0' 'icalendar==7.3.0' 'recurring-ical-events==3.8.2' \
 	'x-wr-timezone==2.0.1' 'vobject==0.9.9' 'khal==0.14.1' 'Radicale==3.9.0' \
-	'jsonschema==4.26.0' 'ical==14.3.1'
+	'jsonschema==4.26.0' 'ical==14.3.1' 'caldav==3.6.0'
 # Real .ics files: the test corpora inside these source distributions.
 CORPUS := $(VENV)/corpus
 CORPUS_SDISTS := 'icalendar==7.3.0' 'recurring-ical-events==3.8.2' 'khal==0.14.1' 'python-dateutil==2.9.0.post0'
@@ -145,7 +145,10 @@ fuzz: fuzz-build corpus
 ## ~317 real files (import; the user's round trip through import --into; validate --strict
 ## of every Google, Exchange, Outlook and SabreDAV export), the client matrix (khal,
 ## Radicale, calcurse from Debian, ical, icalendar, vobject on every export of the sample);
-## month grids against ncal for every month 2000–2030.
+## month grids against ncal for every month 2000–2030; the gym on Radicale (a real CalDAV
+## server, with the caldav package as a second client: Conformance/caldav_check.py) and the
+## CalDAV client and store's own tests against it (HORARI_RADICALE_PYTHON; a plain `swift
+## test` skips them).
 conformance: deps corpus
 	$(SWIFT) build -c release --product horari
 	$(VENV)/bin/python Conformance/dateutil_differential.py .build/release/horari --rules 3000
@@ -162,6 +165,8 @@ conformance: deps corpus
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq faketime >/dev/null; }
 	$(VENV)/bin/python Conformance/readme_tour.py .build/release/horari --khal $(VENV)/bin/khal
 	$(VENV)/bin/python Conformance/clients_check.py .build/release/horari Examples/Samples/gym.ics
+	$(VENV)/bin/python Conformance/caldav_check.py .build/release/horari Examples/Samples/gym.ics
+	HORARI_RADICALE_PYTHON=$(CURDIR)/$(VENV)/bin/python $(SWIFT) test --filter CalendarStoreTests
 
 ## Benchmarks (release build): one table, each figure beside its reference measured
 ## in the same run — libical in process and alone (Benchmarks/libical_ref.c), the

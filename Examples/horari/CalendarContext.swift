@@ -1,40 +1,46 @@
 import ArgumentParser
 import CalendarCore
 import CalendarScheduling
+import CalendarStore
 import Foundation
 import ICalendarKit
 
 // One calendar and one clock for every command (Docs/TimeZones.md):
-// - the calendar is --calendar FILE, else $XDG_DATA_HOME/horari/calendar.ics,
-//   else ~/.local/share/horari/calendar.ics;
+// - the calendar is --calendar (a file, a folder of one .ics per UID, or a
+//   CalDAV collection's http(s) URL: CalendarPlace), else
+//   $XDG_DATA_HOME/horari/calendar.ics, else ~/.local/share/horari/calendar.ics;
 // - times are shown and typed on the calendar's own zone (X-WR-TIMEZONE)
 //   unless --time-zone names another; the machine's zone only seeds a new
 //   calendar, once, when it is created.
 
-/// The calendar a command works on: `--calendar`, else the XDG data folder's.
-func calendarURL(_ option: String?) -> URL {
-    if let option { return URL(fileURLWithPath: option) }
-    let env = ProcessInfo.processInfo.environment
-    let data = env["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-        ?? (env["HOME"] ?? NSHomeDirectory()) + "/.local/share"
-    return URL(fileURLWithPath: data).appendingPathComponent("horari/calendar.ics")
-}
-
 /// The one line a read command says when its calendar does not exist yet.
-func noCalendarYet(_ url: URL) -> CLIError {
+func noCalendarYet(_ place: CalendarPlace) -> CLIError {
     var isFolder: ObjCBool = false
-    if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue {
-        return CLIError("\(url.path) is a folder, not a calendar file; give --calendar the path of an .ics file")
+    if let url = place.file, FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue {
+        return CLIError("\(url.path) is a folder, not a calendar file; give --calendar the path of an .ics file, or of the folder")
     }
-    return CLIError("there is no calendar at \(url.path) yet; start one with `horari add 'Title' --start 'YYYY-MM-DD HH:MM'`, or try `horari sample --write \(url.path)`")
+    return CLIError("there is no calendar at \(place.path) yet; start one with `horari add 'Title' --start 'YYYY-MM-DD HH:MM'`, or try `horari sample --write \(place.file?.path ?? "gym.ics")`")
 }
 
 /// Reads a calendar that must exist, printing its diagnostics to standard error.
-func loadExistingCalendar(_ url: URL, strict: Bool = false, quiet: Bool = false, libical: Bool = true,
+func loadExistingCalendar(_ place: CalendarPlace, strict: Bool = false, quiet: Bool = false, libical: Bool = true,
                           detail: ImportOptions.ItemDetail = .complete) throws -> ImportResult {
-    var isFolder: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue else { throw noCalendarYet(url) }
-    return try loadCalendar(url.path, strict: strict, quiet: quiet, libical: libical, detail: detail)
+    if let url = place.file {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue else { throw noCalendarYet(place) }
+        return try loadCalendar(url.path, strict: strict, quiet: quiet, libical: libical, detail: detail)
+    }
+    guard place.exists else { throw noCalendarYet(place) }
+    let result: ImportResult
+    do { result = try place.store(ImportOptions(strict: strict, checksWithLibICal: libical, detail: detail)).load() } catch let error as CalendarStoreError {
+        throw storeError(error)
+    } catch let error as ICalendarError {
+        throw CLIError("\(place.path): \(error.description)")
+    }
+    if !quiet {
+        for d in result.diagnostics { FileHandle.standardError.write(Data("\(place.path):\(d)\n".utf8)) }
+    }
+    return result
 }
 
 /// The zone a calendar keeps: its own (`ICalendar.calendarZone`), else the
@@ -42,12 +48,6 @@ func loadExistingCalendar(_ url: URL, strict: Bool = false, quiet: Bool = false,
 /// floating and UTC times reads the same on every clock).
 func calendarZoneName(of calendar: ICalendar) -> String {
     calendar.calendarZone ?? Schedule.predominantZone(of: calendar.items, zones: calendar.zones)?.identifier ?? "UTC"
-}
-
-/// The calendar a command names: a positional FILE or `--calendar`, not both.
-func calendarURL(file: String?, option: String?) throws -> URL {
-    if file != nil, option != nil { throw ValidationError("give the calendar as FILE or with --calendar, not both") }
-    return calendarURL(file ?? option)
 }
 
 /// The clock a command shows and reads times on: a zone, and how its times are written.
@@ -211,8 +211,8 @@ func calendarRules(of calendar: ICalendar) throws -> (name: String, rules: Valid
 }
 
 /// Said on standard error when another process has held a calendar's lock for a second.
-func sayWaiting(for url: URL) {
-    FileHandle.standardError.write(Data("waiting for another horari to finish with \(url.lastPathComponent)…\n".utf8))
+func sayWaiting(for place: CalendarPlace) {
+    FileHandle.standardError.write(Data("waiting for another horari to finish with \(place.name)…\n".utf8))
 }
 
 extension String {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CalendarCore
 import CalendarScheduling
+import CalendarStore
 import CalendarViews
 import Foundation
 import ICalendarKit
@@ -68,10 +69,10 @@ struct Validate: ParsableCommand {
     var force = false
 
     func run() throws {
-        let url = try calendarURL(file: self.file, option: calendar)
-        let file = self.file ?? url.path
+        let place = try calendarPlace(file: self.file, option: calendar)
+        let file = self.file ?? place.path
         // libical always reads the file here: its findings are what validation is for.
-        let result = try loadExistingCalendar(url, quiet: true, libical: true)
+        let result = try loadExistingCalendar(place, quiet: true, libical: true)
         for d in result.diagnostics { print("\(file):\(d)") }
         // The rules the calendar asks for (`horari rules`), checked on every item.
         var broken = 0
@@ -86,7 +87,7 @@ struct Validate: ParsableCommand {
         // The scheduling book, as its commands read it.
         var bookErrors = 0, bookWarnings = 0
         do {
-            for (line, p) in try schedulingProblems(of: result.calendar, at: url) {
+            for (line, p) in try schedulingProblems(of: result.calendar, at: place) {
                 print("\(file):\(line.map { "line \($0): " } ?? "")\(p.severity.rawValue): \(p.message)\(p.repair.map { " (--repair: \($0))" } ?? "")")
                 if p.severity == .error { bookErrors += 1 } else { bookWarnings += 1 }
             }
@@ -101,7 +102,7 @@ struct Validate: ParsableCommand {
         print("\(file): \(result.calendar.items.count) item\(result.calendar.items.count == 1 ? "" : "s"), \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")" + (notes > 0 ? ", \(notes) note\(notes == 1 ? "" : "s")" : ""))
         if repair {
             if bookErrors > 0 {
-                try repairBook(at: url, file: file)
+                try repairBook(at: place, file: file)
             } else {
                 print("\(file): nothing to repair in the scheduling book")
             }
@@ -113,35 +114,60 @@ struct Validate: ParsableCommand {
     }
 
     /// The book's problems with their lines, for a calendar that keeps a book.
-    private func schedulingProblems(of calendar: ICalendar, at url: URL) throws -> [(Int?, SchedulingBook.RecordProblem)] {
+    private func schedulingProblems(of calendar: ICalendar, at place: CalendarPlace) throws -> [(Int?, SchedulingBook.RecordProblem)] {
         guard calendar.items.contains(where: SchedulingBook.isSchedulingItem) || calendar.components.contains(where: SchedulingBook.isSchedulingComponent) else {
             return []
         }
         let check: (book: SchedulingBook, problems: [SchedulingBook.RecordProblem])
         check = try calendar.schedulingCheck(defaultTimeZone: calendarZoneName(of: calendar))
-        let lines = SchedulingRecordLines(bytes: (try? [UInt8](Data(contentsOf: url))) ?? [])
+        let lines = SchedulingRecordLines(bytes: place.file.flatMap { try? [UInt8](Data(contentsOf: $0)) } ?? [])
         return check.problems.map { (lines.line(of: $0.record), $0) }.sorted { ($0.0 ?? 0) < ($1.0 ?? 0) }
     }
 
-    /// Saves the book as it can be read, after keeping the file as it was
-    /// (the copy is made under the file's lock, so it is the text repaired).
-    private func repairBook(at url: URL, file: String) throws {
+    /// Saves the book as it can be read, after keeping the calendar as it
+    /// was: a file's copy beside it, byte for byte; a folder's or a
+    /// collection's as one .ics in the current folder. The copy is made
+    /// under the lock (for a collection, of what the change is made on), so
+    /// it is the text repaired.
+    private func repairBook(at place: CalendarPlace, file: String) throws {
         let done: (removed: Int, copy: URL)
         do {
-            done = try CalendarFile.update(url, exporterFor: { _ in ICalendarExporter(options: .init(includeRejected: true)) },
-                                           whileWaiting: { sayWaiting(for: url) }, ifDamaged: damagePolicy(force: force)) { calendar in
+            done = try place.store().update(exporterFor: { _ in ICalendarExporter(options: .init(includeRejected: true)) },
+                                            whileWaiting: { sayWaiting(for: place) }, ifDamaged: damagePolicy(force: force)) { calendar in
                 let check = try calendar.schedulingCheck(defaultTimeZone: calendarZoneName(of: calendar))
-                let copy = try keptCopy(of: url, suffix: "before-repair")
+                let copy: URL
+                if let url = place.file {
+                    copy = try keptCopy(of: url, suffix: "before-repair")
+                } else {
+                    copy = try savedCopy(of: calendar, named: place.name.replacingOccurrences(of: "/", with: "") + ".before-repair.ics")
+                }
                 calendar.setScheduling(check.book)
                 return (check.problems.filter { $0.severity == .error }.count, copy)
             }
         } catch let error as ICalendarError {
-            throw damagedOrPlain(error, url)
+            throw damagedOrPlain(error, place)
         } catch let error as SchedulingError {
-            throw CLIError("\(url.path): \(error.description)")
+            throw CLIError("\(place.path): \(error.description)")
+        } catch let error as CalendarStoreError {
+            throw storeError(error)
         }
-        print("\(file): repaired \(done.removed) problem\(done.removed == 1 ? "" : "s") in the scheduling book; the file as it was is kept in \(done.copy.path)")
+        print("\(file): repaired \(done.removed) problem\(done.removed == 1 ? "" : "s") in the scheduling book; the \(place.file == nil ? "calendar" : "file") as it was is kept in \(done.copy.path)")
     }
+}
+
+/// Saves a calendar as a new file in the current folder (`NAME`, else `NAME-2`, …).
+func savedCopy(of calendar: ICalendar, named name: String) throws -> URL {
+    let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+    var copy = here.appendingPathComponent(name)
+    var n = 1
+    while FileManager.default.fileExists(atPath: copy.path) {
+        n += 1
+        copy = here.appendingPathComponent("\(name)-\(n)")
+    }
+    do { try CalendarFile.save(calendar, to: copy, exporter: ICalendarExporter(options: .init(includeRejected: true))) } catch {
+        throw CLIError("cannot keep a copy of the calendar at \(copy.path): \(error.description); nothing was changed")
+    }
+    return copy
 }
 
 /// Copies a file byte for byte beside it as `NAME.suffix` (else `NAME.suffix-2`, …).
@@ -188,39 +214,39 @@ struct Import: ParsableCommand {
         // libical reads the incoming file, beside the import: this is where
         // foreign data enters, and its findings are printed (Docs/ICalendar.md).
         let incoming = try loadCalendar(file, libical: true).calendar
-        let target = calendarURL(into)
-        var isFolder: ObjCBool = false
-        let exists = FileManager.default.fileExists(atPath: target.path, isDirectory: &isFolder)
-        if isFolder.boolValue { throw noCalendarYet(target) }
+        let target = try calendarPlace(into)
         // A new calendar is created on one clock, once (Docs/TimeZones.md).
-        let newZone = exists ? nil : try Clock(named: timeZone ?? incoming.calendarZone ?? Clock.systemZoneName, zones: incoming.zones).name
-        try? FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let newZone = try Clock(named: timeZone ?? incoming.calendarZone ?? Clock.systemZoneName, zones: incoming.zones).name
+        if let url = target.file { try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true) }
         let report: SyncReport
         let progress = ProgressLine(file: file)
         defer { progress.finish() }
         do {
             // The calendar merged into is read without libical: `update` shows
             // none of its diagnostics, and it was written by horari.
-            report = try CalendarFile.update(target, options: ImportOptions(checksWithLibICal: false),
-                                             exporterFor: { _ in ICalendarExporter(options: .init(includeRejected: true)) },
-                                             whileWaiting: { sayWaiting(for: target) }, ifDamaged: damagePolicy(force: force)) { calendar in
+            report = try target.store(ImportOptions(checksWithLibICal: false)).update(
+                exporterFor: { _ in ICalendarExporter(options: .init(includeRejected: true)) },
+                whileWaiting: { sayWaiting(for: target) }, ifDamaged: damagePolicy(force: force)
+            ) { calendar in
                 let isNew = calendar.calendarZone == nil && calendar.items.isEmpty
-                progress.show("Merging \(incoming.items.count) items into \(target.lastPathComponent)…")
+                progress.show("Merging \(incoming.items.count) items into \(target.name)…")
                 let report = calendar.merge(incoming)
                 // The new calendar's clock. Not as X-WR-TIMEZONE unless it is the
                 // file's own: Google, Apple, x-wr-timezone and this library read
                 // floating times in an X-WR-TIMEZONE, so writing one the file did
                 // not have would move every floating event of it. X-HORARI-TIMEZONE
                 // sets the clock the views show, and other calendars ignore it.
-                if let newZone, isNew, calendar.calendarZone != newZone {
+                if isNew, calendar.calendarZone != newZone {
                     calendar.properties.removeAll { $0.name == ICalendar.bookZoneProperty }
                     calendar.properties.append(ContentLine(name: ICalendar.bookZoneProperty, value: newZone))
                 }
-                progress.show("Saving \(target.lastPathComponent)…")
+                progress.show("Saving \(target.name)…")
                 return report
             }
         } catch let error as ICalendarError {
             throw damagedOrPlain(error, target)
+        } catch let error as CalendarStoreError {
+            throw storeError(error)
         }
         print("added \(report.added.count), updated \(report.updated.count), unchanged \(report.unchanged.count), kept newer \(report.keptNewer.count), conflicts \(report.conflicts.count), not in the file \(report.missing.count)")
         if !report.addedComponents.isEmpty {
@@ -228,7 +254,7 @@ struct Import: ParsableCommand {
             print("kept \(report.addedComponents.count) other component\(report.addedComponents.count == 1 ? "" : "s") as written: " + names.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
         }
         if !report.calendarPropertiesNotTaken.isEmpty {
-            print("kept \(target.lastPathComponent)'s own \(report.calendarPropertiesNotTaken.joined(separator: ", ")); the file's differ")
+            print("kept \(target.name)'s own \(report.calendarPropertiesNotTaken.joined(separator: ", ")); the file's differ")
         }
         for uid in report.conflicts { print("conflict (same SEQUENCE and timestamps, kept ours): \(uid)") }
         for (tzid, renamed) in report.renamedZones.sorted(by: { $0.key < $1.key }) {
@@ -275,17 +301,17 @@ struct Export: ParsableCommand {
     var nameInstructors = false
 
     func run() throws {
-        let url = try calendarURL(file: file, option: self.calendar)
-        let file = url.path
+        let place = try calendarPlace(file: file, option: self.calendar)
+        let file = place.path
         // No libical: the export is written from the model, which libical's
         // reading does not change (Docs/ICalendar.md, “When libical runs”).
-        var calendar = try loadExistingCalendar(url, libical: false).calendar
+        var calendar = try loadExistingCalendar(place, libical: false).calendar
         let exporter = ICalendarExporter()
         if nameInstructors, audience.isEmpty {
             throw ValidationError("--name-instructors goes with --for public")
         }
         if !audience.isEmpty {
-            let book = try readBook(calendar, in: url)
+            let book = try readBook(calendar, in: place)
             let who: ExportAudience
             switch (audience.first?.lowercased(), audience.count) {
             case ("public", 1): who = nameInstructors ? .publicTimetableNamingInstructors : .publicTimetable

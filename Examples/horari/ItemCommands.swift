@@ -1,6 +1,7 @@
 import ArgumentParser
 import CalendarCore
 import CalendarScheduling
+import CalendarStore
 import Foundation
 import ICalendarKit
 
@@ -18,16 +19,17 @@ extension BookOptions {
     /// created on --time-zone, else on the system's zone (`X-WR-TIMEZONE`): the one time the machine's zone
     /// counts. From then on the calendar keeps that clock wherever it is used.
     func updateCalendar<T>(_ body: (inout ICalendar) throws -> T) throws -> T {
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue { throw noCalendarYet(url) }
+        let place = try place
         // A calendar that names no zone and holds nothing yet (new, or an
         // empty file) takes its zone now.
         let newZone = try Clock(named: timeZone ?? Clock.systemZoneName).name
-        try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        if let url = place.file { try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true) }
         let timeZone = timeZone
         do {
-            return try CalendarFile.update(url, exporterFor: { calendar in try exporter(zone: timeZone ?? calendarZoneName(of: calendar), zones: calendar.zones) },
-                                           whileWaiting: { sayWaiting(for: url) }, ifDamaged: damagePolicy(force: force)) { calendar in
+            return try place.store().update(
+                exporterFor: { calendar in try exporter(zone: timeZone ?? calendarZoneName(of: calendar), zones: calendar.zones) },
+                whileWaiting: { sayWaiting(for: place) }, ifDamaged: damagePolicy(force: force)
+            ) { calendar in
                 if calendar.calendarZone == nil, calendar.items.isEmpty { calendar.timeZone = newZone }
                 return try body(&calendar)
             }
@@ -36,7 +38,9 @@ extension BookOptions {
         } catch let error as CalendarItemError {
             throw CLIError(error.message)
         } catch let error as ICalendarError {
-            throw damagedOrPlain(error, url)
+            throw damagedOrPlain(error, place)
+        } catch let error as CalendarStoreError {
+            throw storeError(error)
         }
     }
 
@@ -61,12 +65,17 @@ func damagePolicy(force: Bool) -> CalendarFile.DamagePolicy {
 }
 
 /// A failed load or save as one message; a damaged file's with the way out.
-func damagedOrPlain(_ error: ICalendarError, _ url: URL) -> CLIError {
-    guard error.code == .damaged else { return CLIError("\(url.path): \(error.description)") }
+func damagedOrPlain(_ error: ICalendarError, _ place: CalendarPlace) -> CLIError {
+    guard error.code == .damaged else { return CLIError("\(place.path): \(error.description)") }
+    let kept = switch place.location {
+    case .file(let url): "the file as it is now is then kept beside it as \(url.lastPathComponent).damaged"
+    case .folder: "each damaged file as it is now is then kept beside it as NAME.damaged"
+    case .collection: "each damaged resource, as the server has it now, is then kept in horari's cache (its path is said)"
+    }
     return CLIError("""
         \(error.message).
-        `horari validate \(url.path)` lists every problem with its line. Mend them by hand, or make the change with --force: \
-        the file as it is now is then kept beside it as \(url.lastPathComponent).damaged.
+        `horari validate \(place.path)` lists every problem with its line. Mend them by hand, or make the change with --force: \
+        \(kept).
         """)
 }
 
@@ -255,9 +264,9 @@ struct Edit: ParsableCommand {
     }
 
     func run() throws {
-        guard FileManager.default.fileExists(atPath: book.url.path) else { throw noCalendarYet(book.url) }
+        guard try book.place.exists else { throw noCalendarYet(try book.place) }
         let (old, new, clock) = try book.updateCalendar { calendar in
-            let uid = try resolveID(id, in: calendar, url: book.url)
+            let uid = try resolveID(id, in: calendar, place: try book.place)
             guard let old = calendar.item(uid: uid) else { throw CLIError("there is no event or task with the UID ‘\(uid.shown)’") }
             if SchedulingBook.isSchedulingItem(old) {
                 throw CLIError("‘\(uid)’ is a \(old.properties.contains { $0.name == "X-HORARI-CAPACITY" } ? "class" : "session") of the gym's book; change it with `horari \(old.properties.contains { $0.name == "X-HORARI-CAPACITY" } ? "classes" : "sessions")`")
@@ -339,9 +348,9 @@ struct Delete: ParsableCommand {
         // Ask before taking the file's lock: a person thinking must not hold up
         // other processes. The item is then deleted only if it is still the one
         // that was shown.
-        let calendar = try loadExistingCalendar(book.url, quiet: true).calendar
+        let calendar = try loadExistingCalendar(try book.place, quiet: true).calendar
         let clock = try book.clock(of: calendar)
-        let uid = try resolveID(id, in: calendar, url: book.url)
+        let uid = try resolveID(id, in: calendar, place: try book.place)
         let shown = try item(uid, in: calendar)
         guard try confirm("Delete \(describe(shown, clock: clock))? [y/N] ") else {
             print("Nothing deleted.")
@@ -358,7 +367,7 @@ struct Delete: ParsableCommand {
 
     private func item(_ uid: String, in calendar: ICalendar) throws -> CalendarItem {
         guard let item = calendar.item(uid: uid) else {
-            throw CLIError("there is no event or task with the UID ‘\(uid)’ in \(book.url.path)")
+            throw CLIError("there is no event or task with the UID ‘\(uid)’ in \(try book.place.path)")
         }
         if SchedulingBook.isSchedulingItem(item) {
             throw CLIError("‘\(uid)’ belongs to the gym's book; cancel a session with `horari sessions cancel`, a class's date with `horari classes cancel`")
@@ -398,9 +407,9 @@ struct Done: ParsableCommand {
     @OptionGroup var book: BookOptions
 
     func run() throws {
-        guard FileManager.default.fileExists(atPath: book.url.path) else { throw noCalendarYet(book.url) }
+        guard try book.place.exists else { throw noCalendarYet(try book.place) }
         let (task, changed, clock) = try book.updateCalendar { calendar in
-            let uid = try resolveID(id, in: calendar, url: book.url)
+            let uid = try resolveID(id, in: calendar, place: try book.place)
             guard let item = calendar.item(uid: uid) else { throw CLIError("there is no event or task with the UID ‘\(uid.shown)’") }
             if SchedulingBook.isSchedulingItem(item) {
                 throw CLIError("‘\(id.shown)’ belongs to the gym's book; mark a session with `horari sessions mark`")
@@ -426,11 +435,11 @@ struct Done: ParsableCommand {
 
 /// The UID a typed ID names in a calendar: a whole UID, or a short ID as
 /// the views print it (`ShortIDs`). An ambiguous one lists its candidates.
-func resolveID(_ typed: String, in calendar: ICalendar, url: URL) throws -> String {
+func resolveID(_ typed: String, in calendar: ICalendar, place: CalendarPlace) throws -> String {
     let ids = ShortIDs(calendar.items.map(\.uid))
     switch ids.resolve(typed) {
     case .found(let uid): return uid
-    case .notFound: throw CLIError("there is no event or task with the ID ‘\(typed.shown)’ in \(url.path)")
+    case .notFound: throw CLIError("there is no event or task with the ID ‘\(typed.shown)’ in \(place.path)")
     case .ambiguous(let uids):
         let lines = uids.prefix(10).map { uid in "  \(ids.short(for: uid).shown)  \(calendar.item(uid: uid)?.title.shown ?? "")" }
         let more = uids.count > 10 ? "\n  … and \(uids.count - 10) more" : ""

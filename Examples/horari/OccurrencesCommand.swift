@@ -67,7 +67,7 @@ struct Occurrences: ParsableCommand {
         // (Docs/ICalendar.md, "When libical runs"), and without what no
         // occurrence line shows (descriptions, alarms, kept properties):
         // nothing here is saved. The json form shows locations and notes.
-        let calendar = try loadExistingCalendar(try calendarURL(file: file, option: self.calendar), quiet: format != "text", libical: false,
+        let calendar = try loadExistingCalendar(try calendarPlace(file: file, option: self.calendar), quiet: format != "text", libical: false,
                                                 detail: format == "json" ? .complete : .schedule).calendar
         // One pass: each series' rules compiled by the pass, not held twice.
         let schedule = calendar.schedule(compilingSeries: false)

@@ -26,8 +26,8 @@ struct Rules: ParsableCommand {
 
     func run() throws {
         guard let preset else {
-            let calendar = try loadExistingCalendar(book.url, quiet: true).calendar
-            print("\(book.url.path): rules: \(try calendarRules(of: calendar).name)")
+            let calendar = try loadExistingCalendar(try book.place, quiet: true).calendar
+            print("\(try book.place.path): rules: \(try calendarRules(of: calendar).name)")
             return
         }
         guard let chosen = ValidationRules.presets.first(where: { $0.name == preset.lowercased() }) else {
@@ -41,6 +41,6 @@ struct Rules: ParsableCommand {
             calendar.properties.removeAll { $0.name == rulesProperty }
             if chosen.name != "default" { calendar.properties.append(ContentLine(name: rulesProperty, value: chosen.name)) }
         }
-        print("\(book.url.path) now enforces the \(chosen.name) rules.")
+        print("\(try book.place.path) now enforces the \(chosen.name) rules.")
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CalendarCore
 import CalendarScheduling
+import CalendarStore
 import Foundation
 import ICalendarKit
 import SchedulingICalendar
@@ -8,7 +9,7 @@ import SchedulingICalendar
 /// The options every command that reads or changes a calendar file takes:
 /// the file, the clock, and the time the request is made.
 struct BookOptions: ParsableArguments {
-    @Option(help: "The calendar file (default: $XDG_DATA_HOME/horari/calendar.ics, else ~/.local/share/horari/calendar.ics).")
+    @Option(help: "The calendar: a file, a folder of one .ics per event, or a CalDAV collection's https:// URL (default: $XDG_DATA_HOME/horari/calendar.ics, else ~/.local/share/horari/calendar.ics).")
     var calendar: String?
 
     @Option(help: "The time of the request, 'YYYY-MM-DD HH:MM' on the calendar's clock (default: now; for scripts and tests).")
@@ -20,13 +21,15 @@ struct BookOptions: ParsableArguments {
     @Flag(help: "Change a calendar file that did not import cleanly (a file cut short, an unclosed component); the file as it was is kept beside it as FILE.damaged.")
     var force = false
 
-    /// The calendar file: --calendar, or the XDG data directory's.
-    var url: URL { calendarURL(calendar) }
+    /// The calendar: --calendar, or the XDG data directory's file.
+    var place: CalendarPlace {
+        get throws { try calendarPlace(calendar) }
+    }
 
     /// The book in the calendar file, or an empty one on the zone a new
     /// calendar would get, for a command that may start the calendar.
     func readOrNew() throws -> SchedulingBook {
-        guard FileManager.default.fileExists(atPath: url.path) else {
+        guard try place.exists else {
             return SchedulingBook(timeZone: try Clock(named: timeZone ?? Clock.systemZoneName).rules)
         }
         return try read()
@@ -34,15 +37,16 @@ struct BookOptions: ParsableArguments {
 
     /// The book in the calendar file, for reading; the file must exist.
     func read() throws -> SchedulingBook {
-        let loaded = try loadExistingCalendar(url, quiet: true)
+        let place = try place
+        let loaded = try loadExistingCalendar(place, quiet: true)
         // A file that did not import cleanly: that first (its book's problems may be its damage).
         if let first = loaded.damage.first,
            (try? loaded.calendar.schedulingCheck(defaultTimeZone: calendarZoneName(of: loaded.calendar)))?.problems.contains(where: { $0.severity == .error }) ?? true {
             let problems = "\(loaded.damage.count) problem\(loaded.damage.count == 1 ? "" : "s")"
-            throw damagedOrPlain(ICalendarError(.damaged, "\(url.path) did not import cleanly (\(problems), the first on line \(first.line): \(first.message)); nothing was changed",
-                                                diagnostics: loaded.damage), url)
+            throw damagedOrPlain(ICalendarError(.damaged, "\(place.path) did not import cleanly (\(problems), the first on line \(first.line): \(first.message)); nothing was changed",
+                                                diagnostics: loaded.damage), place)
         }
-        return try readBook(loaded.calendar, in: url)
+        return try readBook(loaded.calendar, in: place)
     }
 
     /// The clock times are shown and typed on: --time-zone, else the book's own.
@@ -54,8 +58,9 @@ struct BookOptions: ParsableArguments {
     /// so concurrent `horari` processes take turns.
     @discardableResult
     func change<T>(_ body: (inout SchedulingBook) throws -> T) throws -> T {
-        try updateCalendar { calendar in
-            var book = try readBook(calendar, in: url)
+        let place = try place
+        return try updateCalendar { calendar in
+            var book = try readBook(calendar, in: place)
             let result = try body(&book)
             calendar.setScheduling(book)
             return result
@@ -76,20 +81,21 @@ struct BookOptions: ParsableArguments {
     ///   - whole: the same change on the whole file.
     func changeOccurrence<T>(classID: String, on date: LocalDate, members: [String] = [],
                              _ body: (inout SchedulingBook) throws -> T, otherwise whole: () throws -> T) throws -> T {
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue {
+        // One record spliced into a file; a folder or a collection already writes only the class's resource.
+        let place = try place
+        if let url = place.file, place.exists {
             // What `updateCalendar` checks first, so a bad --time-zone is refused alike.
             _ = try Clock(named: timeZone ?? Clock.systemZoneName)
-            let (url, timeZone) = (url, timeZone)
+            let timeZone = timeZone
             let done: T?
             do {
                 done = try SchedulingFile.changeOccurrence(
                     classID: classID, on: date, members: members, in: url,
                     exporterFor: { calendar in try exporter(zone: timeZone ?? calendarZoneName(of: calendar), zones: calendar.zones) },
-                    whileWaiting: { sayWaiting(for: url) }, body)
+                    whileWaiting: { sayWaiting(for: place) }, body)
             } catch let error as SchedulingError {
                 // A record the book cannot read: said with its line and the way out.
-                if let calendar = try? loadExistingCalendar(url, quiet: true).calendar { _ = try readBook(calendar, in: url) }
+                if let calendar = try? loadExistingCalendar(place, quiet: true).calendar { _ = try readBook(calendar, in: place) }
                 throw CLIError(error.description)
             } catch let error as ICalendarError {
                 throw CLIError("\(url.path): \(error.description)")
@@ -121,18 +127,19 @@ struct BookOptions: ParsableArguments {
 /// (a roster that books someone who is not a member, a client of an unknown
 /// coach…), the error names the record's line and the way out: `horari
 /// validate` lists every problem, `--repair` removes what the book cannot read.
-func readBook(_ calendar: ICalendar, in url: URL) throws -> SchedulingBook {
+func readBook(_ calendar: ICalendar, in place: CalendarPlace) throws -> SchedulingBook {
     let check: (book: SchedulingBook, problems: [SchedulingBook.RecordProblem])
-    do { check = try calendar.schedulingCheck(defaultTimeZone: calendarZoneName(of: calendar)) } catch { throw CLIError("\(url.path): \(error.description)") }
+    do { check = try calendar.schedulingCheck(defaultTimeZone: calendarZoneName(of: calendar)) } catch { throw CLIError("\(place.path): \(error.description)") }
     let errors = check.problems.filter { $0.severity == .error }
     guard let first = errors.first else { return check.book }
-    let lines = SchedulingRecordLines(bytes: (try? [UInt8](Data(contentsOf: url))) ?? [])
+    // A record's line, in a file; in a folder or a collection, the record names its resource.
+    let lines = SchedulingRecordLines(bytes: place.file.flatMap { try? [UInt8](Data(contentsOf: $0)) } ?? [])
     let at = lines.line(of: first.record).map { ":\($0)" } ?? ""
     let more = errors.count == 1 ? "" : " (and \(errors.count - 1) more)"
     throw CLIError("""
-        \(url.path)\(at): \(first.message)\(more)
-        The scheduling book cannot be read until this is mended. `horari validate \(url.path)` lists every problem with its line; \
-        `horari validate \(url.path) --repair` removes what the book cannot read (keeping the file as it was beside it).
+        \(place.path)\(at): \(first.message)\(more)
+        The scheduling book cannot be read until this is mended. `horari validate \(place.path)` lists every problem with its line; \
+        `horari validate \(place.path) --repair` removes what the book cannot read (keeping the calendar as it was in a copy).
         """)
 }
 

@@ -51,7 +51,7 @@ struct ViewOptions: ParsableArguments {
 
     func context() throws -> Context {
         // The calendar first: its zone is the clock, and today is read on it.
-        let calendar = try loadExistingCalendar(calendarURL(self.calendar), quiet: format == .json).calendar
+        let calendar = try loadExistingCalendar(try calendarPlace(self.calendar), quiet: format == .json).calendar
         let schedule = calendar.schedule()
         let clock = try Clock(option: timeZone, calendar: calendar)
         // The CLI reads the clock once, here; the views are handed `today`.

@@ -1,0 +1,367 @@
+#!/usr/bin/env python3
+"""The gym on a real CalDAV server: `horari --calendar http://…/` against
+Radicale (started here on 127.0.0.1, stopped by its process id), with the
+`caldav` PyPI package as a second client.
+
+1. import: the sample gym is imported into a new collection.
+2. same as a file: every view and scheduling command gives the same output
+   on the collection as on a copy of the sample in a file, before and after
+   the same changes (members, bookings, a waitlist, a cancellation, sessions
+   added, moved, cancelled and marked, class occurrences moved and
+   cancelled, an event added, edited and deleted, a task done), and the two
+   end as the same calendar.
+3. 20 desks, the last places: 20 `book` processes at once, each with a cache
+   of its own (20 machines), for the 3 places left of a class: exactly 3 are
+   booked and 17 refused as full.
+4. another client sees them: the `caldav` package reads the class's
+   resource; that occurrence's RECURRENCE-ID instance has exactly the booked
+   members as ATTENDEEs (PARTSTAT=ACCEPTED).
+5. another client's change: the `caldav` package moves a class occurrence;
+   the next `horari` command shows it moved, having fetched that one
+   resource and no other (the sync token, RFC 6578).
+6. the server gone mid-command (a proxy that cuts one request off): a read
+   cut off says one line and leaves the cache byte for byte as it was; a
+   booking whose PUT never arrives says so, is kept, and the next command
+   writes it; a booking whose answer is lost is not made twice.
+7. a 412 storm: 10 desks with up-to-date caches book the one place left at
+   once through the proxy: exactly one is booked, and the server answered
+   412 Precondition Failed to the others' writes.
+8. wrong places: a collection that does not exist, a port nobody listens
+   on, a scheme that is not http(s): one line each and exit 1.
+
+Usage: caldav_check.py HORARI_BINARY SAMPLE.ics
+Exit status 0 when every check passes, 1 otherwise.
+"""
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+import caldav
+import icalendar
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from radicale_server import Proxy, Radicale, free_port  # noqa: E402
+
+USER, PASSWORD = "gym", "front-desk"
+NOW = ["--now", "2026-11-23 09:00"]
+failures = []
+
+
+def check(ok, what, detail=""):
+    print(("ok    " if ok else "FAIL  ") + what + (("\n      " + detail.replace("\n", "\n      ")) if detail and not ok else ""))
+    if not ok:
+        failures.append(what)
+
+
+class Desk:
+    """One machine running horari: its own cache folder."""
+
+    def __init__(self, horari, work, name):
+        self.horari = horari
+        self.cache = os.path.join(work, "desks", name)
+        os.makedirs(self.cache, exist_ok=True)
+
+    def env(self):
+        env = dict(os.environ, XDG_CACHE_HOME=self.cache, HORARI_CALDAV_USER=USER, HORARI_CALDAV_PASSWORD=PASSWORD,
+                   TZ="Asia/Tokyo", NO_COLOR="1")
+        env.pop("HORARI_CALDAV_URL", None)
+        return env
+
+    def run(self, args, calendar):
+        return subprocess.run([self.horari] + args + ["--calendar", calendar], capture_output=True, text=True,
+                              env=self.env(), timeout=300)
+
+    def start(self, args, calendar):
+        return subprocess.Popen([self.horari] + args + ["--calendar", calendar], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, env=self.env())
+
+    def state_folder(self, url):
+        return os.path.join(self.cache, "horari", "caldav", hashlib.sha256(url.encode()).hexdigest())
+
+    def snapshot(self, url):
+        folder = self.state_folder(url)
+        return {n: open(os.path.join(folder, n), "rb").read() for n in sorted(os.listdir(folder))
+                if os.path.isfile(os.path.join(folder, n))}
+
+    def state(self, url):
+        with open(os.path.join(self.state_folder(url), "state.json")) as f:
+            return json.load(f)
+
+
+# The commands run alike on the file and on the collection: the reads, and
+# the changes in order (each then followed by the reads again).
+READS = [
+    ["month", "--today", "2026-11-23"],
+    ["week", "2026-11-25"],
+    ["day", "2026-11-26"],
+    ["list", "--from", "2026-11-23", "--limit", "40"],
+    ["occurrences", "--from", "2026-11-23", "--to", "2026-12-21"],
+    ["classes", "timetable", "--week", "2026-11-26"] + NOW,
+    ["classes", "timetable", "--week", "2026-12-03"] + NOW,
+    ["classes", "timetable"] + NOW,
+    ["sessions", "list", "--coach", "marc"] + NOW,
+    ["sessions", "list", "--coach", "laia", "--past"] + NOW,
+    ["sessions", "history", "--client", "anna"] + NOW,
+    ["sessions", "free", "--coach", "marc", "--from", "2026-11-30", "--to", "2026-12-01"] + NOW,
+    ["clients", "list", "--coach", "marc"] + NOW,
+    ["book", "--member", "marta", "--list"] + NOW,
+    ["week", "2026-11-25", "--format", "json"],
+]
+CHANGES = [
+    ["members", "add", "quim2", "--name", "Quim Segon", "--email", "quim2@example.com"] + NOW,
+    ["book", "--member", "quim", "--class", "pilates", "--date", "2026-11-26"] + NOW,
+    ["book", "--member", "quim", "--class", "pilates", "--date", "2026-11-26", "--waitlist"] + NOW,
+    ["cancel", "--member", "marta", "--class", "pilates", "--date", "2026-11-26"] + NOW,
+    ["book", "--member", "quim2", "--class", "yoga", "--date", "2026-11-30"] + NOW,
+    ["sessions", "add", "--coach", "marc", "--client", "anna", "--start", "2026-11-30 10:00", "--minutes", "60",
+     "--type", "Strength", "--id", "s-anna-1130"] + NOW,
+    ["sessions", "add", "--coach", "marc", "--client", "pau", "--start", "2026-11-30 10:30", "--minutes", "45"] + NOW,
+    ["sessions", "move", "s-anna-1130", "--coach", "marc", "--start", "2026-12-01 10:00"] + NOW,
+    ["sessions", "cancel", "s-anna-1130", "--coach", "marc"] + NOW,
+    ["clients", "add", "berta", "--coach", "laia", "--name", "Berta Gil", "--email", "berta@example.com"] + NOW,
+    ["classes", "cancel", "spin", "--date", "2026-12-04"] + NOW,
+    ["classes", "move", "yoga", "--date", "2026-12-02", "--start", "2026-12-02 19:30"] + NOW,
+    ["add", "Team lunch", "--start", "2026-11-24 14:00", "--minutes", "60", "--color", "orange", "--id", "team-lunch"] + NOW,
+    ["edit", "team-lunch", "--start", "2026-11-24 14:30"] + NOW,
+    ["add", "Order chalk", "--task", "--due", "2026-11-30 12:00", "--id", "order-chalk"] + NOW,
+    ["done", "order-chalk"] + NOW,
+    ["delete", "team-lunch", "--yes"] + NOW,
+]
+
+
+def same_as_file(desk, url, sample, work):
+    """Every read and change gives the same output on the collection as on a file."""
+    gym = os.path.join(work, "gym.ics")
+    shutil.copy(sample, gym)
+
+    def both(args, code=0):
+        a, b = desk.run(args, gym), desk.run(args, url)
+        same = a.returncode == code and (a.returncode, a.stdout.replace(gym, "CAL")) == (b.returncode, b.stdout.replace(url, "CAL"))
+        detail = "" if same else "file (exit %d):\n%s%s\ncollection (exit %d):\n%s%s" % (
+            a.returncode, a.stdout[-1500:], a.stderr[-500:], b.returncode, b.stdout[-1500:], b.stderr[-800:])
+        return same, detail
+
+    differ = []
+    for args in READS:
+        same, detail = both(args)
+        if not same:
+            differ.append("horari %s\n%s" % (" ".join(args), detail))
+    check(not differ, "same as a file: %d reads give the same output on the collection as on the file" % len(READS),
+          "\n".join(differ[:2]))
+    differ = []
+    for args in CHANGES:
+        # The one change refused on both: the class is full (the next one joins the waitlist).
+        same, detail = both(args, 1 if args[:2] == ["book", "--member"] and "--waitlist" not in args and "pilates" in args else 0)
+        if not same:
+            differ.append("horari %s\n%s" % (" ".join(args), detail))
+        for read in READS[:8]:
+            same, detail = both(read)
+            if not same:
+                differ.append("after horari %s: horari %s\n%s" % (" ".join(args), " ".join(read), detail))
+    check(not differ, "same as a file: %d changes, each followed by the views, give the same output on both" % len(CHANGES),
+          "\n".join(differ[:2]))
+    a, b = desk.run(["export", "--for", "all"], gym), desk.run(["export", "--for", "all"], url)
+    ca, cb = components(a.stdout), components(b.stdout)
+    missing = sorted(set(ca) - set(cb))
+    extra = sorted(set(cb) - set(ca))
+    changed = sorted(k for k in set(ca) & set(cb) if ca[k] != cb[k])
+    check(a.returncode == 0 and b.returncode == 0 and not missing and not extra and not changed,
+          "same as a file: the collection ends as the same calendar as the file (%d components compared)" % len(ca),
+          "missing %s, extra %s, changed %s %s" % (missing[:3], extra[:3], changed[:3],
+                                                   [(ca[k], cb[k]) for k in changed[:1]]))
+
+
+def components(text):
+    """Each component by (name, UID, RECURRENCE-ID): its lines but DTSTAMP, in one order."""
+    out = {}
+    cal = icalendar.Calendar.from_ical(text)
+    for c in cal.walk():
+        if c.name in ("VCALENDAR", "VTIMEZONE", "STANDARD", "DAYLIGHT"):
+            continue
+        key = (c.name, str(c.get("UID", "")), c["RECURRENCE-ID"].to_ical().decode() if "RECURRENCE-ID" in c else "")
+        lines = sorted(l for l in c.to_ical().decode().replace("\r\n ", "").split("\r\n")
+                       if l and not l.startswith(("DTSTAMP", "BEGIN:", "END:")))
+        out[key] = lines
+    return out
+
+
+def roster(url, uid, recurrence):
+    """The ACCEPTED attendees of one instance, as the `caldav` package reads them."""
+    client = caldav.DAVClient(url=url, username=USER, password=PASSWORD)
+    event = client.calendar(url=url).event_by_uid(uid)
+    for c in event.icalendar_instance.walk("VEVENT"):
+        if "RECURRENCE-ID" in c and c["RECURRENCE-ID"].to_ical().decode() == recurrence:
+            attendees = c.get("ATTENDEE", [])
+            attendees = attendees if isinstance(attendees, list) else [attendees]
+            return sorted(str(a.params.get("X-HORARI-MEMBER", "")) for a in attendees if a.params.get("PARTSTAT") == "ACCEPTED")
+    return []
+
+
+def race(horari, work, url, cls, date, recurrence, capacity, left, desks, prefix):
+    """`desks` processes at once for the `left` places of a class: exactly `left` booked."""
+    front = Desk(horari, work, "front")
+    members = ["%s%d" % (prefix, i) for i in range(1, capacity - left + desks + 1)]
+    for m in members:
+        r = front.run(["members", "add", m, "--name", "Member %s" % m] + NOW, url)
+        if r.returncode:
+            check(False, "members added for the race", r.stderr)
+            return None
+    for m in members[:capacity - left]:
+        front.run(["book", "--member", m, "--class", cls, "--date", date] + NOW, url)
+    racers = members[capacity - left:]
+    return front, racers
+
+
+def main():
+    horari, sample = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+    with tempfile.TemporaryDirectory() as work:
+        server = Radicale(work)
+        proxy = Proxy(("127.0.0.1", server.port))
+        try:
+            run_all(horari, sample, work, server, proxy)
+        finally:
+            proxy.stop()
+            server.stop()
+    if failures:
+        print("\n%d CalDAV check(s) failed" % len(failures))
+        sys.exit(1)
+    print("\nevery CalDAV check passed")
+
+
+def run_all(horari, sample, work, server, proxy):
+    url = server.base + "/%s/gym/" % USER
+    front = Desk(horari, work, "front")
+
+    # 1. import into a new collection.
+    r = subprocess.run([horari, "import", sample, "--into", url], capture_output=True, text=True, env=front.env(), timeout=300)
+    check(r.returncode == 0 and r.stdout.startswith("added 13,"), "import: the sample imported into a new collection",
+          r.stdout + r.stderr)
+    client = caldav.DAVClient(url=url, username=USER, password=PASSWORD)
+    texts = [o.load().data for o in client.calendar(url=url).objects()]
+    uids = sorted({str(c["UID"]) for t in texts for c in icalendar.Calendar.from_ical(t).walk() if "UID" in c})
+    sample_uids = sorted({str(c["UID"]) for c in icalendar.Calendar.from_ical(open(sample, "rb").read()).walk()
+                          if "UID" in c})
+    check([u for u in uids if u != "horari-calendar"] == sample_uids and "horari-calendar" in uids,
+          "import: one resource per UID on the server (%d), and one for the calendar's own properties" % len(sample_uids),
+          "server: %s\nsample: %s" % (uids, sample_uids))
+
+    # 2. the same as a file.
+    same_as_file(front, url, sample, work)
+
+    # 3. 20 desks for the last 3 places of Spinning on 2026-12-11 (10 places).
+    front, racers = race(horari, work, url, "spin", "2026-12-11", "20261211T070000", 10, 3, 20, "r")
+    start = time.time()
+    runs = [Desk(horari, work, "desk-%s" % m).start(["book", "--member", m, "--class", "spin", "--date", "2026-12-11"] + NOW, url)
+            for m in racers]
+    results = [(m, p.wait(timeout=300), p.stdout.read(), p.stderr.read()) for m, p in zip(racers, runs)]
+    seconds = time.time() - start
+    booked = sorted(m for m, code, out, _ in results if code == 0 and out.startswith("Booked %s into Spinning" % m))
+    full = [m for m, code, _, err in results if code == 1 and "is full" in err]
+    check(len(booked) == 3 and len(full) == 17,
+          "20 desks at once (each its own cache) for the last 3 places: %d booked, %d refused as full (%.1f s)" % (len(booked), len(full), seconds),
+          "\n".join("%s: exit %d %s %s" % (m, c, o.strip(), e.strip()) for m, c, o, e in results if m not in booked and m not in full))
+    t = front.run(["classes", "timetable", "--week", "2026-12-11"] + NOW, url)
+    check("Spinning  (full, 0 waiting)" in t.stdout, "the timetable then says Spinning on 2026-12-11 is full", t.stdout + t.stderr)
+
+    # 4. the caldav package sees the booked members as ATTENDEEs of that occurrence.
+    seen = roster(url, "spin", "20261211T070000")
+    check(len(seen) == 10 and set(booked) <= set(seen) and not (set(racers) - set(booked)) & set(seen),
+          "the caldav package reads that occurrence's ATTENDEEs (PARTSTAT=ACCEPTED): the 10 booked, none refused",
+          "caldav read: %s\nbooked by the race: %s" % (seen, booked))
+
+    # 5. another client's change appears after a sync, fetching only that resource.
+    before = front.state(url)
+    client = caldav.DAVClient(url=url, username=USER, password=PASSWORD)
+    event = client.calendar(url=url).event_by_uid("yoga")
+    cal = event.icalendar_instance
+    master = next(c for c in cal.walk("VEVENT") if "RECURRENCE-ID" not in c)
+    moved = icalendar.Event()
+    for name in ("UID", "SUMMARY", "DURATION"):
+        if name in master:
+            moved.add(name, master[name])
+    moved.add("RECURRENCE-ID", icalendar.vDatetime(icalendar.Calendar.from_ical(
+        "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nDTSTART;TZID=Europe/Madrid:20261214T183000\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n").walk("VEVENT")[0]["DTSTART"].dt))
+    moved["RECURRENCE-ID"].params["TZID"] = "Europe/Madrid"
+    moved.add("DTSTART", icalendar.Calendar.from_ical(
+        "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nDTSTART;TZID=Europe/Madrid:20261214T200000\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n").walk("VEVENT")[0]["DTSTART"].dt)
+    moved["DTSTART"].params["TZID"] = "Europe/Madrid"
+    moved.add("DTSTAMP", master["DTSTAMP"].dt)
+    moved.add("SEQUENCE", 1)
+    cal.add_component(moved)
+    event.data = cal.to_ical().decode()
+    event.save()
+    t = front.run(["classes", "timetable", "--week", "2026-12-14"] + NOW, url)
+    after = front.state(url)
+    changed = sorted(h for h in set(before["members"]) | set(after["members"])
+                     if before["members"].get(h, {}).get("etag") != after["members"].get(h, {}).get("etag"))
+    check("Mon 2026-12-14 20:00" in t.stdout and "moved from 2026-12-14 18:30" in t.stdout,
+          "another client (caldav) moves Monday's yoga to 20:00: the next timetable shows it moved", t.stdout + t.stderr)
+    check(len(changed) == 1 and changed[0].endswith("/yoga.ics") and before["syncToken"] != after["syncToken"],
+          "… having synced from its token and fetched that one resource (%s)" % ", ".join(os.path.basename(h) for h in changed),
+          "resources fetched again: %s" % changed)
+
+    # 6. the server gone mid-command, through the proxy.
+    purl = proxy.base + "/%s/gym/" % USER
+    cut = Desk(horari, work, "cut")
+    r = cut.run(["classes", "timetable", "--week", "2026-12-14"] + NOW, purl)
+    check(r.returncode == 0, "through the proxy, a desk reads the collection", r.stderr)
+    snapshot = cut.snapshot(purl)
+    proxy.cut = ("REPORT", "before")
+    r = cut.run(["classes", "timetable", "--week", "2026-12-14"] + NOW, purl)
+    lines = [l for l in r.stderr.splitlines() if l.strip()]
+    check(r.returncode == 1 and len(lines) == 1 and purl in lines[0] and cut.snapshot(purl) == snapshot,
+          "the server gone during a read: one line naming the URL, exit 1, the cache byte for byte as it was",
+          "exit %d: %s" % (r.returncode, r.stderr))
+    proxy.cut = ("PUT", "before")
+    r = cut.run(["book", "--member", "quim2", "--class", "yoga", "--date", "2026-12-21"] + NOW, purl)
+    pending = cut.state(purl).get("pending", [])
+    check(r.returncode == 1 and "next" in r.stderr and len(pending) == 1 and roster(url, "yoga", "20261221T183000") == [],
+          "a booking whose PUT never reaches the server: exit 1, said, kept as pending in the cache, not on the server",
+          "exit %d: %s\npending: %s" % (r.returncode, r.stderr, pending))
+    r = cut.run(["book", "--member", "quim2", "--list"] + NOW, purl)
+    check(r.returncode == 0 and "2026-12-21" in r.stdout and roster(url, "yoga", "20261221T183000") == ["quim2"]
+          and not cut.state(purl).get("pending"),
+          "… the next command writes it: the server has the booking, the cache nothing pending", r.stdout + r.stderr)
+    proxy.cut = ("PUT", "after")
+    r = cut.run(["book", "--member", "quim2", "--class", "yoga", "--date", "2026-12-28"] + NOW, purl)
+    check(r.returncode == 1 and roster(url, "yoga", "20261228T183000") == ["quim2"],
+          "a booking whose answer is lost: exit 1, said; the server has it", "exit %d: %s" % (r.returncode, r.stderr))
+    r = cut.run(["book", "--member", "quim2", "--list"] + NOW, purl)
+    check(r.returncode == 0 and r.stdout.count("2026-12-28") == 1 and "another client" not in r.stderr
+          and roster(url, "yoga", "20261228T183000") == ["quim2"] and not cut.state(purl).get("pending"),
+          "… the next command finds it made: booked once, nothing pending, no conflict said", r.stdout + r.stderr)
+
+    # 7. a 412 storm: 10 desks with up-to-date caches, one place (Reformer Pilates on 2026-12-03, 4 places).
+    _, racers = race(horari, work, url, "pilates", "2026-12-03", "20261203T190000", 4, 1, 10, "p")
+    desks = [Desk(horari, work, "storm-%s" % m) for m in racers]
+    for d in desks:
+        d.run(["classes", "timetable", "--week", "2026-12-03"] + NOW, purl)
+    refused_before = proxy.count("PUT", 412)
+    runs = [d.start(["book", "--member", m, "--class", "pilates", "--date", "2026-12-03"] + NOW, purl) for d, m in zip(desks, racers)]
+    results = [(m, p.wait(timeout=300), p.stdout.read(), p.stderr.read()) for m, p in zip(racers, runs)]
+    won = [m for m, code, _, _ in results if code == 0]
+    refused = proxy.count("PUT", 412) - refused_before
+    check(len(won) == 1 and all(code == 1 and "is full" in err for m, code, _, err in results if m not in won) and refused >= 1
+          and len(roster(url, "pilates", "20261203T190000")) == 4,
+          "a 412 storm: 10 desks with up-to-date caches, one place: exactly one booked (the server refused %d writes with 412)" % refused,
+          "\n".join("%s: exit %d %s %s" % r for r in results))
+
+    # 8. wrong places.
+    for what, place, needle in [
+        ("a collection that does not exist", server.base + "/%s/nothing-here/" % USER, "no collection"),
+        ("a port nobody listens on", "http://127.0.0.1:%d/%s/gym/" % (free_port(), USER), "127.0.0.1"),
+        ("a scheme that is not http(s)", "ftp://127.0.0.1/%s/gym/" % USER, "ftp://"),
+    ]:
+        r = front.run(["month", "--today", "2026-11-23"], place)
+        lines = [l for l in r.stderr.splitlines() if l.strip()]
+        check(r.returncode == 1 and len(lines) == 1 and needle in lines[0] and not r.stdout,
+              "%s: one line, exit 1 (%s)" % (what, lines[0] if lines else ""), "exit %d: %s" % (r.returncode, r.stderr))
+
+
+if __name__ == "__main__":
+    main()

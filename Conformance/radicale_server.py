@@ -1,0 +1,137 @@
+"""A real CalDAV server for the checks: Radicale, started from the virtual
+environment's Python on 127.0.0.1 on a free port with a scratch storage
+folder, and stopped by its process id. Also a small HTTP proxy in front of
+it that counts what passes and can cut a request off, to play a server that
+goes away in the middle of a command.
+
+Used by clients_check.py and caldav_check.py."""
+import http.client
+import http.server
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+class Radicale:
+    """Radicale with no authentication check (any user and password log in)
+    and each user's collections their own (`owner_only`)."""
+
+    def __init__(self, work, python=None):
+        self.port = free_port()
+        folder = os.path.join(work, "radicale")
+        os.makedirs(folder, exist_ok=True)
+        config = os.path.join(folder, "config")
+        with open(config, "w") as f:
+            f.write(f"[server]\nhosts = 127.0.0.1:{self.port}\n[auth]\ntype = none\n"
+                    f"[rights]\ntype = owner_only\n[storage]\nfilesystem_folder = {folder}/collections\n"
+                    f"[logging]\nlevel = warning\n")
+        self.log = open(os.path.join(folder, "log"), "w")
+        self.process = subprocess.Popen([python or sys.executable, "-m", "radicale", "--config", config],
+                                        stdout=self.log, stderr=subprocess.STDOUT)
+        self.base = "http://127.0.0.1:%d" % self.port
+        self.storage = os.path.join(folder, "collections", "collection-root")
+        deadline = time.time() + 30
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                break
+            except OSError:
+                if self.process.poll() is not None or time.time() > deadline:
+                    self.stop()
+                    raise RuntimeError("Radicale did not start; see %s" % os.path.join(folder, "log"))
+                time.sleep(0.1)
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.log.close()
+
+
+class Proxy:
+    """An HTTP proxy to `target` (host, port) on a free port of 127.0.0.1.
+
+    `statuses` counts each answer by (method, status). `cut` names a method
+    whose next request is cut off: ("PUT", "before") closes the connection
+    without passing the request on (the server went away); ("PUT", "after")
+    passes it on and closes the connection without passing the answer back
+    (the answer was lost)."""
+
+    def __init__(self, target):
+        self.target = target
+        self.statuses = {}
+        self.cut = None
+        self.lock = threading.Lock()
+        proxy = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args):
+                pass
+
+            def handle_one(self):
+                length = int(self.headers.get("Content-Length") or 0)
+                body = self.rfile.read(length) if length else None
+                with proxy.lock:
+                    cut = proxy.cut if proxy.cut and proxy.cut[0] == self.command else None
+                    if cut:
+                        proxy.cut = None
+                if cut and cut[1] == "before":
+                    self.close_connection = True
+                    self.connection.shutdown(socket.SHUT_RDWR)
+                    return
+                upstream = http.client.HTTPConnection(*proxy.target, timeout=60)
+                headers = {k: v for k, v in self.headers.items() if k.lower() not in ("connection", "keep-alive")}
+                upstream.request(self.command, self.path, body=body, headers=headers)
+                answer = upstream.getresponse()
+                data = answer.read()
+                upstream.close()
+                with proxy.lock:
+                    key = (self.command, answer.status)
+                    proxy.statuses[key] = proxy.statuses.get(key, 0) + 1
+                if cut:
+                    self.close_connection = True
+                    self.connection.shutdown(socket.SHUT_RDWR)
+                    return
+                self.send_response_only(answer.status, answer.reason)
+                for k, v in answer.getheaders():
+                    if k.lower() not in ("connection", "keep-alive", "transfer-encoding", "content-length"):
+                        self.send_header(k, v)
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def __getattr__(self, name):
+                if name.startswith("do_"):
+                    return self.handle_one
+                raise AttributeError(name)
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.base = "http://127.0.0.1:%d" % self.server.server_address[1]
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def count(self, method, status):
+        with self.lock:
+            return self.statuses.get((method, status), 0)
+
+    def stop(self):
+        self.server.shutdown()
+        self.server.server_close()

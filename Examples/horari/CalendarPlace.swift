@@ -1,0 +1,69 @@
+import ArgumentParser
+import CalendarCore
+import CalendarStore
+import Foundation
+import ICalendarKit
+
+/// Where the calendar a command works on lives (`CalendarStore`): one
+/// `.ics` file, a folder of one `.ics` per UID (what khal and vdirsyncer
+/// keep), or a CalDAV collection, `--calendar https://…/`. A file is read
+/// and saved as it always was (under its lock, atomically, a booking
+/// splicing one record); a folder and a collection through the store.
+struct CalendarPlace {
+    /// Where it is.
+    let location: CalendarLocation
+
+    /// The file, for a calendar kept in one file.
+    var file: URL? {
+        if case .file(let url) = location { return url }
+        return nil
+    }
+
+    /// The path or URL, as messages say it.
+    var path: String { location.description }
+
+    /// Its last name (`gym.ics`, `gym/`, the collection's), for short messages.
+    var name: String {
+        switch location {
+        case .file(let url): url.lastPathComponent
+        case .folder(let url), .collection(let url): url.lastPathComponent + "/"
+        }
+    }
+
+    /// Whether there is a calendar there to read: a file or folder that
+    /// exists; a collection is asked when read.
+    var exists: Bool { CalendarStore(location).exists }
+
+    /// The store that reads and changes it.
+    func store(_ options: ImportOptions = ImportOptions()) -> CalendarStore {
+        var store = CalendarStore(location, options: options)
+        store.notices = { FileHandle.standardError.write(Data("\(location): \($0)\n".utf8)) }
+        return store
+    }
+}
+
+/// The calendar a command works on: `--calendar` (a file, a folder, or an
+/// `http(s)://` collection), else the XDG data folder's file.
+func calendarPlace(_ option: String?) throws -> CalendarPlace {
+    guard let option else { return CalendarPlace(location: .file(defaultCalendarFile())) }
+    do { return CalendarPlace(location: try CalendarLocation(option)) } catch { throw CLIError(error.description) }
+}
+
+/// The calendar a command names: a positional FILE or `--calendar`, not both.
+func calendarPlace(file: String?, option: String?) throws -> CalendarPlace {
+    if file != nil, option != nil { throw ValidationError("give the calendar as FILE or with --calendar, not both") }
+    return try calendarPlace(file ?? option)
+}
+
+/// `$XDG_DATA_HOME/horari/calendar.ics`, else `~/.local/share/horari/calendar.ics`.
+func defaultCalendarFile() -> URL {
+    let env = ProcessInfo.processInfo.environment
+    let data = env["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+        ?? (env["HOME"] ?? NSHomeDirectory()) + "/.local/share"
+    return URL(fileURLWithPath: data).appendingPathComponent("horari/calendar.ics")
+}
+
+/// A store's failure as one line: the place, what went wrong, the HTTP status.
+func storeError(_ error: CalendarStoreError) -> CLIError {
+    CLIError(error.description)
+}
