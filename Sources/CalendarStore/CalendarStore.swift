@@ -26,6 +26,10 @@ public struct CalendarStore: Sendable {
     /// that is written now, or left because another client changed the same
     /// resource meanwhile. `nil` tells no one.
     public var notices: (@Sendable (String) -> Void)?
+    /// Where a collection's cache folders live (one per collection, named by
+    /// the digest of its URL); `nil` is `$XDG_CACHE_HOME/horari/caldav`, else
+    /// `~/.cache/horari/caldav`. An app gives its own (its container's caches).
+    public var cacheFolder: URL?
 
     /// A store for a location.
     /// - Parameters:
@@ -64,7 +68,7 @@ public struct CalendarStore: Sendable {
             guard exists else { return ImportResult(calendar: ICalendar(), diagnostics: []) }
             return try FolderStore(folder: url, options: options).load()
         case .collection(let url):
-            return try CollectionStore(url, options: options, credentials: credentials, notices: notices).load()
+            return try CollectionStore(url, options: options, credentials: credentials, notices: notices, cacheFolder: cacheFolder).load()
         }
     }
 
@@ -89,7 +93,7 @@ public struct CalendarStore: Sendable {
         case .folder(let url):
             return try FolderStore(folder: url, options: options).update(exporterFor: exporterFor, whileWaiting: whileWaiting, ifDamaged: ifDamaged, body)
         case .collection(let url):
-            return try CollectionStore(url, options: options, credentials: credentials, notices: notices).update(exporterFor: exporterFor, whileWaiting: whileWaiting, ifDamaged: ifDamaged, body)
+            return try CollectionStore(url, options: options, credentials: credentials, notices: notices, cacheFolder: cacheFolder).update(exporterFor: exporterFor, whileWaiting: whileWaiting, ifDamaged: ifDamaged, body)
         }
     }
 }

@@ -48,13 +48,14 @@ struct CollectionStore {
     static let attempts = 12
 
     init(_ collection: URL, options: ImportOptions, credentials: CalDAVCredentials?, notices: (@Sendable (String) -> Void)? = nil,
-         environment: [String: String] = ProcessInfo.processInfo.environment) {
+         cacheFolder: URL? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.notices = notices
         client = CalDAVClient(collection: collection, credentials: credentials ?? CalDAVCredentials.lookUp(for: collection, environment: environment))
         self.options = options
         let home = environment["HOME"] ?? NSHomeDirectory()
         let base = environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.cache"
-        cache = URL(fileURLWithPath: base).appendingPathComponent("horari/caldav/" + SHA256.hex(client.collection.absoluteString.utf8))
+        let folder = cacheFolder ?? URL(fileURLWithPath: base).appendingPathComponent("horari/caldav")
+        cache = folder.appendingPathComponent(SHA256.hex(client.collection.absoluteString.utf8))
     }
 
     // MARK: What is kept
