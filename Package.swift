@@ -88,7 +88,7 @@ let package = Package(
         // build and run by `make snippets` (Plugins/CompileDocSnippets).
         .executableTarget(
             name: "DocSnippets",
-            dependencies: ["CalendarCore", "ICalendarKit", "CalendarViews", "CalendarScheduling", "SchedulingICalendar"],
+            dependencies: ["CalendarCore", "ICalendarKit", "CalendarViews", "CalendarScheduling", "SchedulingICalendar", "CalendarStore"],
             path: "Examples/DocSnippets",
             // A snippet computes values for the reader to look at, which the
             // compiler calls "never used": those warnings say nothing here.

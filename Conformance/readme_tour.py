@@ -10,6 +10,8 @@ by libfaketime (Debian's faketime), and must print exactly the lines below it
 (trailing blanks aside; a line ending in "…" is a prefix). A shown answer to a
 question ("[y/N] y") is typed into a pseudo-terminal from util-linux's script.
 `> FILE` redirections are honoured; khal gets a configuration of its own.
+The README's CalDAV server, http://127.0.0.1:5232, is a Radicale started here
+on a free port (from this Python's packages) and stopped by its process id.
 """
 import os
 import re
@@ -20,6 +22,9 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from clients_check import khal_config  # noqa: E402  (one khal set-up for both checks)
+from radicale_server import Radicale  # noqa: E402
+
+README_SERVER = "http://127.0.0.1:5232"
 
 CLOCK = "2026-11-22 10:00:00"
 
@@ -51,11 +56,27 @@ def main():
     work = tempfile.mkdtemp(prefix="horari-tour-")
     config = khal_config(work, "gym")
     # A machine whose zone is not the gym's: the calendar keeps its own clock.
-    env = dict(os.environ, TZ="America/New_York", LC_ALL="C.UTF-8", FAKETIME_DONT_RESET="1")
+    # (libfaketime leaves the monotonic clock alone: the CalDAV client's timeouts run on it.)
+    env = dict(os.environ, TZ="America/New_York", LC_ALL="C.UTF-8", FAKETIME_DONT_RESET="1", FAKETIME_DONT_FAKE_MONOTONIC="1",
+               HORARI_CALDAV_USER="gym", HORARI_CALDAV_PASSWORD="front-desk", XDG_CACHE_HOME=os.path.join(work, "cache"))
     env.pop("NO_COLOR", None)
+    failures = runs = 0
+    server = Radicale(work) if README_SERVER in open(readme, encoding="utf-8").read() else None
+    try:
+        failures, runs = tour(readme, horari, khal, config, work, env, server)
+    finally:
+        if server:
+            server.stop()
+    print(f"readme_tour: {runs - failures} of {runs} README commands print what the README shows")
+    sys.exit(1 if failures else 0)
+
+def tour(readme, horari, khal, config, work, env, server):
     failures = runs = 0
     for steps in transcripts(readme):
         for command, expected in steps:
+            if server:
+                command = command.replace(README_SERVER, server.base)
+                expected = [l.replace(README_SERVER, server.base) for l in expected]
             words = shlex.split(command)
             out_file = None
             if ">" in words:
@@ -88,7 +109,6 @@ def main():
                 print(f"FAIL $ {command}")
                 for w in want: print("  want: " + w)
                 for g in got_lines: print("  got:  " + g)
-    print(f"readme_tour: {runs - failures} of {runs} README commands print what the README shows")
-    sys.exit(1 if failures else 0)
+    return failures, runs
 
 main()

@@ -56,7 +56,7 @@ struct Validate: ParsableCommand {
     @Argument(help: "The .ics file (default: --calendar, else the default calendar).")
     var file: String?
 
-    @Option(help: "The calendar file, instead of FILE (default: $XDG_DATA_HOME/horari/calendar.ics, else ~/.local/share/horari/calendar.ics).")
+    @Option(help: "The calendar, instead of FILE: a file, a folder of one .ics per event, or a CalDAV collection's https:// URL (default: $XDG_DATA_HOME/horari/calendar.ics, else ~/.local/share/horari/calendar.ics).")
     var calendar: String?
 
     @Flag(help: "Treat warnings as errors (notes still pass).")
@@ -201,7 +201,7 @@ struct Import: ParsableCommand {
     @Argument(help: "The .ics file to import.")
     var file: String
 
-    @Option(help: "The calendar file to merge into, created when missing (default: $XDG_DATA_HOME/horari/calendar.ics, else ~/.local/share/horari/calendar.ics).")
+    @Option(help: "The calendar to merge into, created when missing: a file, a folder of one .ics per event, or a CalDAV collection's https:// URL (default: $XDG_DATA_HOME/horari/calendar.ics, else ~/.local/share/horari/calendar.ics).")
     var into: String?
 
     @Option(help: "The zone a new calendar keeps (default: the file's X-WR-TIMEZONE, else the system's).")
@@ -285,10 +285,10 @@ struct Export: ParsableCommand {
             """
     )
 
-    @Argument(help: "The calendar file (default: --calendar, else the default calendar).")
+    @Argument(help: "The calendar: a file, a folder, or a CalDAV collection's URL (default: --calendar, else the default calendar).")
     var file: String?
 
-    @Option(help: "The calendar file, instead of FILE (default: $XDG_DATA_HOME/horari/calendar.ics, else ~/.local/share/horari/calendar.ics).")
+    @Option(help: "The calendar, instead of FILE: a file, a folder of one .ics per event, or a CalDAV collection's https:// URL (default: $XDG_DATA_HOME/horari/calendar.ics, else ~/.local/share/horari/calendar.ics).")
     var calendar: String?
 
     @Option(help: "Write here instead of standard output.")

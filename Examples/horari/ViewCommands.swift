@@ -6,7 +6,7 @@ import ICalendarKit
 
 /// The options every view command takes.
 struct ViewOptions: ParsableArguments {
-    @Option(help: "The calendar file (default: $XDG_DATA_HOME/horari/calendar.ics, else ~/.local/share/horari/calendar.ics).")
+    @Option(help: "The calendar: a file, a folder of one .ics per event, or a CalDAV collection's https:// URL (default: $XDG_DATA_HOME/horari/calendar.ics, else ~/.local/share/horari/calendar.ics).")
     var calendar: String?
 
     @Option(help: "The first day of the week: monday … sunday (default: the locale's; Sunday without --locale, as ncal).")
