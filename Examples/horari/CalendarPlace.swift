@@ -38,6 +38,10 @@ struct CalendarPlace {
     func store(_ options: ImportOptions = ImportOptions()) -> CalendarStore {
         var store = CalendarStore(location, options: options)
         store.notices = { FileHandle.standardError.write(Data("\(location): \($0)\n".utf8)) }
+        // HORARI_CALDAV_TIMEOUT: seconds a request to a slow server may take (default 30).
+        if let seconds = ProcessInfo.processInfo.environment["HORARI_CALDAV_TIMEOUT"].flatMap(TimeInterval.init), seconds > 0 {
+            store.requestTimeout = seconds
+        }
         return store
     }
 }

@@ -131,16 +131,21 @@ struct Validate: ParsableCommand {
     /// it is the text repaired.
     private func repairBook(at place: CalendarPlace, file: String) throws {
         let done: (removed: Int, copy: URL)
+        // The copy is made once: on a collection the change may be made again, on another client's version.
+        var kept: URL?
         do {
             done = try place.store().update(exporterFor: { _ in ICalendarExporter(options: .init(includeRejected: true)) },
                                             whileWaiting: { sayWaiting(for: place) }, ifDamaged: damagePolicy(force: force)) { calendar in
                 let check = try calendar.schedulingCheck(defaultTimeZone: calendarZoneName(of: calendar))
                 let copy: URL
-                if let url = place.file {
+                if let kept {
+                    copy = kept
+                } else if let url = place.file {
                     copy = try keptCopy(of: url, suffix: "before-repair")
                 } else {
                     copy = try savedCopy(of: calendar, named: place.name.replacingOccurrences(of: "/", with: "") + ".before-repair.ics")
                 }
+                kept = copy
                 calendar.setScheduling(check.book)
                 return (check.problems.filter { $0.severity == .error }.count, copy)
             }

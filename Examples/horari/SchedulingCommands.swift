@@ -663,8 +663,8 @@ struct Book: ParsableCommand {
         let (outcome, occurrence, clock) = try book.changeOccurrence(classID: classID, on: date, members: [member]) { b in
             try booking(&b, now: try options.instant(in: b))
         } otherwise: {
-            let now = try options.instant(in: try options.read())
-            return try options.change { b in try booking(&b, now: now) }
+            // The book read once, by the change (the request's time is read on its clock).
+            try options.change { b in try booking(&b, now: try options.instant(in: b)) }
         }
         switch outcome {
         case .confirmed:
@@ -703,8 +703,7 @@ struct CancelBooking: ParsableCommand {
         let result = try book.changeOccurrence(classID: classID, on: date, members: [member]) { b in
             try b.cancelBooking(member: member, classID: classID, on: date, now: try options.instant(in: b))
         } otherwise: {
-            let now = try options.instant(in: try options.read())
-            return try options.change { b in try b.cancelBooking(member: member, classID: classID, on: date, now: now) }
+            try options.change { b in try b.cancelBooking(member: member, classID: classID, on: date, now: try options.instant(in: b)) }
         }
         print(result.heldPlace ? "Cancelled \(member)'s place in \(classID) on \(date)." : "Took \(member) off the waitlist of \(classID) on \(date).")
         if let promoted = result.promoted { print("\(promoted) moved up from the waitlist and has the place.") }

@@ -39,11 +39,16 @@ public enum CalendarLocation: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The path or URL, as a person would type it.
+    /// A collection's URL is said without any user or password it was given with.
     public var description: String {
         switch self {
-        case .file(let url): url.path
-        case .folder(let url): url.path + "/"
-        case .collection(let url): url.absoluteString
+        case .file(let url): return url.path
+        case .folder(let url): return url.path + "/"
+        case .collection(let url):
+            guard var parts = URLComponents(url: url, resolvingAgainstBaseURL: true), parts.user != nil || parts.password != nil else { return url.absoluteString }
+            parts.user = nil
+            parts.password = nil
+            return parts.string ?? "(a URL)"
         }
     }
 }

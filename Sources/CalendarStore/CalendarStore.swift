@@ -30,6 +30,9 @@ public struct CalendarStore: Sendable {
     /// the digest of its URL); `nil` is `$XDG_CACHE_HOME/horari/caldav`, else
     /// `~/.cache/horari/caldav`. An app gives its own (its container's caches).
     public var cacheFolder: URL?
+    /// The longest one request to a collection's server may take, in seconds
+    /// (``CalDAVClient/timeout``).
+    public var requestTimeout: TimeInterval = 30
 
     /// A store for a location.
     /// - Parameters:
@@ -68,7 +71,7 @@ public struct CalendarStore: Sendable {
             guard exists else { return ImportResult(calendar: ICalendar(), diagnostics: []) }
             return try FolderStore(folder: url, options: options).load()
         case .collection(let url):
-            return try CollectionStore(url, options: options, credentials: credentials, notices: notices, cacheFolder: cacheFolder).load()
+            return try CollectionStore(url, options: options, credentials: credentials, notices: notices, cacheFolder: cacheFolder, timeout: requestTimeout).load()
         }
     }
 
@@ -93,7 +96,7 @@ public struct CalendarStore: Sendable {
         case .folder(let url):
             return try FolderStore(folder: url, options: options).update(exporterFor: exporterFor, whileWaiting: whileWaiting, ifDamaged: ifDamaged, body)
         case .collection(let url):
-            return try CollectionStore(url, options: options, credentials: credentials, notices: notices, cacheFolder: cacheFolder).update(exporterFor: exporterFor, whileWaiting: whileWaiting, ifDamaged: ifDamaged, body)
+            return try CollectionStore(url, options: options, credentials: credentials, notices: notices, cacheFolder: cacheFolder, timeout: requestTimeout).update(exporterFor: exporterFor, whileWaiting: whileWaiting, ifDamaged: ifDamaged, body)
         }
     }
 }

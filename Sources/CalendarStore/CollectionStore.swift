@@ -48,9 +48,9 @@ struct CollectionStore {
     static let attempts = 12
 
     init(_ collection: URL, options: ImportOptions, credentials: CalDAVCredentials?, notices: (@Sendable (String) -> Void)? = nil,
-         cacheFolder: URL? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) {
+         cacheFolder: URL? = nil, timeout: TimeInterval = 30, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.notices = notices
-        client = CalDAVClient(collection: collection, credentials: credentials ?? CalDAVCredentials.lookUp(for: collection, environment: environment))
+        client = CalDAVClient(collection: collection, credentials: credentials ?? CalDAVCredentials.lookUp(for: collection, environment: environment), timeout: timeout)
         self.options = options
         let home = environment["HOME"] ?? NSHomeDirectory()
         let base = environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.cache"
@@ -102,7 +102,10 @@ struct CollectionStore {
         defer { lock.release() }
         var state = try readState()
         try refresh(&state)
-        try finishPending(&state)
+        // A read is not refused for a change an earlier command left half-made: that stays pending, and is said.
+        do { try finishPending(&state) } catch {
+            notices?("an earlier change could not be finished yet (\(error)); it stays in horari's cache for the next command")
+        }
         let (calendar, diagnostics, _) = read(state)
         return ImportResult(calendar: calendar, diagnostics: diagnostics)
     }
@@ -113,13 +116,17 @@ struct CollectionStore {
         let lock = try openCache(whileWaiting: whileWaiting)
         defer { lock.release() }
         var state = try readState()
+        // A collection that is not there yet is made, as a file is — but only
+        // by a change that writes something (a mistyped URL is not made a
+        // calendar by a booking that fails).
+        var missing = false
         do { try refresh(&state) } catch let error as CalendarStoreError where error.code == .notFound {
-            // A collection that is not there yet is made, as a file is.
-            try client.makeCalendar(displayName: nil)
-            try refresh(&state)
+            missing = true
+            state = State(collection: client.collection.absoluteString)
         }
-        try finishPending(&state)
+        if !missing { try finishPending(&state) }
         var lost: CalendarStoreError?
+        var copied: Set<String> = []
         for attempt in 0..<Self.attempts {
             if attempt > 0 {
                 // Someone else wrote first: wait a little (longer each time, and not in step with the others), read what they wrote.
@@ -129,16 +136,22 @@ struct CollectionStore {
             let (before, diagnostics, members) = read(state)
             let damage = diagnostics.filter(\.losesText)
             if let first = damage.first, case .refuse = ifDamaged {
-                throw ICalendarError(.damaged, "\(client.collection.absoluteString) did not import cleanly (\(damage.count) problem\(damage.count == 1 ? "" : "s"), the first: line \(first.line): \(first.message)); saving a change over it would lose that text, so nothing was changed",
+                throw ICalendarError(.damaged, "\(Self.shown(client.collection.absoluteString)) did not import cleanly (\(damage.count) problem\(damage.count == 1 ? "" : "s"), the first: line \(first.line): \(first.message)); saving a change over it would lose that text, so nothing was changed",
                                      diagnostics: damage)
             }
             var after = before
             let result = try body(&after)
             if !damage.isEmpty, case .keepCopy(let kept) = ifDamaged {
-                for member in members where member.damaged { kept(try keepCopy(member.href, state)) }
+                for member in members where member.damaged && copied.insert(member.href).inserted { kept(try keepCopy(member.href, state)) }
+            }
+            let writes = Resources.writes(from: before, to: after, held: members.map { ($0.href, $0.keys) })
+            if writes.isEmpty { return result }
+            if missing {
+                try client.makeCalendar(displayName: nil)
+                missing = false
             }
             do {
-                try write(from: before, to: after, members: members, exporter: try exporterFor(after), state: &state)
+                try write(writes, in: after, exporter: try exporterFor(after), state: &state)
                 return result
             } catch let error as CalendarStoreError where error.code == .conflict && error.status == 412 {
                 lost = error
@@ -148,7 +161,7 @@ struct CollectionStore {
                     + "; the change is kept in horari's cache, and the next command on this calendar writes what is left of it")
             }
         }
-        throw CalendarStoreError(.conflict, status: 412, "\(client.collection.absoluteString): the change lost the race to other writers \(Self.attempts) times in a row (the last: \(lost?.message ?? "")); nothing more was written, try again")
+        throw CalendarStoreError(.conflict, status: 412, "\(Self.shown(client.collection.absoluteString)): the change lost the race to other writers \(Self.attempts) times in a row (the last: \(lost?.message ?? "")); nothing more was written, try again")
     }
 
     /// Reads the cached members, in href order, as one calendar (``ResourceReader``).
@@ -188,7 +201,10 @@ struct CollectionStore {
             for href in next.members.keys where known[href] == nil { removed.append(href) }
         }
         for href in removed { next.members[Self.canonical(href)] = nil }
-        let fetch = known.filter { href, resource in resource.etag == nil || next.members[href]?.etag != resource.etag }.map(\.key).sorted()
+        // What changed, what the server gives no tag for, and what the cache lost its copy of.
+        var wanted = Set(known.filter { href, resource in resource.etag == nil || next.members[href]?.etag != resource.etag }.keys)
+        for (href, member) in next.members where !FileManager.default.fileExists(atPath: file(member.file).path) { wanted.insert(href) }
+        let fetch = wanted.sorted()
         if !fetch.isEmpty {
             var missing = Set(fetch)
             for resource in try client.multiget(fetch) {
@@ -248,25 +264,58 @@ struct CollectionStore {
 
     // MARK: Writing
 
-    /// Writes the members whose resources differ between `before` and
-    /// `after`, recording them as pending first.
-    private func write(from before: ICalendar, to after: ICalendar, members: [Member], exporter: ICalendarExporter, state: inout State) throws {
-        let writes = Resources.writes(from: before, to: after, held: members.map { ($0.href, $0.keys) })
-        guard !writes.isEmpty else { return }
+    /// Makes the planned writes (``Resources/writes(from:to:held:)``),
+    /// recording them as pending first. A new resource gets a name no member
+    /// has, and is only created (`If-None-Match: *`), never written over
+    /// another's.
+    private func write(_ writes: [Resources.Write], in after: ICalendar, exporter: ICalendarExporter, state: inout State) throws {
         var pending: [PendingWrite] = []
+        var taken = Set(state.members.keys)
         for write in writes {
-            let href = write.name ?? Self.canonical(collectionPath + Resources.name(for: write.key))
+            let href: String
+            var etag: String?
+            if let name = write.name {
+                href = name
+                etag = state.members[href]?.etag
+                if etag == nil, state.members[href] != nil {
+                    // A server that gave no tag for it: its GET may.
+                    etag = try client.get(href).etag
+                    guard etag != nil else {
+                        throw CalendarStoreError(.badResponse, "\(Self.displayName(href)): the server gives no entity tag for it, so horari cannot change it without risking another client's change; nothing was written")
+                    }
+                }
+            } else {
+                href = Self.freeName(for: write.key, under: collectionPath, taken: taken)
+                etag = nil
+            }
+            taken.insert(href)
             var file: String?
             if !write.contents.isEmpty {
                 let name = "pending-" + SHA256.hex(href.utf8) + ".ics"
                 try FolderStore.writeAtomically(Resources.text(of: write.contents, in: after, exporter: exporter), to: self.file(name))
                 file = name
+            } else if etag == nil {
+                continue  // nothing to remove
             }
-            pending.append(PendingWrite(href: href, etag: state.members[href]?.etag, file: file))
+            pending.append(PendingWrite(href: href, etag: etag, file: file))
         }
         state.pending = pending
         try saveState(state)
         try finishPending(&state, raceIsConflict: true)
+    }
+
+    /// A new resource's href: its name (``Resources/name(for:)``) when no
+    /// member has it, else its digest's, else that with a number.
+    static func freeName(for key: Resources.Key, under path: String, taken: Set<String>) -> String {
+        let first = canonical(path + Resources.name(for: key))
+        if !taken.contains(first) { return first }
+        let digest = "horari-" + SHA256.hex(String(describing: key).utf8)
+        var n = 1
+        while true {
+            let href = canonical(path + digest + (n == 1 ? "" : "-\(n)") + ".ics")
+            if !taken.contains(href) { return href }
+            n += 1
+        }
     }
 
     /// Makes the pending writes, each conditional on the tag recorded with
@@ -304,12 +353,25 @@ struct CollectionStore {
                 state.pending.removeFirst()
                 try saveState(state)
                 continue
+            } catch let error as CalendarStoreError where !Self.isPassing(error) {
+                // The server refuses the write as it stands (403, 409, 413, …): trying again will not help, so the
+                // rest of the change is dropped rather than left to block every later command.
+                state.pending.removeAll()
+                try saveState(state)
+                if raceIsConflict { throw error }
+                notices?("\(Self.displayName(write.href)): the server refused a change an earlier command could not finish (\(error)); the rest of that change is dropped")
+                return
             }
             state.pending.removeFirst()
             try saveState(state)
             if !raceIsConflict { notices?("\(Self.displayName(write.href)): written now, finishing a change an earlier command could not write in full") }
         }
         sweep(state)
+    }
+
+    /// Whether a failure may pass (the connection, a timeout, the server's 5xx), so a write is worth trying again later.
+    static func isPassing(_ error: CalendarStoreError) -> Bool {
+        error.code == .transport && (error.status ?? 500) >= 500
     }
 
     /// Whether the server's member already is what a pending write would make it (compared by content).
@@ -323,7 +385,7 @@ struct CollectionStore {
         guard let data = current?.data else { return false }
         let importer = ICalendarImporter(options: options)
         guard let theirs = try? importer.importCalendar(from: Data(data)), let ours = try? importer.importCalendar(from: Data(contentsOf: self.file(file))) else { return false }
-        return Resources.split(theirs.calendar) == Resources.split(ours.calendar)
+        return Resources.split(theirs.calendar).mapValues(Resources.canonical) == Resources.split(ours.calendar).mapValues(Resources.canonical)
     }
 
     // MARK: The cache's files
@@ -388,6 +450,12 @@ struct CollectionStore {
     /// A member's name for messages: the last segment of its href, decoded.
     static func displayName(_ href: String) -> String {
         let last = href.split(separator: "/").last.map(String.init) ?? href
-        return last.removingPercentEncoding ?? last
+        return shown(last.removingPercentEncoding ?? last)
+    }
+
+    /// Text from a server, with its control characters written out (`\u{1B}`), so that it cannot move a terminal's cursor.
+    static func shown(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return text }
+        return String(text.unicodeScalars.map { $0.properties.generalCategory == .control ? "\\u{\(String($0.value, radix: 16, uppercase: true))}" : String($0) }.joined())
     }
 }

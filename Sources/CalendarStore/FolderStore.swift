@@ -91,13 +91,31 @@ struct FolderStore {
     /// a file another program wrote with several resources is written again
     /// with what is left of them; a new resource gets a file of its own.
     private func write(from before: ICalendar, to after: ICalendar, files: [File], exporter: ICalendarExporter) throws(CalendarStoreError) {
+        // Every name in the folder, as a case-insensitive disk would compare them: a new resource takes none of them.
+        var taken = Set(((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).map { $0.lowercased() })
         for write in Resources.writes(from: before, to: after, held: files.map { ($0.name, $0.keys) }) {
-            let url = folder.appendingPathComponent(write.name ?? Resources.name(for: write.key))
+            let name = write.name ?? Self.freeName(for: write.key, taken: taken)
+            taken.insert(name.lowercased())
+            let url = folder.appendingPathComponent(name)
             if write.contents.isEmpty {
                 if unlink(url.path) != 0, errno != ENOENT { throw CalendarStoreError(.io, "cannot remove \(url.path): \(String(cString: strerror(errno)))") }
             } else {
                 try Self.writeAtomically(Resources.text(of: write.contents, in: after, exporter: exporter), to: url)
             }
+        }
+    }
+
+    /// A new resource's file name: its own (``Resources/name(for:)``) when no
+    /// file has it, else its digest's, else that with a number.
+    static func freeName(for key: Resources.Key, taken: Set<String>) -> String {
+        let first = Resources.name(for: key)
+        if !taken.contains(first.lowercased()) { return first }
+        let digest = "horari-" + SHA256.hex(String(describing: key).utf8)
+        var n = 1
+        while true {
+            let name = digest + (n == 1 ? "" : "-\(n)") + ".ics"
+            if !taken.contains(name.lowercased()) { return name }
+            n += 1
         }
     }
 
@@ -119,7 +137,10 @@ struct FolderStore {
     static func writeAtomically(_ bytes: [UInt8], to url: URL) throws(CalendarStoreError) {
         let folder = url.deletingLastPathComponent()
         let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
-        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+        // A file written again keeps its mode (a private one stays private).
+        var existing = stat()
+        let mode: mode_t = stat(url.path, &existing) == 0 ? existing.st_mode & 0o7777 : 0o644
+        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, mode)
         guard fd >= 0 else { throw CalendarStoreError(.io, "cannot create \(temporary.path): \(String(cString: strerror(errno)))") }
         var offset = 0
         let ok = bytes.withUnsafeBytes { b -> Bool in
@@ -134,7 +155,7 @@ struct FolderStore {
             }
             return true
         }
-        let synced = ok && fsync(fd) == 0
+        let synced = ok && fchmod(fd, mode) == 0 && fsync(fd) == 0
         close(fd)
         guard synced, rename(temporary.path, url.path) == 0 else {
             let why = String(cString: strerror(errno))

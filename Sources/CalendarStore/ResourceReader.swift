@@ -44,6 +44,33 @@ enum ResourceReader {
             }
         }
         for i in shared { scans[i] = nil }
+        var sharedDiagnostics: [ICalendarDiagnostic] = []
+        if !shared.isEmpty {
+            let names = shared.sorted().map { sources[$0].name }.joined(separator: ", ")
+            sharedDiagnostics.append(ICalendarDiagnostic(.warning, line: 1, .other, "\(names): a UID is in more than one of these resources; each is read alone, and the first one read keeps the UID"))
+        }
+        // A zone is written once when every resource that defines it defines it alike; one that defines it
+        // otherwise is read alone (its times keep the first definition read: said below).
+        var definitions: [String: [UInt8]] = [:]
+        var otherwise: [String] = []
+        for (i, s) in scans.enumerated() {
+            guard let s else { continue }
+            for block in s.blocks {
+                guard let tzid = block.timeZone else { continue }
+                var text: [UInt8] = []
+                for (_, line) in block.lines { text += line + [0x0A] }
+                if let known = definitions[tzid] {
+                    if known != text {
+                        scans[i] = nil
+                        otherwise.append("\(sources[i].name) defines the zone ‘\(tzid)’ otherwise than another resource; its times are read with the first definition read")
+                        break
+                    }
+                } else {
+                    definitions[tzid] = text
+                }
+            }
+        }
+        sharedDiagnostics += otherwise.map { ICalendarDiagnostic(.warning, line: 1, .other, $0) }
 
         var text: [UInt8] = Array("BEGIN:VCALENDAR\r\nVERSION:2.0\r\n".utf8)
         text += scans.lazy.compactMap { $0?.productLine }.first ?? Array("PRODID:-//Horari//Horari//EN\r\n".utf8)
@@ -61,7 +88,7 @@ enum ResourceReader {
         }
         text += Array("END:VCALENDAR\r\n".utf8)
 
-        var diagnostics: [ICalendarDiagnostic] = []
+        var diagnostics = sharedDiagnostics
         var damaged = [Bool](repeating: false, count: sources.count)
         var keys = [[Resources.Key]?](repeating: nil, count: sources.count)
         var parts: [ICalendar] = []
@@ -84,12 +111,12 @@ enum ResourceReader {
                     // A UID the importer reads otherwise than the scan (one it cleaned of control characters, say):
                     // no resource is sure to be its own, so each is read alone.
                     guard let source = owner(of: key, content, owners) else { throw Unmatched() }
-                    held[source].append(key)
+                    held[source].append(Self.held(key))
                 }
                 for (i, s) in scans.enumerated() where s != nil { keys[i] = held[i].sorted() }
                 parts.append(result.calendar)
             } catch {
-                diagnostics = []
+                diagnostics = sharedDiagnostics
                 damaged = [Bool](repeating: false, count: sources.count)
                 // The joined text cannot fail as a whole where its parts would not: each alone, then.
                 for i in scans.indices { scans[i] = nil }
@@ -107,13 +134,19 @@ enum ResourceReader {
                 return d
             }
             damaged[i] = !result.damage.isEmpty
-            keys[i] = Resources.split(result.calendar).keys.sorted()
+            keys[i] = Resources.split(result.calendar).keys.map(Self.held).sorted()
             parts.append(result.calendar)
         }
         return Read(calendar: Resources.assemble(parts), diagnostics: diagnostics, keys: keys, damaged: damaged)
     }
 
     private struct Unmatched: Error {}
+
+    /// A key as the assembled calendar has it: a resource's properties
+    /// journal, read as a component of its own, is the calendar's properties.
+    static func held(_ key: Resources.Key) -> Resources.Key {
+        key == .uid(Resources.propertiesUID) ? .properties : key
+    }
 
     /// The source a resource came from, by its `UID`.
     private static func owner(of key: Resources.Key, _ content: Resources.Content, _ owners: [String: Int]) -> Int? {

@@ -15,6 +15,8 @@ struct CalendarLocationTests {
         guard case .folder = try CalendarLocation("not-yet/") else { Issue.record("a path ending in / is a folder"); return }
         #expect(try CalendarLocation("https://dav.example.com/gym") == .collection(try #require(URL(string: "https://dav.example.com/gym/"))))
         #expect(try CalendarLocation("HTTP://127.0.0.1:5232/alice/gym/").description == "HTTP://127.0.0.1:5232/alice/gym/")
+        // A password given in the URL is never said (messages print the location).
+        #expect(try CalendarLocation("https://alice:s3cret@dav.example.com/gym/").description == "https://dav.example.com/gym/")
         #expect(throws: CalendarStoreError.self) { try CalendarLocation("ftp://example.com/gym.ics") }
         #expect(throws: CalendarStoreError.self) { try CalendarLocation("https:///no-host") }
     }

@@ -132,4 +132,43 @@ struct FolderStoreTests {
         #expect(try store.load().calendar.items.count == 16)
         #expect(try names(folder).filter { $0.hasSuffix(".tmp") }.isEmpty)
     }
+
+    /// Review of issue 21: a new UID whose own name another program's file
+    /// already has gets another name, and that file is not written over.
+    @Test("a new item never takes the name of a file that holds another UID")
+    func nameTaken() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let theirs = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//khal//EN\r\n"
+            + "BEGIN:VEVENT\r\nUID:3F2A-their-standup\r\nDTSTAMP:20261101T000000Z\r\nDTSTART:20261123T090000Z\r\nSUMMARY:Their standup\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        try Data(theirs.utf8).write(to: folder.appendingPathComponent("standup.ics"))
+        let store = CalendarStore(.folder(folder))
+        try store.update { calendar in calendar.items.append(try event("standup", "Our standup", day: 24)) }
+        #expect(try String(contentsOf: folder.appendingPathComponent("standup.ics"), encoding: .utf8) == theirs)
+        #expect(try names(folder).count == 2)
+        #expect(try store.load().calendar.items.map(\.title).sorted() == ["Our standup", "Their standup"])
+    }
+
+    /// Review of issue 21: the calendar's properties are one journal, in
+    /// whatever file holds it; a file another program wrote keeps its mode.
+    @Test("the properties journal is changed where it is; a private file stays private")
+    func propertiesWhereTheyAre() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = CalendarStore(.folder(folder))
+        try store.update { calendar in
+            calendar.name = "Gimnàs"
+            calendar.items = [try event("yoga", "Yoga", day: 23)]
+        }
+        try FileManager.default.moveItem(at: folder.appendingPathComponent("horari-calendar.ics"), to: folder.appendingPathComponent("renamed.ics"))
+        chmod(folder.appendingPathComponent("yoga.ics").path, 0o600)
+        try store.update { calendar in
+            calendar.name = "Gimnàs Sants"
+            if let i = calendar.items.firstIndex(where: { $0.uid == "yoga" }) { calendar.items[i].title = "Yoga flow" }
+        }
+        #expect(try names(folder) == ["renamed.ics", "yoga.ics"])
+        #expect(try store.load().calendar.name == "Gimnàs Sants")
+        let mode = try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent("yoga.ics").path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+    }
 }
