@@ -411,7 +411,12 @@ struct ContentWriter {
 
     /// Appends one byte of a line, folding before a character that would take
     /// the line past 75 bytes (RFC 5545 §3.1; never inside a UTF-8 sequence).
+    /// A control character RFC 5545 does not allow (all but the tab; a line
+    /// break in a text is already `\n`) is left out: written, it would make
+    /// the file damaged for every reader, this library's importer included,
+    /// which removes it and says so.
     private mutating func append(_ b: UInt8) {
+        if (b < 0x20 && b != 0x09) || b == 0x7F { return }
         if b & 0xC0 != 0x80 {
             let length = b < 0x80 ? 1 : b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2
             if width + length > 75 {
@@ -426,7 +431,7 @@ struct ContentWriter {
     }
 
     private mutating func append(_ text: some Collection<UInt8>) {
-        if width + text.count <= 75 {
+        if width + text.count <= 75, !text.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) {
             bytes.append(contentsOf: text)
             width += text.count
             return
