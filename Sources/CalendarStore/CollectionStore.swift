@@ -12,7 +12,8 @@ import Darwin
 ///
 /// **The cache.** `$XDG_CACHE_HOME/horari/caldav/<SHA-256 of the URL>/`
 /// (else `~/.cache/…`), mode 0700: each member's text as the server gave
-/// it, in a file named by the digest of its href (a server's href never
+/// it (or as horari wrote it, when the server answered the write with its
+/// tag: RFC 4791 §5.3.4), in a file named by the digest of its href (a server's href never
 /// becomes a path), and `state.json` with each member's entity tag and the
 /// collection's sync token (RFC 6578). Every command first asks what
 /// changed since that token (`sync-collection`) and fetches only those
