@@ -10,7 +10,10 @@ Each job is a child process: its wall time from fork to exit, its peak
 resident set from os.wait4 (ru_maxrss). A job and its reference alternate
 (round 1 Horari first, round 2 the reference first, ...), 3 rounds (--quick:
 1, but for `book`, cheap enough for 3 always); a row shows the best time of
-the rounds and the largest peak. The inputs
+the rounds and the largest peak. With Radicale in the peers' Python,
+`book` also runs against a gym kept in a CalDAV collection on it (issue
+21; --quick: 1 and 20 years of history), beside the server's own PUT of
+the class's resource. The inputs
 are made by the committed generators (make_calendar.py, make_gym.py) in DIR
 (default: a temporary folder, removed at the end) and reused when DIR already
 holds them. The table on stdout is Markdown, for Benchmarks/RESULTS.md;
@@ -417,6 +420,16 @@ def main():
             curves.append(("book, a fresh copy of the gym", f"{y} year{'s' if y > 1 else ''} of history "
                            f"({os.path.getsize(gyms[y]) / MB:.2f} MB)", secs(t), mb(peak), f"{t / one:.2f}× the 1-year time"))
 
+        # book against a real CalDAV server (Radicale, from the peers' Python)
+        radicale_python = a.peers_python if os.access(a.peers_python, os.X_OK) else None
+        if radicale_python:
+            caldav_rows, caldav_curves = caldav_book(horari, radicale_python, [1, 20] if a.quick else years, out)
+            for r in caldav_rows:
+                row(*r)
+            curves += caldav_curves
+        else:
+            log(f"book on Radicale skipped ({a.peers_python} missing: make corpus)")
+
         # a hostile file: one event every second, asked for a year
         log("hostile: FREQ=SECONDLY over 2025")
         r = run([horari, "occurrences", hostile, "--from", "2025-01-01", "--to", "2026-01-01", "--format", "jsonl"],
@@ -481,6 +494,78 @@ def main():
         for f in FAILURES:
             log("  " + f.splitlines()[0])
         sys.exit(1)
+
+
+CALDAV_MEMBERS = 200  # a member is one PUT on import; the rosters, not the members, make a class's resource grow
+
+
+def caldav_book(horari, python, years, out):
+    """`horari book` on a gym kept in a CalDAV collection on Radicale (issue
+    21), its cache up to date, against the years of history; beside it, in
+    the same run, the server's own part: a plain PUT of the class's resource
+    as it stands (urllib, in this process), which the booking must make."""
+    import base64
+    import urllib.request
+    sys.path.insert(0, os.path.join(ROOT, "Conformance"))
+    from radicale_server import Radicale
+    server = Radicale(os.path.join(WORK, "caldav"), python=python)
+    saved = {k: os.environ.get(k) for k in ("HORARI_CALDAV_USER", "HORARI_CALDAV_PASSWORD", "XDG_CACHE_HOME")}
+    os.environ.update(HORARI_CALDAV_USER="bench", HORARI_CALDAV_PASSWORD="bench", XDG_CACHE_HOME=os.path.join(WORK, "caldav-cache"))
+    auth = "Basic " + base64.b64encode(b"bench:bench").decode()
+
+    def put_back(url):
+        """GET the class's resource, then PUT it back with If-Match: the server's cost of one write of it."""
+        with urllib.request.urlopen(urllib.request.Request(url, headers={"Authorization": auth}), timeout=300) as r:
+            body, etag = r.read(), r.headers["ETag"]
+        started = time.perf_counter()
+        request = urllib.request.Request(url, data=body, method="PUT", headers={
+            "Authorization": auth, "If-Match": etag, "Content-Type": "text/calendar; charset=utf-8"})
+        with urllib.request.urlopen(request, timeout=300):
+            pass
+        return time.perf_counter() - started, len(body)
+
+    rows, curves = [], []
+    try:
+        booked, server_put, sizes = {}, {}, {}
+        for y in years:
+            gym = generate("make_gym.py", os.path.join(WORK, f"gym-{y}y-{CALDAV_MEMBERS}m.ics"), "--years", y, "--members", CALDAV_MEMBERS)
+            url = f"{server.base}/bench/gym-{y}y/"
+            log(f"book on Radicale: importing {y} year{'s' if y > 1 else ''} of history into {url}")
+            run([horari, "import", gym, "--into", url])
+            run([horari, "classes", "timetable", "--calendar", url, "--now", "2026-11-22 12:00"], stdout=os.devnull)
+            booked[y], server_put[y] = [], []
+        for i in range(3):
+            for y in (years if i % 2 == 0 else years[::-1]):
+                url = f"{server.base}/bench/gym-{y}y/"
+                booked[y].append(run([horari, "book", "--calendar", url, "--member", "m0001", "--class", "yoga",
+                                      "--date", "2026-11-23", "--now", "2026-11-22 12:00"]))
+                run([horari, "cancel", "--calendar", url, "--member", "m0001", "--class", "yoga",
+                     "--date", "2026-11-23", "--now", "2026-11-22 12:00"])
+                t, size = put_back(url + "yoga.ics")
+                server_put[y].append(t)
+                sizes[y] = size
+        one = Pair.best(booked[years[0]])
+        last = years[-1]
+        t = Pair.best(booked[last])
+        rows.append((f"book on Radicale (CalDAV, cache up to date), {last} years of history",
+                     f"{secs(t)}, peak {mb(Pair.peak(booked[last]))}",
+                     f"1 year: {secs(one)}; the server's own PUT of the class (1 year → {last}): "
+                     f"{secs(min(server_put[years[0]]))} → {secs(min(server_put[last]))}",
+                     f"{t / one:.2f}× the time", "≤ 2×" + verdict(t / one, 2.0)))
+        for y in years:
+            t, put = Pair.best(booked[y]), min(server_put[y])
+            curves.append(("book on Radicale (CalDAV), cache up to date", f"{y} year{'s' if y > 1 else ''} of history "
+                           f"(the class's resource {sizes[y] / MB:.2f} MB)", secs(t), mb(Pair.peak(booked[y])),
+                           f"{t / one:.2f}× the 1-year time; the server's PUT of the class {secs(put)}, "
+                           f"the rest {secs(max(t - put, 0))}"))
+    finally:
+        server.stop()
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    return rows, curves
 
 
 def compare(ours_path, theirs_path):
