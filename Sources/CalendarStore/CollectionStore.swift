@@ -135,14 +135,10 @@ struct CollectionStore {
                 try refresh(&state)
             }
             let (before, diagnostics, members) = read(state)
-            let damage = diagnostics.filter(\.losesText)
-            if let first = damage.first, case .refuse = ifDamaged {
-                throw ICalendarError(.damaged, "\(Self.shown(client.collection.absoluteString)) did not import cleanly (\(damage.count) problem\(damage.count == 1 ? "" : "s"), the first: line \(first.line): \(first.message)); saving a change over it would lose that text, so nothing was changed",
-                                     diagnostics: damage)
-            }
+            try Resources.refuseDamage(at: Self.shown(client.collection.absoluteString), diagnostics, ifDamaged)
             var after = before
             let result = try body(&after)
-            if !damage.isEmpty, case .keepCopy(let kept) = ifDamaged {
+            if case .keepCopy(let kept) = ifDamaged {
                 for member in members where member.damaged && copied.insert(member.href).inserted { kept(try keepCopy(member.href, state)) }
             }
             let writes = Resources.writes(from: before, to: after, held: members.map { ($0.href, $0.keys) })

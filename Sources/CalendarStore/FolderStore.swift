@@ -73,14 +73,10 @@ struct FolderStore {
         let lock = try FolderLock(folder, whileWaiting: whileWaiting)
         defer { lock.release() }
         let (before, diagnostics, files) = try read()
-        let damage = diagnostics.filter(\.losesText)
-        if let first = damage.first, case .refuse = ifDamaged {
-            throw ICalendarError(.damaged, "\(folder.path) did not import cleanly (\(damage.count) problem\(damage.count == 1 ? "" : "s"), the first: line \(first.line): \(first.message)); saving a change over it would lose that text, so nothing was changed",
-                                 diagnostics: damage)
-        }
+        try Resources.refuseDamage(at: folder.path, diagnostics, ifDamaged)
         var after = before
         let result = try body(&after)
-        if !damage.isEmpty, case .keepCopy(let kept) = ifDamaged {
+        if case .keepCopy(let kept) = ifDamaged {
             for file in files where file.damaged { kept(try keepCopy(file.name)) }
         }
         try write(from: before, to: after, files: files, exporter: try exporterFor(after))

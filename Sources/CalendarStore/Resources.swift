@@ -204,7 +204,7 @@ enum Resources {
     /// The properties journal of a calendar that has any own property.
     static func propertiesJournal(_ calendar: ICalendar) -> ContentComponent? {
         var lines: [ContentLine] = []
-        if let name = calendar.name { lines.append(ContentLine(name: "X-WR-CALNAME", value: escaped(name))) }
+        if let name = calendar.name { lines.append(ContentLine(name: "X-WR-CALNAME", text: name)) }
         if let zone = calendar.timeZone { lines.append(ContentLine(name: "X-WR-TIMEZONE", value: zone)) }
         if let color = calendar.color {
             if let css = color.cssName { lines.append(ContentLine(name: "COLOR", value: css)) }
@@ -213,7 +213,7 @@ enum Resources {
         lines += Array(calendar.properties)
         guard !lines.isEmpty else { return nil }
         return ContentComponent(name: "VJOURNAL", properties: ContentLines([
-            ContentLine(name: "UID", value: propertiesUID), ContentLine(name: "SUMMARY", value: escaped(calendar.name ?? "Calendar properties")),
+            ContentLine(name: "UID", value: propertiesUID), ContentLine(name: "SUMMARY", text: calendar.name ?? "Calendar properties"),
             ContentLine(name: "CATEGORIES", value: propertiesUID), ContentLine(name: "CLASS", value: "PRIVATE"),
         ] + lines))
     }
@@ -223,7 +223,7 @@ enum Resources {
         for line in journal.properties {
             switch line.name {
             case "UID", "DTSTAMP", "SUMMARY", "CATEGORIES", "CLASS": break
-            case "X-WR-CALNAME": calendar.name = unescaped(line.value)
+            case "X-WR-CALNAME": calendar.name = line.textValue
             case "X-WR-TIMEZONE": calendar.timeZone = line.value
             case "COLOR": if let c = try? ItemColor.named(line.value) { calendar.color = c }
             case "X-APPLE-CALENDAR-COLOR": if calendar.color == nil, let rgb = ItemColor.RGB(hex: String(line.value.prefix(7))) { calendar.color = ItemColor(rgb: rgb) }
@@ -231,6 +231,18 @@ enum Resources {
             }
         }
         calendar.properties = ContentLines(kept)
+    }
+
+    /// Refuses a change to a calendar that did not import cleanly, unless
+    /// `policy` goes on (see `CalendarFile.DamagePolicy`).
+    /// - Parameters:
+    ///   - place: the folder or the collection, as messages say it.
+    ///   - diagnostics: what reading found.
+    static func refuseDamage(at place: String, _ diagnostics: [ICalendarDiagnostic], _ policy: CalendarFile.DamagePolicy) throws(ICalendarError) {
+        let damage = diagnostics.filter(\.losesText)
+        guard let first = damage.first, case .refuse = policy else { return }
+        throw ICalendarError(.damaged, "\(place) did not import cleanly (\(damage.count) problem\(damage.count == 1 ? "" : "s"), the first: line \(first.line): \(first.message)); saving a change over it would lose that text, so nothing was changed",
+                             diagnostics: damage)
     }
 
     // MARK: Small readings
@@ -275,28 +287,6 @@ enum Resources {
         for o in item.overrides {
             use(o.recurrenceID)
             useItem(o.item)
-        }
-        return out
-    }
-
-    /// A TEXT value (RFC 5545 §3.3.11), escaped.
-    static func escaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: ",", with: "\\,")
-            .replacingOccurrences(of: ";", with: "\\;").replacingOccurrences(of: "\n", with: "\\n")
-    }
-
-    /// A TEXT value read back.
-    static func unescaped(_ text: String) -> String {
-        var out = "", escaping = false
-        for c in text {
-            if escaping {
-                out.append(c == "n" || c == "N" ? "\n" : c)
-                escaping = false
-            } else if c == "\\" {
-                escaping = true
-            } else {
-                out.append(c)
-            }
         }
         return out
     }

@@ -1,3 +1,4 @@
+import CalendarCore
 import Testing
 import _CalendarTestSupport
 @testable import ICalendarKit
@@ -71,5 +72,12 @@ struct TextEscapingTests {
             r.line("DESCRIPTION", value: Self.referenceEscape(v))
             #expect(w.bytes == r.bytes, "written \(v.debugDescription)")
         }
+    }
+
+    @Test("a TEXT line is written escaped and read back as it was")
+    func textLines() {
+        let line = ContentLine(name: "X-WR-CALNAME", text: "Gimnàs, Sants; sala\\1\nplanta 2")
+        #expect(line.value == "Gimnàs\\, Sants\\; sala\\\\1\\nplanta 2")
+        #expect(line.textValue == "Gimnàs, Sants; sala\\1\nplanta 2")
     }
 }
