@@ -146,7 +146,11 @@ struct Validate: ParsableCommand {
                     copy = try savedCopy(of: calendar, named: place.name.replacingOccurrences(of: "/", with: "") + ".before-repair.ics")
                 }
                 kept = copy
-                calendar.setScheduling(check.book)
+                if place.file == nil {
+                    calendar.setScheduling(check.book, splittingClassesBefore: LocalDate(Date(), in: check.book.timeZone).year)
+                } else {
+                    calendar.setScheduling(check.book)
+                }
                 return (check.problems.filter { $0.severity == .error }.count, copy)
             }
         } catch let error as ICalendarError {

@@ -62,7 +62,13 @@ struct BookOptions: ParsableArguments {
         return try updateCalendar { calendar in
             var book = try readBook(calendar, in: place)
             let result = try body(&book)
-            calendar.setScheduling(book)
+            if place.file == nil {
+                // One resource per UID (a folder, a collection): each class's earlier years in parts of their own,
+                // so that a booking writes this year's resource, not the class's history.
+                calendar.setScheduling(book, splittingClassesBefore: try today(in: book).year)
+            } else {
+                calendar.setScheduling(book)
+            }
             return result
         }
     }
@@ -101,8 +107,77 @@ struct BookOptions: ParsableArguments {
                 throw CLIError("\(url.path): \(error.description)")
             }
             if let done { return done }
+        } else if case .collection = place.location, let done = try changeOccurrenceOnServer(classID: classID, on: date, members: members, place, body) {
+            return done
         }
         return try whole()
+    }
+
+    /// A change of one occurrence on a CalDAV collection, made on the
+    /// resources it needs — the class (this year's, and the date's year's
+    /// part), the members it names, those on the occurrence's roster — so
+    /// that its cost does not follow the gym's size (`CalendarStore.update(holding:…)`).
+    /// `nil` when it must be made on the whole calendar.
+    private func changeOccurrenceOnServer<T>(classID: String, on date: LocalDate, members: [String], _ place: CalendarPlace,
+                                             _ body: (inout SchedulingBook) throws -> T) throws -> T? {
+        let timeZone = timeZone
+        _ = try Clock(named: timeZone ?? Clock.systemZoneName)
+        do {
+            return try place.store().update(
+                holding: Set([classID, "\(classID)@\(date.year)"] + members.map { "member:" + $0 }),
+                alsoHolding: { calendar in Self.rosterMembers(of: classID, near: date, in: calendar) },
+                exporterFor: { calendar in try exporter(zone: timeZone ?? calendarZoneName(of: calendar), zones: calendar.zones) },
+                whileWaiting: { sayWaiting(for: place) }, ifDamaged: damagePolicy(force: force)
+            ) { calendar in
+                // The book is read from the class and this occurrence's roster: the other rosters (whose members
+                // were not read) are set aside, and put back as they were.
+                let ofClass = { (item: CalendarItem) in item.uid == classID || item.uid == "\(classID)@\(date.year)" }
+                let aside = { (o: RecurrenceOverride) in
+                    abs(o.recurrenceID.localDate.days(to: date)) > 1 && o.item.properties.contains { $0.name == "ATTENDEE" }
+                }
+                var kept: [String: [RecurrenceOverride]] = [:]
+                for i in calendar.items.indices where ofClass(calendar.items[i]) {
+                    kept[calendar.items[i].uid] = calendar.items[i].overrides.filter(aside)
+                    calendar.items[i].overrides.removeAll(where: aside)
+                }
+                // A part the book cannot read alone (an attendee tied by email, say): the whole calendar decides.
+                guard calendar.items.contains(where: { $0.uid == classID }),
+                      var book = try? calendar.schedulingBook(defaultTimeZone: calendarZoneName(of: calendar)) else { throw WholeCalendar() }
+                let result = try body(&book)
+                calendar.setScheduling(book, splittingClassesBefore: try today(in: book).year)
+                for i in calendar.items.indices {
+                    guard let back = kept[calendar.items[i].uid], !back.isEmpty else { continue }
+                    calendar.items[i].overrides = (calendar.items[i].overrides + back).sorted { $0.recurrenceID.icalValue < $1.recurrenceID.icalValue }
+                }
+                return result
+            }
+        } catch is WholeCalendar {
+            return nil
+        } catch let error as SchedulingError {
+            throw CLIError(error.description)
+        } catch let error as ICalendarError {
+            throw damagedOrPlain(error, place)
+        } catch let error as CalendarStoreError {
+            throw storeError(error)
+        }
+    }
+
+    /// Said by a partial change that cannot be made on the part it read.
+    private struct WholeCalendar: Error {}
+
+    /// The members (`member:ID`) on the roster of a class's occurrence: the
+    /// attendees of its instances within a day of the date (its own is one
+    /// of them, whatever zone its `RECURRENCE-ID` is written in).
+    static func rosterMembers(of classID: String, near date: LocalDate, in calendar: ICalendar) -> Set<String> {
+        var out: Set<String> = []
+        for item in calendar.items where item.uid == classID || item.uid == "\(classID)@\(date.year)" {
+            for o in item.overrides where abs(o.recurrenceID.localDate.days(to: date)) <= 1 {
+                for line in o.item.properties where line.name == "ATTENDEE" {
+                    if let id = line.parameter("X-HORARI-MEMBER") { out.insert("member:" + id) }
+                }
+            }
+        }
+        return out
     }
 
     /// The exporter a change saves with: what it writes as `DTSTAMP` (for the

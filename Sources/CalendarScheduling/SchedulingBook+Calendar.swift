@@ -44,6 +44,8 @@ public struct SchedulingContent: Hashable, Sendable {
 enum Names {
     static let capacity = "X-HORARI-CAPACITY"
     static let instructor = "X-HORARI-INSTRUCTOR"
+    /// On a yearly part of a class's series (`ID@YEAR`): the class's ID.
+    static let classPart = "X-HORARI-CLASS-PART"
     static let coach = "X-HORARI-COACH"
     static let client = "X-HORARI-CLIENT"
     static let member = "X-HORARI-MEMBER"

@@ -98,6 +98,8 @@ extension SchedulingBook {
     /// - Returns: the book, and its problems in the order of the records.
     public static func reading(timeZone: ZoneRules, items: [CalendarItem], components: [ContentComponent])
         -> (book: SchedulingBook, problems: [RecordProblem]) {
+        // A class written in yearly parts is read as the one series it is.
+        let items = joiningClassParts(items)
         var book = SchedulingBook(timeZone: timeZone)
         var problems: [RecordProblem] = []
         func refused(_ record: RecordProblem.Record, _ error: SchedulingError, _ repair: String) {

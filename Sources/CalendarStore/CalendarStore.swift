@@ -75,6 +75,37 @@ public struct CalendarStore: Sendable {
         }
     }
 
+    /// Changes part of the calendar: the resources that hold `uids` (and the
+    /// calendar's own properties), then those that hold what `alsoHolding`
+    /// names in what was read — for a change that needs a few records of a
+    /// large calendar, such as a booking (its class and the members on its
+    /// roster), whose cost should not follow the calendar's size.
+    ///
+    /// Only a CalDAV collection is read in part (its cache knows which
+    /// resource holds which UID); for a file or a folder, and when the
+    /// cache cannot tell, this returns `nil` having done nothing: make the
+    /// change with ``update(exporterFor:whileWaiting:ifDamaged:_:)``. `body`
+    /// gets a calendar of just those resources, may run more than once, and
+    /// must change nothing but it; a change that would add a UID another
+    /// resource already holds is not made here either (`nil`).
+    ///
+    /// - Parameters:
+    ///   - uids: the UIDs whose resources to read.
+    ///   - alsoHolding: given what was read, the UIDs whose resources to read as well.
+    ///   - exporterFor: the exporter the changed resources are written with.
+    ///   - whileWaiting: called once when another process has held the cache's lock for a second.
+    ///   - ifDamaged: what to do with a resource that did not import cleanly.
+    ///   - body: the change.
+    /// - Returns: what `body` returns, or `nil` when the change must be made on the whole calendar.
+    public func update<T>(holding uids: Set<String>, alsoHolding: (ICalendar) -> Set<String> = { _ in [] },
+                          exporterFor: (ICalendar) throws -> ICalendarExporter = { _ in ICalendarExporter(options: .init(includeRejected: true)) },
+                          whileWaiting: (() -> Void)? = nil, ifDamaged: CalendarFile.DamagePolicy = .refuse,
+                          _ body: (inout ICalendar) throws -> T) throws -> T? {
+        guard case .collection(let url) = location else { return nil }
+        return try CollectionStore(url, options: options, credentials: credentials, notices: notices, cacheFolder: cacheFolder, timeout: requestTimeout)
+            .update(holding: uids, alsoHolding: alsoHolding, exporterFor: exporterFor, whileWaiting: whileWaiting, ifDamaged: ifDamaged, body)
+    }
+
     /// Loads, changes and saves the calendar, as the location allows:
     /// see ``CalendarStore``. A change to a calendar that did not import
     /// cleanly is refused unless `ifDamaged` says otherwise

@@ -75,6 +75,10 @@ struct CollectionStore {
         struct Member: Codable, Equatable {
             var etag: String?
             var file: String
+            /// The UIDs its text holds (`nil`: not known, as in a cache an
+            /// earlier version kept), so that a change can read only the
+            /// members it needs (``CollectionStore/update(holding:alsoHolding:exporterFor:whileWaiting:ifDamaged:_:)``).
+            var uids: [String]? = nil
         }
     }
 
@@ -114,6 +118,36 @@ struct CollectionStore {
     /// Loads, changes and saves the calendar: see ``CollectionStore``.
     func update<T>(exporterFor: (ICalendar) throws -> ICalendarExporter, whileWaiting: (() -> Void)?, ifDamaged: CalendarFile.DamagePolicy,
                    _ body: (inout ICalendar) throws -> T) throws -> T {
+        let done = try change(selecting: { _, _ in nil }, creating: true, exporterFor: exporterFor, whileWaiting: whileWaiting, ifDamaged: ifDamaged, body)
+        guard let done else { throw CalendarStoreError(.io, "the change could not be made") }  // (not reached: the whole calendar is always read)
+        return done
+    }
+
+    /// Changes only the members that hold `uids` (and the calendar's
+    /// properties), and then those that hold what `alsoHolding` names in
+    /// what was read: a booking reads its class and the members on its
+    /// roster, not the gym's history. `nil` when the cache cannot tell which
+    /// members hold what (one an earlier version kept, not fetched since)
+    /// or the collection is not there: make the change on the whole calendar.
+    func update<T>(holding uids: Set<String>, alsoHolding: (ICalendar) -> Set<String>, exporterFor: (ICalendar) throws -> ICalendarExporter,
+                   whileWaiting: (() -> Void)?, ifDamaged: CalendarFile.DamagePolicy, _ body: (inout ICalendar) throws -> T) throws -> T? {
+        let wanted = uids.union([Resources.propertiesUID])
+        return try change(selecting: { state, read in
+            guard state.members.values.allSatisfy({ $0.uids != nil }) else { return [] }
+            func holding(_ ids: Set<String>) -> Set<String> {
+                Set(state.members.filter { !Set($0.value.uids ?? []).isDisjoint(with: ids) }.keys)
+            }
+            let first = holding(wanted)
+            return first.union(holding(alsoHolding(read(first))))
+        }, creating: false, exporterFor: exporterFor, whileWaiting: whileWaiting, ifDamaged: ifDamaged, body)
+    }
+
+    /// A change made on the members `selecting` picks (all when it gives
+    /// `nil`; none — so `nil` is returned — when it gives an empty set):
+    /// see ``CollectionStore``.
+    private func change<T>(selecting: (State, (Set<String>) -> ICalendar) -> Set<String>?, creating: Bool,
+                           exporterFor: (ICalendar) throws -> ICalendarExporter, whileWaiting: (() -> Void)?, ifDamaged: CalendarFile.DamagePolicy,
+                           _ body: (inout ICalendar) throws -> T) throws -> T? {
         let lock = try openCache(whileWaiting: whileWaiting)
         defer { lock.release() }
         var state = try readState()
@@ -122,6 +156,7 @@ struct CollectionStore {
         // calendar by a booking that fails).
         var missing = false
         do { try refresh(&state) } catch let error as CalendarStoreError where error.code == .notFound {
+            guard creating else { return nil }
             missing = true
             state = State(collection: client.collection.absoluteString)
         }
@@ -134,7 +169,9 @@ struct CollectionStore {
                 usleep(UInt32.random(in: 0...UInt32(min(50_000 << attempt, 1_000_000))))
                 try refresh(&state)
             }
-            let (before, diagnostics, members) = read(state)
+            let selection = selecting(state) { hrefs in read(state, only: hrefs).calendar }
+            if let selection, selection.isEmpty { return nil }
+            let (before, diagnostics, members) = read(state, only: selection)
             try Resources.refuseDamage(at: Self.shown(client.collection.absoluteString), diagnostics, ifDamaged)
             var after = before
             let result = try body(&after)
@@ -143,6 +180,13 @@ struct CollectionStore {
             }
             let writes = Resources.writes(from: before, to: after, held: members.map { ($0.href, $0.keys) })
             if writes.isEmpty { return result }
+            // A part of the calendar must not make a UID a member it did not read already holds.
+            if let selection {
+                let elsewhere = Set(state.members.filter { !selection.contains($0.key) }.flatMap { $0.value.uids ?? [] })
+                for w in writes where w.name == nil {
+                    if case .uid(let uid) = w.key, elsewhere.contains(uid) { return nil }
+                }
+            }
             if missing {
                 try client.makeCalendar(displayName: nil)
                 missing = false
@@ -162,11 +206,11 @@ struct CollectionStore {
     }
 
     /// Reads the cached members, in href order, as one calendar (``ResourceReader``).
-    private func read(_ state: State) -> (calendar: ICalendar, diagnostics: [ICalendarDiagnostic], members: [Member]) {
+    private func read(_ state: State, only selection: Set<String>? = nil) -> (calendar: ICalendar, diagnostics: [ICalendarDiagnostic], members: [Member]) {
         var sources: [ResourceReader.Source] = []
         var hrefs: [String] = []
         var diagnostics: [ICalendarDiagnostic] = []
-        for (href, member) in state.members.sorted(by: { $0.key < $1.key }) {
+        for (href, member) in state.members.sorted(by: { $0.key < $1.key }) where selection?.contains(href) ?? true {
             guard let data = FileManager.default.contents(atPath: file(member.file).path) else {
                 diagnostics.append(ICalendarDiagnostic(.warning, line: 1, .other, "\(Self.displayName(href)): the cache's copy cannot be read; the next command fetches it again"))
                 continue
@@ -209,12 +253,16 @@ struct CollectionStore {
                 missing.remove(href)
                 let name = Self.fileName(href, resource.etag)
                 try FolderStore.writeAtomically(resource.data ?? [], to: file(name))
-                next.members[href] = State.Member(etag: resource.etag, file: name)
+                next.members[href] = State.Member(etag: resource.etag, file: name, uids: ResourceReader.scan(resource.data ?? [])?.uids)
             }
             // Gone between the sync and the fetch.
             for href in missing { next.members[href] = nil }
         }
         next.syncToken = token
+        // A cache an earlier version kept does not say which member holds which UID: read from its copies, once.
+        for (href, member) in next.members where member.uids == nil {
+            if let data = FileManager.default.contents(atPath: file(member.file).path) { next.members[href]?.uids = ResourceReader.scan([UInt8](data))?.uids }
+        }
         if next != state {
             try saveState(next)
             state = next
@@ -329,7 +377,7 @@ struct CollectionStore {
                     let name = Self.fileName(write.href, etag)
                     try FolderStore.writeAtomically(text, to: self.file(name))
                     // A server that changed the text as it stored it gives no tag: the next sync fetches it.
-                    state.members[write.href] = State.Member(etag: etag, file: name)
+                    state.members[write.href] = State.Member(etag: etag, file: name, uids: ResourceReader.scan(text)?.uids)
                 } else if let etag = write.etag {
                     do { try client.delete(write.href, ifMatch: etag) } catch {
                         // Already gone is gone.

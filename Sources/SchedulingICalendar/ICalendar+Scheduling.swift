@@ -57,7 +57,23 @@ extension ICalendar {
     /// - Parameter book: the book whose records (its backup, as
     ///   ``init(_:for:name:)`` writes for `.everything`) the calendar keeps.
     public mutating func setScheduling(_ book: SchedulingBook) {
-        let content = book.backupContent()
+        setScheduling(book, content: book.backupContent())
+    }
+
+    /// Replaces the calendar's scheduling records with a book's, each class
+    /// that met before `year` in yearly parts
+    /// (`SchedulingBook.backupContent(splittingClassesBefore:)`): for a
+    /// calendar kept one resource per UID, a folder or a CalDAV collection,
+    /// where a class's one resource would otherwise hold its whole history.
+    ///
+    /// - Parameters:
+    ///   - book: the book.
+    ///   - year: the current year on the book's clock.
+    public mutating func setScheduling(_ book: SchedulingBook, splittingClassesBefore year: Int) {
+        setScheduling(book, content: book.backupContent(splittingClassesBefore: year))
+    }
+
+    private mutating func setScheduling(_ book: SchedulingBook, content: SchedulingContent) {
         items = items.filter { !SchedulingBook.isSchedulingItem($0) } + content.items
         components = components.filter { !SchedulingBook.isSchedulingComponent($0) } + content.components
         properties.removeAll { $0.name == Self.bookZoneProperty }

@@ -467,6 +467,50 @@ struct CollectionStoreTests {
         #expect(try store(server, caches, "b").load().calendar.name == "Gimnàs Sants, renamed")
     }
 
+    /// A booking's cost follows its records, not the calendar: a change of
+    /// part of a collection reads only the members that hold what it names.
+    @Test("a change of part of the collection reads only the members holding the UIDs it names, then those it finds named there")
+    func partialChange() throws {
+        let server = try TestServer.radicale()
+        defer { server.stop() }
+        let caches = try scratch()
+        defer { try? FileManager.default.removeItem(at: caches) }
+        let a = store(server, caches, "a")
+        try a.update { calendar in
+            calendar.name = "Gimnàs Sants"
+            calendar.items = (1...30).map { try? event("e\($0)", "Event \($0)", day: 1 + $0 % 28) }.compactMap { $0 }
+            if let i = calendar.items.firstIndex(where: { $0.uid == "e1" }) {
+                calendar.items[i].properties = [ContentLine(name: "X-SEE", value: "e2")]
+            }
+        }
+        let gym = client(server)
+        let tags = try etags(gym)
+        var seen: [[String]] = []
+        let done = try a.update(holding: ["e1"], alsoHolding: { calendar in
+            Set(calendar.items.flatMap { $0.properties.filter { $0.name == "X-SEE" }.map(\.value) })
+        }) { calendar in
+            seen.append(calendar.items.map(\.uid).sorted())
+            if let i = calendar.items.firstIndex(where: { $0.uid == "e2" }) { calendar.items[i].title = "Event 2, seen from 1" }
+            #expect(calendar.name == "Gimnàs Sants", "the calendar's own properties are read too")
+            return calendar.items.count
+        }
+        #expect(done == 2)
+        #expect(seen == [["e1", "e2"]])
+        let after = try etags(gym)
+        #expect(Set(after.keys) == Set(tags.keys))
+        #expect(after.filter { tags[$0.key] != $0.value }.keys.sorted() == ["/alice/gym/e2.ics"])
+        #expect(try a.load().calendar.items.first { $0.uid == "e2" }?.title == "Event 2, seen from 1")
+        // A change that would give another member's UID to a new resource is left to the whole calendar.
+        let refused: Bool? = try a.update(holding: ["e3"]) { calendar in
+            calendar.items.append(try event("e4", "A second e4", day: 2))
+            return true
+        }
+        #expect(refused == nil)
+        #expect(try etags(gym) == after)
+        // A folder or a file is not read in part.
+        #expect(try CalendarStore(.folder(caches.appendingPathComponent("folder"))).update(holding: ["x"]) { _ in 1 } == nil)
+    }
+
     @Test("loading a collection that does not exist is notFound, and makes none")
     func missingCollection() throws {
         let server = try TestServer.radicale()
