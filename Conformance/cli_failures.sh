@@ -85,11 +85,20 @@ for c in darkred firebrick maroon crimson indianred orangered '#e00000'; do
   expect "red family: $c" 1 "red marks days with two or more items" "$WORK/gym.ics" -- \
     "$HORARI" add Busy --start '2026-11-24 10:00' --color "$c" --calendar "$WORK/gym.ics"
 done
-# A read command with no calendar yet, and a folder given as the calendar.
+# A read command with no calendar yet, and a folder of other things given as
+# the calendar (a folder is a calendar of one .ics per UID, issue 21, but one
+# that holds no .ics file and something else is a mistyped path): nothing is
+# read as an empty calendar, and nothing is written into it.
 expect "no calendar yet" 1 "there is no calendar at $WORK/none/horari/calendar.ics yet" "$WORK/gym.ics" -- \
   env XDG_DATA_HOME="$WORK/none" "$HORARI" list
-expect "a folder as the calendar" 1 "is a folder, not a calendar file" "$WORK/gym.ics" -- \
-  "$HORARI" month --calendar "$WORK"
+mkdir "$WORK/notes" && echo "buy mats" > "$WORK/notes/todo.txt"
+expect "a folder of other things as the calendar" 1 "so it is not a calendar folder" "$WORK/notes/todo.txt" -- \
+  "$HORARI" month --calendar "$WORK/notes"
+expect "adding into a folder of other things" 1 "so it is not a calendar folder" "$WORK/notes/todo.txt" -- \
+  "$HORARI" $add --calendar "$WORK/notes"
+if [ "$(ls -A "$WORK/notes")" != "todo.txt" ]; then
+  echo "FAIL adding into a folder of other things: it now holds $(ls -A "$WORK/notes" | tr '\n' ' ')"; failures=$((failures + 1))
+fi
 
 # A read-only calendar (folder and file), as a user who is not root: root may write anyway.
 mkdir "$WORK/ro" && cp "$WORK/gym.ics" "$WORK/ro/gym.ics" && chmod 444 "$WORK/ro/gym.ics" && chmod 555 "$WORK/ro"

@@ -68,6 +68,8 @@ public struct CalendarStoreError: Error, Hashable, Sendable, CustomStringConvert
         public static let invalidLocation = Code(rawValue: "invalidLocation")
         /// There is no calendar there.
         public static let notFound = Code(rawValue: "notFound")
+        /// A folder that holds other things and no `.ics` file: not a calendar folder.
+        public static let notACalendar = Code(rawValue: "notACalendar")
         /// The server asks for credentials, or refused the ones given (401, 403).
         public static let unauthorized = Code(rawValue: "unauthorized")
         /// A conditional write lost a race (412) more times than the store retries.

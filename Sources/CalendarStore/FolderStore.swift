@@ -24,6 +24,9 @@ struct FolderStore {
     let folder: URL
     let options: ImportOptions
 
+    /// The files vdirsyncer keeps beside the resources of a collection: they do not make a folder something else.
+    static let metadataNames: Set<String> = ["color", "displayname", "metadata"]
+
     /// One file read: its name, its resources' keys, and whether it imported cleanly.
     struct File {
         var name: String
@@ -33,11 +36,19 @@ struct FolderStore {
 
     /// Reads every `.ics` file of the folder (not hidden ones), in name order, as one calendar (``ResourceReader``).
     func read() throws(CalendarStoreError) -> (calendar: ICalendar, diagnostics: [ICalendarDiagnostic], files: [File]) {
-        let names: [String]
+        let entries: [String]
         do {
-            names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".ics") && !$0.hasPrefix(".") }.sorted()
+            entries = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") }
         } catch {
             throw CalendarStoreError(.notFound, "there is no calendar folder at \(folder.path)")
+        }
+        let names = entries.filter { $0.hasSuffix(".ics") }.sorted()
+        // An empty folder is a calendar with nothing in it yet (a new vdir); a
+        // folder of other things and no .ics file is a mistyped path, and
+        // reading it as an empty calendar, or writing into it, would hide that.
+        let others = entries.filter { !$0.hasSuffix(".ics") && !Self.metadataNames.contains($0) && !$0.contains(".ics.damaged") }
+        if names.isEmpty, let example = others.sorted().first {
+            throw CalendarStoreError(.notACalendar, "\(folder.path) holds no .ics file but \(others.count) other \(others.count == 1 ? "entry" : "entries") (such as ‘\(example)’), so it is not a calendar folder; name an .ics file, an empty folder, or a folder of .ics files")
         }
         var sources: [ResourceReader.Source] = []
         var diagnostics: [ICalendarDiagnostic] = []

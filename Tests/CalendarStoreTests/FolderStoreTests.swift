@@ -78,6 +78,25 @@ struct FolderStoreTests {
         #expect(try names(folder) == ["horari-calendar.ics", "yoga.ics"])
     }
 
+    @Test("an empty folder, or one with vdirsyncer's metadata, is an empty calendar; a folder of other things and no .ics is refused, read or changed, and left as it was")
+    func folderOfOtherThings() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(try CalendarStore(.folder(folder)).load().calendar.items.isEmpty)
+        try Data("Gym".utf8).write(to: folder.appendingPathComponent("displayname"))
+        #expect(try CalendarStore(.folder(folder)).load().calendar.items.isEmpty)
+        try Data("buy mats\n".utf8).write(to: folder.appendingPathComponent("todo.txt"))
+        let store = CalendarStore(.folder(folder))
+        let read = #expect(throws: CalendarStoreError.self) { try store.load() }
+        #expect(read?.code == .notACalendar)
+        #expect(read?.description.contains("holds no .ics file but 1 other entry (such as ‘todo.txt’)") == true)
+        let change = #expect(throws: CalendarStoreError.self) {
+            try store.update { calendar in calendar.items = [try event("yoga", "Yoga", day: 23)] }
+        }
+        #expect(change?.code == .notACalendar)
+        #expect(try names(folder) == ["displayname", "todo.txt"])
+    }
+
     /// A folder another program wrote: several events in one file, a file
     /// that is not iCalendar. Nothing of it is lost by a change.
     @Test("another program's files keep their names and what else they hold")
