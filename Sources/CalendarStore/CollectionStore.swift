@@ -441,13 +441,13 @@ struct CollectionStore {
 
     private func file(_ name: String) -> URL { cache.appendingPathComponent(name) }
 
-    private func openCache(whileWaiting: (() -> Void)? = nil) throws -> FolderLock {
+    private func openCache(whileWaiting: (() -> Void)? = nil) throws -> CalendarFile.FolderLock {
         do {
             try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
             throw CalendarStoreError(.io, "cannot make the cache folder \(cache.path): \(error.localizedDescription)")
         }
-        return try FolderLock(cache, whileWaiting: whileWaiting)
+        return try FolderLock.lock(cache, whileWaiting: whileWaiting)
     }
 
     private func readState() throws -> State {

@@ -4,10 +4,8 @@ import ICalendarKit
 
 #if canImport(Glibc)
 import Glibc
-private let posixWrite = Glibc.write
 #elseif canImport(Darwin)
 import Darwin
-private let posixWrite = Darwin.write
 #endif
 
 /// A calendar kept as a folder of one `.ics` file per `UID` — the vdir layout
@@ -81,7 +79,7 @@ struct FolderStore {
     func update<T>(exporterFor: (ICalendar) throws -> ICalendarExporter, whileWaiting: (() -> Void)?, ifDamaged: CalendarFile.DamagePolicy,
                    _ body: (inout ICalendar) throws -> T) throws -> T {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let lock = try FolderLock(folder, whileWaiting: whileWaiting)
+        let lock = try FolderLock.lock(folder, whileWaiting: whileWaiting)
         defer { lock.release() }
         let (before, diagnostics, files) = try read()
         try Resources.refuseDamage(at: folder.path, diagnostics, ifDamaged)
@@ -140,75 +138,17 @@ struct FolderStore {
         return copy
     }
 
-    /// A temporary file beside `url`, `fsync`, `rename`, `fsync` of the folder.
+    /// A temporary file beside `url`, `fsync`, `rename`, `fsync` of the
+    /// folder: `CalendarFile`'s own write, which keeps a file's mode.
     static func writeAtomically(_ bytes: [UInt8], to url: URL) throws(CalendarStoreError) {
-        let folder = url.deletingLastPathComponent()
-        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
-        // A file written again keeps its mode (a private one stays private).
-        var existing = stat()
-        let mode: mode_t = stat(url.path, &existing) == 0 ? existing.st_mode & 0o7777 : 0o644
-        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, mode)
-        guard fd >= 0 else { throw CalendarStoreError(.io, "cannot create \(temporary.path): \(String(cString: strerror(errno)))") }
-        var offset = 0
-        let ok = bytes.withUnsafeBytes { b -> Bool in
-            guard let base = b.baseAddress else { return true }
-            while offset < b.count {
-                let n = posixWrite(fd, base + offset, b.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                offset += n
-            }
-            return true
-        }
-        let synced = ok && fchmod(fd, mode) == 0 && fsync(fd) == 0
-        close(fd)
-        guard synced, rename(temporary.path, url.path) == 0 else {
-            let why = String(cString: strerror(errno))
-            unlink(temporary.path)
-            throw CalendarStoreError(.io, "cannot write \(url.path): \(why)")
-        }
-        let dir = open(folder.path, O_RDONLY)
-        if dir >= 0 {
-            _ = fsync(dir)
-            close(dir)
-        }
+        do { try CalendarFile.write(bytes, to: url) } catch { throw CalendarStoreError(.io, error.message) }
     }
 }
 
-/// An exclusive `flock` on a folder: a second of trying, a word to the
-/// caller, then a plain wait (as `CalendarFile` locks a calendar's folder).
-struct FolderLock {
-    let fd: Int32
-
-    init(_ folder: URL, whileWaiting: (() -> Void)?) throws(CalendarStoreError) {
-        fd = open(folder.path, O_RDONLY | O_DIRECTORY)
-        guard fd >= 0 else { throw CalendarStoreError(.io, "cannot open the folder \(folder.path) to lock it: \(String(cString: strerror(errno)))") }
-        var tries = 0
-        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            let e = errno
-            if e == EINTR { continue }
-            guard e == EWOULDBLOCK || e == EAGAIN else {
-                close(fd)
-                throw CalendarStoreError(.io, "cannot lock \(folder.path): \(String(cString: strerror(e)))")
-            }
-            tries += 1
-            if tries > 20 {
-                whileWaiting?()
-                while flock(fd, LOCK_EX) != 0 {
-                    if errno == EINTR { continue }
-                    close(fd)
-                    throw CalendarStoreError(.io, "cannot lock \(folder.path)")
-                }
-                return
-            }
-            usleep(50_000)
-        }
-    }
-
-    func release() {
-        _ = flock(fd, LOCK_UN)
-        close(fd)
+/// An exclusive `flock` on a folder, as `CalendarFile` locks a calendar's
+/// folder: a second of trying, a word to the caller, then a plain wait.
+enum FolderLock {
+    static func lock(_ folder: URL, whileWaiting: (() -> Void)?) throws(CalendarStoreError) -> CalendarFile.FolderLock {
+        do { return try CalendarFile.FolderLock(folder, whileWaiting: whileWaiting) } catch { throw CalendarStoreError(.io, error.message) }
     }
 }

@@ -41,7 +41,7 @@ public enum CalendarFile {
     /// Writes a calendar to a file atomically, under the file's lock.
     /// - Throws: ``ICalendarError`` with code ``ICalendarError/Code/io``.
     public static func save(_ calendar: ICalendar, to url: URL, exporter: ICalendarExporter = ICalendarExporter()) throws(ICalendarError) {
-        let lock = try Lock(url, whileWaiting: nil)
+        let lock = try FolderLock(holding: url, whileWaiting: nil)
         defer { lock.release() }
         try write(calendar, exporter: exporter, to: url)
     }
@@ -104,7 +104,7 @@ public enum CalendarFile {
         ifDamaged: DamagePolicy = .refuse,
         _ body: (inout ICalendar) throws -> T
     ) throws -> T {
-        let lock = try Lock(url, whileWaiting: whileWaiting)
+        let lock = try FolderLock(holding: url, whileWaiting: whileWaiting)
         defer { lock.release() }
         let read = try load(url, options: options)
         var calendar = read.calendar
@@ -148,8 +148,8 @@ public enum CalendarFile {
     }
 
     /// Temporary file, fsync, rename, fsync of the folder, for text already
-    /// in hand (a spliced file).
-    static func write(_ bytes: [UInt8], to url: URL) throws(ICalendarError) {
+    /// in hand (a spliced file, or a `CalendarStore` resource).
+    package static func write(_ bytes: [UInt8], to url: URL) throws(ICalendarError) {
         try replace(url) { (fd: Int32, path: String) throws(ICalendarError) in
             let written = bytes.withUnsafeBytes { writeAll(fd, $0) }
             guard written else { throw ioError("cannot write \(path)") }
@@ -162,7 +162,11 @@ public enum CalendarFile {
     private static func replace(_ url: URL, _ body: (Int32, String) throws(ICalendarError) -> Void) throws(ICalendarError) {
         let folder = url.deletingLastPathComponent()
         let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
-        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+        // A file written again keeps its mode (a private calendar stays
+        // private); a new one is 0644 less the umask, as any new file.
+        var existing = stat()
+        let mode: mode_t? = stat(url.path, &existing) == 0 ? existing.st_mode & 0o7777 : nil
+        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, mode ?? 0o644)
         guard fd >= 0 else { throw ioError("cannot create \(temporary.path)") }
         do {
             try body(fd, temporary.path)
@@ -171,7 +175,7 @@ public enum CalendarFile {
             unlink(temporary.path)
             throw error
         }
-        let synced = fsync(fd) == 0
+        let synced = (mode.map { fchmod(fd, $0) == 0 } ?? true) && fsync(fd) == 0
         let closed = close(fd) == 0
         guard synced, closed else {
             let e = ioError("cannot write \(temporary.path)")
@@ -209,22 +213,29 @@ public enum CalendarFile {
         ICalendarError(.io, "\(what): \(String(cString: strerror(errno)))")
     }
 
-    /// An exclusive `flock` on the calendar's folder.
-    struct Lock {
+    /// An exclusive `flock` on a folder: a second of trying without
+    /// blocking, then a word to the caller, then a plain wait. A calendar
+    /// file is locked by its folder (why: the type's comment); the
+    /// `CalendarStore` module locks its folders and caches with it too.
+    package struct FolderLock {
         let fd: Int32
 
-        init(_ url: URL, whileWaiting: (() -> Void)?) throws(ICalendarError) {
-            let folder = url.deletingLastPathComponent().path
-            fd = open(folder, O_RDONLY | O_DIRECTORY)
-            guard fd >= 0 else { throw CalendarFile.ioError("cannot open the folder \(folder) to lock it") }
-            // A second of trying without blocking, then a word to the caller,
-            // then a plain wait.
+        /// Locks the folder that holds `file`.
+        init(holding file: URL, whileWaiting: (() -> Void)?) throws(ICalendarError) {
+            try self.init(file.deletingLastPathComponent(), whileWaiting: whileWaiting)
+        }
+
+        /// Locks `folder`, waiting for whoever holds it.
+        package init(_ folder: URL, whileWaiting: (() -> Void)?) throws(ICalendarError) {
+            let path = folder.path
+            fd = open(path, O_RDONLY | O_DIRECTORY)
+            guard fd >= 0 else { throw CalendarFile.ioError("cannot open the folder \(path) to lock it") }
             var tries = 0
             while flock(fd, LOCK_EX | LOCK_NB) != 0 {
                 let e = errno
                 if e == EINTR { continue }
                 guard e == EWOULDBLOCK || e == EAGAIN else {
-                    let error = CalendarFile.ioError("cannot lock \(folder)")
+                    let error = CalendarFile.ioError("cannot lock \(path)")
                     close(fd)
                     throw error
                 }
@@ -233,7 +244,7 @@ public enum CalendarFile {
                     whileWaiting?()
                     while flock(fd, LOCK_EX) != 0 {
                         if errno == EINTR { continue }
-                        let error = CalendarFile.ioError("cannot lock \(folder)")
+                        let error = CalendarFile.ioError("cannot lock \(path)")
                         close(fd)
                         throw error
                     }
@@ -243,7 +254,8 @@ public enum CalendarFile {
             }
         }
 
-        func release() {
+        /// Unlocks the folder.
+        package func release() {
             _ = flock(fd, LOCK_UN)
             close(fd)
         }

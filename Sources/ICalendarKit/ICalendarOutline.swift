@@ -208,7 +208,7 @@ extension CalendarFile {
         _ url: URL, indexing: Set<String>, whileWaiting: (() -> Void)? = nil,
         _ body: (ICalendarOutline) throws -> (result: T, splice: ICalendarSplice)?
     ) throws -> T? {
-        let lock = try Lock(url, whileWaiting: whileWaiting)
+        let lock = try CalendarFile.FolderLock(holding: url, whileWaiting: whileWaiting)
         defer { lock.release() }
         guard let bytes = try readBytes(url), let outline = ICalendarOutline(bytes: bytes, indexing: indexing),
             let (result, splice) = try body(outline)
