@@ -20,31 +20,8 @@ private func event(_ uid: String, _ summary: String) -> [UInt8] {
         """.utf8)
 }
 
-/// A property's value in iCalendar text (unfolded; CR LF or LF line ends,
-/// as a server may re-serialise or XML may carry it).
-private func property(_ name: String, in data: [UInt8]?) -> String? {
-    guard let data else { return nil }
-    let text = String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\n ", with: "")
-    for line in text.split(separator: "\n") where line.hasPrefix(name + ":") || line.hasPrefix(name + ";") {
-        return line.split(separator: ":", maxSplits: 1).last.map(String.init)
-    }
-    return nil
-}
-
 /// Alice, who the Radicale servers know.
 private let alice = CalDAVCredentials(user: TestServer.user, password: TestServer.password)
-
-/// The error `body` throws, as a ``CalendarStoreError``.
-private func failure(_ body: () throws -> Void) -> CalendarStoreError? {
-    do {
-        try body()
-        return nil
-    } catch let error as CalendarStoreError {
-        return error
-    } catch {
-        return nil
-    }
-}
 
 @Suite("CalDAV client: credentials, hrefs and XML, without a server")
 struct CalDAVClientOfflineTests {

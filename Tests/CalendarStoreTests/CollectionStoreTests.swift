@@ -82,31 +82,12 @@ private func cachedMembers(_ state: [String: Any]) throws -> [String: (etag: Str
     return members.mapValues { ($0["etag"] as? String, $0["file"] as? String) }
 }
 
-/// Every value of a property in iCalendar text (unfolded; CR LF or LF line ends).
-private func values(_ name: String, in data: [UInt8]?) -> [String] {
-    guard let data else { return [] }
-    let text = String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\n ", with: "")
-    return text.split(separator: "\n").filter { $0.hasPrefix(name + ":") || $0.hasPrefix(name + ";") }.compactMap { line in
-        line.split(separator: ":", maxSplits: 1).dropFirst().first.map(String.init)
-    }
-}
 
 /// The items of a calendar as a person would compare them: one line each, by UID.
 private func summary(_ calendar: ICalendar) -> [String] {
     calendar.items.map { "\($0.uid) | \($0.title) | \($0.location ?? "-") | \($0.start) | \(String(describing: $0.end))" }.sorted()
 }
 
-/// The error `body` throws, as a ``CalendarStoreError``.
-private func failure(_ body: () throws -> Void) -> CalendarStoreError? {
-    do {
-        try body()
-        return nil
-    } catch let error as CalendarStoreError {
-        return error
-    } catch {
-        return nil
-    }
-}
 
 /// What a `@Sendable` callback was told.
 private final class Told<Value>: @unchecked Sendable {
