@@ -344,16 +344,35 @@ def run_all(horari, sample, work, server, proxy):
     for d in desks:
         d.run(["classes", "timetable", "--week", "2026-12-03"] + NOW, purl)
     refused_before = proxy.count("PUT", 412)
+    proxy.hold("PUT", len(racers), 20)
     runs = [d.start(["book", "--member", m, "--class", "pilates", "--date", "2026-12-03"] + NOW, purl) for d, m in zip(desks, racers)]
     results = [(m, p.wait(timeout=300), p.stdout.read(), p.stderr.read()) for m, p in zip(racers, runs)]
     won = [m for m, code, _, _ in results if code == 0]
     refused = proxy.count("PUT", 412) - refused_before
-    check(len(won) == 1 and all(code == 1 and "is full" in err for m, code, _, err in results if m not in won) and refused >= 1
+    check(len(won) == 1 and all(code == 1 and "is full" in err for m, code, _, err in results if m not in won)
+          and refused == len(racers) - 1
           and len(roster(url, "pilates", "20261203T190000")) == 4,
-          "a 412 storm: 10 desks with up-to-date caches, one place: exactly one booked (the server refused %d writes with 412)" % refused,
+          "a 412 storm: 10 desks with up-to-date caches, one place, their PUTs held by the proxy till all 10 came: exactly one booked, the server refused %d writes with 412" % refused,
           "\n".join("%s: exit %d %s %s" % r for r in results))
 
-    # 8. wrong places.
+    # 8. the first change of a new year: last year's rosters go to last year's part (issue 21's yearly parts).
+    weeks = ["2026-12-14", "2026-12-21", "2026-12-28"]
+    before = [front.run(["classes", "timetable", "--week", w] + NOW, url).stdout for w in weeks]
+    r = front.run(["book", "--member", "quim2", "--class", "yoga", "--date", "2027-01-04", "--now", "2027-01-02 10:00"], url)
+    after = [front.run(["classes", "timetable", "--week", w] + NOW, url).stdout for w in weeks]
+    cal = client.calendar(url=url)
+    yoga = [c for c in cal.event_by_uid("yoga").icalendar_instance.walk("VEVENT")]
+    early = [c["RECURRENCE-ID"].to_ical().decode() for c in yoga if "RECURRENCE-ID" in c and c["RECURRENCE-ID"].dt.year < 2027]
+    master = next(c for c in yoga if "RECURRENCE-ID" not in c)
+    check(r.returncode == 0 and roster(url, "yoga@2026", "20261221T183000") == ["quim2"]
+          and roster(url, "yoga@2026", "20261228T183000") == ["quim2"] and roster(url, "yoga", "20270104T183000") == ["quim2"]
+          and not early and master["DTSTART"].dt.year == 2027 and before == after,
+          "the first booking of 2027 writes 2026 as a part of its own (yoga@2026) holding that year's rosters; yoga keeps 2027 on; "
+          "the 2026 timetables read the same",
+          "exit %d: %s\nyoga's instances before 2027: %s; its DTSTART %s; timetables the same: %s"
+          % (r.returncode, r.stderr, early, master["DTSTART"].dt, before == after))
+
+    # 9. wrong places.
     for what, place, needle in [
         ("a collection that does not exist", server.base + "/%s/nothing-here/" % USER, "no collection"),
         ("a port nobody listens on", "http://127.0.0.1:%d/%s/gym/" % (free_port(), USER), "127.0.0.1"),

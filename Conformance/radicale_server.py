@@ -70,13 +70,18 @@ class Proxy:
     whose next request is cut off: ("PUT", "before") closes the connection
     without passing the request on (the server went away); ("PUT", "after")
     passes it on and closes the connection without passing the answer back
-    (the answer was lost)."""
+    (the answer was lost). `hold(method, n, seconds)` holds the next `n`
+    requests of a method until all `n` have come (or `seconds` have passed),
+    then lets them go on at once: writes that surely race, however slowly
+    a loaded machine starts the processes that make them."""
 
     def __init__(self, target):
         self.target = target
         self.statuses = {}
         self.cut = None
         self.lock = threading.Lock()
+        self.arrived = threading.Condition(self.lock)
+        self.held = None
         proxy = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
@@ -92,6 +97,13 @@ class Proxy:
                     cut = proxy.cut if proxy.cut and proxy.cut[0] == self.command else None
                     if cut:
                         proxy.cut = None
+                with proxy.lock:
+                    held = proxy.held
+                    if held and held["method"] == self.command and held["count"] < held["n"]:
+                        held["count"] += 1
+                        proxy.arrived.notify_all()
+                        while held["count"] < held["n"] and time.monotonic() < held["until"]:
+                            proxy.arrived.wait(held["until"] - time.monotonic())
                 if cut and cut[1] == "before":
                     self.close_connection = True
                     self.connection.shutdown(socket.SHUT_RDWR)
@@ -127,6 +139,10 @@ class Proxy:
         self.base = "http://127.0.0.1:%d" % self.server.server_address[1]
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
+
+    def hold(self, method, n, seconds):
+        with self.lock:
+            self.held = {"method": method, "n": n, "count": 0, "until": time.monotonic() + seconds}
 
     def count(self, method, status):
         with self.lock:

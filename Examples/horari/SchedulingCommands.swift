@@ -135,9 +135,9 @@ struct BookOptions: ParsableArguments {
                 let aside = { (o: RecurrenceOverride) in
                     abs(o.recurrenceID.localDate.days(to: date)) > 1 && o.item.properties.contains { $0.name == "ATTENDEE" }
                 }
-                var kept: [String: [RecurrenceOverride]] = [:]
+                var kept: [RecurrenceOverride] = []
                 for i in calendar.items.indices where ofClass(calendar.items[i]) {
-                    kept[calendar.items[i].uid] = calendar.items[i].overrides.filter(aside)
+                    kept += calendar.items[i].overrides.filter(aside)
                     calendar.items[i].overrides.removeAll(where: aside)
                 }
                 // A part the book cannot read alone (an attendee tied by email, say): the whole calendar decides.
@@ -145,9 +145,15 @@ struct BookOptions: ParsableArguments {
                       var book = try? calendar.schedulingBook(defaultTimeZone: calendarZoneName(of: calendar)) else { throw WholeCalendar() }
                 let result = try body(&book)
                 calendar.setScheduling(book, splittingClassesBefore: try today(in: book).year)
-                for i in calendar.items.indices {
-                    guard let back = kept[calendar.items[i].uid], !back.isEmpty else { continue }
-                    calendar.items[i].overrides = (calendar.items[i].overrides + back).sorted { $0.recurrenceID.icalValue < $1.recurrenceID.icalValue }
+                // Each roster set aside goes back to the event that now holds its date: the year's part, or the
+                // class's own event from its first date. The split may not be the one read (the first change of a
+                // new year makes last year's part; a clock a little behind another desk's at New Year joins one).
+                for roster in kept {
+                    guard let i = Self.eventHolding(roster.recurrenceID.localDate, of: classID, in: calendar) else { throw WholeCalendar() }
+                    calendar.items[i].overrides.append(roster)
+                }
+                for i in calendar.items.indices where ofClass(calendar.items[i]) || calendar.items[i].uid.hasPrefix(classID + "@") {
+                    calendar.items[i].overrides.sort { $0.recurrenceID.icalValue < $1.recurrenceID.icalValue }
                 }
                 return result
             }
@@ -164,6 +170,18 @@ struct BookOptions: ParsableArguments {
 
     /// Said by a partial change that cannot be made on the part it read.
     private struct WholeCalendar: Error {}
+
+    /// The index of the event of a class that holds a date: `ID@YEAR`, its
+    /// yearly part, else the class's own event when the date is on or after
+    /// its start. `nil` within a day of New Year, where a `RECURRENCE-ID`
+    /// written in another zone may belong to either year: the whole
+    /// calendar decides then.
+    static func eventHolding(_ date: LocalDate, of classID: String, in calendar: ICalendar) -> Int? {
+        let neighbours = [date.adding(days: -1), date.adding(days: 1)]
+        guard neighbours.allSatisfy({ $0.year == date.year }) else { return nil }
+        if let part = calendar.items.firstIndex(where: { $0.uid == "\(classID)@\(date.year)" }) { return part }
+        return calendar.items.firstIndex { $0.uid == classID && $0.start.localDate <= date }
+    }
 
     /// The members (`member:ID`) on the roster of a class's occurrence: the
     /// attendees of its instances within a day of the date (its own is one

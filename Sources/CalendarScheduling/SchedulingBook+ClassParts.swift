@@ -28,12 +28,23 @@ extension SchedulingBook {
     /// either form.
     /// - Parameter year: the current year on the book's clock.
     public func backupContent(splittingClassesBefore year: Int) -> SchedulingContent {
+        backupContent(splittingClassesBefore: year, besides: [])
+    }
+
+    /// ``backupContent(splittingClassesBefore:)`` for a calendar whose other
+    /// items hold the UIDs `taken`: a class one of whose parts would take a
+    /// UID held already (a session, another class, an event called
+    /// `yoga@2024`) is written whole, since one UID names one item.
+    package func backupContent(splittingClassesBefore year: Int, besides taken: Set<String>) -> SchedulingContent {
         var content = backupContent()
+        let others = content.items.filter { !$0.properties.contains { $0.name == Names.capacity } }
+        let held = taken.union(others.map(\.uid)).union(classes.map(\.id))
         var parts: [CalendarItem] = []
         for series in classes {
-            parts += classParts(series, before: year)
+            let split = classParts(series, before: year)
+            parts += split.dropFirst().contains { held.contains($0.uid) } ? [calendarItem(for: series, withRosters: true)] : split
         }
-        content.items = parts + content.items.filter { !$0.properties.contains { $0.name == Names.capacity } }
+        content.items = parts + others
         return content
     }
 
@@ -89,12 +100,20 @@ extension SchedulingBook {
 
     /// The items with each class's yearly parts (`X-HORARI-CLASS-PART`)
     /// joined into its own event: their dates, cancelled and moved
-    /// occurrences and rosters, the series starting with its first part. A
-    /// part whose class is not there is left as it is (a class of its own).
-    static func joiningClassParts(_ items: [CalendarItem]) -> [CalendarItem] {
-        guard items.contains(where: { $0.properties.contains { $0.name == Names.classPart } }) else { return items }
+    /// occurrences and rosters, the series starting on its first part's
+    /// first date. A part whose class is not there is left as it is (a class
+    /// of its own).
+    ///
+    /// Only a part's dates are read: the class meets at one time, for one
+    /// length, on one rule. A part another client changed otherwise (its
+    /// time, its length, its rule beyond `UNTIL`, dates of its own) is read
+    /// as the class meets, and said in a warning, since the next write of
+    /// that year's part writes it so.
+    static func joiningClassParts(_ items: [CalendarItem]) -> (items: [CalendarItem], problems: [RecordProblem]) {
+        guard items.contains(where: { $0.properties.contains { $0.name == Names.classPart } }) else { return (items, []) }
         var parts: [String: [CalendarItem]] = [:]
         var out: [CalendarItem] = []
+        var problems: [RecordProblem] = []
         for item in items {
             if let id = item.properties.first(where: { $0.name == Names.classPart })?.value {
                 parts[id, default: []].append(item)
@@ -105,8 +124,18 @@ extension SchedulingBook {
         for i in out.indices {
             guard let found = parts.removeValue(forKey: out[i].uid) else { continue }
             var main = out[i]
+            let time = main.start.wallTime.secondOfDay
             for p in found.sorted(by: { $0.start.wallTime < $1.start.wallTime }) {
-                if p.start.wallTime < main.start.wallTime { main.start = p.start }
+                let differences = partDifferences(p, from: out[i])
+                if !differences.isEmpty {
+                    problems.append(RecordProblem(
+                        severity: .warning, record: .item(uid: p.uid),
+                        message: "\(p.uid), the \(p.start.localDate.year) part of class ‘\(main.uid)’, \(differences.joined(separator: ", ")), unlike the class; it is read as the class meets (its dates, cancellations and rosters are kept), and the next change of that year writes it so",
+                        repair: nil, underlying: nil))
+                }
+                if p.start.localDate < main.start.localDate {
+                    main.start = main.start.withWallTime(LocalDateTime(localSeconds: Int64(p.start.localDate.dayNumber) * 86_400 + Int64(time)))
+                }
                 main.exceptionDates += p.exceptionDates
                 main.overrides += p.overrides.map { o in
                     var o = o
@@ -116,6 +145,33 @@ extension SchedulingBook {
             }
             out[i] = main
         }
-        return out + parts.keys.sorted().flatMap { parts[$0] ?? [] }
+        return (out + parts.keys.sorted().flatMap { parts[$0] ?? [] }, problems)
+    }
+
+    /// How a yearly part differs from its class, besides its dates: each as a phrase.
+    private static func partDifferences(_ part: CalendarItem, from whole: CalendarItem) -> [String] {
+        var out: [String] = []
+        if part.start.wallTime.secondOfDay != whole.start.wallTime.secondOfDay || part.start.zoneIdentifier != whole.start.zoneIdentifier {
+            let t = part.start.wallTime
+            out.append("starts at " + String(format: "%02d:%02d", t.hour, t.minute) + (part.start.zoneIdentifier.map { " \($0)" } ?? ""))
+        }
+        func length(_ item: CalendarItem) -> Int64? {
+            switch item.end {
+            case .at(let end)?: end.wallTime.localSeconds - item.start.wallTime.localSeconds
+            case .duration(let d)?: Int64(d.days) * 86_400 + Int64(d.seconds)
+            case nil: nil
+            }
+        }
+        if length(part) != length(whole) { out.append("lasts \(length(part).map { "\($0 / 60) minutes" } ?? "no time")") }
+        func shape(_ item: CalendarItem) -> [RecurrenceRule] {
+            item.recurrenceRules.map { rule in
+                var rule = rule
+                rule.until = nil
+                return rule
+            }
+        }
+        if shape(part) != shape(whole) { out.append("has the rule \(part.recurrenceRules.map(\.icalValue).joined(separator: " and "))") }
+        if !part.recurrenceDates.isEmpty { out.append("has dates of its own (RDATE)") }
+        return out
     }
 }

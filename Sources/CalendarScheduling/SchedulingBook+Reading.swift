@@ -99,9 +99,9 @@ extension SchedulingBook {
     public static func reading(timeZone: ZoneRules, items: [CalendarItem], components: [ContentComponent])
         -> (book: SchedulingBook, problems: [RecordProblem]) {
         // A class written in yearly parts is read as the one series it is.
-        let items = joiningClassParts(items)
+        let (items, partProblems) = joiningClassParts(items)
         var book = SchedulingBook(timeZone: timeZone)
-        var problems: [RecordProblem] = []
+        var problems: [RecordProblem] = partProblems
         func refused(_ record: RecordProblem.Record, _ error: SchedulingError, _ repair: String) {
             problems.append(RecordProblem(severity: .error, record: record, message: error.description, repair: repair, underlying: error))
         }

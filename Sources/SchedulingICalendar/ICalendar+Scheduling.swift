@@ -70,7 +70,8 @@ extension ICalendar {
     ///   - book: the book.
     ///   - year: the current year on the book's clock.
     public mutating func setScheduling(_ book: SchedulingBook, splittingClassesBefore year: Int) {
-        setScheduling(book, content: book.backupContent(splittingClassesBefore: year))
+        let others = Set(items.lazy.filter { !SchedulingBook.isSchedulingItem($0) }.map(\.uid))
+        setScheduling(book, content: book.backupContent(splittingClassesBefore: year, besides: others))
     }
 
     private mutating func setScheduling(_ book: SchedulingBook, content: SchedulingContent) {

@@ -85,7 +85,7 @@ public enum SchedulingFile {
         _ body: (inout SchedulingBook) throws -> T
     ) throws -> T? {
         let key = ClassOccurrence.ID(classID: classID, date: date)
-        return try CalendarFile.splice(url, indexing: ["UID", "RECURRENCE-ID"], whileWaiting: whileWaiting) { outline in
+        return try CalendarFile.splice(url, indexing: ["UID", "RECURRENCE-ID", "X-HORARI-CLASS-PART"], whileWaiting: whileWaiting) { outline in
             try change(key, members: members, outline, exporterFor: exporterFor, body)
         }
     }
@@ -113,6 +113,9 @@ public enum SchedulingFile {
             case "VEVENT", "VTODO":
                 // An ID written with an escape may read as the class's: the whole file decides.
                 if uids.contains(where: escaped) { return nil }
+                // A class written in yearly parts (a folder's or a collection's, exported as one file): the
+                // occurrence may be in a part, and the parts are one series, so the whole file decides.
+                if c.values("X-HORARI-CLASS-PART").contains(key.classID) { return nil }
                 guard uids == [key.classID] else { continue }
                 let ids = c.values("RECURRENCE-ID")
                 if ids.isEmpty, c.name == "VEVENT", ofClass.master == nil {

@@ -96,4 +96,33 @@ struct ClassPartsTests {
         }
         #expect(changed == ["pilates"])
     }
+
+    @Test("a part another client moved to 20:00 is read by its dates alone, with a warning naming it: the class still meets at 19:00 from its first date")
+    func partChangedElsewhere() throws {
+        let book = try gymWithHistory()
+        let whole = calendar(book, splitBefore: nil)
+        var split = calendar(book, splitBefore: 2026)
+        let i = try #require(split.items.firstIndex { $0.uid == "pilates@2024" })
+        split.items[i].start = split.items[i].start.withWallTime(try LocalDateTime(year: 2024, month: 1, day: 4, hour: 20))
+        let (read, problems) = try split.schedulingCheck(defaultTimeZone: Gym.zone)
+        #expect(problems.map(\.severity) == [.warning])
+        #expect(problems.first?.record == .item(uid: "pilates@2024"))
+        #expect(problems.first?.message.contains("pilates@2024, the 2024 part of class ‘pilates’, starts at 20:00 Europe/Madrid, unlike the class") == true, "\(problems)")
+        #expect(calendar(read, splitBefore: nil).items == whole.items)
+        // Unchanged parts say nothing.
+        #expect(try calendar(book, splitBefore: 2026).schedulingCheck(defaultTimeZone: Gym.zone).problems.isEmpty)
+    }
+
+    @Test("a class whose part would take a UID another item holds is written whole, and nothing is lost")
+    func partNameTaken() throws {
+        let book = try gymWithHistory()
+        var mine = ICalendar()
+        mine.items = [CalendarItem(uid: "pilates@2025", title: "Someone's own event", start: .date(try LocalDate(year: 2025, month: 3, day: 1)))]
+        mine.setScheduling(book, splittingClassesBefore: 2026)
+        let uids = mine.items.map(\.uid)
+        #expect(uids.filter { $0 == "pilates@2025" }.count == 1)
+        #expect(!uids.contains("pilates@2024") && uids.contains("swim@2024"))
+        #expect(mine.items.first { $0.uid == "pilates@2025" }?.title == "Someone's own event")
+        #expect(calendar(try mine.schedulingBook(defaultTimeZone: Gym.zone), splitBefore: nil).items == calendar(book, splitBefore: nil).items)
+    }
 }

@@ -284,7 +284,8 @@ struct SchedulingFileTests {
 
     /// Files the splice must not take, as edits of the sample.
     enum Unspliceable: String, CaseIterable, Sendable {
-        case bareLineFeeds, noBookZone, blankLine, byteOrderMark, textAfterCalendar, earlierForm, instanceDatedOtherwise, rosterUnreadable, attendeeWithoutID
+        case bareLineFeeds, noBookZone, blankLine, byteOrderMark, textAfterCalendar, earlierForm, instanceDatedOtherwise, rosterUnreadable, attendeeWithoutID,
+             classInParts
 
         func apply(_ t: String) -> String {
             switch self {
@@ -305,6 +306,13 @@ struct SchedulingFileTests {
             case .attendeeWithoutID:
                 // An attendee another calendar added, tied to a member by address only.
                 t.replacingOccurrences(of: ";X-HORARI-MEMBER=nuria:urn", with: ":urn")
+            case .classInParts:
+                // A folder's or a collection's class exported as one file: an earlier year as a part of its own.
+                t.replacingOccurrences(
+                    of: "END:VCALENDAR\r\n",
+                    with: "BEGIN:VEVENT\r\nUID:yoga@2025\r\nDTSTAMP:20251231T000000Z\r\nDTSTART;TZID=Europe/Madrid:20250106T183000\r\nDURATION:PT1H\r\n"
+                        + "RRULE:FREQ=WEEKLY;UNTIL=20251231T173000Z;BYDAY=MO,WE\r\nSUMMARY:Yoga\r\nX-HORARI-CAPACITY:12\r\nX-HORARI-CLASS-PART:yoga\r\n"
+                        + "END:VEVENT\r\nEND:VCALENDAR\r\n")
             }
         }
     }
