@@ -50,13 +50,16 @@ enum ResourceReader {
             sharedDiagnostics.append(ICalendarDiagnostic(.warning, line: 1, .other, "\(names): a UID is in more than one of these resources; each is read alone, and the first one read keeps the UID"))
         }
         // A zone is written once when every resource that defines it defines it alike; one that defines it
-        // otherwise is read alone (its times keep the first definition read: said below).
+        // otherwise is read alone (its times keep the first definition read: said below). An IANA name is
+        // read with the system's tz data whatever its definition says (the exporter writes each resource's
+        // rules from that resource's first year: a class's 2019 part and its own event differ so), so any
+        // of its definitions does.
         var definitions: [String: [UInt8]] = [:]
         var otherwise: [String] = []
         for (i, s) in scans.enumerated() {
             guard let s else { continue }
             for block in s.blocks {
-                guard let tzid = block.timeZone else { continue }
+                guard let tzid = block.timeZone, !ICalendarImporter.readsWithSystemZone(tzid) else { continue }
                 var text: [UInt8] = []
                 for (_, line) in block.lines { text += line + [0x0A] }
                 if let known = definitions[tzid] {

@@ -211,3 +211,14 @@ extension ContentComponent {
         return copy
     }
 }
+
+extension ICalendarImporter {
+    /// Whether the importer reads times under `tzid` with the system's tz
+    /// data whatever a `VTIMEZONE` of that name says: an exact IANA name,
+    /// or one behind a vendor prefix. Two resources that define such a zone
+    /// otherwise (each exported with the rules from its own first year, say)
+    /// are read alike.
+    package static func readsWithSystemZone(_ tzid: String) -> Bool {
+        ImportSession.systemName(tzid) != nil
+    }
+}

@@ -97,6 +97,50 @@ struct FolderStoreTests {
         #expect(try names(folder) == ["displayname", "todo.txt"])
     }
 
+    /// One event in `zone`, with a `VTIMEZONE` of that name whose rules begin in `onset`.
+    private func zoned(_ uid: String, _ zone: String, onset: Int, offset: String = "+0100") -> Data {
+        Data("""
+            BEGIN:VCALENDAR\r
+            VERSION:2.0\r
+            PRODID:-//Test//EN\r
+            BEGIN:VTIMEZONE\r
+            TZID:\(zone)\r
+            BEGIN:STANDARD\r
+            DTSTART:\(onset)1026T030000\r
+            TZOFFSETFROM:\(offset)\r
+            TZOFFSETTO:\(offset)\r
+            RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU\r
+            END:STANDARD\r
+            END:VTIMEZONE\r
+            BEGIN:VEVENT\r
+            UID:\(uid)\r
+            DTSTAMP:20260101T000000Z\r
+            DTSTART;TZID=\(zone):\(onset)0715T190000\r
+            DURATION:PT1H\r
+            SUMMARY:\(uid)\r
+            END:VEVENT\r
+            END:VCALENDAR\r
+
+            """.utf8)
+    }
+
+    @Test("resources that define an IANA zone from different years read together and say nothing; a custom zone defined two ways is said")
+    func zoneDefinitions() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try zoned("yoga", "Europe/Madrid", onset: 2026).write(to: folder.appendingPathComponent("yoga.ics"))
+        try zoned("yoga@2019", "Europe/Madrid", onset: 2019).write(to: folder.appendingPathComponent("yoga@2019.ics"))
+        let read = try CalendarStore(.folder(folder)).load()
+        #expect(read.diagnostics.isEmpty, "\(read.diagnostics)")
+        // July in Madrid is CEST (+02:00) in either year, from the tz database, whatever the definitions say.
+        let starts = try read.calendar.items.sorted { $0.uid < $1.uid }.map { try $0.start.instant(floatingIn: .utc) }
+        #expect(starts.map(\.timeIntervalSince1970) == [1_784_134_800, 1_563_210_000])
+        try zoned("a", "My Office", onset: 2020).write(to: folder.appendingPathComponent("office-a.ics"))
+        try zoned("b", "My Office", onset: 2020, offset: "+0300").write(to: folder.appendingPathComponent("office-b.ics"))
+        let again = try CalendarStore(.folder(folder)).load()
+        #expect(again.diagnostics.map(\.message) == ["office-b.ics defines the zone ‘My Office’ otherwise than another resource; its times are read with the first definition read"])
+    }
+
     /// A folder another program wrote: several events in one file, a file
     /// that is not iCalendar. Nothing of it is lost by a change.
     @Test("another program's files keep their names and what else they hold")
