@@ -88,9 +88,15 @@ extension ImportSession {
             candidates[tzid] = (iana, own, system)
         }
         guard !candidates.isEmpty else { return [:] }
-        // A zone that text kept as written names (a VJOURNAL, a rejected
-        // component) keeps its definition: that text still says `TZID=…`.
-        for c in calendar.components + calendar.rejected {
+        // A zone that text kept as written names (a VJOURNAL) keeps its
+        // definition: that text still says `TZID=…`. Not for a rejected
+        // component: an export writes those only when asked (a damaged file
+        // saved with --force), so they would make the zone's name depend on
+        // text the next import does not see, and a rejected component is
+        // not valid iCalendar anyway; a reader that mends it finds the
+        // Windows name read as its IANA zone, as one with no VTIMEZONE is
+        // (found by FuzzICalendarImport: Tests/Fixtures/fuzz/import/).
+        for c in calendar.components {
             for tzid in c.timeZoneIDs() { candidates[tzid] = nil }
         }
         guard !candidates.isEmpty else { return [:] }
