@@ -1,5 +1,6 @@
 import ArgumentParser
 import CalendarCore
+import CalendarScheduling
 import CalendarStore
 import Foundation
 import ICalendarKit
@@ -33,6 +34,20 @@ struct CalendarPlace {
     /// Whether there is a calendar there to read: a file or folder that
     /// exists; a collection is asked when read.
     var exists: Bool { CalendarStore(location).exists }
+
+    /// Writes the gym's book into the calendar as this place keeps it: a
+    /// file whole (`SchedulingFile` changes one occurrence in place); a
+    /// folder or a collection, one resource per UID, with each class's
+    /// earlier years in parts of their own, so that a booking writes this
+    /// year's resource, not the class's history.
+    /// - Parameter year: the current year on the book's clock.
+    func setScheduling(_ book: SchedulingBook, in calendar: inout ICalendar, year: Int) {
+        if file == nil {
+            calendar.setScheduling(book, splittingClassesBefore: year)
+        } else {
+            calendar.setScheduling(book)
+        }
+    }
 
     /// The store that reads and changes it.
     func store(_ options: ImportOptions = ImportOptions()) -> CalendarStore {

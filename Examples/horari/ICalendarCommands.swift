@@ -146,11 +146,7 @@ struct Validate: ParsableCommand {
                     copy = try savedCopy(of: calendar, named: place.name.replacingOccurrences(of: "/", with: "") + ".before-repair.ics")
                 }
                 kept = copy
-                if place.file == nil {
-                    calendar.setScheduling(check.book, splittingClassesBefore: LocalDate(Date(), in: check.book.timeZone).year)
-                } else {
-                    calendar.setScheduling(check.book)
-                }
+                place.setScheduling(check.book, in: &calendar, year: LocalDate(Date(), in: check.book.timeZone).year)
                 return (check.problems.filter { $0.severity == .error }.count, copy)
             }
         } catch let error as ICalendarError {

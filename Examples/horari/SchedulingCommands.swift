@@ -62,13 +62,7 @@ struct BookOptions: ParsableArguments {
         return try updateCalendar { calendar in
             var book = try readBook(calendar, in: place)
             let result = try body(&book)
-            if place.file == nil {
-                // One resource per UID (a folder, a collection): each class's earlier years in parts of their own,
-                // so that a booking writes this year's resource, not the class's history.
-                calendar.setScheduling(book, splittingClassesBefore: try today(in: book).year)
-            } else {
-                calendar.setScheduling(book)
-            }
+            place.setScheduling(book, in: &calendar, year: try today(in: book).year)
             return result
         }
     }
@@ -122,16 +116,17 @@ struct BookOptions: ParsableArguments {
                                              _ body: (inout SchedulingBook) throws -> T) throws -> T? {
         let timeZone = timeZone
         _ = try Clock(named: timeZone ?? Clock.systemZoneName)
+        let part = SchedulingBook.classPartUID(classID, year: date.year)
         do {
             return try place.store().update(
-                holding: Set([classID, "\(classID)@\(date.year)"] + members.map { "member:" + $0 }),
+                holding: Set([classID, part] + members.map { "member:" + $0 }),
                 alsoHolding: { calendar in Self.rosterMembers(of: classID, near: date, in: calendar) },
                 exporterFor: { calendar in try exporter(zone: timeZone ?? calendarZoneName(of: calendar), zones: calendar.zones) },
                 whileWaiting: { sayWaiting(for: place) }, ifDamaged: damagePolicy(force: force)
             ) { calendar in
                 // The book is read from the class and this occurrence's roster: the other rosters (whose members
                 // were not read) are set aside, and put back as they were.
-                let ofClass = { (item: CalendarItem) in item.uid == classID || item.uid == "\(classID)@\(date.year)" }
+                let ofClass = { (item: CalendarItem) in item.uid == classID || item.uid == part }
                 let aside = { (o: RecurrenceOverride) in
                     abs(o.recurrenceID.localDate.days(to: date)) > 1 && o.item.properties.contains { $0.name == "ATTENDEE" }
                 }
@@ -144,7 +139,7 @@ struct BookOptions: ParsableArguments {
                 guard calendar.items.contains(where: { $0.uid == classID }),
                       var book = try? calendar.schedulingBook(defaultTimeZone: calendarZoneName(of: calendar)) else { throw WholeCalendar() }
                 let result = try body(&book)
-                calendar.setScheduling(book, splittingClassesBefore: try today(in: book).year)
+                place.setScheduling(book, in: &calendar, year: try today(in: book).year)
                 // Each roster set aside goes back to the event that now holds its date: the year's part, or the
                 // class's own event from its first date. The split may not be the one read (the first change of a
                 // new year makes last year's part; a clock a little behind another desk's at New Year joins one).
@@ -179,7 +174,8 @@ struct BookOptions: ParsableArguments {
     static func eventHolding(_ date: LocalDate, of classID: String, in calendar: ICalendar) -> Int? {
         let neighbours = [date.adding(days: -1), date.adding(days: 1)]
         guard neighbours.allSatisfy({ $0.year == date.year }) else { return nil }
-        if let part = calendar.items.firstIndex(where: { $0.uid == "\(classID)@\(date.year)" }) { return part }
+        let partUID = SchedulingBook.classPartUID(classID, year: date.year)
+        if let part = calendar.items.firstIndex(where: { $0.uid == partUID }) { return part }
         return calendar.items.firstIndex { $0.uid == classID && $0.start.localDate <= date }
     }
 
@@ -188,7 +184,8 @@ struct BookOptions: ParsableArguments {
     /// of them, whatever zone its `RECURRENCE-ID` is written in).
     static func rosterMembers(of classID: String, near date: LocalDate, in calendar: ICalendar) -> Set<String> {
         var out: Set<String> = []
-        for item in calendar.items where item.uid == classID || item.uid == "\(classID)@\(date.year)" {
+        let part = SchedulingBook.classPartUID(classID, year: date.year)
+        for item in calendar.items where item.uid == classID || item.uid == part {
             for o in item.overrides where abs(o.recurrenceID.localDate.days(to: date)) <= 1 {
                 for line in o.item.properties where line.name == "ATTENDEE" {
                     if let id = line.parameter("X-HORARI-MEMBER") { out.insert("member:" + id) }

@@ -48,6 +48,9 @@ extension SchedulingBook {
         return content
     }
 
+    /// The UID of a class's part for a year: `ID@YEAR`.
+    public static func classPartUID(_ classID: String, year: Int) -> String { "\(classID)@\(year)" }
+
     /// A class's series as its yearly parts, the class's own UID first.
     func classParts(_ series: ClassSeries, before year: Int) -> [CalendarItem] {
         let whole = calendarItem(for: series, withRosters: true)
@@ -59,7 +62,7 @@ extension SchedulingBook {
         for y in series.firstDate.year..<mainYear {
             guard let from = Self.newYear(y), let next = Self.newYear(y + 1) else { continue }
             let last = next.adding(days: -1)
-            if let p = part(of: whole, series, from: from, through: min(last, series.lastDate ?? last), uid: "\(series.id)@\(y)", partOf: series.id) {
+            if let p = part(of: whole, series, from: from, through: min(last, series.lastDate ?? last), uid: Self.classPartUID(series.id, year: y), partOf: series.id) {
                 out.append(p)
             }
         }
