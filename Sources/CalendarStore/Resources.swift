@@ -101,7 +101,10 @@ enum Resources {
     /// - Parameter held: each resource's name and keys, as read.
     static func writes(from before: ICalendar, to after: ICalendar, held: [(name: String, keys: [Key])]) -> [Write] {
         let old = split(before), new = split(after)
-        let changed = Set(old.keys).union(new.keys).filter { key in old[key].map(canonical) != new[key].map(canonical) }.sorted()
+        // Equal as held is equal as compared: only what differs is put in canonical form.
+        let changed = Set(old.keys).union(new.keys).filter { key in
+            old[key] != new[key] && old[key].map(canonical) != new[key].map(canonical)
+        }.sorted()
         var owner: [Key: Int] = [:]
         for (i, resource) in held.enumerated() {
             for key in resource.keys where owner[key] == nil { owner[key] = i }
@@ -135,17 +138,21 @@ enum Resources {
         func lines(_ ls: ContentLines) -> ContentLines {
             ContentLines(ls.filter { $0.name != "DTSTAMP" }.map(line).sorted { $0.text < $1.text })
         }
+        // Subcomponents in the order of their digests, each digest made once.
+        func ordered(_ cs: [ContentComponent]) -> [ContentComponent] {
+            cs.map(strip).map { (digest($0), $0) }.sorted { $0.0 < $1.0 }.map(\.1)
+        }
         func strip(_ c: ContentComponent) -> ContentComponent {
             var c = c
             c.properties = lines(c.properties)
-            c.components = c.components.map(strip).sorted { digest($0) < digest($1) }
+            c.components = ordered(c.components)
             return c
         }
         func strip(_ item: CalendarItem) -> CalendarItem {
             var item = item
             item.timestamp = nil
             item.properties = lines(item.properties)
-            item.components = item.components.map(strip).sorted { digest($0) < digest($1) }
+            item.components = ordered(item.components)
             item.overrides = item.overrides.map { o in
                 var o = o
                 o.item = strip(o.item)
