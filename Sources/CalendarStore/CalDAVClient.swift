@@ -526,12 +526,9 @@ public struct CalDAVClient: Sendable {
         var path: String
         let lower = href.lowercased()
         if lower.hasPrefix("http:") || lower.hasPrefix("https:") {
-            guard let url = URLComponents(string: href), let host = url.host else { throw refuse("it is not a URL") }
+            guard let url = URLComponents(string: href), url.host != nil else { throw refuse("it is not a URL") }
             guard url.user == nil, url.password == nil else { throw refuse("it carries a user or password") }
-            guard url.scheme?.lowercased() == collection.scheme?.lowercased(),
-                  host.lowercased() == collection.host?.lowercased(),
-                  Self.port(url.port, url.scheme) == Self.port(collection.port, collection.scheme)
-            else { throw refuse("it is on another server than the collection") }
+            guard let u = url.url, isSameOrigin(u) else { throw refuse("it is on another server than the collection") }
             guard url.percentEncodedQuery == nil, url.percentEncodedFragment == nil else { throw refuse("it holds a query or a fragment") }
             path = url.percentEncodedPath
         } else if href.hasPrefix("//") {
@@ -593,23 +590,13 @@ public struct CalDAVClient: Sendable {
         (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20)
     }
 
-    /// Whether `path` holds only path characters and well-formed `%XX` escapes.
+    /// Whether `path` holds only path characters and well-formed `%XX` escapes:
+    /// whether encoding it would change nothing.
     static func isPercentEncodedPath(_ path: String) -> Bool {
-        let bytes = Array(path.utf8)
-        var i = 0
-        while i < bytes.count {
-            if bytes[i] == UInt8(ascii: "%") {
-                guard i + 2 < bytes.count, isHex(bytes[i + 1]), isHex(bytes[i + 2]) else { return false }
-                i += 3
-            } else {
-                guard isPathByte(bytes[i]) else { return false }
-                i += 1
-            }
-        }
-        return true
+        encodingPath(path) == path
     }
 
-    /// `path` with every byte a URL path holds only encoded encoded, its
+    /// `path` with every byte a URL path holds only encoded, its
     /// escapes kept; `nil` for a `%` not followed by two hex digits.
     private static func encodingPath(_ path: String) -> String? {
         let bytes = Array(path.utf8)
