@@ -92,13 +92,6 @@ struct CollectionStore {
         var file: String?
     }
 
-    /// One member read: its href, its resources' keys, and whether it imported cleanly.
-    struct Member {
-        var href: String
-        var keys: [Resources.Key]
-        var damaged: Bool
-    }
-
     // MARK: Reading
 
     /// Loads the calendar: syncs the cache, then reads it.
@@ -176,9 +169,9 @@ struct CollectionStore {
             var after = before
             let result = try body(&after)
             if case .keepCopy(let kept) = ifDamaged {
-                for member in members where member.damaged && copied.insert(member.href).inserted { kept(try keepCopy(member.href, state)) }
+                for member in members where member.damaged && copied.insert(member.id).inserted { kept(try keepCopy(member.id, state)) }
             }
-            let writes = Resources.writes(from: before, to: after, held: members.map { ($0.href, $0.keys) })
+            let writes = Resources.writes(from: before, to: after, held: members.map { ($0.id, $0.keys) })
             if writes.isEmpty { return result }
             // A part of the calendar must not make a UID a member it did not read already holds.
             if let selection {
@@ -206,7 +199,7 @@ struct CollectionStore {
     }
 
     /// Reads the cached members, in href order, as one calendar (``ResourceReader``).
-    private func read(_ state: State, only selection: Set<String>? = nil) -> (calendar: ICalendar, diagnostics: [ICalendarDiagnostic], members: [Member]) {
+    private func read(_ state: State, only selection: Set<String>? = nil) -> (calendar: ICalendar, diagnostics: [ICalendarDiagnostic], members: [ResourceReader.Resource]) {
         var sources: [ResourceReader.Source] = []
         var hrefs: [String] = []
         var diagnostics: [ICalendarDiagnostic] = []
@@ -219,11 +212,7 @@ struct CollectionStore {
             hrefs.append(href)
         }
         let read = ResourceReader.read(sources, options: options)
-        var members: [Member] = []
-        for (i, href) in hrefs.enumerated() {
-            if let keys = read.keys[i] { members.append(Member(href: href, keys: keys, damaged: read.damaged[i])) }
-        }
-        return (read.calendar, diagnostics + read.diagnostics, members)
+        return (read.calendar, diagnostics + read.diagnostics, read.resources(hrefs))
     }
 
     // MARK: Syncing
@@ -349,18 +338,10 @@ struct CollectionStore {
         try finishPending(&state, raceIsConflict: true)
     }
 
-    /// A new resource's href: its name (``Resources/name(for:)``) when no
-    /// member has it, else its digest's, else that with a number.
+    /// A new resource's href under `path`: ``Resources/freeName(for:isTaken:)``
+    /// among the members' hrefs.
     static func freeName(for key: Resources.Key, under path: String, taken: Set<String>) -> String {
-        let first = canonical(path + Resources.name(for: key))
-        if !taken.contains(first) { return first }
-        let digest = "horari-" + SHA256.hex(String(describing: key).utf8)
-        var n = 1
-        while true {
-            let href = canonical(path + digest + (n == 1 ? "" : "-\(n)") + ".ics")
-            if !taken.contains(href) { return href }
-            n += 1
-        }
+        canonical(path + Resources.freeName(for: key) { taken.contains(canonical(path + $0)) })
     }
 
     /// Makes the pending writes, each conditional on the tag recorded with

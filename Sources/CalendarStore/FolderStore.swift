@@ -25,15 +25,8 @@ struct FolderStore {
     /// The files vdirsyncer keeps beside the resources of a collection: they do not make a folder something else.
     static let metadataNames: Set<String> = ["color", "displayname", "metadata"]
 
-    /// One file read: its name, its resources' keys, and whether it imported cleanly.
-    struct File {
-        var name: String
-        var keys: [Resources.Key]
-        var damaged: Bool
-    }
-
     /// Reads every `.ics` file of the folder (not hidden ones), in name order, as one calendar (``ResourceReader``).
-    func read() throws(CalendarStoreError) -> (calendar: ICalendar, diagnostics: [ICalendarDiagnostic], files: [File]) {
+    func read() throws(CalendarStoreError) -> (calendar: ICalendar, diagnostics: [ICalendarDiagnostic], files: [ResourceReader.Resource]) {
         let entries: [String]
         do {
             entries = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") }
@@ -61,11 +54,7 @@ struct FolderStore {
             sources.append(ResourceReader.Source(name: name, bytes: [UInt8](data)))
         }
         let read = ResourceReader.read(sources, options: options)
-        var files: [File] = []
-        for (i, source) in sources.enumerated() {
-            if let keys = read.keys[i] { files.append(File(name: source.name, keys: keys, damaged: read.damaged[i])) }
-        }
-        return (read.calendar, diagnostics + read.diagnostics, files)
+        return (read.calendar, diagnostics + read.diagnostics, read.resources(sources.map(\.name)))
     }
 
     /// Loads the calendar.
@@ -86,7 +75,7 @@ struct FolderStore {
         var after = before
         let result = try body(&after)
         if case .keepCopy(let kept) = ifDamaged {
-            for file in files where file.damaged { kept(try keepCopy(file.name)) }
+            for file in files where file.damaged { kept(try keepCopy(file.id)) }
         }
         try write(from: before, to: after, files: files, exporter: try exporterFor(after))
         return result
@@ -95,11 +84,11 @@ struct FolderStore {
     /// Writes the files whose resources differ between `before` and `after`:
     /// a file another program wrote with several resources is written again
     /// with what is left of them; a new resource gets a file of its own.
-    private func write(from before: ICalendar, to after: ICalendar, files: [File], exporter: ICalendarExporter) throws(CalendarStoreError) {
+    private func write(from before: ICalendar, to after: ICalendar, files: [ResourceReader.Resource], exporter: ICalendarExporter) throws(CalendarStoreError) {
         // Every name in the folder, as a case-insensitive disk would compare them: a new resource takes none of them.
         var taken = Set(((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).map { $0.lowercased() })
-        for write in Resources.writes(from: before, to: after, held: files.map { ($0.name, $0.keys) }) {
-            let name = write.name ?? Self.freeName(for: write.key, taken: taken)
+        for write in Resources.writes(from: before, to: after, held: files.map { ($0.id, $0.keys) }) {
+            let name = write.name ?? Resources.freeName(for: write.key) { taken.contains($0.lowercased()) }
             taken.insert(name.lowercased())
             let url = folder.appendingPathComponent(name)
             if write.contents.isEmpty {
@@ -107,20 +96,6 @@ struct FolderStore {
             } else {
                 try Self.writeAtomically(Resources.text(of: write.contents, in: after, exporter: exporter), to: url)
             }
-        }
-    }
-
-    /// A new resource's file name: its own (``Resources/name(for:)``) when no
-    /// file has it, else its digest's, else that with a number.
-    static func freeName(for key: Resources.Key, taken: Set<String>) -> String {
-        let first = Resources.name(for: key)
-        if !taken.contains(first.lowercased()) { return first }
-        let digest = "horari-" + SHA256.hex(String(describing: key).utf8)
-        var n = 1
-        while true {
-            let name = digest + (n == 1 ? "" : "-\(n)") + ".ics"
-            if !taken.contains(name.lowercased()) { return name }
-            n += 1
         }
     }
 

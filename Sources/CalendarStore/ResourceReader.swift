@@ -30,6 +30,20 @@ enum ResourceReader {
         var keys: [[Resources.Key]?]
         /// Whether a source did not import cleanly (``ImportResult/damage``).
         var damaged: [Bool]
+
+        /// The sources read, each named by its `ids` entry (`ids` in the
+        /// sources' order: a file's name, a member's href), with its keys and
+        /// whether it imported cleanly; a source not read is left out.
+        func resources(_ ids: [String]) -> [Resource] {
+            zip(ids, zip(keys, damaged)).compactMap { id, read in read.0.map { Resource(id: id, keys: $0, damaged: read.1) } }
+        }
+    }
+
+    /// One resource read: its file's name or member's href, its resources' keys, and whether it imported cleanly.
+    struct Resource {
+        var id: String
+        var keys: [Resources.Key]
+        var damaged: Bool
     }
 
     /// Reads the sources.

@@ -177,6 +177,20 @@ enum Resources {
         }
     }
 
+    /// A new resource's name: its own (``name(for:)``) when no resource has
+    /// it, else its key's digest's, else that with a number.
+    static func freeName(for key: Key, isTaken: (String) -> Bool) -> String {
+        let first = name(for: key)
+        if !isTaken(first) { return first }
+        let digest = "horari-" + SHA256.hex(String(describing: key).utf8)
+        var n = 1
+        while true {
+            let name = digest + (n == 1 ? "" : "-\(n)") + ".ics"
+            if !isTaken(name) { return name }
+            n += 1
+        }
+    }
+
     /// Puts the resources read back into one calendar: items and components
     /// in the order given, the properties journal as the calendar's own
     /// properties, each custom zone once.
