@@ -260,10 +260,7 @@ enum Resources {
     ///   - place: the folder or the collection, as messages say it.
     ///   - diagnostics: what reading found.
     static func refuseDamage(at place: String, _ diagnostics: [ICalendarDiagnostic], _ policy: CalendarFile.DamagePolicy) throws(ICalendarError) {
-        let damage = diagnostics.filter(\.losesText)
-        guard let first = damage.first, case .refuse = policy else { return }
-        throw ICalendarError(.damaged, "\(place) did not import cleanly (\(damage.count) problem\(damage.count == 1 ? "" : "s"), the first: line \(first.line): \(first.message)); saving a change over it would lose that text, so nothing was changed",
-                             diagnostics: damage)
+        try CalendarFile.refuseDamage(at: place, diagnostics.filter(\.losesText), policy)
     }
 
     // MARK: Small readings

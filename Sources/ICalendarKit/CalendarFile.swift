@@ -109,10 +109,7 @@ public enum CalendarFile {
         let read = try load(url, options: options)
         var calendar = read.calendar
         let damage = read.damage
-        if !damage.isEmpty, case .refuse = ifDamaged {
-            let first = damage[0]
-            throw ICalendarError(.damaged, "\(url.path) did not import cleanly (\(damage.count) problem\(damage.count == 1 ? "" : "s"), the first on line \(first.line): \(first.message)); saving a change over it would lose that text, so nothing was changed", diagnostics: damage)
-        }
+        try refuseDamage(at: url.path, damage, ifDamaged)
         let result = try body(&calendar)
         if !damage.isEmpty, case .keepCopy(let kept) = ifDamaged {
             kept(try keepCopy(of: url))
@@ -134,6 +131,14 @@ public enum CalendarFile {
             throw ICalendarError(.io, "cannot keep a copy of \(url.path) at \(copy.path): \(error.localizedDescription)", underlying: error)
         }
         return copy
+    }
+
+    /// Refuses a change to a calendar that did not import cleanly (`damage`,
+    /// the diagnostics that lose text) when the policy is `.refuse`: for a
+    /// file, and for a `CalendarStore` folder or collection.
+    package static func refuseDamage(at place: String, _ damage: [ICalendarDiagnostic], _ policy: DamagePolicy) throws(ICalendarError) {
+        guard let first = damage.first, case .refuse = policy else { return }
+        throw ICalendarError(.damaged, "\(place) did not import cleanly (\(damage.count) problem\(damage.count == 1 ? "" : "s"), the first on line \(first.line): \(first.message)); saving a change over it would lose that text, so nothing was changed", diagnostics: damage)
     }
 
     /// Temporary file, fsync, rename, fsync of the folder. The export goes to
