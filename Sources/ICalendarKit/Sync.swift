@@ -163,25 +163,32 @@ extension ICalendar {
         take(incoming.rejected, into: &rejected, byUID: false)
     }
 
-    /// Whether this calendar says anything of itself: a name, a colour, or a
-    /// property beyond the `CALSCALE:GREGORIAN` every file may carry.
+    /// Whether this calendar says anything of itself: a name, a colour, a
+    /// zone, or a property beyond the `CALSCALE:GREGORIAN` every file may carry.
     private var hasOwnProperties: Bool {
-        name != nil || color != nil || properties.contains { !($0.name == "CALSCALE" && $0.value.uppercased() == "GREGORIAN") }
+        name != nil || color != nil || timeZone != nil
+            || properties.contains { !($0.name == "CALSCALE" && $0.value.uppercased() == "GREGORIAN") }
     }
 
     /// See ``merge(_:)``: everything when this calendar has nothing of its
     /// own, else nothing, with what differs listed. The zone (`X-WR-TIMEZONE`)
-    /// is taken whenever this calendar has none.
+    /// is taken only when this calendar keeps no clock at all (neither
+    /// `X-WR-TIMEZONE` nor the book's `X-HORARI-TIMEZONE`, ``calendarZone``):
+    /// a calendar with a clock keeps every zone property it has, since taking
+    /// another would show its times on another clock and read its floating
+    /// times there (a Madrid calendar that took a Tokyo file's zone showed
+    /// its 10:00 at 18:00).
     private mutating func takeCalendarProperties(of incoming: ICalendar, _ report: inout SyncReport) {
+        let isNew = !hasOwnProperties
         if let zone = incoming.timeZone {
-            if timeZone == nil {
+            if timeZone == nil, calendarZone == nil {
                 timeZone = zone
                 report.takenCalendarProperties.append("X-WR-TIMEZONE")
             } else if timeZone != zone {
                 report.calendarPropertiesNotTaken.append("X-WR-TIMEZONE")
             }
         }
-        if !hasOwnProperties {
+        if isNew {
             if let n = incoming.name { name = n; report.takenCalendarProperties.append("X-WR-CALNAME") }
             if let c = incoming.color { color = c; report.takenCalendarProperties.append("COLOR") }
             properties = incoming.properties

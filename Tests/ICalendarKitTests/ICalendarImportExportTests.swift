@@ -321,6 +321,47 @@ struct ICalendarImportExportTests {
         #expect(again.calendarPropertiesNotTaken.isEmpty && again.takenCalendarProperties.isEmpty)
     }
 
+    @Test("A calendar whose only property is its zone keeps it, and every zone property it has, when a file of another zone is merged in (issue 28, 1)")
+    func mergeKeepsTheTargetsZone() throws {
+        // A gym calendar in Tokyo, as `horari export` writes one: the book's
+        // zone and Google's, a name.
+        let tokyo = """
+            BEGIN:VCALENDAR\r
+            VERSION:2.0\r
+            PRODID:-//Horari tests//Zones//EN\r
+            X-WR-CALNAME:Tokyo gym\r
+            X-WR-TIMEZONE:Asia/Tokyo\r
+            X-HORARI-TIMEZONE:Asia/Tokyo\r
+            BEGIN:VEVENT\r
+            UID:tokyo-1\r
+            DTSTAMP:20260101T000000Z\r
+            DTSTART;TZID=Asia/Tokyo:20261124T100000\r
+            SUMMARY:Kendo\r
+            END:VEVENT\r
+            END:VCALENDAR\r
+
+            """
+        let incoming = try ICalendarImporter().importCalendar(from: tokyo).calendar
+        // A Madrid calendar as `horari add --time-zone Europe/Madrid` makes
+        // one: X-WR-TIMEZONE and nothing else of its own.
+        var madrid = ICalendar()
+        madrid.timeZone = "Europe/Madrid"
+        let report = madrid.merge(incoming)
+        #expect(madrid.calendarZone == "Europe/Madrid")
+        #expect(!madrid.properties.contains { $0.name == "X-HORARI-TIMEZONE" }, "\(madrid.properties)")
+        #expect(report.takenCalendarProperties.isEmpty)
+        #expect(Set(report.calendarPropertiesNotTaken) == ["X-WR-TIMEZONE", "X-WR-CALNAME", "X-HORARI-TIMEZONE"])
+        #expect(madrid.items.map(\.uid) == ["tokyo-1"])
+        // A calendar that keeps its clock as the book's zone alone (as
+        // `horari import` into a new calendar writes it) takes no
+        // X-WR-TIMEZONE either: that would read its floating times in Tokyo.
+        var book = ICalendar()
+        book.properties = [ContentLine(name: "X-HORARI-TIMEZONE", value: "Europe/Madrid")]
+        let second = book.merge(incoming)
+        #expect(book.timeZone == nil && book.calendarZone == "Europe/Madrid")
+        #expect(second.calendarPropertiesNotTaken.contains("X-WR-TIMEZONE"))
+    }
+
     @Test("Calendar files: concurrent updates under the lock lose nothing, and no temporary file is left")
     func calendarFiles() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("horari-file-\(UUID().uuidString)")
