@@ -193,10 +193,19 @@ let rulesProperty = "X-HORARI-RULES"
 
 /// The events and tasks of a calendar that break a set of rules (the gym's
 /// classes and sessions follow the book's own rules), with why.
-func itemsBreaking(_ rules: ValidationRules, in calendar: ICalendar) -> [(uid: String, message: String)] {
-    calendar.items.filter { !SchedulingBook.isSchedulingItem($0) }.compactMap { item in
-        do throws(CalendarItemError) { try item.validate(rules, zones: calendar.zones) } catch { return (item.uid, error.message) }
-        return nil
+/// Every rule an item breaks is listed (a title "1st thing" in red is named
+/// for both); `structure` adds the first of `validate`'s other findings (an
+/// empty title, an end before the start), which a calendar that names its
+/// rules asks for and a plain calendar of other programs' events does not.
+func itemsBreaking(_ rules: ValidationRules, in calendar: ICalendar, structure: Bool = true) -> [(uid: String, message: String)] {
+    calendar.items.filter { !SchedulingBook.isSchedulingItem($0) }.flatMap { item in
+        var found = item.ruleBreaks(rules).map { (item.uid, $0.message) }
+        if structure {
+            do throws(CalendarItemError) { try item.validate(rules, zones: calendar.zones) } catch {
+                if !found.contains(where: { $0.1 == error.message }) { found.append((item.uid, error.message)) }
+            }
+        }
+        return found
     }
 }
 

@@ -75,14 +75,15 @@ struct Validate: ParsableCommand {
         let result = try loadExistingCalendar(place, quiet: true, libical: true)
         for d in result.diagnostics { print("\(file):\(d)") }
         // The rules the calendar asks for (`horari rules`), checked on every item.
+        // A calendar that names no rules keeps the default ones, whose reserved
+        // red every item meets (an import with --force can take one in).
         var broken = 0
-        if result.calendar.properties.contains(where: { $0.name == rulesProperty }) {
-            let (name, rules) = try calendarRules(of: result.calendar)
-            print("\(file): rules: \(name)")
-            for (uid, message) in itemsBreaking(rules, in: result.calendar) {
-                print("\(file): error: ‘\(uid)’: \(message)")
-                broken += 1
-            }
+        let namesRules = result.calendar.properties.contains(where: { $0.name == rulesProperty })
+        let (name, rules) = try calendarRules(of: result.calendar)
+        if namesRules { print("\(file): rules: \(name)") }
+        for (uid, message) in itemsBreaking(rules, in: result.calendar, structure: namesRules) {
+            print("\(file): error: ‘\(uid)’: \(message)")
+            broken += 1
         }
         // The scheduling book, as its commands read it.
         var bookErrors = 0, bookWarnings = 0
@@ -212,13 +213,21 @@ struct Import: ParsableCommand {
     @Option(help: "The zone a new calendar keeps (default: the file's X-WR-TIMEZONE, else the system's).")
     var timeZone: String?
 
-    @Flag(help: "Merge into a calendar file that did not import cleanly; the file as it was is kept beside it as FILE.damaged.")
+    @Flag(help: "Take items that break the calendar's rules as written (validate lists them), import what could be read of a damaged file with exit 0, and merge into a calendar file that did not import cleanly (kept beside it as FILE.damaged).")
     var force = false
 
     func run() throws {
         // libical reads the incoming file, beside the import: this is where
         // foreign data enters, and its findings are printed (Docs/ICalendar.md).
-        let incoming = try loadCalendar(file, libical: true).calendar
+        let read = try loadCalendar(file, libical: true)
+        var incoming = read.calendar
+        // What the reader could not take (a component past a limit, a line
+        // too long, a value it could not read): said in the summary, and the
+        // import fails unless --force (issue 28, 15; Docs/ICalendar.md).
+        let notImported = read.damage.count
+        // The lines of the incoming items, for the refusals.
+        let lines = SchedulingRecordLines(bytes: (try? [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))) ?? [])
+        var refused: [String] = []
         let target = try calendarPlace(into)
         // A new calendar is created on one clock, once (Docs/TimeZones.md).
         let newZone = try Clock(named: timeZone ?? incoming.calendarZone ?? Clock.systemZoneName, zones: incoming.zones).name
@@ -234,6 +243,21 @@ struct Import: ParsableCommand {
                 whileWaiting: { sayWaiting(for: target) }, ifDamaged: damagePolicy(force: force)
             ) { calendar in
                 let isNew = calendar.calendarZone == nil && calendar.items.isEmpty
+                // Whatever reaches a calendar meets its rules, as `add` and
+                // `edit` do: each item that breaks them is refused with its
+                // line, the rest imported; --force takes them as written.
+                let (rulesName, rules) = try calendarRules(of: calendar)
+                refused = []
+                if !force {
+                    incoming.items.removeAll { item in
+                        guard !SchedulingBook.isSchedulingItem(item) else { return false }
+                        let breaks = item.ruleBreaks(rules)
+                        guard !breaks.isEmpty else { return false }
+                        let at = lines.line(of: .item(uid: item.uid)).map { "\(file):\($0): " } ?? "\(file): "
+                        refused.append("\(at)refused ‘\(item.title.shown)’ (the \(rulesName) rules of \(target.name)): " + breaks.map(\.message).joined(separator: "; "))
+                        return true
+                    }
+                }
                 progress.show("Merging \(incoming.items.count) items into \(target.name)…")
                 let report = calendar.merge(incoming)
                 // The new calendar's clock. Not as X-WR-TIMEZONE unless it is the
@@ -253,7 +277,10 @@ struct Import: ParsableCommand {
         } catch let error as CalendarStoreError {
             throw storeError(error)
         }
-        print("added \(report.added.count), updated \(report.updated.count), unchanged \(report.unchanged.count), kept newer \(report.keptNewer.count), conflicts \(report.conflicts.count), not in the file \(report.missing.count)")
+        progress.finish()
+        for line in refused { FileHandle.standardError.write(Data((line + "\n").utf8)) }
+        print("added \(report.added.count), updated \(report.updated.count), unchanged \(report.unchanged.count), kept newer \(report.keptNewer.count), conflicts \(report.conflicts.count), not in the file \(report.missing.count)"
+              + (refused.isEmpty ? "" : ", refused \(refused.count)") + (notImported == 0 ? "" : ", not imported \(notImported)"))
         if !report.addedComponents.isEmpty {
             let names = Dictionary(report.addedComponents.map { ($0, 1) }, uniquingKeysWith: +).sorted { $0.key < $1.key }
             print("kept \(report.addedComponents.count) other component\(report.addedComponents.count == 1 ? "" : "s") as written: " + names.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
@@ -264,6 +291,13 @@ struct Import: ParsableCommand {
         for uid in report.conflicts { print("conflict (same SEQUENCE and timestamps, kept ours): \(uid)") }
         for (tzid, renamed) in report.renamedZones.sorted(by: { $0.key < $1.key }) {
             print("zone ‘\(tzid)’: \(file) defines it otherwise than the calendar does; its times keep their own rules as ‘\(renamed)’")
+        }
+        if !refused.isEmpty || (notImported > 0 && !force) {
+            var why: [String] = []
+            if !refused.isEmpty { why.append("\(refused.count) item\(refused.count == 1 ? "" : "s") broke the calendar's rules (listed above)") }
+            if notImported > 0 { why.append("\(notImported) part\(notImported == 1 ? "" : "s") of \(file) could not be read (its lines are above)") }
+            FileHandle.standardError.write(Data("Error: the rest is imported, but \(why.joined(separator: " and ")); mend the file, or import with --force to take \(refused.isEmpty ? "what could be read" : "them as written")\n".utf8))
+            throw ExitCode(1)
         }
     }
 }

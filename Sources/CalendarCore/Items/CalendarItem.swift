@@ -483,6 +483,34 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
         isRecurring ? RecurrenceSet(start: start, rules: recurrenceRules, additions: recurrenceDates, exclusions: exceptionDates) : nil
     }
 
+    /// Every way the item breaks an app's rules, each its own error: a title
+    /// that starts with a digit, a task without a date and a time, a colour
+    /// of the reserved red family (in that order; empty when it keeps them).
+    ///
+    /// ``validate(_:zones:)`` throws the first of these among its other
+    /// checks; a report of a calendar (`horari validate`), or a gate that
+    /// refuses items one by one (an import), lists them all, so that an item
+    /// titled "1st thing" in red is named for both.
+    ///
+    /// - Parameter rules: what the app accepts beyond RFC 5545.
+    /// - Returns: the rules broken, as ``CalendarItemError``s naming the field.
+    public func ruleBreaks(_ rules: ValidationRules) -> [CalendarItemError] {
+        var breaks: [CalendarItemError] = []
+        if rules.forbidTitlesStartingWithDigit, let first = title.trimmedWhitespace.first, first.isNumber {
+            breaks.append(CalendarItemError(.titleStartsWithDigit, field: .title, "the title ‘\(title)’ starts with a digit, which these rules do not allow; begin it with a letter"))
+        }
+        if rules.requireTaskDateAndTime, kind == .task {
+            let due: CalendarTime? = if case .at(let t) = end { t } else { hasStart ? start : nil }
+            if due == nil || due?.isDate == true || (hasStart && start.isDate) {
+                breaks.append(CalendarItemError(.missingTaskTime, field: .due, "the task ‘\(title)’ needs a date and a time, which these rules ask of every task; give it one such as ‘2026-11-27 18:00’"))
+            }
+        }
+        if let color, let why = rules.reservedColors.refusal(of: color) {
+            breaks.append(CalendarItemError(.reservedColor, field: .color, why))
+        }
+        return breaks
+    }
+
     /// Checks the item against the rules.
     ///
     /// - Parameters:
@@ -495,18 +523,7 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
         if uid.isEmpty { throw CalendarItemError(.missingUID, field: .uid, "the item has no UID") }
         let trimmed = title.trimmedWhitespace
         if trimmed.isEmpty { throw CalendarItemError(.emptyTitle, field: .title, "the title is empty; give the item a name") }
-        if rules.forbidTitlesStartingWithDigit, let first = trimmed.first, first.isNumber {
-            throw CalendarItemError(.titleStartsWithDigit, field: .title, "the title ‘\(title)’ starts with a digit, which these rules do not allow; begin it with a letter")
-        }
-        if rules.requireTaskDateAndTime, kind == .task {
-            let due: CalendarTime? = if case .at(let t) = end { t } else { hasStart ? start : nil }
-            if due == nil || due?.isDate == true || (hasStart && start.isDate) {
-                throw CalendarItemError(.missingTaskTime, field: .due, "the task ‘\(title)’ needs a date and a time, which these rules ask of every task; give it one such as ‘2026-11-27 18:00’")
-            }
-        }
-        if let color, let why = rules.reservedColors.refusal(of: color) {
-            throw CalendarItemError(.reservedColor, field: .color, why)
-        }
+        if let first = ruleBreaks(rules).first { throw first }
         if case .at(let endTime) = end {
             if endTime.isDate != start.isDate {
                 throw CalendarItemError(.endTypeMismatch, field: .end, "the end \(endTime) must be \(start.isDate ? "a date, like the all-day start" : "a date and time, like the start")")

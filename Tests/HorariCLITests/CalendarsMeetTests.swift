@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+
+/// Where one calendar meets another, or a record changes state, a calendar's
+/// promises hold (issue 28): each test is one of the issue's numbered wrong
+/// results, run as its user runs it, under `TZ=Asia/Tokyo` where the clock matters.
+@Suite("horari keeps a calendar's promises where calendars meet")
+struct CalendarsMeetTests {
+    /// The sample gym moved to Tokyo: the same file with every Madrid TZID
+    /// and zone property naming Asia/Tokyo.
+    static func tokyoGym(_ runner: CLIRunner) throws -> URL {
+        let text = try String(contentsOf: CLIRunner.sample, encoding: .utf8).replacingOccurrences(of: "Europe/Madrid", with: "Asia/Tokyo")
+        let url = runner.work.appendingPathComponent("tokyo-gym.ics")
+        try Data(text.utf8).write(to: url)
+        return url
+    }
+
+    static func write(_ text: String, _ name: String, in runner: CLIRunner) throws {
+        try Data(text.utf8).write(to: runner.work.appendingPathComponent(name))
+    }
+
+    @Test("1. importing a Tokyo gym into a Madrid calendar keeps Madrid's clock and every zone property it has")
+    func importKeepsTheClock() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        let tokyo = ["TZ": "Asia/Tokyo"]
+        _ = try Self.tokyoGym(runner)
+        let added = try runner.run(["add", "Morning run", "--start", "2026-11-24 10:00", "--minutes", "60", "--time-zone", "Europe/Madrid", "--calendar", "$WORK/madrid.ics"], environment: tokyo)
+        #expect(added.status == 0, "\(added.stderr)")
+        let imported = try runner.run(["import", "$WORK/tokyo-gym.ics", "--into", "$WORK/madrid.ics"], environment: tokyo)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.contains("X-HORARI-TIMEZONE"), "the file's zone is said as not taken: \(imported.stdout)")
+        let text = try String(contentsOf: runner.work.appendingPathComponent("madrid.ics"), encoding: .utf8)
+        #expect(text.contains("X-WR-TIMEZONE:Europe/Madrid\r\n"))
+        #expect(!text.contains("X-HORARI-TIMEZONE:Asia/Tokyo"), "the target's clock moved to Tokyo")
+        let list = try runner.run(["list", "--calendar", "$WORK/madrid.ics", "--from", "2026-11-24", "--limit", "40"], environment: tokyo)
+        #expect(list.stdout.contains("Times in Europe/Madrid"), "\(list.stdout)")
+        #expect(list.stdout.contains("10:00–11:00 • Morning run"), "the 10:00 item stays at 10:00: \(list.stdout)")
+        // The next item typed is on Madrid's clock.
+        #expect(try runner.run(["add", "Stretch", "--start", "2026-11-25 10:00", "--minutes", "30", "--id", "stretch", "--calendar", "$WORK/madrid.ics"], environment: tokyo).status == 0)
+        let after = try String(contentsOf: runner.work.appendingPathComponent("madrid.ics"), encoding: .utf8)
+        #expect(after.contains("DTSTART;TZID=Europe/Madrid:20261125T100000"), "\(after)")
+    }
+
+    static let ruleBreaker = """
+        BEGIN:VCALENDAR\r
+        VERSION:2.0\r
+        PRODID:-//Horari tests//Rules//EN\r
+        BEGIN:VEVENT\r
+        UID:first-thing\r
+        DTSTAMP:20261101T000000Z\r
+        DTSTART;TZID=Europe/Madrid:20261130T100000\r
+        DURATION:PT1H\r
+        SUMMARY:1st thing\r
+        COLOR:red\r
+        END:VEVENT\r
+        BEGIN:VEVENT\r
+        UID:reading-group\r
+        DTSTAMP:20261101T000000Z\r
+        DTSTART;TZID=Europe/Madrid:20261201T100000\r
+        DURATION:PT1H\r
+        SUMMARY:Reading group\r
+        END:VEVENT\r
+        END:VCALENDAR\r
+
+        """
+
+    @Test("2. an import meets the calendar's rules: refused per item with its line, the rest imported; --force takes it and validate names every rule it breaks")
+    func importMeetsTheRules() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        try Self.write(Self.ruleBreaker, "in.ics", in: runner)
+        #expect(try runner.run(["add", "Essay", "--task", "--due", "2026-11-27 18:00", "--time-zone", "Europe/Madrid", "--calendar", "$WORK/p.ics"]).status == 0)
+        #expect(try runner.run(["rules", "task-planner", "--calendar", "$WORK/p.ics"]).status == 0)
+        let before = try Data(contentsOf: runner.work.appendingPathComponent("p.ics"))
+        let refused = try runner.run(["import", "$WORK/in.ics", "--into", "$WORK/p.ics"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("in.ics:4: refused ‘1st thing’"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("starts with a digit") && refused.stderr.contains("‘red’ is red"), "\(refused.stderr)")
+        #expect(refused.stdout.contains("added 1,") && refused.stdout.contains("refused 1"), "\(refused.stdout)")
+        let after = try String(contentsOf: runner.work.appendingPathComponent("p.ics"), encoding: .utf8)
+        #expect(after.contains("UID:reading-group") && !after.contains("UID:first-thing"))
+        #expect(try Data(contentsOf: runner.work.appendingPathComponent("p.ics")) != before)
+        // Taken as written when asked, and then listed by validate, for both rules.
+        let forced = try runner.run(["import", "$WORK/in.ics", "--into", "$WORK/p.ics", "--force"])
+        #expect(forced.status == 0, "\(forced.stderr)")
+        let validate = try runner.run(["validate", "$WORK/p.ics"])
+        #expect(validate.status == 1)
+        #expect(validate.stdout.contains("‘first-thing’: the title ‘1st thing’ starts with a digit"), "\(validate.stdout)")
+        #expect(validate.stdout.contains("‘first-thing’: ‘red’ is red"), "\(validate.stdout)")
+        // A calendar that names no rules keeps the default ones: red is reserved there too.
+        let plain = try runner.run(["import", "$WORK/in.ics", "--into", "$WORK/plain.ics"])
+        #expect(plain.status == 1 && plain.stderr.contains("‘red’ is red") && !plain.stderr.contains("digit"), "\(plain.stderr)")
+    }
+}
+
+extension CalendarsMeetTests {
+    @Test("15. an import that drops something says so: a 1 MB EXDATE line not imported is counted, and the exit is 1 unless --force")
+    func importThatDropsSaysSo() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        // Over the 1 MiB line limit: the property is left out, and its
+        // excluded instances would come back without a word.
+        let dates = (0..<80_000).map { String(format: "2026%02d%02dT100000", 1 + $0 % 12, 1 + $0 % 28) }.joined(separator: ",")
+        let file = """
+            BEGIN:VCALENDAR\r
+            VERSION:2.0\r
+            PRODID:-//Horari tests//Long line//EN\r
+            BEGIN:VEVENT\r
+            UID:daily\r
+            DTSTAMP:20261101T000000Z\r
+            DTSTART:20260101T100000\r
+            RRULE:FREQ=DAILY;COUNT=10\r
+            EXDATE:\(dates)\r
+            SUMMARY:Daily\r
+            END:VEVENT\r
+            END:VCALENDAR\r
+
+            """
+        try Self.write(file, "long.ics", in: runner)
+        let imported = try runner.run(["import", "$WORK/long.ics", "--into", "$WORK/new.ics"])
+        #expect(imported.status == 1, "\(imported.stderr)")
+        #expect(imported.stdout.contains("not imported 1"), "\(imported.stdout)")
+        #expect(imported.stderr.contains("could not be read"), "\(imported.stderr)")
+        let forced = try runner.run(["import", "$WORK/long.ics", "--into", "$WORK/forced.ics", "--force"])
+        #expect(forced.status == 0, "\(forced.stderr)")
+        #expect(forced.stdout.contains("not imported 1"), "\(forced.stdout)")
+    }
+}
