@@ -228,6 +228,7 @@ struct Import: ParsableCommand {
         // The lines of the incoming items, for the refusals.
         let lines = SchedulingRecordLines(bytes: (try? [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))) ?? [])
         var refused: [String] = []
+        var occurrences: [ClassOccurrence.ID] = []
         let target = try calendarPlace(into)
         // A new calendar is created on one clock, once (Docs/TimeZones.md).
         let newZone = try Clock(named: timeZone ?? incoming.calendarZone ?? Clock.systemZoneName, zones: incoming.zones).name
@@ -258,6 +259,12 @@ struct Import: ParsableCommand {
                         return true
                     }
                 }
+                // A member's export brought back: each of its class
+                // occurrences merges into its class (issue 28, 4).
+                occurrences = []
+                if let book = try? calendar.schedulingBook(defaultTimeZone: calendarZoneName(of: calendar)) {
+                    occurrences = incoming.removeClassOccurrences(of: book)
+                }
                 progress.show("Merging \(incoming.items.count) items into \(target.name)…")
                 let report = calendar.merge(incoming)
                 // The new calendar's clock. Not as X-WR-TIMEZONE unless it is the
@@ -284,6 +291,9 @@ struct Import: ParsableCommand {
         if !report.addedComponents.isEmpty {
             let names = Dictionary(report.addedComponents.map { ($0, 1) }, uniquingKeysWith: +).sorted { $0.key < $1.key }
             print("kept \(report.addedComponents.count) other component\(report.addedComponents.count == 1 ? "" : "s") as written: " + names.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
+        }
+        if !occurrences.isEmpty {
+            print("merged \(occurrences.count) class occurrence\(occurrences.count == 1 ? "" : "s") (a member's export) into \(occurrences.count == 1 ? "its class" : "their classes"); who holds a place is as \(target.name)'s book says")
         }
         if !report.calendarPropertiesNotTaken.isEmpty {
             print("kept \(target.name)'s own \(report.calendarPropertiesNotTaken.joined(separator: ", ")); the file's differ")

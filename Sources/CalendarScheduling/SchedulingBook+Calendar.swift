@@ -110,7 +110,11 @@ extension SchedulingBook {
         case .member(let id):
             return SchedulingContent(items: try memberSchedule(member: id).items, components: [])
         case .coach(let id):
-            return SchedulingContent(items: try sessions(coach: id).map(calendarItem(for:)), components: [])
+            // The coach and their own clients come along, so that the export
+            // reads back as that coach's book (a backup a coach keeps, or a
+            // calendar of their own); no other coach, client or member does.
+            let records = [journal(for: try coach(id))] + (try clients(coach: id)).map(journal(for:))
+            return SchedulingContent(items: try sessions(coach: id).map(calendarItem(for:)), components: records)
         case .everything:
             return backupContent()
         }
@@ -242,6 +246,23 @@ extension SchedulingBook {
                 ] + properties))
         }
         return Schedule(items: items, timeZone: timeZone)
+    }
+
+    /// The class occurrence an item of a member's export stands for
+    /// (``memberSchedule(member:)``: `X-HORARI-CLASS` and `X-HORARI-DATE`),
+    /// when it names a class of this book; `nil` for any other item.
+    ///
+    /// Such an item is a view of the occurrence, not an event of its own:
+    /// importing a member's export back into the gym merges it into its
+    /// class rather than adding a second Yoga on her days (issue 28, 4).
+    /// - Parameter item: an item read from a calendar.
+    /// - Returns: the occurrence's ID, or `nil`.
+    public func classOccurrence(exportedAs item: CalendarItem) -> ClassOccurrence.ID? {
+        guard !item.isRecurring,
+              let classID = item.properties.first(where: { $0.name == Names.classID })?.value, classesByID[classID] != nil,
+              let text = item.properties.first(where: { $0.name == Names.date })?.value,
+              let date = try? CalendarTime(icalValue: text).localDate else { return nil }
+        return ClassOccurrence.ID(classID: classID, date: date)
     }
 
     /// A coach's sessions (cancelled ones too) as a schedule the views draw.

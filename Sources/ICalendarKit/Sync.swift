@@ -99,7 +99,9 @@ extension ICalendar {
             guard i < ownCount, !matched[i] else { continue }
             matched[i] = true
             let old = items[i]
-            if old == new {
+            // The same content written again (an export imported back) is
+            // unchanged, whatever its DTSTAMP.
+            if old.hasSameContent(as: new) {
                 report.unchanged.append(new.uid)
                 continue
             }

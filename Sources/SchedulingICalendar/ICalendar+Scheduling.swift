@@ -81,3 +81,30 @@ extension ICalendar {
         properties.append(ContentLine(name: Self.bookZoneProperty, value: book.timeZone.identifier))
     }
 }
+
+extension ICalendar {
+    /// Takes out the items that stand for an occurrence of one of `book`'s
+    /// classes, as a member's export writes them (`yoga/20261123`, with
+    /// `X-HORARI-CLASS` and `X-HORARI-DATE`), and returns those occurrences.
+    ///
+    /// Call it on a calendar about to be merged into the gym's: such an item
+    /// is a view of the class's occurrence, which the gym's calendar holds
+    /// already, so the occurrence merges into its class instead of becoming a
+    /// second series (a member's export imported back showed Yoga twice on
+    /// her days, and turned them red). Who holds a place stays as the gym's
+    /// book says: an export is not a booking. Items naming a class the book
+    /// does not keep are left in, so a member's export imports into her own
+    /// calendar as ordinary events.
+    ///
+    /// - Parameter book: the scheduling book of the calendar merged into.
+    /// - Returns: the class occurrences taken out, in the order they were.
+    public mutating func removeClassOccurrences(of book: SchedulingBook) -> [ClassOccurrence.ID] {
+        var taken: [ClassOccurrence.ID] = []
+        items.removeAll { item in
+            guard let id = book.classOccurrence(exportedAs: item) else { return false }
+            taken.append(id)
+            return true
+        }
+        return taken
+    }
+}

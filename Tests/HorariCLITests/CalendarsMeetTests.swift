@@ -127,3 +127,43 @@ extension CalendarsMeetTests {
         #expect(forced.stdout.contains("not imported 1"), "\(forced.stdout)")
     }
 }
+
+extension CalendarsMeetTests {
+    @Test("3. a coach's export imports into a readable calendar: that coach's book, with the coach and their clients")
+    func coachExportReimports() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        #expect(try runner.run(["export", "$WORK/gym.ics", "--for", "coach", "marc", "--out", "$WORK/marc.ics"]).status == 0)
+        let imported = try runner.run(["import", "$WORK/marc.ics", "--into", "$WORK/copy.ics"])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let sessions = try runner.run(["sessions", "list", "--coach", "marc", "--calendar", "$WORK/copy.ics", "--now", "2026-11-22 10:00"])
+        #expect(sessions.status == 0, "\(sessions.stderr)")
+        #expect(sessions.stdout.contains("Anna Puig") && sessions.stdout.contains("Pau Ferrer"), "\(sessions.stdout)")
+        let clients = try runner.run(["clients", "list", "--coach", "marc", "--calendar", "$WORK/copy.ics"])
+        #expect(clients.stdout.contains("anna\tAnna Puig"), "\(clients.stdout)\(clients.stderr)")
+        let validate = try runner.run(["validate", "$WORK/copy.ics"])
+        #expect(validate.status == 0, "\(validate.stdout)")
+        // Nothing of the other coach, nor of the members, came along.
+        let text = try String(contentsOf: runner.work.appendingPathComponent("marc.ics"), encoding: .utf8)
+        #expect(!text.contains("laia") && !text.contains("Marta Roig"))
+        // Imported back into the gym, nothing changes.
+        let back = try runner.run(["import", "$WORK/marc.ics", "--into", "$WORK/gym.ics"])
+        #expect(back.stdout.hasPrefix("added 0, updated 0, unchanged 3,"), "\(back.stdout)")
+    }
+
+    @Test("4. a member's export imported back into the gym merges into the classes: no second Yoga, no red day")
+    func memberExportReimports() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        let before = try runner.run(["week", "--calendar", "$WORK/gym.ics", "--date", "2026-11-23", "--format", "json"])
+        #expect(try runner.run(["export", "$WORK/gym.ics", "--for", "member", "marta", "--out", "$WORK/marta.ics"]).status == 0)
+        let imported = try runner.run(["import", "$WORK/marta.ics", "--into", "$WORK/gym.ics"])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.contains("added 0,") && imported.stdout.contains("merged 3 class occurrences"), "\(imported.stdout)")
+        let after = try runner.run(["week", "--calendar", "$WORK/gym.ics", "--date", "2026-11-23", "--format", "json"])
+        #expect(after.stdout == before.stdout, "the week is as it was")
+        // Into a calendar without the gym's classes (her own), they are her events, once however often.
+        #expect(try runner.run(["import", "$WORK/marta.ics", "--into", "$WORK/mine.ics"]).stdout.hasPrefix("added 3,"))
+        #expect(try runner.run(["import", "$WORK/marta.ics", "--into", "$WORK/mine.ics"]).stdout.hasPrefix("added 0, updated 0, unchanged 3,"))
+    }
+}

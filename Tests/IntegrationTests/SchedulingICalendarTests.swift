@@ -124,6 +124,18 @@ struct SchedulingICalendarTests {
         #expect(found.map(\.item.title) == ["Yoga", "Yoga"])
     }
 
+    @Test("a coach's export reads back as that coach's book: the coach, their clients and sessions, no one else (issue 28, 3)")
+    func coachExportReads() throws {
+        let book = try busyGym()
+        let calendar = try ICalendarImporter().importCalendar(from: try text(book, .coach("laia"))).calendar
+        let copy = try calendar.schedulingBook()
+        #expect(copy.coaches.map(\.id) == ["laia"])
+        #expect(try copy.coach("laia") == book.coach("laia"))
+        #expect(try copy.clients(coach: "laia") == book.clients(coach: "laia"))
+        #expect(try copy.sessions(coach: "laia") == book.sessions(coach: "laia"))
+        #expect(copy.members.isEmpty && copy.classes.isEmpty)
+    }
+
     @Test("saving the book into a calendar file keeps the file's other items and properties")
     func keepsTheRest() throws {
         let original = try ICalendarImporter().importCalendar(contentsOf: try Fixture.url("ics/gym.ics")).calendar

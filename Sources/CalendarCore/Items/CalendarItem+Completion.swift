@@ -48,3 +48,36 @@ extension CalendarItem {
         }
     }
 }
+
+extension CalendarItem {
+    /// Whether two items say the same thing, whatever their `DTSTAMP`s.
+    ///
+    /// `DTSTAMP` records when a copy was written (RFC 5545 §3.8.7.2), not what
+    /// it says: the same event exported twice differs only there. A merge
+    /// compares with this, so that importing again what was exported
+    /// changes nothing (issue 28, 4); every other field, each override's
+    /// included, must be equal.
+    ///
+    /// - Parameter other: the item to compare with.
+    /// - Returns: `true` when the two differ at most in their own and their
+    ///   overrides' `DTSTAMP`.
+    public func hasSameContent(as other: CalendarItem) -> Bool {
+        if self == other { return true }
+        guard uid == other.uid, overrides.count == other.overrides.count else { return false }
+        return withoutTimestamps == other.withoutTimestamps
+    }
+
+    /// The item with no `DTSTAMP`, nor any on its overrides.
+    private var withoutTimestamps: CalendarItem {
+        var copy = self
+        copy.timestamp = nil
+        if !copy.overrides.isEmpty {
+            copy.overrides = copy.overrides.map { o in
+                var o = o
+                o.item.timestamp = nil
+                return o
+            }
+        }
+        return copy
+    }
+}
