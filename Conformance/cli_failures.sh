@@ -29,6 +29,22 @@ expect() {
   fi
 }
 
+# holds NAME CODE 'text in its output' -- horari arguments…: a promise kept
+# where calendars meet (issue 28), said in the output with the exit code.
+holds() {
+  name=$1 code=$2 message=$3
+  shift 4
+  "$@" >"$WORK/out" 2>"$WORK/err"
+  status=$?
+  if [ "$status" -ne "$code" ] || ! cat "$WORK/out" "$WORK/err" | grep -qF -- "$message"; then
+    echo "FAIL $name: exit $status (want $code), no ‘$message’"
+    sed 's/^/  stderr: /' "$WORK/err"; sed 's/^/  stdout: /' "$WORK/out"
+    failures=$((failures + 1))
+  else
+    echo "ok   $name: $(grep -hF -- "$message" "$WORK/out" "$WORK/err" | head -n 1)"
+  fi
+}
+
 "$HORARI" sample --write "$WORK/gym.ics" --today 2026-11-22 >/dev/null
 add="add Lunch --start 2026-11-24T14:00 --minutes 60"
 
@@ -85,6 +101,44 @@ for c in darkred firebrick maroon crimson indianred orangered '#e00000'; do
   expect "red family: $c" 1 "red marks days with two or more items" "$WORK/gym.ics" -- \
     "$HORARI" add Busy --start '2026-11-24 10:00' --color "$c" --calendar "$WORK/gym.ics"
 done
+# Where calendars meet (issue 28): each promise that broke, on the sample.
+mkdir "$WORK/meet"
+M="$WORK/meet"
+cp "$WORK/gym.ics" "$M/gym.ics"
+sed 's#Europe/Madrid#Asia/Tokyo#g' "$WORK/gym.ics" > "$M/tokyo-gym.ics"
+TZ=Asia/Tokyo "$HORARI" add 'Morning run' --start '2026-11-24 10:00' --minutes 60 --time-zone Europe/Madrid --calendar "$M/madrid.ics" >/dev/null
+TZ=Asia/Tokyo "$HORARI" import "$M/tokyo-gym.ics" --into "$M/madrid.ics" >/dev/null
+holds "1. import keeps the target's clock" 0 "10:00–11:00 • Morning run" -- \
+  env TZ=Asia/Tokyo "$HORARI" list --calendar "$M/madrid.ics" --from 2026-11-24 --limit 40
+if grep -q "X-HORARI-TIMEZONE:Asia/Tokyo" "$M/madrid.ics"; then
+  echo "FAIL 1. import keeps the target's clock: madrid.ics took X-HORARI-TIMEZONE:Asia/Tokyo"; failures=$((failures + 1))
+fi
+"$HORARI" add Essay --task --due '2026-11-27 18:00' --calendar "$M/planner.ics" >/dev/null
+"$HORARI" rules task-planner --calendar "$M/planner.ics" >/dev/null
+printf 'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//t//EN\r\nBEGIN:VEVENT\r\nUID:first-thing\r\nDTSTAMP:20261101T000000Z\r\nDTSTART;TZID=Europe/Madrid:20261130T100000\r\nDURATION:PT1H\r\nSUMMARY:1st thing\r\nCOLOR:red\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n' > "$M/first.ics"
+planner_before=$(cksum < "$M/planner.ics")
+holds "2. import meets the calendar's rules" 1 "first.ics:4: refused ‘1st thing’" -- \
+  "$HORARI" import "$M/first.ics" --into "$M/planner.ics"
+if [ "$planner_before" != "$(cksum < "$M/planner.ics")" ]; then
+  echo "FAIL 2. import meets the calendar's rules: the refused item changed planner.ics"; failures=$((failures + 1))
+fi
+"$HORARI" export "$M/gym.ics" --for coach marc --out "$M/marc.ics"
+"$HORARI" import "$M/marc.ics" --into "$M/copy.ics" >/dev/null
+holds "3. a coach's export re-imports as the coach's book" 0 "Anna Puig" -- \
+  "$HORARI" sessions list --coach marc --calendar "$M/copy.ics" --now '2026-11-22 10:00'
+"$HORARI" export "$M/gym.ics" --for member marta --out "$M/marta.ics"
+holds "4. a member's export re-imported merges into the classes" 0 "merged 3 class occurrences" -- \
+  "$HORARI" import "$M/marta.ics" --into "$M/gym.ics"
+holds "4. … and her Monday is not red" 0 "Monday    23  • 18:30–19:30  Yoga" -- \
+  "$HORARI" week 2026-11-23 --calendar "$M/gym.ics"
+"$HORARI" sessions cancel s-anna-1126 --coach marc --calendar "$M/gym.ics" >/dev/null
+holds "5. a cancelled session is marked" 0 "✗ Training: Anna Puig (cancelled)" -- \
+  "$HORARI" day 2026-11-26 --calendar "$M/gym.ics"
+holds "5. … and does not make its day red" 0 "Thursday  26  • 19:00–19:50  Reformer Pilates" -- \
+  "$HORARI" week 2026-11-26 --calendar "$M/gym.ics"
+expect "6. a session three days ahead marked completed" 1 "once it has started" "$M/gym.ics" -- \
+  "$HORARI" sessions mark s-pau-1124 --coach marc --status completed --calendar "$M/gym.ics" --now '2026-11-21 10:00'
+
 # A read command with no calendar yet, and a folder of other things given as
 # the calendar (a folder is a calendar of one .ics per UID, issue 21, but one
 # that holds no .ics file and something else is a mistyped path): nothing is

@@ -103,7 +103,7 @@ enum MonthGrid {
         var out = ""
         for o in occurrences {
             let when = o.isAllDay ? o.start.localDate.description + "      " : clock.wall(o.startSeconds).date.description + " " + clock.time(o.startSeconds)
-            out += "\(when)  \(painter.swatch(o.item.color)) \(painter.title(o.item.title, done: o.item.isDone))  [\(ids.short(for: o.item.uid).shown)]\n"
+            out += "\(when)  \(painter.swatch(o.item.color)) \(painter.title(o.item.title, done: o.item.isDone, cancelled: o.item.isCancelled))  [\(ids.short(for: o.item.uid).shown)]\n"
         }
         return out.isEmpty ? "" : "\n" + out
     }
@@ -147,7 +147,12 @@ struct Painter {
 
     /// A title as the views print it: a done task's with a check mark before
     /// it, and struck through when colours are on.
-    func title(_ title: String, done: Bool) -> String {
+    func title(_ title: String, done: Bool, cancelled: Bool = false) -> String {
+        if cancelled {
+            // Struck through, and said in words for a terminal without colour
+            // (a cancelled session, issue 28, 5).
+            return "✗ " + (enabled ? "\u{1B}[9m" + title.shown + "\u{1B}[0m" : title.shown) + " (cancelled)"
+        }
         guard done else { return title.shown }
         return "✓ " + (enabled ? "\u{1B}[9m" + title.shown + "\u{1B}[0m" : title.shown)
     }

@@ -303,6 +303,9 @@ struct OccurrenceWriter {
             iso(end(of: o), o.endSeconds, into: &b)
             b += "  ".utf8
             b += (summary ?? "(no title)").utf8
+            // A cancelled item (STATUS:CANCELLED, a cancelled session) is
+            // marked; the JSON lines stay the peers' (expand.py lists it too).
+            if o.item.isCancelled { b += "  [cancelled]".utf8 }
             // Shown only when it differs from the start; when it does not,
             // the start's bytes are the same text.
             let shownAt = b.count

@@ -526,25 +526,35 @@ struct Sessions: ParsableCommand {
 
         func run() throws {
             let (id, coach) = (id, coach)
-            try book.change { b in try b.setStatus(.cancelled, ofSession: id, coach: coach) }
+            try book.change { b in try b.setStatus(.cancelled, ofSession: id, coach: coach, now: try book.instant(in: b)) }
             print("Cancelled session \(id).")
         }
     }
 
     struct Mark: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Mark a session completed or a no-show.", discussion: "Example:\n  horari sessions mark s1 --coach marc --status completed")
+        static let configuration = CommandConfiguration(
+            abstract: "Mark a session completed or a no-show once it has started, or undo a mark.",
+            discussion: "Examples:\n  horari sessions mark s1 --coach marc --status completed\n  horari sessions mark s1 --coach marc --status scheduled")
         @Argument(help: "The session's ID.") var id: String
+        @Option(help: "completed, no-show, or scheduled (undoes a mark).") var status: String
         @Option(help: "The coach.") var coach: String
-        @Option(help: "completed or no-show.") var status: String
         @OptionGroup var book: BookOptions
 
         func run() throws {
-            guard let status = SessionStatus(rawValue: status), status == .completed || status == .noShow else {
-                throw ValidationError("--status ‘\(self.status)’: use completed or no-show (or `horari sessions cancel`)")
+            guard let status = SessionStatus(rawValue: status), status != .cancelled else {
+                throw ValidationError("--status ‘\(self.status)’: use completed, no-show or scheduled (to undo a mark); `horari sessions cancel` cancels one")
             }
             let (id, coach) = (id, coach)
-            try book.change { b in try b.setStatus(status, ofSession: id, coach: coach) }
-            print("Marked session \(id) \(status.rawValue).")
+            let was = try book.change { b in
+                let old = try b.session(id, coach: coach).status
+                try b.setStatus(status, ofSession: id, coach: coach, now: try book.instant(in: b))
+                return old
+            }
+            if status == .scheduled {
+                print(was == .scheduled ? "Session \(id) is scheduled already; nothing changed." : "Session \(id) is scheduled again (it was \(was.rawValue)).")
+            } else {
+                print("Marked session \(id) \(status.rawValue).")
+            }
         }
     }
 

@@ -157,7 +157,9 @@ struct Week: ParsableCommand {
         let last = week.start.adding(days: 6)
         print("\(week.start) – \(last) (ISO week \(week.isoWeek))")
         let width = week.days.map(\.name.count).max() ?? 0
-        func done(_ d: WeekView.Day) -> String { d.done == 0 ? "" : "  ✓ \(d.done) done" }
+        func done(_ d: WeekView.Day) -> String {
+            (d.done == 0 ? "" : "  ✓ \(d.done) done") + (d.cancelled == 0 ? "" : "  ✗ \(d.cancelled) cancelled")
+        }
         for d in week.days {
             let title = context.painter.paint(d.name.padding(toLength: width, withPad: " ", startingAt: 0) + " " + (d.date.day < 10 ? " " : "") + "\(d.date.day)",
                                               color: nil, today: d.isToday)
@@ -200,7 +202,7 @@ struct Day: ParsableCommand {
         print("\(day.name) \(day.date)")
         let painter = context.painter
         for o in day.allDay {
-            print("\(context.names.allDay.padding(toLength: 8, withPad: " ", startingAt: 0))  \(painter.swatch(o.color)) \(painter.title(o.title, done: o.isDone))  [\(ids.shown(o))]")
+            print("\(context.names.allDay.padding(toLength: 8, withPad: " ", startingAt: 0))  \(painter.swatch(o.color)) \(painter.title(o.title, done: o.isDone, cancelled: o.isCancelled))  [\(ids.shown(o))]")
         }
         for slot in day.slots {
             let starting = slot.placements.filter { i in
@@ -218,7 +220,7 @@ struct Day: ParsableCommand {
                 let to = p.continuesToNextDay ? "…" : ""
                 let place = "[\(p.column + 1)/\(p.columnCount)" + (p.columnSpan > 1 ? " ×\(p.columnSpan)" : "") + "]"
                 let lead = n == 0 ? hour : "     "
-                print("\(lead)  \(painter.swatch(p.occurrence.color)) \(from)\(span(p.occurrence, names: context.names, clock: context.clock))\(to)  \(painter.title(p.occurrence.title, done: p.occurrence.isDone))  [\(ids.shown(p.occurrence))]  \(place)")
+                print("\(lead)  \(painter.swatch(p.occurrence.color)) \(from)\(span(p.occurrence, names: context.names, clock: context.clock))\(to)  \(painter.title(p.occurrence.title, done: p.occurrence.isDone, cancelled: p.occurrence.isCancelled))  [\(ids.shown(p.occurrence))]  \(place)")
             }
         }
     }
@@ -269,7 +271,7 @@ struct List: ParsableCommand {
             for o in section.occurrences {
                 let day = context.names.shortWeekdays[o.start.date.weekday.rawValue]
                 let place = o.location.map { "  @ " + $0.shown } ?? ""
-                print("  \(day) \(o.start.date)  \(MonthGrid.pad(span(o, names: context.names, clock: context.clock), 11)) \(context.painter.swatch(o.color)) \(context.painter.title(o.title, done: o.isDone))\(place)  [\(ids.shown(o))]")
+                print("  \(day) \(o.start.date)  \(MonthGrid.pad(span(o, names: context.names, clock: context.clock), 11)) \(context.painter.swatch(o.color)) \(context.painter.title(o.title, done: o.isDone, cancelled: o.isCancelled))\(place)  [\(ids.shown(o))]")
             }
         }
         if list.sections.isEmpty { print("Nothing from then on.") }

@@ -237,13 +237,15 @@ public struct CoachDesk: Sendable {
         }
     }
 
-    /// Settles one of this coach's sessions (completed, cancelled, no-show).
+    /// Settles one of this coach's sessions (completed, cancelled, no-show),
+    /// or undoes a mark (see ``SchedulingBook/setStatus(_:ofSession:coach:now:)``).
     /// - Parameters:
     ///   - status: the new status.
     ///   - id: the session.
+    ///   - now: the current time, which a completed or no-show session must have reached.
     @discardableResult
-    public func setStatus(_ status: SessionStatus, ofSession id: String) async throws(SchedulingError) -> Session {
-        try await run { book, coach throws(SchedulingError) in try book.setStatus(status, ofSession: id, coach: coach) }
+    public func setStatus(_ status: SessionStatus, ofSession id: String, now: Date) async throws(SchedulingError) -> Session {
+        try await run { book, coach throws(SchedulingError) in try book.setStatus(status, ofSession: id, coach: coach, now: now) }
     }
 
     /// Removes one of this coach's sessions for good (see ``SchedulingBook/removeSession(_:coach:)``).

@@ -14,7 +14,7 @@ import Foundation
 extension SchedulingBook {
     /// Removes one of a coach's sessions for good (its time is free again).
     ///
-    /// Cancel it with ``setStatus(_:ofSession:coach:)`` instead to keep it in
+    /// Cancel it with ``setStatus(_:ofSession:coach:now:)`` instead to keep it in
     /// the client's history.
     /// - Parameters:
     ///   - id: the session.

@@ -392,15 +392,36 @@ extension SchedulingBook {
         session.color ?? clientsByID[session.clientID]?.color ?? coachesByID[session.coachID]?.color
     }
 
-    /// Marks a scheduled session completed, cancelled or a no-show. A
-    /// cancelled session frees its time.
+    /// Marks a scheduled session completed, cancelled or a no-show, or
+    /// undoes a mark (`.scheduled`).
+    ///
+    /// A session is completed, or its client did not show, only once it has
+    /// started: marked days ahead, it vanished from the coach's upcoming
+    /// sessions (issue 28, 6). A mark is undone by setting `.scheduled`
+    /// again; a cancelled session freed its time, which another session may
+    /// hold now, so it is booked anew rather than undone.
+    ///
+    /// - Parameters:
+    ///   - status: the new status.
+    ///   - id: the session.
+    ///   - coachID: the coach whose session it is.
+    ///   - now: the current time, which a completed or no-show session must have reached.
     /// - Throws: ``SchedulingError/unknownSession(_:coach:)``,
-    ///   ``SchedulingError/sessionNotScheduled(_:status:)`` when it was already settled.
+    ///   ``SchedulingError/sessionNotScheduled(_:status:)`` when it was already
+    ///   settled (or, for `.scheduled`, cancelled),
+    ///   ``SchedulingError/sessionNotStarted(_:start:)`` for a mark before its start.
     @discardableResult
-    public mutating func setStatus(_ status: SessionStatus, ofSession id: String, coach coachID: String) throws(SchedulingError) -> Session {
+    public mutating func setStatus(_ status: SessionStatus, ofSession id: String, coach coachID: String, now: Date) throws(SchedulingError) -> Session {
         var s = try session(id, coach: coachID)
-        guard s.status == .scheduled else { throw .sessionNotScheduled(id, status: s.status) }
-        if status == .cancelled {
+        switch status {
+        case .scheduled:
+            guard s.status != .scheduled else { return s }
+            guard s.status != .cancelled else { throw .sessionNotScheduled(id, status: s.status) }
+        case .completed, .noShow:
+            guard s.status == .scheduled else { throw .sessionNotScheduled(id, status: s.status) }
+            guard Self.seconds(now) >= instant(of: s) else { throw .sessionNotStarted(id, start: s.start) }
+        case .cancelled:
+            guard s.status == .scheduled else { throw .sessionNotScheduled(id, status: s.status) }
             let start = instant(of: s)
             timelines[coachID]?.remove(id: id, start: start)
         }

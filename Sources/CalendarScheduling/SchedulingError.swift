@@ -31,6 +31,8 @@ public enum SchedulingError: Error, Hashable, Sendable, CustomStringConvertible 
     case clash(SessionClash)
     /// Only a scheduled session can be moved or have its status changed.
     case sessionNotScheduled(String, status: SessionStatus)
+    /// The session has not started yet, so it cannot be marked completed or a no-show.
+    case sessionNotStarted(String, start: LocalDateTime)
     /// The class does not meet on that date.
     case notAnOccurrence(classID: String, title: String, date: LocalDate, meets: String)
     /// That occurrence of the class is cancelled.
@@ -73,7 +75,11 @@ public enum SchedulingError: Error, Hashable, Sendable, CustomStringConvertible 
         case .clash(let clash):
             clash.description
         case .sessionNotScheduled(let id, let status):
-            "session ‘\(id)’ is \(status.rawValue); only a scheduled session can change"
+            status == .cancelled
+                ? "session ‘\(id)’ is cancelled; only a scheduled session can change (book a new one for that time)"
+                : "session ‘\(id)’ is \(status.rawValue); only a scheduled session can change"
+        case .sessionNotStarted(let id, let start):
+            "session ‘\(id)’ starts on \(start.date.weekday.name) \(start.date) at \(start.timeText); it can be marked completed or no-show once it has started"
         case .notAnOccurrence(_, let title, let date, let meets):
             "\(title) does not meet on \(date.weekday.name) \(date); it meets \(meets)"
         case .occurrenceCancelled(_, let title, let date):

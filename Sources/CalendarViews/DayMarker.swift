@@ -79,9 +79,10 @@ func coveredDays(_ x: Schedule.Extent, in zone: ZoneRules) -> Range<Int> {
 
 /// The occurrences touching each day of `days`, counted and coloured.
 ///
-/// Done tasks are left out: a day's mark answers "what is still to do that
-/// day", so a day with one class and a finished essay shows the class's
-/// colour, not red (the CalendarViews article, "Done tasks").
+/// Done tasks and cancelled items are left out: a day's mark answers "what
+/// is still to do that day", so a day with one class and a finished essay,
+/// or a cancelled session, shows the class's colour, not red (the
+/// CalendarViews article, "Done tasks").
 ///
 /// One unsorted visit of the range's occurrences, as extents (no
 /// `Occurrence` is built for a plain series): the cost follows the
@@ -91,7 +92,7 @@ func markers(for days: Range<Int>, schedule: Schedule, zone: ZoneRules, uncolore
     var counts = [Int](repeating: 0, count: days.count)
     var colors = [ItemColor?](repeating: nil, count: days.count)
     schedule.forEachExtent(fromDay: LocalDate(dayNumber: days.lowerBound), toDay: LocalDate(dayNumber: days.upperBound), in: zone) { x in
-        guard !x.isDone else { return }
+        guard x.counts else { return }
         let covered = coveredDays(x, in: zone).clamped(to: days)
         for d in covered {
             counts[d - days.lowerBound] += 1

@@ -22,6 +22,9 @@ public struct DisplayOccurrence: Hashable, Sendable, Codable, Identifiable {
     public let location: String?
     /// Whether it is a task marked done (`STATUS:COMPLETED`).
     public let isDone: Bool
+    /// Whether it is cancelled (`STATUS:CANCELLED`, ``CalendarItem/isCancelled``):
+    /// shown marked, and never counted toward its day.
+    public let isCancelled: Bool
     /// Whether it is an all-day occurrence (its times are then midnights).
     public let isAllDay: Bool
     /// When it starts on the display zone's wall clock.
@@ -45,6 +48,7 @@ public struct DisplayOccurrence: Hashable, Sendable, Codable, Identifiable {
         color = occurrence.item.color
         location = occurrence.item.location
         isDone = occurrence.item.isDone
+        isCancelled = occurrence.item.isCancelled
         isAllDay = occurrence.isAllDay
         if occurrence.isAllDay {
             start = occurrence.start.wallTime
@@ -57,7 +61,7 @@ public struct DisplayOccurrence: Hashable, Sendable, Codable, Identifiable {
         }
     }
 
-    private enum CodingKeys: String, CodingKey { case uid, recurrenceId, kind, title, color, location, done, allDay, start, end }
+    private enum CodingKeys: String, CodingKey { case uid, recurrenceId, kind, title, color, location, done, cancelled, allDay, start, end }
 
     /// Decodes what ``encode(to:)`` writes.
     public init(from decoder: any Decoder) throws {
@@ -68,6 +72,7 @@ public struct DisplayOccurrence: Hashable, Sendable, Codable, Identifiable {
         color = try c.decodeIfPresent(ItemColor.self, forKey: .color)
         location = try c.decodeIfPresent(String.self, forKey: .location)
         isDone = try c.decodeIfPresent(Bool.self, forKey: .done) ?? false
+        isCancelled = try c.decodeIfPresent(Bool.self, forKey: .cancelled) ?? false
         isAllDay = try c.decode(Bool.self, forKey: .allDay)
         let a = try c.decode(String.self, forKey: .start), b = try c.decode(String.self, forKey: .end)
         do throws(TimeValueError) {
@@ -86,7 +91,7 @@ public struct DisplayOccurrence: Hashable, Sendable, Codable, Identifiable {
 
     /// Encodes the occurrence as schema 1 of `Docs/JSONSchema.md` has it:
     /// `uid` (and `recurrenceId` in a series), `kind`, `title`, `color`,
-    /// `location`, `done`, `allDay`, and `start` and `end` — dates
+    /// `location`, `done`, `cancelled` (only when true), `allDay`, and `start` and `end` — dates
     /// (`2026-11-28`, the end exclusive) for an all-day occurrence, else
     /// times with their offset on the view's clock (`2026-11-25T08:00:00+01:00`).
     public func encode(to encoder: any Encoder) throws {
@@ -98,6 +103,8 @@ public struct DisplayOccurrence: Hashable, Sendable, Codable, Identifiable {
         try c.encodeIfPresent(color, forKey: .color)
         try c.encodeIfPresent(location, forKey: .location)
         try c.encode(isDone, forKey: .done)
+        // Written only when true, so that every other occurrence reads as before.
+        if isCancelled { try c.encode(true, forKey: .cancelled) }
         try c.encode(isAllDay, forKey: .allDay)
         if isAllDay {
             try c.encode(start.date.description, forKey: .start)

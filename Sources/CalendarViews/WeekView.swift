@@ -48,8 +48,9 @@ public struct WeekView: Hashable, Sendable, Codable {
         public func zone(for schedule: Schedule) -> ZoneRules { zone ?? schedule.timeZone ?? .utc }
     }
 
-    /// What a day holds that is still to do: done tasks are counted apart
-    /// (``Day/done``), so a day says "Several tasks" only when several are open.
+    /// What a day holds that is still to do: done tasks and cancelled items
+    /// are counted apart (``Day/done``, ``Day/cancelled``), so a day says
+    /// "Several tasks" only when several are open.
     public enum Content: Hashable, Sendable, Codable {
         /// Nothing.
         case empty
@@ -106,6 +107,9 @@ public struct WeekView: Hashable, Sendable, Codable {
         public var color: ItemColor?
         /// How many done tasks the day holds besides its ``content``.
         public var done: Int
+        /// How many cancelled items (`STATUS:CANCELLED`, a cancelled
+        /// session) the day holds besides its ``content``.
+        public var cancelled: Int
     }
 
     /// The first day shown.
@@ -125,7 +129,7 @@ public struct WeekView: Hashable, Sendable, Codable {
         var days: [Day] = []
         for (i, all) in byDay.enumerated() {
             let day = LocalDate(dayNumber: first + i)
-            let occurrences = all.filter { !$0.item.isDone }
+            let occurrences = all.filter(\.item.counts)
             let content: Content
             let label: String?
             let color: ItemColor?
@@ -138,7 +142,7 @@ public struct WeekView: Hashable, Sendable, Codable {
             }
             days.append(Day(date: day, name: options.names.weekday(day.weekday), isToday: day == options.today,
                             isSelected: day == options.selected, content: content, label: label, color: color,
-                            done: all.count - occurrences.count))
+                            done: all.count(where: \.item.isDone), cancelled: all.count { $0.item.isCancelled && !$0.item.isDone }))
         }
         self.days = days
         isoWeek = LocalDate(dayNumber: first + (Weekday.thursday.rawValue - options.firstWeekday.rawValue + 7) % 7).isoWeek.week

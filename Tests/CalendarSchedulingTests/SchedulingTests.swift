@@ -18,7 +18,7 @@ struct SessionTests {
         #expect(refusal { _ = try book.sessions(coach: "marc", client: "joan") } == .unknownClient("joan", coach: "marc"))
         #expect(refusal { try book.addSession(coach: "marc", client: "joan", start: Gym.at("2026-11-27 10:00"), duration: .minutes(60)) } == .unknownClient("joan", coach: "marc"))
         #expect(refusal { try book.moveSession("s1", coach: "marc", to: Gym.at("2026-11-27 10:00")) } == .unknownSession("s1", coach: "marc"))
-        #expect(refusal { try book.setStatus(.cancelled, ofSession: "s1", coach: "marc") } == .unknownSession("s1", coach: "marc"))
+        #expect(refusal { try book.setStatus(.cancelled, ofSession: "s1", coach: "marc", now: Gym.now("2026-11-22 12:00")) } == .unknownSession("s1", coach: "marc"))
         #expect(refusal { try book.editSession("s1", coach: "marc", location: "x", notes: nil) } == .unknownSession("s1", coach: "marc"))
         #expect(refusal { try book.updateClient(Client(id: "joan", coachID: "marc", name: "Mine now"), coach: "marc") } == .unknownClient("joan", coach: "marc"))
         #expect(refusal { _ = try book.upcomingSessions(coach: "nobody", after: Gym.now("2026-11-22 12:00")) } == .unknownCoach("nobody"))
@@ -100,13 +100,40 @@ struct SessionTests {
         #expect(refusal { try book.moveSession("s2", coach: "marc", to: Gym.at("2026-11-26 10:30")) } != nil)
         #expect(try book.session("s2", coach: "marc").start == Gym.at("2026-11-26 11:00"))
         // A cancelled session frees its time and cannot be moved.
-        try book.setStatus(.cancelled, ofSession: "s2", coach: "marc")
+        try book.setStatus(.cancelled, ofSession: "s2", coach: "marc", now: Gym.now("2026-11-22 12:00"))
         try book.addSession(id: "s4", coach: "marc", client: "anna", start: Gym.at("2026-11-26 11:00"), duration: .minutes(60))
         #expect(refusal { try book.moveSession("s2", coach: "marc", to: Gym.at("2026-11-27 10:00")) } == .sessionNotScheduled("s2", status: .cancelled))
-        #expect(refusal { try book.setStatus(.completed, ofSession: "s2", coach: "marc") }?.description == "session ‘s2’ is cancelled; only a scheduled session can change")
+        #expect(refusal { try book.setStatus(.completed, ofSession: "s2", coach: "marc", now: Gym.now("2026-11-30 12:00")) }?.description == "session ‘s2’ is cancelled; only a scheduled session can change (book a new one for that time)")
         // Impossible requests.
         #expect(refusal { try book.addSession(id: "s4", coach: "marc", client: "anna", start: Gym.at("2026-12-01 10:00"), duration: .minutes(60)) } == .duplicateID("s4", kind: "session"))
         #expect(refusal { try book.addSession(coach: "marc", client: "anna", start: Gym.at("2026-12-01 10:00"), duration: .minutes(0)) } == .invalid(field: .duration, reason: "a session lasts whole minutes from 1 minute to 24 hours, not PT0S"))
+    }
+
+    @Test("a session is completed or a no-show only once it has started, and a mark can be undone (issue 28, 6)")
+    func marksAfterTheStart() throws {
+        var book = try Gym.book()
+        try book.addSession(id: "soon", coach: "marc", client: "anna", start: Gym.at("2026-11-26 17:00"), duration: .minutes(60))
+        let threeDaysAhead = try Gym.now("2026-11-23 12:00")
+        for status in [SessionStatus.completed, .noShow] {
+            #expect(refusal { try book.setStatus(status, ofSession: "soon", coach: "marc", now: threeDaysAhead) }
+                    == .sessionNotStarted("soon", start: try Gym.at("2026-11-26 17:00")))
+        }
+        #expect(refusal { try book.setStatus(.completed, ofSession: "soon", coach: "marc", now: threeDaysAhead) }?.description
+                == "session ‘soon’ starts on Thursday 2026-11-26 at 17:00; it can be marked completed or no-show once it has started")
+        #expect(try book.session("soon", coach: "marc").status == .scheduled)
+        #expect(try book.upcomingSessions(coach: "marc", after: threeDaysAhead).map(\.id) == ["soon"])
+        // From its start on, it can be marked; then undone, and it is upcoming again.
+        let started = try Gym.now("2026-11-26 17:00")
+        try book.setStatus(.completed, ofSession: "soon", coach: "marc", now: started)
+        #expect(try book.upcomingSessions(coach: "marc", after: threeDaysAhead).isEmpty)
+        try book.setStatus(.scheduled, ofSession: "soon", coach: "marc", now: started)
+        #expect(try book.session("soon", coach: "marc").status == .scheduled)
+        #expect(try book.upcomingSessions(coach: "marc", after: threeDaysAhead).map(\.id) == ["soon"])
+        try book.setStatus(.noShow, ofSession: "soon", coach: "marc", now: started)
+        // A cancelled session freed its time: it is booked again, not undone.
+        try book.addSession(id: "later", coach: "marc", client: "anna", start: Gym.at("2026-11-27 17:00"), duration: .minutes(60))
+        try book.setStatus(.cancelled, ofSession: "later", coach: "marc", now: threeDaysAhead)
+        #expect(refusal { try book.setStatus(.scheduled, ofSession: "later", coach: "marc", now: threeDaysAhead) } == .sessionNotScheduled("later", status: .cancelled))
     }
 
     @Test("upcoming sessions from now, soonest first; history newest first with every status")
@@ -115,10 +142,10 @@ struct SessionTests {
         for (id, start) in [("a", "2026-11-20 10:00"), ("b", "2026-11-21 10:00"), ("c", "2026-11-23 10:00"), ("d", "2026-11-24 10:00"), ("e", "2026-11-25 10:00")] {
             try book.addSession(id: id, coach: "marc", client: "anna", start: Gym.at(start), duration: .minutes(60))
         }
-        try book.setStatus(.completed, ofSession: "a", coach: "marc")
-        try book.setStatus(.noShow, ofSession: "b", coach: "marc")
-        try book.setStatus(.cancelled, ofSession: "d", coach: "marc")
         let now = try Gym.now("2026-11-22 12:00")
+        try book.setStatus(.completed, ofSession: "a", coach: "marc", now: now)
+        try book.setStatus(.noShow, ofSession: "b", coach: "marc", now: now)
+        try book.setStatus(.cancelled, ofSession: "d", coach: "marc", now: now)
         #expect(try book.upcomingSessions(coach: "marc", after: now, limit: 5).map(\.id) == ["c", "e"])
         #expect(try book.upcomingSessions(coach: "marc", after: now, limit: 1).map(\.id) == ["c"])
         #expect(try book.pastSessions(coach: "marc", before: now).map(\.id) == ["b", "a"])

@@ -155,15 +155,47 @@ extension CalendarsMeetTests {
     func memberExportReimports() throws {
         let runner = try CLIRunner()
         defer { runner.cleanUp() }
-        let before = try runner.run(["week", "--calendar", "$WORK/gym.ics", "--date", "2026-11-23", "--format", "json"])
+        let before = try runner.run(["week", "2026-11-23", "--calendar", "$WORK/gym.ics", "--format", "json"])
+        #expect(before.status == 0 && before.stdout.contains("\"Yoga\""), "\(before.stderr)")
         #expect(try runner.run(["export", "$WORK/gym.ics", "--for", "member", "marta", "--out", "$WORK/marta.ics"]).status == 0)
         let imported = try runner.run(["import", "$WORK/marta.ics", "--into", "$WORK/gym.ics"])
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(imported.stdout.contains("added 0,") && imported.stdout.contains("merged 3 class occurrences"), "\(imported.stdout)")
-        let after = try runner.run(["week", "--calendar", "$WORK/gym.ics", "--date", "2026-11-23", "--format", "json"])
+        let after = try runner.run(["week", "2026-11-23", "--calendar", "$WORK/gym.ics", "--format", "json"])
         #expect(after.stdout == before.stdout, "the week is as it was")
         // Into a calendar without the gym's classes (her own), they are her events, once however often.
         #expect(try runner.run(["import", "$WORK/marta.ics", "--into", "$WORK/mine.ics"]).stdout.hasPrefix("added 3,"))
         #expect(try runner.run(["import", "$WORK/marta.ics", "--into", "$WORK/mine.ics"]).stdout.hasPrefix("added 0, updated 0, unchanged 3,"))
+    }
+}
+
+extension CalendarsMeetTests {
+    @Test("5. a cancelled session is marked in day, list, week and occurrences, and never makes its day red")
+    func cancelledSessionIsMarked() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        // Thursday 26: Anna's session and Reformer Pilates, a red day.
+        let red = try runner.run(["week", "2026-11-26", "--calendar", "$WORK/gym.ics"])
+        #expect(red.stdout.contains("Thursday  26  Several tasks (2)"), "\(red.stdout)")
+        #expect(try runner.run(["sessions", "cancel", "s-anna-1126", "--coach", "marc", "--calendar", "$WORK/gym.ics"]).status == 0)
+        let week = try runner.run(["week", "2026-11-26", "--calendar", "$WORK/gym.ics"])
+        #expect(week.stdout.contains("Thursday  26  • 19:00–19:50  Reformer Pilates  [pilate]  ✗ 1 cancelled"), "\(week.stdout)")
+        let day = try runner.run(["day", "2026-11-26", "--calendar", "$WORK/gym.ics"])
+        #expect(day.stdout.contains("✗ Training: Anna Puig (cancelled)"), "\(day.stdout)")
+        let list = try runner.run(["list", "--calendar", "$WORK/gym.ics", "--from", "2026-11-26", "--limit", "2"])
+        #expect(list.stdout.contains("✗ Training: Anna Puig (cancelled)"), "\(list.stdout)")
+        let occurrences = try runner.run(["occurrences", "$WORK/gym.ics", "--from", "2026-11-26", "--to", "2026-11-27"])
+        #expect(occurrences.stdout.contains("Training: Anna Puig  [cancelled]"), "\(occurrences.stdout)")
+        // The month marks the day with Pilates' colour, not red; its JSON says which is cancelled.
+        let month = try runner.run(["month", "2026-11", "--calendar", "$WORK/gym.ics", "--format", "json"])
+        #expect(month.status == 0, "\(month.stderr)")
+        let json = try JSONSerialization.jsonObject(with: Data(month.stdout.utf8)) as? [String: Any]
+        let weeks = json?["weeks"] as? [[String: Any]] ?? []
+        let days = weeks.flatMap { $0["days"] as? [[String: Any]] ?? [] }
+        let thursday = days.first { $0["date"] as? String == "2026-11-26" }
+        let marker = thursday?["marker"] as? [String: Any]
+        #expect(marker?["kind"] as? String == "single", "\(String(describing: thursday))")
+        let dayJSON = try runner.run(["day", "2026-11-26", "--calendar", "$WORK/gym.ics", "--format", "json"])
+        #expect(dayJSON.stdout.contains("\"cancelled\" : true") || dayJSON.stdout.contains("\"cancelled\":true") || dayJSON.stdout.contains("\"cancelled\": true"), "\(dayJSON.stdout)")
     }
 }

@@ -104,7 +104,7 @@ struct AppDeveloperTests {
         let now = try Gym.now("2026-11-20 09:00")
         try book.addSession(id: "s1", coach: "marc", client: "anna", start: "2026-11-23T10:00", duration: .minutes(60), location: "Gym", notes: "legs", workoutType: "Strength", now: now)
         try book.addSession(id: "s2", coach: "marc", client: "pau", start: "2026-11-24T17:00", duration: .minutes(45), color: try .named("orange"), now: now)
-        try book.setStatus(.noShow, ofSession: "s2", coach: "marc")
+        try book.setStatus(.noShow, ofSession: "s2", coach: "marc", now: Gym.now("2026-11-24 18:00"))
         book.policy = nil
         try book.addSession(id: "fold", coach: "laia", client: "joan", startingAt: Date(timeIntervalSince1970: 1_792_891_800), duration: .minutes(30))
         try book.cancelOccurrence(classID: "yoga", on: "2026-11-30")

@@ -16,6 +16,20 @@ extension CalendarItem {
     /// Whether the item is a task marked done (`STATUS:COMPLETED`).
     public var isDone: Bool { kind == .task && status == .completed }
 
+    /// Whether the item is cancelled (`STATUS:CANCELLED`, RFC 5545 §3.8.1.11):
+    /// a cancelled session, or another program's cancelled event or task.
+    ///
+    /// Views still show it, marked (``counts``), as Apple Calendar shows a
+    /// cancelled event struck through: hiding it would leave a person
+    /// wondering where their appointment went.
+    public var isCancelled: Bool { status == .cancelled }
+
+    /// Whether the item counts toward its day's items: not a done task and
+    /// not cancelled. A day is red when two or more items that count fall
+    /// on it; a cancelled session or a finished essay never makes it so, as
+    /// a cancelled class date (an `EXDATE`) never did.
+    public var counts: Bool { !isDone && !isCancelled }
+
     /// When the task was done (`COMPLETED`, a UTC time), if the item says.
     public var completed: CalendarTime? {
         properties.first { $0.name == "COMPLETED" }.flatMap { try? CalendarTime(icalValue: $0.value) }

@@ -232,8 +232,9 @@ public struct Schedule: Sendable {
         package let allDayDays: Range<Int>?
         /// The colour of the item (or changed instance) that occurs.
         package let color: ItemColor?
-        /// Whether it is a done task (``CalendarItem/isDone``).
-        package let isDone: Bool
+        /// Whether it counts toward its day (``CalendarItem/counts``: not a
+        /// done task, not cancelled).
+        package let counts: Bool
 
         /// An occurrence's extent: the one place its all-day dates are read.
         package init(_ o: Occurrence) {
@@ -246,15 +247,15 @@ public struct Schedule: Sendable {
                 allDayDays = nil
             }
             color = o.item.color
-            isDone = o.item.isDone
+            counts = o.item.counts
         }
 
-        init(startSeconds: Int64, endSeconds: Int64, color: ItemColor?, isDone: Bool) {
+        init(startSeconds: Int64, endSeconds: Int64, color: ItemColor?, counts: Bool) {
             self.startSeconds = startSeconds
             self.endSeconds = endSeconds
             allDayDays = nil
             self.color = color
-            self.isDone = isDone
+            self.counts = counts
         }
     }
 
@@ -285,7 +286,7 @@ public struct Schedule: Sendable {
                 continue
             }
             // Read once a series: every instance of a plain series shares them.
-            let (color, isDone) = (items[plan.index].color, items[plan.index].isDone)
+            let (color, counts) = (items[plan.index].color, items[plan.index].counts)
             iterator.begin(from: Date(timeIntervalSince1970: TimeInterval(a - max(length, 0) - 86_400)))
             while let wall = iterator.nextWall() {
                 let s = iterator.zone.instant(forWall: wall)
@@ -293,7 +294,7 @@ public struct Schedule: Sendable {
                 let e = s + length
                 // As `Occurrence.overlaps`: an instant counts at the window's start, not its end.
                 if e > s ? (s < b && e > a) : (s >= a && s < b) {
-                    body(Extent(startSeconds: s, endSeconds: e, color: color, isDone: isDone))
+                    body(Extent(startSeconds: s, endSeconds: e, color: color, counts: counts))
                 }
             }
         }
@@ -316,7 +317,7 @@ public struct Schedule: Sendable {
             visitSingle(item, a, b, zone) { body(Extent($0)) }
             return
         }
-        if e > s ? (s < b && e > a) : (s >= a && s < b) { body(Extent(startSeconds: s, endSeconds: e, color: item.color, isDone: item.isDone)) }
+        if e > s ? (s < b && e > a) : (s >= a && s < b) { body(Extent(startSeconds: s, endSeconds: e, color: item.color, counts: item.counts)) }
     }
 
     /// The last zone a query looked up by name: the items of a calendar

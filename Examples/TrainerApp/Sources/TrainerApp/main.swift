@@ -25,8 +25,8 @@ try book.addClient(Client(id: "jordi", coachID: "laia", name: "Jordi Mas"))
 try book.addSession(id: "a-1110", coach: "marc", client: "anna", start: "2026-11-10T18:00", duration: .minutes(60),
                     notes: "Squat 5×5 at 60 kg.", color: try .named("royalblue"), workoutType: "Strength")
 try book.addSession(id: "a-1117", coach: "marc", client: "anna", start: "2026-11-17T18:00", duration: .minutes(60), workoutType: "Mobility")
-try book.setStatus(.completed, ofSession: "a-1110", coach: "marc")
-try book.setStatus(.noShow, ofSession: "a-1117", coach: "marc")
+try book.setStatus(.completed, ofSession: "a-1110", coach: "marc", now: now)
+try book.setStatus(.noShow, ofSession: "a-1117", coach: "marc", now: now)
 
 // From now on every booking keeps the policy: within working hours, not in
 // the past, at least two hours ahead.
