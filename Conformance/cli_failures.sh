@@ -139,6 +139,14 @@ holds "5. … and does not make its day red" 0 "Thursday  26  • 19:00–19:50 
 expect "6. a session three days ahead marked completed" 1 "once it has started" "$M/gym.ics" -- \
   "$HORARI" sessions mark s-pau-1124 --coach marc --status completed --calendar "$M/gym.ics" --now '2026-11-21 10:00'
 
+mkdir "$M/somedir" && cp "$WORK/gym.ics" "$M/somedir/gym.ics" && cp "$M/tokyo-gym.ics" "$M/somedir/club.ics"
+expect "8. a folder of whole calendars is not a calendar" 1 "not one .ics per event as a calendar folder (vdir) does" "$M/somedir/gym.ics" -- \
+  "$HORARI" $add --calendar "$M/somedir"
+[ "$(ls "$M/somedir" | tr '\n' ' ')" = "club.ics gym.ics " ] || { echo "FAIL 8. a folder of whole calendars: it now holds $(ls "$M/somedir" | tr '\n' ' ')"; failures=$((failures + 1)); }
+expect "8. a calendar in a folder that does not exist" 1 "there is no folder $M/nope for the calendar" "$WORK/gym.ics" -- \
+  "$HORARI" $add --calendar "$M/nope/missing.ics"
+[ ! -e "$M/nope" ] || { echo "FAIL 8. a calendar in a folder that does not exist: the folder was made"; failures=$((failures + 1)); }
+
 # A read command with no calendar yet, and a folder of other things given as
 # the calendar (a folder is a calendar of one .ics per UID, issue 21, but one
 # that holds no .ics file and something else is a mistyped path): nothing is

@@ -13,6 +13,28 @@ import ICalendarKit
 struct CalendarPlace {
     /// Where it is.
     let location: CalendarLocation
+    /// Whether it is the default calendar (`$XDG_DATA_HOME/horari/calendar.ics`), not one the user named.
+    var isDefault = false
+
+    /// Makes sure a new calendar file has a folder to go in: the default
+    /// calendar's folder is made (it is horari's own); a folder the user
+    /// named that does not exist is refused, never made unasked (issue 28,
+    /// 8: `add --calendar nope/missing.ics` created `nope/`, a typo's folder).
+    func prepareFolder() throws {
+        guard let url = file else { return }
+        let folder = url.deletingLastPathComponent()
+        if isDefault {
+            try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            return
+        }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder) else {
+            throw CLIError("there is no folder \(folder.path) for the calendar \(url.path); create it first (mkdir -p '\(folder.path)'), or name a calendar in a folder that exists")
+        }
+        guard isFolder.boolValue else {
+            throw CLIError("\(folder.path) is a file, not a folder, so there can be no calendar \(url.path) in it")
+        }
+    }
 
     /// The file, for a calendar kept in one file.
     var file: URL? {
@@ -64,7 +86,7 @@ struct CalendarPlace {
 /// The calendar a command works on: `--calendar` (a file, a folder, or an
 /// `http(s)://` collection), else the XDG data folder's file.
 func calendarPlace(_ option: String?) throws -> CalendarPlace {
-    guard let option else { return CalendarPlace(location: .file(defaultCalendarFile())) }
+    guard let option else { return CalendarPlace(location: .file(defaultCalendarFile()), isDefault: true) }
     do { return CalendarPlace(location: try CalendarLocation(option)) } catch { throw CLIError(error.description) }
 }
 

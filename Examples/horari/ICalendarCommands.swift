@@ -232,7 +232,7 @@ struct Import: ParsableCommand {
         let target = try calendarPlace(into)
         // A new calendar is created on one clock, once (Docs/TimeZones.md).
         let newZone = try Clock(named: timeZone ?? incoming.calendarZone ?? Clock.systemZoneName, zones: incoming.zones).name
-        if let url = target.file { try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true) }
+        try target.prepareFolder()
         let report: SyncReport
         let progress = ProgressLine(file: file)
         defer { progress.finish() }

@@ -23,7 +23,7 @@ extension BookOptions {
         // A calendar that names no zone and holds nothing yet (new, or an
         // empty file) takes its zone now.
         let newZone = try Clock(named: timeZone ?? Clock.systemZoneName).name
-        if let url = place.file { try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true) }
+        try place.prepareFolder()
         let timeZone = timeZone
         do {
             return try place.store().update(

@@ -54,7 +54,31 @@ struct FolderStore {
             sources.append(ResourceReader.Source(name: name, bytes: [UInt8](data)))
         }
         let read = ResourceReader.read(sources, options: options)
-        return (read.calendar, diagnostics + read.diagnostics, read.resources(sources.map(\.name)))
+        let resources = read.resources(sources.map(\.name))
+        try Self.refuseWholeCalendars(resources, in: folder)
+        return (read.calendar, diagnostics + read.diagnostics, resources)
+    }
+
+    /// Refuses a folder whose `.ics` files are whole calendars side by side
+    /// (`gym.ics`, `club.ics`), which is not a calendar folder.
+    ///
+    /// A calendar folder (vdir) holds one event or task per file. A stray
+    /// file of several, written by another program, is kept and read with
+    /// the rest; but when two or more files hold several `UID`s each, or
+    /// every file that holds any does, the folder is a place where calendar
+    /// files are kept, not one calendar: reading it as one merged them
+    /// without a word, and a change wrote a new file among them (issue 28, 8).
+    static func refuseWholeCalendars(_ resources: [ResourceReader.Resource], in folder: URL) throws(CalendarStoreError) {
+        var whole: [(name: String, uids: Int)] = []
+        var single = 0
+        for r in resources {
+            let uids = r.keys.count { if case .uid = $0 { true } else { false } }
+            if uids > 1 { whole.append((r.id, uids)) } else if uids == 1 { single += 1 }
+        }
+        guard whole.count >= 2 || (!whole.isEmpty && single == 0) else { return }
+        let listed = whole.prefix(3).map { "\($0.name): \($0.uids) UIDs" }.joined(separator: ", ") + (whole.count > 3 ? ", …" : "")
+        let first = folder.appendingPathComponent(whole[0].name).path
+        throw CalendarStoreError(.notACalendar, "\(folder.path) holds \(whole.count == 1 ? "a whole calendar" : "\(whole.count) whole calendars") (\(listed)), not one .ics per event as a calendar folder (vdir) does, so it is not read as one calendar; name \(whole.count == 1 ? "the file" : "one of the files") instead (--calendar \(first))")
     }
 
     /// Loads the calendar.

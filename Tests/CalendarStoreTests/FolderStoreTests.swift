@@ -152,17 +152,45 @@ struct FolderStoreTests {
             + "BEGIN:VEVENT\r\nUID:b\r\nDTSTAMP:20261101T000000Z\r\nDTSTART:20261124T100000Z\r\nSUMMARY:B\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
         try Data(two.utf8).write(to: folder.appendingPathComponent("two-events.ics"))
         try Data("not a calendar".utf8).write(to: folder.appendingPathComponent("notes.ics"))
+        // A vdir's own file of one event beside them (a folder of whole
+        // calendars alone is refused: wholeCalendars).
+        try Data(two.replacingOccurrences(of: "BEGIN:VEVENT\r\nUID:b\r\nDTSTAMP:20261101T000000Z\r\nDTSTART:20261124T100000Z\r\nSUMMARY:B\r\nEND:VEVENT\r\n", with: "")
+            .replacingOccurrences(of: "UID:a", with: "UID:c").replacingOccurrences(of: "SUMMARY:A", with: "SUMMARY:C").utf8).write(to: folder.appendingPathComponent("c.ics"))
         let store = CalendarStore(.folder(folder))
         let read = try store.load()
-        #expect(read.calendar.items.map(\.uid) == ["a", "b"])
+        #expect(read.calendar.items.map(\.uid) == ["c", "a", "b"])
         #expect(read.diagnostics.contains { $0.message.hasPrefix("notes.ics: ") })
         try store.update { calendar in
             if let i = calendar.items.firstIndex(where: { $0.uid == "a" }) { calendar.items[i].title = "A, renamed" }
         }
-        #expect(try names(folder) == ["notes.ics", "two-events.ics"])
+        #expect(try names(folder) == ["c.ics", "notes.ics", "two-events.ics"])
         let after = try store.load().calendar
-        #expect(after.items.map(\.title) == ["A, renamed", "B"])
+        #expect(after.items.map(\.title) == ["C", "A, renamed", "B"])
         #expect(try String(contentsOf: folder.appendingPathComponent("notes.ics"), encoding: .utf8) == "not a calendar")
+    }
+
+    /// Issue 28, 8: `--calendar somedir` on a folder of whole calendars
+    /// merged them without a word, and `add` wrote a new file among them.
+    @Test("a folder of whole calendars (gym.ics, club.ics) is not a calendar folder: refused, read or changed, and left as it was")
+    func wholeCalendars() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func calendar(_ uids: [String]) -> String {
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Horari tests//EN\r\n"
+                + uids.map { "BEGIN:VEVENT\r\nUID:\($0)\r\nDTSTAMP:20261101T000000Z\r\nDTSTART:20261123T100000Z\r\nSUMMARY:\($0)\r\nEND:VEVENT\r\n" }.joined()
+                + "END:VCALENDAR\r\n"
+        }
+        try Data(calendar(["g1", "g2", "g3"]).utf8).write(to: folder.appendingPathComponent("gym.ics"))
+        try Data(calendar(["c1", "c2"]).utf8).write(to: folder.appendingPathComponent("club.ics"))
+        let store = CalendarStore(.folder(folder))
+        let read = #expect(throws: CalendarStoreError.self) { try store.load() }
+        #expect(read?.code == .notACalendar)
+        #expect(read?.description.contains("holds 2 whole calendars (club.ics: 2 UIDs, gym.ics: 3 UIDs)") == true, "\(read?.description ?? "")")
+        #expect(throws: CalendarStoreError.self) { try store.update { calendar in calendar.items.append(try event("new", "New", day: 24)) } }
+        #expect(try names(folder) == ["club.ics", "gym.ics"])
+        // One whole calendar alone in a folder is named, not read as the folder.
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("club.ics"))
+        #expect((#expect(throws: CalendarStoreError.self) { try store.load() })?.description.contains("name the file instead") == true)
     }
 
     @Test("a damaged file refuses a change, byte for byte; forced, the file is kept beside")

@@ -199,3 +199,42 @@ extension CalendarsMeetTests {
         #expect(dayJSON.stdout.contains("\"cancelled\" : true") || dayJSON.stdout.contains("\"cancelled\":true") || dayJSON.stdout.contains("\"cancelled\": true"), "\(dayJSON.stdout)")
     }
 }
+
+extension CalendarsMeetTests {
+    @Test("6. a session three days ahead is not marked completed; a mark is undone with --status scheduled")
+    func marksOnlyOnceStarted() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        let before = try Data(contentsOf: runner.work.appendingPathComponent("gym.ics"))
+        let early = try runner.run(["sessions", "mark", "s-anna-1126", "--coach", "marc", "--status", "completed", "--calendar", "$WORK/gym.ics", "--now", "2026-11-23 10:00"])
+        #expect(early.status == 1)
+        #expect(early.stderr.contains("session ‘s-anna-1126’ starts on Thursday 2026-11-26 at 17:00; it can be marked completed or no-show once it has started"), "\(early.stderr)")
+        #expect(try Data(contentsOf: runner.work.appendingPathComponent("gym.ics")) == before)
+        let done = try runner.run(["sessions", "mark", "s-anna-1126", "--coach", "marc", "--status", "completed", "--calendar", "$WORK/gym.ics", "--now", "2026-11-26 18:00"])
+        #expect(done.status == 0, "\(done.stderr)")
+        let undone = try runner.run(["sessions", "mark", "s-anna-1126", "--coach", "marc", "--status", "scheduled", "--calendar", "$WORK/gym.ics", "--now", "2026-11-26 18:00"])
+        #expect(undone.stdout == "Session s-anna-1126 is scheduled again (it was completed).\n", "\(undone.stdout)\(undone.stderr)")
+        let list = try runner.run(["sessions", "list", "--coach", "marc", "--calendar", "$WORK/gym.ics", "--now", "2026-11-23 10:00"])
+        #expect(list.stdout.contains("[s-anna-1126]"), "\(list.stdout)")
+    }
+
+    @Test("8. a folder of whole calendars is refused, and a calendar in a folder that does not exist makes no folder")
+    func foldersThatAreNotCalendars() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        let folder = runner.work.appendingPathComponent("somedir")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: runner.work.appendingPathComponent("gym.ics"), to: folder.appendingPathComponent("gym.ics"))
+        try FileManager.default.copyItem(at: try Self.tokyoGym(runner), to: folder.appendingPathComponent("club.ics"))
+        for command in [["month", "2026-11", "--calendar", "$WORK/somedir"], ["add", "Lunch", "--start", "2026-11-24 14:00", "--calendar", "$WORK/somedir"]] {
+            let out = try runner.run(command)
+            #expect(out.status == 1 && out.stderr.contains("holds 2 whole calendars"), "\(command[0]): \(out.stderr)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["club.ics", "gym.ics"])
+        let nope = try runner.run(["add", "Lunch", "--start", "2026-11-24 14:00", "--calendar", "$WORK/nope/missing.ics"])
+        #expect(nope.status == 1 && nope.stderr.contains("there is no folder"), "\(nope.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: runner.work.appendingPathComponent("nope").path))
+        // The default calendar's own folder is still made.
+        #expect(try runner.run(["add", "Lunch", "--start", "2026-11-24 14:00"]).status == 0)
+    }
+}
