@@ -91,14 +91,40 @@ extension SchedulingBook {
 
     /// Moves one occurrence to another time (a cancelled one is reinstated
     /// there). Its bookings stay: they belong to the occurrence, not its time.
-    /// - Throws: ``SchedulingError/notAnOccurrence(classID:title:date:meets:)``, a length outside 1…1440 minutes.
+    /// - Throws: ``SchedulingError/notAnOccurrence(classID:title:date:meets:)``, a length outside 1…1440 minutes,
+    ///   ``SchedulingError/occurrenceOverlaps(classID:title:date:other:otherStart:otherDuration:)`` onto another occurrence of the class.
     @discardableResult
     public mutating func moveOccurrence(classID: String, on date: LocalDate, to start: LocalDateTime, duration: Duration? = nil) throws(SchedulingError) -> ClassOccurrence {
         let key = try occurrenceKey(classID, date)
         let length = duration ?? classesByID[classID]?.duration ?? .zero
         try Self.checkLength(length, "a class")
+        if let other = try occurrenceOverlapping(classID: classID, besides: date, start: start, length: length) {
+            throw .occurrenceOverlaps(classID: classID, title: other.title, date: date, other: other.id.date, otherStart: other.start, otherDuration: other.duration)
+        }
         classesByID[classID]?.changes[date] = .moved(to: start, duration: length)
         return try occurrence(key)
+    }
+
+    /// Another occurrence of the same class, not cancelled, whose time
+    /// overlaps `start` for `length`: moved there, one occurrence would lie
+    /// on another, and a member booked on both would hold two places at one
+    /// time (issue 28, 16).
+    private func occurrenceOverlapping(classID: String, besides date: LocalDate, start: LocalDateTime, length: Duration) throws(SchedulingError) -> ClassOccurrence? {
+        let series = try classSeries(classID)
+        let from = instant(start), to = from + Int64(length.wholeMinutes) * 60
+        // The occurrences that meet within a day of the new time (a class
+        // lasts a day at most), and every moved one, wherever it went.
+        var dates = Set(series.changes.keys)
+        for day in (start.date.dayNumber - 1)...(start.date.dayNumber + 1) {
+            let d = LocalDate(dayNumber: day)
+            if series.meets(on: d) { dates.insert(d) }
+        }
+        dates.remove(date)
+        return dates.sorted().lazy.map { self.makeOccurrence(series, $0) }.first { o in
+            guard !o.isCancelled, series.meets(on: o.id.date) else { return false }
+            let end = o.startSeconds + Int64(o.duration.wholeMinutes) * 60
+            return o.startSeconds < to && from < end
+        }
     }
 
     /// The weekly timetable, Monday to Sunday, each day's classes by time.

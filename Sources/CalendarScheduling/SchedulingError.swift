@@ -35,6 +35,8 @@ public enum SchedulingError: Error, Hashable, Sendable, CustomStringConvertible 
     case sessionNotStarted(String, start: LocalDateTime)
     /// The class does not meet on that date.
     case notAnOccurrence(classID: String, title: String, date: LocalDate, meets: String)
+    /// The occurrence would be moved onto another occurrence of the same class.
+    case occurrenceOverlaps(classID: String, title: String, date: LocalDate, other: LocalDate, otherStart: LocalDateTime, otherDuration: Duration)
     /// That occurrence of the class is cancelled.
     case occurrenceCancelled(classID: String, title: String, date: LocalDate)
     /// That occurrence has already started.
@@ -82,6 +84,8 @@ public enum SchedulingError: Error, Hashable, Sendable, CustomStringConvertible 
             "session ‘\(id)’ starts on \(start.date.weekday.name) \(start.date) at \(start.timeText); it can be marked completed or no-show once it has started"
         case .notAnOccurrence(_, let title, let date, let meets):
             "\(title) does not meet on \(date.weekday.name) \(date); it meets \(meets)"
+        case .occurrenceOverlaps(_, let title, let date, let other, let start, let length):
+            "\(title) of \(date) cannot move there: the \(title) of \(other) is on then (\(start.date) \(start.timeText) for \(length.wholeMinutes) minutes), and a member booked on both would hold two places at one time; pick another time"
         case .occurrenceCancelled(_, let title, let date):
             "\(title) on \(date) is cancelled"
         case .occurrenceInPast(_, let title, let date, let start):

@@ -30,9 +30,10 @@ import ICalendarKit
 /// When the change cannot be made that way — the file is not in outline
 /// form, names no `X-HORARI-TIMEZONE`, still holds the book's earlier form
 /// (`X-HORARI-*` components, which the whole-file change migrates), the
-/// records it needs do not read cleanly, or `body` changes anything but the
-/// occurrence — it writes nothing and returns `nil`, and the caller makes the
-/// change on the whole file.
+/// records it needs do not read cleanly, `body` moves the occurrence (which
+/// is checked against every other occurrence of its class), or `body` changes
+/// anything but the occurrence — it writes nothing and returns `nil`, and the
+/// caller makes the change on the whole file.
 ///
 /// ```swift
 /// let date = try LocalDate(year: 2026, month: 11, day: 30)
@@ -162,7 +163,20 @@ public enum SchedulingFile {
         guard let imported = read(outline, selected), let book = try? imported.calendar.schedulingBook() else { return nil }
 
         var changed = book
-        let result = try body(&changed)
+        let result: T
+        do {
+            result = try body(&changed)
+        } catch let error as SchedulingError {
+            // A move is checked against every other occurrence of the class
+            // (it may not land on one, issue 28, 16), which this book does not
+            // hold: the whole file decides, whether it refused or allowed it.
+            if case .occurrenceOverlaps = error { return nil }
+            throw error
+        }
+        if let moved = try? changed.occurrence(classID: key.classID, on: key.date), moved.isMoved,
+           let was = try? book.occurrence(classID: key.classID, on: key.date), (moved.start, moved.duration) != (was.start, was.duration) {
+            return nil
+        }
         let before = book.backupContent(), after = changed.backupContent()
         // Only the class may change, and of it only the series and this occurrence.
         guard before.components == after.components, let master = ofClass.master, before.items.count == 1, after.items.count == 1,

@@ -136,6 +136,25 @@ struct SessionTests {
         #expect(refusal { try book.setStatus(.scheduled, ofSession: "later", coach: "marc", now: threeDaysAhead) } == .sessionNotScheduled("later", status: .cancelled))
     }
 
+    @Test("an occurrence is not moved onto another occurrence of its class, nor onto one moved there (issue 28, 16)")
+    func moveOntoItself() throws {
+        var book = try Gym.book()
+        // Yoga meets Mondays and Wednesdays at 18:30 for an hour.
+        let onto = refusal { try book.moveOccurrence(classID: "yoga", on: Gym.day("2026-11-23"), to: Gym.at("2026-11-25 19:00")) }
+        #expect(onto == .occurrenceOverlaps(classID: "yoga", title: "Yoga", date: try Gym.day("2026-11-23"), other: try Gym.day("2026-11-25"),
+                                            otherStart: try Gym.at("2026-11-25 18:30"), otherDuration: .minutes(60)))
+        #expect(onto?.description == "Yoga of 2026-11-23 cannot move there: the Yoga of 2026-11-25 is on then (2026-11-25 18:30 for 60 minutes), and a member booked on both would hold two places at one time; pick another time")
+        #expect(try book.occurrence(classID: "yoga", on: Gym.day("2026-11-23")).isMoved == false)
+        // Just before it, it fits; and a third occurrence moved onto that moved one is refused too.
+        try book.moveOccurrence(classID: "yoga", on: Gym.day("2026-11-23"), to: Gym.at("2026-11-25 17:00"), duration: .minutes(90))
+        #expect(refusal { try book.moveOccurrence(classID: "yoga", on: Gym.day("2026-11-30"), to: Gym.at("2026-11-25 16:00"), duration: .minutes(90)) }
+                != nil)
+        // A cancelled occurrence holds no time, and an occurrence may move within its own time.
+        try book.cancelOccurrence(classID: "yoga", on: Gym.day("2026-12-02"))
+        try book.moveOccurrence(classID: "yoga", on: Gym.day("2026-11-30"), to: Gym.at("2026-12-02 18:30"))
+        try book.moveOccurrence(classID: "yoga", on: Gym.day("2026-11-30"), to: Gym.at("2026-12-02 18:45"))
+    }
+
     @Test("upcoming sessions from now, soonest first; history newest first with every status")
     func upcomingAndHistory() throws {
         var book = try Gym.book()

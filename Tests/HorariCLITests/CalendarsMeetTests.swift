@@ -238,3 +238,20 @@ extension CalendarsMeetTests {
         #expect(try runner.run(["add", "Lunch", "--start", "2026-11-24 14:00"]).status == 0)
     }
 }
+
+extension CalendarsMeetTests {
+    @Test("16. a class occurrence is not moved onto another occurrence of its class, even one moved there; the file is left as it was")
+    func moveOntoAnotherOccurrence() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        let before = try Data(contentsOf: runner.work.appendingPathComponent("gym.ics"))
+        // The sample's Wednesday Yoga of 2026-11-25 is moved to 19:30.
+        let onto = try runner.run(["classes", "move", "yoga", "--date", "2026-11-23", "--start", "2026-11-25 19:45", "--calendar", "$WORK/gym.ics"])
+        #expect(onto.status == 1)
+        #expect(onto.stderr.contains("Yoga of 2026-11-23 cannot move there: the Yoga of 2026-11-25 is on then (2026-11-25 19:30 for 60 minutes)"), "\(onto.stderr)")
+        #expect(try Data(contentsOf: runner.work.appendingPathComponent("gym.ics")) == before)
+        // Where the series would have put it (18:30), the moved occurrence is not: that fits.
+        let free = try runner.run(["classes", "move", "yoga", "--date", "2026-11-23", "--start", "2026-11-25 18:15", "--minutes", "60", "--calendar", "$WORK/gym.ics"])
+        #expect(free.status == 0, "\(free.stderr)")
+    }
+}

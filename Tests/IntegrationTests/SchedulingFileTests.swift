@@ -102,7 +102,15 @@ struct SchedulingFileTests {
         var changed = 0, refused = 0
         for step in steps {
             let before = try Data(contentsOf: fast)
-            let a = try Self.spliced(fast, exporter, step)
+            let spliced = try Self.spliced(fast, exporter, step)
+            var a = spliced
+            if step.label.hasPrefix("move ") {
+                // A move is checked against every occurrence of its class,
+                // which the spliced book does not hold: the whole file
+                // decides (issue 28, 16), as the caller then does.
+                if case .done = spliced { Issue.record("\(step.label): a move was spliced") }
+                if spliced == nil { a = Self.whole(fast, exporter, step) }
+            }
             let b = Self.whole(whole, exporter, step)
             let after = try Data(contentsOf: fast)
             try #require(a != nil, "\(step.label): fell back to the whole file")
