@@ -108,6 +108,17 @@ if [ "$(id -u)" = 0 ]; then as_user="setpriv --reuid=65534 --regid=65534 --clear
 expect "read-only calendar" 1 "Permission denied" "$WORK/ro/gym.ics" -- \
   $as_user "$HORARI" $add --calendar "$WORK/ro/gym.ics"
 
+# A calendar reached through a link (issue 28): the change goes to the file
+# the link leads to, and the link stays a link.
+mkdir "$WORK/real" "$WORK/link" && cp "$WORK/gym.ics" "$WORK/real/gym.ics" && ln -s ../real/gym.ics "$WORK/link/gym.ics"
+if "$HORARI" $add --calendar "$WORK/link/gym.ics" >/dev/null 2>"$WORK/err" && [ -L "$WORK/link/gym.ics" ] \
+   && "$HORARI" day 2026-11-24 --calendar "$WORK/real/gym.ics" | grep -q Lunch; then
+  echo "ok   a calendar through a link: changed where it leads, the link kept"
+else
+  echo "FAIL a calendar through a link: $( [ -L "$WORK/link/gym.ics" ] && echo "the change did not reach $WORK/real/gym.ics" || echo "the link was replaced by a file")"
+  sed 's/^/  stderr: /' "$WORK/err"; failures=$((failures + 1))
+fi
+
 # A full disk: a tiny tmpfs holding the calendar, filled up.
 mkdir "$WORK/tiny"
 if mount -t tmpfs -o size=16k tmpfs "$WORK/tiny" 2>/dev/null; then

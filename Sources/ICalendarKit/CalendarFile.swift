@@ -23,6 +23,13 @@ private let posixWrite = Darwin.write
 /// folder take turns with each other too, which costs nothing at the size
 /// of a change.
 ///
+/// One promise follows from writing beside the file and renaming
+/// (Docs/CalendarStores.md, "What a change does to the file"):
+///
+/// - **A symbolic link is written through**: the change goes to the file
+///   the link leads to (through every link of a chain), written beside
+///   that file, in its folder, under that folder's lock; the link stays.
+///
 /// ```swift
 /// let report = try CalendarFile.update(url) { calendar in
 ///     calendar.merge(incoming)
@@ -39,6 +46,8 @@ public enum CalendarFile {
     }
 
     /// Writes a calendar to a file atomically, under the file's lock.
+    ///
+    /// A link is written through (see ``CalendarFile``).
     /// - Throws: ``ICalendarError`` with code ``ICalendarError/Code/io``.
     public static func save(_ calendar: ICalendar, to url: URL, exporter: ICalendarExporter = ICalendarExporter()) throws(ICalendarError) {
         let lock = try FolderLock(holding: url, whileWaiting: nil)
@@ -106,13 +115,14 @@ public enum CalendarFile {
     ) throws -> T {
         let lock = try FolderLock(holding: url, whileWaiting: whileWaiting)
         defer { lock.release() }
+        let file = try target(of: url)
         let read = try load(url, options: options)
         var calendar = read.calendar
         let damage = read.damage
         try refuseDamage(at: url.path, damage, ifDamaged)
         let result = try body(&calendar)
         if !damage.isEmpty, case .keepCopy(let kept) = ifDamaged {
-            kept(try keepCopy(of: url))
+            kept(try keepCopy(of: file))
         }
         try write(calendar, exporter: try exporter(calendar), to: url)
         return result
@@ -161,16 +171,19 @@ public enum CalendarFile {
         }
     }
 
-    /// Replaces `url` by what `body` writes to a temporary file beside it
-    /// (given its descriptor and path): fsync, rename, fsync of the folder.
-    /// Nothing is replaced when `body` throws, and the temporary file is removed.
+    /// Replaces `url` — or the file it leads to, when it is a symbolic link
+    /// (``target(of:)``) — by what `body` writes to a temporary file beside
+    /// it (given its descriptor and path): fsync, rename, fsync of the
+    /// folder. Nothing is replaced when `body` throws, and the temporary
+    /// file is removed.
     private static func replace(_ url: URL, _ body: (Int32, String) throws(ICalendarError) -> Void) throws(ICalendarError) {
-        let folder = url.deletingLastPathComponent()
-        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+        let file = try target(of: url)
+        let folder = file.deletingLastPathComponent()
+        let temporary = folder.appendingPathComponent(".\(file.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
         // A file written again keeps its mode (a private calendar stays
         // private); a new one is 0644 less the umask, as any new file.
         var existing = stat()
-        let mode: mode_t? = stat(url.path, &existing) == 0 ? existing.st_mode & 0o7777 : nil
+        let mode: mode_t? = stat(file.path, &existing) == 0 ? existing.st_mode & 0o7777 : nil
         let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, mode ?? 0o644)
         guard fd >= 0 else { throw ioError("cannot create \(temporary.path)") }
         do {
@@ -187,8 +200,8 @@ public enum CalendarFile {
             unlink(temporary.path)
             throw e
         }
-        guard rename(temporary.path, url.path) == 0 else {
-            let e = ioError("cannot replace \(url.path)")
+        guard rename(temporary.path, file.path) == 0 else {
+            let e = ioError("cannot replace \(describe(url, file))")
             unlink(temporary.path)
             throw e
         }
@@ -197,6 +210,46 @@ public enum CalendarFile {
             _ = fsync(dir)
             close(dir)
         }
+    }
+
+    /// The file a change of `url` is written to: `url`, or when it is a
+    /// symbolic link the file it leads to, through every link of a chain
+    /// (a relative link read from the link's folder), in a folder named
+    /// without links. The last may not exist yet: a change then makes it,
+    /// and the link stays a link.
+    ///
+    /// Replacing the link by a file would leave the real calendar, which
+    /// other programs read through other paths, without the change and
+    /// every later one.
+    /// - Throws: ``ICalendarError/Code/io`` for a link that cannot be read
+    ///   or a chain of more than 40 links (a loop).
+    package static func target(of url: URL) throws(ICalendarError) -> URL {
+        var path = url.path
+        var followed = false
+        for _ in 0..<40 {
+            var info = stat()
+            guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else {
+                guard followed else { return url }
+                // The folder without links or `..`, so messages and the lock name it plainly.
+                let link = URL(fileURLWithPath: path)
+                guard let folder = realpath(link.deletingLastPathComponent().path, nil) else { return link }
+                defer { free(folder) }
+                return URL(fileURLWithPath: String(cString: folder), isDirectory: true).appendingPathComponent(link.lastPathComponent)
+            }
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let count = readlink(path, &buffer, buffer.count - 1)
+            guard count > 0 else { throw ioError("cannot read the link \(path), which \(url.path) leads through") }
+            let destination = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            path = destination.hasPrefix("/") ? destination : URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(destination).path
+            followed = true
+        }
+        errno = ELOOP
+        throw ioError("cannot follow \(url.path) to a calendar file")
+    }
+
+    /// The calendar as its user named it, and the file a link leads to.
+    private static func describe(_ url: URL, _ file: URL) -> String {
+        file.path == url.path ? url.path : "\(url.path) (a link to \(file.path))"
     }
 
     /// Writes all of `bytes` to `fd`, again after an interruption; `false` on an error (see `errno`).
@@ -225,9 +278,10 @@ public enum CalendarFile {
     package struct FolderLock {
         let fd: Int32
 
-        /// Locks the folder that holds `file`.
+        /// Locks the folder that holds `file` — the file a link leads to,
+        /// when `file` is a link (``CalendarFile/target(of:)``).
         init(holding file: URL, whileWaiting: (() -> Void)?) throws(ICalendarError) {
-            try self.init(file.deletingLastPathComponent(), whileWaiting: whileWaiting)
+            try self.init(CalendarFile.target(of: file).deletingLastPathComponent(), whileWaiting: whileWaiting)
         }
 
         /// Locks `folder`, waiting for whoever holds it.

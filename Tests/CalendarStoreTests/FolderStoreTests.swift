@@ -234,4 +234,21 @@ struct FolderStoreTests {
         let mode = try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent("yoga.ics").path)[.posixPermissions] as? Int
         #expect(mode == 0o600)
     }
+
+    /// Issue 28, item 10: a file of the folder that is a link is written
+    /// through, and stays a link.
+    @Test("a file of the folder that is a link is changed where it leads, and stays a link")
+    func linkedFile() throws {
+        let root = try scratch()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let folder = root.appendingPathComponent("vdir"), elsewhere = root.appendingPathComponent("elsewhere")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let store = CalendarStore(.folder(elsewhere))
+        try store.update { calendar in calendar.items = [try event("yoga", "Yoga", day: 23)] }
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("yoga.ics").path, withDestinationPath: "../elsewhere/yoga.ics")
+        try CalendarStore(.folder(folder)).update { calendar in calendar.items[0].title = "Yoga flow" }
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder.appendingPathComponent("yoga.ics").path) == "../elsewhere/yoga.ics")
+        #expect(try store.load().calendar.items.map(\.title) == ["Yoga flow"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix(".") }.isEmpty, "a temporary file was left")
+    }
 }
