@@ -23,9 +23,16 @@ private let posixWrite = Darwin.write
 /// folder take turns with each other too, which costs nothing at the size
 /// of a change.
 ///
-/// One promise follows from writing beside the file and renaming
+/// Two promises follow from writing beside the file and renaming
 /// (Docs/CalendarStores.md, "What a change does to the file"):
 ///
+/// - **A read-only file is refused**, left byte for byte, with
+///   ``ICalendarError/Code/io``: one this process may not write
+///   (`access(W_OK)` fails), and one with no write permission bit at all
+///   (`mode & 0o222 == 0`), which is read-only for root as well — as `vim`
+///   warns before writing one. The rename would replace either, since it
+///   needs the folder's permission, not the file's. A folder that cannot be
+///   written is said as such, naming the calendar.
 /// - **A symbolic link is written through**: the change goes to the file
 ///   the link leads to (through every link of a chain), written beside
 ///   that file, in its folder, under that folder's lock; the link stays.
@@ -47,11 +54,13 @@ public enum CalendarFile {
 
     /// Writes a calendar to a file atomically, under the file's lock.
     ///
-    /// A link is written through (see ``CalendarFile``).
+    /// A file that cannot be written, or has no write permission bit, is
+    /// refused and left as it was; a link is written through (see ``CalendarFile``).
     /// - Throws: ``ICalendarError`` with code ``ICalendarError/Code/io``.
     public static func save(_ calendar: ICalendar, to url: URL, exporter: ICalendarExporter = ICalendarExporter()) throws(ICalendarError) {
         let lock = try FolderLock(holding: url, whileWaiting: nil)
         defer { lock.release() }
+        try prepareChange(of: url)
         try write(calendar, exporter: exporter, to: url)
     }
 
@@ -105,7 +114,9 @@ public enum CalendarFile {
     ///   - body: the change, made on the calendar as read.
     /// - Returns: what `body` returns.
     /// - Throws: ``ICalendarError`` (``ICalendarError/Code/damaged`` for a
-    ///   damaged file), or what `body` or `exporter` throws (nothing is saved then).
+    ///   damaged file, ``ICalendarError/Code/io`` for a file that cannot be
+    ///   written or has no write permission bit: it is as it was), or what
+    ///   `body` or `exporter` throws (nothing is saved then).
     public static func update<T>(
         _ url: URL, options: ImportOptions = ImportOptions(),
         exporterFor exporter: (ICalendar) throws -> ICalendarExporter,
@@ -115,7 +126,7 @@ public enum CalendarFile {
     ) throws -> T {
         let lock = try FolderLock(holding: url, whileWaiting: whileWaiting)
         defer { lock.release() }
-        let file = try target(of: url)
+        let file = try prepareChange(of: url)
         let read = try load(url, options: options)
         var calendar = read.calendar
         let damage = read.damage
@@ -174,8 +185,9 @@ public enum CalendarFile {
     /// Replaces `url` — or the file it leads to, when it is a symbolic link
     /// (``target(of:)``) — by what `body` writes to a temporary file beside
     /// it (given its descriptor and path): fsync, rename, fsync of the
-    /// folder. Nothing is replaced when `body` throws, and the temporary
-    /// file is removed.
+    /// folder. A file that cannot be written, or has no write permission
+    /// bit, is refused first (``refuseReadOnly(_:)``). Nothing is replaced
+    /// when `body` throws, and the temporary file is removed.
     private static func replace(_ url: URL, _ body: (Int32, String) throws(ICalendarError) -> Void) throws(ICalendarError) {
         let file = try target(of: url)
         let folder = file.deletingLastPathComponent()
@@ -184,8 +196,13 @@ public enum CalendarFile {
         // private); a new one is 0644 less the umask, as any new file.
         var existing = stat()
         let mode: mode_t? = stat(file.path, &existing) == 0 ? existing.st_mode & 0o7777 : nil
+        if mode != nil { try refuseReadOnly(url) }
         let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, mode ?? 0o644)
-        guard fd >= 0 else { throw ioError("cannot create \(temporary.path)") }
+        guard fd >= 0 else {
+            let e = errno
+            if e == EACCES || e == EPERM || e == EROFS { throw unwritableFolder(of: url, file: file, e) }
+            throw ICalendarError(.io, "cannot write \(describe(url, file)): a new copy of it could not be made beside it in \(folder.path): \(String(cString: strerror(e)))")
+        }
         do {
             try body(fd, temporary.path)
         } catch {
@@ -210,6 +227,16 @@ public enum CalendarFile {
             _ = fsync(dir)
             close(dir)
         }
+    }
+
+    /// What a change does before it reads the calendar, under the folder's
+    /// lock: refuses a file it may not write (``refuseReadOnly(_:)``).
+    /// - Returns: the file the change is written to (``target(of:)``).
+    @discardableResult
+    static func prepareChange(of url: URL) throws(ICalendarError) -> URL {
+        let file = try target(of: url)
+        try refuseReadOnly(url)
+        return file
     }
 
     /// The file a change of `url` is written to: `url`, or when it is a
@@ -247,9 +274,55 @@ public enum CalendarFile {
         throw ioError("cannot follow \(url.path) to a calendar file")
     }
 
+    /// Refuses a change of the calendar file at `url` (through its links)
+    /// that this process may not write: when `access(W_OK)` fails, and when
+    /// the file has no write permission bit at all (`mode & 0o222 == 0`).
+    ///
+    /// The second rule is for root, whom `access` never refuses: a file
+    /// marked read-only for everyone was marked so on purpose, and is
+    /// read-only for root as well (as `vim` warns before writing one). The
+    /// rename that saves a change needs only the folder's permission, so
+    /// without this check a read-only calendar in a writable folder would
+    /// be replaced. A file that does not exist yet is not refused here.
+    /// - Throws: ``ICalendarError/Code/io``, naming the calendar, its mode
+    ///   and how to make it writable.
+    package static func refuseReadOnly(_ url: URL) throws(ICalendarError) {
+        let file = try target(of: url)
+        var info = stat()
+        guard stat(file.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return }
+        let mode = info.st_mode & 0o7777
+        let shown = String(mode, radix: 8)
+        if mode & 0o222 == 0 {
+            throw ICalendarError(.io, "\(describe(url, file)) is read-only (mode \(shown): no one may write it), so it was not changed; to change it, make it writable (chmod u+w \(quoted(file.path)))")
+        }
+        if access(file.path, W_OK) != 0 {
+            let e = errno
+            if e == ENOENT { return }
+            if e == EROFS {
+                throw ICalendarError(.io, "\(describe(url, file)) is on a read-only file system, so it was not changed")
+            }
+            throw ICalendarError(.io, "\(describe(url, file)) cannot be written by this user (mode \(shown), owner \(info.st_uid): \(String(cString: strerror(e)))), so it was not changed")
+        }
+        // The folder: the change is written beside the file and renamed over it.
+        let folder = file.deletingLastPathComponent()
+        if access(folder.path, W_OK) != 0, errno != ENOENT { throw unwritableFolder(of: url, file: file, errno) }
+    }
+
+    /// The error for a calendar whose folder cannot be written: it names
+    /// the calendar, not the temporary file that could not be made.
+    private static func unwritableFolder(of url: URL, file: URL, _ error: Int32) -> ICalendarError {
+        let reason = String(cString: strerror(error))
+        return ICalendarError(.io, "\(describe(url, file)) cannot be changed: its folder \(file.deletingLastPathComponent().path) cannot be written (\(reason)), and a change is written beside the file and renamed over it; nothing was changed")
+    }
+
     /// The calendar as its user named it, and the file a link leads to.
     private static func describe(_ url: URL, _ file: URL) -> String {
         file.path == url.path ? url.path : "\(url.path) (a link to \(file.path))"
+    }
+
+    /// A path as a shell reads it back.
+    private static func quoted(_ path: String) -> String {
+        path.allSatisfy { $0.isLetter || $0.isNumber || "/._-+@:,".contains($0) } ? path : "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
     /// Writes all of `bytes` to `fd`, again after an interruption; `false` on an error (see `errno`).

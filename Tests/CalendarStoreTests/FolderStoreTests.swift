@@ -235,6 +235,33 @@ struct FolderStoreTests {
         #expect(mode == 0o600)
     }
 
+    /// Issue 28, item 7: a file of the folder marked read-only is not
+    /// replaced, and neither is any other: the change is refused whole.
+    @Test("a change that would replace or remove a read-only file of the folder is refused before any file is written")
+    func readOnlyFile() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = CalendarStore(.folder(folder))
+        try store.update { calendar in calendar.items = [try event("yoga", "Yoga", day: 23), try event("spin", "Spinning", day: 27)] }
+        let yoga = folder.appendingPathComponent("yoga.ics"), spin = folder.appendingPathComponent("spin.ics")
+        chmod(yoga.path, 0o444)
+        let before = try [Data(contentsOf: yoga), Data(contentsOf: spin)]
+        for change in [
+            { (calendar: inout ICalendar) in for i in calendar.items.indices { calendar.items[i].title += " (moved)" } },
+            { (calendar: inout ICalendar) in calendar.items.removeAll() },
+        ] {
+            let error = #expect(throws: CalendarStoreError.self) { try store.update(change) }
+            #expect(error?.code == .io)
+            #expect(error?.message == "\(yoga.path) is read-only (mode 444: no one may write it), so it was not changed; to change it, make it writable (chmod u+w \(yoga.path))")
+            #expect(try [Data(contentsOf: yoga), Data(contentsOf: spin)] == before)
+            #expect(try names(folder) == ["spin.ics", "yoga.ics"])
+        }
+        // A change that leaves the read-only file as it is goes on.
+        try store.update { calendar in if let i = calendar.items.firstIndex(where: { $0.uid == "spin" }) { calendar.items[i].title = "Spin" } }
+        #expect(try Data(contentsOf: yoga) == before[0])
+        #expect(try store.load().calendar.items.map(\.title).sorted() == ["Spin", "Yoga"])
+    }
+
     /// Issue 28, item 10: a file of the folder that is a link is written
     /// through, and stays a link.
     @Test("a file of the folder that is a link is changed where it leads, and stays a link")

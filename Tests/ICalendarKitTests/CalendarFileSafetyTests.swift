@@ -9,8 +9,8 @@ import Glibc
 import Darwin
 #endif
 
-/// Issue 28, item 10: what a change does to the file it saves — a link is
-/// written through.
+/// Issue 28, items 7 and 10: what a change does to the file it saves —
+/// a read-only file is refused, and a link is written through.
 @Suite("A calendar file keeps its promises where it lives")
 struct CalendarFileSafetyTests {
     private func scratch() throws -> URL {
@@ -29,6 +29,53 @@ struct CalendarFileSafetyTests {
 
     private func hidden(_ folder: URL) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix(".") }.sorted()
+    }
+
+    // MARK: Item 7: a read-only file
+
+    /// A file marked read-only for everyone is read-only for root too (the
+    /// tests run as root in CI, whom `access` never refuses).
+    @Test("a file with no write permission bit is refused, and left byte for byte with its mode", arguments: [0o444, 0o400, 0o440])
+    func readOnlyFile(_ readOnly: Int) throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("gym.ics")
+        try CalendarFile.update(url) { $0.items.append(item("a")) }
+        try FileManager.default.setAttributes([.posixPermissions: readOnly], ofItemAtPath: url.path)
+        let before = try Data(contentsOf: url)
+        let inode = try FileManager.default.attributesOfItem(atPath: url.path)[.systemFileNumber] as? Int
+
+        let update = #expect(throws: ICalendarError.self) { try CalendarFile.update(url) { $0.items.append(item("b", day: 1)) } }
+        #expect(update?.code == .io)
+        #expect(update?.message == "\(url.path) is read-only (mode \(String(readOnly, radix: 8)): no one may write it), so it was not changed; to change it, make it writable (chmod u+w \(url.path))")
+        let save = #expect(throws: ICalendarError.self) { try CalendarFile.save(ICalendar(), to: url) }
+        #expect(save?.message.contains("is read-only") == true)
+        let splice = #expect(throws: ICalendarError.self) {
+            _ = try CalendarFile.splice(url, indexing: ["UID"]) { _ in ((), ICalendarSplice()) }
+        }
+        #expect(splice?.message.contains("is read-only") == true)
+
+        #expect(try Data(contentsOf: url) == before)
+        #expect(try FileManager.default.attributesOfItem(atPath: url.path)[.systemFileNumber] as? Int == inode, "the file was replaced")
+        #expect(try mode(url) == readOnly)
+        #expect(try hidden(folder).isEmpty, "a temporary file was left")
+        // Writable again, the same change is made.
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: url.path)
+        try CalendarFile.update(url) { $0.items.append(item("b", day: 1)) }
+        #expect(try CalendarFile.load(url).calendar.items.map(\.uid) == ["a", "b"])
+    }
+
+    @Test("a damaged read-only file forced to change is refused before its copy is kept")
+    func readOnlyDamagedFile() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("gym.ics")
+        try Data("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nBEGIN:VEVENT\r\nUID:a\r\nDTSTART:20260302T100000Z\r\n".utf8).write(to: url)
+        chmod(url.path, 0o444)
+        #expect(throws: ICalendarError.self) {
+            try CalendarFile.update(url, exporterFor: { _ in ICalendarExporter() }, ifDamaged: .keepCopy { _ in }, { _ in })
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["gym.ics"])
     }
 
     // MARK: Item 10: a link
@@ -61,6 +108,10 @@ struct CalendarFileSafetyTests {
         #expect(spliced == true)
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: linked.path) == destination)
         #expect(try CalendarFile.load(target).calendar.items.map(\.uid) == ["b"])
+        // A read-only target is refused through its link, naming both.
+        chmod(target.path, 0o444)
+        let refused = #expect(throws: ICalendarError.self) { try CalendarFile.update(linked) { $0.items.removeAll() } }
+        #expect(refused?.message.hasPrefix("\(linked.path) (a link to \(target.resolvingSymlinksInPath().path)) is read-only") == true, "\(refused?.message ?? "")")
     }
 
     @Test("a chain of links is followed to its end; a link to no file yet makes that file; a loop of links is refused")
