@@ -145,6 +145,18 @@ else
   sed 's/^/  stderr: /' "$WORK/err"; failures=$((failures + 1))
 fi
 
+# What a killed horari left beside the calendar (issue 28): the next change
+# removes a temporary file whose process is gone, and keeps a live one's.
+sh -c 'exit 0' & dead=$!; wait "$dead"
+cp "$WORK/real/gym.ics" "$WORK/real/.gym.ics.$dead.1.tmp" && cp "$WORK/real/gym.ics" "$WORK/real/.gym.ics.$$.2.tmp"
+"$HORARI" $add --calendar "$WORK/real/gym.ics" >/dev/null 2>&1
+if [ ! -e "$WORK/real/.gym.ics.$dead.1.tmp" ] && [ -e "$WORK/real/.gym.ics.$$.2.tmp" ]; then
+  echo "ok   a killed process's temporary file: cleared by the next change, a live one's kept"
+else
+  echo "FAIL a killed process's temporary file: left $(ls -A "$WORK/real" | tr '\n' ' ')"; failures=$((failures + 1))
+fi
+rm -f "$WORK/real/.gym.ics.$$.2.tmp"
+
 # A full disk: a tiny tmpfs holding the calendar, filled up.
 mkdir "$WORK/tiny"
 if mount -t tmpfs -o size=16k tmpfs "$WORK/tiny" 2>/dev/null; then

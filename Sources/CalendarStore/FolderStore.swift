@@ -71,6 +71,8 @@ struct FolderStore {
         let lock = try FolderLock.lock(folder, whileWaiting: whileWaiting)
         defer { lock.release() }
         let (before, diagnostics, files) = try read()
+        // What a killed process left while saving one of the folder's files (once it is known to be a calendar's folder).
+        CalendarFile.removeStaleTemporaries(in: folder) { $0.hasSuffix(".ics") }
         try Resources.refuseDamage(at: folder.path, diagnostics, ifDamaged)
         var after = before
         let result = try body(&after)

@@ -23,7 +23,7 @@ private let posixWrite = Darwin.write
 /// folder take turns with each other too, which costs nothing at the size
 /// of a change.
 ///
-/// Two promises follow from writing beside the file and renaming
+/// Three promises follow from writing beside the file and renaming
 /// (Docs/CalendarStores.md, "What a change does to the file"):
 ///
 /// - **A read-only file is refused**, left byte for byte, with
@@ -36,6 +36,9 @@ private let posixWrite = Darwin.write
 /// - **A symbolic link is written through**: the change goes to the file
 ///   the link leads to (through every link of a chain), written beside
 ///   that file, in its folder, under that folder's lock; the link stays.
+/// - **A killed process's temporary files are cleared**: the next change
+///   removes the calendar's `.NAME.PID.N.tmp` files whose process is gone
+///   (`kill(PID, 0)` fails with `ESRCH`), and nothing else.
 ///
 /// ```swift
 /// let report = try CalendarFile.update(url) { calendar in
@@ -230,12 +233,16 @@ public enum CalendarFile {
     }
 
     /// What a change does before it reads the calendar, under the folder's
-    /// lock: refuses a file it may not write (``refuseReadOnly(_:)``).
+    /// lock: refuses a file it may not write (``refuseReadOnly(_:)``), and
+    /// clears the temporary files a killed process left beside it
+    /// (``removeStaleTemporaries(in:of:)``).
     /// - Returns: the file the change is written to (``target(of:)``).
     @discardableResult
     static func prepareChange(of url: URL) throws(ICalendarError) -> URL {
         let file = try target(of: url)
         try refuseReadOnly(url)
+        let name = file.lastPathComponent
+        removeStaleTemporaries(in: file.deletingLastPathComponent()) { $0 == name }
         return file
     }
 
@@ -323,6 +330,28 @@ public enum CalendarFile {
     /// A path as a shell reads it back.
     private static func quoted(_ path: String) -> String {
         path.allSatisfy { $0.isLetter || $0.isNumber || "/._-+@:,".contains($0) } ? path : "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    /// Removes the temporary files a killed process left in `folder` while
+    /// saving one of its calendars (`.NAME.PID.N.tmp`, each a whole copy of
+    /// a calendar): those whose `NAME` is one `isCalendar` takes and whose
+    /// process is gone (`kill(PID, 0)` fails with `ESRCH`). A file whose
+    /// process lives — or whose name has any other form — is left: it may
+    /// be that process's save under way. Call it holding the folder's lock.
+    package static func removeStaleTemporaries(in folder: URL, of isCalendar: (String) -> Bool) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+        for name in names where name.hasPrefix(".") && name.hasSuffix(".tmp") {
+            // NAME may hold dots; PID and N are the last two parts, digits only.
+            let parts = name.dropFirst().dropLast(4).split(separator: ".", omittingEmptySubsequences: false)
+            guard parts.count >= 3 else { continue }
+            let pidText = parts[parts.count - 2], serial = parts[parts.count - 1]
+            let digits: (Substring) -> Bool = { !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }
+            guard digits(pidText), digits(serial), let pid = pid_t(pidText), pid > 0,
+                  isCalendar(parts.dropLast(2).joined(separator: "."))
+            else { continue }
+            guard kill(pid, 0) != 0, errno == ESRCH else { continue }
+            unlink(folder.appendingPathComponent(name).path)
+        }
     }
 
     /// Writes all of `bytes` to `fd`, again after an interruption; `false` on an error (see `errno`).

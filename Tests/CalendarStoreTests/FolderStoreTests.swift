@@ -278,4 +278,25 @@ struct FolderStoreTests {
         #expect(try store.load().calendar.items.map(\.title) == ["Yoga flow"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix(".") }.isEmpty, "a temporary file was left")
     }
+
+    /// Issue 28, item 17: what a killed process left while saving a file of
+    /// the folder goes with the next change; a live process's stays.
+    @Test("the next change removes the temporary files of the folder's calendars whose process is gone, and nothing else")
+    func staleTemporaries() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = CalendarStore(.folder(folder))
+        try store.update { calendar in calendar.items = [try event("yoga", "Yoga", day: 23)] }
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/bin/true")
+        try child.run()
+        child.waitUntilExit()
+        let dead = child.processIdentifier
+        try #require(kill(dead, 0) != 0 && errno == ESRCH)
+        let stale = [".yoga.ics.\(dead).1.tmp", ".spin.ics.\(dead).2.tmp"]
+        let kept = [".yoga.ics.\(getpid()).3.tmp", ".notes.txt.\(dead).4.tmp", ".yoga.ics.\(dead).x.tmp"]
+        for name in stale + kept { try Data("BEGIN:VCALENDAR\r\n".utf8).write(to: folder.appendingPathComponent(name)) }
+        try store.update { calendar in calendar.name = "Gimnàs" }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix(".") }.sorted() == kept.sorted())
+    }
 }

@@ -7,9 +7,10 @@ import Glibc
 import Darwin
 #endif
 
-/// Issue 28, items 7 and 10, as a user meets them: a read-only calendar
-/// is refused and left as it was, and a calendar reached through a link
-/// stays a link and its file gets the change.
+/// Issue 28, items 7, 10 and 17, as a user meets them: a read-only
+/// calendar is refused and left as it was, a calendar reached through a
+/// link stays a link and its file gets the change, and what a killed
+/// `horari` left beside a calendar goes with the next change.
 @Suite("horari: a calendar file where it lives")
 struct FileSafetyTests {
     static let add = ["add", "Lunch", "--start", "2026-11-24 14:00", "--minutes", "30"]
@@ -86,5 +87,23 @@ struct FileSafetyTests {
         #expect(roster.stdout.contains("Mon 2026-11-23 18:30–19:30  Yoga  booked"), "\(roster.stdout)\(roster.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: link.path) == ["gym.ics"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: real.path) == ["gym.ics"])
+    }
+
+    @Test("what a killed horari left beside the calendar goes with the next change; a live process's stays")
+    func staleTemporaries() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/bin/true")
+        try child.run()
+        child.waitUntilExit()
+        let dead = child.processIdentifier
+        try #require(kill(dead, 0) != 0 && errno == ESRCH)
+        let stale = ".gym.ics.\(dead).3141592.tmp", live = ".gym.ics.\(getpid()).2718281.tmp", other = ".planner.ics.\(dead).1.tmp"
+        for name in [stale, live, other] { try runner.calendarBytes.write(to: runner.work.appendingPathComponent(name)) }
+        let output = try runner.run(Self.add + ["--calendar", "$WORK/gym.ics"])
+        #expect(output.status == 0, "\(output.stderr)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: runner.work.path).filter { $0.hasSuffix(".tmp") }.sorted()
+        #expect(left == [live, other].sorted())
     }
 }

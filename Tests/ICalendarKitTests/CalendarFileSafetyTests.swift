@@ -9,8 +9,9 @@ import Glibc
 import Darwin
 #endif
 
-/// Issue 28, items 7 and 10: what a change does to the file it saves —
-/// a read-only file is refused, and a link is written through.
+/// Issue 28, items 7, 10 and 17: what a change does to the file it saves —
+/// a read-only file is refused, a link is written through, and the
+/// temporary files of a killed process are cleared.
 @Suite("A calendar file keeps its promises where it lives")
 struct CalendarFileSafetyTests {
     private func scratch() throws -> URL {
@@ -29,6 +30,17 @@ struct CalendarFileSafetyTests {
 
     private func hidden(_ folder: URL) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix(".") }.sorted()
+    }
+
+    /// A process ID no process has: that of a child that has finished.
+    private func deadPID() throws -> pid_t {
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/bin/true")
+        try child.run()
+        child.waitUntilExit()
+        let pid = child.processIdentifier
+        try #require(kill(pid, 0) != 0 && errno == ESRCH, "process \(pid) was taken again")
+        return pid
     }
 
     // MARK: Item 7: a read-only file
@@ -156,5 +168,42 @@ struct CalendarFileSafetyTests {
         lock.release()
         try await change.value
         #expect(try CalendarFile.load(real.appendingPathComponent("gym.ics")).calendar.items.map(\.uid) == ["a"])
+    }
+
+    // MARK: Item 17: a killed process's temporary files
+
+    @Test("the next change removes the calendar's temporary files whose process is gone, and nothing else")
+    func staleTemporaries() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("gym.ics")
+        try CalendarFile.update(url) { $0.items.append(item("a")) }
+        let dead = try deadPID(), live = getpid()
+        let stale = [".gym.ics.\(dead).1234.tmp", ".gym.ics.\(dead).0.tmp"]
+        let kept = [
+            ".gym.ics.\(live).77.tmp",          // a save under way in a live process
+            ".other.ics.\(dead).1.tmp",         // another calendar's
+            ".gym.ics.\(dead).x.tmp",           // not the form we write
+            ".gym.ics.+\(dead).1.tmp",
+            ".gym.ics.\(dead).tmp",
+            ".gym.ics.bak",
+            "gym.ics.\(dead).1.tmp",            // not hidden: someone's own file
+        ]
+        for name in stale + kept { try Data("BEGIN:VCALENDAR\r\n".utf8).write(to: folder.appendingPathComponent(name)) }
+        try CalendarFile.update(url) { $0.items.append(item("b", day: 1)) }
+        #expect(try hidden(folder) == kept.filter { $0.hasPrefix(".") }.sorted())
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("gym.ics.\(dead).1.tmp").path))
+        #expect(try CalendarFile.load(url).calendar.items.map(\.uid) == ["a", "b"])
+    }
+
+    @Test("a name with dots in it is parsed from the end; only a whole calendar's name matches")
+    func staleTemporaryNames() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let dead = try deadPID()
+        let names = [".my.gym.ics.\(dead).5.tmp", ".gym.ics.\(dead).5.tmp", ".my.gym.ics.\(dead).5.6.tmp"]
+        for name in names { try Data().write(to: folder.appendingPathComponent(name)) }
+        CalendarFile.removeStaleTemporaries(in: folder) { $0 == "my.gym.ics" }
+        #expect(try hidden(folder) == [".gym.ics.\(dead).5.tmp", ".my.gym.ics.\(dead).5.6.tmp"])
     }
 }
