@@ -9,7 +9,7 @@
 set -u
 HORARI=$(cd "$(dirname "${1:?usage: cli_failures.sh PATH/TO/horari}")" && pwd)/$(basename "$1")
 WORK=$(mktemp -d)
-trap 'umount "$WORK/tiny" 2>/dev/null; rm -rf "$WORK"' EXIT
+trap 'umount "$WORK/tiny" 2>/dev/null; chmod -R u+w "$WORK" 2>/dev/null; rm -rf "$WORK"' EXIT
 failures=0
 
 # expect NAME CODE 'message part' FILE -- horari arguments…
@@ -164,13 +164,62 @@ if [ "$(ls -A "$WORK/notes")" != "todo.txt" ]; then
   echo "FAIL adding into a folder of other things: it now holds $(ls -A "$WORK/notes" | tr '\n' ' ')"; failures=$((failures + 1))
 fi
 
-# A read-only calendar (folder and file), as a user who is not root: root may write anyway.
+# A read-only calendar in a writable folder (issue 28): the rename that saves
+# a change needs only the folder's permission, so horari refuses a file it
+# may not write, and one with no write permission bit at all — read-only for
+# root too, so this runs as whoever runs the script. A change (add) and a
+# booking (a splice of one record) alike.
+mkdir "$WORK/rofile" && cp "$WORK/gym.ics" "$WORK/rofile/gym.ics" && chmod 444 "$WORK/rofile/gym.ics"
+expect "read-only file, writable folder" 1 "$WORK/rofile/gym.ics is read-only (mode 444: no one may write it), so it was not changed" "$WORK/rofile/gym.ics" -- \
+  "$HORARI" $add --calendar "$WORK/rofile/gym.ics"
+expect "booking on a read-only file" 1 "$WORK/rofile/gym.ics is read-only" "$WORK/rofile/gym.ics" -- \
+  "$HORARI" book --member aina --class yoga --date 2026-11-23 --calendar "$WORK/rofile/gym.ics" --now '2026-11-22 10:00'
+[ "$(ls -A "$WORK/rofile")" = "gym.ics" ] || { echo "FAIL read-only file: the folder now holds $(ls -A "$WORK/rofile" | tr '\n' ' ')"; failures=$((failures + 1)); }
+
+# A read-only calendar (folder and file), and a writable calendar in a
+# read-only folder, as a user who is not root: root may write the folder
+# anyway. The second message names the calendar and its folder, never the
+# temporary file that could not be made.
 mkdir "$WORK/ro" && cp "$WORK/gym.ics" "$WORK/ro/gym.ics" && chmod 444 "$WORK/ro/gym.ics" && chmod 555 "$WORK/ro"
+mkdir "$WORK/rofolder" && cp "$WORK/gym.ics" "$WORK/rofolder/gym.ics"
 chmod 755 "$WORK"
-if [ "$(id -u)" = 0 ]; then as_user="setpriv --reuid=65534 --regid=65534 --clear-groups"; else as_user=""; fi
+if [ "$(id -u)" = 0 ]; then
+  as_user="setpriv --reuid=65534 --regid=65534 --clear-groups"
+  chown 65534:65534 "$WORK/rofolder/gym.ics"
+else
+  as_user=""
+fi
+chmod 555 "$WORK/rofolder"
 # shellcheck disable=SC2086
-expect "read-only calendar" 1 "Permission denied" "$WORK/ro/gym.ics" -- \
+expect "read-only calendar" 1 "$WORK/ro/gym.ics is read-only" "$WORK/ro/gym.ics" -- \
   $as_user "$HORARI" $add --calendar "$WORK/ro/gym.ics"
+# shellcheck disable=SC2086
+expect "read-only folder" 1 "$WORK/rofolder/gym.ics cannot be changed: its folder $WORK/rofolder cannot be written (Permission denied)" "$WORK/rofolder/gym.ics" -- \
+  $as_user "$HORARI" $add --calendar "$WORK/rofolder/gym.ics"
+if grep -q '\.tmp' "$WORK/err"; then echo "FAIL read-only folder: the message names a temporary file"; failures=$((failures + 1)); fi
+
+# A calendar reached through a link (issue 28): the change goes to the file
+# the link leads to, and the link stays a link.
+mkdir "$WORK/real" "$WORK/link" && cp "$WORK/gym.ics" "$WORK/real/gym.ics" && ln -s ../real/gym.ics "$WORK/link/gym.ics"
+if "$HORARI" $add --calendar "$WORK/link/gym.ics" >/dev/null 2>"$WORK/err" && [ -L "$WORK/link/gym.ics" ] \
+   && "$HORARI" day 2026-11-24 --calendar "$WORK/real/gym.ics" | grep -q Lunch; then
+  echo "ok   a calendar through a link: changed where it leads, the link kept"
+else
+  echo "FAIL a calendar through a link: $( [ -L "$WORK/link/gym.ics" ] && echo "the change did not reach $WORK/real/gym.ics" || echo "the link was replaced by a file")"
+  sed 's/^/  stderr: /' "$WORK/err"; failures=$((failures + 1))
+fi
+
+# What a killed horari left beside the calendar (issue 28): the next change
+# removes a temporary file whose process is gone, and keeps a live one's.
+sh -c 'exit 0' & dead=$!; wait "$dead"
+cp "$WORK/real/gym.ics" "$WORK/real/.gym.ics.$dead.1.tmp" && cp "$WORK/real/gym.ics" "$WORK/real/.gym.ics.$$.2.tmp"
+"$HORARI" $add --calendar "$WORK/real/gym.ics" >/dev/null 2>&1
+if [ ! -e "$WORK/real/.gym.ics.$dead.1.tmp" ] && [ -e "$WORK/real/.gym.ics.$$.2.tmp" ]; then
+  echo "ok   a killed process's temporary file: cleared by the next change, a live one's kept"
+else
+  echo "FAIL a killed process's temporary file: left $(ls -A "$WORK/real" | tr '\n' ' ')"; failures=$((failures + 1))
+fi
+rm -f "$WORK/real/.gym.ics.$$.2.tmp"
 
 # A full disk: a tiny tmpfs holding the calendar, filled up.
 mkdir "$WORK/tiny"

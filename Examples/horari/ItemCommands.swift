@@ -64,9 +64,15 @@ func damagePolicy(force: Bool) -> CalendarFile.DamagePolicy {
     return .keepCopy { copy in FileHandle.standardError.write(Data("the file as it was is kept in \(copy.path)\n".utf8)) }
 }
 
+/// A library error about the calendar at `path`, with the path in front
+/// unless the message begins with it (a read-only file's does).
+func aboutCalendar(_ path: String, _ error: ICalendarError) -> String {
+    error.message.hasPrefix(path + " ") ? error.description : "\(path): \(error.description)"
+}
+
 /// A failed load or save as one message; a damaged file's with the way out.
 func damagedOrPlain(_ error: ICalendarError, _ place: CalendarPlace) -> CLIError {
-    guard error.code == .damaged else { return CLIError("\(place.path): \(error.description)") }
+    guard error.code == .damaged else { return CLIError(aboutCalendar(place.path, error)) }
     let kept = switch place.location {
     case .file(let url): "the file as it is now is then kept beside it as \(url.lastPathComponent).damaged"
     case .folder: "each damaged file as it is now is then kept beside it as NAME.damaged"

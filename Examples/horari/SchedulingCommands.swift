@@ -98,7 +98,7 @@ struct BookOptions: ParsableArguments {
                 if let calendar = try? loadExistingCalendar(place, quiet: true).calendar { _ = try readBook(calendar, in: place) }
                 throw CLIError(error.description)
             } catch let error as ICalendarError {
-                throw CLIError("\(url.path): \(error.description)")
+                throw CLIError(aboutCalendar(url.path, error))
             }
             if let done { return done }
         } else if case .collection = place.location, let done = try changeOccurrenceOnServer(classID: classID, on: date, members: members, place, body) {

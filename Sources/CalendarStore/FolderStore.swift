@@ -95,6 +95,8 @@ struct FolderStore {
         let lock = try FolderLock.lock(folder, whileWaiting: whileWaiting)
         defer { lock.release() }
         let (before, diagnostics, files) = try read()
+        // What a killed process left while saving one of the folder's files (once it is known to be a calendar's folder).
+        CalendarFile.removeStaleTemporaries(in: folder) { $0.hasSuffix(".ics") }
         try Resources.refuseDamage(at: folder.path, diagnostics, ifDamaged)
         var after = before
         let result = try body(&after)
@@ -108,10 +110,19 @@ struct FolderStore {
     /// Writes the files whose resources differ between `before` and `after`:
     /// a file another program wrote with several resources is written again
     /// with what is left of them; a new resource gets a file of its own.
+    ///
+    /// A file it would replace or remove that is read-only (as
+    /// `CalendarFile` refuses one: no write permission, or no write
+    /// permission bit at all) refuses the whole change before any file is
+    /// written, so the folder is never left half-changed by one.
     private func write(from before: ICalendar, to after: ICalendar, files: [ResourceReader.Resource], exporter: ICalendarExporter) throws(CalendarStoreError) {
+        let writes = Resources.writes(from: before, to: after, held: files.map { ($0.id, $0.keys) })
+        for name in writes.compactMap(\.name) {
+            do { try CalendarFile.refuseReadOnly(folder.appendingPathComponent(name)) } catch { throw CalendarStoreError(.io, error.message) }
+        }
         // Every name in the folder, as a case-insensitive disk would compare them: a new resource takes none of them.
         var taken = Set(((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).map { $0.lowercased() })
-        for write in Resources.writes(from: before, to: after, held: files.map { ($0.id, $0.keys) }) {
+        for write in writes {
             let name = write.name ?? Resources.freeName(for: write.key) { taken.contains($0.lowercased()) }
             taken.insert(name.lowercased())
             let url = folder.appendingPathComponent(name)

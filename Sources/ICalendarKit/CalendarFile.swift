@@ -23,6 +23,23 @@ private let posixWrite = Darwin.write
 /// folder take turns with each other too, which costs nothing at the size
 /// of a change.
 ///
+/// Three promises follow from writing beside the file and renaming
+/// (Docs/CalendarStores.md, "What a change does to the file"):
+///
+/// - **A read-only file is refused**, left byte for byte, with
+///   ``ICalendarError/Code/io``: one this process may not write
+///   (`access(W_OK)` fails), and one with no write permission bit at all
+///   (`mode & 0o222 == 0`), which is read-only for root as well — as `vim`
+///   warns before writing one. The rename would replace either, since it
+///   needs the folder's permission, not the file's. A folder that cannot be
+///   written is said as such, naming the calendar.
+/// - **A symbolic link is written through**: the change goes to the file
+///   the link leads to (through every link of a chain), written beside
+///   that file, in its folder, under that folder's lock; the link stays.
+/// - **A killed process's temporary files are cleared**: the next change
+///   removes the calendar's `.NAME.PID.N.tmp` files whose process is gone
+///   (`kill(PID, 0)` fails with `ESRCH`), and nothing else.
+///
 /// ```swift
 /// let report = try CalendarFile.update(url) { calendar in
 ///     calendar.merge(incoming)
@@ -39,10 +56,14 @@ public enum CalendarFile {
     }
 
     /// Writes a calendar to a file atomically, under the file's lock.
+    ///
+    /// A file that cannot be written, or has no write permission bit, is
+    /// refused and left as it was; a link is written through (see ``CalendarFile``).
     /// - Throws: ``ICalendarError`` with code ``ICalendarError/Code/io``.
     public static func save(_ calendar: ICalendar, to url: URL, exporter: ICalendarExporter = ICalendarExporter()) throws(ICalendarError) {
         let lock = try FolderLock(holding: url, whileWaiting: nil)
         defer { lock.release() }
+        try prepareChange(of: url)
         try write(calendar, exporter: exporter, to: url)
     }
 
@@ -96,7 +117,9 @@ public enum CalendarFile {
     ///   - body: the change, made on the calendar as read.
     /// - Returns: what `body` returns.
     /// - Throws: ``ICalendarError`` (``ICalendarError/Code/damaged`` for a
-    ///   damaged file), or what `body` or `exporter` throws (nothing is saved then).
+    ///   damaged file, ``ICalendarError/Code/io`` for a file that cannot be
+    ///   written or has no write permission bit: it is as it was), or what
+    ///   `body` or `exporter` throws (nothing is saved then).
     public static func update<T>(
         _ url: URL, options: ImportOptions = ImportOptions(),
         exporterFor exporter: (ICalendar) throws -> ICalendarExporter,
@@ -106,13 +129,14 @@ public enum CalendarFile {
     ) throws -> T {
         let lock = try FolderLock(holding: url, whileWaiting: whileWaiting)
         defer { lock.release() }
+        let file = try prepareChange(of: url)
         let read = try load(url, options: options)
         var calendar = read.calendar
         let damage = read.damage
         try refuseDamage(at: url.path, damage, ifDamaged)
         let result = try body(&calendar)
         if !damage.isEmpty, case .keepCopy(let kept) = ifDamaged {
-            kept(try keepCopy(of: url))
+            kept(try keepCopy(of: file))
         }
         try write(calendar, exporter: try exporter(calendar), to: url)
         return result
@@ -161,18 +185,27 @@ public enum CalendarFile {
         }
     }
 
-    /// Replaces `url` by what `body` writes to a temporary file beside it
-    /// (given its descriptor and path): fsync, rename, fsync of the folder.
-    /// Nothing is replaced when `body` throws, and the temporary file is removed.
+    /// Replaces `url` — or the file it leads to, when it is a symbolic link
+    /// (``target(of:)``) — by what `body` writes to a temporary file beside
+    /// it (given its descriptor and path): fsync, rename, fsync of the
+    /// folder. A file that cannot be written, or has no write permission
+    /// bit, is refused first (``refuseReadOnly(_:)``). Nothing is replaced
+    /// when `body` throws, and the temporary file is removed.
     private static func replace(_ url: URL, _ body: (Int32, String) throws(ICalendarError) -> Void) throws(ICalendarError) {
-        let folder = url.deletingLastPathComponent()
-        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+        let file = try target(of: url)
+        let folder = file.deletingLastPathComponent()
+        let temporary = folder.appendingPathComponent(".\(file.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
         // A file written again keeps its mode (a private calendar stays
         // private); a new one is 0644 less the umask, as any new file.
         var existing = stat()
-        let mode: mode_t? = stat(url.path, &existing) == 0 ? existing.st_mode & 0o7777 : nil
+        let mode: mode_t? = stat(file.path, &existing) == 0 ? existing.st_mode & 0o7777 : nil
+        if mode != nil { try refuseReadOnly(url) }
         let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, mode ?? 0o644)
-        guard fd >= 0 else { throw ioError("cannot create \(temporary.path)") }
+        guard fd >= 0 else {
+            let e = errno
+            if e == EACCES || e == EPERM || e == EROFS { throw unwritableFolder(of: url, file: file, e) }
+            throw ICalendarError(.io, "cannot write \(describe(url, file)): a new copy of it could not be made beside it in \(folder.path): \(String(cString: strerror(e)))")
+        }
         do {
             try body(fd, temporary.path)
         } catch {
@@ -187,8 +220,8 @@ public enum CalendarFile {
             unlink(temporary.path)
             throw e
         }
-        guard rename(temporary.path, url.path) == 0 else {
-            let e = ioError("cannot replace \(url.path)")
+        guard rename(temporary.path, file.path) == 0 else {
+            let e = ioError("cannot replace \(describe(url, file))")
             unlink(temporary.path)
             throw e
         }
@@ -196,6 +229,128 @@ public enum CalendarFile {
         if dir >= 0 {
             _ = fsync(dir)
             close(dir)
+        }
+    }
+
+    /// What a change does before it reads the calendar, under the folder's
+    /// lock: refuses a file it may not write (``refuseReadOnly(_:)``), and
+    /// clears the temporary files a killed process left beside it
+    /// (``removeStaleTemporaries(in:of:)``).
+    /// - Returns: the file the change is written to (``target(of:)``).
+    @discardableResult
+    static func prepareChange(of url: URL) throws(ICalendarError) -> URL {
+        let file = try target(of: url)
+        try refuseReadOnly(url)
+        let name = file.lastPathComponent
+        removeStaleTemporaries(in: file.deletingLastPathComponent()) { $0 == name }
+        return file
+    }
+
+    /// The file a change of `url` is written to: `url`, or when it is a
+    /// symbolic link the file it leads to, through every link of a chain
+    /// (a relative link read from the link's folder), in a folder named
+    /// without links. The last may not exist yet: a change then makes it,
+    /// and the link stays a link.
+    ///
+    /// Replacing the link by a file would leave the real calendar, which
+    /// other programs read through other paths, without the change and
+    /// every later one.
+    /// - Throws: ``ICalendarError/Code/io`` for a link that cannot be read
+    ///   or a chain of more than 40 links (a loop).
+    package static func target(of url: URL) throws(ICalendarError) -> URL {
+        var path = url.path
+        var followed = false
+        for _ in 0..<40 {
+            var info = stat()
+            guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else {
+                guard followed else { return url }
+                // The folder without links or `..`, so messages and the lock name it plainly.
+                let link = URL(fileURLWithPath: path)
+                guard let folder = realpath(link.deletingLastPathComponent().path, nil) else { return link }
+                defer { free(folder) }
+                return URL(fileURLWithPath: String(cString: folder), isDirectory: true).appendingPathComponent(link.lastPathComponent)
+            }
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let count = readlink(path, &buffer, buffer.count - 1)
+            guard count > 0 else { throw ioError("cannot read the link \(path), which \(url.path) leads through") }
+            let destination = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            path = destination.hasPrefix("/") ? destination : URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(destination).path
+            followed = true
+        }
+        errno = ELOOP
+        throw ioError("cannot follow \(url.path) to a calendar file")
+    }
+
+    /// Refuses a change of the calendar file at `url` (through its links)
+    /// that this process may not write: when `access(W_OK)` fails, and when
+    /// the file has no write permission bit at all (`mode & 0o222 == 0`).
+    ///
+    /// The second rule is for root, whom `access` never refuses: a file
+    /// marked read-only for everyone was marked so on purpose, and is
+    /// read-only for root as well (as `vim` warns before writing one). The
+    /// rename that saves a change needs only the folder's permission, so
+    /// without this check a read-only calendar in a writable folder would
+    /// be replaced. A file that does not exist yet is not refused here.
+    /// - Throws: ``ICalendarError/Code/io``, naming the calendar, its mode
+    ///   and how to make it writable.
+    package static func refuseReadOnly(_ url: URL) throws(ICalendarError) {
+        let file = try target(of: url)
+        var info = stat()
+        guard stat(file.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return }
+        let mode = info.st_mode & 0o7777
+        let shown = String(mode, radix: 8)
+        if mode & 0o222 == 0 {
+            throw ICalendarError(.io, "\(describe(url, file)) is read-only (mode \(shown): no one may write it), so it was not changed; to change it, make it writable (chmod u+w \(quoted(file.path)))")
+        }
+        if access(file.path, W_OK) != 0 {
+            let e = errno
+            if e == ENOENT { return }
+            if e == EROFS {
+                throw ICalendarError(.io, "\(describe(url, file)) is on a read-only file system, so it was not changed")
+            }
+            throw ICalendarError(.io, "\(describe(url, file)) cannot be written by this user (mode \(shown), owner \(info.st_uid): \(String(cString: strerror(e)))), so it was not changed")
+        }
+        // The folder: the change is written beside the file and renamed over it.
+        let folder = file.deletingLastPathComponent()
+        if access(folder.path, W_OK) != 0, errno != ENOENT { throw unwritableFolder(of: url, file: file, errno) }
+    }
+
+    /// The error for a calendar whose folder cannot be written: it names
+    /// the calendar, not the temporary file that could not be made.
+    private static func unwritableFolder(of url: URL, file: URL, _ error: Int32) -> ICalendarError {
+        let reason = String(cString: strerror(error))
+        return ICalendarError(.io, "\(describe(url, file)) cannot be changed: its folder \(file.deletingLastPathComponent().path) cannot be written (\(reason)), and a change is written beside the file and renamed over it; nothing was changed")
+    }
+
+    /// The calendar as its user named it, and the file a link leads to.
+    private static func describe(_ url: URL, _ file: URL) -> String {
+        file.path == url.path ? url.path : "\(url.path) (a link to \(file.path))"
+    }
+
+    /// A path as a shell reads it back.
+    private static func quoted(_ path: String) -> String {
+        path.allSatisfy { $0.isLetter || $0.isNumber || "/._-+@:,".contains($0) } ? path : "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    /// Removes the temporary files a killed process left in `folder` while
+    /// saving one of its calendars (`.NAME.PID.N.tmp`, each a whole copy of
+    /// a calendar): those whose `NAME` is one `isCalendar` takes and whose
+    /// process is gone (`kill(PID, 0)` fails with `ESRCH`). A file whose
+    /// process lives — or whose name has any other form — is left: it may
+    /// be that process's save under way. Call it holding the folder's lock.
+    package static func removeStaleTemporaries(in folder: URL, of isCalendar: (String) -> Bool) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+        for name in names where name.hasPrefix(".") && name.hasSuffix(".tmp") {
+            // NAME may hold dots; PID and N are the last two parts, digits only.
+            let parts = name.dropFirst().dropLast(4).split(separator: ".", omittingEmptySubsequences: false)
+            guard parts.count >= 3 else { continue }
+            let pidText = parts[parts.count - 2], serial = parts[parts.count - 1]
+            let digits: (Substring) -> Bool = { !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }
+            guard digits(pidText), digits(serial), let pid = pid_t(pidText), pid > 0,
+                  isCalendar(parts.dropLast(2).joined(separator: "."))
+            else { continue }
+            guard kill(pid, 0) != 0, errno == ESRCH else { continue }
+            unlink(folder.appendingPathComponent(name).path)
         }
     }
 
@@ -225,9 +380,10 @@ public enum CalendarFile {
     package struct FolderLock {
         let fd: Int32
 
-        /// Locks the folder that holds `file`.
+        /// Locks the folder that holds `file` — the file a link leads to,
+        /// when `file` is a link (``CalendarFile/target(of:)``).
         init(holding file: URL, whileWaiting: (() -> Void)?) throws(ICalendarError) {
-            try self.init(file.deletingLastPathComponent(), whileWaiting: whileWaiting)
+            try self.init(CalendarFile.target(of: file).deletingLastPathComponent(), whileWaiting: whileWaiting)
         }
 
         /// Locks `folder`, waiting for whoever holds it.

@@ -210,6 +210,7 @@ extension CalendarFile {
     ) throws -> T? {
         let lock = try CalendarFile.FolderLock(holding: url, whileWaiting: whileWaiting)
         defer { lock.release() }
+        try prepareChange(of: url)
         guard let bytes = try readBytes(url), let outline = ICalendarOutline(bytes: bytes, indexing: indexing),
             let (result, splice) = try body(outline)
         else { return nil }

@@ -262,4 +262,69 @@ struct FolderStoreTests {
         let mode = try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent("yoga.ics").path)[.posixPermissions] as? Int
         #expect(mode == 0o600)
     }
+
+    /// Issue 28, item 7: a file of the folder marked read-only is not
+    /// replaced, and neither is any other: the change is refused whole.
+    @Test("a change that would replace or remove a read-only file of the folder is refused before any file is written")
+    func readOnlyFile() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = CalendarStore(.folder(folder))
+        try store.update { calendar in calendar.items = [try event("yoga", "Yoga", day: 23), try event("spin", "Spinning", day: 27)] }
+        let yoga = folder.appendingPathComponent("yoga.ics"), spin = folder.appendingPathComponent("spin.ics")
+        chmod(yoga.path, 0o444)
+        let before = try [Data(contentsOf: yoga), Data(contentsOf: spin)]
+        for change in [
+            { (calendar: inout ICalendar) in for i in calendar.items.indices { calendar.items[i].title += " (moved)" } },
+            { (calendar: inout ICalendar) in calendar.items.removeAll() },
+        ] {
+            let error = #expect(throws: CalendarStoreError.self) { try store.update(change) }
+            #expect(error?.code == .io)
+            #expect(error?.message == "\(yoga.path) is read-only (mode 444: no one may write it), so it was not changed; to change it, make it writable (chmod u+w \(yoga.path))")
+            #expect(try [Data(contentsOf: yoga), Data(contentsOf: spin)] == before)
+            #expect(try names(folder) == ["spin.ics", "yoga.ics"])
+        }
+        // A change that leaves the read-only file as it is goes on.
+        try store.update { calendar in if let i = calendar.items.firstIndex(where: { $0.uid == "spin" }) { calendar.items[i].title = "Spin" } }
+        #expect(try Data(contentsOf: yoga) == before[0])
+        #expect(try store.load().calendar.items.map(\.title).sorted() == ["Spin", "Yoga"])
+    }
+
+    /// Issue 28, item 10: a file of the folder that is a link is written
+    /// through, and stays a link.
+    @Test("a file of the folder that is a link is changed where it leads, and stays a link")
+    func linkedFile() throws {
+        let root = try scratch()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let folder = root.appendingPathComponent("vdir"), elsewhere = root.appendingPathComponent("elsewhere")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let store = CalendarStore(.folder(elsewhere))
+        try store.update { calendar in calendar.items = [try event("yoga", "Yoga", day: 23)] }
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("yoga.ics").path, withDestinationPath: "../elsewhere/yoga.ics")
+        try CalendarStore(.folder(folder)).update { calendar in calendar.items[0].title = "Yoga flow" }
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder.appendingPathComponent("yoga.ics").path) == "../elsewhere/yoga.ics")
+        #expect(try store.load().calendar.items.map(\.title) == ["Yoga flow"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix(".") }.isEmpty, "a temporary file was left")
+    }
+
+    /// Issue 28, item 17: what a killed process left while saving a file of
+    /// the folder goes with the next change; a live process's stays.
+    @Test("the next change removes the temporary files of the folder's calendars whose process is gone, and nothing else")
+    func staleTemporaries() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = CalendarStore(.folder(folder))
+        try store.update { calendar in calendar.items = [try event("yoga", "Yoga", day: 23)] }
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/bin/true")
+        try child.run()
+        child.waitUntilExit()
+        let dead = child.processIdentifier
+        try #require(kill(dead, 0) != 0 && errno == ESRCH)
+        let stale = [".yoga.ics.\(dead).1.tmp", ".spin.ics.\(dead).2.tmp"]
+        let kept = [".yoga.ics.\(getpid()).3.tmp", ".notes.txt.\(dead).4.tmp", ".yoga.ics.\(dead).x.tmp"]
+        for name in stale + kept { try Data("BEGIN:VCALENDAR\r\n".utf8).write(to: folder.appendingPathComponent(name)) }
+        try store.update { calendar in calendar.name = "Gimnàs" }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix(".") }.sorted() == kept.sorted())
+    }
 }

@@ -3,8 +3,9 @@ import Testing
 
 /// What makes `horari` a tool people keep: help with examples everywhere,
 /// shell completions, a question before deleting, and messages on standard
-/// error. (A read-only calendar and a full disk are checked by
-/// `Conformance/cli_failures.sh`, which needs another user and a tiny file system.)
+/// error. (A full disk is checked by `Conformance/cli_failures.sh`, which
+/// needs a tiny file system; a read-only calendar or folder by
+/// `FileSafetyTests` and that script.)
 @Suite("horari, as a new user meets it")
 struct FeelTests {
     /// Every subcommand named in `horari --help`, and theirs, recursively.
