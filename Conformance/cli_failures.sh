@@ -146,6 +146,10 @@ expect "8. a folder of whole calendars is not a calendar" 1 "not one .ics per ev
 expect "8. a calendar in a folder that does not exist" 1 "there is no folder $M/nope for the calendar" "$WORK/gym.ics" -- \
   "$HORARI" $add --calendar "$M/nope/missing.ics"
 [ ! -e "$M/nope" ] || { echo "FAIL 8. a calendar in a folder that does not exist: the folder was made"; failures=$((failures + 1)); }
+holds "9. another coach's client ID is not revealed" 0 "Added client anna (Anna Vidal) to coach laia." -- \
+  "$HORARI" clients add anna --name 'Anna Vidal' --coach laia --calendar "$M/gym.ics"
+expect "9. … and the coach's own is refused" 1 "a client with ID ‘anna’ already exists" "$M/gym.ics" -- \
+  "$HORARI" clients add anna --name 'Anna Again' --coach laia --calendar "$M/gym.ics"
 expect "16. a class occurrence moved onto another of its class" 1 "cannot move there: the Yoga of 2026-11-25 is on then" "$WORK/gym.ics" -- \
   "$HORARI" classes move yoga --date 2026-11-23 --start '2026-11-25 19:45' --calendar "$WORK/gym.ics"
 

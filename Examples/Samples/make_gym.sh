@@ -40,7 +40,8 @@ run sessions add --coach marc --client anna --start '2026-11-26 17:00' --minutes
 run sessions add --coach marc --client pau --start '2026-11-24 09:00' --minutes 45 --id s-pau-1124
 run sessions add --coach laia --client joan --start '2026-11-18 08:30' --minutes 60 --id s-joan-1118
 run sessions add --coach laia --client joan --start '2026-11-30 08:30' --minutes 60 --id s-joan-1130
-run sessions mark s-anna-1112 --coach marc --status completed
+# Marked once it has taken place (a session is completed only after its start).
+"$HORARI" sessions mark s-anna-1112 --coach marc --status completed --calendar "$OUT" --time-zone Europe/Madrid --now 2026-11-12T19:00 >/dev/null
 run add 'Staff meeting' --start '2026-11-24 13:00' --minutes 45 --color slateblue --location 'Office' --id staff-meeting
 run add 'Boiler service' --start '2026-11-25 08:00' --end '2026-11-25 10:00' --color gray --notes 'The changing rooms have no hot water until 10:00.' --id boiler-service
 run add 'Open day' --start 2026-11-28 --color gold --notes 'Free classes for everyone; bring a friend.' --id open-day

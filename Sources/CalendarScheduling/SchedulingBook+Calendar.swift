@@ -58,6 +58,8 @@ enum Names {
     static let dateHours = "X-HORARI-DATE-HOURS"
     static let dayParameter = "X-HORARI-DAY"
     static let classID = "X-HORARI-CLASS"
+    /// A client's ID where its journal's `UID` names the coach too (`client:tom/lucy`).
+    static let scopedID = "X-HORARI-ID"
     static let date = "X-HORARI-DATE"
     static let booked = "X-HORARI-BOOKED"
     static let waiting = "X-HORARI-WAITING"
@@ -130,7 +132,7 @@ extension SchedulingBook {
     public func backupContent() -> SchedulingContent {
         let sessions = byStart(sessionsByID.values).map(\.session)
         var components = coaches.map(journal(for:))
-        components += clientsByID.values.sorted { $0.id < $1.id }.map(journal(for:))
+        components += clientsByKey.values.sorted { ($0.id, $0.coachID) < ($1.id, $1.coachID) }.map(journal(for:))
         components += members.map(journal(for:))
         return SchedulingContent(items: classes.map { calendarItem(for: $0, withRosters: true) } + sessions.map(calendarItem(for:)), components: components)
     }
@@ -199,7 +201,7 @@ extension SchedulingBook {
     /// in as `COLOR` (``color(of:)``), the workout type as `CATEGORIES`, and
     /// the book's own status and IDs in `X-HORARI-*` properties.
     public func calendarItem(for session: Session) -> CalendarItem {
-        let coach = coachesByID[session.coachID], client = clientsByID[session.clientID]
+        let coach = coachesByID[session.coachID], client = clientsByKey[ClientKey(session)]
         var properties = [
             ContentLine(name: "ORGANIZER", parameters: coach.map { [.init(name: "CN", values: [$0.name])] } ?? [], value: Self.address(coach?.email, "coach", session.coachID)),
             ContentLine(
@@ -326,11 +328,17 @@ extension SchedulingBook {
         return journal(Names.coachCategory, coach.id, coach.name, p)
     }
 
+    /// A client's journal. Its `UID` is `client:ID` while one coach has a
+    /// client by that ID, else `client:COACH/ID` with the ID in `X-HORARI-ID`
+    /// (a `UID` is one calendar's, and client IDs are each coach's own).
     private func journal(for client: Client) -> ContentComponent {
-        journal(Names.clientCategory, client.id, client.name, [
+        let shared = (coachIDsByClient[client.id]?.count ?? 0) > 1
+        var record = journal(Names.clientCategory, shared ? client.coachID + "/" + client.id : client.id, client.name, [
             ContentLine(name: "RELATED-TO", parameters: [.init(name: "RELTYPE", values: ["PARENT"])], value: Names.uid(Names.coachCategory, client.coachID)),
             ContentLine(name: "ATTENDEE", parameters: [.init(name: "CN", values: [client.name])], value: Self.address(client.email, "client", client.id)),
         ] + optional(Names.color, client.color?.description))
+        if shared { record.properties.append(ContentLine(name: Names.scopedID, value: client.id)) }
+        return record
     }
 
     private func journal(for member: Member) -> ContentComponent {

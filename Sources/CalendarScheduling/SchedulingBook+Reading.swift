@@ -420,7 +420,9 @@ extension SchedulingBook {
         default: (kind, emailFrom) = (Names.member, "ATTENDEE")
         }
         let prefix = Names.uidPrefix(category)
-        var lines = [ContentLine(name: "UID", value: uid.hasPrefix(prefix) ? String(uid.dropFirst(prefix.count)) : uid)]
+        // A client's ID is in X-HORARI-ID where the UID names the coach too.
+        let id = c.value(Names.scopedID) ?? (uid.hasPrefix(prefix) ? String(uid.dropFirst(prefix.count)) : uid)
+        var lines = [ContentLine(name: "UID", value: id)]
         if let summary = c.value("SUMMARY") { lines.append(ContentLine(name: Names.name, value: unescaped(summary))) }
         if let address = c.value(emailFrom), address.lowercased().hasPrefix("mailto:") {
             lines.append(ContentLine(name: Names.email, value: String(address.dropFirst(7))))
@@ -429,7 +431,7 @@ extension SchedulingBook {
             let coachPrefix = Names.uidPrefix(Names.coachCategory)
             lines.append(ContentLine(name: Names.coach, value: parent.hasPrefix(coachPrefix) ? String(parent.dropFirst(coachPrefix.count)) : parent))
         }
-        lines += c.properties.filter { $0.name.hasPrefix("X-HORARI-") }
+        lines += c.properties.filter { $0.name.hasPrefix("X-HORARI-") && $0.name != Names.scopedID }
         return (kind, ContentComponent(name: kind, properties: ContentLines(lines)))
     }
 

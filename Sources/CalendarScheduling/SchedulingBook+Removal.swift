@@ -40,11 +40,13 @@ extension SchedulingBook {
     /// - Throws: ``SchedulingError/unknownClient(_:coach:)``, also for another coach's client.
     @discardableResult
     public mutating func removeClient(_ id: String, coach coachID: String) throws(SchedulingError) -> [Session] {
-        _ = try client(id, coach: coachID)
-        let theirs = byStart(sessionsByID.values.filter { $0.clientID == id }).map(\.session)
+        let key = ClientKey(try client(id, coach: coachID))
+        let theirs = byStart(sessionsByID.values.filter { ClientKey($0) == key }).map(\.session)
         for s in theirs { _ = try removeSession(s.id, coach: coachID) }
-        clientsByID[id] = nil
+        clientsByKey[key] = nil
         clientIDsByCoach[coachID]?.remove(id)
+        coachIDsByClient[id]?.remove(coachID)
+        if coachIDsByClient[id]?.isEmpty == true { coachIDsByClient[id] = nil }
         return theirs
     }
 
@@ -93,10 +95,17 @@ extension SchedulingBook {
     }
 
     /// A client, asked without a coach's scope (the client's own app).
+    ///
+    /// Client IDs are scoped to their coaches; when more than one coach has
+    /// a client by this ID, the request must name the coach
+    /// (``client(_:coach:)``); without one it is refused with
+    /// ``SchedulingError/clientNeedsCoach(_:)``, which names no coach.
     /// - Parameter id: the client.
-    /// - Throws: ``SchedulingError/noSuchClient(_:)``.
+    /// - Throws: ``SchedulingError/noSuchClient(_:)``, ``SchedulingError/clientNeedsCoach(_:)``.
     public func client(_ id: String) throws(SchedulingError) -> Client {
-        guard let c = clientsByID[id] else { throw .noSuchClient(id) }
+        guard let coaches = coachIDsByClient[id], let coachID = coaches.first,
+              let c = clientsByKey[ClientKey(coachID: coachID, id: id)] else { throw .noSuchClient(id) }
+        guard coaches.count == 1 else { throw .clientNeedsCoach(id) }
         return c
     }
 
@@ -104,8 +113,8 @@ extension SchedulingBook {
     /// - Parameter clientID: the client.
     /// - Throws: ``SchedulingError/noSuchClient(_:)``.
     public func sessions(client clientID: String) throws(SchedulingError) -> [Session] {
-        _ = try client(clientID)
-        return byStart(sessionsByID.values.filter { $0.clientID == clientID }).map(\.session)
+        let key = ClientKey(try client(clientID))
+        return byStart(sessionsByID.values.filter { ClientKey($0) == key }).map(\.session)
     }
 
     /// A client's own sessions (cancelled ones too) as a schedule the views draw.

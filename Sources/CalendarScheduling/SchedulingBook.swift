@@ -31,8 +31,14 @@ public struct SchedulingBook: Sendable {
     public var policy: SchedulingPolicy?
 
     var coachesByID: [String: Coach] = [:]
-    var clientsByID: [String: Client] = [:]
+    /// Clients by coach and ID: a client's ID is their coach's to choose, so
+    /// two coaches may each have an ‘anna’, and neither learns of the other's
+    /// (issue 28, 9).
+    var clientsByKey: [ClientKey: Client] = [:]
     var clientIDsByCoach: [String: Set<String>] = [:]
+    /// Per client ID, the coaches who have a client by that ID (for the
+    /// client's own, unscoped view).
+    var coachIDsByClient: [String: Set<String>] = [:]
     var sessionsByID: [String: Session] = [:]
     /// Per coach, the sessions that hold their time, by start.
     var timelines: [String: Timeline] = [:]
@@ -181,15 +187,22 @@ extension SchedulingBook {
     public var coaches: [Coach] { coachesByID.values.sorted { $0.id < $1.id } }
 
     /// Adds a client to the coach named in it.
-    /// - Throws: ``SchedulingError`` for an unknown coach, a taken ID (by any coach's client) or no name.
+    ///
+    /// A client's ID is scoped to their coach: another coach may have a
+    /// client by the same ID, and adding one never says so (the refusal
+    /// ``SchedulingError/duplicateID(_:kind:)`` is for the coach's own).
+    /// - Throws: ``SchedulingError`` for an unknown coach, an ID the coach's
+    ///   own client has, or no name.
     public mutating func addClient(_ client: Client) throws(SchedulingError) {
         _ = try coach(client.coachID)
         try Self.checkID(client.id, "client")
-        guard clientsByID[client.id] == nil else { throw .duplicateID(client.id, kind: "client") }
+        let key = ClientKey(client)
+        guard clientsByKey[key] == nil else { throw .duplicateID(client.id, kind: "client") }
         try Self.checkName(client.name, "client")
         try Self.checkColor(client.color)
-        clientsByID[client.id] = client
+        clientsByKey[key] = client
         clientIDsByCoach[client.coachID, default: []].insert(client.id)
+        coachIDsByClient[client.id, default: []].insert(client.coachID)
     }
 
     /// Refuses a colour of the red family, which marks days with several items.
@@ -206,14 +219,14 @@ extension SchedulingBook {
         try Self.checkColor(client.color)
         var new = client
         new.coachID = old.coachID
-        clientsByID[client.id] = new
+        clientsByKey[ClientKey(new)] = new
     }
 
     /// One of the coach's clients.
     /// - Throws: ``SchedulingError/unknownClient(_:coach:)``, also for another coach's client.
     public func client(_ id: String, coach coachID: String) throws(SchedulingError) -> Client {
         _ = try coach(coachID)
-        guard let c = clientsByID[id], c.coachID == coachID else { throw .unknownClient(id, coach: coachID) }
+        guard let c = clientsByKey[ClientKey(coachID: coachID, id: id)] else { throw .unknownClient(id, coach: coachID) }
         return c
     }
 
@@ -221,7 +234,7 @@ extension SchedulingBook {
     /// - Throws: ``SchedulingError/unknownCoach(_:)``.
     public func clients(coach coachID: String) throws(SchedulingError) -> [Client] {
         _ = try coach(coachID)
-        return (clientIDsByCoach[coachID] ?? []).compactMap { clientsByID[$0] }.sorted { ($0.name, $0.id) < ($1.name, $1.id) }
+        return (clientIDsByCoach[coachID] ?? []).compactMap { clientsByKey[ClientKey(coachID: coachID, id: $0)] }.sorted { ($0.name, $0.id) < ($1.name, $1.id) }
     }
 
     /// Books a session of the coach with one of their clients.
@@ -389,7 +402,7 @@ extension SchedulingBook {
 
     /// The colour a session is shown in: its own, else its client's, else its coach's.
     public func color(of session: Session) -> ItemColor? {
-        session.color ?? clientsByID[session.clientID]?.color ?? coachesByID[session.coachID]?.color
+        session.color ?? clientsByKey[ClientKey(session)]?.color ?? coachesByID[session.coachID]?.color
     }
 
     /// Marks a scheduled session completed, cancelled or a no-show, or
@@ -485,12 +498,9 @@ extension SchedulingBook {
     ///   scope, ``SchedulingError/noSuchClient(_:)`` without one,
     ///   ``SchedulingError/unknownCoach(_:)``.
     public func history(client clientID: String, coach coachID: String? = nil, limit: Int = .max) throws(SchedulingError) -> [Session] {
-        if let coachID {
-            _ = try client(clientID, coach: coachID)
-        } else if clientsByID[clientID] == nil {
-            throw .noSuchClient(clientID)
-        }
-        let mine = byStart(sessionsByID.values.filter { $0.clientID == clientID })
+        let client: Client
+        if let coachID { client = try self.client(clientID, coach: coachID) } else { client = try self.client(clientID) }
+        let mine = byStart(sessionsByID.values.filter { ClientKey($0) == ClientKey(client) })
         return mine.reversed().prefix(max(0, limit)).map(\.session)
     }
 
@@ -560,4 +570,21 @@ extension SchedulingBook {
         }
         return slots
     }
+}
+
+/// A client's identity: their coach and the ID the coach gave them.
+struct ClientKey: Hashable, Sendable {
+    var coachID: String
+    var id: String
+
+    init(coachID: String, id: String) {
+        self.coachID = coachID
+        self.id = id
+    }
+
+    /// The client's own key.
+    init(_ client: Client) { self.init(coachID: client.coachID, id: client.id) }
+
+    /// The key of a session's client.
+    init(_ session: Session) { self.init(coachID: session.coachID, id: session.clientID) }
 }

@@ -17,6 +17,8 @@ public enum SchedulingError: Error, Hashable, Sendable, CustomStringConvertible 
     case unknownClient(String, coach: String)
     /// No coach has a client with this ID (a question asked without a coach's scope).
     case noSuchClient(String)
+    /// More than one coach has a client by this ID, so the request must name the coach.
+    case clientNeedsCoach(String)
     /// The coach has no session with this ID (also when it is another coach's).
     case unknownSession(String, coach: String)
     /// No member has this ID.
@@ -64,6 +66,8 @@ public enum SchedulingError: Error, Hashable, Sendable, CustomStringConvertible 
             "coach ‘\(coach)’ has no client ‘\(id)’; add the client to this coach first"
         case .noSuchClient(let id):
             "there is no client ‘\(id)’"
+        case .clientNeedsCoach(let id):
+            "more than one coach has a client ‘\(id)’; say which coach (client IDs are each coach's own)"
         case .unknownSession(let id, let coach):
             "coach ‘\(coach)’ has no session ‘\(id)’"
         case .unknownMember(let id):

@@ -255,3 +255,21 @@ extension CalendarsMeetTests {
         #expect(free.status == 0, "\(free.stderr)")
     }
 }
+
+extension CalendarsMeetTests {
+    @Test("9. another coach's client by the same ID is not revealed: laia adds her own ‘anna’, and each coach sees only theirs")
+    func clientIDsAreEachCoachsOwn() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        let added = try runner.run(["clients", "add", "anna", "--name", "Anna Vidal", "--coach", "laia", "--calendar", "$WORK/gym.ics"])
+        #expect(added.status == 0 && !added.stderr.contains("exists"), "\(added.stderr)")
+        let laia = try runner.run(["clients", "list", "--coach", "laia", "--calendar", "$WORK/gym.ics"])
+        #expect(laia.stdout.contains("anna\tAnna Vidal") && !laia.stdout.contains("Anna Puig"), "\(laia.stdout)")
+        let marc = try runner.run(["clients", "list", "--coach", "marc", "--calendar", "$WORK/gym.ics"])
+        #expect(marc.stdout.contains("anna\tAnna Puig") && !marc.stdout.contains("Anna Vidal"), "\(marc.stdout)")
+        #expect(try runner.run(["sessions", "add", "--coach", "laia", "--client", "anna", "--start", "2026-11-30 10:00", "--minutes", "45", "--calendar", "$WORK/gym.ics", "--now", "2026-11-22 10:00"]).status == 0)
+        let history = try runner.run(["sessions", "history", "--client", "anna", "--coach", "laia", "--calendar", "$WORK/gym.ics"])
+        #expect(history.stdout.contains("Anna Vidal") && !history.stdout.contains("Anna Puig"), "\(history.stdout)")
+        #expect(try runner.run(["validate", "$WORK/gym.ics"]).status == 0)
+    }
+}

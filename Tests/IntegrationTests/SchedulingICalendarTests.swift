@@ -136,6 +136,32 @@ struct SchedulingICalendarTests {
         #expect(copy.members.isEmpty && copy.classes.isEmpty)
     }
 
+    @Test("client IDs are each coach's own: two coaches' ‘anna’ live side by side, through a file and back (issue 28, 9)")
+    func scopedClientIDs() throws {
+        var book = try Gym.book()
+        // Marc has an ‘anna’ already; Laia's is another person, and adding her reveals nothing.
+        try book.addClient(Client(id: "anna", coachID: "laia", name: "Anna Vidal"))
+        #expect(refusal { try book.addClient(Client(id: "anna", coachID: "laia", name: "Anna Again")) } == .duplicateID("anna", kind: "client"))
+        try book.addSession(id: "l-anna", coach: "laia", client: "anna", start: Gym.at("2026-11-30 10:00"), duration: .minutes(45))
+        try book.addSession(id: "m-anna", coach: "marc", client: "anna", start: Gym.at("2026-11-30 10:00"), duration: .minutes(45))
+        #expect(try book.history(client: "anna", coach: "laia").map(\.id) == ["l-anna"])
+        #expect(try book.history(client: "anna", coach: "marc").map(\.id) == ["m-anna"])
+        #expect(refusal { _ = try book.history(client: "anna") } == .clientNeedsCoach("anna"))
+        #expect(try book.clients(coach: "laia").map(\.name).contains("Anna Vidal"))
+        #expect(!(try book.clients(coach: "marc").map(\.name).contains("Anna Vidal")))
+        // Through a calendar file: each journal its own UID, each session its own client.
+        let text = try text(book, .everything)
+        #expect(text.contains("UID:client:laia/anna\r\n") && text.contains("UID:client:marc/anna\r\n"))
+        let back = try ICalendarImporter().importCalendar(from: text).calendar.schedulingBook()
+        #expect(try back.client("anna", coach: "laia").name == "Anna Vidal")
+        #expect(try back.client("anna", coach: "marc").name == "Anna Puig")
+        #expect(try back.calendarItem(for: back.session("l-anna", coach: "laia")).title == "Training: Anna Vidal")
+        // Removing Laia's leaves Marc's, and then ‘anna’ is Marc's alone again.
+        try book.removeClient("anna", coach: "laia")
+        #expect(try book.client("anna").coachID == "marc")
+        #expect(try book.sessions(coach: "marc").map(\.id) == ["m-anna"])
+    }
+
     @Test("saving the book into a calendar file keeps the file's other items and properties")
     func keepsTheRest() throws {
         let original = try ICalendarImporter().importCalendar(contentsOf: try Fixture.url("ics/gym.ics")).calendar
