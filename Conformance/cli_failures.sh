@@ -150,6 +150,10 @@ holds "9. another coach's client ID is not revealed" 0 "Added client anna (Anna 
   "$HORARI" clients add anna --name 'Anna Vidal' --coach laia --calendar "$M/gym.ics"
 expect "9. … and the coach's own is refused" 1 "a client with ID ‘anna’ already exists" "$M/gym.ics" -- \
   "$HORARI" clients add anna --name 'Anna Again' --coach laia --calendar "$M/gym.ics"
+expect "18. a coach with clients is not removed" 1 "coach ‘laia’ still has" "$M/gym.ics" -- \
+  "$HORARI" coaches remove laia --yes --calendar "$M/gym.ics"
+expect "18. a removal without a terminal asks for --yes" 1 "add --yes" "$M/gym.ics" -- \
+  "$HORARI" members remove quim --calendar "$M/gym.ics"
 expect "16. a class occurrence moved onto another of its class" 1 "cannot move there: the Yoga of 2026-11-25 is on then" "$WORK/gym.ics" -- \
   "$HORARI" classes move yoga --date 2026-11-23 --start '2026-11-25 19:45' --calendar "$WORK/gym.ics"
 

@@ -318,12 +318,16 @@ func dayText(_ date: LocalDate) -> String {
 
 // MARK: - People
 
-/// `horari coaches add`.
+/// `horari coaches add|list|edit|remove`.
 struct Coaches: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Add coaches, with their working hours.",
-        discussion: "Example:\n  horari coaches add marc --name 'Marc Soler' --hours 'MO-FR 09:00-13:00 16:00-20:00' --buffer 10",
-        subcommands: [Add.self])
+        abstract: "Add, list, edit and remove coaches, with their working hours.",
+        discussion: """
+            Examples:
+              horari coaches add marc --name 'Marc Soler' --hours 'MO-FR 09:00-13:00 16:00-20:00' --buffer 10
+              horari coaches edit marc --buffer 15
+            """,
+        subcommands: [Add.self, ListCoaches.self, Edit.self, Remove.self])
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -342,27 +346,19 @@ struct Coaches: ParsableCommand {
         @OptionGroup var book: BookOptions
 
         func run() throws {
-            var working = WorkingHours()
-            for line in hours {
-                let words = line.split(separator: " ")
-                guard let days = words.first else { throw ValidationError("--hours is empty") }
-                do {
-                    try working.set(words.dropFirst().map { r throws(SchedulingError) in try TimeRange(parsing: r) }, on: parseWeekdays(String(days), option: "--hours"))
-                } catch let error as SchedulingError { throw ValidationError("--hours ‘\(line)’: \(error.description)") }
-            }
-            let coach = Coach(id: id, name: name, email: email, workingHours: working, buffer: .minutes(buffer), color: try color.map(parseColor))
+            let coach = Coach(id: id, name: name, email: email, workingHours: try parseHours(hours), buffer: .minutes(buffer), color: try color.map(parseColor))
             try book.change { b in try b.addCoach(coach) }
             print("Added coach \(id) (\(name)).")
         }
     }
 }
 
-/// `horari clients add`.
+/// `horari clients add|list|edit|remove`.
 struct Clients: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Add a coach's clients and list them.",
+        abstract: "Add, list, edit and remove a coach's clients.",
         discussion: "Examples:\n  horari clients add anna --coach marc --name 'Anna Puig' --email anna@example.com\n  horari clients list --coach marc",
-        subcommands: [Add.self, ListClients.self])
+        subcommands: [Add.self, ListClients.self, Edit.self, Remove.self])
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -398,12 +394,12 @@ struct Clients: ParsableCommand {
     }
 }
 
-/// `horari members add`.
+/// `horari members add|list|edit|remove`.
 struct Members: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Add gym members.",
+        abstract: "Add, list, edit and remove gym members.",
         discussion: "Example:\n  horari members add marta --name 'Marta Roig' --email marta@example.com",
-        subcommands: [Add.self])
+        subcommands: [Add.self, ListMembers.self, Edit.self, Remove.self])
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(

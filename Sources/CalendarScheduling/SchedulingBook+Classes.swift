@@ -13,6 +13,15 @@ extension SchedulingBook {
         membersByID[member.id] = member
     }
 
+    /// Replaces a member's name and e-mail; their places stay theirs.
+    /// - Parameter member: the member's new record (by its ID).
+    /// - Throws: ``SchedulingError/unknownMember(_:)``, or no name.
+    public mutating func updateMember(_ member: Member) throws(SchedulingError) {
+        _ = try self.member(member.id)
+        try Self.checkName(member.name, "member")
+        membersByID[member.id] = member
+    }
+
     /// A member's record.
     /// - Throws: ``SchedulingError/unknownMember(_:)``.
     public func member(_ id: String) throws(SchedulingError) -> Member {

@@ -273,3 +273,34 @@ extension CalendarsMeetTests {
         #expect(try runner.run(["validate", "$WORK/gym.ics"]).status == 0)
     }
 }
+
+extension CalendarsMeetTests {
+    @Test("18. coaches, clients and members: listed, edited and removed, each change said; an edit that changes nothing writes nothing")
+    func weeklyUpkeepOfPeople() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        let gym = runner.work.appendingPathComponent("gym.ics")
+        func run(_ arguments: [String]) throws -> CLIRunner.Output { try runner.run(arguments + ["--calendar", "$WORK/gym.ics", "--now", "2026-11-22 10:00"]) }
+        let coaches = try run(["coaches", "list"])
+        #expect(coaches.stdout.hasPrefix("laia\tLaia Vidal\tlaia@gym.example\tbuffer 0 min\tMO 08:00-14:00, WE 08:00-14:00, FR 08:00-14:00\n"), "\(coaches.stdout)")
+        #expect(try run(["coaches", "edit", "marc", "--buffer", "15"]).stdout == "Coach marc: buffer ‘10 min’ → ‘15 min’.\n")
+        let before = try Data(contentsOf: gym)
+        #expect(try run(["coaches", "edit", "marc", "--buffer", "15"]).stdout == "Coach marc: nothing changed.\n")
+        #expect(try Data(contentsOf: gym) == before, "an edit that changes nothing wrote the file")
+        let laia = try run(["coaches", "remove", "laia", "--yes"])
+        #expect(laia.status == 1 && laia.stderr.contains("coach ‘laia’ still has 1 client"), "\(laia.stderr)")
+        #expect(try run(["clients", "edit", "anna", "--coach", "marc", "--name", "Anna P."]).stdout == "Client anna of coach marc: name ‘Anna Puig’ → ‘Anna P.’.\n")
+        #expect(try run(["clients", "remove", "pau", "--coach", "marc", "--yes"]).stdout == "Removed client pau (Pau Ferrer) of coach marc, and 1 session: s-pau-1124.\n")
+        // Another coach's client is as unknown as one that does not exist.
+        #expect(try run(["clients", "remove", "anna", "--coach", "laia", "--yes"]).stderr.contains("coach ‘laia’ has no client ‘anna’"))
+        #expect(try run(["members", "list"]).stdout.hasPrefix("aina\tAina Soler\n"))
+        #expect(try run(["members", "edit", "marta", "--email", "marta.r@example.com"]).stdout == "Member marta: e-mail ‘none’ → ‘marta.r@example.com’.\n")
+        let removed = try run(["members", "remove", "marta", "--yes"])
+        #expect(removed.stdout.contains("pilates on 2026-11-26: their place is given up; aina moves up from the waitlist"), "\(removed.stdout)")
+        // Without a terminal, a removal needs --yes, and nothing changes.
+        let asked = try run(["members", "remove", "quim"])
+        #expect(asked.status == 1 && asked.stderr.contains("add --yes"))
+        let validate = try runner.run(["validate", "$WORK/gym.ics"])
+        #expect(validate.status == 0, "\(validate.stdout)")
+    }
+}

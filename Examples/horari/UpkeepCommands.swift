@@ -1,0 +1,245 @@
+import ArgumentParser
+import CalendarCore
+import CalendarScheduling
+import Foundation
+
+// The weekly upkeep of a gym's people (issue 28, 18): list, edit and remove
+// coaches, clients and members. The book's own rules decide what a removal
+// takes with it (SchedulingBook+Removal.swift); each command says what it did.
+
+/// Working hours from `--hours` lines: weekdays then ranges (`MO-FR 09:00-13:00 16:00-20:00`).
+func parseHours(_ lines: [String]) throws -> WorkingHours {
+    var working = WorkingHours()
+    for line in lines {
+        let words = line.split(separator: " ")
+        guard let days = words.first else { throw ValidationError("--hours is empty") }
+        do {
+            try working.set(words.dropFirst().map { r throws(SchedulingError) in try TimeRange(parsing: r) }, on: parseWeekdays(String(days), option: "--hours"))
+        } catch let error as SchedulingError { throw ValidationError("--hours ‘\(line)’: \(error.description)") }
+    }
+    return working
+}
+
+/// A coach's weekly hours as `MO 09:00-13:00 16:00-20:00, TU …`.
+private func hoursText(_ hours: WorkingHours) -> String {
+    let days = Weekday.allCases.compactMap { day in hours.weekly[day].map { "\(day.icalCode) " + $0.map(\.description).joined(separator: " ") } }
+    return days.isEmpty ? "no hours" : days.joined(separator: ", ")
+}
+
+/// Asks on a terminal before a removal; without one, --yes is the only answer.
+private func confirmRemoval(_ question: String, yes: Bool, what: String) throws -> Bool {
+    if yes { return true }
+    guard isatty(STDIN_FILENO) == 1 else { throw CLIError("not removing \(what) without a question answered: run it at a terminal, or add --yes") }
+    FileHandle.standardError.write(Data(question.utf8))
+    let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+    return answer == "y" || answer == "yes"
+}
+
+/// What a change of one record did, `name: ‘a’ → ‘b’`, or that nothing changed.
+private func changes(_ pairs: [(String, String?, String?)]) -> String {
+    let changed = pairs.filter { $0.1 != $0.2 }.map { "\($0.0) ‘\($0.1 ?? "none")’ → ‘\($0.2 ?? "none")’" }
+    return changed.isEmpty ? "nothing changed" : changed.joined(separator: ", ")
+}
+
+extension Coaches {
+    struct ListCoaches: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "List the coaches: ID, name, e-mail, buffer and weekly hours.",
+            discussion: "Example:\n  horari coaches list")
+        @OptionGroup var book: BookOptions
+
+        func run() throws {
+            let b = try book.read()
+            for c in b.coaches {
+                print([c.id, c.name, c.email ?? "", "buffer \(c.buffer.wholeMinutes) min", hoursText(c.workingHours)].joined(separator: "\t"))
+            }
+        }
+    }
+
+    struct Edit: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Change a coach's name, e-mail, hours, buffer or colour; what is not given stays.",
+            discussion: "Examples:\n  horari coaches edit marc --buffer 15\n  horari coaches edit laia --hours 'MO-FR 08:00-14:00'")
+        @Argument(help: "The coach's ID.") var id: String
+        @Option(help: "A new name.") var name: String?
+        @Option(help: "A new e-mail address ('' for none).") var email: String?
+        @Option(help: "New weekly hours, replacing all of them: weekdays then ranges; repeat for other days.") var hours: [String] = []
+        @Option(help: "Minutes kept free between two sessions.") var buffer: Int?
+        @Option(help: "A new colour (a CSS name or #RRGGBB, not red; '' for none).") var color: String?
+        @OptionGroup var book: BookOptions
+
+        func run() throws {
+            let hours = hours.isEmpty ? nil : try parseHours(hours)
+            let color: ItemColor?? = try self.color.map { text -> ItemColor? in text.isEmpty ? nil : try parseColor(text) }
+            let (id, name, email, buffer) = (id, name, email, buffer)
+            let edited = { (old: Coach) -> Coach in
+                var new = old
+                if let name { new.name = name }
+                if let email { new.email = email.isEmpty ? nil : email }
+                if let hours { new.workingHours = hours }
+                if let buffer { new.buffer = .minutes(buffer) }
+                if let color { new.color = color }
+                return new
+            }
+            // An edit that changes nothing writes nothing.
+            let current = try book.read().coach(id)
+            guard edited(current) != current else { print("Coach \(id): nothing changed."); return }
+            let said = try book.change { b in
+                let old = try b.coach(id)
+                let new = edited(old)
+                guard new != old else { return "nothing changed" }
+                try b.updateCoach(new)
+                return changes([("name", old.name, new.name), ("e-mail", old.email, new.email),
+                                ("hours", hoursText(old.workingHours), hoursText(new.workingHours)),
+                                ("buffer", "\(old.buffer.wholeMinutes) min", "\(new.buffer.wholeMinutes) min"),
+                                ("colour", old.color?.description, new.color?.description)])
+            }
+            print("Coach \(id): \(said).")
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove a coach who has no clients left (remove or move their clients first).",
+            discussion: "Example:\n  horari coaches remove laia --yes")
+        @Argument(help: "The coach's ID.") var id: String
+        @Flag(help: "Do not ask.") var yes = false
+        @OptionGroup var book: BookOptions
+
+        func run() throws {
+            let coach = try book.read().coach(id)
+            guard try confirmRemoval("Remove coach \(id) (\(coach.name))? [y/N] ", yes: yes, what: "coach ‘\(id)’") else {
+                print("Nothing removed."); return
+            }
+            let id = id
+            try book.change { b in try b.removeCoach(id) }
+            print("Removed coach \(id) (\(coach.name)).")
+        }
+    }
+}
+
+extension Clients {
+    struct Edit: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Change one of a coach's clients: name, e-mail or colour; what is not given stays.",
+            discussion: "Example:\n  horari clients edit anna --coach marc --email anna.puig@example.com")
+        @Argument(help: "The client's ID.") var id: String
+        @Option(help: "The client's coach.") var coach: String
+        @Option(help: "A new name.") var name: String?
+        @Option(help: "A new e-mail address ('' for none).") var email: String?
+        @Option(help: "A new colour (a CSS name or #RRGGBB, not red; '' for none).") var color: String?
+        @OptionGroup var book: BookOptions
+
+        func run() throws {
+            let color: ItemColor?? = try self.color.map { text -> ItemColor? in text.isEmpty ? nil : try parseColor(text) }
+            let (id, coach, name, email) = (id, coach, name, email)
+            let edited = { (old: Client) -> Client in
+                var new = old
+                if let name { new.name = name }
+                if let email { new.email = email.isEmpty ? nil : email }
+                if let color { new.color = color }
+                return new
+            }
+            let current: Client
+            do { current = try book.read().client(id, coach: coach) } catch let error as SchedulingError { throw CLIError(error.description) }
+            guard edited(current) != current else { print("Client \(id) of coach \(coach): nothing changed."); return }
+            let said = try book.change { b in
+                let old = try b.client(id, coach: coach)
+                let new = edited(old)
+                guard new != old else { return "nothing changed" }
+                try b.updateClient(new, coach: coach)
+                return changes([("name", old.name, new.name), ("e-mail", old.email, new.email), ("colour", old.color?.description, new.color?.description)])
+            }
+            print("Client \(id) of coach \(coach): \(said).")
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove one of a coach's clients, and every session they had.",
+            discussion: "Example:\n  horari clients remove pau --coach marc --yes")
+        @Argument(help: "The client's ID.") var id: String
+        @Option(help: "The client's coach.") var coach: String
+        @Flag(help: "Do not ask.") var yes = false
+        @OptionGroup var book: BookOptions
+
+        func run() throws {
+            let b = try book.read()
+            let client: Client, count: Int
+            do {
+                client = try b.client(id, coach: coach)
+                count = try b.sessions(coach: coach, client: id).count
+            } catch { throw CLIError(error.description) }
+            guard try confirmRemoval("Remove client \(id) (\(client.name)) of coach \(coach), and their \(count) session\(count == 1 ? "" : "s")? [y/N] ",
+                                     yes: yes, what: "client ‘\(id)’") else { print("Nothing removed."); return }
+            let (id, coach) = (id, coach)
+            let gone = try book.change { b in try b.removeClient(id, coach: coach) }
+            print("Removed client \(id) (\(client.name)) of coach \(coach)" + (gone.isEmpty ? "." : ", and \(gone.count) session\(gone.count == 1 ? "" : "s"): " + gone.map(\.id).joined(separator: ", ") + "."))
+        }
+    }
+}
+
+extension Members {
+    struct ListMembers: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "List the members: ID, name and e-mail.", discussion: "Example:\n  horari members list")
+        @OptionGroup var book: BookOptions
+
+        func run() throws {
+            for m in try book.read().members { print(([m.id, m.name] + (m.email.map { [$0] } ?? [])).joined(separator: "\t")) }
+        }
+    }
+
+    struct Edit: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Change a member's name or e-mail; their places stay theirs.",
+            discussion: "Example:\n  horari members edit marta --email marta.roig@example.com")
+        @Argument(help: "The member's ID.") var id: String
+        @Option(help: "A new name.") var name: String?
+        @Option(help: "A new e-mail address ('' for none).") var email: String?
+        @OptionGroup var book: BookOptions
+
+        func run() throws {
+            let (id, name, email) = (id, name, email)
+            let edited = { (old: Member) -> Member in
+                var new = old
+                if let name { new.name = name }
+                if let email { new.email = email.isEmpty ? nil : email }
+                return new
+            }
+            let current = try book.read().member(id)
+            guard edited(current) != current else { print("Member \(id): nothing changed."); return }
+            let said = try book.change { b in
+                let old = try b.member(id)
+                let new = edited(old)
+                guard new != old else { return "nothing changed" }
+                try b.updateMember(new)
+                return changes([("name", old.name, new.name), ("e-mail", old.email, new.email)])
+            }
+            print("Member \(id): \(said).")
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove a member: each place still to come passes to the first on its waitlist.",
+            discussion: "Example:\n  horari members remove pol --yes")
+        @Argument(help: "The member's ID.") var id: String
+        @Flag(help: "Do not ask.") var yes = false
+        @OptionGroup var book: BookOptions
+
+        func run() throws {
+            let member = try book.read().member(id)
+            guard try confirmRemoval("Remove member \(id) (\(member.name)) and every place they hold? [y/N] ", yes: yes, what: "member ‘\(id)’") else {
+                print("Nothing removed."); return
+            }
+            let id = id, options = book
+            let released = try book.change { b in try b.removeMember(id, now: try options.instant(in: b)) }
+            print("Removed member \(id) (\(member.name)).")
+            for (key, outcome) in released.sorted(by: { $0.key < $1.key }) {
+                let place = outcome.heldPlace ? "their place" : "their place on the waitlist"
+                print("  \(key.classID) on \(key.date): \(place) is given up" + (outcome.promoted.map { "; \($0) moves up from the waitlist" } ?? ""))
+            }
+        }
+    }
+}
