@@ -126,4 +126,27 @@ expect "file-size limit" 1 "File too large" "$WORK/gym.ics" -- \
   sh -c "ulimit -f 4; exec \"\$0\" \"\$@\"" "$HORARI" $add --calendar "$WORK/gym.ics"
 [ -z "$(find "$WORK" -maxdepth 1 -name '.*.tmp')" ] || { echo "FAIL file-size limit: a temporary file was left behind"; failures=$((failures + 1)); }
 
+# Hostile input (issue 28). check NAME CONDITION…: the condition is a command
+# run after the one under test, whose output is in $WORK/out and $WORK/err.
+check() {
+  name=$1
+  shift
+  if "$@"; then
+    echo "ok   $name"
+  else
+    echo "FAIL $name: exit $status"
+    head -n 5 "$WORK/err" | sed 's/^/  stderr: /'; tail -n 3 "$WORK/out" | sed 's/^/  stdout: /'
+    failures=$((failures + 1))
+  fi
+}
+# No tz files (root only, in a mount namespace of its own): the views fall back and say so once.
+mkdir "$WORK/no-zoneinfo"
+if [ "$(id -u)" = 0 ] && unshare -m sh -c "mount --bind '$WORK/no-zoneinfo' /usr/share/zoneinfo" 2>/dev/null; then
+  TZ=Europe/Madrid unshare -m sh -c 'mount --bind "$1/no-zoneinfo" /usr/share/zoneinfo && exec "$2" month 2026-11 --calendar "$1/gym.ics" --color never' sh "$WORK" "$HORARI" >"$WORK/out" 2>"$WORK/err"; status=$?
+  check "no tz files: month, in Europe/Madrid" \
+    sh -c '[ "$1" -eq 0 ] && [ -s "$2/out" ] && [ "$(grep -c "no time zone files in /usr/share/zoneinfo" "$2/err")" -eq 1 ]' sh "$status" "$WORK"
+else
+  echo "skip no tz files: hiding /usr/share/zoneinfo needs root and a mount namespace"
+fi
+
 [ "$failures" -eq 0 ] && echo "cli_failures: all clear" || { echo "cli_failures: $failures failed"; exit 1; }

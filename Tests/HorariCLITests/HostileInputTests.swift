@@ -78,4 +78,46 @@ struct HostileInputTests {
         #expect(output.status != 0)
         #expect(output.stderr.contains("--max-per-series must be 0 (no limit) or more"), "\(output.stderr)")
     }
+
+    // MARK: Issue 28: faults and hostile input
+
+    /// Whether a child can be given an empty `/usr/share/zoneinfo`: as root,
+    /// in a mount namespace of its own (`unshare -m`), where the machine allows one.
+    static let canHideZoneFiles: Bool = {
+        guard getuid() == 0, FileManager.default.fileExists(atPath: "/usr/share/zoneinfo"),
+            let runner = try? CLIRunner() else { return false }
+        defer { runner.cleanUp() }
+        return (try? runner.run([], shell: "unshare -m sh -c 'mount --bind /tmp /usr/share/zoneinfo' 2>/dev/null").status) == 0
+    }()
+
+    /// Issue 28, item 11: on a machine without tz files (a container without
+    /// tzdata), every view stopped with SIGILL in Foundation's `DateFormatter`
+    /// (`CalendarNames.init`), unless `TZ` was `UTC`. Now the views show the
+    /// same times (Foundation's own zone data) and say once what is missing.
+    @Test("with an empty /usr/share/zoneinfo and TZ=Europe/Madrid, the views print what they print with one, and a note once", .enabled(if: canHideZoneFiles))
+    func noZoneFiles() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        let empty = runner.work.appendingPathComponent("no-zoneinfo")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        let commands = [
+            ["month", "2026-11", "--calendar", "$SAMPLE", "--color", "never"],
+            ["week", "2026-11-25", "--calendar", "$SAMPLE", "--color", "never", "--locale", "es_ES"],
+            ["day", "2026-11-25", "--calendar", "$SAMPLE", "--color", "never"],
+            ["list", "--from", "2026-11-23", "--limit", "6", "--calendar", "$SAMPLE", "--color", "never"],
+            ["occurrences", "$SAMPLE", "--from", "2026-11-27", "--to", "2026-11-29", "--format", "json"],
+            ["--today", "2026-11-22", "--color", "never"],
+        ]
+        for arguments in commands {
+            let quoted = ([CLIRunner.binary.path] + arguments.map(runner.expand)).map { "'\($0)'" }.joined(separator: " ")
+            let hidden = try runner.run([], environment: ["TZ": "Europe/Madrid"],
+                                        shell: "exec unshare -m sh -c \"mount --bind '\(empty.path)' /usr/share/zoneinfo && exec \(quoted)\"")
+            let plain = try runner.run(arguments, environment: ["TZ": "Europe/Madrid"])
+            #expect(hidden.status == 0, "\(arguments): exit \(hidden.status)\n\(hidden.stderr.prefix(1_000))")
+            #expect(hidden.stdout == plain.stdout, "\(arguments)")
+            let notes = hidden.stderr.split(separator: "\n").filter { $0.contains("no time zone files in /usr/share/zoneinfo") }
+            #expect(notes.count == 1, "\(arguments): \(hidden.stderr)")
+            #expect(plain.stderr.isEmpty, "\(arguments): \(plain.stderr)")
+        }
+    }
 }
