@@ -139,6 +139,12 @@ check() {
     failures=$((failures + 1))
   fi
 }
+# An uncapped SECONDLY rule as one JSON document streams: a day (86,400
+# occurrences) under a 300 MB address-space limit, as --format jsonl does.
+printf 'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Horari//Tick//EN\r\nBEGIN:VEVENT\r\nUID:tick\r\nDTSTAMP:20250101T000000Z\r\nDTSTART:20250101T000000Z\r\nRRULE:FREQ=SECONDLY\r\nSUMMARY:Tick\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n' > "$WORK/tick.ics"
+sh -c 'ulimit -v 300000; exec "$0" "$@"' "$HORARI" occurrences "$WORK/tick.ics" --from 2025-01-01 --to 2025-01-02 --max-per-series 0 --format json >"$WORK/out" 2>"$WORK/err"; status=$?
+check "an uncapped SECONDLY day as JSON under ulimit -v 300000" \
+  sh -c '[ "$1" -eq 0 ] && [ "$(grep -c "\"uid\" : \"tick\"" "$2/out")" -eq 86400 ] && tail -n 1 "$2/out" | grep -qx "}"' sh "$status" "$WORK"
 # No tz files (root only, in a mount namespace of its own): the views fall back and say so once.
 mkdir "$WORK/no-zoneinfo"
 if [ "$(id -u)" = 0 ] && unshare -m sh -c "mount --bind '$WORK/no-zoneinfo' /usr/share/zoneinfo" 2>/dev/null; then

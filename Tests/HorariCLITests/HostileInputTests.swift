@@ -32,10 +32,11 @@ struct HostileInputTests {
         return dlsym(me, "__tsan_init") != nil || dlsym(me, "__asan_init") != nil
     }()
 
-    /// Runs `horari ARGS` from a shell that first limits the address space to 2 GB.
-    func underMemoryLimit(_ runner: CLIRunner, _ arguments: [String]) throws -> CLIRunner.Output {
+    /// Runs `horari ARGS` from a shell that first limits the address space
+    /// to `kilobytes` (2 GB unless told).
+    func underMemoryLimit(_ runner: CLIRunner, _ arguments: [String], kilobytes: Int = 2_000_000) throws -> CLIRunner.Output {
         let quoted = ([CLIRunner.binary.path] + arguments.map(runner.expand)).map { "'\($0)'" }.joined(separator: " ")
-        return try runner.run([], shell: (Self.sanitized ? "" : "ulimit -v 2000000 && ") + "exec \(quoted)")
+        return try runner.run([], shell: (Self.sanitized ? "" : "ulimit -v \(kilobytes) && ") + "exec \(quoted)")
     }
 
     @Test("a year of a SECONDLY rule with the default --max-per-series: its 2,000 lines, under ulimit -v 2000000")
@@ -80,6 +81,91 @@ struct HostileInputTests {
     }
 
     // MARK: Issue 28: faults and hostile input
+
+    /// Issue 28, item 12: the JSON document was built whole (an array of every
+    /// occurrence, then `JSONEncoder`'s tree of it): a day of a SECONDLY rule
+    /// with no cap took 209 MB of resident memory and failed to allocate under
+    /// a 300 MB address-space limit, a year asked for 1.7 GB. Written as it is
+    /// found, it needs what `--format jsonl` needs (under 200 MB of address space).
+    @Test("--format json of a day of a SECONDLY rule with no cap (86,400 occurrences), under ulimit -v 300000: valid JSON, every occurrence")
+    func secondlyDayAsJSON() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        try Data(Self.secondly.utf8).write(to: runner.work.appendingPathComponent("hostile.ics"))
+        let output = try underMemoryLimit(runner, ["occurrences", "$WORK/hostile.ics", "--from", "2025-01-01", "--to", "2025-01-02",
+                                                   "--max-per-series", "0", "--format", "json"], kilobytes: 300_000)
+        #expect(output.status == 0, "\(output.stderr.prefix(2_000))")
+        let document = try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any]
+        #expect(document?["schema"] as? Int == 1)
+        #expect(document?["command"] as? String == "occurrences")
+        #expect(document?["timeZone"] as? String == "Europe/Madrid")
+        let occurrences = document?["occurrences"] as? [[String: Any]] ?? []
+        #expect(occurrences.count == 86_400)
+        #expect(occurrences.first?["start"] as? String == "2025-01-01T00:00:00+01:00")
+        #expect(occurrences.last?["start"] as? String == "2025-01-01T23:59:59+01:00")
+    }
+
+    /// The streamed document is the encoder's own form: an empty window, and
+    /// occurrences sharing a start (sorted as expand.py sorts them).
+    @Test("--format json streamed is byte for byte the document written whole: an empty window, and equal starts")
+    func jsonFormUnchanged() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        try Data(Self.secondly.utf8).write(to: runner.work.appendingPathComponent("hostile.ics"))
+        let empty = try runner.run(["occurrences", "$WORK/hostile.ics", "--from", "2024-01-01", "--to", "2024-01-02", "--format", "json"])
+        #expect(empty.status == 0)
+        #expect(empty.stdout == "{\n  \"command\" : \"occurrences\",\n  \"occurrences\" : [\n\n  ],\n  \"schema\" : 1,\n  \"timeZone\" : \"Europe/Madrid\"\n}\n")
+        let two = """
+            BEGIN:VCALENDAR\r
+            VERSION:2.0\r
+            PRODID:-//Horari tests//Hostile//EN\r
+            BEGIN:VEVENT\r
+            UID:b\r
+            DTSTAMP:20250101T000000Z\r
+            DTSTART:20250101T100000Z\r
+            SUMMARY:Second/by UID\r
+            END:VEVENT\r
+            BEGIN:VEVENT\r
+            UID:a\r
+            DTSTAMP:20250101T000000Z\r
+            DTSTART:20250101T100000Z\r
+            SUMMARY:First "by UID"\r
+            END:VEVENT\r
+            END:VCALENDAR\r
+
+            """
+        try Data(two.utf8).write(to: runner.work.appendingPathComponent("two.ics"))
+        let output = try runner.run(["occurrences", "$WORK/two.ics", "--from", "2025-01-01", "--to", "2025-01-02", "--format", "json", "--time-zone", "UTC"])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout == """
+            {
+              "command" : "occurrences",
+              "occurrences" : [
+                {
+                  "allDay" : false,
+                  "done" : false,
+                  "end" : "2025-01-01T10:00:00+00:00",
+                  "kind" : "event",
+                  "start" : "2025-01-01T10:00:00+00:00",
+                  "title" : "First \\"by UID\\"",
+                  "uid" : "a"
+                },
+                {
+                  "allDay" : false,
+                  "done" : false,
+                  "end" : "2025-01-01T10:00:00+00:00",
+                  "kind" : "event",
+                  "start" : "2025-01-01T10:00:00+00:00",
+                  "title" : "Second/by UID",
+                  "uid" : "b"
+                }
+              ],
+              "schema" : 1,
+              "timeZone" : "UTC"
+            }
+
+            """)
+    }
 
     /// Whether a child can be given an empty `/usr/share/zoneinfo`: as root,
     /// in a mount namespace of its own (`unshare -m`), where the machine allows one.
