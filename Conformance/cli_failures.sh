@@ -139,6 +139,12 @@ check() {
     failures=$((failures + 1))
   fi
 }
+# CR-only line ends (classic Mac OS): imported as lines, nothing run together written.
+printf 'BEGIN:VCALENDAR\rVERSION:2.0\rPRODID:-//Old Mac//EN\rBEGIN:VEVENT\rUID:old-mac\rDTSTAMP:19990101T000000Z\rDTSTART:20261124T100000Z\rSUMMARY:Old Mac\rEND:VEVENT\rEND:VCALENDAR\r' > "$WORK/cr.ics"
+cp "$WORK/gym.ics" "$WORK/cr-into.ics"
+"$HORARI" import "$WORK/cr.ics" --into "$WORK/cr-into.ics" >"$WORK/out" 2>"$WORK/err"; status=$?
+check "CR-only line ends imported as lines" \
+  sh -c '[ "$1" -eq 0 ] && grep -q "^added 1," "$2/out" && ! grep -q VCALENDARVERSION "$2/cr-into.ics" && grep -q "^SUMMARY:Old Mac" "$2/cr-into.ics"' sh "$status" "$WORK"
 # An uncapped SECONDLY rule as one JSON document streams: a day (86,400
 # occurrences) under a 300 MB address-space limit, as --format jsonl does.
 printf 'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Horari//Tick//EN\r\nBEGIN:VEVENT\r\nUID:tick\r\nDTSTAMP:20250101T000000Z\r\nDTSTART:20250101T000000Z\r\nRRULE:FREQ=SECONDLY\r\nSUMMARY:Tick\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n' > "$WORK/tick.ics"

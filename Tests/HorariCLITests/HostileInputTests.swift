@@ -167,6 +167,25 @@ struct HostileInputTests {
             """)
     }
 
+    /// Issue 28, item 14: a file whose lines end in a bare CR (classic Mac OS)
+    /// was read as one line, and importing it wrote a component of run-together
+    /// lines (`BEGIN:VCALENDARVERSION:2.0PRODID:…`) into the calendar.
+    @Test("importing a file with CR-only line ends adds its event, and writes nothing it did not read")
+    func crOnlyImport() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        let output = try runner.run(["import", "$FIXTURES/cr_only_line_ends.ics", "--into", "$WORK/gym.ics"])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stderr.isEmpty, "\(output.stderr)")
+        #expect(output.stdout.hasPrefix("added 1,"), "\(output.stdout)")
+        let text = String(decoding: runner.calendarBytes, as: UTF8.self)
+        #expect(!text.contains("VCALENDARVERSION"))
+        #expect(text.contains("UID:old-mac@hostile.example\r\n"))
+        #expect(text.contains("SUMMARY:Saved on a Mac in 1999\r\n"))
+        let validate = try runner.run(["validate", "$WORK/gym.ics"])
+        #expect(validate.status == 0, "\(validate.stdout)")
+    }
+
     /// Whether a child can be given an empty `/usr/share/zoneinfo`: as root,
     /// in a mount namespace of its own (`unshare -m`), where the machine allows one.
     static let canHideZoneFiles: Bool = {
