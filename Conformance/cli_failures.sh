@@ -139,6 +139,14 @@ check() {
     failures=$((failures + 1))
   fi
 }
+# A flood of diagnostics: 10,000 unclosed events are 100 lines, a summary and
+# the true total, not 10,000 lines; validate still fails.
+awk 'BEGIN { printf "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Horari//Flood//EN\r\n"
+  for (i = 0; i < 10000; i++) printf "BEGIN:VEVENT\r\nUID:open-%d\r\nDTSTAMP:20250101T000000Z\r\nDTSTART:20250101T090000Z\r\n", i
+  printf "END:VCALENDAR\r\n" }' > "$WORK/flood.ics"
+"$HORARI" validate "$WORK/flood.ics" >"$WORK/out" 2>"$WORK/err"; status=$?
+check "a flood of diagnostics, summarised" \
+  sh -c '[ "$1" -eq 1 ] && [ "$(wc -l < "$2/out")" -le 110 ] && grep -q "and 9,900 more like it" "$2/out" && tail -n 1 "$2/out" | grep -q "10000 errors"' sh "$status" "$WORK"
 # CR-only line ends (classic Mac OS): imported as lines, nothing run together written.
 printf 'BEGIN:VCALENDAR\rVERSION:2.0\rPRODID:-//Old Mac//EN\rBEGIN:VEVENT\rUID:old-mac\rDTSTAMP:19990101T000000Z\rDTSTART:20261124T100000Z\rSUMMARY:Old Mac\rEND:VEVENT\rEND:VCALENDAR\r' > "$WORK/cr.ics"
 cp "$WORK/gym.ics" "$WORK/cr-into.ics"

@@ -167,6 +167,36 @@ struct HostileInputTests {
             """)
     }
 
+    /// A calendar of `count` events none of which is closed: one error each.
+    static func unclosed(_ count: Int) -> String {
+        var text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Horari tests//Hostile//EN\r\n"
+        for n in 0..<count {
+            text += "BEGIN:VEVENT\r\nUID:open-\(n)\r\nDTSTAMP:20250101T000000Z\r\nDTSTART:20250101T090000Z\r\nSUMMARY:Open\r\n"
+        }
+        return text + "END:VCALENDAR\r\n"
+    }
+
+    /// Issue 28, item 13: 100,000 unclosed components printed 400,000 lines
+    /// (63 MB) on standard error. A report keeps the first 100 problems of a
+    /// kind and says how many more there were; validate still counts them all.
+    @Test("10,000 unclosed events: validate prints 100 of them, a summary and the true total, and fails; list's standard error is as short")
+    func diagnosticsFlood() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        try Data(Self.unclosed(10_000).utf8).write(to: runner.work.appendingPathComponent("flood.ics"))
+        let validate = try runner.run(["validate", "$WORK/flood.ics"])
+        #expect(validate.status == 1)
+        let lines = validate.stdout.split(separator: "\n")
+        #expect(lines.count == 102, "\(lines.count) lines")
+        #expect(lines.dropLast().last?.contains("and 9,900 more like it") == true, "\(lines.dropLast().last ?? "")")
+        #expect(lines.last?.hasSuffix("flood.ics: 10000 items, 10000 errors, 0 warnings") == true, "\(lines.last ?? "")")
+        let list = try runner.run(["list", "--calendar", "$WORK/flood.ics", "--from", "2025-01-01", "--limit", "1", "--color", "never"])
+        #expect(list.status == 0, "\(list.stderr.prefix(2_000))")
+        let errors = list.stderr.split(separator: "\n")
+        #expect(errors.count == 101, "\(errors.count) lines")
+        #expect(errors.last?.contains("and 9,900 more like it") == true)
+    }
+
     /// Issue 28, item 14: a file whose lines end in a bare CR (classic Mac OS)
     /// was read as one line, and importing it wrote a component of run-together
     /// lines (`BEGIN:VCALENDARVERSION:2.0PRODID:…`) into the calendar.
