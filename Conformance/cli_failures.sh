@@ -247,4 +247,47 @@ expect "file-size limit" 1 "File too large" "$WORK/gym.ics" -- \
   sh -c "ulimit -f 4; exec \"\$0\" \"\$@\"" "$HORARI" $add --calendar "$WORK/gym.ics"
 [ -z "$(find "$WORK" -maxdepth 1 -name '.*.tmp')" ] || { echo "FAIL file-size limit: a temporary file was left behind"; failures=$((failures + 1)); }
 
+# Hostile input (issue 28). check NAME CONDITION…: the condition is a command
+# run after the one under test, whose output is in $WORK/out and $WORK/err.
+check() {
+  name=$1
+  shift
+  if "$@"; then
+    echo "ok   $name"
+  else
+    echo "FAIL $name: exit $status"
+    head -n 5 "$WORK/err" | sed 's/^/  stderr: /'; tail -n 3 "$WORK/out" | sed 's/^/  stdout: /'
+    failures=$((failures + 1))
+  fi
+}
+# A flood of diagnostics: 10,000 unclosed events are 100 lines, a summary and
+# the true total, not 10,000 lines; validate still fails.
+awk 'BEGIN { printf "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Horari//Flood//EN\r\n"
+  for (i = 0; i < 10000; i++) printf "BEGIN:VEVENT\r\nUID:open-%d\r\nDTSTAMP:20250101T000000Z\r\nDTSTART:20250101T090000Z\r\n", i
+  printf "END:VCALENDAR\r\n" }' > "$WORK/flood.ics"
+"$HORARI" validate "$WORK/flood.ics" >"$WORK/out" 2>"$WORK/err"; status=$?
+check "a flood of diagnostics, summarised" \
+  sh -c '[ "$1" -eq 1 ] && [ "$(wc -l < "$2/out")" -le 110 ] && grep -q "and 9,900 more like it" "$2/out" && tail -n 1 "$2/out" | grep -q "10000 errors"' sh "$status" "$WORK"
+# CR-only line ends (classic Mac OS): imported as lines, nothing run together written.
+printf 'BEGIN:VCALENDAR\rVERSION:2.0\rPRODID:-//Old Mac//EN\rBEGIN:VEVENT\rUID:old-mac\rDTSTAMP:19990101T000000Z\rDTSTART:20261124T100000Z\rSUMMARY:Old Mac\rEND:VEVENT\rEND:VCALENDAR\r' > "$WORK/cr.ics"
+cp "$WORK/gym.ics" "$WORK/cr-into.ics"
+"$HORARI" import "$WORK/cr.ics" --into "$WORK/cr-into.ics" >"$WORK/out" 2>"$WORK/err"; status=$?
+check "CR-only line ends imported as lines" \
+  sh -c '[ "$1" -eq 0 ] && grep -q "^added 1," "$2/out" && ! grep -q VCALENDARVERSION "$2/cr-into.ics" && grep -q "^SUMMARY:Old Mac" "$2/cr-into.ics"' sh "$status" "$WORK"
+# An uncapped SECONDLY rule as one JSON document streams: a day (86,400
+# occurrences) under a 300 MB address-space limit, as --format jsonl does.
+printf 'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Horari//Tick//EN\r\nBEGIN:VEVENT\r\nUID:tick\r\nDTSTAMP:20250101T000000Z\r\nDTSTART:20250101T000000Z\r\nRRULE:FREQ=SECONDLY\r\nSUMMARY:Tick\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n' > "$WORK/tick.ics"
+sh -c 'ulimit -v 300000; exec "$0" "$@"' "$HORARI" occurrences "$WORK/tick.ics" --from 2025-01-01 --to 2025-01-02 --max-per-series 0 --format json >"$WORK/out" 2>"$WORK/err"; status=$?
+check "an uncapped SECONDLY day as JSON under ulimit -v 300000" \
+  sh -c '[ "$1" -eq 0 ] && [ "$(grep -c "\"uid\" : \"tick\"" "$2/out")" -eq 86400 ] && tail -n 1 "$2/out" | grep -qx "}"' sh "$status" "$WORK"
+# No tz files (root only, in a mount namespace of its own): the views fall back and say so once.
+mkdir "$WORK/no-zoneinfo"
+if [ "$(id -u)" = 0 ] && unshare -m sh -c "mount --bind '$WORK/no-zoneinfo' /usr/share/zoneinfo" 2>/dev/null; then
+  TZ=Europe/Madrid unshare -m sh -c 'mount --bind "$1/no-zoneinfo" /usr/share/zoneinfo && exec "$2" month 2026-11 --calendar "$1/gym.ics" --color never' sh "$WORK" "$HORARI" >"$WORK/out" 2>"$WORK/err"; status=$?
+  check "no tz files: month, in Europe/Madrid" \
+    sh -c '[ "$1" -eq 0 ] && [ -s "$2/out" ] && [ "$(grep -c "no time zone files in /usr/share/zoneinfo" "$2/err")" -eq 1 ]' sh "$status" "$WORK"
+else
+  echo "skip no tz files: hiding /usr/share/zoneinfo needs root and a mount namespace"
+fi
+
 [ "$failures" -eq 0 ] && echo "cli_failures: all clear" || { echo "cli_failures: $failures failed"; exit 1; }

@@ -58,6 +58,11 @@ struct Horari: ParsableCommand {
             }
             exit(withError: error)
         }
+        // Without the tz files every zone still has its offsets (from
+        // Foundation's own data), but its abbreviations may differ: said once.
+        if !ZoneRules.hasSystemTimeZoneFiles {
+            FileHandle.standardError.write(Data("horari: note: no time zone files in \(ZoneRules.systemTimeZoneFolder) (install tzdata, or set TZDIR to a folder of them); zones come from Foundation's own data, and abbreviations may read GMT+1 where the tz database writes CET\n".utf8))
+        }
         do {
             try command.run()
         } catch let error as ValidationError {

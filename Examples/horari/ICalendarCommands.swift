@@ -97,9 +97,10 @@ struct Validate: ParsableCommand {
             print("\(file): error: \(error.description)")
             bookErrors += 1
         }
-        let errors = result.diagnostics.filter { $0.severity == .error }.count + broken + bookErrors
-        let warnings = result.diagnostics.filter { $0.severity == .warning }.count + bookWarnings
-        let notes = result.diagnostics.filter { $0.severity == .note }.count
+        // The true totals: a summary of problems past the report's bound counts as all it stands for.
+        let errors = result.problemCount(.error) + broken + bookErrors
+        let warnings = result.problemCount(.warning) + bookWarnings
+        let notes = result.problemCount(.note)
         print("\(file): \(result.calendar.items.count) item\(result.calendar.items.count == 1 ? "" : "s"), \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")" + (notes > 0 ? ", \(notes) note\(notes == 1 ? "" : "s")" : ""))
         if repair {
             if bookErrors > 0 {

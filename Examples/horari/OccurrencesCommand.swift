@@ -6,12 +6,13 @@ import ICalendarKit
 
 /// `horari occurrences`: every occurrence in a window, for diffing against peers.
 ///
-/// The text and `jsonl` forms stream: occurrences come from
+/// Every form streams: occurrences come from
 /// `Schedule.occurrenceSequence` in order, each series is dropped once it
 /// reaches `--max-per-series`, and lines are written as they come through
-/// ``OccurrenceWriter`` (bytes, no Foundation formatter, no `JSONEncoder`).
-/// The process holds the calendar and about one occurrence per series,
-/// whatever the window's length.
+/// ``OccurrenceWriter`` (bytes, no Foundation formatter, no `JSONEncoder`),
+/// the `json` document through ``OccurrencesJSONStream``. The process holds
+/// the calendar and about one occurrence per series, whatever the window's
+/// length.
 struct Occurrences: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print every occurrence of a calendar file's events and tasks in a window.",
@@ -79,7 +80,7 @@ struct Occurrences: ParsableCommand {
         let clock = try Clock(option: timeZone, calendar: calendar)
         let isJSON = format == "json"
         let writer = isJSON ? nil : OccurrencePipeline(schedule: schedule, jsonl: format == "jsonl")
-        var json: [(key: OccurrenceKey, occurrence: DisplayOccurrence)] = []
+        var json = isJSON ? try OccurrencesJSONStream(timeZone: clock.name) : nil
         var keys = isJSON ? OccurrenceWriter(schedule: schedule, jsonl: true) : nil
         var batch: [Occurrence] = []
         batch.reserveCapacity(OccurrencePipeline.batchSize)
@@ -98,9 +99,10 @@ struct Occurrences: ParsableCommand {
                 // stops after its first lines instead of computing 31 million).
                 if n == maxPerSeries { occurrences.skipRemaining(ofSeries: o.id.uid) }
             }
-            if isJSON {
+            if json != nil {
                 let key = OccurrenceKey(start: o.startSeconds, end: o.endSeconds, uid: o.id.uid, recurrenceID: keys?.recurrenceIDText(o) ?? "", summary: o.item.title)
-                json.append((key, DisplayOccurrence(o, zone: clock.rules)))
+                try json?.add(key, DisplayOccurrence(o, zone: clock.rules))
+                if json?.writeError != nil { break }
             } else if let writer {
                 batch.append(o)
                 if batch.count == OccurrencePipeline.batchSize {
@@ -109,10 +111,10 @@ struct Occurrences: ParsableCommand {
                 }
             }
         }
-        if isJSON {
-            // expand.py's order, as the lines (the stream's differs only among equal starts and ends).
-            json.sort { $0.key < $1.key }
-            return try printJSON(OccurrencesJSON(occurrences: json.map(\.occurrence)), command: "occurrences", timeZone: clock.name)
+        if var json {
+            try json.finish()
+            if let error = json.writeError { throw CLIError("cannot write the occurrences: \(String(cString: strerror(error)))") }
+            return
         }
         if let writer {
             _ = writer.send(batch)
@@ -146,6 +148,98 @@ struct OccurrenceKey: Comparable {
 /// The body of `occurrences --format json`.
 struct OccurrencesJSON: Encodable {
     let occurrences: [DisplayOccurrence]
+}
+
+/// Writes `occurrences --format json` as the occurrences come, in the
+/// order of ``OccurrenceKey``, holding one group of equal start and end at
+/// a time (as ``OccurrenceWriter`` does for the lines): the document is
+/// byte for byte what `printJSON` writes of the whole array, but memory
+/// does not grow with the window (a year of a `FREQ=SECONDLY` rule with no
+/// cap once asked for 1.7 GB).
+///
+/// The envelope comes from the encoder itself: the document with one
+/// placeholder in the array is encoded once and cut around it, so the head
+/// (`{`, `"command"`, `"occurrences" : [`) and the tail (`]`, `"schema"`,
+/// `"timeZone"`, `}`) are the encoder's own; each occurrence is encoded
+/// alone with the same settings and indented to its place in the array.
+struct OccurrencesJSONStream {
+    private let encoder: JSONEncoder
+    private let timeZone: String
+    private let head: [UInt8]
+    private let tail: [UInt8]
+    private var group: [(key: OccurrenceKey, occurrence: DisplayOccurrence)] = []
+    private var written = 0
+    private var out: [UInt8] = []
+    /// `errno` of the first failed write; nothing more is written after it.
+    private(set) var writeError: Int32?
+
+    private static let placeholder = "horari-occurrences-placeholder"
+
+    init(timeZone: String) throws {
+        self.timeZone = timeZone
+        encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        struct Placeholder: Encodable { let occurrences: [String] }
+        let whole = try encoder.encode(JSONDocument(command: "occurrences", timeZone: timeZone, body: Placeholder(occurrences: [Self.placeholder])))
+        let marker = Array("    \"\(Self.placeholder)\"".utf8)
+        let bytes = [UInt8](whole)
+        guard bytes.count >= marker.count, let at = (0...(bytes.count - marker.count)).first(where: { bytes[$0..<($0 + marker.count)].elementsEqual(marker) }) else {
+            throw CLIError("cannot write the occurrences as JSON: the encoder's document has an unexpected form")
+        }
+        head = Array(bytes[..<at])
+        tail = Array(bytes[(at + marker.count)...]) + [0x0A]
+    }
+
+    /// Adds an occurrence; occurrences come in the schedule's order (start, then end instant).
+    mutating func add(_ key: OccurrenceKey, _ occurrence: DisplayOccurrence) throws {
+        if let first = group.first, first.key.start != key.start || first.key.end != key.end { try flushGroup() }
+        group.append((key, occurrence))
+    }
+
+    /// Writes what is left and closes the document.
+    mutating func finish() throws {
+        try flushGroup()
+        if written == 0 {
+            // No occurrence: the encoder's own empty array.
+            out = []
+            guard writeError == nil else { return }
+            let document = try encoder.encode(JSONDocument(command: "occurrences", timeZone: timeZone, body: OccurrencesJSON(occurrences: [])))
+            out = [UInt8](document) + [0x0A]
+        } else {
+            out += tail
+        }
+        flush()
+    }
+
+    private mutating func flushGroup() throws {
+        // expand.py's order, as the lines (the schedule's differs only among equal starts and ends).
+        group.sort { $0.key < $1.key }
+        for (_, occurrence) in group {
+            out += written == 0 ? head : Array(",\n".utf8)
+            written += 1
+            let item = try encoder.encode(occurrence)
+            out += "    ".utf8
+            for b in item {
+                out.append(b)
+                if b == 0x0A { out += "    ".utf8 }
+            }
+        }
+        group.removeAll(keepingCapacity: true)
+        if out.count >= 1 << 16 { flush() }
+    }
+
+    private mutating func flush() {
+        defer { out.removeAll(keepingCapacity: true) }
+        guard !out.isEmpty, writeError == nil else { return }
+        writeError = out.withUnsafeBytes { bytes -> Int32? in
+            var done = 0
+            while done < bytes.count, let base = bytes.baseAddress {
+                let n = write(STDOUT_FILENO, base + done, bytes.count - done)
+                if n > 0 { done += n } else if n < 0 && errno == EINTR { continue } else { return n < 0 ? errno : EIO }
+            }
+            return nil
+        }
+    }
 }
 
 /// Formats and writes occurrences on a thread of its own while the caller

@@ -42,7 +42,7 @@ struct BookOptions: ParsableArguments {
         // A file that did not import cleanly: that first (its book's problems may be its damage).
         if let first = loaded.damage.first,
            (try? loaded.calendar.schedulingCheck(defaultTimeZone: calendarZoneName(of: loaded.calendar)))?.problems.contains(where: { $0.severity == .error }) ?? true {
-            let problems = "\(loaded.damage.count) problem\(loaded.damage.count == 1 ? "" : "s")"
+            let count = loaded.damage.reduce(0) { $0 + $1.count }, problems = "\(count) problem\(count == 1 ? "" : "s")"
             throw damagedOrPlain(ICalendarError(.damaged, "\(place.path) did not import cleanly (\(problems), the first on line \(first.line): \(first.message)); nothing was changed",
                                                 diagnostics: loaded.damage), place)
         }

@@ -37,9 +37,22 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// Fixed, so that two exports of the same calendar are comparable byte for byte.
     private static let exporter = ICalendarExporter(options: .init(timestamp: Date(timeIntervalSince1970: 1_795_000_000)))
 
+    /// The physical lines of an input as the importer numbers them: LF ends
+    /// a line; when the first line break is a bare CR (classic Mac OS), a CR,
+    /// an LF and a CRLF each end one.
+    static func physicalLines(_ bytes: [UInt8]) -> Int {
+        let first = bytes.indices.first { bytes[$0] == 10 || bytes[$0] == 13 }
+        guard let first, bytes[first] == 13, first + 1 == bytes.count || bytes[first + 1] != 10 else {
+            return bytes.reduce(1) { $0 + ($1 == 10 ? 1 : 0) }
+        }
+        var count = 1
+        for i in bytes.indices where bytes[i] == 13 || (bytes[i] == 10 && (i == 0 || bytes[i - 1] != 13)) { count += 1 }
+        return count
+    }
+
     private static func checkImport(_ bytes: [UInt8]) -> [String] {
         var broken: [String] = []
-        let lineCount = bytes.reduce(1) { $0 + ($1 == 10 ? 1 : 0) }
+        let lineCount = physicalLines(bytes)
         // Small limits, so that the fuzzer reaches them with small inputs.
         let options = ImportOptions(maxLineBytes: 512, maxComponentBytes: 2048, maxDepth: 4)
         for strict in [false, true] {

@@ -37,11 +37,18 @@ public struct CalendarNames: Hashable, Sendable, Codable {
     public let firstWeekday: Weekday
 
     /// Names for `locale`.
+    ///
+    /// The formatter reads names on a fixed zone (GMT), never the machine's:
+    /// names do not depend on a zone, and on a machine without tz files (a
+    /// container without tzdata, an `/etc/localtime` that points nowhere)
+    /// Foundation's formatter on the machine's zone stops the process
+    /// (SIGILL in `NSCalendar`).
     public init(locale: Locale) {
         localeIdentifier = locale.identifier
         let formatter = DateFormatter()
         formatter.locale = locale
-        formatter.calendar = Calendar(identifier: .gregorian)
+        formatter.calendar = Self.gregorian
+        formatter.timeZone = Self.gregorian.timeZone
         months = formatter.standaloneMonthSymbols
         // Foundation's lists start on Sunday; ours on Monday.
         weekdays = Self.mondayFirst(formatter.standaloneWeekdaySymbols)
@@ -49,7 +56,7 @@ public struct CalendarNames: Hashable, Sendable, Codable {
         let words = Self.labels[locale.language.languageCode?.identifier ?? "en"] ?? Self.englishLabels
         severalItems = words.several
         allDay = words.allDay
-        var calendar = Calendar(identifier: .gregorian)
+        var calendar = Self.gregorian
         calendar.locale = locale
         // Calendar.firstWeekday counts from 1 = Sunday.
         firstWeekday = Weekday(rawValue: (calendar.firstWeekday + 5) % 7) ?? .monday
@@ -68,8 +75,7 @@ public struct CalendarNames: Hashable, Sendable, Codable {
     public func monthTitle(year: Int, month: Int) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: localeIdentifier)
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        let calendar = Self.gregorian
         formatter.calendar = calendar
         formatter.timeZone = calendar.timeZone
         formatter.setLocalizedDateFormatFromTemplate("LLLLy")
@@ -77,6 +83,13 @@ public struct CalendarNames: Hashable, Sendable, Codable {
             return self.month(month) + " " + String(year)
         }
         return formatter.string(from: date)
+    }
+
+    /// The Gregorian calendar on GMT, which Foundation has without any tz file.
+    private static var gregorian: Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .gmt
+        return calendar
     }
 
     /// The views' own words in one language.

@@ -162,7 +162,8 @@ public enum CalendarFile {
     /// file, and for a `CalendarStore` folder or collection.
     package static func refuseDamage(at place: String, _ damage: [ICalendarDiagnostic], _ policy: DamagePolicy) throws(ICalendarError) {
         guard let first = damage.first, case .refuse = policy else { return }
-        throw ICalendarError(.damaged, "\(place) did not import cleanly (\(damage.count) problem\(damage.count == 1 ? "" : "s"), the first on line \(first.line): \(first.message)); saving a change over it would lose that text, so nothing was changed", diagnostics: damage)
+        let count = damage.reduce(0) { $0 + $1.count }
+        throw ICalendarError(.damaged, "\(place) did not import cleanly (\(count) problem\(count == 1 ? "" : "s"), the first on line \(first.line): \(first.message)); saving a change over it would lose that text, so nothing was changed", diagnostics: damage)
     }
 
     /// Temporary file, fsync, rename, fsync of the folder. The export goes to

@@ -18,9 +18,29 @@ struct RawLine {
 ///
 /// Line breaks may be CRLF or a bare LF (files edited on Unix); a line
 /// starting with a space or a tab continues the previous one.
+///
+/// A file whose first line ends in a bare CR (classic Mac OS wrote every line
+/// so) is read with a bare CR as a line break as well: CR, LF and CRLF each end
+/// a line there. Read otherwise it is one line, every CR in it a control
+/// character to remove, and its components run together
+/// (`BEGIN:VCALENDARVERSION:2.0PRODID:…`). In any other file a bare CR stays
+/// what it was, a control character inside a line (removed and reported).
+/// ``ICalendarOutline`` reads CRLF alone and gives no outline of such a file,
+/// so a change to it rewrites it whole, from these lines.
 struct ContentLineReader {
+    /// What ends a line in this input, decided by its first line break.
+    private enum Breaks {
+        /// No line break seen yet.
+        case undecided
+        /// LF, with or without a CR before it (a bare CR is a control character).
+        case lineFeed
+        /// CR, LF or CRLF (the first line ended in a bare CR).
+        case any
+    }
+
     private var buffer: [UInt8]
     private var position = 0
+    private var breaks = Breaks.undecided
     private var finished: Bool
     private var physicalLine = 0
     private let refill: (() throws -> [UInt8]?)?
@@ -80,16 +100,34 @@ struct ContentLineReader {
         while true {
             let start = position
             let end = buffer.count
+            let lineFeedOnly = breaks == .lineFeed
             let newline: Int? = buffer.withUnsafeBufferPointer { p -> Int? in
                 guard start < end, let base = p.baseAddress else { return nil }
-                guard let hit = memchr(base + start, 0x0A, end - start) else { return nil }
-                return UnsafeRawPointer(hit) - UnsafeRawPointer(base)
+                let lf = memchr(base + start, 0x0A, end - start).map { UnsafeRawPointer($0) - UnsafeRawPointer(base) }
+                if lineFeedOnly { return lf }
+                let cr = memchr(base + start, 0x0D, (lf ?? end) - start).map { UnsafeRawPointer($0) - UnsafeRawPointer(base) }
+                return cr ?? lf
             }
             let stop = newline ?? end
             append(buffer[start..<stop], to: &line)
             if let newline {
+                guard buffer[newline] == 0x0D else {
+                    if breaks == .undecided { breaks = .lineFeed }
+                    position = newline + 1
+                    if line.bytes.last == 0x0D { line.bytes.removeLast() }
+                    return true
+                }
+                // A CR: a line break of its own, or the first half of a CRLF.
+                // (`more()` keeps what the buffer holds, so `newline` stays valid.)
+                if newline + 1 == buffer.count { _ = try more() }
+                if newline + 1 < buffer.count, buffer[newline + 1] == 0x0A {
+                    if breaks == .undecided { breaks = .lineFeed }
+                    position = newline + 2
+                    return true
+                }
+                // A bare CR (only searched for while undecided or in a CR file).
+                breaks = .any
                 position = newline + 1
-                if line.bytes.last == 0x0D { line.bytes.removeLast() }
                 return true
             }
             position = end
@@ -126,9 +164,11 @@ struct ContentLineReader {
                 return true
             }
             if b == 0x0A {
-                blanks += 1
+                // After a CR that ended a blank line, the LF is the same break.
+                if !(breaks == .any && probe > position && buffer[probe - 1] == 0x0D) { blanks += 1 }
                 probe += 1
             } else if b == 0x0D {
+                if breaks == .any { blanks += 1 }
                 probe += 1
             } else {
                 return false

@@ -256,6 +256,11 @@ public struct ICalendarDiagnostic: Hashable, Sendable, CustomStringConvertible {
     /// What is wrong and what to do, for a person.
     public var message: String
 
+    /// How many problems this diagnostic stands for: 1, or, for the summary
+    /// of the problems of one kind past ``ImportOptions/maxDiagnosticsPerKind``
+    /// ("and 9,900 more like it"), how many it summarises.
+    public var count = 1
+
     /// Whether the text this problem is about was kept as written (an end
     /// before its start, a rule in another calendar scale, a time zone that
     /// cannot be evaluated): see ``losesText``.
@@ -293,6 +298,60 @@ public struct ICalendarDiagnostic: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
+extension ICalendarDiagnostic {
+    /// The kind of a problem, for ``ImportOptions/maxDiagnosticsPerKind``:
+    /// its code, its severity, and whether it loses text.
+    private struct Kind: Hashable {
+        var code: Code
+        var severity: Severity
+        var losesText: Bool
+    }
+
+    /// `diagnostics` (in line order) with at most `limit` of each kind (the
+    /// same code and severity): the rest of a kind become one summary, in the
+    /// place of the first left out, with their number (``count``), severity
+    /// and code, and the lines they are on.
+    static func bounded(_ diagnostics: [ICalendarDiagnostic], perKind limit: Int) -> [ICalendarDiagnostic] {
+        let limit = max(limit, 1)
+        guard diagnostics.count > limit else { return diagnostics }
+        var seen: [Kind: Int] = [:]
+        // Per kind: where its summary is in `out`, and the last line it covers.
+        var summaries: [Kind: (index: Int, lastLine: Int)] = [:]
+        var out: [ICalendarDiagnostic] = []
+        for d in diagnostics {
+            let kind = Kind(code: d.code, severity: d.severity, losesText: d.losesText)
+            let n = seen[kind, default: 0]
+            seen[kind] = n + 1
+            if n < limit {
+                out.append(d)
+            } else if let summary = summaries[kind] {
+                out[summary.index].count += d.count
+                summaries[kind] = (summary.index, d.line)
+            } else {
+                summaries[kind] = (out.count, d.line)
+                out.append(d)
+            }
+        }
+        for (kind, summary) in summaries {
+            let d = out[summary.index]
+            let lines = d.line == summary.lastLine ? "on line \(d.line)" : "on lines \(Self.grouped(d.line)) to \(Self.grouped(summary.lastLine))"
+            out[summary.index].message = "and \(Self.grouped(d.count)) more like it (\(kind.code)), \(lines): only the first \(Self.grouped(limit)) problems of a kind are listed; the first left out: \(d.message)"
+        }
+        return out
+    }
+
+    /// `12345` as `12,345`, whatever the locale.
+    private static func grouped(_ n: Int) -> String {
+        let digits = String(n.magnitude)
+        var out = ""
+        for (i, c) in digits.enumerated() {
+            if i > 0, (digits.count - i) % 3 == 0 { out.append(",") }
+            out.append(c)
+        }
+        return (n < 0 ? "-" : "") + out
+    }
+}
+
 /// Limits and strictness for an import.
 ///
 /// The limits keep a hostile or broken file from taking the process's memory
@@ -307,6 +366,7 @@ public struct ICalendarDiagnostic: Hashable, Sendable, CustomStringConvertible {
 /// | ``maxPropertiesPerComponent`` | 10,000 | that component is not imported: ``ICalendarDiagnostic/Code/tooManyProperties`` |
 /// | ``maxLineBytes`` | 1 MiB | that property is not imported: ``ICalendarDiagnostic/Code/lineTooLong`` |
 /// | ``maxDepth`` | 16 | that component is not imported: ``ICalendarDiagnostic/Code/tooDeep`` |
+/// | ``maxDiagnosticsPerKind`` | 100 | the rest of that kind are one summary diagnostic (``ICalendarDiagnostic/count``) |
 ///
 /// A failed import keeps nothing, so that a calendar is never half read
 /// without notice; a component or property left out is always reported with
@@ -345,6 +405,17 @@ public struct ImportOptions: Hashable, Sendable {
     public var checksWithLibICal: Bool
     /// How much of each event and task is kept (default ``ItemDetail/complete``).
     public var detail: ItemDetail
+    /// The most diagnostics of one kind (the same code and severity) an
+    /// import reports (default 100, at least 1).
+    ///
+    /// Past it, the rest of that kind are one summary diagnostic, in the
+    /// place of the first left out: "and 99,900 more like it", with their
+    /// number in ``ICalendarDiagnostic/count`` (``ImportResult/problemCount``
+    /// totals them), so that a file of 100,000 broken components gives a
+    /// report a person can read, and an app holds a few hundred diagnostics,
+    /// not hundreds of thousands. (They are all found first: the import's
+    /// memory grows with them until it ends.) Strict mode fails as before.
+    public var maxDiagnosticsPerKind: Int
 
     /// How much of each event and task an import keeps.
     public enum ItemDetail: Hashable, Sendable {
@@ -373,9 +444,12 @@ public struct ImportOptions: Hashable, Sendable {
     ///   - maxPropertiesPerComponent: the most lines in one component (``maxPropertiesPerComponent``).
     ///   - checksWithLibICal: whether libical reads each event and task as well (``checksWithLibICal``).
     ///   - detail: how much of each event and task is kept (``detail``).
+    ///   - maxDiagnosticsPerKind: the most diagnostics of one kind reported (``maxDiagnosticsPerKind``).
     public init(strict: Bool = false, maxLineBytes: Int = 1 << 20, maxComponentBytes: Int = 16 << 20, maxDepth: Int = 16, maxFileBytes: Int = 2 << 30,
-                maxComponents: Int = 1_000_000, maxPropertiesPerComponent: Int = 10_000, checksWithLibICal: Bool = true, detail: ItemDetail = .complete) {
+                maxComponents: Int = 1_000_000, maxPropertiesPerComponent: Int = 10_000, checksWithLibICal: Bool = true, detail: ItemDetail = .complete,
+                maxDiagnosticsPerKind: Int = 100) {
         self.strict = strict
+        self.maxDiagnosticsPerKind = max(maxDiagnosticsPerKind, 1)
         self.checksWithLibICal = checksWithLibICal
         self.detail = detail
         self.maxLineBytes = maxLineBytes
@@ -391,7 +465,8 @@ public struct ImportOptions: Hashable, Sendable {
 public struct ImportResult: Hashable, Sendable {
     /// The calendar.
     public var calendar: ICalendar
-    /// Every problem, in line order.
+    /// Every problem, in line order; past ``ImportOptions/maxDiagnosticsPerKind``
+    /// of a kind, one summary of the rest (see ``problemCount``).
     public var diagnostics: [ICalendarDiagnostic]
 
     /// A result: a calendar and its diagnostics (a store that reads a
@@ -403,6 +478,14 @@ public struct ImportResult: Hashable, Sendable {
 
     /// Whether any diagnostic is an error.
     public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+    /// How many problems the import found: the diagnostics, each summary
+    /// counted as the problems it stands for (``ICalendarDiagnostic/count``).
+    public var problemCount: Int { diagnostics.reduce(0) { $0 + $1.count } }
+    /// How many problems of one severity the import found (summaries counted in full).
+    /// - Parameter severity: note, warning or error.
+    public func problemCount(_ severity: ICalendarDiagnostic.Severity) -> Int {
+        diagnostics.reduce(0) { $0 + ($1.severity == severity ? $1.count : 0) }
+    }
     /// The problems that saving over the file would lose or hide
     /// (``ICalendarDiagnostic/losesText``): empty when it imported cleanly.
     public var damage: [ICalendarDiagnostic] { diagnostics.filter(\.losesText) }

@@ -93,12 +93,17 @@ public struct ICalendarImporter: Sendable {
             throw ICalendarError(.io, "cannot read the input: \(error.localizedDescription)", underlying: error)
         }
         guard session.sawCalendarData else {
-            throw ICalendarError(.notICalendar, "the input is not iCalendar: it has no BEGIN:VCALENDAR (is it empty, binary, or another format?)", diagnostics: session.diagnostics)
+            throw ICalendarError(.notICalendar, "the input is not iCalendar: it has no BEGIN:VCALENDAR (is it empty, binary, or another format?)", diagnostics: ICalendarDiagnostic.bounded(session.diagnostics, perKind: options.maxDiagnosticsPerKind))
         }
         let result = session.finish()
         if options.strict, result.diagnostics.contains(where: { $0.severity != .note }) {
-            let all = result.diagnostics.filter { $0.severity != .note }.map { d in ICalendarDiagnostic(.error, line: d.line, d.code, d.message) }
-            throw ICalendarError(.rejected, "the calendar has \(all.count) problem\(all.count == 1 ? "" : "s") (strict mode)", diagnostics: all)
+            let all = result.diagnostics.filter { $0.severity != .note }.map { d in
+                var strict = ICalendarDiagnostic(.error, line: d.line, d.code, d.message)
+                strict.count = d.count
+                return strict
+            }
+            let total = all.reduce(0) { $0 + $1.count }
+            throw ICalendarError(.rejected, "the calendar has \(total) problem\(total == 1 ? "" : "s") (strict mode)", diagnostics: all)
         }
         return result
     }

@@ -13,7 +13,7 @@ extension ImportSession {
         writeUntilInRFCForm()
         attachChangedInstances()
         diagnostics.sort { ($0.line, $0.severity == .error ? 1 : 0) < ($1.line, $1.severity == .error ? 1 : 0) }
-        return ImportResult(calendar: calendar, diagnostics: diagnostics)
+        return ImportResult(calendar: calendar, diagnostics: ICalendarDiagnostic.bounded(diagnostics, perKind: options.maxDiagnosticsPerKind))
     }
 
     /// Each rule's `UNTIL` in the form RFC 5545 §3.3.10 asks of its series'

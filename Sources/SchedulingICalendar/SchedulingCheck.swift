@@ -38,7 +38,8 @@ extension ICalendar {
 /// `SchedulingBook.RecordProblem.Record.component(name:index:)` counts them)
 /// and of each item (by `UID`), so that a problem can name its line.
 ///
-/// It reads the text's lines only (CRLF or LF, folded lines joined), with
+/// It reads the text's lines only (CRLF or LF, or bare CR in a file whose
+/// first line ends so, as the importer reads them; folded lines joined), with
 /// no iCalendar parse: any text gives an index, a damaged one a partial one.
 public struct SchedulingRecordLines: Sendable {
     private var components: [String: [Int]] = [:]
@@ -83,12 +84,19 @@ public struct SchedulingRecordLines: Sendable {
                 if bare == "UID" { current?.uid = value } else if bare == "RECURRENCE-ID" { current?.recurrence = String(value.prefix(8)) }
             }
         }
+        // Lines as the importer numbers them: a file whose first line ends in
+        // a bare CR (classic Mac OS) has CR, LF and CRLF as line breaks.
+        let (cr, lf) = (UInt8(ascii: "\r"), UInt8(ascii: "\n"))
+        let firstBreak = bytes.firstIndex { $0 == cr || $0 == lf }
+        let crBreaks = firstBreak.map { bytes[$0] == cr && ($0 + 1 == bytes.count || bytes[$0 + 1] != lf) } ?? false
         var start = 0
         while start < bytes.count {
             var end = start
-            while end < bytes.count, bytes[end] != UInt8(ascii: "\n") { end += 1 }
+            while end < bytes.count, bytes[end] != lf, !(crBreaks && bytes[end] == cr) { end += 1 }
             var line = Array(bytes[start..<end])
-            if line.last == UInt8(ascii: "\r") { line.removeLast() }
+            if line.last == cr { line.removeLast() }
+            // A CRLF in a file of CR breaks is one break.
+            if crBreaks, end + 1 < bytes.count, bytes[end] == cr, bytes[end + 1] == lf { end += 1 }
             lineNumber += 1
             if let first = line.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
                 logical.append(contentsOf: line.dropFirst())

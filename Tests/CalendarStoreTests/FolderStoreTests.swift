@@ -47,6 +47,25 @@ struct FolderStoreTests {
         #expect(try store.load().calendar.items.map(\.uid) == [uid.replacingOccurrences(of: "\u{0}", with: "")])
     }
 
+    /// Issue 28, item 14: a resource with bare-CR line ends was one line
+    /// (`BEGIN:VCALENDARVERSION:2.0…`), read as an unknown component.
+    @Test("a resource with CR-only line ends (classic Mac OS) is read as lines, and a change elsewhere leaves it as it is")
+    func crOnlyResource() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let mac = Array(("BEGIN:VCALENDAR\rVERSION:2.0\rPRODID:-//Old Mac//EN\rBEGIN:VEVENT\rUID:old-mac\rDTSTAMP:19990101T000000Z\r"
+            + "DTSTART:20261124T090000Z\rSUMMARY:Saved in 1999\rEND:VEVENT\rEND:VCALENDAR\r").utf8)
+        try Data(mac).write(to: folder.appendingPathComponent("old-mac.ics"))
+        let store = CalendarStore(.folder(folder))
+        let read = try store.load()
+        #expect(read.diagnostics.isEmpty, "\(read.diagnostics)")
+        #expect(read.calendar.components.isEmpty)
+        #expect(read.calendar.items.map(\.title) == ["Saved in 1999"])
+        try store.update { calendar in calendar.items.append(try event("yoga", "Yoga", day: 23)) }
+        #expect(try Array(Data(contentsOf: folder.appendingPathComponent("old-mac.ics"))) == mac)
+        #expect(try store.load().calendar.items.map(\.uid).sorted() == ["old-mac", "yoga"])
+    }
+
     @Test("one file per UID; a change writes only the files it changes; the calendar's properties in their journal")
     func oneFilePerUID() throws {
         let folder = try scratch()

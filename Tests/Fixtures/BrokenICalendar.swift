@@ -74,7 +74,9 @@ public enum BrokenICalendar {
         add("no-dtstart", wrap(event("UID:u", "SUMMARY:When?")))
         add("both-dtend-and-duration", wrap(event("UID:u", "DTSTART:20260101T000000Z", "DTEND:20260101T010000Z", "DURATION:PT2H")))
         add("mixed-date-kinds", wrap(event("UID:u", "DTSTART;VALUE=DATE:20260101", "DTEND:20260102T100000Z")))
-        add("lone-cr-lines", "BEGIN:VCALENDAR\rVERSION:2.0\rEND:VCALENDAR\r")
+        // Bare-CR line ends are read as lines (issue 28: classic Mac OS files);
+        // what is broken here is an event with no UID and no END, found on its lines.
+        add("lone-cr-lines", "BEGIN:VCALENDAR\rVERSION:2.0\rBEGIN:VEVENT\rDTSTART:20260101T000000Z\rEND:VCALENDAR\r")
         add("nul-bytes", wrap(event("UID:u\u{0}x", "DTSTART:20260101T000000Z")))
         add("only-begin", "BEGIN:VCALENDAR")
         add("bare-vevent", event("UID:u", "DTSTART:20260101T000000Z"))

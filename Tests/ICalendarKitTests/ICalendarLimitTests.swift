@@ -24,6 +24,7 @@ struct ICalendarLimitTests {
         #expect(o.maxPropertiesPerComponent == 10_000)
         #expect(o.maxLineBytes == 1 << 20)
         #expect(o.maxComponentBytes == 16 << 20)
+        #expect(o.maxDiagnosticsPerKind == 100)
         #expect(RecurrenceSet.maxInstances == 1_000_000)
     }
 
@@ -101,5 +102,55 @@ struct ICalendarLimitTests {
         let within = Date(timeIntervalSince1970: to.timeIntervalSince1970 - 86_400)
         #expect(try set.instances(to: within).count == 950_400)
         #expect(try set.instances(to: to, limit: 5).count == 5)
+    }
+
+    /// Issue 28, item 13: a file of 100,000 unclosed components gave 100,000
+    /// diagnostics (400,000 lines on the CLI's standard error).
+    @Test("diagnostics per kind: past the default, one summary says how many more and where; the totals stay true")
+    func diagnosticsPerKind() throws {
+        // 1,000 unclosed events (an error each) and 150 lines without a colon
+        // (another kind), interleaved for the first 150 events.
+        var body = ""
+        for n in 0..<1_000 {
+            body += "BEGIN:VEVENT\r\nUID:open-\(n)\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260101T090000Z\r\n" + (n < 150 ? "NO COLON\r\n" : "")
+        }
+        let result = try ICalendarImporter(options: ImportOptions(checksWithLibICal: false)).importCalendar(from: Self.calendar(body))
+        #expect(result.calendar.items.count == 1_000)
+        let unbalanced = result.diagnostics.filter { $0.code == .unbalanced }
+        let malformed = result.diagnostics.filter { $0.code == .malformedLine }
+        #expect(unbalanced.count == 101)
+        #expect(malformed.count == 101)
+        #expect(result.diagnostics.count == 202)
+        #expect(unbalanced.prefix(100).allSatisfy { $0.count == 1 })
+        let summary = try #require(unbalanced.last)
+        #expect(summary.count == 900)
+        #expect(summary.severity == .error)
+        // Event 100 (the 101st) begins on line 4 + 100 × 5 (four lines and a line without a colon each).
+        #expect(summary.line == 504)
+        #expect(summary.message.hasPrefix("and 900 more like it (unbalanced), on lines 504 to "), "\(summary.message)")
+        #expect(summary.message.contains("only the first 100 problems of a kind are listed; the first left out: BEGIN:VEVENT is never closed"))
+        #expect(malformed.last?.count == 50)
+        #expect(malformed.last?.message.hasPrefix("and 50 more like it (malformedLine)") == true)
+        // In line order, each summary where the first it stands for was.
+        #expect(result.diagnostics.map(\.line) == result.diagnostics.map(\.line).sorted())
+        #expect(result.problemCount == 1_150)
+        #expect(result.problemCount(.error) == 1_150)
+        #expect(result.damage.reduce(0) { $0 + $1.count } == 1_150)
+        // Strict mode counts them all too.
+        do {
+            _ = try ICalendarImporter(options: ImportOptions(strict: true, checksWithLibICal: false)).importCalendar(from: Self.calendar(body))
+            Issue.record("strict mode imported a damaged file")
+        } catch {
+            #expect(error.message == "the calendar has 1150 problems (strict mode)")
+            #expect(error.diagnostics.count == 202)
+        }
+        // A bound given is honoured; every diagnostic, with a bound past them all.
+        let few = try ICalendarImporter(options: ImportOptions(checksWithLibICal: false, maxDiagnosticsPerKind: 2)).importCalendar(from: Self.calendar(body))
+        #expect(few.diagnostics.map(\.line) == [4, 8, 9, 13, 14, 18])
+        #expect(few.diagnostics.map(\.count) == [1, 1, 1, 1, 998, 148])
+        #expect(few.problemCount == 1_150)
+        let all = try ICalendarImporter(options: ImportOptions(checksWithLibICal: false, maxDiagnosticsPerKind: .max)).importCalendar(from: Self.calendar(body))
+        #expect(all.diagnostics.count == 1_150)
+        #expect(all.diagnostics.allSatisfy { $0.count == 1 })
     }
 }

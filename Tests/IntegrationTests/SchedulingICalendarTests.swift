@@ -286,6 +286,9 @@ struct SchedulingICalendarTests {
             "\(begin(yoga23)) error the roster of yoga on 2026-11-23 has on its waiting list ‘ghost’, who is not a member",
             "\(begin(end + 3)) error Yoga does not meet on Tuesday 2026-11-24; it meets Mondays and Wednesdays at 18:30 from 2026-09-07",
         ])
+        // Bare-CR line ends (classic Mac OS, issue 28): the same lines, as the importer numbers them.
+        let crOnly = SchedulingRecordLines(bytes: Array(lines.joined(separator: "\r").utf8))
+        #expect(check.problems.map { crOnly.line(of: $0.record) } == check.problems.map { recordLines.line(of: $0.record) })
         #expect(check.problems.map(\.repair) == [
             "the class is removed, with the rosters of its 1 booked occurrence", "the second mention is removed", "the booking of ‘ghost’ is removed", "the roster is removed",
         ])

@@ -51,6 +51,9 @@ struct TZif: Sendable {
         return found
     }
 
+    /// The folder of the compiled tz files: `$TZDIR`, else `/usr/share/zoneinfo`.
+    static var folder: String { ProcessInfo.processInfo.environment["TZDIR"] ?? "/usr/share/zoneinfo" }
+
     private static func read(_ name: String) -> TZif? {
         // A zone name never climbs out of the folder, and the folder's other
         // trees are not zones of their own: `posix/` repeats them, `right/`
@@ -59,7 +62,6 @@ struct TZif: Sendable {
         guard let first = parts.first, !name.hasPrefix("/"), !parts.contains(where: { $0.isEmpty || $0 == ".." || $0 == "." }),
             !["posix", "right", "posixrules", "localtime", "Factory"].contains(first)
         else { return nil }
-        let folder = ProcessInfo.processInfo.environment["TZDIR"] ?? "/usr/share/zoneinfo"
         guard let data = FileManager.default.contents(atPath: folder + "/" + name) else { return nil }
         return parse([UInt8](data))
     }

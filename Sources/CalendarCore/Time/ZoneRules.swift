@@ -239,6 +239,18 @@ public struct ZoneRules: Hashable, Sendable {
         tzDatabaseAbbreviation(atInstant: t) ?? timeZone?.abbreviation(for: Date(timeIntervalSince1970: TimeInterval(t)))
     }
 
+    /// Whether this machine has the compiled tz files that ``named(_:)`` reads
+    /// first (in ``systemTimeZoneFolder``).
+    ///
+    /// Without them (a container without tzdata) zones still work: their
+    /// rules come from Foundation's own copy of the database (ICU's), with the
+    /// same offsets, but an abbreviation may then read `GMT+1` where the tz
+    /// database writes `CET`. An app may want to say so, once.
+    public static var hasSystemTimeZoneFiles: Bool { TZif.zone("Etc/UTC") != nil || TZif.zone("UTC") != nil }
+
+    /// The folder of the compiled tz files: `$TZDIR`, else `/usr/share/zoneinfo`.
+    public static var systemTimeZoneFolder: String { TZif.folder }
+
     /// The names of UTC that need no lookup: a time in one of them is a UTC time.
     package static let utcNames: Set<String> = ["UTC", "Etc/UTC", "GMT", "Etc/GMT", "Z"]
 
