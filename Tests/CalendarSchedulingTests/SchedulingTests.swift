@@ -41,7 +41,8 @@ struct SessionTests {
             (refusal { _ = try book.session("s9", coach: "marc") }, "coach ‘marc’ has no session ‘s9’"),
             (refusal { try book.book(member: "ghost", classID: "yoga", on: Gym.day("2026-11-23"), now: now) }, "there is no member ‘ghost’; add the member first"),
             (refusal { try book.deleteClass("pilates") }, "there is no class ‘pilates’"),
-            (refusal { try book.addClient(Client(id: "joan", coachID: "marc", name: "Another Joan")) }, "a client with ID ‘joan’ already exists; choose another ID"),
+            // The coach's own client's ID is taken; another coach's (joan is Laia's) is not: IDs are each coach's own (issue 28, 9).
+            (refusal { try book.addClient(Client(id: "anna", coachID: "marc", name: "Another Anna")) }, "a client with ID ‘anna’ already exists; choose another ID"),
             (refusal { try book.addMember(Member(id: "new one", name: "Spaced")) }, "id: ‘new one’ is not a usable member ID; use letters, digits and dashes, without spaces"),
             (refusal { try book.addCoach(Coach(id: "x", name: " ")) }, "name: the coach has no name"),
             (refusal { try book.addCoach(Coach(id: "x", name: "X", buffer: .minutes(-5))) }, "buffer: a buffer is whole minutes from 0 to 24 hours, not -PT5M"),
