@@ -154,6 +154,13 @@ expect "18. a coach with clients is not removed" 1 "coach ‘laia’ still has" 
   "$HORARI" coaches remove laia --yes --calendar "$M/gym.ics"
 expect "18. a removal without a terminal asks for --yes" 1 "add --yes" "$M/gym.ics" -- \
   "$HORARI" members remove quim --calendar "$M/gym.ics"
+"$HORARI" add Standup --start '2026-11-02 09:00' --minutes 15 --repeat 'FREQ=WEEKLY;BYDAY=MO;COUNT=10' --id standup --calendar "$M/gym.ics" >/dev/null
+expect "20. an occurrence the series does not have" 1 "‘Standup’ has no occurrence on 2026-12-01" "$M/gym.ics" -- \
+  "$HORARI" delete standup --occurrence 2026-12-01 --yes --calendar "$M/gym.ics"
+expect "20. --and-following without --occurrence" 2 "--and-following goes with --occurrence DATE" "$M/gym.ics" -- \
+  "$HORARI" delete standup --and-following --yes --calendar "$M/gym.ics"
+expect "20. one occurrence of an item that does not repeat" 1 "does not repeat" "$M/gym.ics" -- \
+  "$HORARI" edit staff-meeting --occurrence 2026-11-24 --title Later --calendar "$M/gym.ics"
 expect "16. a class occurrence moved onto another of its class" 1 "cannot move there: the Yoga of 2026-11-25 is on then" "$WORK/gym.ics" -- \
   "$HORARI" classes move yoga --date 2026-11-23 --start '2026-11-25 19:45' --calendar "$WORK/gym.ics"
 

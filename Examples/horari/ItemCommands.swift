@@ -260,9 +260,15 @@ struct Edit: ParsableCommand {
     @Option(help: "New notes ('' removes them).") var notes: String?
     @Option(help: "A new place ('' removes it).") var location: String?
     @Option(name: .customLong("repeat"), help: "A new recurrence rule ('' stops the repetition).") var rule: String?
+    @Option(help: "Change one occurrence of a repeating item: its date by the series, YYYY-MM-DD (with its time, 'YYYY-MM-DD HH:MM', when it meets more than once that day).") var occurrence: String?
+    @Flag(help: "With --occurrence: change that occurrence and every later one (the series is split there).") var andFollowing = false
     @OptionGroup var book: BookOptions
 
     func validate() throws {
+        if andFollowing && occurrence == nil { throw ValidationError("--and-following goes with --occurrence DATE") }
+        if occurrence != nil && !andFollowing && rule != nil {
+            throw ValidationError("--repeat changes a series, not one occurrence; add --and-following to change the rule from that occurrence on")
+        }
         if color != nil && noColor { throw ValidationError("give --color or --no-color, not both") }
         if [title, start, end, due, color, notes, location, rule].allSatisfy({ $0 == nil }) && minutes == nil && !noColor {
             throw ValidationError("nothing to change: give --title, --start, --end, --minutes, --due, --color, --no-color, --notes, --location or --repeat")
@@ -271,6 +277,7 @@ struct Edit: ParsableCommand {
 
     func run() throws {
         guard try book.place.exists else { throw noCalendarYet(try book.place) }
+        if let occurrence { return try editOccurrence(occurrence) }
         let (old, new, clock) = try book.updateCalendar { calendar in
             let uid = try resolveID(id, in: calendar, place: try book.place)
             guard let old = calendar.item(uid: uid) else { throw CLIError("there is no event or task with the UID ‘\(uid.shown)’") }
@@ -283,6 +290,40 @@ struct Edit: ParsableCommand {
             return (old, calendar.item(uid: uid) ?? new, clock)
         }
         print("Changed \(describe(old, clock: clock))\n     to \(describe(new, clock: clock)).")
+    }
+
+    /// One occurrence changed (an override), or it and every later one (the
+    /// series split there; Docs/WhereCalendarsMeet.md says why a split).
+    private func editOccurrence(_ text: String) throws {
+        let said = try book.updateCalendar { calendar -> String in
+            let uid = try resolveID(id, in: calendar, place: try book.place)
+            guard let old = calendar.item(uid: uid) else { throw CLIError("there is no event or task with the UID ‘\(uid.shown)’") }
+            if SchedulingBook.isSchedulingItem(old) {
+                throw CLIError("‘\(uid)’ belongs to the gym's book; change a class's date with `horari classes move`, a session with `horari sessions`")
+            }
+            let clock = try book.clock(of: calendar)
+            let now = try book.instant(inZone: clock.name, zones: clock.zones)
+            let rules = try calendarRules(of: calendar).rules
+            let instance = try occurrenceOf(old, text, clock: clock)
+            if andFollowing {
+                let newUID = freeUID(old.uid + "_R" + instance.recurrenceID.wallTime.basicISO, in: calendar)
+                let (head, tail) = try old.splitting(at: instance.recurrenceID, newUID: newUID, floatingZone: clock.rules, zones: clock.zones)
+                let revised = try revise(tail, clock: clock)
+                if let head { try calendar.update(head, at: now, rules: rules) } else { try calendar.removeItem(uid: old.uid) }
+                try calendar.add(revised, at: now, rules: rules)
+                let ids = ShortIDs(calendar.items.map(\.uid))
+                return "Changed ‘\(old.title.shown)’ from \(dayText(instance.recurrenceID.localDate)) on: \(describe(revised, clock: clock)), as \(ids.short(for: newUID))"
+                    + (head == nil ? "." : "; the series before it is kept as \(ids.short(for: old.uid)).")
+            }
+            let one = old.item(for: instance)
+            let changed = try revise(one, clock: clock)
+            do throws(CalendarItemError) { try changed.validate(rules, zones: calendar.zones) } catch { throw CLIError(error.message) }
+            var series = old
+            series.changeOccurrence(instance.recurrenceID, to: changed)
+            try calendar.update(series, at: now, rules: rules)
+            return "Changed one occurrence of ‘\(old.title.shown)’: \(describe(one, clock: clock))\n     to \(describe(changed, clock: clock)); the rest of the series is as it was."
+        }
+        print(said)
     }
 
     private func revise(_ old: CalendarItem, clock: Clock) throws -> CalendarItem {
@@ -348,9 +389,16 @@ struct Delete: ParsableCommand {
 
     @Argument(help: "The item's ID as list, week and day print it, or its whole UID.") var id: String
     @Flag(name: [.customShort("y"), .long], help: "Do not ask; delete.") var yes = false
+    @Option(help: "Delete one occurrence of a repeating item: its date by the series, YYYY-MM-DD (with its time when it meets more than once that day).") var occurrence: String?
+    @Flag(help: "With --occurrence: delete that occurrence and every later one (the series ends before it).") var andFollowing = false
     @OptionGroup var book: BookOptions
 
+    func validate() throws {
+        if andFollowing && occurrence == nil { throw ValidationError("--and-following goes with --occurrence DATE") }
+    }
+
     func run() throws {
+        if let occurrence { return try deleteOccurrence(occurrence) }
         // Ask before taking the file's lock: a person thinking must not hold up
         // other processes. The item is then deleted only if it is still the one
         // that was shown.
@@ -369,6 +417,44 @@ struct Delete: ParsableCommand {
             return try calendar.removeItem(uid: uid)
         }
         print("Deleted \(describe(removed, clock: clock)).")
+    }
+
+    /// One occurrence deleted (an EXDATE), or it and every later one (the
+    /// series ends before it; from its first, the whole item goes).
+    private func deleteOccurrence(_ text: String) throws {
+        let calendar = try loadExistingCalendar(try book.place, quiet: true).calendar
+        let clock = try book.clock(of: calendar)
+        let uid = try resolveID(id, in: calendar, place: try book.place)
+        let shown = try item(uid, in: calendar)
+        let instance = try occurrenceOf(shown, text, clock: clock)
+        let when = "\(dayText(instance.recurrenceID.localDate))\(instance.recurrenceID.isDate ? "" : " " + clockText(instance.recurrenceID.wallTime))"
+        let what = andFollowing ? "‘\(shown.title.shown)’ from \(when) on" : "the occurrence of ‘\(shown.title.shown)’ on \(when)"
+        guard try confirm("Delete \(what)? [y/N] ") else {
+            print("Nothing deleted.")
+            return
+        }
+        let (andFollowing, now) = (andFollowing, try book.instant(inZone: clock.name, zones: clock.zones))
+        let whole = try book.updateCalendar { calendar -> Bool in
+            guard try item(uid, in: calendar) == shown else {
+                throw CLIError("‘\(uid)’ changed while you were asked; nothing was deleted, run the command again")
+            }
+            var series = shown
+            if andFollowing {
+                guard try series.removeOccurrences(from: instance.recurrenceID, floatingZone: clock.rules, zones: clock.zones) else {
+                    try calendar.removeItem(uid: uid)
+                    return true
+                }
+            } else {
+                series.removeOccurrence(instance.recurrenceID)
+            }
+            try calendar.update(series, at: now, rules: try calendarRules(of: calendar).rules)
+            return false
+        }
+        if whole {
+            print("Deleted \(describe(shown, clock: clock)): \(when) was its first occurrence.")
+        } else {
+            print("Deleted \(what)" + (andFollowing ? "; the series ends before it." : "; the rest of the series is as it was."))
+        }
     }
 
     private func item(_ uid: String, in calendar: ICalendar) throws -> CalendarItem {
@@ -451,4 +537,33 @@ func resolveID(_ typed: String, in calendar: ICalendar, place: CalendarPlace) th
         let more = uids.count > 10 ? "\n  … and \(uids.count - 10) more" : ""
         throw CLIError("the ID ‘\(typed.shown)’ is the start of \(uids.count) items; type more of one of them:\n\(lines.joined(separator: "\n"))\(more)")
     }
+}
+
+/// The occurrence `--occurrence` names: `YYYY-MM-DD`, or `YYYY-MM-DD HH:MM`
+/// when the series meets more than once that day, as the series writes its
+/// dates (its recurrence ID, whatever a changed instance says).
+func occurrenceOf(_ item: CalendarItem, _ text: String, clock: Clock) throws -> RecurrenceSet.Instance {
+    let date: LocalDate, time: LocalDateTime?
+    if text.contains(" ") || text.contains("T") {
+        let wall = try parseDateTime(text, option: "--occurrence")
+        (date, time) = (wall.date, wall)
+    } else {
+        (date, time) = (try parseDate(text, option: "--occurrence"), nil)
+    }
+    do { return try item.occurrence(on: date, at: time, floatingZone: clock.rules, zones: clock.zones) } catch { throw CLIError(error.message) }
+}
+
+/// `base`, or `base-2`, `base-3`… when the calendar holds that UID.
+func freeUID(_ base: String, in calendar: ICalendar) -> String {
+    var uid = base, n = 1
+    while calendar.item(uid: uid) != nil {
+        n += 1
+        uid = "\(base)-\(n)"
+    }
+    return uid
+}
+
+/// "HH:MM".
+func clockText(_ t: LocalDateTime) -> String {
+    (t.hour < 10 ? "0" : "") + String(t.hour) + ":" + (t.minute < 10 ? "0" : "") + String(t.minute)
 }

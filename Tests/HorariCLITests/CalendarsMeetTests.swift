@@ -304,3 +304,36 @@ extension CalendarsMeetTests {
         #expect(validate.status == 0, "\(validate.stdout)")
     }
 }
+
+extension CalendarsMeetTests {
+    @Test("20. one occurrence, or this and the following, of a repeating event: edited or deleted as every calendar client offers")
+    func oneOccurrenceOrTheFollowing() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        func run(_ arguments: [String]) throws -> CLIRunner.Output { try runner.run(arguments + ["--calendar", "$WORK/r.ics"], environment: ["TZ": "Asia/Tokyo"]) }
+        func list() throws -> [String] {
+            try run(["list", "--from", "2026-11-01", "--limit", "20"]).stdout.split(separator: "\n").filter { $0.hasPrefix("  ") }.map { String($0.dropFirst(2)) }
+        }
+        #expect(try run(["add", "Standup", "--start", "2026-11-02 09:00", "--minutes", "15", "--repeat", "FREQ=WEEKLY;BYDAY=MO;COUNT=10", "--time-zone", "Europe/Madrid", "--id", "standup"]).status == 0)
+        let one = try run(["edit", "standup", "--occurrence", "2026-11-30", "--start", "2026-11-30 10:00"])
+        #expect(one.stdout.contains("Changed one occurrence of ‘Standup’: event ‘Standup’ (Mon 2026-11-30 09:00–09:15)\n     to event ‘Standup’ (Mon 2026-11-30 10:00–10:15)"), "\(one.stdout)\(one.stderr)")
+        let deleted = try run(["delete", "standup", "--occurrence", "2026-11-16", "--yes"])
+        #expect(deleted.stdout == "Deleted the occurrence of ‘Standup’ on Mon 2026-11-16 09:00; the rest of the series is as it was.\n", "\(deleted.stdout)\(deleted.stderr)")
+        let wrong = try run(["delete", "standup", "--occurrence", "2026-12-01", "--yes"])
+        #expect(wrong.status == 1 && wrong.stderr.contains("‘Standup’ has no occurrence on 2026-12-01; near it: 2026-11-30 09:00"), "\(wrong.stderr)")
+        let following = try run(["edit", "standup", "--occurrence", "2026-12-14", "--and-following", "--start", "2026-12-14 08:30"])
+        #expect(following.status == 0, "\(following.stderr)")
+        // Ten Mondays in all, the 16th deleted, the 30th at 10:00, from the 14th at 08:30 (a new series).
+        #expect(try list() == [
+            "Mon 2026-11-02  09:00–09:15 • Standup  [standup]", "Mon 2026-11-09  09:00–09:15 • Standup  [standup]",
+            "Mon 2026-11-23  09:00–09:15 • Standup  [standup]", "Mon 2026-11-30  10:00–10:15 • Standup  [standup]",
+            "Mon 2026-12-07  09:00–09:15 • Standup  [standup]", "Mon 2026-12-14  08:30–08:45 • Standup  [standup_]",
+            "Mon 2026-12-21  08:30–08:45 • Standup  [standup_]", "Mon 2026-12-28  08:30–08:45 • Standup  [standup_]",
+            "Mon 2027-01-04  08:30–08:45 • Standup  [standup_]",
+        ])
+        let ended = try run(["delete", "standup_R20261214T090000", "--occurrence", "2026-12-28", "--and-following", "--yes"])
+        #expect(ended.stdout.contains("the series ends before it"), "\(ended.stdout)\(ended.stderr)")
+        #expect(try list().count == 7)
+        #expect(try runner.run(["validate", "$WORK/r.ics"]).status == 0)
+    }
+}

@@ -51,6 +51,10 @@ public struct CalendarItemError: Error, Hashable, Sendable, CustomStringConverti
         public static let missingTaskTime = Code(rawValue: "missingTaskTime")
         /// Only a task can be done or reopened; the item is an event.
         public static let notATask = Code(rawValue: "notATask")
+        /// The item does not repeat, so it has no occurrence to change alone.
+        public static let notRecurring = Code(rawValue: "notRecurring")
+        /// The series has no occurrence at the date or time given (or several on the date).
+        public static let noSuchOccurrence = Code(rawValue: "noSuchOccurrence")
     }
 
     /// A field of an item, named by a type rather than a string.
