@@ -161,6 +161,10 @@ expect "20. --and-following without --occurrence" 2 "--and-following goes with -
   "$HORARI" delete standup --and-following --yes --calendar "$M/gym.ics"
 expect "20. one occurrence of an item that does not repeat" 1 "does not repeat" "$M/gym.ics" -- \
   "$HORARI" edit staff-meeting --occurrence 2026-11-24 --title Later --calendar "$M/gym.ics"
+expect "19. a class ended before it began" 1 "remove the class instead, or end it on a later date" "$M/gym.ics" -- \
+  "$HORARI" classes end spin --on 2026-01-01 --calendar "$M/gym.ics"
+expect "19. a class changed to no places" 1 "capacity" "$M/gym.ics" -- \
+  "$HORARI" classes change spin --from 2026-11-23 --capacity 0 --calendar "$M/gym.ics" --now '2026-11-22 10:00'
 expect "16. a class occurrence moved onto another of its class" 1 "cannot move there: the Yoga of 2026-11-25 is on then" "$WORK/gym.ics" -- \
   "$HORARI" classes move yoga --date 2026-11-23 --start '2026-11-25 19:45' --calendar "$WORK/gym.ics"
 

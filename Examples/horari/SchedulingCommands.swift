@@ -594,7 +594,7 @@ struct Classes: ParsableCommand {
               horari classes timetable --week 2026-11-23
               horari classes cancel yoga --date 2026-12-07
             """,
-        subcommands: [Add.self, Timetable.self, CancelOccurrence.self, MoveOccurrence.self])
+        subcommands: [Add.self, Timetable.self, CancelOccurrence.self, MoveOccurrence.self, Change.self, End.self])
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -655,7 +655,8 @@ struct Classes: ParsableCommand {
                     let monday = day.adding(days: -day.weekday.rawValue)
                     body.occurrences = b.occurrences(from: monday, through: monday.adding(days: 6)).map { ClassOccurrenceJSON($0, clock: shown) }
                 } else {
-                    body.classes = b.classes.map(ClassJSON.init)
+                    let today = try book.today(in: b)
+                    body.classes = b.classes.filter { $0.lastDate.map { $0 >= today } ?? true }.map(ClassJSON.init)
                 }
                 return try printJSON(body, command: "classes timetable", timeZone: shown.display.name)
             }
@@ -669,11 +670,22 @@ struct Classes: ParsableCommand {
                 return
             }
             let names = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
-            for day in b.timetable where !day.classes.isEmpty {
+            // A class that ended before today (an earlier part of a class
+            // changed from a date on, a class ended) is off the timetable.
+            let today = try book.today(in: b)
+            // Whether the class meets on this weekday from today on.
+            func ahead(_ c: ClassSeries, _ weekday: Weekday) -> Bool {
+                let from = max(today, c.firstDate)
+                let next = from.adding(days: (weekday.rawValue - from.weekday.rawValue + 7) % 7)
+                return c.lastDate.map { next <= $0 } ?? true
+            }
+            for day in b.timetable where day.classes.contains(where: { ahead($0, day.weekday) }) {
                 print(names[day.weekday.rawValue])
-                for c in day.classes {
+                for c in day.classes where ahead(c, day.weekday) {
                     let end = clock(LocalDateTime(localSeconds: Int64(c.time.minutes + c.duration.wholeMinutes) * 60))
-                    let details = ["\(c.capacity) places"] + [c.location, c.instructor].compactMap { $0 }
+                    // A class that begins later, or ends, says when (a class changed from a date on is two).
+                    let dates = (c.firstDate > today ? ["from \(c.firstDate)"] : []) + (c.lastDate.map { ["until \($0)"] } ?? [])
+                    let details = ["\(c.capacity) places"] + [c.location, c.instructor].compactMap { $0 } + dates
                     print("  \(c.time)–\(end)  \(c.title.shown)  (\(details.joined(separator: ", ")))  [\(c.id)]")
                 }
             }

@@ -243,3 +243,75 @@ extension Members {
         }
     }
 }
+
+/// Lists the bookings a change released, so the gym can tell the members.
+private func sayReleased(_ released: [AffectedBookings]) {
+    for r in released {
+        if !r.confirmed.isEmpty { print("  \(r.occurrence.classID) on \(r.occurrence.date): tell \(r.confirmed.joined(separator: ", ")) their place is gone") }
+        if !r.waitlisted.isEmpty { print("  \(r.occurrence.classID) on \(r.occurrence.date): tell \(r.waitlisted.joined(separator: ", ")) the waitlist is gone") }
+    }
+}
+
+extension Classes {
+    struct Change: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Change a class from a date on: its time, length, places, room, instructor or days.",
+            discussion: """
+                The class keeps its ID from --from on; its earlier dates stay as they were, as a \
+                class of their own (ID-until-YYYYMMDD). Bookings from --from on are kept when they \
+                still fit; those on a date it no longer meets, or past fewer places, are released \
+                and listed.
+
+                Examples:
+                  horari classes change yoga --from 2026-12-07 --time 19:00
+                  horari classes change pilates --from 2026-12-03 --capacity 3 --location 'Sala 3'
+                """)
+        @Argument(help: "The class's ID.") var id: String
+        @Option(help: "The first date the change applies to, YYYY-MM-DD.") var from: String
+        @Option(help: "A new start, HH:MM.") var time: String?
+        @Option(help: "A new length in minutes.") var minutes: Int?
+        @Option(help: "A new number of places.") var capacity: Int?
+        @Option(help: "A new room ('' for none).") var location: String?
+        @Option(help: "A new instructor ('' for none).") var instructor: String?
+        @Option(help: "New weekdays, such as MO,WE.") var days: String?
+        @OptionGroup var book: BookOptions
+
+        func run() throws {
+            let date = try parseDate(from, option: "--from")
+            var change = ClassChange(duration: minutes.map { .minutes($0) }, capacity: capacity,
+                                     location: location.map { $0.isEmpty ? nil : $0 }, instructor: instructor.map { $0.isEmpty ? nil : $0 })
+            if let time {
+                do { change.time = try TimeOfDay(parsing: time) } catch { throw ValidationError("--time: \(error.description)") }
+            }
+            if let days { change.weekdays = try parseWeekdays(days, option: "--days") }
+            guard !change.isEmpty else { throw ValidationError("nothing to change: give --time, --minutes, --capacity, --location, --instructor or --days") }
+            let (id, c) = (id, change)
+            let (report, series) = try book.change { b in
+                let report = try b.changeClass(id, from: date, c)
+                return (report, try b.classSeries(id))
+            }
+            let end = clock(LocalDateTime(localSeconds: Int64(series.time.minutes + series.duration.wholeMinutes) * 60))
+            print("Changed \(id) from \(series.firstDate) on: \(series.weekdays.map(\.icalCode).joined(separator: ",")) \(series.time)–\(end), \(series.capacity) places"
+                  + ([series.location, series.instructor].compactMap { $0 }.map { ", " + $0 }.joined()) + ".")
+            if let earlier = report.earlierPart { print("Its earlier dates are kept as \(earlier).") }
+            if report.released.isEmpty { print("Every booking still fits.") } else { print("Released:"); sayReleased(report.released) }
+        }
+    }
+
+    struct End: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "End a class on a date; the bookings of later dates are released and listed.",
+            discussion: "Example:\n  horari classes end spin --on 2026-12-18")
+        @Argument(help: "The class's ID.") var id: String
+        @Option(help: "The last date it meets, YYYY-MM-DD.") var on: String
+        @OptionGroup var book: BookOptions
+
+        func run() throws {
+            let date = try parseDate(on, option: "--on")
+            let id = id
+            let released = try book.change { b in try b.endClass(id, on: date) }
+            print("\(id) ends on \(date).")
+            if released.isEmpty { print("No booking was after it.") } else { print("Released:"); sayReleased(released) }
+        }
+    }
+}

@@ -212,7 +212,7 @@ extension SchedulingBook {
     static func weekday(_ dayNumber: Int) -> Weekday { LocalDate(dayNumber: dayNumber).weekday }
 
     /// Removes the rosters whose occurrence matches, reporting them by date.
-    private mutating func removeRosters(where gone: (ClassOccurrence.ID) -> Bool) -> [AffectedBookings] {
+    mutating func removeRosters(where gone: (ClassOccurrence.ID) -> Bool) -> [AffectedBookings] {
         let keys = rosters.keys.filter(gone).sorted()
         var affected: [AffectedBookings] = []
         for key in keys {

@@ -156,6 +156,42 @@ struct SessionTests {
         try book.moveOccurrence(classID: "yoga", on: Gym.day("2026-11-30"), to: Gym.at("2026-12-02 18:45"))
     }
 
+    @Test("a class changed from a date on keeps its earlier dates and bookings; later bookings kept when they fit, else released and listed (issue 28, 19)")
+    func classChangedFromADate() throws {
+        var book = try Gym.book()
+        let now = try Gym.now("2026-11-01 09:00")
+        for m in ["marta", "oriol", "nuria"] {
+            try book.book(member: m, classID: "yoga", on: Gym.day("2026-11-23"), now: now)   // a Monday, before the change
+            try book.book(member: m, classID: "yoga", on: Gym.day("2026-12-07"), now: now)   // a Monday, after it
+        }
+        try book.book(member: "marta", classID: "yoga", on: Gym.day("2026-12-09"), now: now)  // a Wednesday, after it
+        try book.moveOccurrence(classID: "yoga", on: Gym.day("2026-12-14"), to: Gym.at("2026-12-14 17:00"))
+        // From 1 December: Mondays only, at 19:00, for two.
+        let report = try book.changeClass("yoga", from: Gym.day("2026-12-01"), ClassChange(time: TimeOfDay(hour: 19), capacity: 2, weekdays: [.monday]))
+        #expect(report.earlierPart == "yoga-until-20261130")
+        #expect(report.released == [
+            AffectedBookings(occurrence: .init(classID: "yoga", date: try Gym.day("2026-12-07")), confirmed: ["nuria"], waitlisted: []),
+            AffectedBookings(occurrence: .init(classID: "yoga", date: try Gym.day("2026-12-09")), confirmed: ["marta"], waitlisted: []),
+        ])
+        let earlier = try book.classSeries("yoga-until-20261130"), later = try book.classSeries("yoga")
+        let (lastEarlier, firstLater) = (try Gym.day("2026-11-30"), try Gym.day("2026-12-07"))
+        let (halfPastSix, seven) = (try TimeOfDay(hour: 18, minute: 30), try TimeOfDay(hour: 19))
+        #expect(earlier.time == halfPastSix && earlier.weekdays == [.monday, .wednesday] && earlier.lastDate == lastEarlier)
+        #expect(later.firstDate == firstLater && later.time == seven && later.capacity == 2)
+        // The earlier booking moved with its date; the later ones that fit stay; the moved occurrence keeps its time.
+        #expect(try book.roster(classID: "yoga-until-20261130", on: Gym.day("2026-11-23")).confirmed == ["marta", "oriol", "nuria"])
+        #expect(try book.roster(classID: "yoga", on: Gym.day("2026-12-07")).confirmed == ["marta", "oriol"])
+        #expect(try book.occurrence(classID: "yoga", on: Gym.day("2026-12-14")).start == (try Gym.at("2026-12-14 17:00")))
+        #expect(try book.occurrence(classID: "yoga", on: Gym.day("2026-12-21")).start == (try Gym.at("2026-12-21 19:00")))
+        #expect(try book.bookings(member: "marta").map(\.id.classID) == ["yoga-until-20261130", "yoga"])
+        // Ended on a date: the later bookings are released and listed.
+        try book.book(member: "oriol", classID: "spin", on: Gym.day("2026-12-18"), now: now)
+        let ended = try book.endClass("spin", on: Gym.day("2026-12-11"))
+        #expect(ended == [AffectedBookings(occurrence: .init(classID: "spin", date: try Gym.day("2026-12-18")), confirmed: ["oriol"], waitlisted: [])])
+        #expect(refusal { try book.endClass("spin", on: Gym.day("2026-01-01")) } != nil)
+        #expect(refusal { try book.changeClass("ghost", from: Gym.day("2026-12-01"), ClassChange(capacity: 1)) } == .unknownClass("ghost"))
+    }
+
     @Test("upcoming sessions from now, soonest first; history newest first with every status")
     func upcomingAndHistory() throws {
         var book = try Gym.book()

@@ -337,3 +337,40 @@ extension CalendarsMeetTests {
         #expect(try runner.run(["validate", "$WORK/r.ics"]).status == 0)
     }
 }
+
+extension CalendarsMeetTests {
+    @Test("19. a class changed from a date on, and one ended: earlier dates kept, bookings that no longer fit released and listed")
+    func classChangesFromADate() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        func run(_ arguments: [String]) throws -> CLIRunner.Output { try runner.run(arguments + ["--calendar", "$WORK/gym.ics", "--now", "2026-11-22 10:00"]) }
+        let changed = try run(["classes", "change", "yoga", "--from", "2026-11-25", "--time", "19:00", "--days", "MO"])
+        #expect(changed.stdout == """
+            Changed yoga from 2026-11-30 on: MO 19:00–20:00, 12 places, Sala 2, Laia Vidal.
+            Its earlier dates are kept as yoga-until-20261124.
+            Released:
+              yoga on 2026-11-25: tell marta their place is gone
+
+            """, "\(changed.stdout)\(changed.stderr)")
+        let fewer = try run(["classes", "change", "pilates", "--from", "2026-11-26", "--capacity", "2"])
+        #expect(fewer.stdout.contains("pilates on 2026-11-26: tell nuria, pol their place is gone"), "\(fewer.stdout)")
+        let ended = try run(["classes", "end", "spin", "--on", "2026-11-20"])
+        #expect(ended.stdout.contains("spin on 2026-11-27: tell oriol, pol, aina their place is gone"), "\(ended.stdout)")
+        // The timetable from now on, and the file reads back whole.
+        let timetable = try run(["classes", "timetable"])
+        #expect(timetable.stdout == """
+            Monday
+              18:30–19:30  Yoga  (12 places, Sala 2, Laia Vidal, until 2026-11-23)  [yoga-until-20261124]
+              19:00–20:00  Yoga  (12 places, Sala 2, Laia Vidal, from 2026-11-30)  [yoga]
+            Thursday
+              19:00–19:50  Reformer Pilates  (2 places, Sala 1, Marc Soler, from 2026-11-26)  [pilates]
+
+            """, "\(timetable.stdout)")
+        // Once the earlier part has met for the last time, it is off the timetable.
+        let later = try runner.run(["classes", "timetable", "--calendar", "$WORK/gym.ics", "--now", "2026-11-28 10:00"])
+        #expect(later.stdout.hasPrefix("Monday\n  19:00–20:00  Yoga  (12 places, Sala 2, Laia Vidal, from 2026-11-30)  [yoga]\nThursday\n"), "\(later.stdout)")
+        #expect(try runner.run(["validate", "$WORK/gym.ics"]).status == 0)
+        let nothing = try run(["classes", "change", "yoga", "--from", "2026-12-01"])
+        #expect(nothing.status == 2 && nothing.stderr.contains("nothing to change"))
+    }
+}
