@@ -22,7 +22,7 @@ public struct DisplayOccurrence: Hashable, Sendable, Codable, Identifiable {
     public let location: String?
     /// Whether it is a task marked done (`STATUS:COMPLETED`).
     public let isDone: Bool
-    /// Whether it is cancelled (`STATUS:CANCELLED`, ``CalendarItem/isCancelled``):
+    /// Whether it is cancelled (`STATUS:CANCELLED`, `CalendarItem.isCancelled`):
     /// shown marked, and never counted toward its day.
     public let isCancelled: Bool
     /// Whether it is an all-day occurrence (its times are then midnights).
