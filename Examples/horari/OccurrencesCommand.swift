@@ -231,14 +231,7 @@ struct OccurrencesJSONStream {
     private mutating func flush() {
         defer { out.removeAll(keepingCapacity: true) }
         guard !out.isEmpty, writeError == nil else { return }
-        writeError = out.withUnsafeBytes { bytes -> Int32? in
-            var done = 0
-            while done < bytes.count, let base = bytes.baseAddress {
-                let n = write(STDOUT_FILENO, base + done, bytes.count - done)
-                if n > 0 { done += n } else if n < 0 && errno == EINTR { continue } else { return n < 0 ? errno : EIO }
-            }
-            return nil
-        }
+        writeError = writeToStandardOutput(out)
     }
 }
 
@@ -450,14 +443,7 @@ struct OccurrenceWriter {
             out.removeAll(keepingCapacity: true)
             return
         }
-        writeError = out.withUnsafeBytes { bytes -> Int32? in
-            var done = 0
-            while done < bytes.count, let base = bytes.baseAddress {
-                let n = write(STDOUT_FILENO, base + done, bytes.count - done)
-                if n > 0 { done += n } else if n < 0 && errno == EINTR { continue } else { return n < 0 ? errno : EIO }
-            }
-            return nil
-        }
+        writeError = writeToStandardOutput(out)
         out.removeAll(keepingCapacity: true)
     }
 
@@ -620,5 +606,18 @@ enum OccurrenceFormat {
         var b: [UInt8] = []
         OccurrenceWriter.digits(v, n, into: &b)
         return String(decoding: b, as: UTF8.self)
+    }
+}
+
+/// Writes all of `bytes` to standard output, again after `EINTR`; the
+/// `errno` of a failed write (`EIO` when it wrote nothing), else `nil`.
+func writeToStandardOutput(_ bytes: [UInt8]) -> Int32? {
+    bytes.withUnsafeBytes { bytes -> Int32? in
+        var done = 0
+        while done < bytes.count, let base = bytes.baseAddress {
+            let n = write(STDOUT_FILENO, base + done, bytes.count - done)
+            if n > 0 { done += n } else if n < 0 && errno == EINTR { continue } else { return n < 0 ? errno : EIO }
+        }
+        return nil
     }
 }
