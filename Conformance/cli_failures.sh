@@ -153,6 +153,15 @@ expect "9. … and the coach's own is refused" 1 "a client with ID ‘anna’ al
 expect "16. a class occurrence moved onto another of its class" 1 "cannot move there: the Yoga of 2026-11-25 is on then" "$WORK/gym.ics" -- \
   "$HORARI" classes move yoga --date 2026-11-23 --start '2026-11-25 19:45' --calendar "$WORK/gym.ics"
 
+# The CLI's words (issue 28, 21 and 22): a mistyped command or option is named,
+# with the nearest there is, before any other check; a negative length is read
+# as a value and refused; #f00 is red. Usage errors exit 2, refusals 1, in
+# every command.
+expect "21. a colour that is no colour" 2 "‘nosuch’ is not a CSS3 colour name" "$WORK/gym.ics" -- \
+  "$HORARI" coaches add zoe --name Zoe --color nosuch --calendar "$WORK/gym.ics"
+expect "22. #f00 is red" 1 "red marks days with two or more items" "$WORK/gym.ics" -- \
+  "$HORARI" add Busy --start '2026-11-24 10:00' --color '#f00' --calendar "$WORK/gym.ics"
+
 # A read command with no calendar yet, and a folder of other things given as
 # the calendar (a folder is a calendar of one .ics per UID, issue 21, but one
 # that holds no .ics file and something else is a mistyped path): nothing is

@@ -102,14 +102,16 @@ func parseTime(_ text: String, option: String, clock: Clock) throws -> CalendarT
     return .date(try parseDate(text, option: option))
 }
 
-/// A CSS3 colour name or `#RRGGBB`. Whether red is refused is the library's
-/// call (`CalendarItem.validate`), made when the item is added.
+/// A CSS3 colour name, `#RRGGBB` or `#RGB` (as CSS reads them); any other
+/// word is a usage error (exit 2), as a date that does not exist is, in
+/// every command. Whether red is refused is the library's call
+/// (`CalendarItem.validate`), made when the item is added: a refusal (exit 1).
 func parseColor(_ text: String) throws -> ItemColor {
     if text.hasPrefix("#") {
-        guard let rgb = ItemColor.RGB(hex: text) else { throw CLIError("--color ‘\(text)’ is not #RRGGBB (for example #1e90ff)") }
+        guard let rgb = ItemColor.RGB(css: text) else { throw ValidationError("--color ‘\(text)’ is not #RRGGBB or #RGB (for example #1e90ff or #0a0)") }
         return ItemColor(rgb: rgb)
     }
-    do { return try ItemColor.named(text) } catch { throw CLIError("--color ‘\(text)’: \(error.message) or #RRGGBB") }
+    do { return try ItemColor.named(text) } catch { throw ValidationError("--color ‘\(text)’: \(error.message) or #RRGGBB") }
 }
 
 /// "event ‘Yoga’ (Fri 2026-11-27 18:00–19:00)", its times on `clock`.

@@ -624,10 +624,10 @@ struct Classes: ParsableCommand {
             do { start = try TimeOfDay(parsing: time) } catch { throw ValidationError("--time: \(error.description)") }
             var colour: ItemColor?
             if let color {
-                do {
-                    colour = try parseColor(color)
-                    try CalendarItem(uid: id, title: title, start: .date(today), color: colour).validate()
-                } catch { throw CLIError("--color ‘\(color)’: \(error)") }
+                colour = try parseColor(color)
+                do { try CalendarItem(uid: id, title: title, start: .date(today), color: colour).validate() } catch {
+                    throw CLIError("--color ‘\(color)’: \(error)")
+                }
             }
             let series = ClassSeries(
                 id: id, title: title, weekdays: try parseWeekdays(days, option: "--days"), time: start, duration: .minutes(minutes), capacity: capacity,

@@ -1,0 +1,26 @@
+import Foundation
+import Testing
+
+/// The CLI's words (issue 28, items 21 and 22): what it says when a command
+/// is mistyped, and that every command says the same thing the same way.
+@Suite("horari's words")
+struct WordsTests {
+    static let gym = ["--calendar", "$WORK/gym.ics"]
+
+    @Test("#f00 is a colour as in CSS: red, and refused as red; #0a0 accepted")
+    func threeDigitHexColour() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        let before = runner.calendarBytes
+        let red = try runner.run(["add", "Busy", "--start", "2026-11-24 10:00", "--color", "#f00"] + Self.gym)
+        #expect(red.status == 1, "\(red.stderr)")
+        #expect(red.stderr.contains("red marks days with two or more items"), "\(red.stderr)")
+        #expect(runner.calendarBytes == before)
+        let green = try runner.run(["add", "Calm", "--start", "2026-11-24 10:00", "--color", "#0a0", "--id", "calm"] + Self.gym)
+        #expect(green.status == 0, "\(green.stderr)")
+        let text = String(decoding: runner.calendarBytes, as: UTF8.self)
+        #expect(text.contains("#00aa00"), "the colour is written whole")
+        let wrong = try runner.run(["add", "Odd", "--start", "2026-11-24 10:00", "--color", "#f0"] + Self.gym)
+        #expect(wrong.status == 2 && wrong.stderr.contains("is not #RRGGBB or #RGB"), "\(wrong.stderr)")
+    }
+}
