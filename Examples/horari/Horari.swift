@@ -1,9 +1,7 @@
 import ArgumentParser
 import CalendarCore
 import Foundation
-
-/// The version `horari --version` prints.
-let horariVersion = "0.4.0-dev"
+import ICalendarKit
 
 /// The `horari` command: the example CLI of the Horari library.
 @main
@@ -32,7 +30,7 @@ struct Horari: ParsableCommand {
             standard error), 2 usage error (an unknown option, a date that does not
             exist).
             """,
-        version: horariVersion,
+        version: HorariVersion.current,
         subcommands: [
             Sample.self, Add.self, Edit.self, Delete.self, Done.self, Rules.self, Month.self, Week.self, Day.self, List.self, Sessions.self, Classes.self, Book.self, CancelBooking.self,
             Coaches.self, Clients.self, Members.self, Expand.self, Occurrences.self, Validate.self, Import.self, Export.self,

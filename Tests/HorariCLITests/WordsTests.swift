@@ -24,3 +24,21 @@ struct WordsTests {
         #expect(wrong.status == 2 && wrong.stderr.contains("is not #RRGGBB or #RGB"), "\(wrong.stderr)")
     }
 }
+
+extension WordsTests {
+    @Test("one version everywhere: the PRODID written names what --version prints")
+    func oneVersion() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        let version = try runner.run(["--version"])
+        #expect(version.status == 0)
+        let number = version.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(!number.isEmpty)
+        let added = try runner.run(["add", "Essay", "--task", "--due", "2026-11-27 18:00", "--calendar", "$WORK/new.ics"])
+        #expect(added.status == 0, "\(added.stderr)")
+        let written = String(decoding: runner.bytes(of: "new.ics"), as: UTF8.self)
+        #expect(written.contains("PRODID:-//Horari//Horari \(number)//EN\r\n"), "\(written.prefix(200))")
+        let export = try runner.run(["export", "$WORK/gym.ics", "--for", "public"])
+        #expect(export.stdout.contains("PRODID:-//Horari//Horari \(number)//EN\r\n"), "\(export.stdout.prefix(200))")
+    }
+}
