@@ -133,7 +133,7 @@ func span(_ o: DisplayOccurrence, names: CalendarNames, clock: Clock) -> String 
 /// `horari week`: seven days; a day with several items says so instead of listing them.
 struct Week: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Show a week: each day's one item, or \"Several tasks\" (in red) when it holds more.",
+        abstract: "Show a week: each day's one item, or \"Several items\" (in red) when it holds more.",
         discussion: """
             Examples:
               horari week 2026-11-25 --calendar Examples/Samples/gym.ics
@@ -168,7 +168,7 @@ struct Week: ParsableCommand {
             case .one(let o):
                 print("\(title)  \(context.painter.swatch(o.color)) \(span(o, names: context.names, clock: context.clock))  \(o.title.shown)  [\(ids.shown(o))]\(done(d))")
             case .several(let count):
-                print("\(title)  \(context.painter.paint("\(context.names.severalItems) (\(count))", color: .red, bold: true))\(done(d))")
+                print("\(title)  \(context.painter.paint("\(d.label ?? context.names.severalItems) (\(count))", color: .red, bold: true))\(done(d))")
             }
         }
     }

@@ -176,7 +176,7 @@ extension CalendarsMeetTests {
         defer { runner.cleanUp() }
         // Thursday 26: Anna's session and Reformer Pilates, a red day.
         let red = try runner.run(["week", "2026-11-26", "--calendar", "$WORK/gym.ics"])
-        #expect(red.stdout.contains("Thursday  26  Several tasks (2)"), "\(red.stdout)")
+        #expect(red.stdout.contains("Thursday  26  Several items (2)"), "\(red.stdout)")
         #expect(try runner.run(["sessions", "cancel", "s-anna-1126", "--coach", "marc", "--calendar", "$WORK/gym.ics"]).status == 0)
         let week = try runner.run(["week", "2026-11-26", "--calendar", "$WORK/gym.ics"])
         #expect(week.stdout.contains("Thursday  26  • 19:00–19:50  Reformer Pilates  [pilate]  ✗ 1 cancelled"), "\(week.stdout)")
