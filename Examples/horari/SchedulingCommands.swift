@@ -666,12 +666,15 @@ struct Classes: ParsableCommand {
             if let week {
                 let day = try parseDate(week, option: "--week")
                 let monday = day.adding(days: -day.weekday.rawValue)
+                if let header = shown.display.header { print(header) }
                 for o in b.occurrences(from: monday, through: monday.adding(days: 6)) {
                     let state = o.isCancelled ? "cancelled" : o.placesLeft == 0 ? "full, \(o.waiting) waiting" : "\(o.placesLeft) of \(o.capacity) places left"
                     print("\(shown.span(o.start, minutes: o.duration.wholeMinutes))  \(o.title.shown)  (\(state))\(o.isMoved ? "  moved from \(o.id.date) \((try? b.classSeries(o.id.classID).time.description) ?? "")" : "")  [\(o.id.classID)]")
                 }
                 return
             }
+            // The weekly times are the book's own wall times, whatever --time-zone says.
+            if !b.classes.isEmpty, let header = try Clock(named: b.timeZone.identifier).header { print(header) }
             let names = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
             for day in b.timetable where !day.classes.isEmpty {
                 print(names[day.weekday.rawValue])
@@ -845,11 +848,13 @@ struct SessionOutput: ParsableArguments {
     @Option(help: "auto (colour on a terminal unless NO_COLOR is set), always or never.") var color: ColorChoice = .auto
 
     /// One line a session: time, colour, client, type, place, ID, status;
-    /// the notes on the next line.
+    /// the notes on the next line. "Times in ZONE" comes first when the
+    /// zone shown is not the machine's, as in the views.
     func print(_ sessions: [Session], book: SchedulingBook, clock: BookClock, command: String, none: String) throws {
         if format == .json {
             return try printJSON(SessionsJSON(sessions: sessions.map { SessionJSON($0, book: book, clock: clock) }), command: command, timeZone: clock.display.name)
         }
+        if let header = clock.display.header { Swift.print(header) }
         let painter = Painter(choice: color)
         if sessions.isEmpty { Swift.print(none) }
         for s in sessions {

@@ -42,3 +42,31 @@ extension WordsTests {
         #expect(export.stdout.contains("PRODID:-//Horari//Horari \(number)//EN\r\n"), "\(export.stdout.prefix(200))")
     }
 }
+
+extension WordsTests {
+    @Test("sessions list, sessions history and classes timetable say Times in ZONE as the views do")
+    func timesInZone() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        let now = ["--now", "2026-11-22 10:00"]
+        let commands: [[String]] = [
+            ["sessions", "list", "--coach", "marc"] + now, ["sessions", "list", "--coach", "marc", "--past"] + now,
+            ["sessions", "history", "--client", "anna", "--coach", "marc"], ["classes", "timetable"],
+            ["classes", "timetable", "--week", "2026-11-23"], ["list", "--from", "2026-11-23", "--limit", "3"],
+        ]
+        for command in commands {
+            // TZ=UTC: the gym's Madrid is not the machine's zone.
+            let away = try runner.run(command + Self.gym)
+            #expect(away.status == 0, "\(command): \(away.stderr)")
+            #expect(away.stdout.hasPrefix("Times in Europe/Madrid\n"), "\(command): \(away.stdout)")
+            let home = try runner.run(command + Self.gym, environment: ["TZ": "Europe/Madrid"])
+            #expect(home.status == 0 && !home.stdout.contains("Times in"), "\(command) at home: \(home.stdout)")
+        }
+        // Shown on another clock, the sessions and a week's classes name it; the
+        // weekly timetable stays on the gym's own clock, and says so.
+        let tokyo = try runner.run(["sessions", "list", "--coach", "marc", "--time-zone", "Asia/Tokyo"] + now + Self.gym, environment: ["TZ": "Europe/Madrid"])
+        #expect(tokyo.stdout.hasPrefix("Times in Asia/Tokyo\n"), "\(tokyo.stdout)")
+        let weekly = try runner.run(["classes", "timetable", "--time-zone", "Asia/Tokyo"] + Self.gym, environment: ["TZ": "Asia/Tokyo"])
+        #expect(weekly.stdout.hasPrefix("Times in Europe/Madrid\n"), "\(weekly.stdout)")
+    }
+}
