@@ -161,6 +161,12 @@ expect "21. a colour that is no colour" 2 "‘nosuch’ is not a CSS3 colour nam
   "$HORARI" coaches add zoe --name Zoe --color nosuch --calendar "$WORK/gym.ics"
 expect "22. #f00 is red" 1 "red marks days with two or more items" "$WORK/gym.ics" -- \
   "$HORARI" add Busy --start '2026-11-24 10:00' --color '#f00' --calendar "$WORK/gym.ics"
+unchanged_before=$(cksum < "$WORK/gym.ics")
+holds "22. an edit that changes nothing" 0 "Nothing to change: task ‘Order new yoga mats’" -- \
+  "$HORARI" edit order-mats --color orchid --calendar "$WORK/gym.ics"
+if [ "$unchanged_before" != "$(cksum < "$WORK/gym.ics")" ]; then
+  echo "FAIL 22. an edit that changes nothing: gym.ics was written"; failures=$((failures + 1))
+fi
 
 # A read command with no calendar yet, and a folder of other things given as
 # the calendar (a folder is a calendar of one .ics per UID, issue 21, but one

@@ -271,9 +271,28 @@ struct Edit: ParsableCommand {
         }
     }
 
+    /// An edit that leaves the item as it was: nothing is written.
+    private struct Unchanged: Error {
+        let item: CalendarItem
+        let clock: Clock
+    }
+
     func run() throws {
         guard try book.place.exists else { throw noCalendarYet(try book.place) }
-        let (old, new, clock) = try book.updateCalendar { calendar in
+        let old: CalendarItem, new: CalendarItem, clock: Clock
+        do {
+            (old, new, clock) = try change()
+        } catch let same as Unchanged {
+            print("Nothing to change: \(describe(same.item, clock: same.clock)) is already so; the calendar was not written.")
+            return
+        }
+        print("Changed \(describe(old, clock: clock))\n     to \(describe(new, clock: clock)).")
+    }
+
+    /// Revises the item under the file's lock; throws ``Unchanged`` (so
+    /// that nothing is saved) when the revision is the item as it was.
+    private func change() throws -> (CalendarItem, CalendarItem, Clock) {
+        try book.updateCalendar { calendar in
             let uid = try resolveID(id, in: calendar, place: try book.place)
             guard let old = calendar.item(uid: uid) else { throw CLIError("there is no event or task with the UID ‘\(uid.shown)’") }
             if SchedulingBook.isSchedulingItem(old) {
@@ -281,10 +300,10 @@ struct Edit: ParsableCommand {
             }
             let clock = try book.clock(of: calendar)
             let new = try revise(old, clock: clock)
+            guard new != old else { throw Unchanged(item: old, clock: clock) }
             try calendar.update(new, at: try book.instant(inZone: clock.name, zones: clock.zones), rules: try calendarRules(of: calendar).rules)
             return (old, calendar.item(uid: uid) ?? new, clock)
         }
-        print("Changed \(describe(old, clock: clock))\n     to \(describe(new, clock: clock)).")
     }
 
     private func revise(_ old: CalendarItem, clock: Clock) throws -> CalendarItem {

@@ -70,3 +70,22 @@ extension WordsTests {
         #expect(weekly.stdout.hasPrefix("Times in Europe/Madrid\n"), "\(weekly.stdout)")
     }
 }
+
+extension WordsTests {
+    @Test("an edit that changes nothing writes nothing, and says so")
+    func editThatChangesNothing() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        let before = runner.calendarBytes
+        for change in [["--title", "Order new yoga mats"], ["--color", "orchid"], ["--due", "2026-11-27 20:00"]] {
+            let output = try runner.run(["edit", "order-mats"] + change + Self.gym + ["--now", "2026-11-23 10:00"])
+            #expect(output.status == 0, "\(change): \(output.stderr)")
+            #expect(output.stdout.hasPrefix("Nothing to change: task ‘Order new yoga mats’"), "\(change): \(output.stdout)")
+            #expect(output.stdout.contains("the calendar was not written"), "\(output.stdout)")
+            #expect(runner.calendarBytes == before, "\(change) rewrote the file")
+        }
+        let changed = try runner.run(["edit", "order-mats", "--color", "plum"] + Self.gym)
+        #expect(changed.status == 0 && changed.stdout.hasPrefix("Changed task"), "\(changed.stdout)")
+        #expect(runner.calendarBytes != before)
+    }
+}
