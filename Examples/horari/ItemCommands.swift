@@ -208,9 +208,12 @@ struct Add: ParsableCommand {
             let clock = try book.clock(of: calendar)
             let item = try makeItem(clock: clock)
             try calendar.add(item, at: try book.instant(inZone: clock.name, zones: clock.zones), rules: try calendarRules(of: calendar).rules)
-            return (item, clock)
+            // A generated UID is named as the views name it (its short ID
+            // among the calendar's items); an --id as it was typed.
+            let shown = id ?? ShortIDs(calendar.schedule().items.map(\.uid)).short(for: item.uid)
+            return (item, clock, shown)
         }
-        print("Added \(describe(added.0, clock: added.1)) as \(added.0.uid).")
+        print("Added \(describe(added.0, clock: added.1)) as \(added.2.shown).")
     }
 
     private func makeItem(clock: Clock) throws -> CalendarItem {

@@ -89,3 +89,19 @@ extension WordsTests {
         #expect(runner.calendarBytes != before)
     }
 }
+
+extension WordsTests {
+    @Test("add names the item by the short ID the views print (or the --id given)")
+    func addPrintsTheShortID() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        let added = try runner.run(["add", "Stretch", "--start", "2026-11-24 10:00", "--minutes", "30"] + Self.gym)
+        #expect(added.status == 0, "\(added.stderr)")
+        let id = try #require(added.stdout.split(separator: " ").last.map { String($0.dropLast(2)) }, "\(added.stdout)")
+        #expect(id.count == 6 && !id.contains("@"), "\(added.stdout)")
+        let list = try runner.run(["list", "--from", "2026-11-24", "--limit", "40"] + Self.gym)
+        #expect(list.stdout.contains("Stretch  [\(id)]"), "\(id) is not what list shows: \(list.stdout)")
+        let named = try runner.run(["add", "Team lunch", "--start", "2026-11-24 14:00", "--minutes", "60", "--id", "team-lunch"] + Self.gym)
+        #expect(named.stdout.hasSuffix(" as team-lunch.\n"), "\(named.stdout)")
+    }
+}
