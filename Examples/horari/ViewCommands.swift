@@ -9,10 +9,10 @@ struct ViewOptions: ParsableArguments {
     @Option(help: "The calendar: a file, a folder of one .ics per event, or a CalDAV collection's https:// URL (default: $XDG_DATA_HOME/horari/calendar.ics, else ~/.local/share/horari/calendar.ics).")
     var calendar: String?
 
-    @Option(help: "The first day of the week: monday … sunday (default: the locale's; Sunday without --locale, as ncal).")
+    @Option(help: "The first day of the week: monday … sunday (default: the locale's; Sunday in the C locale, as ncal).")
     var firstWeekday: String?
 
-    @Option(help: "The locale for names and labels, such as en_US, ca_ES, es_ES, it_IT (default: en_US_POSIX, as ncal in the C locale).")
+    @Option(help: "The locale for names and labels, such as en_US, ca_ES, es_ES, it_IT (default: the environment's, LC_ALL, LC_TIME or LANG; en_US_POSIX in the C locale, as ncal).")
     var locale: String?
 
     @Option(help: "The IANA time zone to show times in (default: the calendar's own, its X-WR-TIMEZONE; never the machine's).")
@@ -56,9 +56,25 @@ struct ViewOptions: ParsableArguments {
         let clock = try Clock(option: timeZone, calendar: calendar)
         // The CLI reads the clock once, here; the views are handed `today`.
         let today = try parseDate(self.today, option: "--today", default: clock.today())
-        let names = CalendarNames(locale: Locale(identifier: locale ?? "en_US_POSIX"))
-        let first = try firstWeekday.map(parseWeekday) ?? (locale == nil ? .sunday : names.firstWeekday)
+        // Every view takes its names and its first weekday from the same
+        // place: the flags, else the environment's locale, else ncal's C locale.
+        let chosen = locale ?? Self.environmentLocale()
+        let names = CalendarNames(locale: Locale(identifier: chosen ?? "en_US_POSIX"))
+        let first = try firstWeekday.map(parseWeekday) ?? (chosen == nil ? .sunday : names.firstWeekday)
         return Context(clock: clock, today: today, names: names, firstWeekday: first, schedule: schedule, painter: Painter(choice: color))
+    }
+
+    /// The locale the environment names for dates, as POSIX chooses it: the
+    /// first of `LC_ALL`, `LC_TIME` and `LANG` that is set and not empty,
+    /// without its encoding or modifier (`ca_ES.UTF-8@euro` is `ca_ES`);
+    /// `nil` for the C or POSIX locale, or when none is set.
+    static func environmentLocale(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        for key in ["LC_ALL", "LC_TIME", "LANG"] {
+            guard let value = environment[key], !value.isEmpty else { continue }
+            let name = String(value.prefix { $0 != "." && $0 != "@" })
+            return name.isEmpty || name == "C" || name == "POSIX" ? nil : name
+        }
+        return nil
     }
 }
 

@@ -105,3 +105,37 @@ extension WordsTests {
         #expect(named.stdout.hasSuffix(" as team-lunch.\n"), "\(named.stdout)")
     }
 }
+
+extension WordsTests {
+    /// The first weekday a month grid shows (the first of its header's
+    /// two-letter names) and the name of the week view's first day.
+    static func firstDays(_ runner: CLIRunner, _ flags: [String], _ environment: [String: String]) throws -> (month: String, week: String) {
+        let month = try runner.run(["month", "2026-11", "--color", "never"] + flags + gym, environment: environment)
+        let week = try runner.run(["week", "2026-11-25"] + flags + gym, environment: environment)
+        #expect(month.status == 0 && week.status == 0, "\(month.stderr)\(week.stderr)")
+        let header = month.stdout.split(separator: "\n").dropFirst(2).first.map { String($0.prefix(2)) } ?? ""
+        let first = week.stdout.split(separator: "\n").dropFirst(2).first.map { String($0.prefix { $0 != " " }) } ?? ""
+        return (header, first)
+    }
+
+    @Test("LANG and LC_ALL choose names and the first weekday when no flag does, the same in every view")
+    func localeFromTheEnvironment() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        let cases: [([String], [String: String], String, String)] = [
+            ([], ["LANG": "C"], "Su", "Sunday"),
+            ([], ["LANG": "ca_ES.UTF-8"], "Dl", "dilluns"),
+            ([], ["LANG": "en_US.UTF-8", "LC_ALL": "es_ES.UTF-8"], "Lu", "lunes"),
+            ([], ["LANG": "ca_ES.UTF-8", "LC_ALL": "C.UTF-8"], "Su", "Sunday"),
+            ([], ["LANG": "en_GB.UTF-8"], "Mo", "Monday"),
+            (["--first-weekday", "sunday"], ["LANG": "ca_ES.UTF-8"], "Dg", "diumenge"),
+            (["--locale", "en_US"], ["LANG": "ca_ES.UTF-8"], "Su", "Sunday"),
+        ]
+        for (flags, environment, month, week) in cases {
+            let days = try Self.firstDays(runner, flags, environment)
+            #expect(days.month == month && days.week == week, "\(flags) \(environment): month starts \(days.month), week \(days.week)")
+        }
+        let day = try runner.run(["day", "2026-11-25"] + Self.gym, environment: ["LANG": "ca_ES.UTF-8"])
+        #expect(day.stdout.contains("dimecres 2026-11-25"), "\(day.stdout)")
+    }
+}
