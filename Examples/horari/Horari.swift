@@ -18,13 +18,15 @@ struct Horari: ParsableCommand {
               horari
               horari sample --write gym.ics
               horari month --calendar gym.ics
-              horari add 'Staff meeting' --start '2026-11-24 13:00' --minutes 45 --calendar gym.ics
+              horari add Meeting --start '2026-11-24 13:00' --minutes 45 --calendar gym.ics
               horari book --member marta --class yoga --date 2026-11-23 --calendar gym.ics
 
             Shell completions:
-              horari --generate-completion-script bash > ~/.local/share/bash-completion/completions/horari
+              horari --generate-completion-script bash \\
+                  > ~/.local/share/bash-completion/completions/horari
               horari --generate-completion-script zsh > ~/.zfunc/_horari
-              horari --generate-completion-script fish > ~/.config/fish/completions/horari.fish
+              horari --generate-completion-script fish \\
+                  > ~/.config/fish/completions/horari.fish
 
             Exit codes: 0 success, 1 the request failed (the message says why, on
             standard error), 2 usage error (an unknown option, a date that does not

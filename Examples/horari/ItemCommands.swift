@@ -177,10 +177,11 @@ struct Add: ParsableCommand {
             then names its last day. Red is refused: it marks days with several items.
 
             Examples:
-              horari add 'Staff meeting' --start '2026-11-24 13:00' --minutes 45 --color slateblue
+              horari add Meeting --start '2026-11-24 13:00' --minutes 45 --color slateblue
               horari add 'Open day' --start 2026-11-28 --end 2026-11-29 --color gold
-              horari add 'Order new yoga mats' --task --due '2026-11-27 20:00' --color orchid
-              horari add 'Pilates' --start '2026-11-24 19:00' --minutes 50 --repeat 'FREQ=WEEKLY;BYDAY=TU'
+              horari add 'Order yoga mats' --task --due '2026-11-27 20:00' --color orchid
+              horari add 'Pilates' --start '2026-11-24 19:00' --minutes 50 \\
+                  --repeat 'FREQ=WEEKLY;BYDAY=TU'
             """)
 
     @Argument(help: "The title.") var title: String

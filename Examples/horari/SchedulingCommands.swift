@@ -322,7 +322,7 @@ func dayText(_ date: LocalDate) -> String {
 struct Coaches: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Add coaches, with their working hours.",
-        discussion: "Example:\n  horari coaches add marc --name 'Marc Soler' --hours 'MO-FR 09:00-13:00 16:00-20:00' --buffer 10",
+        discussion: "Example:\n  horari coaches add marc --name 'Marc Soler' \\\n      --hours 'MO-FR 09:00-13:00 16:00-20:00' --buffer 10",
         subcommands: [Add.self])
 
     struct Add: ParsableCommand {
@@ -330,8 +330,10 @@ struct Coaches: ParsableCommand {
             abstract: "Add a coach.",
             discussion: """
                 Examples:
-                  horari coaches add marc --name 'Marc Soler' --email marc@gym.example --hours 'MO-FR 09:00-13:00 16:00-20:00' --buffer 10
-                  horari coaches add laia --name 'Laia Vidal' --hours 'MO,WE 08:00-14:00' --hours 'SA 09:00-12:00'
+                  horari coaches add marc --name 'Marc Soler' --email marc@gym.example \\
+                      --hours 'MO-FR 09:00-13:00 16:00-20:00' --buffer 10
+                  horari coaches add laia --name 'Laia Vidal' \\
+                      --hours 'MO,WE 08:00-14:00' --hours 'SA 09:00-12:00'
                 """)
         @Argument(help: "The coach's ID.") var id: String
         @Option(help: "The coach's name.") var name: String
@@ -361,13 +363,13 @@ struct Coaches: ParsableCommand {
 struct Clients: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Add a coach's clients and list them.",
-        discussion: "Examples:\n  horari clients add anna --coach marc --name 'Anna Puig' --email anna@example.com\n  horari clients list --coach marc",
+        discussion: "Examples:\n  horari clients add anna --coach marc --name 'Anna Puig' \\\n      --email anna@example.com\n  horari clients list --coach marc",
         subcommands: [Add.self, ListClients.self])
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Add a client to a coach.",
-            discussion: "Example:\n  horari clients add anna --coach marc --name 'Anna Puig' --email anna@example.com")
+            discussion: "Example:\n  horari clients add anna --coach marc --name 'Anna Puig' \\\n      --email anna@example.com")
         @Argument(help: "The client's ID.") var id: String
         @Option(help: "The coach the client trains with.") var coach: String
         @Option(help: "The client's name.") var name: String
@@ -431,17 +433,17 @@ struct Sessions: ParsableCommand {
             Every command names the coach; a coach only ever sees their own clients and sessions.
 
             Examples:
-              horari sessions add --coach marc --client anna --start '2026-11-26 18:00' --minutes 60
+              horari sessions add --coach marc --client anna --start '2026-11-26 18:00'
               horari sessions list --coach marc
               horari sessions history --client anna
-              horari sessions free --coach marc --from 2026-11-26 --to 2026-11-27 --minutes 60
+              horari sessions free --coach marc --from 2026-11-26 --to 2026-11-27
             """,
         subcommands: [Add.self, ListSessions.self, History.self, Move.self, Cancel.self, Mark.self, Free.self])
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Book a session of a coach with one of their clients; a clash is refused.",
-            discussion: "Example:\n  horari sessions add --coach marc --client anna --start '2026-11-26 18:00' --minutes 60 --location 'Gimnàs Sants'")
+            discussion: "Example:\n  horari sessions add --coach marc --client anna --start '2026-11-26 18:00' \\\n      --minutes 45 --location 'Gimnàs Sants'")
         @Option(help: "The coach.") var coach: String
         @Option(help: "The client (one of the coach's).") var client: String
         @Option(help: "When it starts, 'YYYY-MM-DD HH:MM'.") var start: String
@@ -561,7 +563,7 @@ struct Sessions: ParsableCommand {
     struct Free: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "List a coach's free slots of a length, from their working hours and sessions.",
-            discussion: "Example:\n  horari sessions free --coach marc --from 2026-11-23 --to 2026-11-29 --minutes 60")
+            discussion: "Example:\n  horari sessions free --coach marc --from 2026-11-23 --to 2026-11-29")
         @Option(help: "The coach.") var coach: String
         @Option(help: "The first date, YYYY-MM-DD (default: today).") var from: String?
         @Option(help: "The last date, included (default: a week on).") var to: String?
@@ -594,7 +596,7 @@ struct Classes: ParsableCommand {
         abstract: "The gym's weekly classes: add one, show the timetable, cancel or move an occurrence.",
         discussion: """
             Examples:
-              horari classes add yoga --title Yoga --days MO,WE --time 18:30 --capacity 12 --from 2026-09-07
+              horari classes add yoga --title Yoga --days MO,WE --time 18:30 --capacity 12
               horari classes timetable --week 2026-11-23
               horari classes cancel yoga --date 2026-12-07
             """,
@@ -603,7 +605,7 @@ struct Classes: ParsableCommand {
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Add a weekly class with a number of places.",
-            discussion: "Example:\n  horari classes add yoga --title Yoga --days MO,WE --time 18:30 --minutes 60 --capacity 12 --location 'Sala 2' --from 2026-09-07")
+            discussion: "Example:\n  horari classes add yoga --title Yoga --days MO,WE --time 18:30 \\\n      --minutes 60 --capacity 12 --location 'Sala 2' --from 2026-09-07")
         @Argument(help: "The class's ID.") var id: String
         @Option(help: "Its name.") var title: String
         @Option(help: "The weekdays it meets, such as MO,WE or MO-FR.") var days: String

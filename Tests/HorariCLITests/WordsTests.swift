@@ -107,6 +107,24 @@ extension WordsTests {
 }
 
 extension WordsTests {
+    @Test("no example in any help wraps inside a command at 80 columns")
+    func helpExamplesDoNotWrap() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        for command in [[]] + (try FeelTests.subcommands(runner)) {
+            let wide = try runner.run(command + ["--help"], environment: ["COLUMNS": "1000"]).stdout
+            let narrow = try runner.run(command + ["--help"], environment: ["COLUMNS": "80"]).stdout
+            let lines = Set(narrow.split(separator: "\n", omittingEmptySubsequences: false))
+            // The indented lines before the usage: examples, and their continuations.
+            let discussion = wide.components(separatedBy: "USAGE:").first ?? ""
+            for example in discussion.split(separator: "\n") where example.hasPrefix("  ") {
+                #expect(lines.contains(example), "horari \(command.joined(separator: " ")) --help wraps ‘\(example)’ at 80 columns")
+            }
+        }
+    }
+}
+
+extension WordsTests {
     /// The first weekday a month grid shows (the first of its header's
     /// two-letter names) and the name of the week view's first day.
     static func firstDays(_ runner: CLIRunner, _ flags: [String], _ environment: [String: String]) throws -> (month: String, week: String) {
