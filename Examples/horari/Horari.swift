@@ -28,9 +28,9 @@ struct Horari: ParsableCommand {
               horari --generate-completion-script fish \\
                   > ~/.config/fish/completions/horari.fish
 
-            Exit codes: 0 success, 1 the request failed (the message says why, on
-            standard error), 2 usage error (an unknown option, a date that does not
-            exist).
+            Exit codes: 0 success, 1 the request was refused (the message says why,
+            on standard error), 2 usage error (a mistyped command or option, a
+            negative length, a date that does not exist), the same in every command.
             """,
         version: HorariVersion.current,
         subcommands: [
@@ -48,10 +48,22 @@ struct Horari: ParsableCommand {
         // which the atomic save reports and cleans up after, rather than the
         // kernel's SIGXFSZ ending the process halfway.
         signal(SIGXFSZ, SIG_IGN)
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        // `horari help nosuch` is a mistake too, though the parser would show the root's help.
+        if arguments.first == "help", let mistake = CommandWords.mistake(in: arguments, root: Horari.self) {
+            FileHandle.standardError.write(Data("Error: \(mistake)\n".utf8))
+            Foundation.exit(2)
+        }
         var command: any ParsableCommand
         do {
-            command = try parseAsRoot()
+            command = try parseAsRoot(arguments)
         } catch {
+            // A mistyped command or an unknown option is named first, with the
+            // nearest there is, whatever else the line gets wrong.
+            if exitCode(for: error) != .success, let mistake = CommandWords.mistake(in: arguments, root: Horari.self) {
+                FileHandle.standardError.write(Data("Error: \(mistake)\n".utf8))
+                Foundation.exit(2)
+            }
             if exitCode(for: error) == .validationFailure {
                 FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
                 Foundation.exit(2)

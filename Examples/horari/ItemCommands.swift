@@ -188,7 +188,7 @@ struct Add: ParsableCommand {
     @Flag(help: "Make a task (VTODO) instead of an event.") var task = false
     @Option(help: "The start: 'YYYY-MM-DD HH:MM', or YYYY-MM-DD for all day.") var start: String?
     @Option(help: "The end: 'YYYY-MM-DD HH:MM', or the last day of an all-day event.") var end: String?
-    @Option(help: "The length in minutes, instead of --end.") var minutes: Int?
+    @Option(parsing: .unconditional, help: "The length in minutes, instead of --end.", transform: WholeNumber.minutes) var minutes: Int?
     @Option(help: "When a task is due, 'YYYY-MM-DD HH:MM' or YYYY-MM-DD.") var due: String?
     @Option(help: "Its colour: a CSS name or #RRGGBB (not red, which marks busy days).") var color: String?
     @Option(help: "Notes (DESCRIPTION).") var notes: String?
@@ -259,7 +259,7 @@ struct Edit: ParsableCommand {
     @Option(help: "A new title.") var title: String?
     @Option(help: "A new start: 'YYYY-MM-DD HH:MM', or YYYY-MM-DD for all day.") var start: String?
     @Option(help: "A new end.") var end: String?
-    @Option(help: "A new length in minutes.") var minutes: Int?
+    @Option(parsing: .unconditional, help: "A new length in minutes.", transform: WholeNumber.minutes) var minutes: Int?
     @Option(help: "A new due time for a task.") var due: String?
     @Option(help: "A new colour: a CSS name or #RRGGBB (not red).") var color: String?
     @Flag(help: "Remove the colour.") var noColor = false

@@ -339,7 +339,7 @@ struct Coaches: ParsableCommand {
         @Option(help: "The coach's name.") var name: String
         @Option(help: "The coach's e-mail address.") var email: String?
         @Option(help: "Working hours: weekdays then ranges, such as 'MO-FR 09:00-13:00 16:00-20:00'; repeat for other days.") var hours: [String] = []
-        @Option(help: "Minutes kept free between two sessions.") var buffer = 0
+        @Option(parsing: .unconditional, help: "Minutes kept free between two sessions.", transform: WholeNumber.buffer) var buffer = 0
         @Option(help: "The colour of the coach's sessions (unless the client or session has one): a CSS name or #RRGGBB, not red.") var color: String?
         @OptionGroup var book: BookOptions
 
@@ -447,7 +447,7 @@ struct Sessions: ParsableCommand {
         @Option(help: "The coach.") var coach: String
         @Option(help: "The client (one of the coach's).") var client: String
         @Option(help: "When it starts, 'YYYY-MM-DD HH:MM'.") var start: String
-        @Option(help: "How long it lasts.") var minutes = 60
+        @Option(parsing: .unconditional, help: "How long it lasts.", transform: WholeNumber.minutes) var minutes = 60
         @Option(help: "Where.") var location: String?
         @Option(help: "Notes.") var notes: String?
         @Option(help: "Its colour: a CSS name or #RRGGBB, not red (default: the client's, else the coach's).") var color: String?
@@ -475,7 +475,7 @@ struct Sessions: ParsableCommand {
             discussion: "Example:\n  horari sessions list --coach marc --limit 5")
         @Option(help: "The coach.") var coach: String
         @Flag(help: "Past sessions, newest first, whatever their status.") var past = false
-        @Option(help: "The most sessions to show.") var limit = 10
+        @Option(parsing: .unconditional, help: "The most sessions to show.", transform: WholeNumber.limit) var limit = 10
         @OptionGroup var output: SessionOutput
         @OptionGroup var book: BookOptions
 
@@ -498,7 +498,7 @@ struct Sessions: ParsableCommand {
         @Argument(help: "The session's ID.") var id: String
         @Option(help: "The coach.") var coach: String
         @Option(help: "The new start, 'YYYY-MM-DD HH:MM'.") var start: String
-        @Option(help: "A new length.") var minutes: Int?
+        @Option(parsing: .unconditional, help: "A new length.", transform: WholeNumber.minutes) var minutes: Int?
         @Option(help: "A new colour: a CSS name or #RRGGBB, not red ('' takes the client's or coach's again).") var color: String?
         @Option(help: "A new kind of workout ('' removes it).") var type: String?
         @OptionGroup var book: BookOptions
@@ -567,9 +567,9 @@ struct Sessions: ParsableCommand {
         @Option(help: "The coach.") var coach: String
         @Option(help: "The first date, YYYY-MM-DD (default: today).") var from: String?
         @Option(help: "The last date, included (default: a week on).") var to: String?
-        @Option(help: "The slot's length.") var minutes = 60
+        @Option(parsing: .unconditional, help: "The slot's length.", transform: WholeNumber.minutes) var minutes = 60
         @Option(help: "Minutes between offered starts (default: the length).") var step: Int?
-        @Option(help: "Start every slot on this many minutes past the hour (15: :00, :15, :30, :45); 1 for any minute.") var align = 15
+        @Option(parsing: .unconditional, help: "Start every slot on this many minutes past the hour (15: :00, :15, :30, :45); 1 for any minute.", transform: WholeNumber.minutes) var align = 15
         @OptionGroup var book: BookOptions
 
         func run() throws {
@@ -610,8 +610,8 @@ struct Classes: ParsableCommand {
         @Option(help: "Its name.") var title: String
         @Option(help: "The weekdays it meets, such as MO,WE or MO-FR.") var days: String
         @Option(help: "When it starts, HH:MM.") var time: String
-        @Option(help: "How long it lasts.") var minutes = 60
-        @Option(help: "How many members it takes.") var capacity: Int
+        @Option(parsing: .unconditional, help: "How long it lasts.", transform: WholeNumber.minutes) var minutes = 60
+        @Option(parsing: .unconditional, help: "How many members it takes.", transform: WholeNumber.places) var capacity: Int
         @Option(help: "Where.") var location: String?
         @Option(help: "Who teaches it.") var instructor: String?
         @Option(help: "Its colour: a CSS name or #RRGGBB (not red, which marks busy days).") var color: String?
@@ -718,7 +718,7 @@ extension Classes {
         @Argument(help: "The class's ID.") var id: String
         @Option(help: "The occurrence's date by the timetable, YYYY-MM-DD.") var date: String
         @Option(help: "The new start, 'YYYY-MM-DD HH:MM'.") var start: String
-        @Option(help: "A new length.") var minutes: Int?
+        @Option(parsing: .unconditional, help: "A new length.", transform: WholeNumber.minutes) var minutes: Int?
         @OptionGroup var book: BookOptions
 
         func run() throws {
@@ -829,7 +829,7 @@ extension Sessions {
                 """)
         @Option(help: "The client.") var client: String
         @Option(help: "The coach asking (default: the client's own view).") var coach: String?
-        @Option(help: "The most sessions to show.") var limit = 50
+        @Option(parsing: .unconditional, help: "The most sessions to show.", transform: WholeNumber.limit) var limit = 50
         @OptionGroup var output: SessionOutput
         @OptionGroup var book: BookOptions
 

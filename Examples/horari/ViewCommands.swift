@@ -257,7 +257,7 @@ struct List: ParsableCommand {
     @Option(help: "The first day, YYYY-MM-DD (default: today on the calendar's clock).")
     var from: String?
 
-    @Option(help: "The most occurrences to show.")
+    @Option(parsing: .unconditional, help: "The most occurrences to show.", transform: WholeNumber.limit)
     var limit = 20
 
     @Option(help: "Continue after a page: the token the previous page printed.")

@@ -157,3 +157,113 @@ extension WordsTests {
         #expect(day.stdout.contains("dimecres 2026-11-25"), "\(day.stdout)")
     }
 }
+
+extension WordsTests {
+    @Test("a mistyped command is named, with the nearest there is, instead of the default command's usage", arguments: [
+        (["mnth"], "horari has no command ‘mnth’; did you mean ‘month’?"),
+        (["ad", "Lunch"], "horari has no command ‘ad’; did you mean ‘add’?"),
+        (["sesions", "list"], "horari has no command ‘sesions’; did you mean ‘sessions’?"),
+        (["sessions", "lst", "--coach", "marc"], "horari sessions has no command ‘lst’; did you mean ‘list’?"),
+        (["xyzzy"], "horari has no command ‘xyzzy’.\nSee 'horari --help' for its commands."),
+        (["help", "nosuch"], "horari has no command ‘nosuch’."),
+        (["help", "classes", "timetabel"], "horari classes has no command ‘timetabel’; did you mean ‘timetable’?"),
+    ])
+    func mistypedCommand(_ arguments: [String], _ message: String) throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        let output = try runner.run(arguments)
+        #expect(output.status == 2, "\(arguments): \(output.stderr)")
+        #expect(output.stdout.isEmpty)
+        #expect(output.stderr.hasPrefix("Error: " + message), "\(arguments): \(output.stderr)")
+        #expect(!output.stderr.contains("horari sample"), "\(arguments) shows sample's usage: \(output.stderr)")
+    }
+
+    @Test("help for a command that exists still works")
+    func helpForACommand() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        let output = try runner.run(["help", "sessions", "list"])
+        #expect(output.status == 0 && output.stdout.contains("USAGE: horari sessions list"), "\(output.stderr)")
+    }
+
+    @Test("an unknown option is named before any other check", arguments: [
+        (["add", "Lunch", "--strat", "2026-11-24 10:00"], "horari add has no option --strat; did you mean --start?"),
+        (["add", "Lunch", "--start", "2026-11-24 10:00", "--minuts", "30"], "horari add has no option --minuts; did you mean --minutes?"),
+        (["sessions", "add", "--coach", "marc", "--clinet", "anna", "--start", "2026-11-27 10:00"], "horari sessions add has no option --clinet; did you mean --client?"),
+        (["week", "--frist-weekday", "monday"], "horari week has no option --frist-weekday; did you mean --first-weekday?"),
+        (["--todya", "2026-11-22"], "horari sample has no option --todya; did you mean --today?"),
+        (["delete", "order-mats", "-x"], "horari delete has no option -x."),
+    ])
+    func unknownOption(_ arguments: [String], _ message: String) throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        let before = runner.calendarBytes
+        let output = try runner.run(arguments + Self.gym)
+        #expect(output.status == 2, "\(arguments): \(output.stderr)")
+        #expect(output.stderr.hasPrefix("Error: " + message), "\(arguments): \(output.stderr)")
+        #expect(runner.calendarBytes == before)
+    }
+
+    @Test("--minutes -30 is a value, refused as a negative length, exit 2, in every command that takes a length", arguments: [
+        ["add", "Lunch", "--start", "2026-11-24 10:00", "--minutes", "-30"],
+        ["edit", "staff-meeting", "--minutes", "-30"],
+        ["sessions", "add", "--coach", "marc", "--client", "anna", "--start", "2026-11-27 10:00", "--minutes", "-30"],
+        ["sessions", "move", "s-pau-1124", "--coach", "marc", "--start", "2026-11-27 10:00", "--minutes", "-30"],
+        ["sessions", "free", "--coach", "marc", "--minutes", "-30"],
+        ["classes", "add", "zumba", "--title", "Zumba", "--days", "MO", "--time", "10:00", "--capacity", "5", "--minutes", "-30"],
+        ["classes", "move", "yoga", "--date", "2026-11-23", "--start", "2026-11-23 19:00", "--minutes", "-30"],
+    ])
+    func negativeLength(_ arguments: [String]) throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        let before = runner.calendarBytes
+        let output = try runner.run(arguments + Self.gym + ["--now", "2026-11-22 10:00"])
+        #expect(output.status == 2, "\(arguments): \(output.stderr)")
+        #expect(output.stderr.hasPrefix("Error: The value '-30' is invalid for '--minutes <minutes>': a length in minutes cannot be negative"), "\(arguments): \(output.stderr)")
+        #expect(runner.calendarBytes == before)
+    }
+
+    @Test("the same mistake gives the same exit code in every command: 2 for usage, 1 for a refusal")
+    func sameMistakeSameExitCode() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        let now = ["--now", "2026-11-22 10:00"]
+        // Each family: commands making one mistake, and the code they all give.
+        let families: [(String, Int32, [[String]])] = [
+            ("a colour that is no colour", 2, [
+                ["add", "X", "--start", "2026-11-24 10:00", "--color", "nosuch"], ["edit", "order-mats", "--color", "nosuch"],
+                ["sessions", "add", "--coach", "marc", "--client", "anna", "--start", "2026-11-27 10:00", "--color", "nosuch"] + now,
+                ["coaches", "add", "zoe", "--name", "Zoe", "--color", "nosuch"], ["clients", "add", "zoe", "--coach", "marc", "--name", "Zoe", "--color", "#12"],
+                ["classes", "add", "zumba", "--title", "Zumba", "--days", "MO", "--time", "10:00", "--capacity", "5", "--color", "nosuch"],
+            ]),
+            ("a red colour", 1, [
+                ["add", "X", "--start", "2026-11-24 10:00", "--color", "#f00"], ["edit", "order-mats", "--color", "crimson"],
+                ["sessions", "add", "--coach", "marc", "--client", "anna", "--start", "2026-11-27 10:00", "--color", "tomato"] + now,
+                ["classes", "add", "zumba", "--title", "Zumba", "--days", "MO", "--time", "10:00", "--capacity", "5", "--color", "#f00"],
+            ]),
+            ("a date that does not exist", 2, [
+                ["add", "X", "--start", "2026-02-30 10:00"], ["book", "--member", "marta", "--class", "yoga", "--date", "2026-02-30"] + now,
+                ["classes", "cancel", "yoga", "--date", "2026-02-30"], ["week", "2026-02-30"], ["list", "--from", "2026-02-30"],
+                ["sessions", "free", "--coach", "marc", "--from", "2026-02-30"] + now,
+            ]),
+            ("a count below one", 2, [
+                ["list", "--limit", "0"], ["sessions", "list", "--coach", "marc", "--limit", "0"], ["sessions", "history", "--client", "anna", "--limit", "-1"],
+                ["classes", "add", "zumba", "--title", "Zumba", "--days", "MO", "--time", "10:00", "--capacity", "0"],
+                ["coaches", "add", "zoe", "--name", "Zoe", "--buffer", "-5"],
+            ]),
+            ("an ID that names nothing", 1, [
+                ["edit", "nosuch", "--title", "X"], ["done", "nosuch"], ["sessions", "cancel", "nosuch", "--coach", "marc"],
+                ["classes", "cancel", "nosuch", "--date", "2026-11-23"], ["book", "--member", "marta", "--class", "nosuch", "--date", "2026-11-23"] + now,
+            ]),
+        ]
+        let before = runner.calendarBytes
+        for (mistake, code, commands) in families {
+            for command in commands {
+                let output = try runner.run(command + Self.gym)
+                #expect(output.status == code, "\(mistake): horari \(command.joined(separator: " ")) exits \(output.status), not \(code): \(output.stderr)")
+                #expect(output.stderr.hasPrefix("Error: "), "\(mistake): \(command): \(output.stderr)")
+            }
+        }
+        #expect(runner.calendarBytes == before)
+    }
+}
