@@ -168,6 +168,33 @@ expect "19. a class changed to no places" 1 "capacity" "$M/gym.ics" -- \
 expect "16. a class occurrence moved onto another of its class" 1 "cannot move there: the Yoga of 2026-11-25 is on then" "$WORK/gym.ics" -- \
   "$HORARI" classes move yoga --date 2026-11-23 --start '2026-11-25 19:45' --calendar "$WORK/gym.ics"
 
+# The CLI's words (issue 28, 21 and 22): a mistyped command or option is named,
+# with the nearest there is, before any other check; a negative length is read
+# as a value and refused; #f00 is red. Usage errors exit 2, refusals 1, in
+# every command.
+expect "21. a mistyped command" 2 "horari has no command ‘mnth’; did you mean ‘month’?" "$WORK/gym.ics" -- \
+  "$HORARI" mnth --calendar "$WORK/gym.ics"
+expect "21. a mistyped subcommand" 2 "horari sessions has no command ‘lst’; did you mean ‘list’?" "$WORK/gym.ics" -- \
+  "$HORARI" sessions lst --coach marc --calendar "$WORK/gym.ics"
+expect "21. help for no command" 2 "horari has no command ‘nosuch’" "$WORK/gym.ics" -- \
+  "$HORARI" help nosuch
+expect "21. an unknown option, named before the missing --start" 2 "horari add has no option --strat; did you mean --start?" "$WORK/gym.ics" -- \
+  "$HORARI" add Lunch --strat '2026-11-24 10:00' --calendar "$WORK/gym.ics"
+expect "21. a negative length" 2 "a length in minutes cannot be negative" "$WORK/gym.ics" -- \
+  "$HORARI" add Lunch --start '2026-11-24 10:00' --minutes -30 --calendar "$WORK/gym.ics"
+expect "21. a negative length of a session" 2 "a length in minutes cannot be negative" "$WORK/gym.ics" -- \
+  "$HORARI" sessions add --coach marc --client anna --start '2026-11-27 10:00' --minutes -30 --calendar "$WORK/gym.ics" --now '2026-11-22 10:00'
+expect "21. a colour that is no colour" 2 "‘nosuch’ is not a CSS3 colour name" "$WORK/gym.ics" -- \
+  "$HORARI" coaches add zoe --name Zoe --color nosuch --calendar "$WORK/gym.ics"
+expect "22. #f00 is red" 1 "red marks days with two or more items" "$WORK/gym.ics" -- \
+  "$HORARI" add Busy --start '2026-11-24 10:00' --color '#f00' --calendar "$WORK/gym.ics"
+unchanged_before=$(cksum < "$WORK/gym.ics")
+holds "22. an edit that changes nothing" 0 "Nothing to change: task ‘Order new yoga mats’" -- \
+  "$HORARI" edit order-mats --color orchid --calendar "$WORK/gym.ics"
+if [ "$unchanged_before" != "$(cksum < "$WORK/gym.ics")" ]; then
+  echo "FAIL 22. an edit that changes nothing: gym.ics was written"; failures=$((failures + 1))
+fi
+
 # A read command with no calendar yet, and a folder of other things given as
 # the calendar (a folder is a calendar of one .ics per UID, issue 21, but one
 # that holds no .ics file and something else is a mistyped path): nothing is

@@ -12,9 +12,12 @@ struct Expand: ParsableCommand {
             moved forward out of a daylight-saving gap), and a trailing Z for UTC.
 
             Examples:
-              horari expand --rrule 'FREQ=WEEKLY;BYDAY=MO,WE;COUNT=4' --dtstart 20260302T090000 --tzid Europe/Madrid
-              horari expand --rrule 'FREQ=DAILY' --dtstart 20260101 --from 20260301 --to 20260308
-              echo '{"rrule":"FREQ=MONTHLY;BYDAY=-1FR","dtstart":"20260130T180000","limit":3}' | horari expand --jsonl
+              horari expand --rrule 'FREQ=WEEKLY;BYDAY=MO,WE;COUNT=4' \\
+                  --dtstart 20260302T090000 --tzid Europe/Madrid
+              horari expand --rrule 'FREQ=DAILY' --dtstart 20260101 \\
+                  --from 20260301 --to 20260308
+              echo '{"rrule":"FREQ=MONTHLY;BYDAY=-1FR","dtstart":"20260130","limit":3}' \\
+                  | horari expand --jsonl
             """
     )
 

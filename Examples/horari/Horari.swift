@@ -1,9 +1,7 @@
 import ArgumentParser
 import CalendarCore
 import Foundation
-
-/// The version `horari --version` prints.
-let horariVersion = "0.4.0-dev"
+import ICalendarKit
 
 /// The `horari` command: the example CLI of the Horari library.
 @main
@@ -20,19 +18,21 @@ struct Horari: ParsableCommand {
               horari
               horari sample --write gym.ics
               horari month --calendar gym.ics
-              horari add 'Staff meeting' --start '2026-11-24 13:00' --minutes 45 --calendar gym.ics
+              horari add Meeting --start '2026-11-24 13:00' --minutes 45 --calendar gym.ics
               horari book --member marta --class yoga --date 2026-11-23 --calendar gym.ics
 
             Shell completions:
-              horari --generate-completion-script bash > ~/.local/share/bash-completion/completions/horari
+              horari --generate-completion-script bash \\
+                  > ~/.local/share/bash-completion/completions/horari
               horari --generate-completion-script zsh > ~/.zfunc/_horari
-              horari --generate-completion-script fish > ~/.config/fish/completions/horari.fish
+              horari --generate-completion-script fish \\
+                  > ~/.config/fish/completions/horari.fish
 
-            Exit codes: 0 success, 1 the request failed (the message says why, on
-            standard error), 2 usage error (an unknown option, a date that does not
-            exist).
+            Exit codes: 0 success, 1 the request was refused (the message says why,
+            on standard error), 2 usage error (a mistyped command or option, a
+            negative length, a date that does not exist), the same in every command.
             """,
-        version: horariVersion,
+        version: HorariVersion.current,
         subcommands: [
             Sample.self, Add.self, Edit.self, Delete.self, Done.self, Rules.self, Month.self, Week.self, Day.self, List.self, Sessions.self, Classes.self, Book.self, CancelBooking.self,
             Coaches.self, Clients.self, Members.self, Expand.self, Occurrences.self, Validate.self, Import.self, Export.self,
@@ -48,10 +48,22 @@ struct Horari: ParsableCommand {
         // which the atomic save reports and cleans up after, rather than the
         // kernel's SIGXFSZ ending the process halfway.
         signal(SIGXFSZ, SIG_IGN)
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        // `horari help nosuch` is a mistake too, though the parser would show the root's help.
+        if arguments.first == "help", let mistake = CommandWords.mistake(in: arguments, root: Horari.self) {
+            FileHandle.standardError.write(Data("Error: \(mistake)\n".utf8))
+            Foundation.exit(2)
+        }
         var command: any ParsableCommand
         do {
-            command = try parseAsRoot()
+            command = try parseAsRoot(arguments)
         } catch {
+            // A mistyped command or an unknown option is named first, with the
+            // nearest there is, whatever else the line gets wrong.
+            if exitCode(for: error) != .success, let mistake = CommandWords.mistake(in: arguments, root: Horari.self) {
+                FileHandle.standardError.write(Data("Error: \(mistake)\n".utf8))
+                Foundation.exit(2)
+            }
             if exitCode(for: error) == .validationFailure {
                 FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
                 Foundation.exit(2)

@@ -102,14 +102,16 @@ func parseTime(_ text: String, option: String, clock: Clock) throws -> CalendarT
     return .date(try parseDate(text, option: option))
 }
 
-/// A CSS3 colour name or `#RRGGBB`. Whether red is refused is the library's
-/// call (`CalendarItem.validate`), made when the item is added.
+/// A CSS3 colour name, `#RRGGBB` or `#RGB` (as CSS reads them); any other
+/// word is a usage error (exit 2), as a date that does not exist is, in
+/// every command. Whether red is refused is the library's call
+/// (`CalendarItem.validate`), made when the item is added: a refusal (exit 1).
 func parseColor(_ text: String) throws -> ItemColor {
     if text.hasPrefix("#") {
-        guard let rgb = ItemColor.RGB(hex: text) else { throw CLIError("--color ‘\(text)’ is not #RRGGBB (for example #1e90ff)") }
+        guard let rgb = ItemColor.RGB(css: text) else { throw ValidationError("--color ‘\(text)’ is not #RRGGBB or #RGB (for example #1e90ff or #0a0)") }
         return ItemColor(rgb: rgb)
     }
-    do { return try ItemColor.named(text) } catch { throw CLIError("--color ‘\(text)’: \(error.message) or #RRGGBB") }
+    do { return try ItemColor.named(text) } catch { throw ValidationError("--color ‘\(text)’: \(error.message) or #RRGGBB") }
 }
 
 /// "event ‘Yoga’ (Fri 2026-11-27 18:00–19:00)", its times on `clock`.
@@ -175,17 +177,18 @@ struct Add: ParsableCommand {
             then names its last day. Red is refused: it marks days with several items.
 
             Examples:
-              horari add 'Staff meeting' --start '2026-11-24 13:00' --minutes 45 --color slateblue
+              horari add Meeting --start '2026-11-24 13:00' --minutes 45 --color slateblue
               horari add 'Open day' --start 2026-11-28 --end 2026-11-29 --color gold
-              horari add 'Order new yoga mats' --task --due '2026-11-27 20:00' --color orchid
-              horari add 'Pilates' --start '2026-11-24 19:00' --minutes 50 --repeat 'FREQ=WEEKLY;BYDAY=TU'
+              horari add 'Order yoga mats' --task --due '2026-11-27 20:00' --color orchid
+              horari add 'Pilates' --start '2026-11-24 19:00' --minutes 50 \\
+                  --repeat 'FREQ=WEEKLY;BYDAY=TU'
             """)
 
     @Argument(help: "The title.") var title: String
     @Flag(help: "Make a task (VTODO) instead of an event.") var task = false
     @Option(help: "The start: 'YYYY-MM-DD HH:MM', or YYYY-MM-DD for all day.") var start: String?
     @Option(help: "The end: 'YYYY-MM-DD HH:MM', or the last day of an all-day event.") var end: String?
-    @Option(help: "The length in minutes, instead of --end.") var minutes: Int?
+    @Option(parsing: .unconditional, help: "The length in minutes, instead of --end.", transform: WholeNumber.minutes) var minutes: Int?
     @Option(help: "When a task is due, 'YYYY-MM-DD HH:MM' or YYYY-MM-DD.") var due: String?
     @Option(help: "Its colour: a CSS name or #RRGGBB (not red, which marks busy days).") var color: String?
     @Option(help: "Notes (DESCRIPTION).") var notes: String?
@@ -206,9 +209,12 @@ struct Add: ParsableCommand {
             let clock = try book.clock(of: calendar)
             let item = try makeItem(clock: clock)
             try calendar.add(item, at: try book.instant(inZone: clock.name, zones: clock.zones), rules: try calendarRules(of: calendar).rules)
-            return (item, clock)
+            // A generated UID is named as the views name it (its short ID
+            // among the calendar's items); an --id as it was typed.
+            let shown = id ?? ShortIDs(calendar.schedule().items.map(\.uid)).short(for: item.uid)
+            return (item, clock, shown)
         }
-        print("Added \(describe(added.0, clock: added.1)) as \(added.0.uid).")
+        print("Added \(describe(added.0, clock: added.1)) as \(added.2.shown).")
     }
 
     private func makeItem(clock: Clock) throws -> CalendarItem {
@@ -253,7 +259,7 @@ struct Edit: ParsableCommand {
     @Option(help: "A new title.") var title: String?
     @Option(help: "A new start: 'YYYY-MM-DD HH:MM', or YYYY-MM-DD for all day.") var start: String?
     @Option(help: "A new end.") var end: String?
-    @Option(help: "A new length in minutes.") var minutes: Int?
+    @Option(parsing: .unconditional, help: "A new length in minutes.", transform: WholeNumber.minutes) var minutes: Int?
     @Option(help: "A new due time for a task.") var due: String?
     @Option(help: "A new colour: a CSS name or #RRGGBB (not red).") var color: String?
     @Flag(help: "Remove the colour.") var noColor = false
@@ -275,10 +281,29 @@ struct Edit: ParsableCommand {
         }
     }
 
+    /// An edit that leaves the item as it was: nothing is written.
+    private struct Unchanged: Error {
+        let item: CalendarItem
+        let clock: Clock
+    }
+
     func run() throws {
         guard try book.place.exists else { throw noCalendarYet(try book.place) }
         if let occurrence { return try editOccurrence(occurrence) }
-        let (old, new, clock) = try book.updateCalendar { calendar in
+        let old: CalendarItem, new: CalendarItem, clock: Clock
+        do {
+            (old, new, clock) = try change()
+        } catch let same as Unchanged {
+            print("Nothing to change: \(describe(same.item, clock: same.clock)) is already so; the calendar was not written.")
+            return
+        }
+        print("Changed \(describe(old, clock: clock))\n     to \(describe(new, clock: clock)).")
+    }
+
+    /// Revises the item under the file's lock; throws ``Unchanged`` (so
+    /// that nothing is saved) when the revision is the item as it was.
+    private func change() throws -> (CalendarItem, CalendarItem, Clock) {
+        try book.updateCalendar { calendar in
             let uid = try resolveID(id, in: calendar, place: try book.place)
             guard let old = calendar.item(uid: uid) else { throw CLIError("there is no event or task with the UID ‘\(uid.shown)’") }
             if SchedulingBook.isSchedulingItem(old) {
@@ -286,10 +311,10 @@ struct Edit: ParsableCommand {
             }
             let clock = try book.clock(of: calendar)
             let new = try revise(old, clock: clock)
+            guard new != old else { throw Unchanged(item: old, clock: clock) }
             try calendar.update(new, at: try book.instant(inZone: clock.name, zones: clock.zones), rules: try calendarRules(of: calendar).rules)
             return (old, calendar.item(uid: uid) ?? new, clock)
         }
-        print("Changed \(describe(old, clock: clock))\n     to \(describe(new, clock: clock)).")
     }
 
     /// One occurrence changed (an override), or it and every later one (the

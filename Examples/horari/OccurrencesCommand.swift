@@ -31,7 +31,8 @@ struct Occurrences: ParsableCommand {
 
             Examples:
               horari occurrences team.ics --from 2026-01-01 --to 2026-02-01
-              horari occurrences team.ics --from 2000-01-01 --to 2030-01-01 --format jsonl --max-per-series 2000
+              horari occurrences team.ics --from 2000-01-01 --to 2030-01-01 \\
+                  --format jsonl --max-per-series 2000
             """
     )
 

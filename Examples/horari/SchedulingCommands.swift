@@ -324,7 +324,8 @@ struct Coaches: ParsableCommand {
         abstract: "Add, list, edit and remove coaches, with their working hours.",
         discussion: """
             Examples:
-              horari coaches add marc --name 'Marc Soler' --hours 'MO-FR 09:00-13:00 16:00-20:00' --buffer 10
+              horari coaches add marc --name 'Marc Soler' \\
+                  --hours 'MO-FR 09:00-13:00 16:00-20:00' --buffer 10
               horari coaches edit marc --buffer 15
             """,
         subcommands: [Add.self, ListCoaches.self, Edit.self, Remove.self])
@@ -334,14 +335,16 @@ struct Coaches: ParsableCommand {
             abstract: "Add a coach.",
             discussion: """
                 Examples:
-                  horari coaches add marc --name 'Marc Soler' --email marc@gym.example --hours 'MO-FR 09:00-13:00 16:00-20:00' --buffer 10
-                  horari coaches add laia --name 'Laia Vidal' --hours 'MO,WE 08:00-14:00' --hours 'SA 09:00-12:00'
+                  horari coaches add marc --name 'Marc Soler' --email marc@gym.example \\
+                      --hours 'MO-FR 09:00-13:00 16:00-20:00' --buffer 10
+                  horari coaches add laia --name 'Laia Vidal' \\
+                      --hours 'MO,WE 08:00-14:00' --hours 'SA 09:00-12:00'
                 """)
         @Argument(help: "The coach's ID.") var id: String
         @Option(help: "The coach's name.") var name: String
         @Option(help: "The coach's e-mail address.") var email: String?
         @Option(help: "Working hours: weekdays then ranges, such as 'MO-FR 09:00-13:00 16:00-20:00'; repeat for other days.") var hours: [String] = []
-        @Option(help: "Minutes kept free between two sessions.") var buffer = 0
+        @Option(parsing: .unconditional, help: "Minutes kept free between two sessions.", transform: WholeNumber.buffer) var buffer = 0
         @Option(help: "The colour of the coach's sessions (unless the client or session has one): a CSS name or #RRGGBB, not red.") var color: String?
         @OptionGroup var book: BookOptions
 
@@ -357,13 +360,13 @@ struct Coaches: ParsableCommand {
 struct Clients: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Add, list, edit and remove a coach's clients.",
-        discussion: "Examples:\n  horari clients add anna --coach marc --name 'Anna Puig' --email anna@example.com\n  horari clients list --coach marc",
+        discussion: "Examples:\n  horari clients add anna --coach marc --name 'Anna Puig' \\\n      --email anna@example.com\n  horari clients list --coach marc",
         subcommands: [Add.self, ListClients.self, Edit.self, Remove.self])
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Add a client to a coach.",
-            discussion: "Example:\n  horari clients add anna --coach marc --name 'Anna Puig' --email anna@example.com")
+            discussion: "Example:\n  horari clients add anna --coach marc --name 'Anna Puig' \\\n      --email anna@example.com")
         @Argument(help: "The client's ID.") var id: String
         @Option(help: "The coach the client trains with.") var coach: String
         @Option(help: "The client's name.") var name: String
@@ -427,21 +430,21 @@ struct Sessions: ParsableCommand {
             Every command names the coach; a coach only ever sees their own clients and sessions.
 
             Examples:
-              horari sessions add --coach marc --client anna --start '2026-11-26 18:00' --minutes 60
+              horari sessions add --coach marc --client anna --start '2026-11-26 18:00'
               horari sessions list --coach marc
               horari sessions history --client anna
-              horari sessions free --coach marc --from 2026-11-26 --to 2026-11-27 --minutes 60
+              horari sessions free --coach marc --from 2026-11-26 --to 2026-11-27
             """,
         subcommands: [Add.self, ListSessions.self, History.self, Move.self, Cancel.self, Mark.self, Free.self])
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Book a session of a coach with one of their clients; a clash is refused.",
-            discussion: "Example:\n  horari sessions add --coach marc --client anna --start '2026-11-26 18:00' --minutes 60 --location 'Gimnàs Sants'")
+            discussion: "Example:\n  horari sessions add --coach marc --client anna --start '2026-11-26 18:00' \\\n      --minutes 45 --location 'Gimnàs Sants'")
         @Option(help: "The coach.") var coach: String
         @Option(help: "The client (one of the coach's).") var client: String
         @Option(help: "When it starts, 'YYYY-MM-DD HH:MM'.") var start: String
-        @Option(help: "How long it lasts.") var minutes = 60
+        @Option(parsing: .unconditional, help: "How long it lasts.", transform: WholeNumber.minutes) var minutes = 60
         @Option(help: "Where.") var location: String?
         @Option(help: "Notes.") var notes: String?
         @Option(help: "Its colour: a CSS name or #RRGGBB, not red (default: the client's, else the coach's).") var color: String?
@@ -469,7 +472,7 @@ struct Sessions: ParsableCommand {
             discussion: "Example:\n  horari sessions list --coach marc --limit 5")
         @Option(help: "The coach.") var coach: String
         @Flag(help: "Past sessions, newest first, whatever their status.") var past = false
-        @Option(help: "The most sessions to show.") var limit = 10
+        @Option(parsing: .unconditional, help: "The most sessions to show.", transform: WholeNumber.limit) var limit = 10
         @OptionGroup var output: SessionOutput
         @OptionGroup var book: BookOptions
 
@@ -492,7 +495,7 @@ struct Sessions: ParsableCommand {
         @Argument(help: "The session's ID.") var id: String
         @Option(help: "The coach.") var coach: String
         @Option(help: "The new start, 'YYYY-MM-DD HH:MM'.") var start: String
-        @Option(help: "A new length.") var minutes: Int?
+        @Option(parsing: .unconditional, help: "A new length.", transform: WholeNumber.minutes) var minutes: Int?
         @Option(help: "A new colour: a CSS name or #RRGGBB, not red ('' takes the client's or coach's again).") var color: String?
         @Option(help: "A new kind of workout ('' removes it).") var type: String?
         @OptionGroup var book: BookOptions
@@ -557,13 +560,13 @@ struct Sessions: ParsableCommand {
     struct Free: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "List a coach's free slots of a length, from their working hours and sessions.",
-            discussion: "Example:\n  horari sessions free --coach marc --from 2026-11-23 --to 2026-11-29 --minutes 60")
+            discussion: "Example:\n  horari sessions free --coach marc --from 2026-11-23 --to 2026-11-29")
         @Option(help: "The coach.") var coach: String
         @Option(help: "The first date, YYYY-MM-DD (default: today).") var from: String?
         @Option(help: "The last date, included (default: a week on).") var to: String?
-        @Option(help: "The slot's length.") var minutes = 60
+        @Option(parsing: .unconditional, help: "The slot's length.", transform: WholeNumber.minutes) var minutes = 60
         @Option(help: "Minutes between offered starts (default: the length).") var step: Int?
-        @Option(help: "Start every slot on this many minutes past the hour (15: :00, :15, :30, :45); 1 for any minute.") var align = 15
+        @Option(parsing: .unconditional, help: "Start every slot on this many minutes past the hour (15: :00, :15, :30, :45); 1 for any minute.", transform: WholeNumber.minutes) var align = 15
         @OptionGroup var book: BookOptions
 
         func run() throws {
@@ -590,7 +593,7 @@ struct Classes: ParsableCommand {
         abstract: "The gym's weekly classes: add one, show the timetable, cancel or move an occurrence.",
         discussion: """
             Examples:
-              horari classes add yoga --title Yoga --days MO,WE --time 18:30 --capacity 12 --from 2026-09-07
+              horari classes add yoga --title Yoga --days MO,WE --time 18:30 --capacity 12
               horari classes timetable --week 2026-11-23
               horari classes cancel yoga --date 2026-12-07
             """,
@@ -599,13 +602,13 @@ struct Classes: ParsableCommand {
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Add a weekly class with a number of places.",
-            discussion: "Example:\n  horari classes add yoga --title Yoga --days MO,WE --time 18:30 --minutes 60 --capacity 12 --location 'Sala 2' --from 2026-09-07")
+            discussion: "Example:\n  horari classes add yoga --title Yoga --days MO,WE --time 18:30 \\\n      --minutes 60 --capacity 12 --location 'Sala 2' --from 2026-09-07")
         @Argument(help: "The class's ID.") var id: String
         @Option(help: "Its name.") var title: String
         @Option(help: "The weekdays it meets, such as MO,WE or MO-FR.") var days: String
         @Option(help: "When it starts, HH:MM.") var time: String
-        @Option(help: "How long it lasts.") var minutes = 60
-        @Option(help: "How many members it takes.") var capacity: Int
+        @Option(parsing: .unconditional, help: "How long it lasts.", transform: WholeNumber.minutes) var minutes = 60
+        @Option(parsing: .unconditional, help: "How many members it takes.", transform: WholeNumber.places) var capacity: Int
         @Option(help: "Where.") var location: String?
         @Option(help: "Who teaches it.") var instructor: String?
         @Option(help: "Its colour: a CSS name or #RRGGBB (not red, which marks busy days).") var color: String?
@@ -620,10 +623,10 @@ struct Classes: ParsableCommand {
             do { start = try TimeOfDay(parsing: time) } catch { throw ValidationError("--time: \(error.description)") }
             var colour: ItemColor?
             if let color {
-                do {
-                    colour = try parseColor(color)
-                    try CalendarItem(uid: id, title: title, start: .date(today), color: colour).validate()
-                } catch { throw CLIError("--color ‘\(color)’: \(error)") }
+                colour = try parseColor(color)
+                do { try CalendarItem(uid: id, title: title, start: .date(today), color: colour).validate() } catch {
+                    throw CLIError("--color ‘\(color)’: \(error)")
+                }
             }
             let series = ClassSeries(
                 id: id, title: title, weekdays: try parseWeekdays(days, option: "--days"), time: start, duration: .minutes(minutes), capacity: capacity,
@@ -663,12 +666,15 @@ struct Classes: ParsableCommand {
             if let week {
                 let day = try parseDate(week, option: "--week")
                 let monday = day.adding(days: -day.weekday.rawValue)
+                if let header = shown.display.header { print(header) }
                 for o in b.occurrences(from: monday, through: monday.adding(days: 6)) {
                     let state = o.isCancelled ? "cancelled" : o.placesLeft == 0 ? "full, \(o.waiting) waiting" : "\(o.placesLeft) of \(o.capacity) places left"
                     print("\(shown.span(o.start, minutes: o.duration.wholeMinutes))  \(o.title.shown)  (\(state))\(o.isMoved ? "  moved from \(o.id.date) \((try? b.classSeries(o.id.classID).time.description) ?? "")" : "")  [\(o.id.classID)]")
                 }
                 return
             }
+            // The weekly times are the book's own wall times, whatever --time-zone says.
+            if !b.classes.isEmpty, let header = try Clock(named: b.timeZone.identifier).header { print(header) }
             let names = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
             // A class that ended before today (an earlier part of a class
             // changed from a date on, a class ended) is off the timetable.
@@ -721,7 +727,7 @@ extension Classes {
         @Argument(help: "The class's ID.") var id: String
         @Option(help: "The occurrence's date by the timetable, YYYY-MM-DD.") var date: String
         @Option(help: "The new start, 'YYYY-MM-DD HH:MM'.") var start: String
-        @Option(help: "A new length.") var minutes: Int?
+        @Option(parsing: .unconditional, help: "A new length.", transform: WholeNumber.minutes) var minutes: Int?
         @OptionGroup var book: BookOptions
 
         func run() throws {
@@ -832,7 +838,7 @@ extension Sessions {
                 """)
         @Option(help: "The client.") var client: String
         @Option(help: "The coach asking (default: the client's own view).") var coach: String?
-        @Option(help: "The most sessions to show.") var limit = 50
+        @Option(parsing: .unconditional, help: "The most sessions to show.", transform: WholeNumber.limit) var limit = 50
         @OptionGroup var output: SessionOutput
         @OptionGroup var book: BookOptions
 
@@ -853,11 +859,13 @@ struct SessionOutput: ParsableArguments {
     @Option(help: "auto (colour on a terminal unless NO_COLOR is set), always or never.") var color: ColorChoice = .auto
 
     /// One line a session: time, colour, client, type, place, ID, status;
-    /// the notes on the next line.
+    /// the notes on the next line. "Times in ZONE" comes first when the
+    /// zone shown is not the machine's, as in the views.
     func print(_ sessions: [Session], book: SchedulingBook, clock: BookClock, command: String, none: String) throws {
         if format == .json {
             return try printJSON(SessionsJSON(sessions: sessions.map { SessionJSON($0, book: book, clock: clock) }), command: command, timeZone: clock.display.name)
         }
+        if let header = clock.display.header { Swift.print(header) }
         let painter = Painter(choice: color)
         if sessions.isEmpty { Swift.print(none) }
         for s in sessions {

@@ -264,7 +264,7 @@ extension Classes {
 
                 Examples:
                   horari classes change yoga --from 2026-12-07 --time 19:00
-                  horari classes change pilates --from 2026-12-03 --capacity 3 --location 'Sala 3'
+                  horari classes change pilates --from 2026-12-03 --capacity 3
                 """)
         @Argument(help: "The class's ID.") var id: String
         @Option(help: "The first date the change applies to, YYYY-MM-DD.") var from: String

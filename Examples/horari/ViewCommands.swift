@@ -9,10 +9,10 @@ struct ViewOptions: ParsableArguments {
     @Option(help: "The calendar: a file, a folder of one .ics per event, or a CalDAV collection's https:// URL (default: $XDG_DATA_HOME/horari/calendar.ics, else ~/.local/share/horari/calendar.ics).")
     var calendar: String?
 
-    @Option(help: "The first day of the week: monday … sunday (default: the locale's; Sunday without --locale, as ncal).")
+    @Option(help: "The first day of the week: monday … sunday (default: the locale's; Sunday in the C locale, as ncal).")
     var firstWeekday: String?
 
-    @Option(help: "The locale for names and labels, such as en_US, ca_ES, es_ES, it_IT (default: en_US_POSIX, as ncal in the C locale).")
+    @Option(help: "The locale for names and labels, such as en_US, ca_ES, es_ES, it_IT (default: the environment's, LC_ALL, LC_TIME or LANG; en_US_POSIX in the C locale, as ncal).")
     var locale: String?
 
     @Option(help: "The IANA time zone to show times in (default: the calendar's own, its X-WR-TIMEZONE; never the machine's).")
@@ -56,9 +56,25 @@ struct ViewOptions: ParsableArguments {
         let clock = try Clock(option: timeZone, calendar: calendar)
         // The CLI reads the clock once, here; the views are handed `today`.
         let today = try parseDate(self.today, option: "--today", default: clock.today())
-        let names = CalendarNames(locale: Locale(identifier: locale ?? "en_US_POSIX"))
-        let first = try firstWeekday.map(parseWeekday) ?? (locale == nil ? .sunday : names.firstWeekday)
+        // Every view takes its names and its first weekday from the same
+        // place: the flags, else the environment's locale, else ncal's C locale.
+        let chosen = locale ?? Self.environmentLocale()
+        let names = CalendarNames(locale: Locale(identifier: chosen ?? "en_US_POSIX"))
+        let first = try firstWeekday.map(parseWeekday) ?? (chosen == nil ? .sunday : names.firstWeekday)
         return Context(clock: clock, today: today, names: names, firstWeekday: first, schedule: schedule, painter: Painter(choice: color))
+    }
+
+    /// The locale the environment names for dates, as POSIX chooses it: the
+    /// first of `LC_ALL`, `LC_TIME` and `LANG` that is set and not empty,
+    /// without its encoding or modifier (`ca_ES.UTF-8@euro` is `ca_ES`);
+    /// `nil` for the C or POSIX locale, or when none is set.
+    static func environmentLocale(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        for key in ["LC_ALL", "LC_TIME", "LANG"] {
+            guard let value = environment[key], !value.isEmpty else { continue }
+            let name = String(value.prefix { $0 != "." && $0 != "@" })
+            return name.isEmpty || name == "C" || name == "POSIX" ? nil : name
+        }
+        return nil
     }
 }
 
@@ -133,7 +149,7 @@ func span(_ o: DisplayOccurrence, names: CalendarNames, clock: Clock) -> String 
 /// `horari week`: seven days; a day with several items says so instead of listing them.
 struct Week: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Show a week: each day's one item, or \"Several tasks\" (in red) when it holds more.",
+        abstract: "Show a week: each day's one item, or \"Several items\" (in red) when it holds more.",
         discussion: """
             Examples:
               horari week 2026-11-25 --calendar Examples/Samples/gym.ics
@@ -168,7 +184,7 @@ struct Week: ParsableCommand {
             case .one(let o):
                 print("\(title)  \(context.painter.swatch(o.color)) \(span(o, names: context.names, clock: context.clock))  \(o.title.shown)  [\(ids.shown(o))]\(done(d))")
             case .several(let count):
-                print("\(title)  \(context.painter.paint("\(context.names.severalItems) (\(count))", color: .red, bold: true))\(done(d))")
+                print("\(title)  \(context.painter.paint("\(d.label ?? context.names.severalItems) (\(count))", color: .red, bold: true))\(done(d))")
             }
         }
     }
@@ -241,7 +257,7 @@ struct List: ParsableCommand {
     @Option(help: "The first day, YYYY-MM-DD (default: today on the calendar's clock).")
     var from: String?
 
-    @Option(help: "The most occurrences to show.")
+    @Option(parsing: .unconditional, help: "The most occurrences to show.", transform: WholeNumber.limit)
     var limit = 20
 
     @Option(help: "Continue after a page: the token the previous page printed.")

@@ -90,7 +90,7 @@ enum ResourceReader {
         sharedDiagnostics += otherwise.map { ICalendarDiagnostic(.warning, line: 1, .other, $0) }
 
         var text: [UInt8] = Array("BEGIN:VCALENDAR\r\nVERSION:2.0\r\n".utf8)
-        text += scans.lazy.compactMap { $0?.productLine }.first ?? Array("PRODID:-//Horari//Horari//EN\r\n".utf8)
+        text += scans.lazy.compactMap { $0?.productLine }.first ?? Array("PRODID:\(HorariVersion.productID)\r\n".utf8)
         var origin: [(source: Int, line: Int)] = [(-1, 0), (-1, 0), (-1, 0)]
         var zones: Set<String> = []
         for (i, s) in scans.enumerated() {

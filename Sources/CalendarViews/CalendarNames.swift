@@ -8,13 +8,14 @@ import Foundation
 /// let names = CalendarNames(locale: Locale(identifier: "ca_ES"))
 /// names.month(11)          // "novembre"
 /// names.weekday(.monday)   // "dilluns"
-/// names.severalItems       // "Diverses tasques"
+/// names.severalItems       // "Diversos elements"
+/// names.severalTasks       // "Diverses tasques"
 /// names.firstWeekday       // .monday
 /// ```
 ///
 /// Names come from Foundation (CLDR through ICU), so every locale it knows
-/// gets them. The two labels Foundation cannot know — "Several tasks" and
-/// "All day" — come from ``labels``, a table in this file: English, Catalan,
+/// gets them. The labels Foundation cannot know — "Several items", "Several
+/// tasks" and "All day" — come from ``labels``, a table in this file: English, Catalan,
 /// Spanish, Italian, French, German and Portuguese, English for any other
 /// language. A table in code rather than a string catalog because
 /// swift-corelibs-foundation on Linux does not look up a package's
@@ -29,8 +30,12 @@ public struct CalendarNames: Hashable, Sendable, Codable {
     public let weekdays: [String]
     /// Abbreviated weekday names as they stand alone, Monday first.
     public let shortWeekdays: [String]
-    /// The label of a day that holds two or more items ("Several tasks").
+    /// The label of a day that holds two or more items, not all of them
+    /// tasks ("Several items").
     public let severalItems: String
+    /// The label of a day that holds two or more items, all of them tasks
+    /// ("Several tasks").
+    public let severalTasks: String
     /// The label of the all-day part of a day ("All day").
     public let allDay: String
     /// The locale's first day of the week.
@@ -55,6 +60,7 @@ public struct CalendarNames: Hashable, Sendable, Codable {
         shortWeekdays = Self.mondayFirst(formatter.shortStandaloneWeekdaySymbols)
         let words = Self.labels[locale.language.languageCode?.identifier ?? "en"] ?? Self.englishLabels
         severalItems = words.several
+        severalTasks = words.severalTasks
         allDay = words.allDay
         var calendar = Self.gregorian
         calendar.locale = locale
@@ -94,23 +100,25 @@ public struct CalendarNames: Hashable, Sendable, Codable {
 
     /// The views' own words in one language.
     public struct Labels: Hashable, Sendable {
-        /// A day with two or more items.
+        /// A day with two or more items, not all of them tasks.
         public let several: String
+        /// A day with two or more items, all of them tasks.
+        public let severalTasks: String
         /// The all-day part of a day.
         public let allDay: String
     }
 
-    static let englishLabels = Labels(several: "Several tasks", allDay: "All day")
+    static let englishLabels = Labels(several: "Several items", severalTasks: "Several tasks", allDay: "All day")
 
     /// The labels by ISO 639 language code; English for any other language.
     public static let labels: [String: Labels] = [
         "en": englishLabels,
-        "ca": Labels(several: "Diverses tasques", allDay: "Tot el dia"),
-        "es": Labels(several: "Varias tareas", allDay: "Todo el día"),
-        "it": Labels(several: "Diverse attività", allDay: "Tutto il giorno"),
-        "fr": Labels(several: "Plusieurs tâches", allDay: "Toute la journée"),
-        "de": Labels(several: "Mehrere Aufgaben", allDay: "Ganztägig"),
-        "pt": Labels(several: "Várias tarefas", allDay: "Dia inteiro"),
+        "ca": Labels(several: "Diversos elements", severalTasks: "Diverses tasques", allDay: "Tot el dia"),
+        "es": Labels(several: "Varios elementos", severalTasks: "Varias tareas", allDay: "Todo el día"),
+        "it": Labels(several: "Diversi elementi", severalTasks: "Diverse attività", allDay: "Tutto il giorno"),
+        "fr": Labels(several: "Plusieurs éléments", severalTasks: "Plusieurs tâches", allDay: "Toute la journée"),
+        "de": Labels(several: "Mehrere Einträge", severalTasks: "Mehrere Aufgaben", allDay: "Ganztägig"),
+        "pt": Labels(several: "Vários itens", severalTasks: "Várias tarefas", allDay: "Dia inteiro"),
     ]
 
     private static func mondayFirst(_ sundayFirst: [String]) -> [String] {

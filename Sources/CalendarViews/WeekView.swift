@@ -2,13 +2,14 @@ import CalendarCore
 import Foundation
 
 /// A week of seven days, each saying whether it is free, holds one item, or
-/// holds several — a week view says "Several tasks" instead of cramming names.
+/// holds several — a week view says "Several items" ("Several tasks" when
+/// they are all tasks) instead of cramming names.
 ///
 /// ```swift
 /// let week = WeekView(containing: try LocalDate(year: 2026, month: 11, day: 25), schedule: schedule,
 ///                     options: .init(firstWeekday: .monday, zone: try .named("Europe/Madrid"),
 ///                                    names: CalendarNames(locale: Locale(identifier: "es_ES"))))
-/// for day in week.days { print(day.name, day.label ?? "") }   // "miércoles Varias tareas"
+/// for day in week.days { print(day.name, day.label ?? "") }   // "miércoles Varios elementos"
 /// ```
 ///
 /// Each day's ``Day/date`` is what an app opens a ``DayView`` with.
@@ -50,13 +51,14 @@ public struct WeekView: Hashable, Sendable, Codable {
 
     /// What a day holds that is still to do: done tasks and cancelled items
     /// are counted apart (``Day/done``, ``Day/cancelled``), so a day says
-    /// "Several tasks" only when several are open.
+    /// "Several items" only when several are open.
     public enum Content: Hashable, Sendable, Codable {
         /// Nothing.
         case empty
         /// One occurrence.
         case one(DisplayOccurrence)
-        /// Two or more occurrences (drawn red, labelled "Several tasks").
+        /// Two or more occurrences (drawn red, labelled "Several items", or
+        /// "Several tasks" when all are tasks).
         case several(count: Int)
 
         private enum CodingKeys: String, CodingKey { case kind, occurrence, count }
@@ -101,7 +103,7 @@ public struct WeekView: Hashable, Sendable, Codable {
         /// What it holds.
         public var content: Content
         /// The text to show: the one item's title, the localised "Several
-        /// tasks", or `nil` for an empty day.
+        /// items" ("Several tasks" when all are tasks), or `nil` for an empty day.
         public var label: String?
         /// The colour to draw: the one item's, red for several, `nil` otherwise.
         public var color: ItemColor?
@@ -138,7 +140,9 @@ public struct WeekView: Hashable, Sendable, Codable {
             case 1:
                 let one = DisplayOccurrence(occurrences[0], zone: zone)
                 (content, label, color) = (.one(one), one.title, one.color)
-            default: (content, label, color) = (.several(count: occurrences.count), options.names.severalItems, .red)
+            default:
+                let allTasks = occurrences.allSatisfy { $0.item.kind == .task }
+                (content, label, color) = (.several(count: occurrences.count), allTasks ? options.names.severalTasks : options.names.severalItems, .red)
             }
             days.append(Day(date: day, name: options.names.weekday(day.weekday), isToday: day == options.today,
                             isSelected: day == options.selected, content: content, label: label, color: color,

@@ -24,7 +24,7 @@ import Foundation
 public struct ICalendarExporter: Sendable {
     /// How the export is written.
     public struct Options: Hashable, Sendable {
-        /// `PRODID` when the calendar has none.
+        /// `PRODID` when the calendar has none (default: ``HorariVersion/productID``).
         public var productID: String
         /// `DTSTAMP` for items that have none (default: when the exporter was made,
         /// so that one exporter writes the same bytes every time).
@@ -34,7 +34,7 @@ public struct ICalendarExporter: Sendable {
         public var includeRejected: Bool
 
         /// Creates options.
-        public init(productID: String = "-//Horari//Horari 0.3//EN", timestamp: Date = Date(), includeRejected: Bool = false) {
+        public init(productID: String = HorariVersion.productID, timestamp: Date = Date(), includeRejected: Bool = false) {
             self.productID = productID
             self.timestamp = timestamp
             self.includeRejected = includeRejected

@@ -39,6 +39,18 @@ struct ItemColorTests {
         #expect(!ItemColor.fallback.isReservedForBusyDays, "the colour of uncoloured items is not red")
     }
 
+    @Test("a colour typed as CSS: #rgb doubles each digit, #rrggbb as it is, nothing else")
+    func cssHex() throws {
+        #expect(ItemColor.RGB(css: "#f00") == ItemColor.RGB(255, 0, 0))
+        #expect(ItemColor.RGB(css: "#0A0") == ItemColor.RGB(0, 0xAA, 0))
+        #expect(ItemColor.RGB(css: "#1e90ff") == ItemColor.RGB(0x1E, 0x90, 0xFF))
+        for wrong in ["f00", "#f0", "#f000", "#+fff", "#ggg", "#", "teal", "#1e90f"] {
+            #expect(ItemColor.RGB(css: wrong) == nil, "\(wrong)")
+        }
+        #expect(ItemColor(rgb: try #require(ItemColor.RGB(css: "#f00"))).isReservedForBusyDays)
+        #expect(!ItemColor(rgb: try #require(ItemColor.RGB(css: "#0a0"))).isReservedForBusyDays)
+    }
+
     @Test("what a refusal suggests is clearly not red: 20° of hue or more outside the family")
     func suggestionsAreClearlyNotRed() {
         let family = ReservedRedFamily()

@@ -61,13 +61,34 @@ struct WeekViewTests {
         #expect(swim.title == "swim" && week.days[1].label == "swim" && week.days[1].color == teal)
         #expect(swim.start == (try LocalDateTime(year: 2026, month: 3, day: 10, hour: 9)))
         #expect(week.days[2].content == .several(count: 2))
-        #expect(week.days[2].label == "Varias tareas" && week.days[2].color == .red && week.days[2].isToday)
+        #expect(week.days[2].label == "Varios elementos" && week.days[2].color == .red && week.days[2].isToday)
         guard case .one(let late) = week.days[4].content else { Issue.record("the 13th holds the late item"); return }
         #expect(late.id.uid == "late")
         #expect(week.days[5].label == "trip" && week.days[6].label == "trip")
         // Navigation moves whole weeks.
         #expect(week.next == (try LocalDate(year: 2026, month: 3, day: 16)))
         #expect(week.previous == (try LocalDate(year: 2026, month: 3, day: 2)))
+    }
+
+    @Test("a busy day of events (or events and tasks) says Several items; of tasks only, Several tasks")
+    func severalItemsOrTasks() throws {
+        var essay = try Make.item("essay", Make.at(11, 12), minutes: nil)
+        essay.kind = .task
+        var reading = try Make.item("reading", Make.at(12, 18), minutes: nil)
+        reading.kind = .task
+        var maths = try Make.item("maths", Make.at(12, 20), minutes: nil)
+        maths.kind = .task
+        let schedule = Schedule(items: [
+            try Make.item("swim", Make.at(10, 9), minutes: 60), try Make.item("run", Make.at(10, 18), minutes: 30),
+            try Make.item("yoga", Make.at(11, 19), minutes: 60), essay, reading, maths,
+        ])
+        for (id, items, tasks) in [("en_US", "Several items", "Several tasks"), ("ca_ES", "Diversos elements", "Diverses tasques")] {
+            let week = WeekView(containing: try LocalDate(year: 2026, month: 3, day: 12), schedule: schedule,
+                                options: .init(firstWeekday: .monday, zone: madrid, names: CalendarNames(locale: Locale(identifier: id))))
+            #expect(week.days[1].content == .several(count: 2) && week.days[1].label == items, "two events, \(id)")
+            #expect(week.days[2].content == .several(count: 2) && week.days[2].label == items, "an event and a task, \(id)")
+            #expect(week.days[3].content == .several(count: 2) && week.days[3].label == tasks, "two tasks, \(id)")
+        }
     }
 
     @Test("Sunday first (en_US): the week of a Sunday starts on it")
@@ -250,10 +271,10 @@ struct CalendarNamesTests {
     /// checks the Monday-first mapping, not just that a list exists — and a
     /// few names are also checked against what the language writes.
     @Test("English, Catalan, Spanish and Italian against Foundation's formatter", arguments: [
-        ("en_US", "November", "Monday", "Several tasks", Weekday.sunday),
-        ("ca_ES", "novembre", "dilluns", "Diverses tasques", Weekday.monday),
-        ("es_ES", "noviembre", "lunes", "Varias tareas", Weekday.monday),
-        ("it_IT", "novembre", "lunedì", "Diverse attività", Weekday.monday),
+        ("en_US", "November", "Monday", "Several items", Weekday.sunday),
+        ("ca_ES", "novembre", "dilluns", "Diversos elements", Weekday.monday),
+        ("es_ES", "noviembre", "lunes", "Varios elementos", Weekday.monday),
+        ("it_IT", "novembre", "lunedì", "Diversi elementi", Weekday.monday),
     ])
     func locales(_ id: String, november: String, monday: String, several: String, first: Weekday) throws {
         let locale = Locale(identifier: id)
@@ -287,7 +308,8 @@ struct CalendarNamesTests {
     @Test("A language without a table entry falls back to English labels; names still come from Foundation")
     func fallback() {
         let names = CalendarNames(locale: Locale(identifier: "nl_NL"))
-        #expect(names.severalItems == "Several tasks")
+        #expect(names.severalItems == "Several items")
+        #expect(names.severalTasks == "Several tasks")
         #expect(names.month(3) == "maart")
         #expect(names.firstWeekday == .monday)
     }

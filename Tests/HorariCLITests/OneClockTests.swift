@@ -91,7 +91,7 @@ struct OneClockTests {
             #expect(add.stdout.contains("Sun \(start)–02:30 \(start.split(separator: " ").last ?? "")"), "\(add.stdout)")
         }
         let list = try runner.run(["sessions", "list", "--coach", "nit", "--color", "never"] + cal)
-        #expect(list.stdout == "Sun 2026-10-25 02:00 CEST–02:30 CEST  • Owl  [early]\nSun 2026-10-25 02:00 CET–02:30 CET  • Owl  [late]\n")
+        #expect(list.stdout == "Times in Europe/Madrid\nSun 2026-10-25 02:00 CEST–02:30 CEST  • Owl  [early]\nSun 2026-10-25 02:00 CET–02:30 CET  • Owl  [late]\n")
         // The second is written as its UTC instant, and both slots are gone.
         #expect(String(decoding: runner.calendarBytes, as: UTF8.self).contains("UID:late\r\nDTSTAMP:20261001T080000Z\r\nDTSTART:20261025T010000Z\r\n"))
         let after = try runner.run(["sessions", "free", "--coach", "nit", "--from", "2026-10-25", "--to", "2026-10-25", "--minutes", "30"] + cal)

@@ -40,6 +40,19 @@ public struct ItemColor: Hashable, Sendable, Codable, CustomStringConvertible {
             self.init(UInt8(v >> 16), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF))
         }
 
+        /// Reads a colour as CSS writes it in hex: `#rrggbb`, or `#rgb`, where
+        /// each digit stands for itself twice (`#f00` is `#ff0000`, red).
+        ///
+        /// The `#` is required and every other character is a hex digit, so a
+        /// CSS name such as `teal` is never read as digits. Files keep to
+        /// ``init(hex:)``, which reads `#RRGGBB` only.
+        public init?(css text: String) {
+            guard text.hasPrefix("#") else { return nil }
+            let digits = text.dropFirst()
+            guard digits.count == 3 || digits.count == 6, digits.allSatisfy(\.isHexDigit) else { return nil }
+            self.init(hex: digits.count == 6 ? String(digits) : String(digits.flatMap { [$0, $0] }))
+        }
+
         /// `#rrggbb`.
         public var hex: String { String(format: "#%02x%02x%02x", red, green, blue) }
     }

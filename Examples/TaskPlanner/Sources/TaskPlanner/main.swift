@@ -65,7 +65,7 @@ for week in month.weeks {
 let red = month.weeks.flatMap(\.days).filter { $0.isInMonth && $0.marker.color == .red }
 print("• one item, in its colour   ■ two or more, in red: \(red.map { "\($0.date.day)" }.joined(separator: ", "))\n")
 
-// The week says "Several tasks" instead of crowding a day.
+// The week says "Several items" (or "Several tasks") instead of crowding a day.
 func printWeek() async {
     let week = WeekView(containing: today, schedule: await store.snapshot, options: .init(firstWeekday: .monday, zone: madrid, today: today))
     print("Week \(week.isoWeek)")

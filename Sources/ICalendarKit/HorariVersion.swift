@@ -1,0 +1,15 @@
+/// The version of Horari, said once: what `horari --version` prints and what
+/// the `PRODID` of every file Horari writes names.
+///
+/// ```swift
+/// HorariVersion.current     // "0.4.0-dev"
+/// HorariVersion.productID   // "-//Horari//Horari 0.4.0-dev//EN"
+/// ```
+public enum HorariVersion {
+    /// The version, such as `0.4.0-dev`.
+    public static let current = "0.4.0-dev"
+
+    /// The `PRODID` (RFC 5545 §3.7.3) of a calendar Horari writes that names
+    /// no product of its own: `-//Horari//Horari VERSION//EN`.
+    public static let productID = "-//Horari//Horari \(current)//EN"
+}
