@@ -165,6 +165,12 @@ expect "19. a class ended before it began" 1 "remove the class instead, or end i
   "$HORARI" classes end spin --on 2026-01-01 --calendar "$M/gym.ics"
 expect "19. a class changed to no places" 1 "capacity" "$M/gym.ics" -- \
   "$HORARI" classes change spin --from 2026-11-23 --capacity 0 --calendar "$M/gym.ics" --now '2026-11-22 10:00'
+# 15: a property over the 1 MiB line limit (an EXDATE of 80,000 dates) is left out, said, and fails the import.
+{ printf 'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//t//EN\r\nBEGIN:VEVENT\r\nUID:daily\r\nDTSTAMP:20261101T000000Z\r\nDTSTART:20260101T100000\r\nRRULE:FREQ=DAILY;COUNT=10\r\nEXDATE:20260102T100000'
+  yes ',20260102T100000' | head -n 80000 | tr -d '\n'
+  printf '\r\nSUMMARY:Daily\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n'; } > "$M/long-line.ics"
+holds "15. an import that drops something says so" 1 "not imported 1" -- \
+  "$HORARI" import "$M/long-line.ics" --into "$M/long-into.ics"
 expect "16. a class occurrence moved onto another of its class" 1 "cannot move there: the Yoga of 2026-11-25 is on then" "$WORK/gym.ics" -- \
   "$HORARI" classes move yoga --date 2026-11-23 --start '2026-11-25 19:45' --calendar "$WORK/gym.ics"
 
