@@ -226,8 +226,15 @@ struct Import: ParsableCommand {
         // too long, a value it could not read): said in the summary, and the
         // import fails unless --force (issue 28, 15; Docs/ICalendar.md).
         let notImported = read.damage.count
-        // The lines of the incoming items, for the refusals.
-        let lines = SchedulingRecordLines(bytes: (try? [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))) ?? [])
+        // The lines of the incoming items, for the refusals: indexed only
+        // when there is one, so that an import that refuses nothing costs no
+        // second copy of the file (its peak memory is a benchmark's, issue 19).
+        var lines: SchedulingRecordLines?
+        let path = file
+        func line(of uid: String) -> Int? {
+            if lines == nil { lines = SchedulingRecordLines(bytes: (try? [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))) ?? []) }
+            return lines?.line(of: .item(uid: uid))
+        }
         var refused: [String] = []
         var occurrences: [ClassOccurrence.ID] = []
         let target = try calendarPlace(into)
@@ -255,7 +262,7 @@ struct Import: ParsableCommand {
                         guard !SchedulingBook.isSchedulingItem(item) else { return false }
                         let breaks = item.ruleBreaks(rules)
                         guard !breaks.isEmpty else { return false }
-                        let at = lines.line(of: .item(uid: item.uid)).map { "\(file):\($0): " } ?? "\(file): "
+                        let at = line(of: item.uid).map { "\(file):\($0): " } ?? "\(file): "
                         refused.append("\(at)refused ‘\(item.title.shown)’ (the \(rulesName) rules of \(target.name)): " + breaks.map(\.message).joined(separator: "; "))
                         return true
                     }
