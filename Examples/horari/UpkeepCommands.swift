@@ -295,6 +295,9 @@ extension Classes {
                   + ([series.location, series.instructor].compactMap { $0 }.map { ", " + $0 }.joined()) + ".")
             if let earlier = report.earlierPart { print("Its earlier dates are kept as \(earlier).") }
             if report.released.isEmpty { print("Every booking still fits.") } else { print("Released:"); sayReleased(report.released) }
+            for p in report.promoted {
+                print("  \(p.occurrence.classID) on \(p.occurrence.date): \(p.confirmed.joined(separator: ", ")) moved up from the waitlist")
+            }
         }
     }
 

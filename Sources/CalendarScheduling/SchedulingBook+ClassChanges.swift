@@ -44,11 +44,16 @@ public struct ClassChangeReport: Hashable, Sendable {
     /// members. Every other booking is kept: bookings belong to an
     /// occurrence's date, not its time.
     public var released: [AffectedBookings]
+    /// The members who moved up from a waitlist into places a larger
+    /// capacity opened (in ``AffectedBookings/confirmed``), first waiting
+    /// first, as a cancellation moves them up; the gym can tell them too.
+    public var promoted: [AffectedBookings]
 
     /// Creates a report.
-    public init(earlierPart: String?, released: [AffectedBookings]) {
+    public init(earlierPart: String?, released: [AffectedBookings], promoted: [AffectedBookings] = []) {
         self.earlierPart = earlierPart
         self.released = released
+        self.promoted = promoted
     }
 }
 
@@ -118,16 +123,26 @@ extension SchedulingBook {
         classesByID[id] = changed
         let from = earlier == nil ? LocalDate(dayNumber: Int.min / 2) : date
         released += removeRosters { $0.classID == id && $0.date >= from && !changed.meets(on: $0.date) }
-        // Past a smaller capacity, the last places booked are released.
+        // Past a smaller capacity, the last places booked are released; a
+        // larger one moves the first waiting up into the places it opens.
+        var promoted: [AffectedBookings] = []
         for key in rosters.keys.filter({ $0.classID == id && $0.date >= from }).sorted() {
-            guard var roster = rosters[key], roster.confirmed.count > changed.capacity else { continue }
-            let over = Array(roster.confirmed.suffix(roster.confirmed.count - changed.capacity))
-            roster.confirmed.removeLast(over.count)
-            rosters[key] = roster
-            for m in over { occurrencesByMember[m]?.remove(key) }
-            released.append(AffectedBookings(occurrence: key, confirmed: over, waitlisted: []))
+            guard var roster = rosters[key] else { continue }
+            if roster.confirmed.count > changed.capacity {
+                let over = Array(roster.confirmed.suffix(roster.confirmed.count - changed.capacity))
+                roster.confirmed.removeLast(over.count)
+                rosters[key] = roster
+                for m in over { occurrencesByMember[m]?.remove(key) }
+                released.append(AffectedBookings(occurrence: key, confirmed: over, waitlisted: []))
+            } else if roster.confirmed.count < changed.capacity, !roster.waitlist.isEmpty {
+                let up = Array(roster.waitlist.prefix(changed.capacity - roster.confirmed.count))
+                roster.waitlist.removeFirst(up.count)
+                roster.confirmed += up
+                rosters[key] = roster
+                promoted.append(AffectedBookings(occurrence: key, confirmed: up, waitlisted: []))
+            }
         }
-        return ClassChangeReport(earlierPart: earlier?.id, released: released.sorted { $0.occurrence < $1.occurrence })
+        return ClassChangeReport(earlierPart: earlier?.id, released: released.sorted { $0.occurrence < $1.occurrence }, promoted: promoted)
     }
 
     /// Ends a class on a date: it meets no more after it; the bookings of

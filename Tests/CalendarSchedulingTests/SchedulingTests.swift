@@ -184,6 +184,13 @@ struct SessionTests {
         #expect(try book.occurrence(classID: "yoga", on: Gym.day("2026-12-14")).start == (try Gym.at("2026-12-14 17:00")))
         #expect(try book.occurrence(classID: "yoga", on: Gym.day("2026-12-21")).start == (try Gym.at("2026-12-21 19:00")))
         #expect(try book.bookings(member: "marta").map(\.id.classID) == ["yoga-until-20261130", "yoga"])
+        // More places move the first waiting up, as a cancellation does (review of issue 28).
+        try book.book(member: "nuria", classID: "yoga", on: Gym.day("2026-12-21"), now: now)
+        try book.book(member: "marta", classID: "yoga", on: Gym.day("2026-12-21"), now: now)
+        #expect(try book.book(member: "oriol", classID: "yoga", on: Gym.day("2026-12-21"), now: now, whenFull: .joinWaitlist) == .waitlisted(position: 1))
+        let more = try book.changeClass("yoga", from: Gym.day("2026-12-21"), ClassChange(capacity: 3))
+        #expect(more.promoted == [AffectedBookings(occurrence: .init(classID: "yoga", date: try Gym.day("2026-12-21")), confirmed: ["oriol"], waitlisted: [])])
+        #expect(try book.roster(classID: "yoga", on: Gym.day("2026-12-21")) == (confirmed: ["nuria", "marta", "oriol"], waitlist: []))
         // Ended on a date: the later bookings are released and listed.
         try book.book(member: "oriol", classID: "spin", on: Gym.day("2026-12-18"), now: now)
         let ended = try book.endClass("spin", on: Gym.day("2026-12-11"))
