@@ -270,7 +270,7 @@ struct Import: ParsableCommand {
                 // A member's export brought back: each of its class
                 // occurrences merges into its class (issue 28, 4).
                 occurrences = []
-                if let book = try? calendar.schedulingBook(defaultTimeZone: calendarZoneName(of: calendar)) {
+                if incoming.holdsClassOccurrences, let book = try? calendar.schedulingBook(defaultTimeZone: calendarZoneName(of: calendar)) {
                     occurrences = incoming.removeClassOccurrences(of: book)
                 }
                 progress.show("Merging \(incoming.items.count) items into \(target.name)…")

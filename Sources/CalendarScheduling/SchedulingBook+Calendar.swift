@@ -260,11 +260,20 @@ extension SchedulingBook {
     /// - Parameter item: an item read from a calendar.
     /// - Returns: the occurrence's ID, or `nil`.
     public func classOccurrence(exportedAs item: CalendarItem) -> ClassOccurrence.ID? {
-        guard !item.isRecurring,
+        guard Self.isClassOccurrenceExport(item),
               let classID = item.properties.first(where: { $0.name == Names.classID })?.value, classesByID[classID] != nil,
               let text = item.properties.first(where: { $0.name == Names.date })?.value,
               let date = try? CalendarTime(icalValue: text).localDate else { return nil }
         return ClassOccurrence.ID(classID: classID, date: date)
+    }
+
+    /// Whether an item is written as a member's export writes a class
+    /// occurrence (`X-HORARI-CLASS` and `X-HORARI-DATE`, no rule), whatever
+    /// book it came from: a check that needs no book, so that a caller reads
+    /// one only when an incoming calendar holds such items.
+    /// - Parameter item: an item read from a calendar.
+    public static func isClassOccurrenceExport(_ item: CalendarItem) -> Bool {
+        !item.isRecurring && item.properties.contains { $0.name == Names.classID } && item.properties.contains { $0.name == Names.date }
     }
 
     /// A coach's sessions (cancelled ones too) as a schedule the views draw.

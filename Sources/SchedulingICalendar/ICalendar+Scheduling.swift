@@ -96,9 +96,13 @@ extension ICalendar {
     /// does not keep are left in, so a member's export imports into her own
     /// calendar as ordinary events.
     ///
+    /// Read the target's book only when ``holdsClassOccurrences``: most
+    /// imported files hold none, and a gym's book is not free to read.
+    ///
     /// - Parameter book: the scheduling book of the calendar merged into.
     /// - Returns: the class occurrences taken out, in the order they were.
     public mutating func removeClassOccurrences(of book: SchedulingBook) -> [ClassOccurrence.ID] {
+        guard holdsClassOccurrences else { return [] }
         var taken: [ClassOccurrence.ID] = []
         items.removeAll { item in
             guard let id = book.classOccurrence(exportedAs: item) else { return false }
@@ -107,4 +111,10 @@ extension ICalendar {
         }
         return taken
     }
+}
+
+extension ICalendar {
+    /// Whether any item is a class occurrence as a member's export writes it
+    /// (`SchedulingBook.isClassOccurrenceExport(_:)`).
+    public var holdsClassOccurrences: Bool { items.contains(where: SchedulingBook.isClassOccurrenceExport) }
 }
