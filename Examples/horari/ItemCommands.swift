@@ -492,15 +492,8 @@ struct Delete: ParsableCommand {
         return item
     }
 
-    /// Asks on a terminal; without one, --yes is the only answer.
     private func confirm(_ question: String) throws -> Bool {
-        if yes { return true }
-        guard isatty(STDIN_FILENO) == 1 else {
-            throw CLIError("not deleting ‘\(id)’ without a question answered: run it at a terminal, or add --yes")
-        }
-        FileHandle.standardError.write(Data(question.utf8))
-        let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
-        return answer == "y" || answer == "yes"
+        try confirmOnTerminal(question, yes: yes, refusing: "deleting ‘\(id)’")
     }
 }
 
@@ -591,4 +584,14 @@ func freeUID(_ base: String, in calendar: ICalendar) -> String {
 /// "HH:MM".
 func clockText(_ t: LocalDateTime) -> String {
     (t.hour < 10 ? "0" : "") + String(t.hour) + ":" + (t.minute < 10 ? "0" : "") + String(t.minute)
+}
+
+/// Asks a yes/no question on a terminal (standard error); without one,
+/// `--yes` is the only answer, and `refusing` says what was not done.
+func confirmOnTerminal(_ question: String, yes: Bool, refusing: String) throws -> Bool {
+    if yes { return true }
+    guard isatty(STDIN_FILENO) == 1 else { throw CLIError("not \(refusing) without a question answered: run it at a terminal, or add --yes") }
+    FileHandle.standardError.write(Data(question.utf8))
+    let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+    return answer == "y" || answer == "yes"
 }

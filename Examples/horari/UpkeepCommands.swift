@@ -28,17 +28,33 @@ private func hoursText(_ hours: WorkingHours) -> String {
 
 /// Asks on a terminal before a removal; without one, --yes is the only answer.
 private func confirmRemoval(_ question: String, yes: Bool, what: String) throws -> Bool {
-    if yes { return true }
-    guard isatty(STDIN_FILENO) == 1 else { throw CLIError("not removing \(what) without a question answered: run it at a terminal, or add --yes") }
-    FileHandle.standardError.write(Data(question.utf8))
-    let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
-    return answer == "y" || answer == "yes"
+    try confirmOnTerminal(question, yes: yes, refusing: "removing \(what)")
 }
 
-/// What a change of one record did, `name: ‘a’ → ‘b’`, or that nothing changed.
-private func changes(_ pairs: [(String, String?, String?)]) -> String {
-    let changed = pairs.filter { $0.1 != $0.2 }.map { "\($0.0) ‘\($0.1 ?? "none")’ → ‘\($0.2 ?? "none")’" }
-    return changed.isEmpty ? "nothing changed" : changed.joined(separator: ", ")
+/// Edits one record of the book and says what changed, field by field
+/// (`name ‘a’ → ‘b’`). The edit is tried on a read first: one that changes
+/// nothing writes nothing; else it is made again under the lock, on the book
+/// as it is then.
+/// - Parameters:
+///   - label: how the record is named in what is printed (`Coach marc`).
+///   - record: the record in a book (throws for one that is not there).
+///   - edited: the record as the options change it.
+///   - save: puts the edited record into the book.
+///   - fields: each field's name and value as text, for the report.
+private func editRecord<R: Equatable>(_ book: BookOptions, _ label: String, record: (SchedulingBook) throws -> R, edited: (R) -> R,
+                                      save: (inout SchedulingBook, R) throws -> Void, fields: (R) -> [(String, String?)]) throws {
+    let current: R
+    do { current = try record(try book.read()) } catch let error as SchedulingError { throw CLIError(error.description) }
+    guard edited(current) != current else { print("\(label): nothing changed."); return }
+    let said = try book.change { b in
+        let old = try record(b)
+        let new = edited(old)
+        guard new != old else { return "nothing changed" }
+        try save(&b, new)
+        let changed = zip(fields(old), fields(new)).filter { $0.1 != $1.1 }.map { "\($0.0) ‘\($0.1 ?? "none")’ → ‘\($1.1 ?? "none")’" }
+        return changed.joined(separator: ", ")
+    }
+    print("\(label): \(said).")
 }
 
 extension Coaches {
@@ -72,7 +88,7 @@ extension Coaches {
             let hours = hours.isEmpty ? nil : try parseHours(hours)
             let color: ItemColor?? = try self.color.map { text -> ItemColor? in text.isEmpty ? nil : try parseColor(text) }
             let (id, name, email, buffer) = (id, name, email, buffer)
-            let edited = { (old: Coach) -> Coach in
+            try editRecord(book, "Coach \(id)", record: { try $0.coach(id) }, edited: { old in
                 var new = old
                 if let name { new.name = name }
                 if let email { new.email = email.isEmpty ? nil : email }
@@ -80,21 +96,10 @@ extension Coaches {
                 if let buffer { new.buffer = .minutes(buffer) }
                 if let color { new.color = color }
                 return new
-            }
-            // An edit that changes nothing writes nothing.
-            let current = try book.read().coach(id)
-            guard edited(current) != current else { print("Coach \(id): nothing changed."); return }
-            let said = try book.change { b in
-                let old = try b.coach(id)
-                let new = edited(old)
-                guard new != old else { return "nothing changed" }
-                try b.updateCoach(new)
-                return changes([("name", old.name, new.name), ("e-mail", old.email, new.email),
-                                ("hours", hoursText(old.workingHours), hoursText(new.workingHours)),
-                                ("buffer", "\(old.buffer.wholeMinutes) min", "\(new.buffer.wholeMinutes) min"),
-                                ("colour", old.color?.description, new.color?.description)])
-            }
-            print("Coach \(id): \(said).")
+            }, save: { try $0.updateCoach($1) }, fields: { c in
+                [("name", c.name), ("e-mail", c.email), ("hours", hoursText(c.workingHours)), ("buffer", "\(c.buffer.wholeMinutes) min"),
+                 ("colour", c.color?.description)]
+            })
         }
     }
 
@@ -133,24 +138,13 @@ extension Clients {
         func run() throws {
             let color: ItemColor?? = try self.color.map { text -> ItemColor? in text.isEmpty ? nil : try parseColor(text) }
             let (id, coach, name, email) = (id, coach, name, email)
-            let edited = { (old: Client) -> Client in
+            try editRecord(book, "Client \(id) of coach \(coach)", record: { try $0.client(id, coach: coach) }, edited: { old in
                 var new = old
                 if let name { new.name = name }
                 if let email { new.email = email.isEmpty ? nil : email }
                 if let color { new.color = color }
                 return new
-            }
-            let current: Client
-            do { current = try book.read().client(id, coach: coach) } catch let error as SchedulingError { throw CLIError(error.description) }
-            guard edited(current) != current else { print("Client \(id) of coach \(coach): nothing changed."); return }
-            let said = try book.change { b in
-                let old = try b.client(id, coach: coach)
-                let new = edited(old)
-                guard new != old else { return "nothing changed" }
-                try b.updateClient(new, coach: coach)
-                return changes([("name", old.name, new.name), ("e-mail", old.email, new.email), ("colour", old.color?.description, new.color?.description)])
-            }
-            print("Client \(id) of coach \(coach): \(said).")
+            }, save: { try $0.updateClient($1, coach: coach) }, fields: { c in [("name", c.name), ("e-mail", c.email), ("colour", c.color?.description)] })
         }
     }
 
@@ -201,22 +195,12 @@ extension Members {
 
         func run() throws {
             let (id, name, email) = (id, name, email)
-            let edited = { (old: Member) -> Member in
+            try editRecord(book, "Member \(id)", record: { try $0.member(id) }, edited: { old in
                 var new = old
                 if let name { new.name = name }
                 if let email { new.email = email.isEmpty ? nil : email }
                 return new
-            }
-            let current = try book.read().member(id)
-            guard edited(current) != current else { print("Member \(id): nothing changed."); return }
-            let said = try book.change { b in
-                let old = try b.member(id)
-                let new = edited(old)
-                guard new != old else { return "nothing changed" }
-                try b.updateMember(new)
-                return changes([("name", old.name, new.name), ("e-mail", old.email, new.email)])
-            }
-            print("Member \(id): \(said).")
+            }, save: { try $0.updateMember($1) }, fields: { m in [("name", m.name), ("e-mail", m.email)] })
         }
     }
 
