@@ -448,24 +448,24 @@ struct Delete: ParsableCommand {
     /// series ends before it; from its first, the whole item goes).
     private func deleteOccurrence(_ text: String) throws {
         let calendar = try loadExistingCalendar(try book.place, quiet: true).calendar
-        let clock = try book.clock(of: calendar)
+        let seriesClock = try book.clock(of: calendar)
         let uid = try resolveID(id, in: calendar, place: try book.place)
         let shown = try item(uid, in: calendar)
-        let instance = try occurrenceOf(shown, text, clock: clock)
-        let when = "\(dayText(instance.recurrenceID.localDate))\(instance.recurrenceID.isDate ? "" : " " + clockText(instance.recurrenceID.wallTime))"
+        let instance = try occurrenceOf(shown, text, clock: seriesClock)
+        let when = "\(dayText(instance.recurrenceID.localDate))\(instance.recurrenceID.isDate ? "" : " " + clock(instance.recurrenceID.wallTime))"
         let what = andFollowing ? "‘\(shown.title.shown)’ from \(when) on" : "the occurrence of ‘\(shown.title.shown)’ on \(when)"
         guard try confirm("Delete \(what)? [y/N] ") else {
             print("Nothing deleted.")
             return
         }
-        let (andFollowing, now) = (andFollowing, try book.instant(inZone: clock.name, zones: clock.zones))
+        let (andFollowing, now) = (andFollowing, try book.instant(inZone: seriesClock.name, zones: seriesClock.zones))
         let whole = try book.updateCalendar { calendar -> Bool in
             guard try item(uid, in: calendar) == shown else {
                 throw CLIError("‘\(uid)’ changed while you were asked; nothing was deleted, run the command again")
             }
             var series = shown
             if andFollowing {
-                guard try series.removeOccurrences(from: instance.recurrenceID, floatingZone: clock.rules, zones: clock.zones) else {
+                guard try series.removeOccurrences(from: instance.recurrenceID, floatingZone: seriesClock.rules, zones: seriesClock.zones) else {
                     try calendar.removeItem(uid: uid)
                     return true
                 }
@@ -476,7 +476,7 @@ struct Delete: ParsableCommand {
             return false
         }
         if whole {
-            print("Deleted \(describe(shown, clock: clock)): \(when) was its first occurrence.")
+            print("Deleted \(describe(shown, clock: seriesClock)): \(when) was its first occurrence.")
         } else {
             print("Deleted \(what)" + (andFollowing ? "; the series ends before it." : "; the rest of the series is as it was."))
         }
@@ -579,11 +579,6 @@ func freeUID(_ base: String, in calendar: ICalendar) -> String {
         uid = "\(base)-\(n)"
     }
     return uid
-}
-
-/// "HH:MM".
-func clockText(_ t: LocalDateTime) -> String {
-    (t.hour < 10 ? "0" : "") + String(t.hour) + ":" + (t.minute < 10 ? "0" : "") + String(t.minute)
 }
 
 /// Asks a yes/no question on a terminal (standard error); without one,

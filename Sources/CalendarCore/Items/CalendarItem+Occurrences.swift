@@ -95,10 +95,17 @@ extension CalendarItem {
         one.recurrenceDates = []
         one.exceptionDates = []
         one.overrides = []
-        let shift = instance.start.wallTime.localSeconds - start.wallTime.localSeconds
-        one.start = instance.start
-        if case .at(let e) = end { one.end = .at(e.withWallTime(LocalDateTime(localSeconds: e.wallTime.localSeconds + shift))) }
-        return one
+        return one.starting(at: instance.start)
+    }
+
+    /// The item moved to start at `time`, an end given as a time moved by as
+    /// much wall time (a length stays a length).
+    private func starting(at time: CalendarTime) -> CalendarItem {
+        var moved = self
+        let shift = time.wallTime.localSeconds - start.wallTime.localSeconds
+        moved.start = time
+        if case .at(let e) = end { moved.end = .at(e.withWallTime(LocalDateTime(localSeconds: e.wallTime.localSeconds + shift))) }
+        return moved
     }
 
     /// Deletes this occurrence and every later one: the series ends before it.
@@ -162,12 +169,9 @@ extension CalendarItem {
         let cut = try instant(recurrenceID, floatingZone, zones)
         var head = self
         let kept = try head.removeOccurrences(from: recurrenceID, floatingZone: floatingZone, zones: zones)
-        var tail = self
+        var tail = starting(at: recurrenceID)
         tail.uid = newUID
         tail.sequence = 0
-        let shift = recurrenceID.wallTime.localSeconds - start.wallTime.localSeconds
-        tail.start = recurrenceID
-        if case .at(let e) = end { tail.end = .at(e.withWallTime(LocalDateTime(localSeconds: e.wallTime.localSeconds + shift))) }
         // A COUNT counts what its rule makes, excluded dates included (RFC
         // 5545 §3.3.10, §3.8.5.1): the new series has what the rule had not
         // yet made.
