@@ -122,7 +122,7 @@ let package = Package(
         .testTarget(name: "CalendarViewsTests", dependencies: ["CalendarCore", "CalendarViews"]),
         .testTarget(name: "CalendarSchedulingTests", dependencies: ["CalendarCore", "CalendarScheduling", "_SchedulingTestSupport"]),
         // Support/hostile_dav.py: a misbehaving WebDAV server the CalDAV tests start with python3.
-        .testTarget(name: "CalendarStoreTests", dependencies: ["CalendarCore", "ICalendarKit", "CalendarStore"], exclude: ["Support/hostile_dav.py"]),
+        .testTarget(name: "CalendarStoreTests", dependencies: ["CalendarCore", "ICalendarKit", "CalendarStore", "_CalendarTestSupport"], exclude: ["Support/hostile_dav.py"]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
@@ -131,7 +131,7 @@ let package = Package(
             ]
         ),
         // Runs the built `horari` and compares its output with golden files.
-        .testTarget(name: "HorariCLITests", dependencies: ["horari"], exclude: ["Golden"]),
+        .testTarget(name: "HorariCLITests", dependencies: ["horari", "_CalendarTestSupport"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -3,6 +3,7 @@ import CalendarCore
 import Foundation
 import ICalendarKit
 import Testing
+import _CalendarTestSupport
 
 @Suite("A calendar in a folder of one .ics per UID")
 struct FolderStoreTests {
@@ -334,12 +335,7 @@ struct FolderStoreTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = CalendarStore(.folder(folder))
         try store.update { calendar in calendar.items = [try event("yoga", "Yoga", day: 23)] }
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: "/bin/true")
-        try child.run()
-        child.waitUntilExit()
-        let dead = child.processIdentifier
-        try #require(kill(dead, 0) != 0 && errno == ESRCH)
+        let dead = try deadProcessID()
         let stale = [".yoga.ics.\(dead).1.tmp", ".spin.ics.\(dead).2.tmp"]
         let kept = [".yoga.ics.\(getpid()).3.tmp", ".notes.txt.\(dead).4.tmp", ".yoga.ics.\(dead).x.tmp"]
         for name in stale + kept { try Data("BEGIN:VCALENDAR\r\n".utf8).write(to: folder.appendingPathComponent(name)) }

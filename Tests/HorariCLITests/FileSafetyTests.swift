@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import _CalendarTestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -93,12 +94,7 @@ struct FileSafetyTests {
     func staleTemporaries() throws {
         let runner = try CLIRunner()
         defer { runner.cleanUp() }
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: "/bin/true")
-        try child.run()
-        child.waitUntilExit()
-        let dead = child.processIdentifier
-        try #require(kill(dead, 0) != 0 && errno == ESRCH)
+        let dead = try deadProcessID()
         let stale = ".gym.ics.\(dead).3141592.tmp", live = ".gym.ics.\(getpid()).2718281.tmp", other = ".planner.ics.\(dead).1.tmp"
         for name in [stale, live, other] { try runner.calendarBytes.write(to: runner.work.appendingPathComponent(name)) }
         let output = try runner.run(Self.add + ["--calendar", "$WORK/gym.ics"])

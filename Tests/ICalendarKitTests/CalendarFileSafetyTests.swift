@@ -2,6 +2,7 @@ import CalendarCore
 import Foundation
 @testable import ICalendarKit
 import Testing
+import _CalendarTestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -33,15 +34,7 @@ struct CalendarFileSafetyTests {
     }
 
     /// A process ID no process has: that of a child that has finished.
-    private func deadPID() throws -> pid_t {
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: "/bin/true")
-        try child.run()
-        child.waitUntilExit()
-        let pid = child.processIdentifier
-        try #require(kill(pid, 0) != 0 && errno == ESRCH, "process \(pid) was taken again")
-        return pid
-    }
+    private func deadPID() throws -> pid_t { try deadProcessID() }
 
     // MARK: Item 7: a read-only file
 
