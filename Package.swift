@@ -48,7 +48,8 @@ let package = Package(
         .target(name: "SchedulingICalendar", dependencies: ["CalendarCore", "CalendarScheduling", "ICalendarKit"]),
         // Where a calendar lives: a file, a folder of one .ics per UID (vdir),
         // a CalDAV collection (URLSession and XMLParser, from Foundation).
-        .target(name: "CalendarStore", dependencies: ["CalendarCore", "ICalendarKit"]),
+        // And the scheduling store: the gym's book on any of them (SchedulingStore).
+        .target(name: "CalendarStore", dependencies: ["CalendarCore", "ICalendarKit", "CalendarScheduling", "SchedulingICalendar"]),
         // Not API: helpers shared by the tests and the benchmarks.
         .target(name: "_CalendarTestSupport"),
         // Not API: the test gym (a book with coaches, clients, members and
@@ -122,7 +123,9 @@ let package = Package(
         .testTarget(name: "CalendarViewsTests", dependencies: ["CalendarCore", "CalendarViews"]),
         .testTarget(name: "CalendarSchedulingTests", dependencies: ["CalendarCore", "CalendarScheduling", "_SchedulingTestSupport"]),
         // Support/hostile_dav.py: a misbehaving WebDAV server the CalDAV tests start with python3.
-        .testTarget(name: "CalendarStoreTests", dependencies: ["CalendarCore", "ICalendarKit", "CalendarStore", "_CalendarTestSupport"], exclude: ["Support/hostile_dav.py"]),
+        .testTarget(
+            name: "CalendarStoreTests",
+            dependencies: ["CalendarCore", "ICalendarKit", "CalendarScheduling", "CalendarStore", "_CalendarTestSupport", "_SchedulingTestSupport"], exclude: ["Support/hostile_dav.py"]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: [

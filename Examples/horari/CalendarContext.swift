@@ -47,7 +47,7 @@ func loadExistingCalendar(_ place: CalendarPlace, strict: Bool = false, quiet: B
 /// zone most of its items start in, else UTC (a calendar of only all-day,
 /// floating and UTC times reads the same on every clock).
 func calendarZoneName(of calendar: ICalendar) -> String {
-    calendar.calendarZone ?? Schedule.predominantZone(of: calendar.items, zones: calendar.zones)?.identifier ?? "UTC"
+    calendar.timesZoneName
 }
 
 /// The clock a command shows and reads times on: a zone, and how its times are written.

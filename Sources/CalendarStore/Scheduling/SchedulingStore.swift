@@ -1,0 +1,253 @@
+import CalendarCore
+import CalendarScheduling
+import Foundation
+import ICalendarKit
+import SchedulingICalendar
+
+/// A gym's scheduling book where its calendar lives — one `.ics` file, a
+/// folder of one `.ics` per `UID`, or a CalDAV collection — read and changed
+/// with the same guarantees on each.
+///
+/// - **Capacity is exact under races**, across processes and machines: a
+///   file changes under its lock, a folder under its lock, a collection with
+///   conditional writes that are retried when another desk won the race.
+/// - **A change writes only what it touches.** A booking, a cancellation or
+///   a moved occurrence reads and writes the class's records and its
+///   roster's members: in a file, those records are spliced in place; on a
+///   collection, only their resources travel, so a booking costs the same
+///   in a gym of ten members as in one of ten thousand. Anything else is a
+///   change of the whole book.
+/// - **Yearly class parts are handled inside.** In a folder or a collection
+///   a class that met before this year keeps its history in parts of its
+///   own (`ID@YEAR`), read back as one series.
+///
+/// It is an actor: the calls of one app take turns in it, without blocking a
+/// thread on the file lock, and share its store's connection. The book a
+/// call returns is a value, a snapshot to read as long as you like.
+///
+/// ```swift
+/// let gym = SchedulingStore(CalendarStore(try CalendarLocation("https://dav.example.com/calendars/gym/")))
+/// let outcome = try await gym.book(member: "marta", classID: "yoga", on: LocalDate(year: 2026, month: 11, day: 25))
+/// let timetable = try await gym.book().timetable
+/// ```
+public actor SchedulingStore {
+    /// What a scheduling store needs to know besides where the calendar is.
+    public struct Settings: Sendable {
+        /// The time of a request, given the IANA name of the zone the book
+        /// keeps (so a fixed time typed on the gym's clock can be read); it
+        /// decides what is past, and is written as each changed record's
+        /// `DTSTAMP`. Default: the system clock.
+        public var now: @Sendable (_ bookZone: String) throws -> Date
+        /// The IANA zone a new calendar is created on (`nil`: the system's).
+        public var newCalendarZone: String?
+        /// What a change does with a calendar that did not import cleanly.
+        public var ifDamaged: CalendarFile.DamagePolicy
+        /// Called once when another process has held a file's or folder's
+        /// lock for a second; the call then goes on waiting.
+        public var whileWaiting: (@Sendable () -> Void)?
+
+        /// Settings.
+        /// - Parameters:
+        ///   - now: the time of a request; default the system clock.
+        ///   - newCalendarZone: the zone a new calendar is created on; default the system's.
+        ///   - ifDamaged: what a change does with a calendar that did not import cleanly.
+        ///   - whileWaiting: called once when another process holds the lock.
+        public init(now: @escaping @Sendable (_ bookZone: String) throws -> Date = { _ in Date() }, newCalendarZone: String? = nil,
+                    ifDamaged: CalendarFile.DamagePolicy = .refuse, whileWaiting: (@Sendable () -> Void)? = nil) {
+            self.now = now
+            self.newCalendarZone = newCalendarZone
+            self.ifDamaged = ifDamaged
+            self.whileWaiting = whileWaiting
+        }
+    }
+
+    /// Where the calendar lives.
+    public nonisolated let store: CalendarStore
+    /// The clock, the new calendar's zone, and what to do with damage.
+    public nonisolated let settings: Settings
+
+    /// A scheduling store on a calendar store.
+    /// - Parameters:
+    ///   - store: where the calendar lives.
+    ///   - settings: the clock, the new calendar's zone, and what to do with damage.
+    public init(_ store: CalendarStore, settings: Settings = Settings()) {
+        self.store = store
+        self.settings = settings
+    }
+
+    // MARK: - Reading
+
+    /// The book as the calendar keeps it now; an empty book on the new
+    /// calendar's zone when there is no calendar there yet.
+    ///
+    /// - Throws: ``SchedulingStoreError``: `.calendar` for a calendar that
+    ///   did not import cleanly where that damage keeps its book from being
+    ///   read (its diagnostics say where), `.unreadableBook` naming every
+    ///   record the book refuses.
+    public func book() async throws(SchedulingStoreError) -> SchedulingBook {
+        let loaded: ImportResult
+        do { loaded = try store.load() } catch { throw .from(error) }
+        let calendar = loaded.calendar
+        if let first = loaded.damage.first,
+           (try? calendar.schedulingCheck(defaultTimeZone: bookZone(of: calendar)))?.problems.contains(where: { $0.severity == .error }) ?? true {
+            let count = loaded.damage.reduce(0) { $0 + $1.count }, problems = "\(count) problem\(count == 1 ? "" : "s")"
+            throw .calendar(ICalendarError(
+                .damaged, "\(store.location) did not import cleanly (\(problems), the first on line \(first.line): \(first.message)); nothing was changed",
+                diagnostics: loaded.damage))
+        }
+        return try readBook(calendar)
+    }
+
+    // MARK: - Changing
+
+    /// Reads the whole book, changes it with `body`, and writes it back, as
+    /// one change under the place's guarantee; a refusal (anything `body`
+    /// throws) writes nothing.
+    ///
+    /// `body` may run more than once (on a collection, when another desk
+    /// changed the calendar meanwhile), on the book as it is then: it must
+    /// change nothing but the book.
+    ///
+    /// - Parameter body: the change.
+    /// - Returns: what `body` returns.
+    /// - Throws: ``SchedulingStoreError``: `.refused` for a `SchedulingError`
+    ///   from `body`, `.failed` for anything else it throws.
+    public func change<T: Sendable>(_ body: (inout SchedulingBook) throws -> T) async throws(SchedulingStoreError) -> T {
+        let newZone = settings.newCalendarZone ?? TimeZone.current.identifier
+        let inParts = !store.location.isFile
+        do {
+            return try store.update(exporterFor: exporter, whileWaiting: settings.whileWaiting, ifDamaged: settings.ifDamaged) { calendar in
+                if calendar.calendarZone == nil, calendar.items.isEmpty { calendar.timeZone = newZone }
+                var book = try readBook(calendar)
+                let result = try body(&book)
+                try write(book, into: &calendar, inParts: inParts)
+                return result
+            }
+        } catch { throw .from(error) }
+    }
+
+    /// Changes one occurrence of a class — its roster, or its time, or
+    /// whether it meets — reading and writing only the records it touches
+    /// where the place allows: in a file, the class's records and the
+    /// members' spliced in place; on a collection, their resources alone.
+    /// Otherwise, and when the records cannot be read apart (a file not in
+    /// the form Horari writes, a date within a day of New Year), it is a
+    /// change of the whole book, as ``change(_:)``.
+    ///
+    /// The book `body` gets holds the class, the occurrence's roster, the
+    /// members it names and `members`, and may hold nothing else: it must
+    /// read and change nothing but those.
+    ///
+    /// - Parameters:
+    ///   - classID: the class.
+    ///   - date: the occurrence's date by the series (its identity, even if moved).
+    ///   - members: the members `body` needs besides those on the roster (the one it books, say).
+    ///   - body: the change.
+    /// - Returns: what `body` returns.
+    public func changeOccurrence<T: Sendable>(of classID: String, on date: LocalDate, members: [String] = [],
+                                              _ body: (inout SchedulingBook) throws -> T) async throws(SchedulingStoreError) -> T {
+        switch store.location {
+        case .file(let url) where store.exists:
+            if let done = try await changeOccurrence(of: classID, on: date, members: members, inFile: url, body) { return done }
+        case .collection:
+            if let done = try changeOccurrenceOnCollection(of: classID, on: date, members: members, body) { return done }
+        default:
+            break
+        }
+        return try await change(body)
+    }
+
+    // MARK: - Inside
+
+    /// Said by a partial change that cannot be made on the part it read.
+    private struct WholeCalendar: Error {}
+
+    /// A change of one occurrence spliced into a calendar file (`SchedulingFile`).
+    private func changeOccurrence<T: Sendable>(of classID: String, on date: LocalDate, members: [String], inFile url: URL,
+                                              _ body: (inout SchedulingBook) throws -> T) async throws(SchedulingStoreError) -> T? {
+        do {
+            return try SchedulingFile.changeOccurrence(classID: classID, on: date, members: members, in: url, exporterFor: exporter,
+                                                       whileWaiting: settings.whileWaiting, body)
+        } catch let error as SchedulingError {
+            // A record the book cannot read is said with its line, whatever the change was.
+            _ = try await book()
+            throw .refused(error)
+        } catch {
+            throw .from(error)
+        }
+    }
+
+    /// A change of one occurrence on a CalDAV collection, made on the
+    /// resources it needs (`ICalendar.changeOccurrence(of:on:defaultTimeZone:year:_:)`);
+    /// `nil` when it must be made on the whole calendar.
+    private func changeOccurrenceOnCollection<T: Sendable>(of classID: String, on date: LocalDate, members: [String],
+                                                           _ body: (inout SchedulingBook) throws -> T) throws(SchedulingStoreError) -> T? {
+        do {
+            return try store.update(
+                holding: ICalendar.resources(forOccurrenceOf: classID, on: date, members: members),
+                alsoHolding: { $0.rosterMemberRecords(of: classID, near: date) },
+                exporterFor: exporter, whileWaiting: settings.whileWaiting, ifDamaged: settings.ifDamaged
+            ) { calendar in
+                let zone = bookZone(of: calendar)
+                guard let result = try calendar.changeOccurrence(of: classID, on: date, defaultTimeZone: zone, year: year(of:), body) else {
+                    throw WholeCalendar()
+                }
+                return result
+            }
+        } catch is WholeCalendar {
+            return nil
+        } catch {
+            throw .from(error)
+        }
+    }
+
+    /// The zone a calendar's book is read on when it names none: the new
+    /// calendar's for a calendar with no zone and nothing in it, else the
+    /// zone its times are read on.
+    private nonisolated func bookZone(of calendar: ICalendar) -> String {
+        if calendar.calendarZone == nil, calendar.items.isEmpty { return settings.newCalendarZone ?? TimeZone.current.identifier }
+        return calendar.timesZoneName
+    }
+
+    /// The book a calendar keeps, or every record it refuses (the first with its line in a file).
+    private nonisolated func readBook(_ calendar: ICalendar) throws(SchedulingStoreError) -> SchedulingBook {
+        let check: (book: SchedulingBook, problems: [SchedulingBook.RecordProblem])
+        do { check = try calendar.schedulingCheck(defaultTimeZone: bookZone(of: calendar)) } catch { throw .unknownZone(error) }
+        let errors = check.problems.filter { $0.severity == .error }
+        guard let first = errors.first else { return check.book }
+        let bytes = store.location.file.flatMap { try? [UInt8](Data(contentsOf: $0)) } ?? []
+        throw .unreadableBook(errors, firstLine: SchedulingRecordLines(bytes: bytes).line(of: first.record))
+    }
+
+    /// Writes a book into its calendar: whole in a file; in yearly parts in a
+    /// folder or a collection, so that a booking writes this year's resource,
+    /// not the class's history.
+    private nonisolated func write(_ book: SchedulingBook, into calendar: inout ICalendar, inParts: Bool) throws {
+        if inParts {
+            calendar.setScheduling(book, splittingClassesBefore: try year(of: book))
+        } else {
+            calendar.setScheduling(book)
+        }
+    }
+
+    /// The current year on the book's clock.
+    private nonisolated func year(of book: SchedulingBook) throws -> Int {
+        LocalDate(try settings.now(book.timeZone.identifier), in: book.timeZone).year
+    }
+
+    /// The exporter changed records are written with: the request's time as their `DTSTAMP`.
+    private nonisolated func exporter(for calendar: ICalendar) throws -> ICalendarExporter {
+        ICalendarExporter(options: .init(timestamp: try settings.now(calendar.timesZoneName), includeRejected: true))
+    }
+}
+
+extension CalendarLocation {
+    /// Whether the calendar is one `.ics` file.
+    var isFile: Bool { file != nil }
+
+    /// The file, for a calendar kept in one file.
+    var file: URL? {
+        if case .file(let url) = self { return url }
+        return nil
+    }
+}

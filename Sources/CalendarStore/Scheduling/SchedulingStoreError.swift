@@ -1,0 +1,55 @@
+import CalendarScheduling
+import ICalendarKit
+
+/// Why a ``SchedulingStore`` call failed: the book refused the request, the
+/// calendar cannot be read or written there, or its book cannot be read.
+///
+/// Nothing is written when a call fails, whatever the case.
+///
+/// ```swift
+/// do { _ = try await gym.book(member: "marta", classID: "yoga", on: date) }
+/// catch .refused(.classFull(let title, _, _, _)) { print("\(title) is full") }
+/// ```
+public enum SchedulingStoreError: Error, Sendable, CustomStringConvertible {
+    /// The book refused the request: a full class, a clash, an unknown member…
+    case refused(SchedulingError)
+    /// Where the calendar lives failed: a server's error, a lock, a cache.
+    case store(CalendarStoreError)
+    /// The calendar's text cannot be read or written: not iCalendar, a file
+    /// that did not import cleanly (`ICalendarError.Code.damaged`, with its
+    /// diagnostics), a read-only file.
+    case calendar(ICalendarError)
+    /// The zone the calendar keeps its book on is not one this system knows.
+    case unknownZone(SchedulingError)
+    /// The calendar's scheduling records cannot be read as a book: every
+    /// record the book refuses, the first with its line in a calendar file
+    /// (`nil` in a folder or a collection, where the record names its resource).
+    case unreadableBook([SchedulingBook.RecordProblem], firstLine: Int?)
+    /// What the caller's own code threw: the body given to
+    /// ``SchedulingStore/change(_:)``, or ``SchedulingStore/Settings/now``.
+    case failed(any Error)
+
+    /// What went wrong, in a sentence a person can act on.
+    public var description: String {
+        switch self {
+        case .refused(let error), .unknownZone(let error): error.description
+        case .store(let error): error.description
+        case .calendar(let error): error.description
+        case .unreadableBook(let problems, let line):
+            (line.map { "line \($0): " } ?? "") + (problems.first?.message ?? "the scheduling book cannot be read")
+                + (problems.count > 1 ? " (and \(problems.count - 1) more)" : "")
+        case .failed(let error): String(describing: error)
+        }
+    }
+
+    /// The error as this type: one of its own, else by what threw it.
+    static func from(_ error: any Error) -> SchedulingStoreError {
+        switch error {
+        case let error as SchedulingStoreError: error
+        case let error as SchedulingError: .refused(error)
+        case let error as CalendarStoreError: .store(error)
+        case let error as ICalendarError: .calendar(error)
+        default: .failed(error)
+        }
+    }
+}

@@ -1,0 +1,198 @@
+import CalendarCore
+import CalendarScheduling
+@testable import CalendarStore
+import Foundation
+import ICalendarKit
+import Testing
+import _CalendarTestSupport
+import _SchedulingTestSupport
+
+/// Issue 29, 1: the gym's book on a store, through the library alone — the
+/// same calls and the same guarantees on a file, a folder and a CalDAV
+/// collection (Radicale): every desk's booking told "booked" is in the
+/// calendar, capacity is never passed however many desks race for the last
+/// places, a booking writes only the class's records, and a refusal is a
+/// typed error that changes nothing.
+@Suite("The gym's book on a file, a folder and a CalDAV collection (SchedulingStore)")
+struct SchedulingStoreTests {
+    /// The time every request is made at: Friday 20 November 2026, 10:00 in Madrid.
+    static let now = { @Sendable (_: String) throws -> Date in try Gym.now("2026-11-20 10:00") }
+
+    /// A place of each kind in a fresh scratch folder (and, for a
+    /// collection, a server): where the calendar is, and what to clean up.
+    struct Place {
+        let store: CalendarStore
+        let scratch: URL
+        let server: TestServer?
+
+        static func make(_ kind: String) throws -> Place {
+            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("horari-scheduling-store-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+            switch kind {
+            case "file":
+                return Place(store: CalendarStore(.file(scratch.appendingPathComponent("gym.ics"))), scratch: scratch, server: nil)
+            case "folder":
+                let folder = scratch.appendingPathComponent("gym")
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                return Place(store: CalendarStore(.folder(folder)), scratch: scratch, server: nil)
+            default:
+                let server = try TestServer.radicale()
+                var store = CalendarStore(.collection(server.url("/\(TestServer.user)/gym/")),
+                                          credentials: CalDAVCredentials(user: TestServer.user, password: TestServer.password))
+                store.cacheFolder = scratch.appendingPathComponent("cache")
+                return Place(store: store, scratch: scratch, server: server)
+            }
+        }
+
+        /// A desk: a scheduling store of its own on the same calendar (a
+        /// collection's with a cache of its own, as another machine's).
+        func desk(_ name: String) -> SchedulingStore {
+            var store = self.store
+            if store.cacheFolder != nil { store.cacheFolder = scratch.appendingPathComponent("cache-\(name)") }
+            return SchedulingStore(store, settings: .init(now: SchedulingStoreTests.now, newCalendarZone: Gym.zone))
+        }
+
+        func stop() {
+            server?.stop()
+            try? FileManager.default.removeItem(at: scratch)
+        }
+    }
+
+    /// The test gym with eight more members, written through `desk`; Yoga's
+    /// 3 places on Monday 23 November.
+    static func openGym(_ desk: SchedulingStore) async throws {
+        try await desk.change { book in
+            book = try Gym.book()
+            for n in 1...8 { try book.addMember(Member(id: "m\(n)", name: "Member \(n)")) }
+        }
+    }
+
+    func scenario(_ kind: String) async throws {
+        let place = try Place.make(kind)
+        defer { place.stop() }
+        let monday = try Gym.day("2026-11-23")
+        try await Self.openGym(place.desk("setup"))
+
+        // Ten desks race for Yoga's three places: three are booked, seven refused as full.
+        let outcomes = await withTaskGroup(of: (String, Result<BookingOutcome, any Error>).self) { group in
+            for (i, member) in (["marta", "oriol"] + (1...8).map { "m\($0)" }).enumerated() {
+                let desk = place.desk("d\(i)")
+                group.addTask {
+                    do {
+                        return (member, .success(try await desk.book(member: member, classID: "yoga", on: monday)))
+                    } catch {
+                        return (member, .failure(error))
+                    }
+                }
+            }
+            var all: [(String, Result<BookingOutcome, any Error>)] = []
+            for await outcome in group { all.append(outcome) }
+            return all
+        }
+        let booked = outcomes.filter { if case .success(.confirmed) = $0.1 { true } else { false } }.map { $0.0 }
+        #expect(booked.count == 3, "\(kind): \(outcomes)")
+        for (member, outcome) in outcomes where !booked.contains(member) {
+            guard case .failure(let error) = outcome, case .refused(.classFull(let title, _, let capacity, _))? = error as? SchedulingStoreError else {
+                Issue.record("\(kind): \(member) was told \(outcome), not that the class is full")
+                continue
+            }
+            #expect(title == "Yoga" && capacity == 3)
+        }
+
+        // Every member told "booked" is on the roster a fresh reader sees, and no one else.
+        let fresh = place.desk("fresh")
+        let roster = try await fresh.book().roster(classID: "yoga", on: monday)
+        #expect(Set(roster.confirmed) == Set(booked), "\(kind)")
+        let agenda = try await fresh.agenda(member: booked[0])
+        #expect(agenda.map { $0.occurrence.id } == [ClassOccurrence.ID(classID: "yoga", date: monday)])
+
+        // A cancellation moves the first waiting up; a refusal is typed and changes nothing.
+        let waiting = booked.count == 3 ? outcomes.first { !booked.contains($0.0) }?.0 : nil
+        if let waiting {
+            #expect(try await fresh.book(member: waiting, classID: "yoga", on: monday, whenFull: .joinWaitlist) == .waitlisted(position: 1))
+            let cancellation = try await fresh.cancelBooking(member: booked[0], classID: "yoga", on: monday)
+            #expect(cancellation.promoted == waiting)
+        }
+        let unknown = await failure { () async throws(SchedulingStoreError) in try await fresh.book(member: "nobody", classID: "yoga", on: monday) }
+        #expect(unknown?.description == SchedulingError.unknownMember("nobody").description, "\(kind)")
+        let after = try await place.desk("last").book().roster(classID: "yoga", on: monday)
+        #expect(after.confirmed.count == 3 && !after.confirmed.contains(booked[0]), "\(kind): \(after)")
+    }
+
+    @Test("on a file: ten desks for three places, three booked and seven told full; the roster holds exactly those told booked")
+    func onAFile() async throws { try await scenario("file") }
+
+    @Test("on a folder of one .ics per UID: the same")
+    func onAFolder() async throws { try await scenario("folder") }
+
+    @Test(
+        "on a CalDAV collection (Radicale), each desk with a cache of its own: the same",
+        .enabled(if: TestServer.radicalePython != nil, "set HORARI_RADICALE_PYTHON to a Python with Radicale 3 to test against a real CalDAV server")
+    )
+    func onACollection() async throws { try await scenario("collection") }
+
+    @Test("a booking in a folder writes the class's file alone: no member's, coach's or other class's file is touched")
+    func bookingWritesOnlyTheClass() async throws {
+        let place = try Place.make("folder")
+        defer { place.stop() }
+        let desk = place.desk("a")
+        try await Self.openGym(desk)
+        guard case .folder(let folder) = place.store.location else { return }
+        func contents() throws -> [String: Data] {
+            var out: [String: Data] = [:]
+            for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where name.hasSuffix(".ics") {
+                out[name] = try Data(contentsOf: folder.appendingPathComponent(name))
+            }
+            return out
+        }
+        let before = try contents()
+        #expect(try await desk.book(member: "marta", classID: "yoga", on: try Gym.day("2026-11-23")) == .confirmed)
+        let after = try contents()
+        #expect(Set(after.keys) == Set(before.keys))
+        #expect(after.keys.filter { after[$0] != before[$0] } == ["yoga.ics"])
+    }
+
+    @Test("a calendar that does not exist yet reads as an empty book on the new calendar's zone; the first change creates it on that zone")
+    func newCalendar() async throws {
+        let place = try Place.make("file")
+        defer { place.stop() }
+        let desk = place.desk("a")
+        #expect(try await desk.book().timeZone.identifier == Gym.zone)
+        try await desk.addMember(Member(id: "marta", name: "Marta Roig"))
+        let calendar = try place.store.load().calendar
+        #expect(calendar.calendarZone == Gym.zone)
+        #expect(try await place.desk("b").book().members.map(\.id) == ["marta"])
+    }
+
+    @Test("a record the book cannot read is named with its line in a file, and nothing is written")
+    func unreadableRecord() async throws {
+        let place = try Place.make("file")
+        defer { place.stop() }
+        try await Self.openGym(place.desk("a"))
+        guard case .file(let url) = place.store.location else { return }
+        try await place.desk("b").change { book in _ = try book.book(member: "marta", classID: "yoga", on: try Gym.day("2026-11-23"), now: try Gym.now("2026-11-20 10:00")) }
+        // A roster that books someone who is not a member.
+        let text = try String(contentsOf: url, encoding: .utf8).replacingOccurrences(of: "X-HORARI-MEMBER=marta", with: "X-HORARI-MEMBER=ghost")
+        try Data(text.utf8).write(to: url)
+        let line = text.components(separatedBy: "\r\n").firstIndex { $0.contains("RECURRENCE-ID") }
+        let monday = try Gym.day("2026-11-23")
+        let error = await failure { () async throws(SchedulingStoreError) in try await place.desk("c").book(member: "oriol", classID: "yoga", on: monday) }
+        guard case .unreadableBook(let problems, let firstLine)? = error else {
+            Issue.record("a book that cannot be read was changed: \(String(describing: error))")
+            return
+        }
+        #expect(problems.first?.message.contains("ghost") == true, "\(problems)")
+        #expect(firstLine != nil && line != nil)
+        #expect(try String(contentsOf: url, encoding: .utf8) == text)
+    }
+}
+
+/// What a call threw, or `nil` when it did not throw.
+private func failure<T>(_ body: () async throws(SchedulingStoreError) -> T) async -> SchedulingStoreError? {
+    do {
+        _ = try await body()
+        return nil
+    } catch {
+        return error
+    }
+}
