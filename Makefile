@@ -151,7 +151,8 @@ fuzz: fuzz-build corpus
 ## of every Google, Exchange, Outlook and SabreDAV export), the client matrix (khal,
 ## Radicale, calcurse from Debian, ical, icalendar, vobject on every export of the sample);
 ## month grids against ncal for every month 2000–2030; the gym on Radicale (a real CalDAV
-## server, with the caldav package as a second client: Conformance/caldav_check.py) and the
+## server, with the caldav package as a second client: Conformance/caldav_check.py; the
+## GymApp example booking on it through SchedulingStore: Conformance/gymapp_radicale.py) and the
 ## CalDAV client and store's own tests against it (HORARI_RADICALE_PYTHON; a plain `swift
 ## test` skips them).
 conformance: deps corpus
@@ -171,6 +172,8 @@ conformance: deps corpus
 	$(VENV)/bin/python Conformance/readme_tour.py .build/release/horari --khal $(VENV)/bin/khal
 	$(VENV)/bin/python Conformance/clients_check.py .build/release/horari Examples/Samples/gym.ics
 	$(VENV)/bin/python Conformance/caldav_check.py .build/release/horari Examples/Samples/gym.ics
+	cd Examples/GymApp && $(SWIFT) build --scratch-path $(CURDIR)/.build/examples
+	$(VENV)/bin/python Conformance/gymapp_radicale.py .build/examples/debug/GymApp
 	HORARI_RADICALE_PYTHON=$(CURDIR)/$(VENV)/bin/python $(SWIFT) test --filter CalendarStoreTests
 
 ## Benchmarks (release build): one table, each figure beside its reference measured

@@ -1,5 +1,6 @@
 import CalendarCore
 import CalendarScheduling
+import CalendarStore
 import Foundation
 import ICalendarKit
 import SchedulingICalendar
@@ -101,3 +102,32 @@ let restored = try ICalendarImporter().importCalendar(from: exporter.export(back
 let roster = try restored.roster(classID: "pilates", on: thursday)
 print("\nThe backup reads back with \(restored.classes.count) classes, \(restored.members.count) members and \(restored.bookingCount) places taken;")
 print("Reformer Pilates on \(thursday): \(roster.confirmed.joined(separator: ", ")); waiting: \(roster.waitlist.joined(separator: ", "))")
+
+// The gym on a calendar server (GYMAPP_CALDAV_URL: a CalDAV collection; the
+// user and password from HORARI_CALDAV_USER and HORARI_CALDAV_PASSWORD, or
+// ~/.netrc), as the members' phones share it: each desk a store of its own,
+// the server deciding who had the last place.
+if let address = ProcessInfo.processInfo.environment["GYMAPP_CALDAV_URL"] {
+    let settings = SchedulingStore.Settings(now: { _ in now })
+    let office = SchedulingStore(CalendarStore(try CalendarLocation(address)), settings: settings)
+    let current = await gym.book
+    try await office.change { server in server = current }  // the timetable, the members and their places go up
+    print("\nOn \(address): \(try await office.book().bookingCount) places taken")
+    for id in ["marta", "nuria"] {
+        let phone = SchedulingStore(CalendarStore(try CalendarLocation(address)), settings: settings)
+        do {
+            _ = try await phone.book(member: id, classID: "spin", on: "2026-11-27")
+            print("\(id) booked Spinning on Fri 27 from her phone")
+        } catch {
+            print("\(id): \(error)")
+        }
+    }
+    let quim = SchedulingStore(CalendarStore(try CalendarLocation(address)), settings: settings)
+    let given = try await quim.cancelBooking(member: "quim", classID: "pilates", on: thursday)
+    print("quim gave up Reformer Pilates from his phone; \(given.promoted ?? "nobody") moved up")
+    print("Marta's classes, as the server has them:")
+    for entry in try await office.agenda(member: "marta") {
+        let place = if case .waitlisted(let n) = entry.place { "waitlist \(n)" } else { "booked" }
+        print("  \(day(entry.occurrence.start.date))  \(clock(entry.occurrence.start))  \(entry.occurrence.title)  (\(place))")
+    }
+}
