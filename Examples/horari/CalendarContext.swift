@@ -188,9 +188,6 @@ struct Clock {
     }
 }
 
-/// The calendar property that names the rules every command enforces on it.
-let rulesProperty = "X-HORARI-RULES"
-
 /// The events and tasks of a calendar that break a set of rules (the gym's
 /// classes and sessions follow the book's own rules), with why.
 /// Every rule an item breaks is listed (a title "1st thing" in red is named
@@ -209,12 +206,12 @@ func itemsBreaking(_ rules: ValidationRules, in calendar: ICalendar, structure: 
     }
 }
 
-/// The rules a calendar asks for (`X-HORARI-RULES`, default `default`).
+/// The rules a calendar asks for (`ICalendar.rulesName`, default `default`).
 func calendarRules(of calendar: ICalendar) throws -> (name: String, rules: ValidationRules) {
-    let name = calendar.properties.first { $0.name == rulesProperty }?.value ?? "default"
+    let name = calendar.rulesName ?? "default"
     guard let preset = ValidationRules.presets.first(where: { $0.name == name.lowercased() }) else {
         let known = ValidationRules.presets.map(\.name).joined(separator: " or ")
-        throw CLIError("the calendar asks for rules ‘\(name)’ (\(rulesProperty)), which horari does not know; use \(known) with `horari rules`")
+        throw CLIError("the calendar asks for rules ‘\(name)’ (X-HORARI-RULES), which horari does not know; use \(known) with `horari rules`")
     }
     return preset
 }

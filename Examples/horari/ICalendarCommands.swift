@@ -78,7 +78,7 @@ struct Validate: ParsableCommand {
         // A calendar that names no rules keeps the default ones, whose reserved
         // red every item meets (an import with --force can take one in).
         var broken = 0
-        let namesRules = result.calendar.properties.contains(where: { $0.name == rulesProperty })
+        let namesRules = result.calendar.rulesName != nil
         let (name, rules) = try calendarRules(of: result.calendar)
         if namesRules { print("\(file): rules: \(name)") }
         for (uid, message) in itemsBreaking(rules, in: result.calendar, structure: namesRules) {

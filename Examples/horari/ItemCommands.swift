@@ -4,6 +4,7 @@ import CalendarScheduling
 import CalendarStore
 import Foundation
 import ICalendarKit
+import SchedulingICalendar
 
 // `horari add`, `edit` and `delete`: events and tasks in a calendar file.
 // Each change loads, changes and saves the file under its lock (atomic save),
@@ -307,7 +308,8 @@ struct Edit: ParsableCommand {
             let uid = try resolveID(id, in: calendar, place: try book.place)
             guard let old = calendar.item(uid: uid) else { throw CLIError("there is no event or task with the UID ‘\(uid.shown)’") }
             if SchedulingBook.isSchedulingItem(old) {
-                throw CLIError("‘\(uid)’ is a \(old.properties.contains { $0.name == "X-HORARI-CAPACITY" } ? "class" : "session") of the gym's book; change it with `horari \(old.properties.contains { $0.name == "X-HORARI-CAPACITY" } ? "classes" : "sessions")`")
+                let isClass = SchedulingBook.isClassItem(old)
+                throw CLIError("‘\(uid)’ is a \(isClass ? "class" : "session") of the gym's book; change it with `horari \(isClass ? "classes" : "sessions")`")
             }
             let clock = try book.clock(of: calendar)
             let new = try revise(old, clock: clock)

@@ -38,8 +38,7 @@ struct Rules: ParsableCommand {
             guard broken.isEmpty else {
                 throw CLIError("\(broken.count) item\(broken.count == 1 ? "" : "s") break the \(chosen.name) rules; change them first (horari edit):\n" + broken.joined(separator: "\n"))
             }
-            calendar.properties.removeAll { $0.name == rulesProperty }
-            if chosen.name != "default" { calendar.properties.append(ContentLine(name: rulesProperty, value: chosen.name)) }
+            calendar.rulesName = chosen.name
         }
         print("\(try book.place.path) now enforces the \(chosen.name) rules.")
     }
