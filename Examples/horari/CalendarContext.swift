@@ -24,7 +24,7 @@ func noCalendarYet(_ place: CalendarPlace) -> CLIError {
 
 /// Reads a calendar that must exist, printing its diagnostics to standard error.
 func loadExistingCalendar(_ place: CalendarPlace, strict: Bool = false, quiet: Bool = false, libical: Bool = true,
-                          detail: ImportOptions.ItemDetail = .complete) throws -> ImportResult {
+                          detail: ImportOptions.ItemDetail = .complete) async throws -> ImportResult {
     if let url = place.file {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue else { throw noCalendarYet(place) }
@@ -32,7 +32,7 @@ func loadExistingCalendar(_ place: CalendarPlace, strict: Bool = false, quiet: B
     }
     guard place.exists else { throw noCalendarYet(place) }
     let result: ImportResult
-    do { result = try place.store(ImportOptions(strict: strict, checksWithLibICal: libical, detail: detail)).load() } catch let error as CalendarStoreError {
+    do { result = try await place.store(ImportOptions(strict: strict, checksWithLibICal: libical, detail: detail)).read() } catch let error as CalendarStoreError {
         throw storeError(error)
     } catch let error as ICalendarError {
         throw CLIError("\(place.path): \(error.description)")

@@ -108,3 +108,30 @@ func defaultCalendarFile() -> URL {
 func storeError(_ error: CalendarStoreError) -> CLIError {
     CLIError(error.description)
 }
+
+/// The store's calls as the CLI makes them: the typed failure
+/// (`CalendarStoreFailure`) given back as the error inside it, which the
+/// commands sort by its type (a `SchedulingError` from a change, a
+/// damaged calendar's `ICalendarError`, the server's `CalendarStoreError`).
+extension CalendarStore {
+    /// `load()`, its failure unwrapped.
+    func read() async throws -> ImportResult {
+        do { return try await load() } catch { throw error.underlying }
+    }
+
+    /// `update(exporterFor:whileWaiting:ifDamaged:_:)`, its failure unwrapped.
+    func change<T>(exporterFor: (ICalendar) throws -> ICalendarExporter, whileWaiting: (() -> Void)?, ifDamaged: CalendarFile.DamagePolicy,
+                   _ body: (inout ICalendar) throws -> T) async throws -> T {
+        do { return try await update(exporterFor: exporterFor, whileWaiting: whileWaiting, ifDamaged: ifDamaged, body) } catch { throw error.underlying }
+    }
+
+    /// `update(holding:alsoHolding:exporterFor:whileWaiting:ifDamaged:_:)`, its failure unwrapped.
+    func change<T>(holding uids: Set<String>, alsoHolding: (ICalendar) -> Set<String>, exporterFor: (ICalendar) throws -> ICalendarExporter,
+                   whileWaiting: (() -> Void)?, ifDamaged: CalendarFile.DamagePolicy, _ body: (inout ICalendar) throws -> T) async throws -> T? {
+        do {
+            return try await update(holding: uids, alsoHolding: alsoHolding, exporterFor: exporterFor, whileWaiting: whileWaiting, ifDamaged: ifDamaged, body)
+        } catch {
+            throw error.underlying
+        }
+    }
+}

@@ -3,7 +3,7 @@ import CalendarCore
 import Foundation
 
 /// `horari expand`: the occurrences of one recurrence rule.
-struct Expand: ParsableCommand {
+struct Expand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print the occurrences of a recurrence rule, one per line.",
         discussion: """
@@ -48,7 +48,7 @@ struct Expand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
         if jsonl {
             try runJSONLines()
             return

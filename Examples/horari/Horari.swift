@@ -5,7 +5,7 @@ import ICalendarKit
 
 /// The `horari` command: the example CLI of the Horari library.
 @main
-struct Horari: ParsableCommand {
+struct Horari: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "horari",
         abstract: "A calendar and scheduling tool built on the Horari library.",
@@ -43,7 +43,7 @@ struct Horari: ParsableCommand {
     /// Runs the command with the documented exit codes: swift-argument-parser
     /// ends a usage error with 64 (BSD's `EX_USAGE`); we promise 2, as most
     /// Unix tools (and `ncal`) use, so usage errors leave with 2.
-    static func main() {
+    static func main() async {
         // Past a file-size limit (`ulimit -f`) a write should fail with EFBIG,
         // which the atomic save reports and cleans up after, rather than the
         // kernel's SIGXFSZ ending the process halfway.
@@ -76,7 +76,11 @@ struct Horari: ParsableCommand {
             FileHandle.standardError.write(Data("horari: note: no time zone files in \(ZoneRules.systemTimeZoneFolder) (install tzdata, or set TZDIR to a folder of them); zones come from Foundation's own data, and abbreviations may read GMT+1 where the tz database writes CET\n".utf8))
         }
         do {
-            try command.run()
+            if var asynchronous = command as? any AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
         } catch let error as ValidationError {
             // A value the parser took but the command could not use (a date that
             // does not exist, an unknown zone): a usage error, said once, without

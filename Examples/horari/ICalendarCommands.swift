@@ -31,7 +31,7 @@ func loadCalendar(_ path: String, strict: Bool = false, quiet: Bool = false, lib
 }
 
 /// `horari validate`: a file's problems.
-struct Validate: ParsableCommand {
+struct Validate: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check an .ics file and print every problem with its line.",
         discussion: """
@@ -68,11 +68,11 @@ struct Validate: ParsableCommand {
     @Flag(help: "With --repair: repair a file that did not import cleanly too (it is kept beside it as FILE.damaged).")
     var force = false
 
-    func run() throws {
+    func run() async throws {
         let place = try calendarPlace(file: self.file, option: calendar)
         let file = self.file ?? place.path
         // libical always reads the file here: its findings are what validation is for.
-        let result = try loadExistingCalendar(place, quiet: true, libical: true)
+        let result = try await loadExistingCalendar(place, quiet: true, libical: true)
         for d in result.diagnostics { print("\(file):\(d)") }
         // The rules the calendar asks for (`horari rules`), checked on every item.
         // A calendar that names no rules keeps the default ones, whose reserved
@@ -104,7 +104,7 @@ struct Validate: ParsableCommand {
         print("\(file): \(result.calendar.items.count) item\(result.calendar.items.count == 1 ? "" : "s"), \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")" + (notes > 0 ? ", \(notes) note\(notes == 1 ? "" : "s")" : ""))
         if repair {
             if bookErrors > 0 {
-                try repairBook(at: place, file: file)
+                try await repairBook(at: place, file: file)
             } else {
                 print("\(file): nothing to repair in the scheduling book")
             }
@@ -131,12 +131,12 @@ struct Validate: ParsableCommand {
     /// collection's as one .ics in the current folder. The copy is made
     /// under the lock (for a collection, of what the change is made on), so
     /// it is the text repaired.
-    private func repairBook(at place: CalendarPlace, file: String) throws {
+    private func repairBook(at place: CalendarPlace, file: String) async throws {
         let done: (removed: Int, copy: URL)
         // The copy is made once: on a collection the change may be made again, on another client's version.
         var kept: URL?
         do {
-            done = try place.store().update(exporterFor: { _ in ICalendarExporter(options: .init(includeRejected: true)) },
+            done = try await place.store().change(exporterFor: { _ in ICalendarExporter(options: .init(includeRejected: true)) },
                                             whileWaiting: { sayWaiting(for: place) }, ifDamaged: damagePolicy(force: force)) { calendar in
                 let check = try calendar.schedulingCheck(defaultTimeZone: calendarZoneName(of: calendar))
                 let copy: URL
@@ -192,7 +192,7 @@ func keptCopy(of url: URL, suffix: String) throws -> URL {
 }
 
 /// `horari import`: merge a file into a calendar file by UID.
-struct Import: ParsableCommand {
+struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Merge an .ics file into a calendar file, by UID.",
         discussion: """
@@ -217,7 +217,7 @@ struct Import: ParsableCommand {
     @Flag(help: "Take items that break the calendar's rules as written (validate lists them), import what could be read of a damaged file with exit 0, and merge into a calendar file that did not import cleanly (kept beside it as FILE.damaged).")
     var force = false
 
-    func run() throws {
+    func run() async throws {
         // libical reads the incoming file, beside the import: this is where
         // foreign data enters, and its findings are printed (Docs/ICalendar.md).
         let read = try loadCalendar(file, libical: true)
@@ -247,7 +247,7 @@ struct Import: ParsableCommand {
         do {
             // The calendar merged into is read without libical: `update` shows
             // none of its diagnostics, and it was written by horari.
-            report = try target.store(ImportOptions(checksWithLibICal: false)).update(
+            report = try await target.store(ImportOptions(checksWithLibICal: false)).change(
                 exporterFor: { _ in ICalendarExporter(options: .init(includeRejected: true)) },
                 whileWaiting: { sayWaiting(for: target) }, ifDamaged: damagePolicy(force: force)
             ) { calendar in
@@ -321,7 +321,7 @@ struct Import: ParsableCommand {
 }
 
 /// `horari export`: a calendar file as strict RFC 5545.
-struct Export: ParsableCommand {
+struct Export: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Write a calendar file out as strict RFC 5545 iCalendar.",
         discussion: """
@@ -357,12 +357,12 @@ struct Export: ParsableCommand {
     @Flag(help: "With --for public: name each class's instructor (staff are not named by default).")
     var nameInstructors = false
 
-    func run() throws {
+    func run() async throws {
         let place = try calendarPlace(file: file, option: self.calendar)
         let file = place.path
         // No libical: the export is written from the model, which libical's
         // reading does not change (Docs/ICalendar.md, “When libical runs”).
-        var calendar = try loadExistingCalendar(place, libical: false).calendar
+        var calendar = try await loadExistingCalendar(place, libical: false).calendar
         let exporter = ICalendarExporter()
         if nameInstructors, audience.isEmpty {
             throw ValidationError("--name-instructors goes with --for public")

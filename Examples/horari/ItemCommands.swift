@@ -19,7 +19,7 @@ extension BookOptions {
     /// A calendar that does not exist yet (or is empty and names no zone) is
     /// created on --time-zone, else on the system's zone (`X-WR-TIMEZONE`): the one time the machine's zone
     /// counts. From then on the calendar keeps that clock wherever it is used.
-    func updateCalendar<T>(_ body: (inout ICalendar) throws -> T) throws -> T {
+    func updateCalendar<T>(_ body: (inout ICalendar) throws -> T) async throws -> T {
         let place = try place
         // A calendar that names no zone and holds nothing yet (new, or an
         // empty file) takes its zone now.
@@ -27,7 +27,7 @@ extension BookOptions {
         try place.prepareFolder()
         let timeZone = timeZone
         do {
-            return try place.store().update(
+            return try await place.store().change(
                 exporterFor: { calendar in try exporter(zone: timeZone ?? calendarZoneName(of: calendar), zones: calendar.zones) },
                 whileWaiting: { sayWaiting(for: place) }, ifDamaged: damagePolicy(force: force)
             ) { calendar in
@@ -167,7 +167,7 @@ func itemEnd(start: CalendarTime, end: String?, minutes: Int?, clock: Clock) thr
 }
 
 /// `horari add`.
-struct Add: ParsableCommand {
+struct Add: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Add an event or a task to a calendar file.",
         discussion: """
@@ -205,8 +205,8 @@ struct Add: ParsableCommand {
         }
     }
 
-    func run() throws {
-        let added = try book.updateCalendar { calendar in
+    func run() async throws {
+        let added = try await book.updateCalendar { calendar in
             let clock = try book.clock(of: calendar)
             let item = try makeItem(clock: clock)
             try calendar.add(item, at: try book.instant(inZone: clock.name, zones: clock.zones), rules: try calendarRules(of: calendar).rules)
@@ -240,7 +240,7 @@ struct Add: ParsableCommand {
 }
 
 /// `horari edit`.
-struct Edit: ParsableCommand {
+struct Edit: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Change an event or a task in a calendar file.",
         discussion: """
@@ -288,12 +288,12 @@ struct Edit: ParsableCommand {
         let clock: Clock
     }
 
-    func run() throws {
+    func run() async throws {
         guard try book.place.exists else { throw noCalendarYet(try book.place) }
-        if let occurrence { return try editOccurrence(occurrence) }
+        if let occurrence { return try await editOccurrence(occurrence) }
         let old: CalendarItem, new: CalendarItem, clock: Clock
         do {
-            (old, new, clock) = try change()
+            (old, new, clock) = try await change()
         } catch let same as Unchanged {
             print("Nothing to change: \(describe(same.item, clock: same.clock)) is already so; the calendar was not written.")
             return
@@ -303,8 +303,8 @@ struct Edit: ParsableCommand {
 
     /// Revises the item under the file's lock; throws ``Unchanged`` (so
     /// that nothing is saved) when the revision is the item as it was.
-    private func change() throws -> (CalendarItem, CalendarItem, Clock) {
-        try book.updateCalendar { calendar in
+    private func change() async throws -> (CalendarItem, CalendarItem, Clock) {
+        try await book.updateCalendar { calendar in
             let uid = try resolveID(id, in: calendar, place: try book.place)
             guard let old = calendar.item(uid: uid) else { throw CLIError("there is no event or task with the UID ‘\(uid.shown)’") }
             if SchedulingBook.isSchedulingItem(old) {
@@ -321,8 +321,8 @@ struct Edit: ParsableCommand {
 
     /// One occurrence changed (an override), or it and every later one (the
     /// series split there; Docs/WhereCalendarsMeet.md says why a split).
-    private func editOccurrence(_ text: String) throws {
-        let said = try book.updateCalendar { calendar -> String in
+    private func editOccurrence(_ text: String) async throws {
+        let said = try await book.updateCalendar { calendar -> String in
             let uid = try resolveID(id, in: calendar, place: try book.place)
             guard let old = calendar.item(uid: uid) else { throw CLIError("there is no event or task with the UID ‘\(uid.shown)’") }
             if SchedulingBook.isSchedulingItem(old) {
@@ -402,7 +402,7 @@ struct Edit: ParsableCommand {
 }
 
 /// `horari delete`.
-struct Delete: ParsableCommand {
+struct Delete: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Delete an event or a task from a calendar file.",
         discussion: """
@@ -424,12 +424,12 @@ struct Delete: ParsableCommand {
         if andFollowing && occurrence == nil { throw ValidationError("--and-following goes with --occurrence DATE") }
     }
 
-    func run() throws {
-        if let occurrence { return try deleteOccurrence(occurrence) }
+    func run() async throws {
+        if let occurrence { return try await deleteOccurrence(occurrence) }
         // Ask before taking the file's lock: a person thinking must not hold up
         // other processes. The item is then deleted only if it is still the one
         // that was shown.
-        let calendar = try loadExistingCalendar(try book.place, quiet: true).calendar
+        let calendar = try await loadExistingCalendar(try book.place, quiet: true).calendar
         let clock = try book.clock(of: calendar)
         let uid = try resolveID(id, in: calendar, place: try book.place)
         let shown = try item(uid, in: calendar)
@@ -437,7 +437,7 @@ struct Delete: ParsableCommand {
             print("Nothing deleted.")
             return
         }
-        let removed = try book.updateCalendar { calendar in
+        let removed = try await book.updateCalendar { calendar in
             guard try item(uid, in: calendar) == shown else {
                 throw CLIError("‘\(uid)’ changed while you were asked; nothing was deleted, run the command again")
             }
@@ -448,8 +448,8 @@ struct Delete: ParsableCommand {
 
     /// One occurrence deleted (an EXDATE), or it and every later one (the
     /// series ends before it; from its first, the whole item goes).
-    private func deleteOccurrence(_ text: String) throws {
-        let calendar = try loadExistingCalendar(try book.place, quiet: true).calendar
+    private func deleteOccurrence(_ text: String) async throws {
+        let calendar = try await loadExistingCalendar(try book.place, quiet: true).calendar
         let seriesClock = try book.clock(of: calendar)
         let uid = try resolveID(id, in: calendar, place: try book.place)
         let shown = try item(uid, in: calendar)
@@ -461,7 +461,7 @@ struct Delete: ParsableCommand {
             return
         }
         let (andFollowing, now) = (andFollowing, try book.instant(inZone: seriesClock.name, zones: seriesClock.zones))
-        let whole = try book.updateCalendar { calendar -> Bool in
+        let whole = try await book.updateCalendar { calendar -> Bool in
             guard try item(uid, in: calendar) == shown else {
                 throw CLIError("‘\(uid)’ changed while you were asked; nothing was deleted, run the command again")
             }
@@ -500,7 +500,7 @@ struct Delete: ParsableCommand {
 }
 
 /// `horari done`.
-struct Done: ParsableCommand {
+struct Done: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Mark a task done, or with --undo still to do.",
         discussion: """
@@ -518,9 +518,9 @@ struct Done: ParsableCommand {
     @Flag(help: "Reopen the task: still to do.") var undo = false
     @OptionGroup var book: BookOptions
 
-    func run() throws {
+    func run() async throws {
         guard try book.place.exists else { throw noCalendarYet(try book.place) }
-        let (task, changed, clock) = try book.updateCalendar { calendar in
+        let (task, changed, clock) = try await book.updateCalendar { calendar in
             let uid = try resolveID(id, in: calendar, place: try book.place)
             guard let item = calendar.item(uid: uid) else { throw CLIError("there is no event or task with the UID ‘\(uid.shown)’") }
             if SchedulingBook.isSchedulingItem(item) {

@@ -5,7 +5,7 @@ import Foundation
 import ICalendarKit
 
 /// `horari month`: a month grid drawn as `ncal -hb` draws it, with colours.
-struct Month: ParsableCommand {
+struct Month: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show a month as a grid, like ncal, with each day in its item's colour (red: several items).",
         discussion: """
@@ -27,8 +27,8 @@ struct Month: ParsableCommand {
 
     @OptionGroup var view: ViewOptions
 
-    func run() throws {
-        let context = try view.context()
+    func run() async throws {
+        let context = try await view.context()
         let (year, monthNumber) = try parseMonth(month, default: context.today)
         let mview = MonthView(year: year, month: monthNumber, schedule: context.schedule,
                               options: .init(firstWeekday: context.firstWeekday, zone: context.zone, today: context.today))

@@ -13,7 +13,7 @@ import ICalendarKit
 /// the `json` document through ``OccurrencesJSONStream``. The process holds
 /// the calendar and about one occurrence per series, whatever the window's
 /// length.
-struct Occurrences: ParsableCommand {
+struct Occurrences: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print every occurrence of a calendar file's events and tasks in a window.",
         discussion: """
@@ -62,14 +62,14 @@ struct Occurrences: ParsableCommand {
         guard maxPerSeries >= 0 else { throw ValidationError("--max-per-series must be 0 (no limit) or more, not \(maxPerSeries)") }
     }
 
-    func run() throws {
+    func run() async throws {
         let fromWall = try wallSeconds(from, "--from")
         let toWall = try wallSeconds(to, "--to")
         // Without libical's second reading, which changes no occurrence
         // (Docs/ICalendar.md, "When libical runs"), and without what no
         // occurrence line shows (descriptions, alarms, kept properties):
         // nothing here is saved. The json form shows locations and notes.
-        let calendar = try loadExistingCalendar(try calendarPlace(file: file, option: self.calendar), quiet: format != "text", libical: false,
+        let calendar = try await loadExistingCalendar(try calendarPlace(file: file, option: self.calendar), quiet: format != "text", libical: false,
                                                 detail: format == "json" ? .complete : .schedule).calendar
         // One pass: each series' rules compiled by the pass, not held twice.
         let schedule = calendar.schedule(compilingSeries: false)

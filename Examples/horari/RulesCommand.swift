@@ -4,7 +4,7 @@ import CalendarScheduling
 import ICalendarKit
 
 /// `horari rules`: the item rules a calendar enforces in every command.
-struct Rules: ParsableCommand {
+struct Rules: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show or set the rules every command enforces on a calendar's events and tasks.",
         discussion: """
@@ -24,16 +24,16 @@ struct Rules: ParsableCommand {
     @Argument(help: "default or task-planner (default: show the calendar's rules).") var preset: String?
     @OptionGroup var book: BookOptions
 
-    func run() throws {
+    func run() async throws {
         guard let preset else {
-            let calendar = try loadExistingCalendar(try book.place, quiet: true).calendar
+            let calendar = try await loadExistingCalendar(try book.place, quiet: true).calendar
             print("\(try book.place.path): rules: \(try calendarRules(of: calendar).name)")
             return
         }
         guard let chosen = ValidationRules.presets.first(where: { $0.name == preset.lowercased() }) else {
             throw ValidationError("‘\(preset)’ is not a set of rules; use \(ValidationRules.presets.map(\.name).joined(separator: " or "))")
         }
-        try book.updateCalendar { calendar in
+        try await book.updateCalendar { calendar in
             let broken = itemsBreaking(chosen.rules, in: calendar).map { "  ‘\($0.uid)’: \($0.message)" }
             guard broken.isEmpty else {
                 throw CLIError("\(broken.count) item\(broken.count == 1 ? "" : "s") break the \(chosen.name) rules; change them first (horari edit):\n" + broken.joined(separator: "\n"))

@@ -91,7 +91,7 @@ enum SampleCalendar {
 }
 
 /// `horari` with no arguments: this month of the sample gym calendar.
-struct Sample: ParsableCommand {
+struct Sample: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show this month of the embedded sample gym calendar (what a bare `horari` does).",
         discussion: """
@@ -117,7 +117,7 @@ struct Sample: ParsableCommand {
         guard upcoming >= 0 else { throw ValidationError("--upcoming must be 0 or more") }
     }
 
-    func run() throws {
+    func run() async throws {
         // The gym's zone decides today's date, which decides how far the sample
         // moves; so it is read from the text, and the sample imported once, moved.
         let gymZone = String(SampleCalendar.calendarProperty("X-HORARI-TIMEZONE", in: SampleCalendar.text)

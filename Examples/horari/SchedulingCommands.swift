@@ -28,17 +28,17 @@ struct BookOptions: ParsableArguments {
 
     /// The book in the calendar file, or an empty one on the zone a new
     /// calendar would get, for a command that may start the calendar.
-    func readOrNew() throws -> SchedulingBook {
+    func readOrNew() async throws -> SchedulingBook {
         guard try place.exists else {
             return SchedulingBook(timeZone: try Clock(named: timeZone ?? Clock.systemZoneName).rules)
         }
-        return try read()
+        return try await read()
     }
 
     /// The book in the calendar file, for reading; the file must exist.
-    func read() throws -> SchedulingBook {
+    func read() async throws -> SchedulingBook {
         let place = try place
-        let loaded = try loadExistingCalendar(place, quiet: true)
+        let loaded = try await loadExistingCalendar(place, quiet: true)
         // A file that did not import cleanly: that first (its book's problems may be its damage).
         if let first = loaded.damage.first,
            (try? loaded.calendar.schedulingCheck(defaultTimeZone: calendarZoneName(of: loaded.calendar)))?.problems.contains(where: { $0.severity == .error }) ?? true {
@@ -57,9 +57,9 @@ struct BookOptions: ParsableArguments {
     /// Loads, changes and saves the book under the file's lock (atomic save),
     /// so concurrent `horari` processes take turns.
     @discardableResult
-    func change<T>(_ body: (inout SchedulingBook) throws -> T) throws -> T {
+    func change<T>(_ body: (inout SchedulingBook) throws -> T) async throws -> T {
         let place = try place
-        return try updateCalendar { calendar in
+        return try await updateCalendar { calendar in
             var book = try readBook(calendar, in: place)
             let result = try body(&book)
             place.setScheduling(book, in: &calendar, year: try today(in: book).year)
@@ -80,7 +80,7 @@ struct BookOptions: ParsableArguments {
     ///   - body: the change, on a book of just those records.
     ///   - whole: the same change on the whole file.
     func changeOccurrence<T>(classID: String, on date: LocalDate, members: [String] = [],
-                             _ body: (inout SchedulingBook) throws -> T, otherwise whole: () throws -> T) throws -> T {
+                             _ body: (inout SchedulingBook) throws -> T, otherwise whole: () async throws -> T) async throws -> T {
         // One record spliced into a file; a folder or a collection already writes only the class's resource.
         let place = try place
         if let url = place.file, place.exists {
@@ -95,16 +95,16 @@ struct BookOptions: ParsableArguments {
                     whileWaiting: { sayWaiting(for: place) }, body)
             } catch let error as SchedulingError {
                 // A record the book cannot read: said with its line and the way out.
-                if let calendar = try? loadExistingCalendar(place, quiet: true).calendar { _ = try readBook(calendar, in: place) }
+                if let calendar = try? await loadExistingCalendar(place, quiet: true).calendar { _ = try readBook(calendar, in: place) }
                 throw CLIError(error.description)
             } catch let error as ICalendarError {
                 throw CLIError(aboutCalendar(url.path, error))
             }
             if let done { return done }
-        } else if case .collection = place.location, let done = try changeOccurrenceOnServer(classID: classID, on: date, members: members, place, body) {
+        } else if case .collection = place.location, let done = try await changeOccurrenceOnServer(classID: classID, on: date, members: members, place, body) {
             return done
         }
-        return try whole()
+        return try await whole()
     }
 
     /// A change of one occurrence on a CalDAV collection, made on the
@@ -113,12 +113,12 @@ struct BookOptions: ParsableArguments {
     /// that its cost does not follow the gym's size (`CalendarStore.update(holding:…)`).
     /// `nil` when it must be made on the whole calendar.
     private func changeOccurrenceOnServer<T>(classID: String, on date: LocalDate, members: [String], _ place: CalendarPlace,
-                                             _ body: (inout SchedulingBook) throws -> T) throws -> T? {
+                                             _ body: (inout SchedulingBook) throws -> T) async throws -> T? {
         let timeZone = timeZone
         _ = try Clock(named: timeZone ?? Clock.systemZoneName)
         let part = SchedulingBook.classPartUID(classID, year: date.year)
         do {
-            return try place.store().update(
+            return try await place.store().change(
                 holding: Set([classID, part] + members.map { "member:" + $0 }),
                 alsoHolding: { calendar in Self.rosterMembers(of: classID, near: date, in: calendar) },
                 exporterFor: { calendar in try exporter(zone: timeZone ?? calendarZoneName(of: calendar), zones: calendar.zones) },
@@ -319,7 +319,7 @@ func dayText(_ date: LocalDate) -> String {
 // MARK: - People
 
 /// `horari coaches add|list|edit|remove`.
-struct Coaches: ParsableCommand {
+struct Coaches: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Add, list, edit and remove coaches, with their working hours.",
         discussion: """
@@ -330,7 +330,7 @@ struct Coaches: ParsableCommand {
             """,
         subcommands: [Add.self, ListCoaches.self, Edit.self, Remove.self])
 
-    struct Add: ParsableCommand {
+    struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Add a coach.",
             discussion: """
@@ -348,22 +348,22 @@ struct Coaches: ParsableCommand {
         @Option(help: "The colour of the coach's sessions (unless the client or session has one): a CSS name or #RRGGBB, not red.") var color: String?
         @OptionGroup var book: BookOptions
 
-        func run() throws {
+        func run() async throws {
             let coach = Coach(id: id, name: name, email: email, workingHours: try parseHours(hours), buffer: .minutes(buffer), color: try color.map(parseColor))
-            try book.change { b in try b.addCoach(coach) }
+            try await book.change { b in try b.addCoach(coach) }
             print("Added coach \(id) (\(name)).")
         }
     }
 }
 
 /// `horari clients add|list|edit|remove`.
-struct Clients: ParsableCommand {
+struct Clients: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Add, list, edit and remove a coach's clients.",
         discussion: "Examples:\n  horari clients add anna --coach marc --name 'Anna Puig' \\\n      --email anna@example.com\n  horari clients list --coach marc",
         subcommands: [Add.self, ListClients.self, Edit.self, Remove.self])
 
-    struct Add: ParsableCommand {
+    struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Add a client to a coach.",
             discussion: "Example:\n  horari clients add anna --coach marc --name 'Anna Puig' \\\n      --email anna@example.com")
@@ -374,22 +374,22 @@ struct Clients: ParsableCommand {
         @Option(help: "The colour of the client's sessions (unless a session has its own): a CSS name or #RRGGBB, not red.") var color: String?
         @OptionGroup var book: BookOptions
 
-        func run() throws {
+        func run() async throws {
             let client = Client(id: id, coachID: coach, name: name, email: email, color: try color.map(parseColor))
-            try book.change { b in try b.addClient(client) }
+            try await book.change { b in try b.addClient(client) }
             print("Added client \(id) (\(name)) to coach \(coach).")
         }
     }
 
-    struct ListClients: ParsableCommand {
+    struct ListClients: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list", abstract: "List one coach's clients (never another coach's).",
             discussion: "Example:\n  horari clients list --coach marc")
         @Option(help: "The coach.") var coach: String
         @OptionGroup var book: BookOptions
 
-        func run() throws {
-            let b = try book.read()
+        func run() async throws {
+            let b = try await book.read()
             do {
                 for c in try b.clients(coach: coach) { print("\(c.id)\t\(c.name)\(c.email.map { "\t" + $0 } ?? "")") }
             } catch { throw CLIError(error.description) }
@@ -398,13 +398,13 @@ struct Clients: ParsableCommand {
 }
 
 /// `horari members add|list|edit|remove`.
-struct Members: ParsableCommand {
+struct Members: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Add, list, edit and remove gym members.",
         discussion: "Example:\n  horari members add marta --name 'Marta Roig' --email marta@example.com",
         subcommands: [Add.self, ListMembers.self, Edit.self, Remove.self])
 
-    struct Add: ParsableCommand {
+    struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Add a member.", discussion: "Example:\n  horari members add marta --name 'Marta Roig' --email marta@example.com")
         @Argument(help: "The member's ID.") var id: String
@@ -412,9 +412,9 @@ struct Members: ParsableCommand {
         @Option(help: "The member's e-mail address.") var email: String?
         @OptionGroup var book: BookOptions
 
-        func run() throws {
+        func run() async throws {
             let member = Member(id: id, name: name, email: email)
-            try book.change { b in try b.addMember(member) }
+            try await book.change { b in try b.addMember(member) }
             print("Added member \(id) (\(name)).")
         }
     }
@@ -423,7 +423,7 @@ struct Members: ParsableCommand {
 // MARK: - Sessions
 
 /// `horari sessions add|list|move|cancel|mark|free`.
-struct Sessions: ParsableCommand {
+struct Sessions: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "A coach's training sessions: book, list, move, cancel, and find free slots.",
         discussion: """
@@ -437,7 +437,7 @@ struct Sessions: ParsableCommand {
             """,
         subcommands: [Add.self, ListSessions.self, History.self, Move.self, Cancel.self, Mark.self, Free.self])
 
-    struct Add: ParsableCommand {
+    struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Book a session of a coach with one of their clients; a clash is refused.",
             discussion: "Example:\n  horari sessions add --coach marc --client anna --start '2026-11-26 18:00' \\\n      --minutes 45 --location 'Gimnàs Sants'")
@@ -452,10 +452,10 @@ struct Sessions: ParsableCommand {
         @Option(help: "The session's ID (default: made up).") var id: String?
         @OptionGroup var book: BookOptions
 
-        func run() throws {
+        func run() async throws {
             let (coach, client, minutes, location, notes, id, typed, book, type) = (coach, client, minutes, location, notes, id, start, book, type)
             let color = try self.color.map(parseColor)
-            let (s, clock) = try book.change { b in
+            let (s, clock) = try await book.change { b in
                 let clock = try book.clock(for: b)
                 let start = try clock.instant(typed: typed, option: "--start")
                 b.policy = SchedulingPolicy()
@@ -466,7 +466,7 @@ struct Sessions: ParsableCommand {
         }
     }
 
-    struct ListSessions: ParsableCommand {
+    struct ListSessions: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list", abstract: "List a coach's upcoming sessions (or, with --past, their history, newest first).",
             discussion: "Example:\n  horari sessions list --coach marc --limit 5")
@@ -476,8 +476,8 @@ struct Sessions: ParsableCommand {
         @OptionGroup var output: SessionOutput
         @OptionGroup var book: BookOptions
 
-        func run() throws {
-            let b = try book.read()
+        func run() async throws {
+            let b = try await book.read()
             let now = try book.instant(in: b)
             let clock = try book.clock(for: b)
             let sessions: [Session]
@@ -488,7 +488,7 @@ struct Sessions: ParsableCommand {
         }
     }
 
-    struct Move: ParsableCommand {
+    struct Move: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Move a session to another time; a clash is refused.",
             discussion: "Example:\n  horari sessions move s1 --coach marc --start '2026-11-27 10:00'")
@@ -500,10 +500,10 @@ struct Sessions: ParsableCommand {
         @Option(help: "A new kind of workout ('' removes it).") var type: String?
         @OptionGroup var book: BookOptions
 
-        func run() throws {
+        func run() async throws {
             let (id, coach, minutes, typed, book, type) = (id, coach, minutes, start, book, type)
             let color: ItemColor?? = try self.color.map { $0.isEmpty ? nil : try parseColor($0) }
-            let (s, clock) = try book.change { b in
+            let (s, clock) = try await book.change { b in
                 let clock = try book.clock(for: b)
                 let start = try clock.instant(typed: typed, option: "--start")
                 b.policy = SchedulingPolicy()
@@ -517,20 +517,20 @@ struct Sessions: ParsableCommand {
         }
     }
 
-    struct Cancel: ParsableCommand {
+    struct Cancel: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Cancel a session; its time is free again.", discussion: "Example:\n  horari sessions cancel s1 --coach marc")
         @Argument(help: "The session's ID.") var id: String
         @Option(help: "The coach.") var coach: String
         @OptionGroup var book: BookOptions
 
-        func run() throws {
+        func run() async throws {
             let (id, coach) = (id, coach)
-            try book.change { b in try b.setStatus(.cancelled, ofSession: id, coach: coach, now: try book.instant(in: b)) }
+            try await book.change { b in try b.setStatus(.cancelled, ofSession: id, coach: coach, now: try book.instant(in: b)) }
             print("Cancelled session \(id).")
         }
     }
 
-    struct Mark: ParsableCommand {
+    struct Mark: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Mark a session completed or a no-show once it has started, or undo a mark.",
             discussion: "Examples:\n  horari sessions mark s1 --coach marc --status completed\n  horari sessions mark s1 --coach marc --status scheduled")
@@ -539,12 +539,12 @@ struct Sessions: ParsableCommand {
         @Option(help: "The coach.") var coach: String
         @OptionGroup var book: BookOptions
 
-        func run() throws {
+        func run() async throws {
             guard let status = SessionStatus(rawValue: status), status != .cancelled else {
                 throw ValidationError("--status ‘\(self.status)’: use completed, no-show or scheduled (to undo a mark); `horari sessions cancel` cancels one")
             }
             let (id, coach) = (id, coach)
-            let was = try book.change { b in
+            let was = try await book.change { b in
                 let old = try b.session(id, coach: coach).status
                 try b.setStatus(status, ofSession: id, coach: coach, now: try book.instant(in: b))
                 return old
@@ -557,7 +557,7 @@ struct Sessions: ParsableCommand {
         }
     }
 
-    struct Free: ParsableCommand {
+    struct Free: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "List a coach's free slots of a length, from their working hours and sessions.",
             discussion: "Example:\n  horari sessions free --coach marc --from 2026-11-23 --to 2026-11-29")
@@ -569,8 +569,8 @@ struct Sessions: ParsableCommand {
         @Option(parsing: .unconditional, help: "Start every slot on this many minutes past the hour (15: :00, :15, :30, :45); 1 for any minute.", transform: WholeNumber.minutes) var align = 15
         @OptionGroup var book: BookOptions
 
-        func run() throws {
-            let b = try book.read()
+        func run() async throws {
+            let b = try await book.read()
             let now = try book.instant(in: b)
             let today = try book.today(in: b)
             let clock = try book.clock(for: b)
@@ -588,7 +588,7 @@ struct Sessions: ParsableCommand {
 // MARK: - Classes and bookings
 
 /// `horari classes add|timetable|cancel`.
-struct Classes: ParsableCommand {
+struct Classes: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "The gym's weekly classes: add one, show the timetable, cancel or move an occurrence.",
         discussion: """
@@ -599,7 +599,7 @@ struct Classes: ParsableCommand {
             """,
         subcommands: [Add.self, Timetable.self, CancelOccurrence.self, MoveOccurrence.self, Change.self, End.self])
 
-    struct Add: ParsableCommand {
+    struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Add a weekly class with a number of places.",
             discussion: "Example:\n  horari classes add yoga --title Yoga --days MO,WE --time 18:30 \\\n      --minutes 60 --capacity 12 --location 'Sala 2' --from 2026-09-07")
@@ -616,8 +616,8 @@ struct Classes: ParsableCommand {
         @Option(help: "The last date, YYYY-MM-DD (default: no end).") var until: String?
         @OptionGroup var book: BookOptions
 
-        func run() throws {
-            let current = try book.readOrNew()
+        func run() async throws {
+            let current = try await book.readOrNew()
             let today = try book.today(in: current)
             let start: TimeOfDay
             do { start = try TimeOfDay(parsing: time) } catch { throw ValidationError("--time: \(error.description)") }
@@ -632,7 +632,7 @@ struct Classes: ParsableCommand {
                 id: id, title: title, weekdays: try parseWeekdays(days, option: "--days"), time: start, duration: .minutes(minutes), capacity: capacity,
                 location: location, instructor: instructor, color: colour, firstDate: try parseDate(from, option: "--from", default: today),
                 lastDate: try until.map { try parseDate($0, option: "--until", default: today) })
-            let added = try book.change { b in
+            let added = try await book.change { b in
                 try b.addClass(series)
                 return try b.classSeries(series.id)
             }
@@ -640,7 +640,7 @@ struct Classes: ParsableCommand {
         }
     }
 
-    struct Timetable: ParsableCommand {
+    struct Timetable: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show the weekly timetable; with --week, that week's classes and places left.",
             discussion: "Examples:\n  horari classes timetable\n  horari classes timetable --week 2026-11-23")
@@ -648,8 +648,8 @@ struct Classes: ParsableCommand {
         @Option(help: "text or json.") var format: OutputFormat = .text
         @OptionGroup var book: BookOptions
 
-        func run() throws {
-            let b = try book.read()
+        func run() async throws {
+            let b = try await book.read()
             let shown = try book.clock(for: b)
             if format == .json {
                 var body = TimetableJSON()
@@ -699,7 +699,7 @@ struct Classes: ParsableCommand {
         }
     }
 
-    struct CancelOccurrence: ParsableCommand {
+    struct CancelOccurrence: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "cancel", abstract: "Cancel one occurrence of a class; its bookings are removed and listed.",
             discussion: "Example:\n  horari classes cancel yoga --date 2026-12-07")
@@ -707,11 +707,11 @@ struct Classes: ParsableCommand {
         @Option(help: "The occurrence's date, YYYY-MM-DD.") var date: String
         @OptionGroup var book: BookOptions
 
-        func run() throws {
+        func run() async throws {
             let date = try parseDate(self.date, option: "--date")
             let id = id
             let cancel = { (b: inout SchedulingBook) throws in try b.cancelOccurrence(classID: id, on: date) }
-            let affected = try book.changeOccurrence(classID: id, on: date, cancel) { try book.change(cancel) }
+            let affected = try await book.changeOccurrence(classID: id, on: date, cancel) { try await book.change(cancel) }
             print("Cancelled \(id) on \(date).")
             if !affected.confirmed.isEmpty { print("Tell these members their place is gone: \(affected.confirmed.joined(separator: ", ")).") }
             if !affected.waitlisted.isEmpty { print("Tell these members the waitlist is gone: \(affected.waitlisted.joined(separator: ", ")).") }
@@ -720,7 +720,7 @@ struct Classes: ParsableCommand {
 }
 
 extension Classes {
-    struct MoveOccurrence: ParsableCommand {
+    struct MoveOccurrence: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "move", abstract: "Move one occurrence of a class to another time; its bookings go with it.",
             discussion: "Example:\n  horari classes move yoga --date 2026-11-25 --start '2026-11-25 19:30'")
@@ -730,7 +730,7 @@ extension Classes {
         @Option(parsing: .unconditional, help: "A new length.", transform: WholeNumber.minutes) var minutes: Int?
         @OptionGroup var book: BookOptions
 
-        func run() throws {
+        func run() async throws {
             let date = try parseDate(self.date, option: "--date")
             let (id, minutes, typed, book) = (id, minutes, start, book)
             let move = { (b: inout SchedulingBook) throws -> (ClassOccurrence, BookClock) in
@@ -738,14 +738,14 @@ extension Classes {
                 let start = try clock.bookWall(typed: typed, option: "--start")
                 return (try b.moveOccurrence(classID: id, on: date, to: start, duration: minutes.map { .minutes($0) }), clock)
             }
-            let (o, clock) = try book.changeOccurrence(classID: id, on: date, move) { try book.change(move) }
+            let (o, clock) = try await book.changeOccurrence(classID: id, on: date, move) { try await book.change(move) }
             print("Moved \(o.title.shown) of \(date) to \(clock.span(o.start, minutes: o.duration.wholeMinutes)); its \(o.booked) booking(s) and \(o.waiting) waiting stay.")
         }
     }
 }
 
 /// `horari book`.
-struct Book: ParsableCommand {
+struct Book: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Book a member a place in one dated occurrence of a class.",
         discussion: """
@@ -764,8 +764,8 @@ struct Book: ParsableCommand {
     @Flag(help: "List the member's bookings and waitlists instead.") var list = false
     @OptionGroup var book: BookOptions
 
-    func run() throws {
-        if list { return try printBookings() }
+    func run() async throws {
+        if list { return try await printBookings() }
         guard let classID, let dateText = date else { throw ValidationError("give --class and --date (or --list)") }
         let date = try parseDate(dateText, option: "--date")
         let member = member, whenFull: WhenFull = waitlist ? .joinWaitlist : .refuse
@@ -774,11 +774,11 @@ struct Book: ParsableCommand {
             let outcome = try b.book(member: member, classID: classID, on: date, now: now, whenFull: whenFull)
             return (outcome, try b.occurrence(classID: classID, on: date), try options.clock(for: b))
         }
-        let (outcome, occurrence, clock) = try book.changeOccurrence(classID: classID, on: date, members: [member]) { b in
+        let (outcome, occurrence, clock) = try await book.changeOccurrence(classID: classID, on: date, members: [member]) { b in
             try booking(&b, now: try options.instant(in: b))
         } otherwise: {
             // The book read once, by the change (the request's time is read on its clock).
-            try options.change { b in try booking(&b, now: try options.instant(in: b)) }
+            try await options.change { b in try booking(&b, now: try options.instant(in: b)) }
         }
         switch outcome {
         case .confirmed:
@@ -788,8 +788,8 @@ struct Book: ParsableCommand {
         }
     }
 
-    private func printBookings() throws {
-        let b = try book.read()
+    private func printBookings() async throws {
+        let b = try await book.read()
         let clock = try book.clock(for: b)
         do {
             let booked = try b.bookings(member: member), waiting = try b.waitlists(member: member)
@@ -801,7 +801,7 @@ struct Book: ParsableCommand {
 }
 
 /// `horari cancel`.
-struct CancelBooking: ParsableCommand {
+struct CancelBooking: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cancel",
         abstract: "Give up a member's place (or place on the waitlist); the first on the waitlist moves up.",
@@ -811,13 +811,13 @@ struct CancelBooking: ParsableCommand {
     @Option(help: "The occurrence's date, YYYY-MM-DD.") var date: String
     @OptionGroup var book: BookOptions
 
-    func run() throws {
+    func run() async throws {
         let date = try parseDate(self.date, option: "--date")
         let (member, classID, options) = (member, classID, book)
-        let result = try book.changeOccurrence(classID: classID, on: date, members: [member]) { b in
+        let result = try await book.changeOccurrence(classID: classID, on: date, members: [member]) { b in
             try b.cancelBooking(member: member, classID: classID, on: date, now: try options.instant(in: b))
         } otherwise: {
-            try options.change { b in try b.cancelBooking(member: member, classID: classID, on: date, now: try options.instant(in: b)) }
+            try await options.change { b in try b.cancelBooking(member: member, classID: classID, on: date, now: try options.instant(in: b)) }
         }
         print(result.heldPlace ? "Cancelled \(member)'s place in \(classID) on \(date)." : "Took \(member) off the waitlist of \(classID) on \(date).")
         if let promoted = result.promoted { print("\(promoted) moved up from the waitlist and has the place.") }
@@ -825,7 +825,7 @@ struct CancelBooking: ParsableCommand {
 }
 
 extension Sessions {
-    struct History: ParsableCommand {
+    struct History: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "A client's sessions, newest first, with their status, colour, type and notes.",
             discussion: """
@@ -842,9 +842,9 @@ extension Sessions {
         @OptionGroup var output: SessionOutput
         @OptionGroup var book: BookOptions
 
-        func run() throws {
+        func run() async throws {
             guard limit > 0 else { throw ValidationError("--limit must be at least 1") }
-            let b = try book.read()
+            let b = try await book.read()
             let clock = try book.clock(for: b)
             let sessions: [Session]
             do { sessions = try b.history(client: client, coach: coach, limit: limit) } catch { throw CLIError(error.description) }

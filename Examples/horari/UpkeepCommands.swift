@@ -42,11 +42,11 @@ private func confirmRemoval(_ question: String, yes: Bool, what: String) throws 
 ///   - save: puts the edited record into the book.
 ///   - fields: each field's name and value as text, for the report.
 private func editRecord<R: Equatable>(_ book: BookOptions, _ label: String, record: (SchedulingBook) throws -> R, edited: (R) -> R,
-                                      save: (inout SchedulingBook, R) throws -> Void, fields: (R) -> [(String, String?)]) throws {
+                                      save: (inout SchedulingBook, R) throws -> Void, fields: (R) -> [(String, String?)]) async throws {
     let current: R
-    do { current = try record(try book.read()) } catch let error as SchedulingError { throw CLIError(error.description) }
+    do { current = try record(try await book.read()) } catch let error as SchedulingError { throw CLIError(error.description) }
     guard edited(current) != current else { print("\(label): nothing changed."); return }
-    let said = try book.change { b in
+    let said = try await book.change { b in
         let old = try record(b)
         let new = edited(old)
         guard new != old else { return "nothing changed" }
@@ -58,21 +58,21 @@ private func editRecord<R: Equatable>(_ book: BookOptions, _ label: String, reco
 }
 
 extension Coaches {
-    struct ListCoaches: ParsableCommand {
+    struct ListCoaches: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list", abstract: "List the coaches: ID, name, e-mail, buffer and weekly hours.",
             discussion: "Example:\n  horari coaches list")
         @OptionGroup var book: BookOptions
 
-        func run() throws {
-            let b = try book.read()
+        func run() async throws {
+            let b = try await book.read()
             for c in b.coaches {
                 print([c.id, c.name, c.email ?? "", "buffer \(c.buffer.wholeMinutes) min", hoursText(c.workingHours)].joined(separator: "\t"))
             }
         }
     }
 
-    struct Edit: ParsableCommand {
+    struct Edit: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Change a coach's name, e-mail, hours, buffer or colour; what is not given stays.",
             discussion: "Examples:\n  horari coaches edit marc --buffer 15\n  horari coaches edit laia --hours 'MO-FR 08:00-14:00'")
@@ -84,11 +84,11 @@ extension Coaches {
         @Option(help: "A new colour (a CSS name or #RRGGBB, not red; '' for none).") var color: String?
         @OptionGroup var book: BookOptions
 
-        func run() throws {
+        func run() async throws {
             let hours = hours.isEmpty ? nil : try parseHours(hours)
             let color: ItemColor?? = try self.color.map { text -> ItemColor? in text.isEmpty ? nil : try parseColor(text) }
             let (id, name, email, buffer) = (id, name, email, buffer)
-            try editRecord(book, "Coach \(id)", record: { try $0.coach(id) }, edited: { old in
+            try await editRecord(book, "Coach \(id)", record: { try $0.coach(id) }, edited: { old in
                 var new = old
                 if let name { new.name = name }
                 if let email { new.email = email.isEmpty ? nil : email }
@@ -103,7 +103,7 @@ extension Coaches {
         }
     }
 
-    struct Remove: ParsableCommand {
+    struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Remove a coach who has no clients left (remove or move their clients first).",
             discussion: "Example:\n  horari coaches remove laia --yes")
@@ -111,20 +111,20 @@ extension Coaches {
         @Flag(help: "Do not ask.") var yes = false
         @OptionGroup var book: BookOptions
 
-        func run() throws {
-            let coach = try book.read().coach(id)
+        func run() async throws {
+            let coach = try await book.read().coach(id)
             guard try confirmRemoval("Remove coach \(id) (\(coach.name))? [y/N] ", yes: yes, what: "coach ‘\(id)’") else {
                 print("Nothing removed."); return
             }
             let id = id
-            try book.change { b in try b.removeCoach(id) }
+            try await book.change { b in try b.removeCoach(id) }
             print("Removed coach \(id) (\(coach.name)).")
         }
     }
 }
 
 extension Clients {
-    struct Edit: ParsableCommand {
+    struct Edit: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Change one of a coach's clients: name, e-mail or colour; what is not given stays.",
             discussion: "Example:\n  horari clients edit anna --coach marc --email anna.puig@example.com")
@@ -135,10 +135,10 @@ extension Clients {
         @Option(help: "A new colour (a CSS name or #RRGGBB, not red; '' for none).") var color: String?
         @OptionGroup var book: BookOptions
 
-        func run() throws {
+        func run() async throws {
             let color: ItemColor?? = try self.color.map { text -> ItemColor? in text.isEmpty ? nil : try parseColor(text) }
             let (id, coach, name, email) = (id, coach, name, email)
-            try editRecord(book, "Client \(id) of coach \(coach)", record: { try $0.client(id, coach: coach) }, edited: { old in
+            try await editRecord(book, "Client \(id) of coach \(coach)", record: { try $0.client(id, coach: coach) }, edited: { old in
                 var new = old
                 if let name { new.name = name }
                 if let email { new.email = email.isEmpty ? nil : email }
@@ -148,7 +148,7 @@ extension Clients {
         }
     }
 
-    struct Remove: ParsableCommand {
+    struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Remove one of a coach's clients, and every session they had.",
             discussion: "Example:\n  horari clients remove pau --coach marc --yes")
@@ -157,8 +157,8 @@ extension Clients {
         @Flag(help: "Do not ask.") var yes = false
         @OptionGroup var book: BookOptions
 
-        func run() throws {
-            let b = try book.read()
+        func run() async throws {
+            let b = try await book.read()
             let client: Client, count: Int
             do {
                 client = try b.client(id, coach: coach)
@@ -167,24 +167,24 @@ extension Clients {
             guard try confirmRemoval("Remove client \(id) (\(client.name)) of coach \(coach), and their \(count) session\(count == 1 ? "" : "s")? [y/N] ",
                                      yes: yes, what: "client ‘\(id)’") else { print("Nothing removed."); return }
             let (id, coach) = (id, coach)
-            let gone = try book.change { b in try b.removeClient(id, coach: coach) }
+            let gone = try await book.change { b in try b.removeClient(id, coach: coach) }
             print("Removed client \(id) (\(client.name)) of coach \(coach)" + (gone.isEmpty ? "." : ", and \(gone.count) session\(gone.count == 1 ? "" : "s"): " + gone.map(\.id).joined(separator: ", ") + "."))
         }
     }
 }
 
 extension Members {
-    struct ListMembers: ParsableCommand {
+    struct ListMembers: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list", abstract: "List the members: ID, name and e-mail.", discussion: "Example:\n  horari members list")
         @OptionGroup var book: BookOptions
 
-        func run() throws {
-            for m in try book.read().members { print(([m.id, m.name] + (m.email.map { [$0] } ?? [])).joined(separator: "\t")) }
+        func run() async throws {
+            for m in try await book.read().members { print(([m.id, m.name] + (m.email.map { [$0] } ?? [])).joined(separator: "\t")) }
         }
     }
 
-    struct Edit: ParsableCommand {
+    struct Edit: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Change a member's name or e-mail; their places stay theirs.",
             discussion: "Example:\n  horari members edit marta --email marta.roig@example.com")
@@ -193,9 +193,9 @@ extension Members {
         @Option(help: "A new e-mail address ('' for none).") var email: String?
         @OptionGroup var book: BookOptions
 
-        func run() throws {
+        func run() async throws {
             let (id, name, email) = (id, name, email)
-            try editRecord(book, "Member \(id)", record: { try $0.member(id) }, edited: { old in
+            try await editRecord(book, "Member \(id)", record: { try $0.member(id) }, edited: { old in
                 var new = old
                 if let name { new.name = name }
                 if let email { new.email = email.isEmpty ? nil : email }
@@ -204,7 +204,7 @@ extension Members {
         }
     }
 
-    struct Remove: ParsableCommand {
+    struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Remove a member: each place still to come passes to the first on its waitlist.",
             discussion: "Example:\n  horari members remove pol --yes")
@@ -212,13 +212,13 @@ extension Members {
         @Flag(help: "Do not ask.") var yes = false
         @OptionGroup var book: BookOptions
 
-        func run() throws {
-            let member = try book.read().member(id)
+        func run() async throws {
+            let member = try await book.read().member(id)
             guard try confirmRemoval("Remove member \(id) (\(member.name)) and every place they hold? [y/N] ", yes: yes, what: "member ‘\(id)’") else {
                 print("Nothing removed."); return
             }
             let id = id, options = book
-            let released = try book.change { b in try b.removeMember(id, now: try options.instant(in: b)) }
+            let released = try await book.change { b in try b.removeMember(id, now: try options.instant(in: b)) }
             print("Removed member \(id) (\(member.name)).")
             for (key, outcome) in released.sorted(by: { $0.key < $1.key }) {
                 let place = outcome.heldPlace ? "their place" : "their place on the waitlist"
@@ -237,7 +237,7 @@ private func sayReleased(_ released: [AffectedBookings]) {
 }
 
 extension Classes {
-    struct Change: ParsableCommand {
+    struct Change: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Change a class from a date on: its time, length, places, room, instructor or days.",
             discussion: """
@@ -260,7 +260,7 @@ extension Classes {
         @Option(help: "New weekdays, such as MO,WE.") var days: String?
         @OptionGroup var book: BookOptions
 
-        func run() throws {
+        func run() async throws {
             let date = try parseDate(from, option: "--from")
             var change = ClassChange(duration: minutes.map { .minutes($0) }, capacity: capacity,
                                      location: location.map { $0.isEmpty ? nil : $0 }, instructor: instructor.map { $0.isEmpty ? nil : $0 })
@@ -270,7 +270,7 @@ extension Classes {
             if let days { change.weekdays = try parseWeekdays(days, option: "--days") }
             guard !change.isEmpty else { throw ValidationError("nothing to change: give --time, --minutes, --capacity, --location, --instructor or --days") }
             let (id, c) = (id, change)
-            let (report, series) = try book.change { b in
+            let (report, series) = try await book.change { b in
                 let report = try b.changeClass(id, from: date, c)
                 return (report, try b.classSeries(id))
             }
@@ -285,7 +285,7 @@ extension Classes {
         }
     }
 
-    struct End: ParsableCommand {
+    struct End: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "End a class on a date; the bookings of later dates are released and listed.",
             discussion: "Example:\n  horari classes end spin --on 2026-12-18")
@@ -293,10 +293,10 @@ extension Classes {
         @Option(help: "The last date it meets, YYYY-MM-DD.") var on: String
         @OptionGroup var book: BookOptions
 
-        func run() throws {
+        func run() async throws {
             let date = try parseDate(on, option: "--on")
             let id = id
-            let released = try book.change { b in try b.endClass(id, on: date) }
+            let released = try await book.change { b in try b.endClass(id, on: date) }
             print("\(id) ends on \(date).")
             if released.isEmpty { print("No booking was after it.") } else { print("Released:"); sayReleased(released) }
         }

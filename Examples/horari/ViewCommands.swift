@@ -49,9 +49,9 @@ struct ViewOptions: ParsableArguments {
         }
     }
 
-    func context() throws -> Context {
+    func context() async throws -> Context {
         // The calendar first: its zone is the clock, and today is read on it.
-        let calendar = try loadExistingCalendar(try calendarPlace(self.calendar), quiet: format == .json).calendar
+        let calendar = try await loadExistingCalendar(try calendarPlace(self.calendar), quiet: format == .json).calendar
         let schedule = calendar.schedule()
         let clock = try Clock(option: timeZone, calendar: calendar)
         // The CLI reads the clock once, here; the views are handed `today`.
@@ -147,7 +147,7 @@ func span(_ o: DisplayOccurrence, names: CalendarNames, clock: Clock) -> String 
 }
 
 /// `horari week`: seven days; a day with several items says so instead of listing them.
-struct Week: ParsableCommand {
+struct Week: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show a week: each day's one item, or \"Several items\" (in red) when it holds more.",
         discussion: """
@@ -162,8 +162,8 @@ struct Week: ParsableCommand {
 
     @OptionGroup var view: ViewOptions
 
-    func run() throws {
-        let context = try view.context()
+    func run() async throws {
+        let context = try await view.context()
         let day = try parseDate(date, option: "the date", default: context.today)
         let week = WeekView(containing: day, schedule: context.schedule,
                             options: .init(firstWeekday: context.firstWeekday, zone: context.zone, today: context.today, names: context.names))
@@ -191,7 +191,7 @@ struct Week: ParsableCommand {
 }
 
 /// `horari day`: the hours of one day with its items laid out side by side.
-struct Day: ParsableCommand {
+struct Day: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show a day hour by hour; overlapping items are laid out in columns.",
         discussion: """
@@ -208,8 +208,8 @@ struct Day: ParsableCommand {
 
     @OptionGroup var view: ViewOptions
 
-    func run() throws {
-        let context = try view.context()
+    func run() async throws {
+        let context = try await view.context()
         let date = try parseDate(self.date, option: "the date", default: context.today)
         let day = DayView(date: date, schedule: context.schedule, options: .init(zone: context.zone, today: context.today, names: context.names))
         guard view.format == .text else { return try printJSON(day, command: "day", timeZone: context.clock.name) }
@@ -243,7 +243,7 @@ struct Day: ParsableCommand {
 }
 
 /// `horari list`: what is coming, grouped by month, a page at a time.
-struct List: ParsableCommand {
+struct List: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List the occurrences from a date onward, grouped by month, a page at a time.",
         discussion: """
@@ -265,9 +265,9 @@ struct List: ParsableCommand {
 
     @OptionGroup var view: ViewOptions
 
-    func run() throws {
+    func run() async throws {
         guard limit > 0 else { throw ValidationError("--limit must be at least 1") }
-        let context = try view.context()
+        let context = try await view.context()
         let options = ListView.Options(zone: context.zone, limit: limit, names: context.names)
         let list: ListView
         if let page {

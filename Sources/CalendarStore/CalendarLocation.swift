@@ -84,6 +84,8 @@ public struct CalendarStoreError: Error, Hashable, Sendable, CustomStringConvert
         public static let redirect = Code(rawValue: "redirect")
         /// A file or folder could not be read or written.
         public static let io = Code(rawValue: "io")
+        /// The calling task was cancelled: the request under way was cancelled with it.
+        public static let cancelled = Code(rawValue: "cancelled")
     }
 
     /// The kind of failure.

@@ -10,8 +10,8 @@ import ICalendarKit
 ///
 /// ```swift
 /// let store = CalendarStore(try CalendarLocation("calendars/gym/"))
-/// let calendar = try store.load().calendar
-/// try store.update { calendar in calendar.name = "Gimnàs Sants" }
+/// let calendar = try await store.load().calendar
+/// try await store.update { calendar in calendar.name = "Gimnàs Sants" }
 /// ```
 public struct CalendarStore: Sendable {
     /// Where the calendar lives.
@@ -33,6 +33,9 @@ public struct CalendarStore: Sendable {
     /// The longest one request to a collection's server may take, in seconds
     /// (``CalDAVClient/timeout``).
     public var requestTimeout: TimeInterval = 30
+    /// How a request a collection's server answers 423, 429, 500, 502, 503
+    /// or 504 is sent again (``CalDAVClient/retryPolicy``).
+    public var retryPolicy = RetryPolicy()
 
     /// A store for a location.
     /// - Parameters:
@@ -62,16 +65,19 @@ public struct CalendarStore: Sendable {
 
     /// The calendar and what reading it found. A file or folder that does
     /// not exist reads as an empty calendar.
-    /// - Throws: ``CalendarStoreError``, or `ICalendarError` for a file that is not iCalendar.
-    public func load() throws -> ImportResult {
+    /// - Throws: ``CalendarStoreFailure/store(_:)`` (the server, the cache,
+    ///   a lock; ``CalendarStoreError/Code/cancelled`` when the calling task
+    ///   is cancelled) or ``CalendarStoreFailure/calendar(_:)`` for a file
+    ///   that is not iCalendar.
+    public func load() async throws(CalendarStoreFailure<Never>) -> ImportResult {
         switch location {
         case .file(let url):
-            return try CalendarFile.load(url, options: options)
+            do { return try CalendarFile.load(url, options: options) } catch { throw .calendar(error) }
         case .folder(let url):
             guard exists else { return ImportResult(calendar: ICalendar(), diagnostics: []) }
-            return try FolderStore(folder: url, options: options).load()
+            do { return try FolderStore(folder: url, options: options).load() } catch { throw .store(error) }
         case .collection(let url):
-            return try CollectionStore(url, options: options, credentials: credentials, notices: notices, cacheFolder: cacheFolder, timeout: requestTimeout).load()
+            do { return try await collectionStore(url).load() } catch { throw CalendarStoreFailure.classify(error) }
         }
     }
 
@@ -97,13 +103,21 @@ public struct CalendarStore: Sendable {
     ///   - ifDamaged: what to do with a resource that did not import cleanly.
     ///   - body: the change.
     /// - Returns: what `body` returns, or `nil` when the change must be made on the whole calendar.
-    public func update<T>(holding uids: Set<String>, alsoHolding: (ICalendar) -> Set<String> = { _ in [] },
-                          exporterFor: (ICalendar) throws -> ICalendarExporter = { _ in ICalendarExporter(options: .init(includeRejected: true)) },
-                          whileWaiting: (() -> Void)? = nil, ifDamaged: CalendarFile.DamagePolicy = .refuse,
-                          _ body: (inout ICalendar) throws -> T) throws -> T? {
+    /// - Throws: ``CalendarStoreFailure``, as ``update(exporterFor:whileWaiting:ifDamaged:_:)`` does.
+    public func update<T, Failure: Error>(
+        holding uids: Set<String>, alsoHolding: (ICalendar) -> Set<String> = { _ in [] },
+        exporterFor: (ICalendar) throws -> ICalendarExporter = { _ in ICalendarExporter(options: .init(includeRejected: true)) },
+        whileWaiting: (() -> Void)? = nil, ifDamaged: CalendarFile.DamagePolicy = .refuse,
+        _ body: (inout ICalendar) throws(Failure) -> T
+    ) async throws(CalendarStoreFailure<Failure>) -> T? {
         guard case .collection(let url) = location else { return nil }
-        return try CollectionStore(url, options: options, credentials: credentials, notices: notices, cacheFolder: cacheFolder, timeout: requestTimeout)
-            .update(holding: uids, alsoHolding: alsoHolding, exporterFor: exporterFor, whileWaiting: whileWaiting, ifDamaged: ifDamaged, body)
+        do {
+            return try await collectionStore(url).update(
+                holding: uids, alsoHolding: alsoHolding, exporterFor: { c throws in try Boxed<Failure>.exporting { try exporterFor(c) } },
+                whileWaiting: whileWaiting, ifDamaged: ifDamaged) { c throws in try Boxed.run { () throws(Failure) in try body(&c) } }
+        } catch {
+            throw CalendarStoreFailure.classify(error)
+        }
     }
 
     /// Loads, changes and saves the calendar, as the location allows:
@@ -111,23 +125,104 @@ public struct CalendarStore: Sendable {
     /// cleanly is refused unless `ifDamaged` says otherwise
     /// (`CalendarFile.DamagePolicy`).
     ///
+    /// The errors are typed by whose they are: the store's own
+    /// (``CalendarStoreFailure/store(_:)``: the place, the server, the
+    /// cache), the calendar's (``CalendarStoreFailure/calendar(_:)``: a
+    /// damaged or unreadable calendar, a file that cannot be written), or
+    /// what `body` or `exporterFor` threw (``CalendarStoreFailure/body(_:)``,
+    /// as thrown; nothing is written then). A body that throws nothing
+    /// typed is `any Error`.
+    ///
     /// - Parameters:
     ///   - exporterFor: the exporter the changed calendar is written with.
     ///   - whileWaiting: called once when another process has held the lock for a second.
     ///   - ifDamaged: what to do with a calendar that did not import cleanly.
     ///   - body: the change.
     /// - Returns: what `body` returns.
-    /// - Throws: what `body` throws (nothing is written then), ``CalendarStoreError``, or `ICalendarError`.
-    public func update<T>(exporterFor: (ICalendar) throws -> ICalendarExporter = { _ in ICalendarExporter(options: .init(includeRejected: true)) },
-                          whileWaiting: (() -> Void)? = nil, ifDamaged: CalendarFile.DamagePolicy = .refuse,
-                          _ body: (inout ICalendar) throws -> T) throws -> T {
-        switch location {
-        case .file(let url):
-            return try CalendarFile.update(url, options: options, exporterFor: exporterFor, whileWaiting: whileWaiting, ifDamaged: ifDamaged, body)
-        case .folder(let url):
-            return try FolderStore(folder: url, options: options).update(exporterFor: exporterFor, whileWaiting: whileWaiting, ifDamaged: ifDamaged, body)
-        case .collection(let url):
-            return try CollectionStore(url, options: options, credentials: credentials, notices: notices, cacheFolder: cacheFolder, timeout: requestTimeout).update(exporterFor: exporterFor, whileWaiting: whileWaiting, ifDamaged: ifDamaged, body)
+    /// - Throws: ``CalendarStoreFailure``.
+    public func update<T, Failure: Error>(
+        exporterFor: (ICalendar) throws -> ICalendarExporter = { _ in ICalendarExporter(options: .init(includeRejected: true)) },
+        whileWaiting: (() -> Void)? = nil, ifDamaged: CalendarFile.DamagePolicy = .refuse,
+        _ body: (inout ICalendar) throws(Failure) -> T
+    ) async throws(CalendarStoreFailure<Failure>) -> T {
+        do {
+            switch location {
+            case .file(let url):
+                return try CalendarFile.update(url, options: options, exporterFor: { c throws in try Boxed<Failure>.exporting { try exporterFor(c) } },
+                                               whileWaiting: whileWaiting, ifDamaged: ifDamaged) { c throws in try Boxed.run { () throws(Failure) in try body(&c) } }
+            case .folder(let url):
+                return try FolderStore(folder: url, options: options).update(
+                    exporterFor: { c throws in try Boxed<Failure>.exporting { try exporterFor(c) } },
+                    whileWaiting: whileWaiting, ifDamaged: ifDamaged) { c throws in try Boxed.run { () throws(Failure) in try body(&c) } }
+            case .collection(let url):
+                return try await collectionStore(url).update(
+                    exporterFor: { c throws in try Boxed<Failure>.exporting { try exporterFor(c) } },
+                    whileWaiting: whileWaiting, ifDamaged: ifDamaged) { c throws in try Boxed.run { () throws(Failure) in try body(&c) } }
+            }
+        } catch {
+            throw CalendarStoreFailure.classify(error)
         }
+    }
+
+    /// The store of a collection, as this store is set up.
+    private func collectionStore(_ url: URL) -> CollectionStore {
+        CollectionStore(url, options: options, credentials: credentials, notices: notices, cacheFolder: cacheFolder, timeout: requestTimeout,
+                        retryPolicy: retryPolicy)
+    }
+}
+
+/// Why a ``CalendarStore`` call failed, typed by whose failure it is: the
+/// store's own, the calendar's, or the caller's change.
+///
+/// ``CalendarStore/load()`` throws it with `BodyError` `Never`: only the
+/// store and the calendar can fail a read. ``CalendarStore/update(exporterFor:whileWaiting:ifDamaged:_:)``
+/// throws it with the change's own error type, so that a caller that
+/// throws a typed error gets it back as it was thrown.
+public enum CalendarStoreFailure<BodyError: Error>: Error, CustomStringConvertible {
+    /// The place failed: the server, the network, the cache, a lock, a
+    /// folder (``CalendarStoreError``).
+    case store(CalendarStoreError)
+    /// The calendar's text: damaged, not iCalendar, or a file that cannot be
+    /// written (`ICalendarError`).
+    case calendar(ICalendarError)
+    /// What the change threw (or the exporter choice, when of the same
+    /// type); nothing was written.
+    case body(BodyError)
+
+    /// The error inside, as it was thrown.
+    public var underlying: any Error {
+        switch self {
+        case .store(let error): error
+        case .calendar(let error): error
+        case .body(let error): error
+        }
+    }
+
+    /// The message of the error inside.
+    public var description: String { "\(underlying)" }
+
+    /// An error from the store's untyped layers, sorted by whose it is.
+    static func classify(_ error: any Error) -> CalendarStoreFailure {
+        if let boxed = error as? Boxed<BodyError> { return .body(boxed.error) }
+        if let error = error as? CalendarStoreError { return .store(error) }
+        if let error = error as? ICalendarError { return .calendar(error) }
+        return .store(CalendarStoreError(.io, "\(error)"))
+    }
+}
+
+/// A change's own error, carried through the store's untyped layers so that
+/// ``CalendarStoreFailure/classify(_:)`` knows it for the change's.
+struct Boxed<Failure: Error>: Error {
+    /// The error the change threw.
+    let error: Failure
+
+    /// Runs an exporter choice, boxing what it throws when it is of the change's error type.
+    static func exporting<R>(_ body: () throws -> R) throws -> R {
+        do { return try body() } catch let error as Failure { throw Boxed(error: error) }
+    }
+
+    /// Runs `body`, boxing what it throws.
+    static func run<R>(_ body: () throws(Failure) -> R) throws(Boxed) -> R {
+        do { return try body() } catch { throw Boxed(error: error) }
     }
 }

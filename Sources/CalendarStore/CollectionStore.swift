@@ -49,9 +49,11 @@ struct CollectionStore {
     static let attempts = 12
 
     init(_ collection: URL, options: ImportOptions, credentials: CalDAVCredentials?, notices: (@Sendable (String) -> Void)? = nil,
-         cacheFolder: URL? = nil, timeout: TimeInterval = 30, environment: [String: String] = ProcessInfo.processInfo.environment) {
+         cacheFolder: URL? = nil, timeout: TimeInterval = 30, retryPolicy: RetryPolicy = RetryPolicy(),
+         environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.notices = notices
-        client = CalDAVClient(collection: collection, credentials: credentials ?? CalDAVCredentials.lookUp(for: collection, environment: environment), timeout: timeout)
+        client = CalDAVClient(collection: collection, credentials: credentials ?? CalDAVCredentials.lookUp(for: collection, environment: environment),
+                              timeout: timeout, retryPolicy: retryPolicy)
         self.options = options
         let home = environment["HOME"] ?? NSHomeDirectory()
         let base = environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.cache"
@@ -95,13 +97,13 @@ struct CollectionStore {
     // MARK: Reading
 
     /// Loads the calendar: syncs the cache, then reads it.
-    func load() throws -> ImportResult {
+    func load() async throws -> ImportResult {
         let lock = try openCache()
         defer { lock.release() }
         var state = try readState()
-        try refresh(&state)
+        try await refresh(&state)
         // A read is not refused for a change an earlier command left half-made: that stays pending, and is said.
-        do { try finishPending(&state) } catch {
+        do { try await finishPending(&state) } catch {
             notices?("an earlier change could not be finished yet (\(error)); it stays in horari's cache for the next command")
         }
         let (calendar, diagnostics, _) = read(state)
@@ -110,8 +112,8 @@ struct CollectionStore {
 
     /// Loads, changes and saves the calendar: see ``CollectionStore``.
     func update<T>(exporterFor: (ICalendar) throws -> ICalendarExporter, whileWaiting: (() -> Void)?, ifDamaged: CalendarFile.DamagePolicy,
-                   _ body: (inout ICalendar) throws -> T) throws -> T {
-        let done = try change(selecting: { _, _ in nil }, creating: true, exporterFor: exporterFor, whileWaiting: whileWaiting, ifDamaged: ifDamaged, body)
+                   _ body: (inout ICalendar) throws -> T) async throws -> T {
+        let done = try await change(selecting: { _, _ in nil }, creating: true, exporterFor: exporterFor, whileWaiting: whileWaiting, ifDamaged: ifDamaged, body)
         guard let done else { throw CalendarStoreError(.io, "the change could not be made") }  // (not reached: the whole calendar is always read)
         return done
     }
@@ -123,9 +125,9 @@ struct CollectionStore {
     /// members hold what (one an earlier version kept, not fetched since)
     /// or the collection is not there: make the change on the whole calendar.
     func update<T>(holding uids: Set<String>, alsoHolding: (ICalendar) -> Set<String>, exporterFor: (ICalendar) throws -> ICalendarExporter,
-                   whileWaiting: (() -> Void)?, ifDamaged: CalendarFile.DamagePolicy, _ body: (inout ICalendar) throws -> T) throws -> T? {
+                   whileWaiting: (() -> Void)?, ifDamaged: CalendarFile.DamagePolicy, _ body: (inout ICalendar) throws -> T) async throws -> T? {
         let wanted = uids.union([Resources.propertiesUID])
-        return try change(selecting: { state, read in
+        return try await change(selecting: { state, read in
             guard state.members.values.allSatisfy({ $0.uids != nil }) else { return [] }
             func holding(_ ids: Set<String>) -> Set<String> {
                 Set(state.members.filter { !Set($0.value.uids ?? []).isDisjoint(with: ids) }.keys)
@@ -140,7 +142,7 @@ struct CollectionStore {
     /// see ``CollectionStore``.
     private func change<T>(selecting: (State, (Set<String>) -> ICalendar) -> Set<String>?, creating: Bool,
                            exporterFor: (ICalendar) throws -> ICalendarExporter, whileWaiting: (() -> Void)?, ifDamaged: CalendarFile.DamagePolicy,
-                           _ body: (inout ICalendar) throws -> T) throws -> T? {
+                           _ body: (inout ICalendar) throws -> T) async throws -> T? {
         let lock = try openCache(whileWaiting: whileWaiting)
         defer { lock.release() }
         var state = try readState()
@@ -148,19 +150,19 @@ struct CollectionStore {
         // by a change that writes something (a mistyped URL is not made a
         // calendar by a booking that fails).
         var missing = false
-        do { try refresh(&state) } catch let error as CalendarStoreError where error.code == .notFound {
+        do { try await refresh(&state) } catch let error as CalendarStoreError where error.code == .notFound {
             guard creating else { return nil }
             missing = true
             state = State(collection: client.collection.absoluteString)
         }
-        if !missing { try finishPending(&state) }
+        if !missing { try await finishPending(&state) }
         var lost: CalendarStoreError?
         var copied: Set<String> = []
         for attempt in 0..<Self.attempts {
             if attempt > 0 {
                 // Someone else wrote first: wait a little (longer each time, and not in step with the others), read what they wrote.
-                usleep(UInt32.random(in: 0...UInt32(min(50_000 << attempt, 1_000_000))))
-                try refresh(&state)
+                try await Self.pause(attempt: attempt)
+                try await refresh(&state)
             }
             let selection = selecting(state) { hrefs in read(state, only: hrefs).calendar }
             if let selection, selection.isEmpty { return nil }
@@ -181,11 +183,11 @@ struct CollectionStore {
                 }
             }
             if missing {
-                try client.makeCalendar(displayName: nil)
+                try await makeCalendar()
                 missing = false
             }
             do {
-                try write(writes, in: after, exporter: try exporterFor(after), state: &state)
+                try await write(writes, in: after, exporter: try exporterFor(after), state: &state)
                 return result
             } catch let error as CalendarStoreError where error.code == .conflict && error.status == 412 {
                 lost = error
@@ -196,6 +198,21 @@ struct CollectionStore {
             }
         }
         throw CalendarStoreError(.conflict, status: 412, "\(Self.shown(client.collection.absoluteString)): the change lost the race to other writers \(Self.attempts) times in a row (the last: \(lost?.message ?? "")); nothing more was written, try again")
+    }
+
+    /// Waits before the `attempt`th try of a change that lost a race: a
+    /// random time, longer each time and not in step with the others, at
+    /// most a second; suspending, not blocking a thread.
+    static func pause(attempt: Int) async throws(CalendarStoreError) {
+        let bound = UInt64(min(50_000 << attempt, 1_000_000))
+        do { try await Task.sleep(nanoseconds: UInt64.random(in: 0...bound) * 1_000) } catch {
+            throw CalendarStoreError(.cancelled, "the change was cancelled while waiting to try again; nothing more was written")
+        }
+    }
+
+    /// Makes the collection (`MKCALENDAR`), for a change that writes to one not there yet.
+    private func makeCalendar() async throws(CalendarStoreError) {
+        try await client.makeCalendar(displayName: nil)
     }
 
     /// Reads the cached members, in href order, as one calendar (``ResourceReader``).
@@ -221,8 +238,8 @@ struct CollectionStore {
     /// token, else (a server without sync-collection, or that no longer
     /// knows the token) the list of members; fetches the members whose
     /// tags changed. Nothing of the cache changes unless all of it is fetched.
-    private func refresh(_ state: inout State) throws {
-        let (changed, removedByServer, token, whole) = try changes(since: state.syncToken)
+    private func refresh(_ state: inout State) async throws {
+        let (changed, removedByServer, token, whole) = try await changes(since: state.syncToken)
         var removed = removedByServer
         var next = state
         var known: [String: CalDAVResource] = [:]
@@ -237,7 +254,7 @@ struct CollectionStore {
         let fetch = wanted.sorted()
         if !fetch.isEmpty {
             var missing = Set(fetch)
-            for resource in try client.multiget(fetch) {
+            for resource in try await client.multiget(fetch) {
                 let href = Self.canonical(resource.href)
                 missing.remove(href)
                 let name = Self.fileName(href, resource.etag)
@@ -275,23 +292,23 @@ struct CollectionStore {
 
     /// What changed since `token`, and whether that is every member: a sync,
     /// else (no sync-collection here) the list of members, compared by tag.
-    private func changes(since token: String?) throws(CalendarStoreError) -> (changed: [CalDAVResource], removed: [String], token: String?, whole: Bool) {
+    private func changes(since token: String?) async throws(CalendarStoreError) -> (changed: [CalDAVResource], removed: [String], token: String?, whole: Bool) {
         do {
-            return try syncFrom(token)
+            return try await syncFrom(token)
         } catch {
             guard error.code == .badResponse || [400, 403, 405, 501].contains(error.status ?? 0) else { throw error }
-            return (try client.list(), [], nil, true)
+            return (try await client.list(), [], nil, true)
         }
     }
 
     /// A sync from `token`; from the start when the server no longer knows it.
-    private func syncFrom(_ token: String?) throws(CalendarStoreError) -> (changed: [CalDAVResource], removed: [String], token: String?, whole: Bool) {
+    private func syncFrom(_ token: String?) async throws(CalendarStoreError) -> (changed: [CalDAVResource], removed: [String], token: String?, whole: Bool) {
         do {
-            let r = try client.sync(from: token)
+            let r = try await client.sync(from: token)
             return (r.changed, r.removed, r.token, token == nil)
         } catch {
             guard error.code == .invalidSyncToken, token != nil else { throw error }
-            let r = try client.sync(from: nil)
+            let r = try await client.sync(from: nil)
             return (r.changed, r.removed, r.token, true)
         }
     }
@@ -302,7 +319,7 @@ struct CollectionStore {
     /// recording them as pending first. A new resource gets a name no member
     /// has, and is only created (`If-None-Match: *`), never written over
     /// another's.
-    private func write(_ writes: [Resources.Write], in after: ICalendar, exporter: ICalendarExporter, state: inout State) throws {
+    private func write(_ writes: [Resources.Write], in after: ICalendar, exporter: ICalendarExporter, state: inout State) async throws {
         var pending: [PendingWrite] = []
         var taken = Set(state.members.keys)
         for write in writes {
@@ -313,7 +330,7 @@ struct CollectionStore {
                 etag = state.members[href]?.etag
                 if etag == nil, state.members[href] != nil {
                     // A server that gave no tag for it: its GET may.
-                    etag = try client.get(href).etag
+                    etag = try await client.get(href).etag
                     guard etag != nil else {
                         throw CalendarStoreError(.badResponse, "\(Self.displayName(href)): the server gives no entity tag for it, so horari cannot change it without risking another client's change; nothing was written")
                     }
@@ -335,7 +352,7 @@ struct CollectionStore {
         }
         state.pending = pending
         try saveState(state)
-        try finishPending(&state, raceIsConflict: true)
+        try await finishPending(&state, raceIsConflict: true)
     }
 
     /// A new resource's href under `path`: ``Resources/freeName(for:isTaken:)``
@@ -349,18 +366,18 @@ struct CollectionStore {
     /// during a change that is a lost race (412, and the change is made
     /// again); for a change cut off by an earlier command, it is said on
     /// standard error and the write is dropped.
-    private func finishPending(_ state: inout State, raceIsConflict: Bool = false) throws {
+    private func finishPending(_ state: inout State, raceIsConflict: Bool = false) async throws {
         while let write = state.pending.first {
             do {
                 if let file = write.file {
                     let text = try [UInt8](Data(contentsOf: self.file(file)))
-                    let etag = try client.put(write.href, text, ifMatch: write.etag)
+                    let etag = try await client.put(write.href, text, ifMatch: write.etag)
                     let name = Self.fileName(write.href, etag)
                     try FolderStore.writeAtomically(text, to: self.file(name))
                     // A server that changed the text as it stored it gives no tag: the next sync fetches it.
                     state.members[write.href] = State.Member(etag: etag, file: name, uids: ResourceReader.scan(text)?.uids)
                 } else if let etag = write.etag {
-                    do { try client.delete(write.href, ifMatch: etag) } catch {
+                    do { try await client.delete(write.href, ifMatch: etag) } catch {
                         // Already gone is gone.
                         if error.code != .notFound { throw error }
                     }
@@ -373,7 +390,7 @@ struct CollectionStore {
                     throw error
                 }
                 // A write of a command cut off: it may have been made (its answer lost), or another client came first.
-                if try !holds(write) {
+                if try await !holds(write) {
                     notices?("\(Self.displayName(write.href)): another client changed it before a change an earlier command made was written in full; it is left as they made it, without that change")
                 }
                 state.pending.removeFirst()
@@ -401,9 +418,9 @@ struct CollectionStore {
     }
 
     /// Whether the server's member already is what a pending write would make it (compared by content).
-    private func holds(_ write: PendingWrite) throws -> Bool {
+    private func holds(_ write: PendingWrite) async throws -> Bool {
         let current: CalDAVResource?
-        do { current = try client.get(write.href) } catch {
+        do { current = try await client.get(write.href) } catch {
             guard error.code == .notFound else { throw error }
             current = nil
         }

@@ -1,3 +1,4 @@
+import CalendarCore
 @testable import CalendarStore
 import Foundation
 import Testing
@@ -37,7 +38,7 @@ struct CalDAVClientOfflineTests {
     }
 
     @Test("credentials come from HORARI_CALDAV_USER and HORARI_CALDAV_PASSWORD first, else the .netrc entry for the host")
-    func lookUp() throws {
+    func lookUp() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("horari-netrc-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -68,30 +69,30 @@ struct CalDAVClientOfflineTests {
     }
 
     @Test("a user and password in the collection's URL become its credentials and leave the URL")
-    func userInfoInURL() throws {
+    func userInfoInURL() async throws {
         let client = CalDAVClient(collection: try #require(URL(string: "http://alice:pw-in-url@127.0.0.1:1/alice/gym")), credentials: nil)
         #expect(client.collection.absoluteString == "http://127.0.0.1:1/alice/gym/")
         #expect(client.credentials == CalDAVCredentials(user: "alice", password: "pw-in-url"))
-        let error = failure { _ = try client.get("x.ics") }
+        let error = await failure { _ = try await client.get("x.ics") }
         #expect(error?.code == .transport)
         #expect(error?.message.contains("pw-in-url") == false)
     }
 
     @Test("a URL that is not http(s) with a host is invalidLocation, for every call")
-    func invalidCollection() throws {
+    func invalidCollection() async throws {
         let client = CalDAVClient(collection: try #require(URL(string: "ftp://example.com/gym/")), credentials: nil)
-        #expect(failure { _ = try client.state() }?.code == .invalidLocation)
-        #expect(failure { _ = try client.get("x.ics") }?.code == .invalidLocation)
+        #expect(await failure { _ = try await client.state() }?.code == .invalidLocation)
+        #expect(await failure { _ = try await client.get("x.ics") }?.code == .invalidLocation)
     }
 
     @Test("a timeout or size limit out of range is kept in range, never trapped on")
-    func limitsInRange() throws {
+    func limitsInRange() async throws {
         let url = try #require(URL(string: "http://127.0.0.1:1/alice/gym/"))
         #expect(CalDAVClient(collection: url, credentials: nil, timeout: .infinity).timeout == 86_400)
         #expect(CalDAVClient(collection: url, credentials: nil, timeout: .nan).timeout == 30)
         #expect(CalDAVClient(collection: url, credentials: nil, timeout: -5).timeout == 0.001)
         #expect(CalDAVClient(collection: url, credentials: nil, maxResponseBytes: -1).maxResponseBytes == 0)
-        #expect(failure { _ = try CalDAVClient(collection: url, credentials: nil, timeout: .infinity).get("x.ics") }?.code == .transport)
+        #expect(await failure { _ = try await CalDAVClient(collection: url, credentials: nil, timeout: .infinity).get("x.ics") }?.code == .transport)
     }
 
     @Test("an href a caller gives is refused, before anything is sent, unless it is a path inside the collection", arguments: [
@@ -99,30 +100,30 @@ struct CalDAVClientOfflineTests {
         "//evil.example/alice/gym/x.ics", "http://127.0.0.1:1/alice/gym/x.ics", "/alice/gym//x.ics", "/alice/other/x.ics",
         "/alice/gym/", "/alice/gymnastics/x.ics", "", "a b.ics", "x.ics?a=b", "x.ics#f", "a\\b.ics", "a%5Cb.ics", "x%zz.ics",
     ])
-    func callerHrefsRefused(href: String) throws {
+    func callerHrefsRefused(href: String) async throws {
         // Port 1: were anything sent, the error would be transport, not badResponse.
         let client = CalDAVClient(collection: try #require(URL(string: "http://127.0.0.1:1/alice/gym/")), credentials: alice)
-        for call in [{ _ = try client.get(href) }, { _ = try client.put(href, [], ifMatch: nil) }, { try client.delete(href, ifMatch: "\"1\"") }, { _ = try client.multiget([href]) }] as [() throws -> Void] {
-            let error = failure(call)
+        for call in [{ _ = try await client.get(href) }, { _ = try await client.put(href, [], ifMatch: nil) }, { try await client.delete(href, ifMatch: "\"1\"") }, { _ = try await client.multiget([href]) }] as [() async throws -> Void] {
+            let error = await failure(call)
             #expect(error?.code == .badResponse, "\(href): \(String(describing: error))")
             #expect(error?.message.contains("refused") == true)
         }
     }
 
     @Test("an href inside the collection is sent, as a path or as a name (the refused port says so)")
-    func callerHrefsAccepted() throws {
+    func callerHrefsAccepted() async throws {
         let client = CalDAVClient(collection: try #require(URL(string: "http://127.0.0.1:1/alice/gym/")), credentials: alice, timeout: 5)
         for href in ["x.ics", "/alice/gym/x.ics", "sub/x.ics", "caf%C3%A9.ics", "a@b:c.ics"] {
-            let error = failure { _ = try client.get(href) }
+            let error = await failure { _ = try await client.get(href) }
             #expect(error?.code == .transport, "\(href): \(String(describing: error))")
         }
     }
 
     @Test("a refused connection is transport, naming the host and port")
-    func connectionRefused() throws {
+    func connectionRefused() async throws {
         let port = try TestServer.freePort()
         let client = CalDAVClient(collection: try #require(URL(string: "http://127.0.0.1:\(port)/alice/gym/")), credentials: alice, timeout: 5)
-        let error = failure { _ = try client.state() }
+        let error = await failure { _ = try await client.state() }
         #expect(error?.code == .transport)
         #expect(error?.status == nil)
         #expect(error?.message.contains("127.0.0.1:\(port)") == true, "\(String(describing: error))")
@@ -131,7 +132,7 @@ struct CalDAVClientOfflineTests {
     }
 
     @Test("a multistatus is read by namespace, whatever its prefixes; what is not one is badResponse")
-    func multistatusXML() throws {
+    func multistatusXML() async throws {
         let prefixed = """
             <?xml version="1.0"?>
             <x:multistatus xmlns:x="DAV:" xmlns:cal="urn:ietf:params:xml:ns:caldav">
@@ -162,12 +163,12 @@ struct CalDAVClientOfflineTests {
         let wrongNamespace = #"<multistatus xmlns="urn:not-dav"><response/></multistatus>"#
         for body in ["", "not xml <<<", "<html><body>Welcome</body></html>", wrongNamespace, "<D:multistatus xmlns:D=\"DAV:\">",
                      "<?xml version=\"1.0\"?><!DOCTYPE m [<!ENTITY a \"aaaaaaaaaa\"><!ENTITY b \"&a;&a;&a;&a;\">]><m xmlns=\"DAV:\">&b;</m>"] {
-            let error = failure { _ = try WebDAVXML.multistatus(Array(body.utf8), what: "REPORT x") }
+            let error = await failure { _ = try WebDAVXML.multistatus(Array(body.utf8), what: "REPORT x") }
             #expect(error?.code == .badResponse, "\(body)")
             #expect(error?.message.hasPrefix("REPORT x: ") == true)
         }
         let deep = String(repeating: "<a>", count: 200) + String(repeating: "</a>", count: 200)
-        #expect(failure { _ = try WebDAVXML.multistatus(Array(deep.utf8), what: "x") }?.code == .badResponse)
+        #expect(await failure { _ = try WebDAVXML.multistatus(Array(deep.utf8), what: "x") }?.code == .badResponse)
     }
 
     @Test("request text is escaped for XML, and what XML cannot carry is left out")
@@ -185,49 +186,49 @@ struct CalDAVClientOfflineTests {
 )
 struct CalDAVRadicaleTests {
     @Test("a missing collection is notFound; MKCALENDAR makes a named calendar; a second MKCALENDAR is a conflict")
-    func makeCalendar() throws {
+    func makeCalendar() async throws {
         let server = try TestServer.radicale()
         defer { server.stop() }
         let client = CalDAVClient(collection: server.url("/alice/gym/"), credentials: alice, timeout: 10)
-        let missing = failure { _ = try client.state() }
+        let missing = await failure { _ = try await client.state() }
         #expect(missing?.code == .notFound)
         #expect(missing?.status == 404)
-        try client.makeCalendar(displayName: "Gimnàs <Sants> & \"co\"")
-        let state = try client.state()
+        try await client.makeCalendar(displayName: "Gimnàs <Sants> & \"co\"")
+        let state = try await client.state()
         #expect(state.isCalendar)
         #expect(state.displayName == "Gimnàs <Sants> & \"co\"")
         #expect(state.syncToken?.isEmpty == false)
-        let again = failure { try client.makeCalendar(displayName: nil) }
+        let again = await failure { try await client.makeCalendar(displayName: nil) }
         #expect(again?.code == .conflict, "\(String(describing: again))")
         #expect(again?.status == 409)
         // The principal is a collection, not a calendar.
-        #expect(try CalDAVClient(collection: server.url("/alice/"), credentials: alice).state().isCalendar == false)
+        #expect(try await CalDAVClient(collection: server.url("/alice/"), credentials: alice).state().isCalendar == false)
     }
 
     @Test("PUT creates only with If-None-Match: *, updates only with the current ETag (412 otherwise); list, multiget and GET return what was put")
-    func conditionalWrites() throws {
+    func conditionalWrites() async throws {
         let server = try TestServer.radicale()
         defer { server.stop() }
         let client = CalDAVClient(collection: server.url("/alice/gym/"), credentials: alice, timeout: 10)
-        try client.makeCalendar(displayName: nil)
-        let created = try #require(try client.put("yoga.ics", event("yoga-1", "Yoga"), ifMatch: nil))
-        let twice = failure { try client.put("yoga.ics", event("yoga-1", "Yoga again"), ifMatch: nil) }
+        try await client.makeCalendar(displayName: nil)
+        let created = try #require(try await client.put("yoga.ics", event("yoga-1", "Yoga"), ifMatch: nil))
+        let twice = await failure { try await client.put("yoga.ics", event("yoga-1", "Yoga again"), ifMatch: nil) }
         #expect(twice?.code == .conflict)
         #expect(twice?.status == 412)
-        let updated = try #require(try client.put("/alice/gym/yoga.ics", event("yoga-1", "Yoga in Sala 2"), ifMatch: created))
+        let updated = try #require(try await client.put("/alice/gym/yoga.ics", event("yoga-1", "Yoga in Sala 2"), ifMatch: created))
         #expect(updated != created)
-        let stale = failure { try client.put("yoga.ics", event("yoga-1", "Lost update"), ifMatch: created) }
+        let stale = await failure { try await client.put("yoga.ics", event("yoga-1", "Lost update"), ifMatch: created) }
         #expect(stale?.code == .conflict)
         #expect(stale?.status == 412)
-        let spinning = try #require(try client.put("spinning.ics", event("spin-1", "Spinning"), ifMatch: nil))
+        let spinning = try #require(try await client.put("spinning.ics", event("spin-1", "Spinning"), ifMatch: nil))
 
-        let listed = try client.list()
+        let listed = try await client.list()
         #expect(Set(listed.map(\.href)) == ["/alice/gym/yoga.ics", "/alice/gym/spinning.ics"])
         #expect(listed.allSatisfy { $0.data == nil })
         #expect(listed.first { $0.href == "/alice/gym/yoga.ics" }?.etag == updated)
         #expect(listed.first { $0.href == "/alice/gym/spinning.ics" }?.etag == spinning)
 
-        let fetched = try client.multiget(listed.map(\.href) + ["/alice/gym/never-was.ics"])
+        let fetched = try await client.multiget(listed.map(\.href) + ["/alice/gym/never-was.ics"])
         #expect(fetched.count == 2)
         let yoga = try #require(fetched.first { $0.href == "/alice/gym/yoga.ics" })
         #expect(property("UID", in: yoga.data) == "yoga-1")
@@ -235,91 +236,91 @@ struct CalDAVRadicaleTests {
         #expect(yoga.etag == updated)
         #expect(property("SUMMARY", in: fetched.first { $0.href == "/alice/gym/spinning.ics" }?.data) == "Spinning")
 
-        let got = try client.get("spinning.ics")
+        let got = try await client.get("spinning.ics")
         #expect(got.href == "/alice/gym/spinning.ics")
         #expect(got.etag == spinning)
         #expect(property("UID", in: got.data) == "spin-1")
-        let gone = failure { _ = try client.get("never-was.ics") }
+        let gone = await failure { _ = try await client.get("never-was.ics") }
         #expect(gone?.code == .notFound)
         #expect(gone?.status == 404)
     }
 
     @Test("sync from nil gives every member and a token; from a token, exactly what changed and what was removed; a bad token is invalidSyncToken")
-    func sync() throws {
+    func sync() async throws {
         let server = try TestServer.radicale()
         defer { server.stop() }
         let client = CalDAVClient(collection: server.url("/alice/gym/"), credentials: alice, timeout: 10)
-        try client.makeCalendar(displayName: nil)
-        let yoga = try #require(try client.put("yoga.ics", event("yoga-1", "Yoga"), ifMatch: nil))
-        let spinning = try #require(try client.put("spinning.ics", event("spin-1", "Spinning"), ifMatch: nil))
+        try await client.makeCalendar(displayName: nil)
+        let yoga = try #require(try await client.put("yoga.ics", event("yoga-1", "Yoga"), ifMatch: nil))
+        let spinning = try #require(try await client.put("spinning.ics", event("spin-1", "Spinning"), ifMatch: nil))
 
-        let start = try client.sync(from: nil)
+        let start = try await client.sync(from: nil)
         #expect(Set(start.changed.map(\.href)) == ["/alice/gym/yoga.ics", "/alice/gym/spinning.ics"])
         #expect(start.changed.allSatisfy { $0.etag != nil && $0.data == nil })
         #expect(start.removed.isEmpty)
         #expect(!start.token.isEmpty)
-        let quiet = try client.sync(from: start.token)
+        let quiet = try await client.sync(from: start.token)
         #expect(quiet.changed.isEmpty && quiet.removed.isEmpty)
 
-        let changedETag = try client.put("yoga.ics", event("yoga-1", "Yoga moved to Sala 1"), ifMatch: yoga)
-        let afterChange = try client.sync(from: start.token)
+        let changedETag = try await client.put("yoga.ics", event("yoga-1", "Yoga moved to Sala 1"), ifMatch: yoga)
+        let afterChange = try await client.sync(from: start.token)
         #expect(afterChange.changed.map(\.href) == ["/alice/gym/yoga.ics"])
         #expect(afterChange.changed.first?.etag == changedETag)
         #expect(afterChange.removed.isEmpty)
 
-        let staleDelete = failure { try client.delete("spinning.ics", ifMatch: "\"not-the-etag\"") }
+        let staleDelete = await failure { try await client.delete("spinning.ics", ifMatch: "\"not-the-etag\"") }
         #expect(staleDelete?.code == .conflict)
         #expect(staleDelete?.status == 412)
-        try client.delete("spinning.ics", ifMatch: spinning)
-        let afterDelete = try client.sync(from: afterChange.token)
+        try await client.delete("spinning.ics", ifMatch: spinning)
+        let afterDelete = try await client.sync(from: afterChange.token)
         #expect(afterDelete.changed.isEmpty)
         #expect(afterDelete.removed == ["/alice/gym/spinning.ics"])
-        let deletedTwice = failure { try client.delete("spinning.ics", ifMatch: spinning) }
+        let deletedTwice = await failure { try await client.delete("spinning.ics", ifMatch: spinning) }
         #expect(deletedTwice?.code == .notFound)
         #expect(deletedTwice?.status == 404)
 
-        let invalid = failure { _ = try client.sync(from: "http://radicale.org/ns/sync/no-such-token") }
+        let invalid = await failure { _ = try await client.sync(from: "http://radicale.org/ns/sync/no-such-token") }
         #expect(invalid?.code == .invalidSyncToken, "\(String(describing: invalid))")
         #expect(invalid?.status == 403)
     }
 
     @Test("a wrong password is unauthorized (401) naming the user, never the password; none says how to give one; another user's calendar is 403")
-    func unauthorized() throws {
+    func unauthorized() async throws {
         let server = try TestServer.radicale()
         defer { server.stop() }
         let wrongPassword = "wrong-horse-\(UUID().uuidString)"
         let wrong = CalDAVClient(collection: server.url("/alice/gym/"), credentials: CalDAVCredentials(user: "alice", password: wrongPassword), timeout: 10)
-        let refused = failure { _ = try wrong.state() }
+        let refused = await failure { _ = try await wrong.state() }
         #expect(refused?.code == .unauthorized)
         #expect(refused?.status == 401)
         #expect(refused?.message.contains("refused the credentials for alice") == true, "\(String(describing: refused))")
         #expect(refused?.description.contains(wrongPassword) == false)
 
         let anonymous = CalDAVClient(collection: server.url("/alice/gym/"), credentials: nil, timeout: 10)
-        let asked = failure { try anonymous.makeCalendar(displayName: nil) }
+        let asked = await failure { try await anonymous.makeCalendar(displayName: nil) }
         #expect(asked?.code == .unauthorized)
         #expect(asked?.status == 401)
         #expect(asked?.message.contains("HORARI_CALDAV_USER") == true)
 
-        let forbidden = failure { _ = try CalDAVClient(collection: server.url("/bob/gym/"), credentials: alice, timeout: 10).state() }
+        let forbidden = await failure { _ = try await CalDAVClient(collection: server.url("/bob/gym/"), credentials: alice, timeout: 10).state() }
         #expect(forbidden?.code == .unauthorized)
         #expect(forbidden?.status == 403)
         #expect(forbidden?.message.contains(TestServer.password) == false)
     }
 
     @Test("hrefs that leave the collection are refused and nothing is written")
-    func hostileHrefs() throws {
+    func hostileHrefs() async throws {
         let server = try TestServer.radicale()
         defer { server.stop() }
         let client = CalDAVClient(collection: server.url("/alice/gym/"), credentials: alice, timeout: 10)
-        try client.makeCalendar(displayName: nil)
-        try CalDAVClient(collection: server.url("/alice/other/"), credentials: alice, timeout: 10).makeCalendar(displayName: nil)
+        try await client.makeCalendar(displayName: nil)
+        try await CalDAVClient(collection: server.url("/alice/other/"), credentials: alice, timeout: 10).makeCalendar(displayName: nil)
         for href in ["../other/x.ics", "%2e%2e/other/x.ics", "..%2Fother%2Fx.ics", "x%2F..%2F..%2Fother%2Fx.ics", "x\u{0}.ics", "/alice/other/x.ics"] {
-            let error = failure { try client.put(href, event("evil", "Evil"), ifMatch: nil) }
+            let error = await failure { try await client.put(href, event("evil", "Evil"), ifMatch: nil) }
             #expect(error?.code == .badResponse, "\(href)")
         }
-        #expect(try client.list().isEmpty)
-        #expect(try CalDAVClient(collection: server.url("/alice/other/"), credentials: alice, timeout: 10).list().isEmpty)
+        #expect(try await client.list().isEmpty)
+        #expect(try await CalDAVClient(collection: server.url("/alice/other/"), credentials: alice, timeout: 10).list().isEmpty)
     }
 }
 
@@ -329,12 +330,12 @@ struct CalDAVRadicaleTests {
 )
 struct CalDAVHostileServerTests {
     @Test("a 207 whose body is not XML is badResponse")
-    func garbage() throws {
+    func garbage() async throws {
         let server = try TestServer.hostile("garbage")
         defer { server.stop() }
         let client = CalDAVClient(collection: server.url("/cal/"), credentials: alice, timeout: 5)
-        for call in [{ _ = try client.state() }, { _ = try client.list() }, { _ = try client.sync(from: nil) }, { _ = try client.multiget(["x.ics"]) }] as [() throws -> Void] {
-            let error = failure(call)
+        for call in [{ _ = try await client.state() }, { _ = try await client.list() }, { _ = try await client.sync(from: nil) }, { _ = try await client.multiget(["x.ics"]) }] as [() async throws -> Void] {
+            let error = await failure(call)
             #expect(error?.code == .badResponse, "\(String(describing: error))")
             #expect(error?.message.contains("XML") == true)
             #expect(error?.message.contains(TestServer.password) == false)
@@ -345,13 +346,16 @@ struct CalDAVHostileServerTests {
         "100 MB streamed, with or without a Content-Length, stops at the limit: tooLarge, quickly, nothing returned",
         .serialized, arguments: ["huge", "huge-declared"]
     )
-    func huge(mode: String) throws {
+    func huge(mode: String) async throws {
         let server = try TestServer.hostile(mode)
         defer { server.stop() }
         let client = CalDAVClient(collection: server.url("/cal/"), credentials: alice, timeout: 20, maxResponseBytes: 1 << 20)
-        let started = Date()
-        let error = failure { _ = try client.list() }
-        let elapsed = Date().timeIntervalSince(started)
+        let seen = Locked<CalendarStoreError?>(nil)
+        let elapsed = await OwnThreadExecutor.timing {
+            let error = await failure { _ = try await client.list() }
+            seen.withLock { $0 = error }
+        }
+        let error = seen.withLock { $0 }
         #expect(error?.code == .tooLarge, "\(String(describing: error))")
         #expect(error?.status == 207)
         #expect(error?.message.contains("larger than 1048576 bytes") == true)
@@ -365,11 +369,11 @@ struct CalDAVHostileServerTests {
     }
 
     @Test("a redirect to another host is not followed and the credentials go nowhere else")
-    func redirectAway() throws {
+    func redirectAway() async throws {
         let server = try TestServer.hostile("redirect-away")
         defer { server.stop() }
         let client = CalDAVClient(collection: server.url("/cal/"), credentials: alice, timeout: 5)
-        let error = failure { _ = try client.state() }
+        let error = await failure { _ = try await client.state() }
         #expect(error?.code == .redirect, "\(String(describing: error))")
         #expect(error?.status == 301)
         #expect(error?.message.contains("127.0.0.2") == true)
@@ -378,15 +382,15 @@ struct CalDAVHostileServerTests {
     }
 
     @Test("a redirect on the same server is followed, with the request's body and credentials")
-    func redirectSame() throws {
+    func redirectSame() async throws {
         let server = try TestServer.hostile("redirect-same")
         defer { server.stop() }
         let client = CalDAVClient(collection: server.url("/cal/"), credentials: alice, timeout: 5)
-        let got = try client.get("x.ics")
+        let got = try await client.get("x.ics")
         #expect(got.etag == "\"y\"")
         #expect(property("BEGIN", in: got.data) == "VCALENDAR")
         let body = event("moved-1", "Moved")
-        #expect(try client.put("x.ics", body, ifMatch: nil) == "\"received-\(body.count)\"")
+        #expect(try await client.put("x.ics", body, ifMatch: nil) == "\"received-\(body.count)\"")
         #expect(server.requestLog == [
             "127.0.0.1 GET /cal/x.ics auth", "127.0.0.1 GET /cal/y.ics auth",
             "127.0.0.1 PUT /cal/x.ics auth", "127.0.0.1 PUT /cal/y.ics auth",
@@ -394,36 +398,39 @@ struct CalDAVHostileServerTests {
     }
 
     @Test("hrefs in an answer that point outside the collection are refused", arguments: ["passwd", "up", "dots", "slash", "other-host", "network"])
-    func outside(name: String) throws {
+    func outside(name: String) async throws {
         let server = try TestServer.hostile("outside")
         defer { server.stop() }
         let client = CalDAVClient(collection: server.url("/\(name)/"), credentials: alice, timeout: 5)
-        for call in [{ _ = try client.list() }, { _ = try client.sync(from: nil) }, { _ = try client.multiget(["x.ics"]) }] as [() throws -> Void] {
-            let error = failure(call)
+        for call in [{ _ = try await client.list() }, { _ = try await client.sync(from: nil) }, { _ = try await client.multiget(["x.ics"]) }] as [() async throws -> Void] {
+            let error = await failure(call)
             #expect(error?.code == .badResponse, "\(name): \(String(describing: error))")
             #expect(error?.message.contains("refused") == true)
         }
     }
 
     @Test("the same answer with its member inside the collection is read")
-    func insideIsRead() throws {
+    func insideIsRead() async throws {
         let server = try TestServer.hostile("outside")
         defer { server.stop() }
         let client = CalDAVClient(collection: server.url("/good/"), credentials: alice, timeout: 5)
-        #expect(try client.list() == [CalDAVResource(href: "/good/x.ics", etag: "\"1\"")])
-        let changes = try client.sync(from: nil)
+        #expect(try await client.list() == [CalDAVResource(href: "/good/x.ics", etag: "\"1\"")])
+        let changes = try await client.sync(from: nil)
         #expect(changes.changed.map(\.href) == ["/good/x.ics"])
         #expect(changes.token == "http://example.com/sync/1")
     }
 
     @Test("a server that never answers is a transport error after the timeout, naming the host")
-    func slow() throws {
+    func slow() async throws {
         let server = try TestServer.hostile("slow")
         defer { server.stop() }
         let client = CalDAVClient(collection: server.url("/cal/"), credentials: alice, timeout: 1)
-        let started = Date()
-        let error = failure { _ = try client.state() }
-        let elapsed = Date().timeIntervalSince(started)
+        let seen = Locked<CalendarStoreError?>(nil)
+        let elapsed = await OwnThreadExecutor.timing {
+            let error = await failure { _ = try await client.state() }
+            seen.withLock { $0 = error }
+        }
+        let error = seen.withLock { $0 }
         #expect(error?.code == .transport, "\(String(describing: error))")
         #expect(error?.status == nil)
         #expect(error?.message.contains("127.0.0.1") == true)
@@ -432,15 +439,15 @@ struct CalDAVHostileServerTests {
     }
 
     @Test("401 is unauthorized, naming the user and never the password")
-    func unauthorized() throws {
+    func unauthorized() async throws {
         let server = try TestServer.hostile("401")
         defer { server.stop() }
-        let error = failure { _ = try CalDAVClient(collection: server.url("/cal/"), credentials: alice, timeout: 5).list() }
+        let error = await failure { _ = try await CalDAVClient(collection: server.url("/cal/"), credentials: alice, timeout: 5).list() }
         #expect(error?.code == .unauthorized)
         #expect(error?.status == 401)
         #expect(error?.message.contains("refused the credentials for alice") == true, "\(String(describing: error))")
         #expect(error?.description.contains(TestServer.password) == false)
-        let asked = failure { _ = try CalDAVClient(collection: server.url("/cal/"), credentials: nil, timeout: 5).get("x.ics") }
+        let asked = await failure { _ = try await CalDAVClient(collection: server.url("/cal/"), credentials: nil, timeout: 5).get("x.ics") }
         #expect(asked?.code == .unauthorized)
         #expect(asked?.message.contains("HORARI_CALDAV_USER and HORARI_CALDAV_PASSWORD, or ~/.netrc") == true)
     }

@@ -1,3 +1,7 @@
+import CalendarCore
+import Dispatch
+import Foundation
+import ICalendarKit
 import CalendarStore
 
 // What the store's tests share: reading iCalendar text as a test compares
@@ -17,14 +21,76 @@ func property(_ name: String, in data: [UInt8]?) -> String? {
     values(name, in: data).first
 }
 
-/// The error `body` throws, as a ``CalendarStoreError``; `nil` when it throws none or another.
-func failure(_ body: () throws -> Void) -> CalendarStoreError? {
+/// The error `body` throws, as a ``CalendarStoreError`` (also from inside a
+/// `CalendarStoreFailure.store`); `nil` when it throws none or another.
+func failure(_ body: () async throws -> Void) async -> CalendarStoreError? {
     do {
-        try body()
+        try await body()
         return nil
     } catch let error as CalendarStoreError {
         return error
+    } catch let error as CalendarStoreFailure<Never> {
+        if case .store(let error) = error { return error }
+        return nil
+    } catch let error as CalendarStoreFailure<any Error> {
+        if case .store(let error) = error { return error }
+        return nil
     } catch {
         return nil
+    }
+}
+
+/// Runs `body` to its end from synchronous code, blocking the calling thread:
+/// only for a test that must make a store call inside a change's body.
+func waitingFor(_ body: @escaping @Sendable () async throws -> Void) throws {
+    let done = DispatchSemaphore(value: 0)
+    let outcome = Locked<(any Error)?>(nil)
+    Task.detached {
+        do { try await body() } catch { outcome.withLock { $0 = error } }
+        done.signal()
+    }
+    done.wait()
+    if let error = outcome.withLock({ $0 }) { throw error }
+}
+
+/// The calendar's error `body` throws (a `CalendarStoreFailure.calendar`, or
+/// an `ICalendarError` as it is); `nil` when it throws none or another.
+func calendarFailure(_ body: () async throws -> Void) async -> ICalendarError? {
+    do {
+        try await body()
+        return nil
+    } catch let error as ICalendarError {
+        return error
+    } catch let error as CalendarStoreFailure<any Error> {
+        if case .calendar(let error) = error { return error }
+        return nil
+    } catch let error as CalendarStoreFailure<Never> {
+        if case .calendar(let error) = error { return error }
+        return nil
+    } catch {
+        return nil
+    }
+}
+
+/// An executor with a thread of its own, so that a test that times a call
+/// is not timed waiting for the cooperative pool: on a 2-core machine the
+/// other suites' long synchronous tests hold both of its threads for many
+/// seconds, and a suspended call resumes only when one is free.
+final class OwnThreadExecutor: TaskExecutor {
+    private let queue = DispatchQueue(label: "horari.tests.own-thread")
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        queue.async { job.runSynchronously(on: executor) }
+    }
+
+    /// How long `body` takes, run on this executor's thread, in seconds.
+    static func timing(_ body: @Sendable () async -> Void) async -> TimeInterval {
+        await withTaskExecutorPreference(OwnThreadExecutor()) {
+            let started = Date()
+            await body()
+            return Date().timeIntervalSince(started)
+        }
     }
 }

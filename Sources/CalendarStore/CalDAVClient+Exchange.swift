@@ -1,0 +1,128 @@
+import CalendarCore
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension CalDAVClient {
+    // MARK: - The wire
+
+    /// The statuses a server answers while it is busy, locked or failing
+    /// for a moment — 423 Locked, 429 Too Many Requests, 500, 502, 503, 504
+    /// — after which a request is sent again (``RetryPolicy``).
+    static let passingStatuses: Set<Int> = [423, 429, 500, 502, 503, 504]
+
+    /// Sends a request for `path` (absolute, percent-encoded, on the
+    /// collection's server) and reads its answer: following redirects to the
+    /// same scheme, host and port, and sending it again, after a wait, while
+    /// the server answers a passing status (``passingStatuses``), as
+    /// ``retryPolicy`` allows. Every request Horari sends may be sent twice:
+    /// reads change nothing, and writes are conditional.
+    func send(_ method: String, path: String, headers: [String: String], body: [UInt8]?) async throws(CalendarStoreError) -> HTTPReply {
+        var attempt = 0
+        while true {
+            let reply = try await sendOnce(method, path: path, headers: headers, body: body)
+            guard Self.passingStatuses.contains(reply.status), attempt < retryPolicy.retries else { return reply }
+            attempt += 1
+            let wait = retryPolicy.delay(attempt: attempt, retryAfter: reply.header("Retry-After"))
+            do { try await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000)) } catch {
+                throw CalendarStoreError(.cancelled, "\(method) \(display(path)): cancelled while waiting to ask again")
+            }
+        }
+    }
+
+    /// One request and its answer, following redirects to the same origin.
+    private func sendOnce(_ method: String, path: String, headers: [String: String], body: [UInt8]?) async throws(CalendarStoreError) -> HTTPReply {
+        if let invalid { throw invalid }
+        guard var url = URL(string: path, relativeTo: collection)?.absoluteURL else {
+            throw CalendarStoreError(.invalidLocation, "‘\(WebDAVXML.oneLine(path))’ is not a path on \(collection.absoluteString)")
+        }
+        for _ in 0...Self.maxRedirects {
+            let request = makeRequest(method, url: url, headers: headers, body: body)
+            let what = "\(method) \(url.absoluteString)"
+            switch try await transport.exchange(request, what: what) {
+            case .reply(let reply):
+                return reply
+            case .redirect(let status, let location):
+                guard let location, let target = URL(string: location, relativeTo: url)?.absoluteURL else {
+                    throw CalendarStoreError(.badResponse, status: status, "\(what): a redirect without a usable Location")
+                }
+                guard isSameOrigin(target) else {
+                    throw CalendarStoreError(.redirect, status: status, "\(what): the server redirects to \(WebDAVXML.oneLine(Self.withoutUserInfo(target))), on another server or scheme; not followed, so the credentials stay with \(collection.host ?? "the collection's host")")
+                }
+                url = target
+            }
+        }
+        throw CalendarStoreError(.redirect, "\(method) \(collection.absoluteString): more than \(Self.maxRedirects) redirects in a row")
+    }
+
+    /// The request, with the credentials (to the collection's origin only:
+    /// ``sendOnce(_:path:headers:body:)`` follows no redirect elsewhere).
+    private func makeRequest(_ method: String, url: URL, headers: [String: String], body: [UInt8]?) -> URLRequest {
+        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: max(timeout, 1))
+        request.httpMethod = method
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        request.setValue("Horari-CalendarStore", forHTTPHeaderField: "User-Agent")
+        if let credentials { request.setValue(credentials.basicAuthorization, forHTTPHeaderField: "Authorization") }
+        if let body { request.httpBody = Data(body) }
+        return request
+    }
+
+    /// A URL as text, without any user or password in it.
+    static func withoutUserInfo(_ url: URL) -> String {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return "another URL" }
+        components.user = nil
+        components.password = nil
+        return components.string ?? "another URL"
+    }
+}
+
+/// How often, and after how long, ``CalDAVClient`` asks again when a server
+/// answers a passing status (423, 429, 500, 502, 503, 504): a bounded
+/// number of times, each wait random (so that desks refused together do not
+/// ask again together) and about twice the last, and never longer than
+/// ``maxDelay`` — a `Retry-After` the server sends is honoured up to that.
+public struct RetryPolicy: Sendable, Hashable {
+    /// How many times a request is sent again; 0 never.
+    public var retries: Int
+    /// The first wait's upper bound, in seconds; each next doubles it.
+    public var baseDelay: TimeInterval
+    /// The longest one wait may be, in seconds, whatever `Retry-After` says.
+    public var maxDelay: TimeInterval
+
+    /// A policy.
+    /// - Parameters:
+    ///   - retries: how many times a request is sent again (at least 0).
+    ///   - baseDelay: the first wait's upper bound, in seconds.
+    ///   - maxDelay: the longest one wait may be, in seconds.
+    public init(retries: Int = 8, baseDelay: TimeInterval = 0.05, maxDelay: TimeInterval = 2) {
+        self.retries = max(retries, 0)
+        self.baseDelay = baseDelay.isFinite ? min(max(baseDelay, 0), 60) : 0.05
+        self.maxDelay = maxDelay.isFinite ? min(max(maxDelay, 0), 300) : 2
+    }
+
+    /// Never asks again: the server's passing answer is the caller's.
+    public static let never = RetryPolicy(retries: 0)
+
+    /// The wait before the `attempt`th retry (from 1), in seconds: what
+    /// `Retry-After` says (seconds, or an HTTP date), else a random wait up
+    /// to `baseDelay × 2^(attempt−1)`; at most ``maxDelay`` either way.
+    public func delay(attempt: Int, retryAfter: String?) -> TimeInterval {
+        if let retryAfter, let asked = Self.seconds(retryAfter) {
+            return min(max(asked, 0), maxDelay)
+        }
+        let bound = min(baseDelay * Double(1 << min(max(attempt - 1, 0), 20)), maxDelay)
+        return bound > 0 ? Double.random(in: bound / 2...bound) : 0
+    }
+
+    /// A `Retry-After` value in seconds: delta-seconds, or an HTTP date from now.
+    static func seconds(_ value: String) -> TimeInterval? {
+        let text = value.trimmingCharacters(in: .whitespaces)
+        if let whole = Int(text) { return TimeInterval(whole) }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        return formatter.date(from: text).map { $0.timeIntervalSinceNow }
+    }
+}
