@@ -159,7 +159,7 @@ struct SchedulingStoreTests {
         let desk = place.desk("a")
         #expect(try await desk.book().timeZone.identifier == Gym.zone)
         try await desk.addMember(Member(id: "marta", name: "Marta Roig"))
-        let calendar = try place.store.load().calendar
+        let calendar = try await place.store.load().calendar
         #expect(calendar.calendarZone == Gym.zone)
         #expect(try await place.desk("b").book().members.map(\.id) == ["marta"])
     }

@@ -9,7 +9,7 @@ import Foundation
 
 extension SchedulingStore {
     /// The request's time, on the book's clock.
-    private nonisolated func now(_ book: SchedulingBook) throws -> Date { try settings.now(book.timeZone.identifier) }
+    private func now(_ book: SchedulingBook) throws -> Date { try settings.now(book.timeZone.identifier) }
 
     // MARK: - People
 

@@ -21,16 +21,21 @@ import SchedulingICalendar
 ///   a class that met before this year keeps its history in parts of its
 ///   own (`ID@YEAR`), read back as one series.
 ///
-/// It is an actor: the calls of one app take turns in it, without blocking a
-/// thread on the file lock, and share its store's connection. The book a
-/// call returns is a value, a snapshot to read as long as you like.
+/// The calls made through one store (and its copies) take turns, waiting
+/// without blocking a thread, and share its store's connection; stores made
+/// apart — two phones, two processes — are kept apart by the place's own
+/// guarantees. It is a `Sendable` value rather than an actor so that the
+/// changes an app passes in run in the app's own task (an actor would have
+/// to send them to its own executor, and so demand `Sendable` closures of
+/// every caller). The book a call returns is a value, a snapshot to read as
+/// long as you like.
 ///
 /// ```swift
 /// let gym = SchedulingStore(CalendarStore(try CalendarLocation("https://dav.example.com/calendars/gym/")))
 /// let outcome = try await gym.book(member: "marta", classID: "yoga", on: LocalDate(year: 2026, month: 11, day: 25))
 /// let timetable = try await gym.book().timetable
 /// ```
-public actor SchedulingStore {
+public struct SchedulingStore: Sendable {
     /// What a scheduling store needs to know besides where the calendar is.
     public struct Settings: Sendable {
         /// The time of a request, given the IANA name of the zone the book
@@ -62,9 +67,11 @@ public actor SchedulingStore {
     }
 
     /// Where the calendar lives.
-    public nonisolated let store: CalendarStore
+    public let store: CalendarStore
     /// The clock, the new calendar's zone, and what to do with damage.
-    public nonisolated let settings: Settings
+    public let settings: Settings
+    /// The queue this store's calls wait in.
+    private let turns = Turns()
 
     /// A scheduling store on a calendar store.
     /// - Parameters:
@@ -85,8 +92,13 @@ public actor SchedulingStore {
     ///   read (its diagnostics say where), `.unreadableBook` naming every
     ///   record the book refuses.
     public func book() async throws(SchedulingStoreError) -> SchedulingBook {
+        try await turns.run { () async throws(SchedulingStoreError) in try await read() }
+    }
+
+    /// ``book()``, in this call's turn.
+    private func read() async throws(SchedulingStoreError) -> SchedulingBook {
         let loaded: ImportResult
-        do { loaded = try store.load() } catch { throw .from(error) }
+        do { loaded = try await store.load() } catch { throw .from(error.underlying) }
         let calendar = loaded.calendar
         if let first = loaded.damage.first,
            (try? calendar.schedulingCheck(defaultTimeZone: bookZone(of: calendar)))?.problems.contains(where: { $0.severity == .error }) ?? true {
@@ -113,17 +125,22 @@ public actor SchedulingStore {
     /// - Throws: ``SchedulingStoreError``: `.refused` for a `SchedulingError`
     ///   from `body`, `.failed` for anything else it throws.
     public func change<T: Sendable>(_ body: (inout SchedulingBook) throws -> T) async throws(SchedulingStoreError) -> T {
+        try await turns.run { () async throws(SchedulingStoreError) in try await changeWhole(body) }
+    }
+
+    /// ``change(_:)``, in this call's turn.
+    private func changeWhole<T: Sendable>(_ body: (inout SchedulingBook) throws -> T) async throws(SchedulingStoreError) -> T {
         let newZone = settings.newCalendarZone ?? TimeZone.current.identifier
         let inParts = !store.location.isFile
         do {
-            return try store.update(exporterFor: exporter, whileWaiting: settings.whileWaiting, ifDamaged: settings.ifDamaged) { calendar in
+            return try await store.update(exporterFor: exporter, whileWaiting: settings.whileWaiting, ifDamaged: settings.ifDamaged) { calendar in
                 if calendar.calendarZone == nil, calendar.items.isEmpty { calendar.timeZone = newZone }
                 var book = try readBook(calendar)
                 let result = try body(&book)
                 try write(book, into: &calendar, inParts: inParts)
                 return result
             }
-        } catch { throw .from(error) }
+        } catch { throw .from(error.underlying) }
     }
 
     /// Changes one occurrence of a class — its roster, or its time, or
@@ -146,15 +163,23 @@ public actor SchedulingStore {
     /// - Returns: what `body` returns.
     public func changeOccurrence<T: Sendable>(of classID: String, on date: LocalDate, members: [String] = [],
                                               _ body: (inout SchedulingBook) throws -> T) async throws(SchedulingStoreError) -> T {
+        try await turns.run { () async throws(SchedulingStoreError) in
+            try await changeOne(of: classID, on: date, members: members, body)
+        }
+    }
+
+    /// ``changeOccurrence(of:on:members:_:)``, in this call's turn.
+    private func changeOne<T: Sendable>(of classID: String, on date: LocalDate, members: [String],
+                                        _ body: (inout SchedulingBook) throws -> T) async throws(SchedulingStoreError) -> T {
         switch store.location {
         case .file(let url) where store.exists:
             if let done = try await changeOccurrence(of: classID, on: date, members: members, inFile: url, body) { return done }
         case .collection:
-            if let done = try changeOccurrenceOnCollection(of: classID, on: date, members: members, body) { return done }
+            if let done = try await changeOccurrenceOnCollection(of: classID, on: date, members: members, body) { return done }
         default:
             break
         }
-        return try await change(body)
+        return try await changeWhole(body)
     }
 
     // MARK: - Inside
@@ -170,7 +195,7 @@ public actor SchedulingStore {
                                                        whileWaiting: settings.whileWaiting, body)
         } catch let error as SchedulingError {
             // A record the book cannot read is said with its line, whatever the change was.
-            _ = try await book()
+            _ = try await read()
             throw .refused(error)
         } catch {
             throw .from(error)
@@ -181,9 +206,9 @@ public actor SchedulingStore {
     /// resources it needs (`ICalendar.changeOccurrence(of:on:defaultTimeZone:year:_:)`);
     /// `nil` when it must be made on the whole calendar.
     private func changeOccurrenceOnCollection<T: Sendable>(of classID: String, on date: LocalDate, members: [String],
-                                                           _ body: (inout SchedulingBook) throws -> T) throws(SchedulingStoreError) -> T? {
+                                                           _ body: (inout SchedulingBook) throws -> T) async throws(SchedulingStoreError) -> T? {
         do {
-            return try store.update(
+            return try await store.update(
                 holding: ICalendar.resources(forOccurrenceOf: classID, on: date, members: members),
                 alsoHolding: { $0.rosterMemberRecords(of: classID, near: date) },
                 exporterFor: exporter, whileWaiting: settings.whileWaiting, ifDamaged: settings.ifDamaged
@@ -194,23 +219,22 @@ public actor SchedulingStore {
                 }
                 return result
             }
-        } catch is WholeCalendar {
-            return nil
         } catch {
-            throw .from(error)
+            if case .body(let error) = error, error is WholeCalendar { return nil }
+            throw .from(error.underlying)
         }
     }
 
     /// The zone a calendar's book is read on when it names none: the new
     /// calendar's for a calendar with no zone and nothing in it, else the
     /// zone its times are read on.
-    private nonisolated func bookZone(of calendar: ICalendar) -> String {
+    private func bookZone(of calendar: ICalendar) -> String {
         if calendar.calendarZone == nil, calendar.items.isEmpty { return settings.newCalendarZone ?? TimeZone.current.identifier }
         return calendar.timesZoneName
     }
 
     /// The book a calendar keeps, or every record it refuses (the first with its line in a file).
-    private nonisolated func readBook(_ calendar: ICalendar) throws(SchedulingStoreError) -> SchedulingBook {
+    private func readBook(_ calendar: ICalendar) throws(SchedulingStoreError) -> SchedulingBook {
         let check: (book: SchedulingBook, problems: [SchedulingBook.RecordProblem])
         do { check = try calendar.schedulingCheck(defaultTimeZone: bookZone(of: calendar)) } catch { throw .unknownZone(error) }
         let errors = check.problems.filter { $0.severity == .error }
@@ -222,7 +246,7 @@ public actor SchedulingStore {
     /// Writes a book into its calendar: whole in a file; in yearly parts in a
     /// folder or a collection, so that a booking writes this year's resource,
     /// not the class's history.
-    private nonisolated func write(_ book: SchedulingBook, into calendar: inout ICalendar, inParts: Bool) throws {
+    private func write(_ book: SchedulingBook, into calendar: inout ICalendar, inParts: Bool) throws {
         if inParts {
             calendar.setScheduling(book, splittingClassesBefore: try year(of: book))
         } else {
@@ -231,12 +255,12 @@ public actor SchedulingStore {
     }
 
     /// The current year on the book's clock.
-    private nonisolated func year(of book: SchedulingBook) throws -> Int {
+    private func year(of book: SchedulingBook) throws -> Int {
         LocalDate(try settings.now(book.timeZone.identifier), in: book.timeZone).year
     }
 
     /// The exporter changed records are written with: the request's time as their `DTSTAMP`.
-    private nonisolated func exporter(for calendar: ICalendar) throws -> ICalendarExporter {
+    private func exporter(for calendar: ICalendar) throws -> ICalendarExporter {
         ICalendarExporter(options: .init(timestamp: try settings.now(calendar.timesZoneName), includeRejected: true))
     }
 }
@@ -249,5 +273,41 @@ extension CalendarLocation {
     var file: URL? {
         if case .file(let url) = self { return url }
         return nil
+    }
+}
+
+/// The queue a scheduling store's calls wait in: one at a time, in the order
+/// they came, each waiting without holding a thread.
+final class Turns: Sendable {
+    private let queue = Queue()
+
+    /// Runs `body` when the calls before it are done.
+    func run<T, Failure: Error>(_ body: () async throws(Failure) -> T) async throws(Failure) -> T {
+        await queue.enter()
+        do {
+            let result = try await body()
+            await queue.leave()
+            return result
+        } catch {
+            await queue.leave()
+            throw error
+        }
+    }
+
+    private actor Queue {
+        private var busy = false
+        private var waiting: [CheckedContinuation<Void, Never>] = []
+
+        func enter() async {
+            guard busy else {
+                busy = true
+                return
+            }
+            await withCheckedContinuation { waiting.append($0) }
+        }
+
+        func leave() {
+            if waiting.isEmpty { busy = false } else { waiting.removeFirst().resume() }
+        }
     }
 }
