@@ -53,6 +53,11 @@ extension BookOptions {
     /// The request's time, --now read in `zone` (one of `zones`, the
     /// calendar's own, or a system zone).
     func instant(inZone zone: String, zones: ZoneTable = ZoneTable()) throws -> Date {
+        try Self.instant(now, inZone: zone, zones: zones)
+    }
+
+    /// A --now text read in `zone`; the system clock when there is none.
+    static func instant(_ now: String?, inZone zone: String, zones: ZoneTable = ZoneTable()) throws -> Date {
         guard let now else { return Date() }
         return Date(timeIntervalSince1970: TimeInterval(try Clock(named: zone, zones: zones).instant(typed: now, option: "--now").instant))
     }

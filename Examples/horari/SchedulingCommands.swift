@@ -35,18 +35,11 @@ struct BookOptions: ParsableArguments {
         return try await read()
     }
 
-    /// The book in the calendar file, for reading; the file must exist.
+    /// The book in the calendar, for reading; the calendar must exist.
     func read() async throws -> SchedulingBook {
         let place = try place
-        let loaded = try await loadExistingCalendar(place, quiet: true)
-        // A file that did not import cleanly: that first (its book's problems may be its damage).
-        if let first = loaded.damage.first,
-           (try? loaded.calendar.schedulingCheck(defaultTimeZone: calendarZoneName(of: loaded.calendar)))?.problems.contains(where: { $0.severity == .error }) ?? true {
-            let count = loaded.damage.reduce(0) { $0 + $1.count }, problems = "\(count) problem\(count == 1 ? "" : "s")"
-            throw damagedOrPlain(ICalendarError(.damaged, "\(place.path) did not import cleanly (\(problems), the first on line \(first.line): \(first.message)); nothing was changed",
-                                                diagnostics: loaded.damage), place)
-        }
-        return try readBook(loaded.calendar, in: place)
+        guard place.exists else { throw noCalendarYet(place) }
+        return try await scheduling(place) { gym async throws(SchedulingStoreError) in try await gym.book() }
     }
 
     /// The clock times are shown and typed on: --time-zone, else the book's own.
@@ -54,145 +47,60 @@ struct BookOptions: ParsableArguments {
         BookClock(book: book.timeZone, display: try Clock(named: timeZone ?? book.timeZone.identifier))
     }
 
-    /// Loads, changes and saves the book under the file's lock (atomic save),
-    /// so concurrent `horari` processes take turns.
+    /// Loads, changes and saves the whole book, as the place allows
+    /// (`SchedulingStore.change(_:)`): concurrent `horari` processes take turns.
     @discardableResult
-    func change<T>(_ body: (inout SchedulingBook) throws -> T) async throws -> T {
+    func change<T: Sendable>(_ body: (inout SchedulingBook) throws -> T) async throws -> T {
         let place = try place
-        return try await updateCalendar { calendar in
-            var book = try readBook(calendar, in: place)
-            let result = try body(&book)
-            place.setScheduling(book, in: &calendar, year: try today(in: book).year)
-            return result
-        }
+        try place.prepareFolder()
+        return try await scheduling(place) { gym async throws(SchedulingStoreError) in try await gym.change(body) }
     }
 
-    /// Changes one occurrence of a class — its roster, or the class's moved
-    /// and cancelled dates — reading and writing only the records it
-    /// touches (`SchedulingFile`), under the file's lock like ``change(_:)``;
-    /// when the file does not allow that (it is not in the form horari
-    /// writes, say), runs `whole` instead, which changes the whole file.
+    /// Changes one occurrence of a class — its roster, or its time, or
+    /// whether it meets — on the records it touches where the place allows
+    /// (`SchedulingStore.changeOccurrence(of:on:members:_:)`), else on the whole book.
     ///
     /// - Parameters:
     ///   - classID: the class.
     ///   - date: the occurrence's date by the series.
     ///   - members: the members `body` reads besides those on the roster.
     ///   - body: the change, on a book of just those records.
-    ///   - whole: the same change on the whole file.
-    func changeOccurrence<T>(classID: String, on date: LocalDate, members: [String] = [],
-                             _ body: (inout SchedulingBook) throws -> T, otherwise whole: () async throws -> T) async throws -> T {
-        // One record spliced into a file; a folder or a collection already writes only the class's resource.
+    func changeOccurrence<T: Sendable>(classID: String, on date: LocalDate, members: [String] = [],
+                                       _ body: (inout SchedulingBook) throws -> T) async throws -> T {
         let place = try place
-        if let url = place.file, place.exists {
-            // What `updateCalendar` checks first, so a bad --time-zone is refused alike.
-            _ = try Clock(named: timeZone ?? Clock.systemZoneName)
-            let timeZone = timeZone
-            let done: T?
-            do {
-                done = try SchedulingFile.changeOccurrence(
-                    classID: classID, on: date, members: members, in: url,
-                    exporterFor: { calendar in try exporter(zone: timeZone ?? calendarZoneName(of: calendar), zones: calendar.zones) },
-                    whileWaiting: { sayWaiting(for: place) }, body)
-            } catch let error as SchedulingError {
-                // A record the book cannot read: said with its line and the way out.
-                if let calendar = try? await loadExistingCalendar(place, quiet: true).calendar { _ = try readBook(calendar, in: place) }
-                throw CLIError(error.description)
-            } catch let error as ICalendarError {
-                throw CLIError(aboutCalendar(url.path, error))
-            }
-            if let done { return done }
-        } else if case .collection = place.location, let done = try await changeOccurrenceOnServer(classID: classID, on: date, members: members, place, body) {
-            return done
+        try place.prepareFolder()
+        return try await scheduling(place) { gym async throws(SchedulingStoreError) in
+            try await gym.changeOccurrence(of: classID, on: date, members: members, body)
         }
-        return try await whole()
     }
 
-    /// A change of one occurrence on a CalDAV collection, made on the
-    /// resources it needs — the class (this year's, and the date's year's
-    /// part), the members it names, those on the occurrence's roster — so
-    /// that its cost does not follow the gym's size (`CalendarStore.update(holding:…)`).
-    /// `nil` when it must be made on the whole calendar.
-    private func changeOccurrenceOnServer<T>(classID: String, on date: LocalDate, members: [String], _ place: CalendarPlace,
-                                             _ body: (inout SchedulingBook) throws -> T) async throws -> T? {
-        let timeZone = timeZone
-        _ = try Clock(named: timeZone ?? Clock.systemZoneName)
-        let part = SchedulingBook.classPartUID(classID, year: date.year)
+    /// The scheduling store on the place: the request's time is --now read
+    /// on --time-zone, else on the book's clock; a new calendar is made on
+    /// --time-zone, else the system's; --force changes a damaged calendar.
+    /// Its failures become the CLI's one-line messages.
+    private func scheduling<T>(_ place: CalendarPlace, _ call: (SchedulingStore) async throws(SchedulingStoreError) -> T) async throws -> T {
+        let newZone = try Clock(named: timeZone ?? Clock.systemZoneName).name
+        let (typed, timeZone) = (now, timeZone)
+        let settings = SchedulingStore.Settings(
+            now: { zone in try Self.instant(typed, inZone: timeZone ?? zone) }, newCalendarZone: newZone,
+            ifDamaged: damagePolicy(force: force), whileWaiting: { sayWaiting(for: place) })
         do {
-            return try await place.store().change(
-                holding: Set([classID, part] + members.map { "member:" + $0 }),
-                alsoHolding: { calendar in Self.rosterMembers(of: classID, near: date, in: calendar) },
-                exporterFor: { calendar in try exporter(zone: timeZone ?? calendarZoneName(of: calendar), zones: calendar.zones) },
-                whileWaiting: { sayWaiting(for: place) }, ifDamaged: damagePolicy(force: force)
-            ) { calendar in
-                // The book is read from the class and this occurrence's roster: the other rosters (whose members
-                // were not read) are set aside, and put back as they were.
-                let ofClass = { (item: CalendarItem) in item.uid == classID || item.uid == part }
-                let aside = { (o: RecurrenceOverride) in
-                    abs(o.recurrenceID.localDate.days(to: date)) > 1 && o.item.properties.contains { $0.name == "ATTENDEE" }
-                }
-                var kept: [RecurrenceOverride] = []
-                for i in calendar.items.indices where ofClass(calendar.items[i]) {
-                    kept += calendar.items[i].overrides.filter(aside)
-                    calendar.items[i].overrides.removeAll(where: aside)
-                }
-                // A part the book cannot read alone (an attendee tied by email, say): the whole calendar decides.
-                guard calendar.items.contains(where: { $0.uid == classID }),
-                      var book = try? calendar.schedulingBook(defaultTimeZone: calendarZoneName(of: calendar)) else { throw WholeCalendar() }
-                let result = try body(&book)
-                place.setScheduling(book, in: &calendar, year: try today(in: book).year)
-                // Each roster set aside goes back to the event that now holds its date: the year's part, or the
-                // class's own event from its first date. The split may not be the one read (the first change of a
-                // new year makes last year's part; a clock a little behind another desk's at New Year joins one).
-                for roster in kept {
-                    guard let i = Self.eventHolding(roster.recurrenceID.localDate, of: classID, in: calendar) else { throw WholeCalendar() }
-                    calendar.items[i].overrides.append(roster)
-                }
-                for i in calendar.items.indices where ofClass(calendar.items[i]) || calendar.items[i].uid.hasPrefix(classID + "@") {
-                    calendar.items[i].overrides.sort { $0.recurrenceID.icalValue < $1.recurrenceID.icalValue }
-                }
-                return result
-            }
-        } catch is WholeCalendar {
-            return nil
-        } catch let error as SchedulingError {
-            throw CLIError(error.description)
-        } catch let error as ICalendarError {
-            throw damagedOrPlain(error, place)
-        } catch let error as CalendarStoreError {
-            throw storeError(error)
+            return try await call(SchedulingStore(place.store(), settings: settings))
+        } catch {
+            throw cliError(error, place)
         }
     }
 
-    /// Said by a partial change that cannot be made on the part it read.
-    private struct WholeCalendar: Error {}
-
-    /// The index of the event of a class that holds a date: `ID@YEAR`, its
-    /// yearly part, else the class's own event when the date is on or after
-    /// its start. `nil` within a day of New Year, where a `RECURRENCE-ID`
-    /// written in another zone may belong to either year: the whole
-    /// calendar decides then.
-    static func eventHolding(_ date: LocalDate, of classID: String, in calendar: ICalendar) -> Int? {
-        let neighbours = [date.adding(days: -1), date.adding(days: 1)]
-        guard neighbours.allSatisfy({ $0.year == date.year }) else { return nil }
-        let partUID = SchedulingBook.classPartUID(classID, year: date.year)
-        if let part = calendar.items.firstIndex(where: { $0.uid == partUID }) { return part }
-        return calendar.items.firstIndex { $0.uid == classID && $0.start.localDate <= date }
-    }
-
-    /// The members (`member:ID`) on the roster of a class's occurrence: the
-    /// attendees of its instances within a day of the date (its own is one
-    /// of them, whatever zone its `RECURRENCE-ID` is written in).
-    static func rosterMembers(of classID: String, near date: LocalDate, in calendar: ICalendar) -> Set<String> {
-        var out: Set<String> = []
-        let part = SchedulingBook.classPartUID(classID, year: date.year)
-        for item in calendar.items where item.uid == classID || item.uid == part {
-            for o in item.overrides where abs(o.recurrenceID.localDate.days(to: date)) <= 1 {
-                for line in o.item.properties where line.name == "ATTENDEE" {
-                    if let id = line.parameter("X-HORARI-MEMBER") { out.insert("member:" + id) }
-                }
-            }
+    /// A scheduling store's failure as the CLI says it.
+    private func cliError(_ error: SchedulingStoreError, _ place: CalendarPlace) -> any Error {
+        switch error {
+        case .refused(let error): CLIError(error.description)
+        case .store(let error): storeError(error)
+        case .calendar(let error): damagedOrPlain(error, place)
+        case .unknownZone(let error): CLIError("\(place.path): \(error.description)")
+        case .unreadableBook(let problems, let line): unreadableBook(problems, line: line, place)
+        case .failed(let error): error
         }
-        return out
     }
 
     /// The exporter a change saves with: what it writes as `DTSTAMP` (for the
@@ -224,10 +132,16 @@ func readBook(_ calendar: ICalendar, in place: CalendarPlace) throws -> Scheduli
     guard let first = errors.first else { return check.book }
     // A record's line, in a file; in a folder or a collection, the record names its resource.
     let lines = SchedulingRecordLines(bytes: place.file.flatMap { try? [UInt8](Data(contentsOf: $0)) } ?? [])
-    let at = lines.line(of: first.record).map { ":\($0)" } ?? ""
-    let more = errors.count == 1 ? "" : " (and \(errors.count - 1) more)"
-    throw CLIError("""
-        \(place.path)\(at): \(first.message)\(more)
+    throw unreadableBook(errors, line: lines.line(of: first.record), place)
+}
+
+/// The message for a book that cannot be read: the first record the book
+/// refuses, with its line in a file, and the way out.
+func unreadableBook(_ errors: [SchedulingBook.RecordProblem], line: Int?, _ place: CalendarPlace) -> CLIError {
+    let at = line.map { ":\($0)" } ?? ""
+    let more = errors.count <= 1 ? "" : " (and \(errors.count - 1) more)"
+    return CLIError("""
+        \(place.path)\(at): \(errors.first?.message ?? "the scheduling book cannot be read")\(more)
         The scheduling book cannot be read until this is mended. `horari validate \(place.path)` lists every problem with its line; \
         `horari validate \(place.path) --repair` removes what the book cannot read (keeping the calendar as it was in a copy).
         """)
@@ -711,7 +625,7 @@ struct Classes: AsyncParsableCommand {
             let date = try parseDate(self.date, option: "--date")
             let id = id
             let cancel = { (b: inout SchedulingBook) throws in try b.cancelOccurrence(classID: id, on: date) }
-            let affected = try await book.changeOccurrence(classID: id, on: date, cancel) { try await book.change(cancel) }
+            let affected = try await book.changeOccurrence(classID: id, on: date, cancel)
             print("Cancelled \(id) on \(date).")
             if !affected.confirmed.isEmpty { print("Tell these members their place is gone: \(affected.confirmed.joined(separator: ", ")).") }
             if !affected.waitlisted.isEmpty { print("Tell these members the waitlist is gone: \(affected.waitlisted.joined(separator: ", ")).") }
@@ -738,7 +652,7 @@ extension Classes {
                 let start = try clock.bookWall(typed: typed, option: "--start")
                 return (try b.moveOccurrence(classID: id, on: date, to: start, duration: minutes.map { .minutes($0) }), clock)
             }
-            let (o, clock) = try await book.changeOccurrence(classID: id, on: date, move) { try await book.change(move) }
+            let (o, clock) = try await book.changeOccurrence(classID: id, on: date, move)
             print("Moved \(o.title.shown) of \(date) to \(clock.span(o.start, minutes: o.duration.wholeMinutes)); its \(o.booked) booking(s) and \(o.waiting) waiting stay.")
         }
     }
@@ -776,9 +690,6 @@ struct Book: AsyncParsableCommand {
         }
         let (outcome, occurrence, clock) = try await book.changeOccurrence(classID: classID, on: date, members: [member]) { b in
             try booking(&b, now: try options.instant(in: b))
-        } otherwise: {
-            // The book read once, by the change (the request's time is read on its clock).
-            try await options.change { b in try booking(&b, now: try options.instant(in: b)) }
         }
         switch outcome {
         case .confirmed:
@@ -816,8 +727,6 @@ struct CancelBooking: AsyncParsableCommand {
         let (member, classID, options) = (member, classID, book)
         let result = try await book.changeOccurrence(classID: classID, on: date, members: [member]) { b in
             try b.cancelBooking(member: member, classID: classID, on: date, now: try options.instant(in: b))
-        } otherwise: {
-            try await options.change { b in try b.cancelBooking(member: member, classID: classID, on: date, now: try options.instant(in: b)) }
         }
         print(result.heldPlace ? "Cancelled \(member)'s place in \(classID) on \(date)." : "Took \(member) off the waitlist of \(classID) on \(date).")
         if let promoted = result.promoted { print("\(promoted) moved up from the waitlist and has the place.") }
