@@ -3,19 +3,20 @@ import PackageDescription
 
 // Horari: an embeddable calendar and scheduling core.
 //
-// Modules point one way (../shared/DESIGN.md):
+// Modules point one way (../shared/DESIGN.md, Docs/Modules.md):
 //   CalendarCore (Foundation only)
 //     <- CalendarViews, CalendarScheduling (pure Swift; an app that only needs
-//        views or booking links no C)
-//     <- ICalendarKit (libical behind `internal import CLibICal`; maps the
-//        core model to and from .ics; knows nothing of the gym)
+//        views or booking links no C; the book knows nothing of iCalendar)
+//     <- ICalendarKit (libical behind `internal import CLibICal`; the format
+//        only: .ics bytes <-> the core model; no files, folders or gym)
 //   CalendarScheduling + ICalendarKit
-//     <- SchedulingICalendar (the glue: a scheduling book in a calendar file,
-//        and its four exports)
-//   ICalendarKit
-//     <- CalendarStore (where a calendar lives: one .ics file, a folder of
-//        one .ics per UID, a CalDAV collection; conditional writes; knows
-//        nothing of the gym)
+//     <- SchedulingICalendar (the scheduling book <-> iCalendar mapping: the
+//        X-HORARI-* names, member journals, ATTENDEE rosters, the exports)
+//   ICalendarKit + CalendarScheduling + SchedulingICalendar
+//     <- CalendarStore (where a calendar lives: one .ics file written
+//        atomically under a folder lock, a folder of one .ics per UID, a
+//        CalDAV collection; conditional writes; a booking spliced into a file)
+//   all of the above
 //     <- horari (the example CLI).
 // The tests and the benchmark also use CLibICal directly, as a referee.
 let package = Package(
@@ -46,9 +47,10 @@ let package = Package(
         // The scheduling book in a calendar file: `ICalendar(book, for:)`,
         // `calendar.schedulingBook()`, `calendar.setScheduling(book)`.
         .target(name: "SchedulingICalendar", dependencies: ["CalendarCore", "CalendarScheduling", "ICalendarKit"]),
-        // Where a calendar lives: a file, a folder of one .ics per UID (vdir),
-        // a CalDAV collection (URLSession and XMLParser, from Foundation).
-        .target(name: "CalendarStore", dependencies: ["CalendarCore", "ICalendarKit"]),
+        // Where a calendar lives: a file (`CalendarFile`, and `SchedulingFile`'s
+        // splice of one booking), a folder of one .ics per UID (vdir), a CalDAV
+        // collection (URLSession and XMLParser, from Foundation).
+        .target(name: "CalendarStore", dependencies: ["CalendarCore", "ICalendarKit", "CalendarScheduling", "SchedulingICalendar"]),
         // Not API: helpers shared by the tests and the benchmarks.
         .target(name: "_CalendarTestSupport"),
         // Not API: the test gym (a book with coaches, clients, members and
@@ -126,7 +128,7 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
-                "CalendarCore", "ICalendarKit", "CalendarViews", "CalendarScheduling", "SchedulingICalendar", "CLibICal",
+                "CalendarCore", "ICalendarKit", "CalendarViews", "CalendarScheduling", "SchedulingICalendar", "CalendarStore", "CLibICal",
                 "_CalendarTestSupport", "_CalendarTestFixtures", "_SchedulingTestSupport", "_HorariFuzzing",
             ]
         ),

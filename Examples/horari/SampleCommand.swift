@@ -1,6 +1,7 @@
 import ArgumentParser
 import CalendarCore
 import CalendarScheduling
+import CalendarStore
 import CalendarViews
 import Foundation
 import ICalendarKit

@@ -287,8 +287,9 @@ public struct ICalendarDiagnostic: Hashable, Sendable, CustomStringConvertible {
     /// read) is not lost: a calendar file keeps it, and it would be said
     /// again after every save, so it never blocks one.
     ///
-    /// ``CalendarFile/update(_:options:exporterFor:whileWaiting:ifDamaged:_:)``
-    /// refuses to save over a file with such a problem unless asked to.
+    /// A store that saves a calendar back where it was read (CalendarStore's
+    /// `CalendarFile.update`) refuses to save over a file with such a
+    /// problem unless asked to.
     public var losesText: Bool {
         switch code {
         case .malformedLine, .lineTooLong, .invalidUTF8, .unbalanced, .tooDeep, .componentTooLarge, .tooManyProperties: true

@@ -10,7 +10,7 @@ import ICalendarKit
 /// `SchedulingBook.init(timeZone:items:components:)`).
 ///
 /// ```swift
-/// try CalendarFile.update(url) { calendar in
+/// try CalendarFile.update(url) { calendar in  // CalendarStore: the file, under its lock
 ///     var book = try calendar.schedulingBook()
 ///     try book.book(member: "marta", classID: "yoga", on: date, now: .now)
 ///     calendar.setScheduling(book)
