@@ -124,7 +124,7 @@ let package = Package(
         .testTarget(name: "CalendarViewsTests", dependencies: ["CalendarCore", "CalendarViews"]),
         .testTarget(name: "CalendarSchedulingTests", dependencies: ["CalendarCore", "CalendarScheduling", "_SchedulingTestSupport"]),
         // Support/hostile_dav.py: a misbehaving WebDAV server the CalDAV tests start with python3.
-        .testTarget(name: "CalendarStoreTests", dependencies: ["CalendarCore", "ICalendarKit", "CalendarStore", "_CalendarTestSupport"], exclude: ["Support/hostile_dav.py"]),
+        .testTarget(name: "CalendarStoreTests", dependencies: ["CalendarCore", "ICalendarKit", "SchedulingICalendar", "CalendarStore", "_CalendarTestSupport"], exclude: ["Support/hostile_dav.py"]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: [

@@ -77,8 +77,7 @@ extension ICalendar {
     private mutating func setScheduling(_ book: SchedulingBook, content: SchedulingContent) {
         items = items.filter { !SchedulingBook.isSchedulingItem($0) } + content.items
         components = components.filter { !SchedulingBook.isSchedulingComponent($0) } + content.components
-        properties.removeAll { $0.name == Self.bookZoneProperty }
-        properties.append(ContentLine(name: Self.bookZoneProperty, value: book.timeZone.identifier))
+        setBookZone(book.timeZone.identifier)
     }
 }
 

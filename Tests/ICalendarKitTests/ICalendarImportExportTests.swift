@@ -352,13 +352,32 @@ struct ICalendarImportExportTests {
         #expect(report.takenCalendarProperties.isEmpty)
         #expect(Set(report.calendarPropertiesNotTaken) == ["X-WR-TIMEZONE", "X-WR-CALNAME", "X-HORARI-TIMEZONE"])
         #expect(madrid.items.map(\.uid) == ["tokyo-1"])
-        // A calendar that keeps its clock as the book's zone alone (as
-        // `horari import` into a new calendar writes it) takes no
-        // X-WR-TIMEZONE either: that would read its floating times in Tokyo.
-        var book = ICalendar()
-        book.properties = [ContentLine(name: "X-HORARI-TIMEZONE", value: "Europe/Madrid")]
-        let second = book.merge(incoming)
-        #expect(book.timeZone == nil && book.calendarZone == "Europe/Madrid")
+        // A calendar that keeps its clock in an application's property alone
+        // (as `horari import` into a new calendar writes the book's zone)
+        // takes no X-WR-TIMEZONE either, when the merge is told of that
+        // property: that would read its floating times in Tokyo.
+        var app = ICalendar()
+        app.properties = [ContentLine(name: "X-APP-TIMEZONE", value: "Europe/Madrid")]
+        var untold = app
+        let second = app.merge(incoming, zoneNamedBy: ["X-APP-TIMEZONE"])
+        #expect(app.timeZone == nil && app.calendarZone(namedBy: ["X-APP-TIMEZONE"]) == "Europe/Madrid")
         #expect(second.calendarPropertiesNotTaken.contains("X-WR-TIMEZONE"))
+        // Not told, the format knows no such property: the calendar has no clock, and takes Tokyo's.
+        #expect(untold.calendarZone == nil)
+        let third = untold.merge(incoming)
+        #expect(untold.timeZone == "Asia/Tokyo" && third.takenCalendarProperties == ["X-WR-TIMEZONE"])
+    }
+
+    @Test("A calendar's own clock: the first zone property it is told of that the calendar has, else X-WR-TIMEZONE, as an IANA name")
+    func calendarZoneNamedBy() {
+        var calendar = ICalendar(timeZone: "Europe/Madrid")
+        #expect(calendar.calendarZone == "Europe/Madrid")
+        #expect(calendar.calendarZone(namedBy: ["X-A-TIMEZONE"]) == "Europe/Madrid")
+        calendar.properties = [ContentLine(name: "X-B-TIMEZONE", value: "Asia/Tokyo"), ContentLine(name: "X-A-TIMEZONE", value: "America/New_York")]
+        #expect(calendar.calendarZone == "Europe/Madrid")
+        #expect(calendar.calendarZone(namedBy: ["X-A-TIMEZONE", "X-B-TIMEZONE"]) == "America/New_York")
+        #expect(calendar.calendarZone(namedBy: ["X-C-TIMEZONE", "X-B-TIMEZONE"]) == "Asia/Tokyo")
+        #expect(calendar.schedule(zoneNamedBy: ["X-B-TIMEZONE"]).timeZone?.identifier == "Asia/Tokyo")
+        #expect(calendar.schedule().timeZone?.identifier == "Europe/Madrid")
     }
 }
