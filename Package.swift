@@ -3,19 +3,20 @@ import PackageDescription
 
 // Horari: an embeddable calendar and scheduling core.
 //
-// Modules point one way (../shared/DESIGN.md):
+// Modules point one way (../shared/DESIGN.md, Docs/Modules.md):
 //   CalendarCore (Foundation only)
 //     <- CalendarViews, CalendarScheduling (pure Swift; an app that only needs
-//        views or booking links no C)
-//     <- ICalendarKit (libical behind `internal import CLibICal`; maps the
-//        core model to and from .ics; knows nothing of the gym)
+//        views or booking links no C; the book knows nothing of iCalendar)
+//     <- ICalendarKit (libical behind `internal import CLibICal`; the format
+//        only: .ics bytes <-> the core model; no files, folders or gym)
 //   CalendarScheduling + ICalendarKit
-//     <- SchedulingICalendar (the glue: a scheduling book in a calendar file,
-//        and its four exports)
-//   ICalendarKit
-//     <- CalendarStore (where a calendar lives: one .ics file, a folder of
-//        one .ics per UID, a CalDAV collection; conditional writes; knows
-//        nothing of the gym)
+//     <- SchedulingICalendar (the scheduling book <-> iCalendar mapping: the
+//        X-HORARI-* names, member journals, ATTENDEE rosters, the exports)
+//   ICalendarKit + CalendarScheduling + SchedulingICalendar
+//     <- CalendarStore (where a calendar lives: one .ics file written
+//        atomically under a folder lock, a folder of one .ics per UID, a
+//        CalDAV collection; conditional writes; a booking spliced into a file)
+//   all of the above
 //     <- horari (the example CLI).
 // The tests and the benchmark also use CLibICal directly, as a referee.
 let package = Package(
@@ -46,9 +47,10 @@ let package = Package(
         // The scheduling book in a calendar file: `ICalendar(book, for:)`,
         // `calendar.schedulingBook()`, `calendar.setScheduling(book)`.
         .target(name: "SchedulingICalendar", dependencies: ["CalendarCore", "CalendarScheduling", "ICalendarKit"]),
-        // Where a calendar lives: a file, a folder of one .ics per UID (vdir),
-        // a CalDAV collection (URLSession and XMLParser, from Foundation).
-        // And the scheduling store: the gym's book on any of them (SchedulingStore).
+        // Where a calendar lives: a file (`CalendarFile`, and `SchedulingFile`'s
+        // splice of one booking), a folder of one .ics per UID (vdir), a CalDAV
+        // collection (URLSession and XMLParser, from Foundation); and the
+        // scheduling store, the gym's book on any of them (SchedulingStore).
         .target(name: "CalendarStore", dependencies: ["CalendarCore", "ICalendarKit", "CalendarScheduling", "SchedulingICalendar"]),
         // Not API: helpers shared by the tests and the benchmarks.
         .target(name: "_CalendarTestSupport"),
@@ -125,11 +127,12 @@ let package = Package(
         // Support/hostile_dav.py: a misbehaving WebDAV server the CalDAV tests start with python3.
         .testTarget(
             name: "CalendarStoreTests",
-            dependencies: ["CalendarCore", "ICalendarKit", "CalendarScheduling", "CalendarStore", "_CalendarTestSupport", "_SchedulingTestSupport"], exclude: ["Support/hostile_dav.py"]),
+            dependencies: ["CalendarCore", "ICalendarKit", "CalendarScheduling", "SchedulingICalendar", "CalendarStore", "_CalendarTestSupport", "_SchedulingTestSupport"],
+            exclude: ["Support/hostile_dav.py"]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
-                "CalendarCore", "ICalendarKit", "CalendarViews", "CalendarScheduling", "SchedulingICalendar", "CLibICal",
+                "CalendarCore", "ICalendarKit", "CalendarViews", "CalendarScheduling", "SchedulingICalendar", "CalendarStore", "CLibICal",
                 "_CalendarTestSupport", "_CalendarTestFixtures", "_SchedulingTestSupport", "_HorariFuzzing",
             ]
         ),

@@ -4,6 +4,7 @@ import CalendarScheduling
 import CalendarStore
 import Foundation
 import ICalendarKit
+import SchedulingICalendar
 
 // One calendar and one clock for every command (Docs/TimeZones.md):
 // - the calendar is --calendar (a file, a folder of one .ics per UID, or a
@@ -43,7 +44,7 @@ func loadExistingCalendar(_ place: CalendarPlace, strict: Bool = false, quiet: B
     return result
 }
 
-/// The zone a calendar keeps: its own (`ICalendar.calendarZone`), else the
+/// The zone a calendar keeps: its own (`ICalendar.calendarZone(namedBy:)`, the book's first), else the
 /// zone most of its items start in, else UTC (a calendar of only all-day,
 /// floating and UTC times reads the same on every clock).
 func calendarZoneName(of calendar: ICalendar) -> String {

@@ -239,7 +239,7 @@ struct Import: AsyncParsableCommand {
         var occurrences: [ClassOccurrence.ID] = []
         let target = try calendarPlace(into)
         // A new calendar is created on one clock, once (Docs/TimeZones.md).
-        let newZone = try Clock(named: timeZone ?? incoming.calendarZone ?? Clock.systemZoneName, zones: incoming.zones).name
+        let newZone = try Clock(named: timeZone ?? incoming.calendarZone(namedBy: ICalendar.bookZoneProperties) ?? Clock.systemZoneName, zones: incoming.zones).name
         try target.prepareFolder()
         let report: SyncReport
         let progress = ProgressLine(file: file)
@@ -251,7 +251,7 @@ struct Import: AsyncParsableCommand {
                 exporterFor: { _ in ICalendarExporter(options: .init(includeRejected: true)) },
                 whileWaiting: { sayWaiting(for: target) }, ifDamaged: damagePolicy(force: force)
             ) { calendar in
-                let isNew = calendar.calendarZone == nil && calendar.items.isEmpty
+                let isNew = calendar.calendarZone(namedBy: ICalendar.bookZoneProperties) == nil && calendar.items.isEmpty
                 // Whatever reaches a calendar meets its rules, as `add` and
                 // `edit` do: each item that breaks them is refused with its
                 // line, the rest imported; --force takes them as written.
@@ -274,15 +274,14 @@ struct Import: AsyncParsableCommand {
                     occurrences = incoming.removeClassOccurrences(of: book)
                 }
                 progress.show("Merging \(incoming.items.count) items into \(target.name)…")
-                let report = calendar.merge(incoming)
+                let report = calendar.merge(incoming, zoneNamedBy: ICalendar.bookZoneProperties)
                 // The new calendar's clock. Not as X-WR-TIMEZONE unless it is the
                 // file's own: Google, Apple, x-wr-timezone and this library read
                 // floating times in an X-WR-TIMEZONE, so writing one the file did
-                // not have would move every floating event of it. X-HORARI-TIMEZONE
+                // not have would move every floating event of it. The book's zone
                 // sets the clock the views show, and other calendars ignore it.
-                if isNew, calendar.calendarZone != newZone {
-                    calendar.properties.removeAll { $0.name == ICalendar.bookZoneProperty }
-                    calendar.properties.append(ContentLine(name: ICalendar.bookZoneProperty, value: newZone))
+                if isNew, calendar.calendarZone(namedBy: ICalendar.bookZoneProperties) != newZone {
+                    calendar.setBookZone(newZone)
                 }
                 progress.show("Saving \(target.name)…")
                 return report

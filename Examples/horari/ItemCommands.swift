@@ -31,7 +31,7 @@ extension BookOptions {
                 exporterFor: { calendar in try exporter(zone: timeZone ?? calendarZoneName(of: calendar), zones: calendar.zones) },
                 whileWaiting: { sayWaiting(for: place) }, ifDamaged: damagePolicy(force: force)
             ) { calendar in
-                if calendar.calendarZone == nil, calendar.items.isEmpty { calendar.timeZone = newZone }
+                if calendar.calendarZone(namedBy: ICalendar.bookZoneProperties) == nil, calendar.items.isEmpty { calendar.timeZone = newZone }
                 return try body(&calendar)
             }
         } catch let error as SchedulingError {
@@ -217,7 +217,7 @@ struct Add: AsyncParsableCommand {
             try calendar.add(item, at: try book.instant(inZone: clock.name, zones: clock.zones), rules: try calendarRules(of: calendar).rules)
             // A generated UID is named as the views name it (its short ID
             // among the calendar's items); an --id as it was typed.
-            let shown = id ?? ShortIDs(calendar.schedule().items.map(\.uid)).short(for: item.uid)
+            let shown = id ?? ShortIDs(calendar.schedule(zoneNamedBy: ICalendar.bookZoneProperties).items.map(\.uid)).short(for: item.uid)
             return (item, clock, shown)
         }
         print("Added \(describe(added.0, clock: added.1)) as \(added.2.shown).")

@@ -3,6 +3,7 @@ import CalendarCore
 import CalendarViews
 import Foundation
 import ICalendarKit
+import SchedulingICalendar
 
 /// `horari occurrences`: every occurrence in a window, for diffing against peers.
 ///
@@ -72,7 +73,7 @@ struct Occurrences: AsyncParsableCommand {
         let calendar = try await loadExistingCalendar(try calendarPlace(file: file, option: self.calendar), quiet: format != "text", libical: false,
                                                 detail: format == "json" ? .complete : .schedule).calendar
         // One pass: each series' rules compiled by the pass, not held twice.
-        let schedule = calendar.schedule(compilingSeries: false)
+        let schedule = calendar.schedule(zoneNamedBy: ICalendar.bookZoneProperties, compilingSeries: false)
         // The widest instant window that can hold any wall time in [from, to).
         let margin: Int64 = 15 * 3600
         let window = schedule.occurrenceSequence(

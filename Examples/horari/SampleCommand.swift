@@ -1,6 +1,7 @@
 import ArgumentParser
 import CalendarCore
 import CalendarScheduling
+import CalendarStore
 import CalendarViews
 import Foundation
 import ICalendarKit
@@ -120,8 +121,8 @@ struct Sample: AsyncParsableCommand {
     func run() async throws {
         // The gym's zone decides today's date, which decides how far the sample
         // moves; so it is read from the text, and the sample imported once, moved.
-        let gymZone = String(SampleCalendar.calendarProperty("X-HORARI-TIMEZONE", in: SampleCalendar.text)
-            ?? SampleCalendar.calendarProperty("X-WR-TIMEZONE", in: SampleCalendar.text) ?? "Europe/Madrid")
+        let gymZone = String((ICalendar.bookZoneProperties + ["X-WR-TIMEZONE"]).lazy
+            .compactMap { SampleCalendar.calendarProperty($0, in: SampleCalendar.text) }.first ?? "Europe/Madrid")
         let zoneName = timeZone ?? gymZone
         let zone: ZoneRules
         do { zone = try ZoneRules.named(zoneName) } catch { throw ValidationError("--time-zone ‘\(zoneName)’: \(error.message)") }
@@ -141,7 +142,7 @@ struct Sample: AsyncParsableCommand {
         }
         let book: SchedulingBook
         do { book = try calendar.schedulingBook(defaultTimeZone: gymZone) } catch { throw CLIError("the embedded sample: \(error.description)") }
-        let schedule = calendar.schedule()
+        let schedule = calendar.schedule(zoneNamedBy: ICalendar.bookZoneProperties)
         let painter = Painter(choice: color)
         let names = CalendarNames(locale: Locale(identifier: "en_US_POSIX"))
         let mview = MonthView(year: day.year, month: day.month, schedule: schedule,

@@ -3,6 +3,7 @@ import CalendarCore
 import CalendarViews
 import Foundation
 import ICalendarKit
+import SchedulingICalendar
 
 /// The options every view command takes.
 struct ViewOptions: ParsableArguments {
@@ -52,7 +53,7 @@ struct ViewOptions: ParsableArguments {
     func context() async throws -> Context {
         // The calendar first: its zone is the clock, and today is read on it.
         let calendar = try await loadExistingCalendar(try calendarPlace(self.calendar), quiet: format == .json).calendar
-        let schedule = calendar.schedule()
+        let schedule = calendar.schedule(zoneNamedBy: ICalendar.bookZoneProperties)
         let clock = try Clock(option: timeZone, calendar: calendar)
         // The CLI reads the clock once, here; the views are handed `today`.
         let today = try parseDate(self.today, option: "--today", default: clock.today())

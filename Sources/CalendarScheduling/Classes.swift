@@ -2,9 +2,8 @@ import CalendarCore
 
 /// A weekly class on the gym's timetable, with a number of places.
 ///
-/// In iCalendar it is one recurring `VEVENT` (`RRULE:FREQ=WEEKLY;BYDAY=…`)
-/// with the capacity in `X-HORARI-CAPACITY`; see `SchedulingBook.calendarItem(for:)`.
-/// An occurrence is known by its series and its *original date*
+/// In a calendar file it is one weekly recurring event (SchedulingICalendar
+/// writes it). An occurrence is known by its series and its *original date*
 /// (``ClassOccurrence/ID``), so bookings stay with it when the series' time
 /// changes or the one occurrence moves.
 public struct ClassSeries: Hashable, Sendable, Codable, Identifiable {

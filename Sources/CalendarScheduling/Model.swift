@@ -37,7 +37,7 @@ public struct TimeOfDay: Hashable, Comparable, Sendable, Codable, CustomStringCo
     public static func < (a: TimeOfDay, b: TimeOfDay) -> Bool { a.minutes < b.minutes }
 
     /// The wall time at this time of day on a date (24:00 is the next midnight).
-    func on(_ date: LocalDate) -> LocalDateTime {
+    package func on(_ date: LocalDate) -> LocalDateTime {
         LocalDateTime(localSeconds: Int64(date.dayNumber) * 86_400 + Int64(minutes) * 60)
     }
 }
@@ -164,7 +164,7 @@ public struct Client: Hashable, Sendable, Codable, Identifiable {
     public var coachID: String
     /// The client's name.
     public var name: String
-    /// An e-mail address (the `ATTENDEE` of their sessions in iCalendar).
+    /// An e-mail address, where the book's exports reach them.
     public var email: String?
     /// The colour of the client's sessions that have none of their own
     /// (``SchedulingBook/color(of:)``).

@@ -127,7 +127,7 @@ public struct CoachDesk: Sendable {
     public let coachID: String
     let scheduler: Scheduler
 
-    private func run<T: Sendable>(_ body: @escaping @Sendable (inout SchedulingBook, String) throws(SchedulingError) -> T) async throws(SchedulingError) -> T {
+    package func run<T: Sendable>(_ body: @escaping @Sendable (inout SchedulingBook, String) throws(SchedulingError) -> T) async throws(SchedulingError) -> T {
         let coach = coachID
         return try await scheduler.perform { book throws(SchedulingError) in try body(&book, coach) }
     }
@@ -306,11 +306,6 @@ public struct CoachDesk: Sendable {
             try book.freeSlots(coach: coach, from: first, through: last, length: length, step: step, alignedTo: alignedTo, notBefore: notBefore)
         }
     }
-
-    /// This coach's sessions as a schedule the views draw.
-    public func schedule() async throws(SchedulingError) -> Schedule {
-        try await run { book, coach throws(SchedulingError) in try book.coachSchedule(coach: coach) }
-    }
 }
 
 /// What one client can see: their own sessions, and nothing of anyone else's.
@@ -319,7 +314,7 @@ public struct ClientDesk: Sendable {
     public let clientID: String
     let scheduler: Scheduler
 
-    private func run<T: Sendable>(_ body: @escaping @Sendable (SchedulingBook, String) throws(SchedulingError) -> T) async throws(SchedulingError) -> T {
+    package func run<T: Sendable>(_ body: @escaping @Sendable (SchedulingBook, String) throws(SchedulingError) -> T) async throws(SchedulingError) -> T {
         let client = clientID
         return try await scheduler.perform { book throws(SchedulingError) in try body(book, client) }
     }
@@ -350,11 +345,6 @@ public struct ClientDesk: Sendable {
     public func history(limit: Int = .max) async throws(SchedulingError) -> [Session] {
         try await run { book, id throws(SchedulingError) in try book.history(client: id, limit: limit) }
     }
-
-    /// The client's sessions as a schedule the views draw.
-    public func schedule() async throws(SchedulingError) -> Schedule {
-        try await run { book, id throws(SchedulingError) in try book.clientSchedule(client: id) }
-    }
 }
 
 /// What one member can do: book, cancel and see their own schedule.
@@ -363,7 +353,7 @@ public struct MemberDesk: Sendable {
     public let memberID: String
     let scheduler: Scheduler
 
-    private func run<T: Sendable>(_ body: @escaping @Sendable (inout SchedulingBook, String) throws(SchedulingError) -> T) async throws(SchedulingError) -> T {
+    package func run<T: Sendable>(_ body: @escaping @Sendable (inout SchedulingBook, String) throws(SchedulingError) -> T) async throws(SchedulingError) -> T {
         let member = memberID
         return try await scheduler.perform { book throws(SchedulingError) in try body(&book, member) }
     }
@@ -405,11 +395,5 @@ public struct MemberDesk: Sendable {
     ///   - firstWeekday: the day a week starts on.
     public func timetable(weekOf date: LocalDate, firstWeekday: Weekday = .monday) async throws(SchedulingError) -> [TimetableDate] {
         try await run { book, member throws(SchedulingError) in try book.timetable(weekOf: date, firstWeekday: firstWeekday, member: member) }
-    }
-
-    /// This member's classes as a schedule for the views: places held as
-    /// confirmed events, waitlist places as tentative ones.
-    public func schedule() async throws(SchedulingError) -> Schedule {
-        try await run { book, member throws(SchedulingError) in try book.memberSchedule(member: member) }
     }
 }

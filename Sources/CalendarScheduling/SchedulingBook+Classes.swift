@@ -166,7 +166,7 @@ extension SchedulingBook {
         return found.sorted { ($0.startSeconds, $0.id) < ($1.startSeconds, $1.id) }
     }
 
-    func occurrenceKey(_ classID: String, _ date: LocalDate) throws(SchedulingError) -> ClassOccurrence.ID {
+    package func occurrenceKey(_ classID: String, _ date: LocalDate) throws(SchedulingError) -> ClassOccurrence.ID {
         let s = try classSeries(classID)
         guard s.meets(on: date) else { throw .notAnOccurrence(classID: classID, title: s.title, date: date, meets: s.meetingText) }
         return ClassOccurrence.ID(classID: classID, date: date)

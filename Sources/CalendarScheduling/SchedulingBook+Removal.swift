@@ -117,13 +117,6 @@ extension SchedulingBook {
         return byStart(sessionsByID.values.filter { ClientKey($0) == key }).map(\.session)
     }
 
-    /// A client's own sessions (cancelled ones too) as a schedule the views draw.
-    /// - Parameter clientID: the client.
-    /// - Throws: ``SchedulingError/noSuchClient(_:)``.
-    public func clientSchedule(client clientID: String) throws(SchedulingError) -> Schedule {
-        Schedule(items: try sessions(client: clientID).map(calendarItem(for:)), timeZone: timeZone)
-    }
-
     /// Everything a member is in, by start: each occurrence with their
     /// place (held, or their position on the waitlist) and its places left.
     /// - Parameter memberID: the member.

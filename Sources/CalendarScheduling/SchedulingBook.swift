@@ -25,28 +25,28 @@ import Foundation
 public struct SchedulingBook: Sendable {
     /// The zone whose clocks the book's wall times are on.
     public let timeZone: ZoneRules
-    var zone: ZoneRules { timeZone }
+    package var zone: ZoneRules { timeZone }
     /// The rules every new or moved session must keep besides clashes;
     /// `nil` (the default) for none.
     public var policy: SchedulingPolicy?
 
-    var coachesByID: [String: Coach] = [:]
+    package var coachesByID: [String: Coach] = [:]
     /// Clients by coach and ID: a client's ID is their coach's to choose, so
     /// two coaches may each have an ‘anna’, and neither learns of the other's
     /// (issue 28, 9).
-    var clientsByKey: [ClientKey: Client] = [:]
+    package var clientsByKey: [ClientKey: Client] = [:]
     var clientIDsByCoach: [String: Set<String>] = [:]
     /// Per client ID, the coaches who have a client by that ID (for the
     /// client's own, unscoped view).
-    var coachIDsByClient: [String: Set<String>] = [:]
-    var sessionsByID: [String: Session] = [:]
+    package var coachIDsByClient: [String: Set<String>] = [:]
+    package var sessionsByID: [String: Session] = [:]
     /// Per coach, the sessions that hold their time, by start.
     var timelines: [String: Timeline] = [:]
-    var membersByID: [String: Member] = [:]
-    var classesByID: [String: ClassSeries] = [:]
-    var rosters: [ClassOccurrence.ID: Roster] = [:]
+    package var membersByID: [String: Member] = [:]
+    package var classesByID: [String: ClassSeries] = [:]
+    package var rosters: [ClassOccurrence.ID: Roster] = [:]
     /// Per member, the occurrences they hold a place in or wait for.
-    var occurrencesByMember: [String: Set<ClassOccurrence.ID>] = [:]
+    package var occurrencesByMember: [String: Set<ClassOccurrence.ID>] = [:]
 
     /// Creates an empty book on a zone's clocks.
     /// - Parameters:
@@ -58,24 +58,24 @@ public struct SchedulingBook: Sendable {
     }
 
     /// The Unix seconds of a wall time on the book's clocks (RFC 5545 rules for gaps and folds).
-    func instant(_ wall: LocalDateTime) -> Int64 { zone.instant(forWall: wall.localSeconds) }
+    package func instant(_ wall: LocalDateTime) -> Int64 { zone.instant(forWall: wall.localSeconds) }
 
     /// The Unix seconds a session starts at: its wall time's first instant,
     /// or the second where the session says so.
-    func instant(of session: Session) -> Int64 {
+    package func instant(of session: Session) -> Int64 {
         if session.isLaterOfRepeatedTime, case .repeated(_, let later) = zone.reading(ofWall: session.start.localSeconds) { return later }
         return instant(session.start)
     }
 
     /// The wall time on the book's clocks at an instant, and whether it is the
     /// second of two equal wall times.
-    func reading(_ instant: Int64) -> (wall: LocalDateTime, isLater: Bool) {
+    package func reading(_ instant: Int64) -> (wall: LocalDateTime, isLater: Bool) {
         let w = wall(instant)
         return (w, self.instant(w) != instant)
     }
 
     /// The wall time on the book's clocks at Unix seconds.
-    func wall(_ instant: Int64) -> LocalDateTime { LocalDateTime(localSeconds: zone.wall(atInstant: instant)) }
+    package func wall(_ instant: Int64) -> LocalDateTime { LocalDateTime(localSeconds: zone.wall(atInstant: instant)) }
 
     static func seconds(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970.rounded(.down)) }
 
@@ -95,10 +95,14 @@ public struct SchedulingBook: Sendable {
 }
 
 /// Who holds the places of one occurrence, and who waits, in order.
-struct Roster: Hashable, Sendable {
-    var confirmed: [String] = []
-    var waitlist: [String] = []
-    var isEmpty: Bool { confirmed.isEmpty && waitlist.isEmpty }
+package struct Roster: Hashable, Sendable {
+    package var confirmed: [String] = []
+    package var waitlist: [String] = []
+    package init(confirmed: [String] = [], waitlist: [String] = []) {
+        self.confirmed = confirmed
+        self.waitlist = waitlist
+    }
+    package var isEmpty: Bool { confirmed.isEmpty && waitlist.isEmpty }
 }
 
 /// One coach's time-holding sessions, sorted by start, for clash and free-slot
@@ -300,7 +304,7 @@ extension SchedulingBook {
     }
 
     /// Refuses a length that is not whole minutes from 1 minute to 24 hours.
-    static func checkLength(_ d: Duration, _ what: String) throws(SchedulingError) {
+    package static func checkLength(_ d: Duration, _ what: String) throws(SchedulingError) {
         let s = d.components.seconds
         guard s >= 60, s <= 86_400, s % 60 == 0, d.components.attoseconds == 0 else {
             throw .invalid(field: .duration, reason: "\(what) lasts whole minutes from 1 minute to 24 hours, not \(ISOText.duration(d))")
@@ -461,7 +465,7 @@ extension SchedulingBook {
 
     /// Sessions with their start instants, by start then ID; each instant is
     /// computed once, not in every comparison.
-    func byStart(_ sessions: some Sequence<Session>) -> [(start: Int64, session: Session)] {
+    package func byStart(_ sessions: some Sequence<Session>) -> [(start: Int64, session: Session)] {
         sessions.map { (instant(of: $0), $0) }.sorted { ($0.start, $0.session.id) < ($1.start, $1.session.id) }
     }
 
@@ -573,18 +577,18 @@ extension SchedulingBook {
 }
 
 /// A client's identity: their coach and the ID the coach gave them.
-struct ClientKey: Hashable, Sendable {
-    var coachID: String
-    var id: String
+package struct ClientKey: Hashable, Sendable {
+    package var coachID: String
+    package var id: String
 
-    init(coachID: String, id: String) {
+    package init(coachID: String, id: String) {
         self.coachID = coachID
         self.id = id
     }
 
     /// The client's own key.
-    init(_ client: Client) { self.init(coachID: client.coachID, id: client.id) }
+    package init(_ client: Client) { self.init(coachID: client.coachID, id: client.id) }
 
     /// The key of a session's client.
-    init(_ session: Session) { self.init(coachID: session.coachID, id: session.clientID) }
+    package init(_ session: Session) { self.init(coachID: session.coachID, id: session.clientID) }
 }

@@ -149,8 +149,8 @@ extension SchedulingError {
         public static let status = Field(rawValue: "status")
         /// The book's time zone.
         public static let timeZone = Field(rawValue: "timeZone")
-        /// An iCalendar property of a record read from a file.
-        /// - Parameter name: the property's name, such as `X-HORARI-CAPACITY`.
+        /// A property of a record read from a file.
+        /// - Parameter name: the property's name, as the file writes it.
         public static func property(_ name: String) -> Field { Field(rawValue: name) }
     }
 }

@@ -6,7 +6,7 @@ import Foundation
 /// first and a refused change leaves the calendar as it was.
 ///
 /// ```swift
-/// var calendar = try CalendarFile.load(url).calendar
+/// var calendar = try ICalendarImporter().importCalendar(contentsOf: url).calendar
 /// try calendar.add(CalendarItem(uid: "mats", kind: .task, title: "Order mats",
 ///                               start: .zoned(due, "Europe/Madrid"), hasStart: false))
 /// ```

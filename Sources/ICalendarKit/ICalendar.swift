@@ -97,29 +97,35 @@ public struct ICalendar: Hashable, Sendable {
     /// and its `Schedule.zones` are this calendar's ``zones``, so a custom
     /// `TZID` is read with this calendar's rules for it.
     public func schedule(applyingCalendarTimeZone: Bool = true) -> Schedule {
-        schedule(applyingCalendarTimeZone: applyingCalendarTimeZone, compilingSeries: true)
+        schedule(applyingCalendarTimeZone: applyingCalendarTimeZone, zoneNamedBy: [], compilingSeries: true)
+    }
+
+    /// The items as a `Schedule`, on the clock named by the first of
+    /// `zoneProperties` the calendar has, else by `X-WR-TIMEZONE`
+    /// (``calendarZone(namedBy:)``).
+    ///
+    /// - Parameters:
+    ///   - applyingCalendarTimeZone: as in ``schedule(applyingCalendarTimeZone:)``.
+    ///   - zoneProperties: calendar properties an application records the
+    ///     calendar's own clock in, first first.
+    public func schedule(applyingCalendarTimeZone: Bool = true, zoneNamedBy zoneProperties: [String]) -> Schedule {
+        schedule(applyingCalendarTimeZone: applyingCalendarTimeZone, zoneNamedBy: zoneProperties, compilingSeries: true)
     }
 
     /// The schedule, with each series' rules compiled up front or in each query
     /// (`Schedule.init(items:timeZone:zones:compilingSeries:)`).
-    package func schedule(applyingCalendarTimeZone: Bool = true, compilingSeries: Bool) -> Schedule {
-        let own = calendarZone.flatMap { try? zones.rules(forTZID: $0) }
+    package func schedule(applyingCalendarTimeZone: Bool = true, zoneNamedBy zoneProperties: [String] = [], compilingSeries: Bool) -> Schedule {
+        let own = calendarZone(namedBy: zoneProperties).flatMap { try? zones.rules(forTZID: $0) }
         guard applyingCalendarTimeZone, let zone = timeZone.flatMap(ZoneRules.ianaIdentifier(forTZID:)),
               let rules = try? ZoneRules.named(zone) else { return Schedule(items: items, timeZone: own, zones: zones, compilingSeries: compilingSeries) }
         return Schedule(items: items.map { $0.kind == .event ? $0.placingFloatingTimes(in: zone, rules) : $0 }, timeZone: own ?? rules, zones: zones,
                         compilingSeries: compilingSeries)
     }
 
-    /// The calendar property that records a scheduling book's zone, written
-    /// and read by SchedulingICalendar and read here by ``calendarZone``.
-    package static let bookZoneProperty = "X-HORARI-TIMEZONE"
-
-    /// The zone whose clock this calendar keeps: the scheduling book's
-    /// `X-HORARI-TIMEZONE` where it keeps a book, else `X-WR-TIMEZONE` (as
-    /// Google and Apple write it, ``timeZone``), as an IANA name; `nil` when
-    /// it names none. (The book's zone comes first, as in SchedulingICalendar's
-    /// `schedulingBook(defaultTimeZone:)`, so that views and bookings read
-    /// one clock; horari writes the two alike.)
+    /// The zone whose clock this calendar keeps, as Google and Apple write
+    /// it (`X-WR-TIMEZONE`, ``timeZone``), as an IANA name; `nil` when it
+    /// names none. A calendar whose application records its clock in a
+    /// property of its own is read with ``calendarZone(namedBy:)``.
     ///
     /// Every view and listing of the calendar shows times on this clock
     /// unless the caller asks for another: the machine's zone never changes
@@ -127,9 +133,20 @@ public struct ICalendar: Hashable, Sendable {
     /// shown on the clock most of its items start in
     /// (`Schedule.timeZone`). The repository's Docs/TimeZones.md says which
     /// zone each command uses and why.
-    public var calendarZone: String? {
-        let named = properties.first { $0.name == Self.bookZoneProperty }?.value ?? timeZone
-        return named.map { ZoneRules.ianaIdentifier(forTZID: $0) ?? $0 }
+    public var calendarZone: String? { calendarZone(namedBy: []) }
+
+    /// The zone whose clock this calendar keeps: the value of the first of
+    /// `zoneProperties` the calendar has (``properties``), else
+    /// `X-WR-TIMEZONE` (``timeZone``), as an IANA name; `nil` when it names
+    /// none.
+    ///
+    /// This module knows no application's property: one that records a
+    /// calendar's clock in its own (SchedulingICalendar's book zone, say)
+    /// names it here, and views and merges read that clock first.
+    /// - Parameter zoneProperties: calendar property names, first first.
+    public func calendarZone(namedBy zoneProperties: [String]) -> String? {
+        let own = zoneProperties.lazy.compactMap { name in self.properties.first { $0.name == name }?.value }.first
+        return (own ?? timeZone).map { ZoneRules.ianaIdentifier(forTZID: $0) ?? $0 }
     }
 }
 
@@ -287,8 +304,9 @@ public struct ICalendarDiagnostic: Hashable, Sendable, CustomStringConvertible {
     /// read) is not lost: a calendar file keeps it, and it would be said
     /// again after every save, so it never blocks one.
     ///
-    /// ``CalendarFile/update(_:options:exporterFor:whileWaiting:ifDamaged:_:)``
-    /// refuses to save over a file with such a problem unless asked to.
+    /// A store that saves a calendar back where it was read (CalendarStore's
+    /// `CalendarFile.update`) refuses to save over a file with such a
+    /// problem unless asked to.
     public var losesText: Bool {
         switch code {
         case .malformedLine, .lineTooLong, .invalidUTF8, .unbalanced, .tooDeep, .componentTooLarge, .tooManyProperties: true

@@ -9,8 +9,8 @@ import Foundation
 /// components a change needs, parse only those (``calendarText(including:)``
 /// gives them to ``ICalendarImporter`` with the calendar's own properties),
 /// and write back only what changed with an ``ICalendarSplice``, every other
-/// byte as it was. ``CalendarFile/splice(_:indexing:whileWaiting:_:)`` does
-/// that under the file's lock.
+/// byte as it was. CalendarStore's `CalendarFile.splice(_:indexing:whileWaiting:_:)`
+/// does that to a file, under its lock.
 ///
 /// An outline is made only of text in the form ``ICalendarExporter`` writes
 /// and the importer reads the same way: one `VCALENDAR` and nothing around
@@ -122,7 +122,7 @@ public struct ICalendarSplice: Sendable {
     private var edits: [Edit] = []
 
     /// The texts the splice puts in.
-    var texts: [[UInt8]] { edits.map(\.bytes) }
+    package var texts: [[UInt8]] { edits.map(\.bytes) }
 
     /// An empty splice.
     public init() {}
@@ -180,88 +180,6 @@ public struct ICalendarSplice: Sendable {
         }
         out += outline.bytes[at...]
         return out
-    }
-}
-
-extension CalendarFile {
-    /// Changes a calendar file in place under its lock: outlines it, lets
-    /// `body` choose the changes, and writes the spliced text atomically
-    /// (as ``save(_:to:exporter:)`` writes), every byte it did not change as
-    /// it was.
-    ///
-    /// Returns `nil`, having written nothing, when the file does not exist,
-    /// is not in the form an outline needs (``ICalendarOutline``), `body`
-    /// returns `nil`, or a text the splice puts in is not whole components
-    /// in outline form (so the file stays in that form); the
-    /// caller then changes the file whole (``update(_:options:exporterFor:whileWaiting:ifDamaged:_:)``).
-    ///
-    /// - Parameters:
-    ///   - url: the calendar file.
-    ///   - indexing: the component properties the outline indexes (``ICalendarOutline/Component/indexed``).
-    ///   - whileWaiting: called once when another process has held the lock
-    ///     for a second; the call then goes on waiting.
-    ///   - body: the result and the changes, or `nil` to write nothing and give `nil`.
-    /// - Returns: what `body` returns, or `nil` as above.
-    /// - Throws: ``ICalendarError`` with code ``ICalendarError/Code/io``, or
-    ///   what `body` throws (nothing is written then).
-    public static func splice<T>(
-        _ url: URL, indexing: Set<String>, whileWaiting: (() -> Void)? = nil,
-        _ body: (ICalendarOutline) throws -> (result: T, splice: ICalendarSplice)?
-    ) throws -> T? {
-        let lock = try CalendarFile.FolderLock(holding: url, whileWaiting: whileWaiting)
-        defer { lock.release() }
-        try prepareChange(of: url)
-        guard let bytes = try readBytes(url), let outline = ICalendarOutline(bytes: bytes, indexing: indexing),
-            let (result, splice) = try body(outline)
-        else { return nil }
-        if splice.isEmpty { return result }
-        // Whole components in place of whole components: the text stays in
-        // outline form as long as each text put in is whole components.
-        let open = Array("BEGIN:VCALENDAR\r\n".utf8), close = Array("END:VCALENDAR\r\n".utf8)
-        guard splice.texts.allSatisfy({ ICalendarOutline(bytes: open + $0 + close) != nil }), let spliced = splice.applied(to: outline) else { return nil }
-        try write(spliced, to: url)
-        return result
-    }
-
-    /// A file's bytes, read straight into an array; `nil` when there is no file.
-    private static func readBytes(_ url: URL) throws(ICalendarError) -> [UInt8]? {
-        let fd = open(url.path, O_RDONLY)
-        guard fd >= 0 else {
-            if errno == ENOENT { return nil }
-            throw ioError("cannot open \(url.path)")
-        }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw ioError("cannot read \(url.path)") }
-        // As large as the file, read in place; then whatever it grew by since.
-        let size = Int(info.st_size)
-        var failure: Int32 = 0
-        var bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
-            count = 0
-            guard let base = buffer.baseAddress else { return }
-            while count < size {
-                let n = read(fd, base + count, size - count)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                if n == 0 { return }
-                count += n
-            }
-        }
-        var block = [UInt8](repeating: 0, count: 1 << 16)
-        while failure == 0 {
-            let n = block.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno != EINTR { failure = errno }
-                continue
-            }
-            if n == 0 { return bytes }
-            bytes += block[0..<n]
-        }
-        errno = failure
-        throw ioError("cannot read \(url.path)")
     }
 }
 

@@ -71,8 +71,22 @@ extension ICalendar {
     /// - Returns: what happened to each item, and any zone renamed.
     @discardableResult
     public mutating func merge(_ incoming: ICalendar) -> SyncReport {
+        merge(incoming, zoneNamedBy: [])
+    }
+
+    /// Merges `incoming` into this calendar by `UID`, as ``merge(_:)``, for
+    /// a calendar whose application records its clock in a property of its
+    /// own: a calendar that names its clock in one of `zoneProperties` keeps
+    /// no other (``calendarZone(namedBy:)``).
+    ///
+    /// - Parameters:
+    ///   - incoming: the calendar to take items from.
+    ///   - zoneProperties: calendar properties that name this calendar's clock, first first.
+    /// - Returns: what happened to each item, and any zone renamed.
+    @discardableResult
+    public mutating func merge(_ incoming: ICalendar, zoneNamedBy zoneProperties: [String]) -> SyncReport {
         var report = SyncReport()
-        takeCalendarProperties(of: incoming, &report)
+        takeCalendarProperties(of: incoming, zoneNamedBy: zoneProperties, &report)
         let incoming = adoptingZones(of: incoming, &report)
         // One position table for both calendars, made once at its full size,
         // rather than a dictionary of our UIDs and a set of theirs (24 and 16
@@ -175,15 +189,15 @@ extension ICalendar {
     /// See ``merge(_:)``: everything when this calendar has nothing of its
     /// own, else nothing, with what differs listed. The zone (`X-WR-TIMEZONE`)
     /// is taken only when this calendar keeps no clock at all (neither
-    /// `X-WR-TIMEZONE` nor the book's `X-HORARI-TIMEZONE`, ``calendarZone``):
+    /// `X-WR-TIMEZONE` nor one of `zoneProperties`, ``calendarZone(namedBy:)``):
     /// a calendar with a clock keeps every zone property it has, since taking
     /// another would show its times on another clock and read its floating
     /// times there (a Madrid calendar that took a Tokyo file's zone showed
     /// its 10:00 at 18:00).
-    private mutating func takeCalendarProperties(of incoming: ICalendar, _ report: inout SyncReport) {
+    private mutating func takeCalendarProperties(of incoming: ICalendar, zoneNamedBy zoneProperties: [String], _ report: inout SyncReport) {
         let isNew = !hasOwnProperties
         if let zone = incoming.timeZone {
-            if timeZone == nil, calendarZone == nil {
+            if timeZone == nil, calendarZone(namedBy: zoneProperties) == nil {
                 timeZone = zone
                 report.takenCalendarProperties.append("X-WR-TIMEZONE")
             } else if timeZone != zone {

@@ -10,7 +10,7 @@ import ICalendarKit
 /// `SchedulingBook.init(timeZone:items:components:)`).
 ///
 /// ```swift
-/// try CalendarFile.update(url) { calendar in
+/// try CalendarFile.update(url) { calendar in  // CalendarStore: the file, under its lock
 ///     var book = try calendar.schedulingBook()
 ///     try book.book(member: "marta", classID: "yoga", on: date, now: .now)
 ///     calendar.setScheduling(book)
@@ -77,8 +77,7 @@ extension ICalendar {
     private mutating func setScheduling(_ book: SchedulingBook, content: SchedulingContent) {
         items = items.filter { !SchedulingBook.isSchedulingItem($0) } + content.items
         components = components.filter { !SchedulingBook.isSchedulingComponent($0) } + content.components
-        properties.removeAll { $0.name == Self.bookZoneProperty }
-        properties.append(ContentLine(name: Self.bookZoneProperty, value: book.timeZone.identifier))
+        setBookZone(book.timeZone.identifier)
     }
 }
 

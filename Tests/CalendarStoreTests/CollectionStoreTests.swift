@@ -2,6 +2,7 @@ import CalendarCore
 @testable import CalendarStore
 import Foundation
 import ICalendarKit
+import SchedulingICalendar
 import Testing
 
 /// Alice, who the Radicale servers know.
@@ -148,7 +149,7 @@ struct CollectionStoreTests {
         #expect(loaded.diagnostics.isEmpty, "\(loaded.diagnostics)")
         #expect(loaded.calendar.name == "Gimnàs Sants")
         #expect(Array(loaded.calendar.properties) == [madrid])
-        #expect(loaded.calendar.calendarZone == "Europe/Madrid")
+        #expect(loaded.calendar.calendarZone(namedBy: ICalendar.bookZoneProperties) == "Europe/Madrid")
         #expect(summary(loaded.calendar) == summary(written))
         #expect(summary(loaded.calendar).count == 2)
     }

@@ -2,6 +2,7 @@ import CalendarCore
 @testable import CalendarStore
 import Foundation
 import ICalendarKit
+import SchedulingICalendar
 import Testing
 import _CalendarTestSupport
 
@@ -88,7 +89,7 @@ struct FolderStoreTests {
         #expect(try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent("spin.ics").path)[.modificationDate] as? Date == spinDate, "spin.ics was not written")
         let loaded = try await store.load().calendar
         #expect(loaded.name == "Gimnàs Sants")
-        #expect(loaded.calendarZone == "Europe/Madrid")
+        #expect(loaded.calendarZone(namedBy: ICalendar.bookZoneProperties) == "Europe/Madrid")
         #expect(loaded.items.map(\.title).sorted() == ["Spinning", "Yoga flow"])
         // khal reads the folder as a calendar of its own events: each file is a whole VCALENDAR with its zone.
         let yoga = try String(contentsOf: folder.appendingPathComponent("yoga.ics"), encoding: .utf8)

@@ -352,50 +352,32 @@ struct ICalendarImportExportTests {
         #expect(report.takenCalendarProperties.isEmpty)
         #expect(Set(report.calendarPropertiesNotTaken) == ["X-WR-TIMEZONE", "X-WR-CALNAME", "X-HORARI-TIMEZONE"])
         #expect(madrid.items.map(\.uid) == ["tokyo-1"])
-        // A calendar that keeps its clock as the book's zone alone (as
-        // `horari import` into a new calendar writes it) takes no
-        // X-WR-TIMEZONE either: that would read its floating times in Tokyo.
-        var book = ICalendar()
-        book.properties = [ContentLine(name: "X-HORARI-TIMEZONE", value: "Europe/Madrid")]
-        let second = book.merge(incoming)
-        #expect(book.timeZone == nil && book.calendarZone == "Europe/Madrid")
+        // A calendar that keeps its clock in an application's property alone
+        // (as `horari import` into a new calendar writes the book's zone)
+        // takes no X-WR-TIMEZONE either, when the merge is told of that
+        // property: that would read its floating times in Tokyo.
+        var app = ICalendar()
+        app.properties = [ContentLine(name: "X-APP-TIMEZONE", value: "Europe/Madrid")]
+        var untold = app
+        let second = app.merge(incoming, zoneNamedBy: ["X-APP-TIMEZONE"])
+        #expect(app.timeZone == nil && app.calendarZone(namedBy: ["X-APP-TIMEZONE"]) == "Europe/Madrid")
         #expect(second.calendarPropertiesNotTaken.contains("X-WR-TIMEZONE"))
+        // Not told, the format knows no such property: the calendar has no clock, and takes Tokyo's.
+        #expect(untold.calendarZone == nil)
+        let third = untold.merge(incoming)
+        #expect(untold.timeZone == "Asia/Tokyo" && third.takenCalendarProperties == ["X-WR-TIMEZONE"])
     }
 
-    @Test("Calendar files: concurrent updates under the lock lose nothing, and no temporary file is left")
-    func calendarFiles() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("horari-file-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let url = folder.appendingPathComponent("cal.ics")
-        await withTaskGroup(of: Void.self) { group in
-            for n in 0..<16 {
-                group.addTask {
-                    _ = try? CalendarFile.update(url) { cal in
-                        cal.items.append(CalendarItem(uid: "item-\(n)", title: "Item \(n)", start: .date(LocalDate(dayNumber: 20_500 + n))))
-                    }
-                }
-            }
-        }
-        let loaded = try CalendarFile.load(url)
-        #expect(Set(loaded.calendar.items.map(\.uid)) == Set((0..<16).map { "item-\($0)" }))
-        #expect(loaded.diagnostics.isEmpty)
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".tmp") }
-        #expect(leftovers.isEmpty)
-    }
-
-    @Test("Calendar files: a save keeps the file's mode (a private calendar stays private); a new one is at most rw-r--r--")
-    func calendarFileMode() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("horari-mode-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let url = folder.appendingPathComponent("cal.ics")
-        func mode() throws -> Int { (try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int) ?? -1 }
-        try CalendarFile.update(url) { cal in cal.items.append(CalendarItem(uid: "a", title: "A", start: .date(LocalDate(dayNumber: 20_500)))) }
-        #expect(try mode() & ~0o644 == 0, "a new calendar is at most rw-r--r--")
-        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
-        try CalendarFile.update(url) { cal in cal.items.append(CalendarItem(uid: "b", title: "B", start: .date(LocalDate(dayNumber: 20_501)))) }
-        #expect(try mode() == 0o600)
-        #expect(try CalendarFile.load(url).calendar.items.count == 2)
+    @Test("A calendar's own clock: the first zone property it is told of that the calendar has, else X-WR-TIMEZONE, as an IANA name")
+    func calendarZoneNamedBy() {
+        var calendar = ICalendar(timeZone: "Europe/Madrid")
+        #expect(calendar.calendarZone == "Europe/Madrid")
+        #expect(calendar.calendarZone(namedBy: ["X-A-TIMEZONE"]) == "Europe/Madrid")
+        calendar.properties = [ContentLine(name: "X-B-TIMEZONE", value: "Asia/Tokyo"), ContentLine(name: "X-A-TIMEZONE", value: "America/New_York")]
+        #expect(calendar.calendarZone == "Europe/Madrid")
+        #expect(calendar.calendarZone(namedBy: ["X-A-TIMEZONE", "X-B-TIMEZONE"]) == "America/New_York")
+        #expect(calendar.calendarZone(namedBy: ["X-C-TIMEZONE", "X-B-TIMEZONE"]) == "Asia/Tokyo")
+        #expect(calendar.schedule(zoneNamedBy: ["X-B-TIMEZONE"]).timeZone?.identifier == "Asia/Tokyo")
+        #expect(calendar.schedule().timeZone?.identifier == "Europe/Madrid")
     }
 }

@@ -1,5 +1,6 @@
 import CalendarCore
 import CalendarScheduling
+import CalendarStore
 import Foundation
 import ICalendarKit
 import SchedulingICalendar

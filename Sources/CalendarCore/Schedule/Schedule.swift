@@ -19,7 +19,7 @@ public struct Schedule: Sendable {
     /// asks for another.
     ///
     /// The zone given to ``init(items:timeZone:zones:)`` (an iCalendar file's
-    /// `X-WR-TIMEZONE`, see `ICalendar.calendarZone`), else the zone most of
+    /// `X-WR-TIMEZONE`, see `ICalendar.calendarZone(namedBy:)`), else the zone most of
     /// the items start in, else `nil` — a schedule of only all-day, floating
     /// and UTC times, which read the same on every clock.
     public let timeZone: ZoneRules?

@@ -134,7 +134,7 @@ public struct SchedulingStore: Sendable {
         let inParts = !store.location.isFile
         do {
             return try await store.update(exporterFor: exporter, whileWaiting: settings.whileWaiting, ifDamaged: settings.ifDamaged) { calendar in
-                if calendar.calendarZone == nil, calendar.items.isEmpty { calendar.timeZone = newZone }
+                if calendar.calendarZone(namedBy: ICalendar.bookZoneProperties) == nil, calendar.items.isEmpty { calendar.timeZone = newZone }
                 var book = try readBook(calendar)
                 let result = try body(&book)
                 try write(book, into: &calendar, inParts: inParts)
@@ -229,7 +229,7 @@ public struct SchedulingStore: Sendable {
     /// calendar's for a calendar with no zone and nothing in it, else the
     /// zone its times are read on.
     private func bookZone(of calendar: ICalendar) -> String {
-        if calendar.calendarZone == nil, calendar.items.isEmpty { return settings.newCalendarZone ?? TimeZone.current.identifier }
+        if calendar.calendarZone(namedBy: ICalendar.bookZoneProperties) == nil, calendar.items.isEmpty { return settings.newCalendarZone ?? TimeZone.current.identifier }
         return calendar.timesZoneName
     }
 

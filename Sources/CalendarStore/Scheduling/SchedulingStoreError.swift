@@ -1,5 +1,6 @@
 import CalendarScheduling
 import ICalendarKit
+import SchedulingICalendar
 
 /// Why a ``SchedulingStore`` call failed: the book refused the request, the
 /// calendar cannot be read or written there, or its book cannot be read.

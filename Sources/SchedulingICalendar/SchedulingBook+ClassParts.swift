@@ -1,4 +1,5 @@
 import CalendarCore
+import CalendarScheduling
 
 // A class's series in yearly parts (issue 21: costs that follow the change).
 //

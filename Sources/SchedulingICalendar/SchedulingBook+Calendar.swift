@@ -1,4 +1,5 @@
 import CalendarCore
+import CalendarScheduling
 import Foundation
 
 /// Whom an export of the book is for, and so what it may contain.

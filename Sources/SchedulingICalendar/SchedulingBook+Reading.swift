@@ -1,4 +1,5 @@
 import CalendarCore
+import CalendarScheduling
 import Foundation
 
 extension SchedulingBook {
@@ -301,18 +302,6 @@ extension SchedulingBook {
         }
     }
 
-    /// Stores a session as read, with no clash check.
-    mutating func restore(_ s: Session) throws(SchedulingError) {
-        _ = try client(s.clientID, coach: s.coachID)
-        guard sessionsByID[s.id] == nil else { throw .duplicateID(s.id, kind: "session") }
-        try Self.checkLength(s.duration, "session ‘\(s.id)’")
-        sessionsByID[s.id] = s
-        if s.holdsTime {
-            let start = instant(of: s)
-            timelines[s.coachID, default: Timeline()].insert(.init(start: start, end: start + s.duration.components.seconds, id: s.id))
-        }
-    }
-
     /// A roster as written, either form: its class and date as text, and its
     /// members in order, each with whether they hold a place (a member the
     /// record could not tie to the book has a `nil` ID, with its text).
@@ -461,25 +450,6 @@ extension SchedulingBook {
             }
         }
         return out
-    }
-
-    /// Stores who holds the places of an occurrence and who waits, as read
-    /// (a file or JSON), refusing unknown members, a member listed twice and
-    /// a second roster of the occurrence.
-    mutating func restoreRoster(classID: String, date: LocalDate, booked: [String], waiting: [String]) throws(SchedulingError) {
-        let key = try occurrenceKey(classID, date)
-        guard rosters[key] == nil else {
-            throw .invalid(field: .property(Names.date), reason: "the occurrence \(key) has two rosters; keep one, with every member in it")
-        }
-        for id in booked + waiting {
-            _ = try member(id)
-            guard occurrencesByMember[id]?.insert(key).inserted ?? true else {
-                throw .invalid(field: .property(Names.booked), reason: "member ‘\(id)’ appears twice in the roster of \(key)")
-            }
-            occurrencesByMember[id, default: []].insert(key)
-        }
-        let roster = Roster(confirmed: booked, waitlist: waiting)
-        if !roster.isEmpty { rosters[key] = roster }
     }
 }
 

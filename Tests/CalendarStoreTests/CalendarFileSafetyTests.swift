@@ -1,6 +1,7 @@
 import CalendarCore
 import Foundation
-@testable import ICalendarKit
+@testable import CalendarStore
+import ICalendarKit
 import Testing
 import _CalendarTestSupport
 

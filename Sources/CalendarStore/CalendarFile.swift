@@ -1,5 +1,6 @@
 import CalendarCore
 import Foundation
+import ICalendarKit
 
 #if canImport(Glibc)
 import Glibc
@@ -27,7 +28,7 @@ private let posixWrite = Darwin.write
 /// (Docs/CalendarStores.md, "What a change does to the file"):
 ///
 /// - **A read-only file is refused**, left byte for byte, with
-///   ``ICalendarError/Code/io``: one this process may not write
+///   `ICalendarError.Code.io`: one this process may not write
 ///   (`access(W_OK)` fails), and one with no write permission bit at all
 ///   (`mode & 0o222 == 0`), which is read-only for root as well — as `vim`
 ///   warns before writing one. The rename would replace either, since it
@@ -47,7 +48,7 @@ private let posixWrite = Darwin.write
 /// ```
 public enum CalendarFile {
     /// Reads a calendar file. A file that does not exist reads as an empty calendar.
-    /// - Throws: ``ICalendarError``.
+    /// - Throws: `ICalendarError`.
     public static func load(_ url: URL, options: ImportOptions = ImportOptions()) throws(ICalendarError) -> ImportResult {
         guard FileManager.default.fileExists(atPath: url.path) else {
             return ImportResult(calendar: ICalendar(), diagnostics: [])
@@ -59,7 +60,7 @@ public enum CalendarFile {
     ///
     /// A file that cannot be written, or has no write permission bit, is
     /// refused and left as it was; a link is written through (see ``CalendarFile``).
-    /// - Throws: ``ICalendarError`` with code ``ICalendarError/Code/io``.
+    /// - Throws: `ICalendarError` with code `ICalendarError.Code.io`.
     public static func save(_ calendar: ICalendar, to url: URL, exporter: ICalendarExporter = ICalendarExporter()) throws(ICalendarError) {
         let lock = try FolderLock(holding: url, whileWaiting: nil)
         defer { lock.release() }
@@ -71,11 +72,11 @@ public enum CalendarFile {
     /// other process's change comes in between.
     ///
     /// The default exporter writes back the components the import could not
-    /// read (``ICalendar/rejected``) as they were: rewriting a file in place
+    /// read (`ICalendar.rejected`) as they were: rewriting a file in place
     /// must not drop what it held, even what only a person can repair.
     ///
     /// - Returns: what `body` returns.
-    /// - Throws: ``ICalendarError``, or what `body` throws (nothing is saved then).
+    /// - Throws: `ICalendarError`, or what `body` throws (nothing is saved then).
     public static func update<T>(
         _ url: URL, options: ImportOptions = ImportOptions(),
         exporter: ICalendarExporter = ICalendarExporter(options: .init(includeRejected: true)),
@@ -85,10 +86,10 @@ public enum CalendarFile {
     }
 
     /// What a change does with a calendar file that did not import cleanly
-    /// (``ImportResult/damage``: a file cut short, an unclosed component, a
+    /// (`ImportResult.damage`: a file cut short, an unclosed component, a
     /// line that is not iCalendar, a value that could not be read).
     public enum DamagePolicy: Sendable {
-        /// Refuse the change with ``ICalendarError/Code/damaged``; the file
+        /// Refuse the change with `ICalendarError.Code.damaged`; the file
         /// stays byte for byte as it was. The default.
         case refuse
         /// Make the change, after copying the file as it was, byte for byte,
@@ -116,8 +117,8 @@ public enum CalendarFile {
     ///   - ifDamaged: what to do with a file that did not import cleanly.
     ///   - body: the change, made on the calendar as read.
     /// - Returns: what `body` returns.
-    /// - Throws: ``ICalendarError`` (``ICalendarError/Code/damaged`` for a
-    ///   damaged file, ``ICalendarError/Code/io`` for a file that cannot be
+    /// - Throws: `ICalendarError` (`ICalendarError.Code.damaged` for a
+    ///   damaged file, `ICalendarError.Code.io` for a file that cannot be
     ///   written or has no write permission bit: it is as it was), or what
     ///   `body` or `exporter` throws (nothing is saved then).
     public static func update<T>(
@@ -159,15 +160,15 @@ public enum CalendarFile {
 
     /// Refuses a change to a calendar that did not import cleanly (`damage`,
     /// the diagnostics that lose text) when the policy is `.refuse`: for a
-    /// file, and for a `CalendarStore` folder or collection.
-    package static func refuseDamage(at place: String, _ damage: [ICalendarDiagnostic], _ policy: DamagePolicy) throws(ICalendarError) {
+    /// file, and for a folder or collection (`CalendarStore`).
+    static func refuseDamage(at place: String, _ damage: [ICalendarDiagnostic], _ policy: DamagePolicy) throws(ICalendarError) {
         guard let first = damage.first, case .refuse = policy else { return }
         let count = damage.reduce(0) { $0 + $1.count }
         throw ICalendarError(.damaged, "\(place) did not import cleanly (\(count) problem\(count == 1 ? "" : "s"), the first on line \(first.line): \(first.message)); saving a change over it would lose that text, so nothing was changed", diagnostics: damage)
     }
 
     /// Temporary file, fsync, rename, fsync of the folder. The export goes to
-    /// the temporary file in blocks as it is written (``ICalendarExporter/export(_:blockSize:to:)``):
+    /// the temporary file in blocks as it is written (`ICalendarExporter.export(_:blockSize:to:)`):
     /// the whole text is never held, nor a copy of it.
     static func write(_ calendar: ICalendar, exporter: ICalendarExporter, to url: URL) throws(ICalendarError) {
         try replace(url) { (fd: Int32, path: String) throws(ICalendarError) in
@@ -178,8 +179,8 @@ public enum CalendarFile {
     }
 
     /// Temporary file, fsync, rename, fsync of the folder, for text already
-    /// in hand (a spliced file, or a `CalendarStore` resource).
-    package static func write(_ bytes: [UInt8], to url: URL) throws(ICalendarError) {
+    /// in hand (a spliced file, or a folder store's resource).
+    static func write(_ bytes: [UInt8], to url: URL) throws(ICalendarError) {
         try replace(url) { (fd: Int32, path: String) throws(ICalendarError) in
             let written = bytes.withUnsafeBytes { writeAll(fd, $0) }
             guard written else { throw ioError("cannot write \(path)") }
@@ -256,9 +257,9 @@ public enum CalendarFile {
     /// Replacing the link by a file would leave the real calendar, which
     /// other programs read through other paths, without the change and
     /// every later one.
-    /// - Throws: ``ICalendarError/Code/io`` for a link that cannot be read
+    /// - Throws: `ICalendarError.Code.io` for a link that cannot be read
     ///   or a chain of more than 40 links (a loop).
-    package static func target(of url: URL) throws(ICalendarError) -> URL {
+    static func target(of url: URL) throws(ICalendarError) -> URL {
         var path = url.path
         var followed = false
         for _ in 0..<40 {
@@ -292,9 +293,9 @@ public enum CalendarFile {
     /// rename that saves a change needs only the folder's permission, so
     /// without this check a read-only calendar in a writable folder would
     /// be replaced. A file that does not exist yet is not refused here.
-    /// - Throws: ``ICalendarError/Code/io``, naming the calendar, its mode
+    /// - Throws: `ICalendarError.Code.io`, naming the calendar, its mode
     ///   and how to make it writable.
-    package static func refuseReadOnly(_ url: URL) throws(ICalendarError) {
+    static func refuseReadOnly(_ url: URL) throws(ICalendarError) {
         let file = try target(of: url)
         var info = stat()
         guard stat(file.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return }
@@ -339,7 +340,7 @@ public enum CalendarFile {
     /// process is gone (`kill(PID, 0)` fails with `ESRCH`). A file whose
     /// process lives — or whose name has any other form — is left: it may
     /// be that process's save under way. Call it holding the folder's lock.
-    package static func removeStaleTemporaries(in folder: URL, of isCalendar: (String) -> Bool) {
+    static func removeStaleTemporaries(in folder: URL, of isCalendar: (String) -> Bool) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
         for name in names where name.hasPrefix(".") && name.hasSuffix(".tmp") {
             // NAME may hold dots; PID and N are the last two parts, digits only.
@@ -376,9 +377,9 @@ public enum CalendarFile {
 
     /// An exclusive `flock` on a folder: a second of trying without
     /// blocking, then a word to the caller, then a plain wait. A calendar
-    /// file is locked by its folder (why: the type's comment); the
-    /// `CalendarStore` module locks its folders and caches with it too.
-    package struct FolderLock {
+    /// file is locked by its folder (why: the type's comment); a folder
+    /// store and a collection's cache are locked with it too.
+    struct FolderLock {
         let fd: Int32
 
         /// Locks the folder that holds `file` — the file a link leads to,
@@ -388,7 +389,7 @@ public enum CalendarFile {
         }
 
         /// Locks `folder`, waiting for whoever holds it.
-        package init(_ folder: URL, whileWaiting: (() -> Void)?) throws(ICalendarError) {
+        init(_ folder: URL, whileWaiting: (() -> Void)?) throws(ICalendarError) {
             let path = folder.path
             fd = open(path, O_RDONLY | O_DIRECTORY)
             guard fd >= 0 else { throw CalendarFile.ioError("cannot open the folder \(path) to lock it") }
@@ -417,7 +418,7 @@ public enum CalendarFile {
         }
 
         /// Unlocks the folder.
-        package func release() {
+        func release() {
             _ = flock(fd, LOCK_UN)
             close(fd)
         }

@@ -2,6 +2,7 @@ import CalendarCore
 import CalendarScheduling
 import Foundation
 import ICalendarKit
+import SchedulingICalendar
 
 /// Changes to one class occurrence of the book in a calendar file that read
 /// and write only the records they touch, so that a booking costs about the
