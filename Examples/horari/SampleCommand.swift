@@ -16,78 +16,23 @@ enum SampleCalendar {
     /// The month the sample was written for, from its `X-HORARI-SAMPLE-MONTH`
     /// line (`YYYY-MM`).
     static func month(of text: String) -> (year: Int, month: Int)? {
-        guard let value = calendarProperty("X-HORARI-SAMPLE-MONTH", in: text) else { return nil }
+        guard let value = ICalendarText.calendarProperty("X-HORARI-SAMPLE-MONTH", in: text) else { return nil }
         let parts = value.split(separator: "-")
         guard parts.count == 2, let y = Int(parts[0]), let m = Int(parts[1]), (1...12).contains(m) else { return nil }
         return (y, m)
     }
 
-    /// The value of a short, unfolded calendar-level property (`NAME:value`)
-    /// of the sample, read without importing it.
-    static func calendarProperty(_ name: String, in text: String) -> Substring? {
-        let prefix = name + ":"
-        return text.split(whereSeparator: \.isNewline).first { $0.hasPrefix(prefix) }?.dropFirst(prefix.count)
-    }
-
     /// The sample moved by whole weeks so that its month lands on the month of
-    /// `date`: a bare `horari` shows *this* month full, whenever it is run.
-    ///
-    /// Every date and date-time value moves by the same number of days (a
-    /// multiple of seven, so weekdays and the weekly classes stay put), except
-    /// stamps (`DTSTAMP`, `LAST-MODIFIED`, `CREATED`) and time-zone
-    /// definitions, whose dates are the zone's rules. Times on a zone's or a
-    /// floating clock keep their wall time; the sample has no UTC times, where
-    /// a move across a DST change would shift the wall time by an hour.
+    /// `date`: a bare `horari` shows *this* month full, whenever it is run
+    /// (`ICalendarText.movingDates(in:byDays:)`: a multiple of seven days, so
+    /// weekdays and the weekly classes stay put).
     static func rebased(_ text: String, toMonthOf date: LocalDate) -> (text: String, days: Int) {
         guard let (year, month) = month(of: text), let first = try? LocalDate(year: year, month: month, day: 1),
             let target = try? LocalDate(year: date.year, month: date.month, day: 1)
         else { return (text, 0) }
         let weeks = Int((Double(first.days(to: target)) / 7).rounded())
         guard weeks != 0 else { return (text, 0) }
-        let days = weeks * 7
-        var out: [Substring] = []
-        var inZone = false
-        // Unfold first (RFC 5545 §3.1), so that no value is split across lines.
-        let unfolded = text.replacingOccurrences(of: "\r\n ", with: "").replacingOccurrences(of: "\n ", with: "")
-        for line in unfolded.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix("BEGIN:VTIMEZONE") { inZone = true }
-            if line.hasPrefix("END:VTIMEZONE") { inZone = false }
-            let name = line.prefix { $0 != ":" && $0 != ";" }
-            if inZone || ["DTSTAMP", "LAST-MODIFIED", "CREATED"].contains(String(name)) {
-                out.append(line)
-            } else {
-                out.append(Substring(shiftingDates(in: line, by: days)))
-            }
-        }
-        return (out.joined(separator: "\n"), days)
-    }
-
-    /// Every `YYYYMMDD` run of exactly eight digits (with or without a
-    /// following `THHMMSS`) moved by `days`.
-    static func shiftingDates(in line: Substring, by days: Int) -> String {
-        let chars = Array(line)
-        var result = ""
-        var i = 0
-        while i < chars.count {
-            guard chars[i].isASCII, chars[i].isNumber, i == 0 || !chars[i - 1].isNumber else {
-                result.append(chars[i])
-                i += 1
-                continue
-            }
-            var j = i
-            while j < chars.count, chars[j].isASCII, chars[j].isNumber { j += 1 }
-            let run = String(chars[i..<j])
-            if run.count == 8, let y = Int(run.prefix(4)), let m = Int(run.dropFirst(4).prefix(2)), let d = Int(run.suffix(2)),
-                let date = try? LocalDate(year: y, month: m, day: d)
-            {
-                let moved = date.adding(days: days)
-                result += OccurrenceFormat.pad(moved.year, 4) + OccurrenceFormat.pad(moved.month, 2) + OccurrenceFormat.pad(moved.day, 2)
-            } else {
-                result += run
-            }
-            i = j
-        }
-        return result
+        return (ICalendarText.movingDates(in: text, byDays: weeks * 7), weeks * 7)
     }
 }
 
@@ -122,7 +67,7 @@ struct Sample: AsyncParsableCommand {
         // The gym's zone decides today's date, which decides how far the sample
         // moves; so it is read from the text, and the sample imported once, moved.
         let gymZone = String((ICalendar.bookZoneProperties + ["X-WR-TIMEZONE"]).lazy
-            .compactMap { SampleCalendar.calendarProperty($0, in: SampleCalendar.text) }.first ?? "Europe/Madrid")
+            .compactMap { ICalendarText.calendarProperty($0, in: SampleCalendar.text) }.first ?? "Europe/Madrid")
         let zoneName = timeZone ?? gymZone
         let zone: ZoneRules
         do { zone = try ZoneRules.named(zoneName) } catch { throw ValidationError("--time-zone ‘\(zoneName)’: \(error.message)") }
