@@ -22,7 +22,7 @@ import SchedulingICalendar
 ///   own (`ID@YEAR`), read back as one series.
 ///
 /// The calls made through one store (and its copies) take turns, waiting
-/// without blocking a thread, and share its store's connection; stores made
+/// without blocking a thread; stores made
 /// apart — two phones, two processes — are kept apart by the place's own
 /// guarantees. It is a `Sendable` value rather than an actor so that the
 /// changes an app passes in run in the app's own task (an actor would have
