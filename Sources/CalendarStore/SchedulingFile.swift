@@ -52,8 +52,6 @@ import SchedulingICalendar
 /// ```
 public enum SchedulingFile {
     private static let zoneProperty = ICalendar.bookZoneProperty
-    /// The book's earlier form, which only the whole-file change reads (and migrates).
-    private static let earlierForm: Set<String> = ["X-HORARI-COACH", "X-HORARI-CLIENT", "X-HORARI-MEMBER", "X-HORARI-ROSTER"]
 
     /// Changes one occurrence of a class — its roster, and whether it is
     /// cancelled or moved — reading and writing only the records it touches
@@ -87,7 +85,7 @@ public enum SchedulingFile {
         _ body: (inout SchedulingBook) throws -> T
     ) throws -> T? {
         let key = ClassOccurrence.ID(classID: classID, date: date)
-        return try CalendarFile.splice(url, indexing: ["UID", "RECURRENCE-ID", "X-HORARI-CLASS-PART"], whileWaiting: whileWaiting) { outline in
+        return try CalendarFile.splice(url, indexing: ["UID", "RECURRENCE-ID", SchedulingRecordNames.classPart], whileWaiting: whileWaiting) { outline in
             try change(key, members: members, outline, exporterFor: exporterFor, body)
         }
     }
@@ -99,15 +97,16 @@ public enum SchedulingFile {
         var instances: [(component: ICalendarOutline.Component, date: LocalDate)] = []
     }
 
-    private static func change<T>(
-        _ key: ClassOccurrence.ID, members wanted: [String], _ outline: ICalendarOutline,
-        exporterFor: (ICalendar) throws -> ICalendarExporter, _ body: (inout SchedulingBook) throws -> T
-    ) throws -> (result: T, splice: ICalendarSplice)? {
-        guard outline.calendarValues[zoneProperty]?.count == 1, !escaped(key.classID) else { return nil }
+    /// The outline's components a change of `key` needs — the zones, the
+    /// members' journals by `UID`, the class's series and instances — or
+    /// `nil` when the whole file decides.
+    private static func components(
+        for key: ClassOccurrence.ID, in outline: ICalendarOutline
+    ) -> (zones: [ICalendarOutline.Component], journals: [String: ICalendarOutline.Component], ofClass: ClassComponents)? {
         var zones: [ICalendarOutline.Component] = [], journals: [String: ICalendarOutline.Component] = [:]
         var ofClass = ClassComponents()
         for c in outline.components {
-            if earlierForm.contains(c.name) { return nil }
+            if SchedulingRecordNames.earlierForm.contains(c.name) { return nil }
             let uids = c.values("UID")
             switch c.name {
             case "VTIMEZONE":
@@ -117,7 +116,7 @@ public enum SchedulingFile {
                 if uids.contains(where: escaped) { return nil }
                 // A class written in yearly parts (a folder's or a collection's, exported as one file): the
                 // occurrence may be in a part, and the parts are one series, so the whole file decides.
-                if c.values("X-HORARI-CLASS-PART").contains(key.classID) { return nil }
+                if c.values(SchedulingRecordNames.classPart).contains(key.classID) { return nil }
                 guard uids == [key.classID] else { continue }
                 let ids = c.values("RECURRENCE-ID")
                 if ids.isEmpty, c.name == "VEVENT", ofClass.master == nil {
@@ -128,18 +127,36 @@ public enum SchedulingFile {
                     return nil
                 }
             case "VJOURNAL":
-                if let uid = uids.first, uids.count == 1, uid.hasPrefix("member:"), !escaped(uid) { journals[uid] = c }
+                if let uid = uids.first, uids.count == 1, uid.hasPrefix(SchedulingRecordNames.memberUIDPrefix), !escaped(uid) { journals[uid] = c }
             default: break
             }
         }
         // A class with instances but no series: the whole file decides.
         guard ofClass.master != nil || ofClass.instances.isEmpty else { return nil }
+        return (zones, journals, ofClass)
+    }
+
+    /// What a change of one occurrence reads: the records it needs, the
+    /// book they hold, the occurrence's own instance, and a recurrence ID's
+    /// date on the book's clock.
+    private struct Reading {
+        let imported: ImportResult
+        let book: SchedulingBook
+        let own: ICalendarOutline.Component?
+        let day: (CalendarTime) -> LocalDate
+    }
+
+    /// Reads the book a change of `key` needs: first the class, to learn
+    /// which instance is the occurrence's and whom its roster names; then
+    /// with those members. `nil` when the whole file decides.
+    private static func readBook(
+        _ key: ClassOccurrence.ID, members wanted: [String], _ outline: ICalendarOutline,
+        zones: [ICalendarOutline.Component], journals: [String: ICalendarOutline.Component], ofClass: ClassComponents
+    ) -> Reading? {
         let master = ofClass.master.map { [$0] } ?? []
         // The instances written within a day of the occurrence: its own is one
         // of them whatever zone its RECURRENCE-ID is written in.
         let near = ofClass.instances.filter { abs($0.date.days(to: key.date)) <= 1 }.map(\.component)
-        // First the class, to learn which instance is the occurrence's and
-        // whom its roster names; then with those members.
         guard let first = read(outline, (zones + master + near).sorted { $0.range.lowerBound < $1.range.lowerBound }),
               first.calendar.items.count == master.count, (first.calendar.items.first?.overrides.count ?? 0) == near.count,
               let zone = try? first.calendar.zones.rules(forTZID: outline.calendarValues[zoneProperty]?.first ?? "")
@@ -150,7 +167,7 @@ public enum SchedulingFile {
         var names = Set(wanted)
         for o in series.overrides where day(o.recurrenceID) == key.date {
             for line in o.item.properties where line.name == "ATTENDEE" {
-                guard let id = line.parameter("X-HORARI-MEMBER") else { return nil }  // an attendee tied otherwise: the whole file decides
+                guard let id = line.parameter(SchedulingRecordNames.memberParameter) else { return nil }  // an attendee tied otherwise: the whole file decides
                 names.insert(id)
             }
         }
@@ -158,11 +175,22 @@ public enum SchedulingFile {
         // the others were read only to tell which instance is its own.
         var selected = zones + master + (own.map { [$0] } ?? [])
         for id in names {
-            if let j = journals["member:" + id] { selected.append(j) }
+            if let j = journals[SchedulingRecordNames.memberUIDPrefix + id] { selected.append(j) }
         }
         selected.sort { $0.range.lowerBound < $1.range.lowerBound }
         guard let imported = read(outline, selected), let book = try? imported.calendar.schedulingBook() else { return nil }
+        return Reading(imported: imported, book: book, own: own, day: day)
+    }
 
+    private static func change<T>(
+        _ key: ClassOccurrence.ID, members wanted: [String], _ outline: ICalendarOutline,
+        exporterFor: (ICalendar) throws -> ICalendarExporter, _ body: (inout SchedulingBook) throws -> T
+    ) throws -> (result: T, splice: ICalendarSplice)? {
+        guard outline.calendarValues[zoneProperty]?.count == 1, !escaped(key.classID),
+              let found = components(for: key, in: outline),
+              let reading = readBook(key, members: wanted, outline, zones: found.zones, journals: found.journals, ofClass: found.ofClass)
+        else { return nil }
+        let book = reading.book
         var changed = book
         let result: T
         do {
@@ -180,12 +208,13 @@ public enum SchedulingFile {
         }
         let before = book.backupContent(), after = changed.backupContent()
         // Only the class may change, and of it only the series and this occurrence.
-        guard before.components == after.components, let master = ofClass.master, before.items.count == 1, after.items.count == 1,
+        guard before.components == after.components, let master = found.ofClass.master, before.items.count == 1, after.items.count == 1,
               before.items[0].uid == key.classID, after.items[0].uid == key.classID else { return before == after ? (result, ICalendarSplice()) : nil }
-        var calendar = imported.calendar
+        var calendar = reading.imported.calendar
         calendar.setScheduling(changed)
         let exporter = try exporterFor(calendar)
-        let edit = Edit(key: key, master: master, own: own, earlier: ofClass.instances.filter { $0.date < key.date }.last?.component, day: day)
+        let earlier = found.ofClass.instances.filter { $0.date < key.date }.last?.component
+        let edit = Edit(key: key, master: master, own: reading.own, earlier: earlier, day: reading.day)
         return splice(edit, before: before.items[0], after: after.items[0], exporter).map { (result, $0) }
     }
 

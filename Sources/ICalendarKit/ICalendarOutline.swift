@@ -21,12 +21,12 @@ import Foundation
 ///
 /// ```swift
 /// guard let outline = ICalendarOutline(bytes: bytes, indexing: ["UID"]) else { return wholeFile() }
-/// let members = outline.components.filter { $0.name == "X-HORARI-MEMBER" }
+/// let journals = outline.components.filter { $0.name == "VJOURNAL" }
 /// ```
 public struct ICalendarOutline: Sendable {
     /// One top-level component: its name, its bytes, the values of the indexed properties.
     public struct Component: Hashable, Sendable {
-        /// The component's name, upper case (`VEVENT`, `X-HORARI-ROSTER`).
+        /// The component's name, upper case (`VEVENT`, `X-EXAMPLE`).
         public let name: String
         /// Its bytes in ``ICalendarOutline/bytes``: from its `BEGIN` line through
         /// the CRLF of its `END` line.

@@ -27,7 +27,7 @@ extension SchedulingBook {
     ///
     /// Records are taken as they are: sessions that overlap (a file edited by
     /// hand) are kept, not dropped; the rules apply to the next change.
-    /// - Throws: ``SchedulingError/invalid(field:reason:)`` naming the record that cannot be read.
+    /// - Throws: `SchedulingError.invalid(field:reason:)` naming the record that cannot be read.
     /// - Parameters:
     ///   - timeZone: the book's zone.
     ///   - items: the calendar's items; those that are not a class or a session are ignored.
@@ -103,59 +103,9 @@ extension SchedulingBook {
         let (items, partProblems) = joiningClassParts(items)
         var book = SchedulingBook(timeZone: timeZone)
         var problems: [RecordProblem] = partProblems
-        func refused(_ record: RecordProblem.Record, _ error: SchedulingError, _ repair: String) {
-            problems.append(RecordProblem(severity: .error, record: record, message: error.description, repair: repair, underlying: error))
-        }
-        var positions: [String: Int] = [:]
-        var byName: [String: [(record: RecordProblem.Record, component: ContentComponent)]] = [:]
-        for c in components {
-            let name = c.name.uppercased()
-            if name == Names.journal, let (kind, form1) = Self.journalRecord(c) {
-                // A directory journal, read as the record it stands for.
-                byName[kind, default: []].append((.item(uid: c.value("UID") ?? ""), form1))
-                continue
-            }
-            let index = positions[name, default: 0]
-            positions[name] = index + 1
-            byName[name, default: []].append((.component(name: name, index: index), c))
-        }
-        // A record that needs one the reading left out goes too; the repair
-        // says so, so that a person can mend the first record instead.
-        var unreadable: (coaches: Set<String>, clients: Set<String>) = ([], [])
-        for (record, c) in byName[Names.coach] ?? [] {
-            do throws(SchedulingError) { try book.addCoach(book.readCoach(c)) } catch {
-                if let id = c.value("UID") { unreadable.coaches.insert(id) }
-                refused(record, error, "the coach’s record is removed")
-            }
-        }
-        for (record, c) in byName[Names.client] ?? [] {
-            do throws(SchedulingError) {
-                try book.addClient(Client(id: try Self.required(c, "UID"), coachID: try Self.required(c, Names.coach), name: try Self.required(c, Names.name),
-                                          email: c.value(Names.email), color: try Self.color(c)))
-            } catch {
-                if let id = c.value("UID") { unreadable.clients.insert(id) }
-                let coach = c.value(Names.coach).flatMap { unreadable.coaches.contains($0) ? $0 : nil }
-                refused(record, error, "the client’s record is removed" + (coach.map { " (its coach ‘\($0)’ cannot be read: mend that record to keep both)" } ?? ""))
-            }
-        }
-        for (record, c) in byName[Names.member] ?? [] {
-            do throws(SchedulingError) {
-                try book.addMember(Member(id: try Self.required(c, "UID"), name: try Self.required(c, Names.name), email: c.value(Names.email)))
-            } catch { refused(record, error, "the member’s record is removed") }
-        }
-        for item in items where item.properties.contains(where: { $0.name == Names.capacity }) {
-            do throws(SchedulingError) { try book.addClass(book.readClass(item)) } catch {
-                let rosters = item.overrides.filter { $0.item.properties.contains { $0.name == "ATTENDEE" } }.count
-                refused(.item(uid: item.uid), error, "the class is removed" + (rosters == 0 ? "" : ", with the rosters of its \(rosters) booked occurrence\(rosters == 1 ? "" : "s")"))
-            }
-        }
-        for item in items where item.properties.contains(where: { $0.name == Names.client }) {
-            do throws(SchedulingError) { try book.restore(book.readSession(item)) } catch {
-                let client = item.properties.first { $0.name == Names.client }?.value
-                let cause = client.flatMap { unreadable.clients.contains($0) ? " (its client ‘\($0)’ cannot be read: mend that record to keep both)" : nil }
-                refused(.item(uid: item.uid), error, "the session is removed" + (cause ?? ""))
-            }
-        }
+        let byName = recordsByName(components)
+        let unreadableClients = book.readDirectory(byName, &problems)
+        book.readClassesAndSessions(items, unreadableClients: unreadableClients, &problems)
         for item in items where item.properties.contains(where: { $0.name == Names.capacity }) && book.classesByID[item.uid] != nil {
             for o in item.overrides where o.item.properties.contains(where: { $0.name == "ATTENDEE" }) {
                 let date = book.bookWall(o.recurrenceID).date
@@ -165,15 +115,95 @@ extension SchedulingBook {
         for (record, c) in byName[Names.roster] ?? [] {
             book.readRoster(c, record, &problems)
         }
-        for (key, roster) in book.rosters.sorted(by: { ($0.key.classID, $0.key.date) < ($1.key.classID, $1.key.date) }) {
-            guard let s = book.classesByID[key.classID], roster.confirmed.count > s.capacity else { continue }
-            let index = (byName[Names.roster] ?? []).firstIndex { $0.component.value(Names.classID) == key.classID && $0.component.value(Names.date) == key.date.basicISO }
-            problems.append(RecordProblem(
+        problems += book.overbooked(rosterRecords: byName[Names.roster] ?? [])
+        return (book, problems)
+    }
+
+    /// A book's records among a calendar's components, by the record's
+    /// name: a directory journal as the record it stands for, any other
+    /// component by its name and its place among those of that name.
+    private static func recordsByName(_ components: [ContentComponent]) -> [String: [(record: RecordProblem.Record, component: ContentComponent)]] {
+        var positions: [String: Int] = [:]
+        var byName: [String: [(record: RecordProblem.Record, component: ContentComponent)]] = [:]
+        for c in components {
+            let name = c.name.uppercased()
+            if name == Names.journal, let (kind, form1) = Self.journalRecord(c) {
+                byName[kind, default: []].append((.item(uid: c.value("UID") ?? ""), form1))
+                continue
+            }
+            let index = positions[name, default: 0]
+            positions[name] = index + 1
+            byName[name, default: []].append((.component(name: name, index: index), c))
+        }
+        return byName
+    }
+
+    /// A record the reading left out, as a problem with its repair.
+    private static func refusal(_ record: RecordProblem.Record, _ error: SchedulingError, _ repair: String) -> RecordProblem {
+        RecordProblem(severity: .error, record: record, message: error.description, repair: repair, underlying: error)
+    }
+
+    /// Reads the coaches, clients and members. A record that needs one the
+    /// reading left out goes too; the repair says so, so that a person can
+    /// mend the first record instead.
+    /// - Returns: the IDs of the clients that could not be read.
+    private mutating func readDirectory(
+        _ byName: [String: [(record: RecordProblem.Record, component: ContentComponent)]], _ problems: inout [RecordProblem]
+    ) -> Set<String> {
+        var unreadable: (coaches: Set<String>, clients: Set<String>) = ([], [])
+        for (record, c) in byName[Names.coach] ?? [] {
+            do throws(SchedulingError) { try addCoach(readCoach(c)) } catch {
+                if let id = c.value("UID") { unreadable.coaches.insert(id) }
+                problems.append(Self.refusal(record, error, "the coach’s record is removed"))
+            }
+        }
+        for (record, c) in byName[Names.client] ?? [] {
+            do throws(SchedulingError) {
+                try addClient(Client(id: try Self.required(c, "UID"), coachID: try Self.required(c, Names.coach), name: try Self.required(c, Names.name),
+                                     email: c.value(Names.email), color: try Self.color(c)))
+            } catch {
+                if let id = c.value("UID") { unreadable.clients.insert(id) }
+                let coach = c.value(Names.coach).flatMap { unreadable.coaches.contains($0) ? $0 : nil }
+                problems.append(Self.refusal(record, error, "the client’s record is removed" + (coach.map { " (its coach ‘\($0)’ cannot be read: mend that record to keep both)" } ?? "")))
+            }
+        }
+        for (record, c) in byName[Names.member] ?? [] {
+            do throws(SchedulingError) {
+                try addMember(Member(id: try Self.required(c, "UID"), name: try Self.required(c, Names.name), email: c.value(Names.email)))
+            } catch { problems.append(Self.refusal(record, error, "the member’s record is removed")) }
+        }
+        return unreadable.clients
+    }
+
+    /// Reads the classes, then the sessions (a session of a client the
+    /// reading left out says so in its repair).
+    private mutating func readClassesAndSessions(_ items: [CalendarItem], unreadableClients: Set<String>, _ problems: inout [RecordProblem]) {
+        for item in items where item.properties.contains(where: { $0.name == Names.capacity }) {
+            do throws(SchedulingError) { try addClass(readClass(item)) } catch {
+                let rosters = item.overrides.filter { $0.item.properties.contains { $0.name == "ATTENDEE" } }.count
+                problems.append(Self.refusal(.item(uid: item.uid), error, "the class is removed" + (rosters == 0 ? "" : ", with the rosters of its \(rosters) booked occurrence\(rosters == 1 ? "" : "s")")))
+            }
+        }
+        for item in items where item.properties.contains(where: { $0.name == Names.client }) {
+            do throws(SchedulingError) { try restore(readSession(item)) } catch {
+                let client = item.properties.first { $0.name == Names.client }?.value
+                let cause = client.flatMap { unreadableClients.contains($0) ? " (its client ‘\($0)’ cannot be read: mend that record to keep both)" : nil }
+                problems.append(Self.refusal(.item(uid: item.uid), error, "the session is removed" + (cause ?? "")))
+            }
+        }
+    }
+
+    /// A warning for each occurrence holding more bookings than places,
+    /// naming its roster record when it was written as one.
+    private func overbooked(rosterRecords: [(record: RecordProblem.Record, component: ContentComponent)]) -> [RecordProblem] {
+        rosters.sorted(by: { ($0.key.classID, $0.key.date) < ($1.key.classID, $1.key.date) }).compactMap { key, roster in
+            guard let s = classesByID[key.classID], roster.confirmed.count > s.capacity else { return nil }
+            let index = rosterRecords.firstIndex { $0.component.value(Names.classID) == key.classID && $0.component.value(Names.date) == key.date.basicISO }
+            return RecordProblem(
                 severity: .warning, record: index.map { .component(name: Names.roster, index: $0) } ?? .instance(uid: key.classID, date: key.date),
                 message: "\(key.classID) on \(key.date) holds \(roster.confirmed.count) bookings for \(s.capacity) places (a capacity lowered after they booked, or a hand edit); no one else gets a place until \(roster.confirmed.count - s.capacity + 1) cancel",
-                repair: nil, underlying: nil))
+                repair: nil, underlying: nil)
         }
-        return (book, problems)
     }
 
     private static func required(_ c: ContentComponent, _ name: String) throws(SchedulingError) -> String {

@@ -2,6 +2,7 @@ import CalendarCore
 import CalendarScheduling
 import CalendarViews
 import Foundation
+import SchedulingICalendar
 import Testing
 
 /// The README's library snippet, verbatim, so it keeps compiling and working.
