@@ -1,38 +1,6 @@
 import CalendarCore
 import Foundation
 
-// MARK: - Members
-
-extension SchedulingBook {
-    /// Adds a member.
-    /// - Throws: ``SchedulingError`` for a taken ID or no name.
-    public mutating func addMember(_ member: Member) throws(SchedulingError) {
-        try Self.checkID(member.id, "member")
-        guard membersByID[member.id] == nil else { throw .duplicateID(member.id, kind: "member") }
-        try Self.checkName(member.name, "member")
-        membersByID[member.id] = member
-    }
-
-    /// Replaces a member's name and e-mail; their places stay theirs.
-    /// - Parameter member: the member's new record (by its ID).
-    /// - Throws: ``SchedulingError/unknownMember(_:)``, or no name.
-    public mutating func updateMember(_ member: Member) throws(SchedulingError) {
-        _ = try self.member(member.id)
-        try Self.checkName(member.name, "member")
-        membersByID[member.id] = member
-    }
-
-    /// A member's record.
-    /// - Throws: ``SchedulingError/unknownMember(_:)``.
-    public func member(_ id: String) throws(SchedulingError) -> Member {
-        guard let m = membersByID[id] else { throw .unknownMember(id) }
-        return m
-    }
-
-    /// Every member, by ID.
-    public var members: [Member] { membersByID.values.sorted { $0.id < $1.id } }
-}
-
 // MARK: - Classes
 
 extension SchedulingBook {
@@ -244,7 +212,7 @@ extension SchedulingBook {
     ///   ``SchedulingError/classFull(title:date:capacity:waiting:)``, or an unknown member or class.
     @discardableResult
     public mutating func book(member memberID: String, classID: String, on date: LocalDate, now: Date, whenFull: WhenFull = .refuse) throws(SchedulingError) -> BookingOutcome {
-        _ = try member(memberID)
+        _ = try people.member(memberID)
         let occurrence = try bookable(classID, date, now: now)
         let key = occurrence.id
         var roster = rosters[key] ?? Roster()
@@ -275,7 +243,7 @@ extension SchedulingBook {
     ///   ``SchedulingError/occurrenceInPast(classID:title:date:start:)`` once it has started, and the like.
     @discardableResult
     public mutating func cancelBooking(member memberID: String, classID: String, on date: LocalDate, now: Date) throws(SchedulingError) -> Cancellation {
-        _ = try member(memberID)
+        _ = try people.member(memberID)
         let occurrence = try occurrence(occurrenceKey(classID, date))
         try Self.checkNotStarted(occurrence, now: now)
         let key = occurrence.id
@@ -335,7 +303,7 @@ extension SchedulingBook {
     }
 
     func memberOccurrences(_ memberID: String) throws(SchedulingError) -> [ClassOccurrence] {
-        _ = try member(memberID)
+        _ = try people.member(memberID)
         return (occurrencesByMember[memberID] ?? []).compactMap { try? occurrence($0) }.sorted { ($0.startSeconds, $0.id) < ($1.startSeconds, $1.id) }
     }
 

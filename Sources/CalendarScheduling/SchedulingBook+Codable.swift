@@ -49,7 +49,7 @@ extension SchedulingBook: Codable {
         try c.encode(timeZone.identifier, forKey: .timeZone)
         try c.encodeIfPresent(policy, forKey: .policy)
         try c.encode(coaches, forKey: .coaches)
-        try c.encode(clientsByKey.values.sorted { ($0.id, $0.coachID) < ($1.id, $1.coachID) }, forKey: .clients)
+        try c.encode(people.clientsByKey.values.sorted { ($0.id, $0.coachID) < ($1.id, $1.coachID) }, forKey: .clients)
         try c.encode(byStart(sessionsByID.values).map(\.session), forKey: .sessions)
         try c.encode(members, forKey: .members)
         try c.encode(classes, forKey: .classes)

@@ -43,10 +43,7 @@ extension SchedulingBook {
         let key = ClientKey(try client(id, coach: coachID))
         let theirs = byStart(sessionsByID.values.filter { ClientKey($0) == key }).map(\.session)
         for s in theirs { _ = try removeSession(s.id, coach: coachID) }
-        clientsByKey[key] = nil
-        clientIDsByCoach[coachID]?.remove(id)
-        coachIDsByClient[id]?.remove(coachID)
-        if coachIDsByClient[id]?.isEmpty == true { coachIDsByClient[id] = nil }
+        people.removeClient(key)
         return theirs
     }
 
@@ -55,11 +52,7 @@ extension SchedulingBook {
     /// - Throws: ``SchedulingError/coachHasClients(_:clients:)`` while they
     ///   have clients, ``SchedulingError/unknownCoach(_:)``.
     public mutating func removeCoach(_ id: String) throws(SchedulingError) {
-        _ = try coach(id)
-        let clients = clientIDsByCoach[id]?.count ?? 0
-        guard clients == 0 else { throw .coachHasClients(id, clients: clients) }
-        coachesByID[id] = nil
-        clientIDsByCoach[id] = nil
+        try people.removeCoach(id)
         timelines[id] = nil
     }
 
@@ -90,23 +83,8 @@ extension SchedulingBook {
             }
         }
         occurrencesByMember[id] = nil
-        membersByID[id] = nil
+        people.removeMember(id)
         return result
-    }
-
-    /// A client, asked without a coach's scope (the client's own app).
-    ///
-    /// Client IDs are scoped to their coaches; when more than one coach has
-    /// a client by this ID, the request must name the coach
-    /// (``client(_:coach:)``); without one it is refused with
-    /// ``SchedulingError/clientNeedsCoach(_:)``, which names no coach.
-    /// - Parameter id: the client.
-    /// - Throws: ``SchedulingError/noSuchClient(_:)``, ``SchedulingError/clientNeedsCoach(_:)``.
-    public func client(_ id: String) throws(SchedulingError) -> Client {
-        guard let coaches = coachIDsByClient[id], let coachID = coaches.first,
-              let c = clientsByKey[ClientKey(coachID: coachID, id: id)] else { throw .noSuchClient(id) }
-        guard coaches.count == 1 else { throw .clientNeedsCoach(id) }
-        return c
     }
 
     /// A client's own sessions, by start, whatever their status.

@@ -30,19 +30,11 @@ public struct SchedulingBook: Sendable {
     /// `nil` (the default) for none.
     public var policy: SchedulingPolicy?
 
-    package var coachesByID: [String: Coach] = [:]
-    /// Clients by coach and ID: a client's ID is their coach's to choose, so
-    /// two coaches may each have an ‘anna’, and neither learns of the other's
-    /// (issue 28, 9).
-    package var clientsByKey: [ClientKey: Client] = [:]
-    var clientIDsByCoach: [String: Set<String>] = [:]
-    /// Per client ID, the coaches who have a client by that ID (for the
-    /// client's own, unscoped view).
-    package var coachIDsByClient: [String: Set<String>] = [:]
+    /// The coaches with their hours, their clients, and the members.
+    public internal(set) var people = PeopleDirectory()
     package var sessionsByID: [String: Session] = [:]
     /// Per coach, the sessions that hold their time, by start.
     var timelines: [String: Timeline] = [:]
-    package var membersByID: [String: Member] = [:]
     package var classesByID: [String: ClassSeries] = [:]
     package var rosters: [ClassOccurrence.ID: Roster] = [:]
     /// Per member, the occurrences they hold a place in or wait for.
@@ -155,90 +147,10 @@ struct Timeline: Sendable {
 // MARK: - Coaches, clients and sessions
 
 extension SchedulingBook {
-    /// Adds a coach.
-    /// - Throws: ``SchedulingError`` for a taken ID, no name or a negative buffer.
-    public mutating func addCoach(_ coach: Coach) throws(SchedulingError) {
-        try Self.checkID(coach.id, "coach")
-        guard coachesByID[coach.id] == nil else { throw .duplicateID(coach.id, kind: "coach") }
-        try Self.checkCoach(coach)
-        coachesByID[coach.id] = coach
-    }
-
-    /// Replaces a coach's details (name, e-mail, hours, buffer).
-    /// - Throws: ``SchedulingError/unknownCoach(_:)``, or a value the book cannot take.
-    public mutating func updateCoach(_ coach: Coach) throws(SchedulingError) {
-        guard coachesByID[coach.id] != nil else { throw .unknownCoach(coach.id) }
-        try Self.checkCoach(coach)
-        coachesByID[coach.id] = coach
-    }
-
-    private static func checkCoach(_ coach: Coach) throws(SchedulingError) {
-        try checkName(coach.name, "coach")
-        try checkColor(coach.color)
-        guard coach.buffer >= .zero, coach.buffer <= .seconds(86_400), coach.buffer.components.seconds % 60 == 0 else {
-            throw .invalid(field: .buffer, reason: "a buffer is whole minutes from 0 to 24 hours, not \(ISOText.duration(coach.buffer))")
-        }
-    }
-
-    /// A coach's record.
-    /// - Throws: ``SchedulingError/unknownCoach(_:)``.
-    public func coach(_ id: String) throws(SchedulingError) -> Coach {
-        guard let c = coachesByID[id] else { throw .unknownCoach(id) }
-        return c
-    }
-
-    /// Every coach, by ID.
-    public var coaches: [Coach] { coachesByID.values.sorted { $0.id < $1.id } }
-
-    /// Adds a client to the coach named in it.
-    ///
-    /// A client's ID is scoped to their coach: another coach may have a
-    /// client by the same ID, and adding one never says so (the refusal
-    /// ``SchedulingError/duplicateID(_:kind:)`` is for the coach's own).
-    /// - Throws: ``SchedulingError`` for an unknown coach, an ID the coach's
-    ///   own client has, or no name.
-    public mutating func addClient(_ client: Client) throws(SchedulingError) {
-        _ = try coach(client.coachID)
-        try Self.checkID(client.id, "client")
-        let key = ClientKey(client)
-        guard clientsByKey[key] == nil else { throw .duplicateID(client.id, kind: "client") }
-        try Self.checkName(client.name, "client")
-        try Self.checkColor(client.color)
-        clientsByKey[key] = client
-        clientIDsByCoach[client.coachID, default: []].insert(client.id)
-        coachIDsByClient[client.id, default: []].insert(client.coachID)
-    }
-
     /// Refuses a colour of the red family, which marks days with several items.
     static func checkColor(_ color: ItemColor?) throws(SchedulingError) {
         guard let color, let why = ReservedRedFamily().refusal(of: color) else { return }
         throw .invalid(field: .color, reason: why)
-    }
-
-    /// Replaces a client's name, e-mail and colour, in the coach's scope.
-    /// - Throws: ``SchedulingError/unknownClient(_:coach:)`` when the coach has no such client.
-    public mutating func updateClient(_ client: Client, coach coachID: String) throws(SchedulingError) {
-        let old = try self.client(client.id, coach: coachID)
-        try Self.checkName(client.name, "client")
-        try Self.checkColor(client.color)
-        var new = client
-        new.coachID = old.coachID
-        clientsByKey[ClientKey(new)] = new
-    }
-
-    /// One of the coach's clients.
-    /// - Throws: ``SchedulingError/unknownClient(_:coach:)``, also for another coach's client.
-    public func client(_ id: String, coach coachID: String) throws(SchedulingError) -> Client {
-        _ = try coach(coachID)
-        guard let c = clientsByKey[ClientKey(coachID: coachID, id: id)] else { throw .unknownClient(id, coach: coachID) }
-        return c
-    }
-
-    /// The coach's clients, by name.
-    /// - Throws: ``SchedulingError/unknownCoach(_:)``.
-    public func clients(coach coachID: String) throws(SchedulingError) -> [Client] {
-        _ = try coach(coachID)
-        return (clientIDsByCoach[coachID] ?? []).compactMap { clientsByKey[ClientKey(coachID: coachID, id: $0)] }.sorted { ($0.name, $0.id) < ($1.name, $1.id) }
     }
 
     /// Books a session of the coach with one of their clients.
@@ -317,7 +229,7 @@ extension SchedulingBook {
         let start = instant(of: session)
         let end = start + session.duration.components.seconds
         try enforcePolicy(session, start: start, end: end, now: now)
-        let buffer = coachesByID[session.coachID]?.buffer.components.seconds ?? 0
+        let buffer = people.coachesByID[session.coachID]?.buffer.components.seconds ?? 0
         // A client has one coach, so the coach's timeline holds every session
         // of the client too: one search finds both kinds of clash. The
         // earliest session in the way is named.
@@ -406,7 +318,7 @@ extension SchedulingBook {
 
     /// The colour a session is shown in: its own, else its client's, else its coach's.
     public func color(of session: Session) -> ItemColor? {
-        session.color ?? clientsByKey[ClientKey(session)]?.color ?? coachesByID[session.coachID]?.color
+        session.color ?? people.clientsByKey[ClientKey(session)]?.color ?? people.coachesByID[session.coachID]?.color
     }
 
     /// Marks a scheduled session completed, cancelled or a no-show, or
@@ -576,19 +488,3 @@ extension SchedulingBook {
     }
 }
 
-/// A client's identity: their coach and the ID the coach gave them.
-package struct ClientKey: Hashable, Sendable {
-    package var coachID: String
-    package var id: String
-
-    package init(coachID: String, id: String) {
-        self.coachID = coachID
-        self.id = id
-    }
-
-    /// The client's own key.
-    package init(_ client: Client) { self.init(coachID: client.coachID, id: client.id) }
-
-    /// The key of a session's client.
-    package init(_ session: Session) { self.init(coachID: session.coachID, id: session.clientID) }
-}

@@ -133,7 +133,7 @@ extension SchedulingBook {
     public func backupContent() -> SchedulingContent {
         let sessions = byStart(sessionsByID.values).map(\.session)
         var components = coaches.map(journal(for:))
-        components += clientsByKey.values.sorted { ($0.id, $0.coachID) < ($1.id, $1.coachID) }.map(journal(for:))
+        components += people.clientsByKey.values.sorted { ($0.id, $0.coachID) < ($1.id, $1.coachID) }.map(journal(for:))
         components += members.map(journal(for:))
         return SchedulingContent(items: classes.map { calendarItem(for: $0, withRosters: true) } + sessions.map(calendarItem(for:)), components: components)
     }
@@ -202,7 +202,7 @@ extension SchedulingBook {
     /// in as `COLOR` (``color(of:)``), the workout type as `CATEGORIES`, and
     /// the book's own status and IDs in `X-HORARI-*` properties.
     public func calendarItem(for session: Session) -> CalendarItem {
-        let coach = coachesByID[session.coachID], client = clientsByKey[ClientKey(session)]
+        let coach = people.coachesByID[session.coachID], client = people.clientsByKey[ClientKey(session)]
         var properties = [
             ContentLine(name: "ORGANIZER", parameters: coach.map { [.init(name: "CN", values: [$0.name])] } ?? [], value: Self.address(coach?.email, "coach", session.coachID)),
             ContentLine(
@@ -286,7 +286,7 @@ extension SchedulingBook {
     /// A roster's members as `ATTENDEE` lines: places held, then the waitlist in order.
     private func attendeeLines(for roster: Roster) -> [ContentLine] {
         func line(_ id: String, _ partstat: String, _ position: Int?) -> ContentLine {
-            let member = membersByID[id]
+            let member = people.membersByID[id]
             // CUTYPE=INDIVIDUAL and ROLE=REQ-PARTICIPANT are RFC 5545's defaults
             // (§3.2.3, §3.2.16), left unsaid: twenty years of rosters are a
             // third smaller for it.
@@ -342,7 +342,7 @@ extension SchedulingBook {
     /// client by that ID, else `client:COACH/ID` with the ID in `X-HORARI-ID`
     /// (a `UID` is one calendar's, and client IDs are each coach's own).
     private func journal(for client: Client) -> ContentComponent {
-        let shared = (coachIDsByClient[client.id]?.count ?? 0) > 1
+        let shared = (people.coachIDsByClient[client.id]?.count ?? 0) > 1
         var record = journal(Names.clientCategory, shared ? client.coachID + "/" + client.id : client.id, client.name, [
             ContentLine(name: "RELATED-TO", parameters: [.init(name: "RELTYPE", values: ["PARENT"])], value: Names.uid(Names.coachCategory, client.coachID)),
             ContentLine(name: "ATTENDEE", parameters: [.init(name: "CN", values: [client.name])], value: Self.address(client.email, "client", client.id)),

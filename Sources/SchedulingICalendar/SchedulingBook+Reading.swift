@@ -347,7 +347,7 @@ extension SchedulingBook {
         if line.value.lowercased().hasPrefix(prefix) { return String(line.value.dropFirst(prefix.count)).removingPercentEncoding }
         if line.value.lowercased().hasPrefix("mailto:") {
             let email = line.value.dropFirst(7).lowercased()
-            let found = membersByID.values.filter { $0.email?.lowercased() == email }
+            let found = people.membersByID.values.filter { $0.email?.lowercased() == email }
             if found.count == 1 { return found[0].id }
         }
         return nil
@@ -384,7 +384,7 @@ extension SchedulingBook {
         // Places held first, then the waitlist, as the book writes them: a
         // member listed in both keeps the place.
         for entry in r.entries.filter(\.booked) + r.entries.filter({ !$0.booked }) {
-            guard let id = entry.id, membersByID[id] != nil else {
+            guard let id = entry.id, people.membersByID[id] != nil else {
                 refused(.unknownMember(entry.id ?? entry.text), "the booking of ‘\(entry.text)’ is removed",
                         saying: "the roster of \(key.classID) on \(key.date) \(entry.booked ? "books" : "has on its waiting list") ‘\(entry.text)’, who is not a member")
                 continue
