@@ -50,7 +50,7 @@ extension SchedulingBook: Codable {
         try c.encodeIfPresent(policy, forKey: .policy)
         try c.encode(coaches, forKey: .coaches)
         try c.encode(people.clientsByKey.values.sorted { ($0.id, $0.coachID) < ($1.id, $1.coachID) }, forKey: .clients)
-        try c.encode(byStart(sessionsByID.values).map(\.session), forKey: .sessions)
+        try c.encode(coachSessions.byStart(coachSessions.sessionsByID.values).map(\.session), forKey: .sessions)
         try c.encode(members, forKey: .members)
         try c.encode(classes, forKey: .classes)
         try c.encode(rosters.keys.sorted().compactMap { key in

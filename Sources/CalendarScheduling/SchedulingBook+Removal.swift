@@ -12,26 +12,6 @@ import Foundation
 // | a member | every place and waitlist place they hold goes; a place in an occurrence still to come passes to the first member waiting |
 
 extension SchedulingBook {
-    /// Removes one of a coach's sessions for good (its time is free again).
-    ///
-    /// Cancel it with ``setStatus(_:ofSession:coach:now:)`` instead to keep it in
-    /// the client's history.
-    /// - Parameters:
-    ///   - id: the session.
-    ///   - coachID: its coach.
-    /// - Returns: the session that was removed.
-    /// - Throws: ``SchedulingError/unknownSession(_:coach:)``.
-    @discardableResult
-    public mutating func removeSession(_ id: String, coach coachID: String) throws(SchedulingError) -> Session {
-        let s = try session(id, coach: coachID)
-        if s.holdsTime {
-            let start = instant(of: s)
-            timelines[coachID]?.remove(id: id, start: start)
-        }
-        sessionsByID[id] = nil
-        return s
-    }
-
     /// Removes one of a coach's clients and every session they had.
     /// - Parameters:
     ///   - id: the client.
@@ -40,10 +20,10 @@ extension SchedulingBook {
     /// - Throws: ``SchedulingError/unknownClient(_:coach:)``, also for another coach's client.
     @discardableResult
     public mutating func removeClient(_ id: String, coach coachID: String) throws(SchedulingError) -> [Session] {
-        let key = ClientKey(try client(id, coach: coachID))
-        let theirs = byStart(sessionsByID.values.filter { ClientKey($0) == key }).map(\.session)
-        for s in theirs { _ = try removeSession(s.id, coach: coachID) }
-        people.removeClient(key)
+        let client = try self.client(id, coach: coachID)
+        let theirs = coachSessions.sessions(of: client)
+        for s in theirs { _ = try coachSessions.remove(s.id, coach: coachID) }
+        people.removeClient(ClientKey(client))
         return theirs
     }
 
@@ -53,7 +33,7 @@ extension SchedulingBook {
     ///   have clients, ``SchedulingError/unknownCoach(_:)``.
     public mutating func removeCoach(_ id: String) throws(SchedulingError) {
         try people.removeCoach(id)
-        timelines[id] = nil
+        coachSessions.forgetCoach(id)
     }
 
     /// Removes a member, giving up every place and waitlist place they hold.
@@ -91,8 +71,7 @@ extension SchedulingBook {
     /// - Parameter clientID: the client.
     /// - Throws: ``SchedulingError/noSuchClient(_:)``.
     public func sessions(client clientID: String) throws(SchedulingError) -> [Session] {
-        let key = ClientKey(try client(clientID))
-        return byStart(sessionsByID.values.filter { ClientKey($0) == key }).map(\.session)
+        coachSessions.sessions(of: try client(clientID))
     }
 
     /// Everything a member is in, by start: each occurrence with their

@@ -6,13 +6,7 @@ extension SchedulingBook {
     /// Stores a session as read, with no clash check.
     package mutating func restore(_ s: Session) throws(SchedulingError) {
         _ = try client(s.clientID, coach: s.coachID)
-        guard sessionsByID[s.id] == nil else { throw .duplicateID(s.id, kind: "session") }
-        try Self.checkLength(s.duration, "session ‘\(s.id)’")
-        sessionsByID[s.id] = s
-        if s.holdsTime {
-            let start = instant(of: s)
-            timelines[s.coachID, default: Timeline()].insert(.init(start: start, end: start + s.duration.components.seconds, id: s.id))
-        }
+        try coachSessions.restore(s)
     }
 
     /// Stores who holds the places of an occurrence and who waits, as the

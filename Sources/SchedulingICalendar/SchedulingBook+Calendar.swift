@@ -131,7 +131,7 @@ extension SchedulingBook {
     /// members as `ATTENDEE`s (``calendarItem(for:withRosters:)``), each
     /// session, and coaches, clients and members as `VJOURNAL`s.
     public func backupContent() -> SchedulingContent {
-        let sessions = byStart(sessionsByID.values).map(\.session)
+        let sessions = coachSessions.byStart(coachSessions.sessionsByID.values).map(\.session)
         var components = coaches.map(journal(for:))
         components += people.clientsByKey.values.sorted { ($0.id, $0.coachID) < ($1.id, $1.coachID) }.map(journal(for:))
         components += members.map(journal(for:))
