@@ -53,6 +53,7 @@ extension SchedulingBook: Codable {
         try c.encode(coachSessions.byStart(coachSessions.sessionsByID.values).map(\.session), forKey: .sessions)
         try c.encode(members, forKey: .members)
         try c.encode(classes, forKey: .classes)
+        let rosters = classTimetable.rosters
         try c.encode(rosters.keys.sorted().compactMap { key in
             rosters[key].map { RosterForm(classID: key.classID, date: key.date, booked: $0.confirmed, waiting: $0.waitlist) }
         }, forKey: .rosters)

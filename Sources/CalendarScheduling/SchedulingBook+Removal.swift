@@ -50,19 +50,7 @@ extension SchedulingBook {
     @discardableResult
     public mutating func removeMember(_ id: String, now: Date = Date()) throws(SchedulingError) -> [ClassOccurrence.ID: Cancellation] {
         _ = try member(id)
-        var result: [ClassOccurrence.ID: Cancellation] = [:]
-        for key in (occurrencesByMember[id] ?? []).sorted() {
-            if let o = try? occurrence(key), o.startSeconds > Self.seconds(now) {
-                result[key] = try cancelBooking(member: id, classID: key.classID, on: key.date, now: now)
-            } else if var roster = rosters[key] {
-                let held = roster.confirmed.contains(id)
-                roster.confirmed.removeAll { $0 == id }
-                roster.waitlist.removeAll { $0 == id }
-                rosters[key] = roster.isEmpty ? nil : roster
-                result[key] = Cancellation(heldPlace: held, promoted: nil)
-            }
-        }
-        occurrencesByMember[id] = nil
+        let result = try classTimetable.release(member: id, now: now)
         people.removeMember(id)
         return result
     }
@@ -74,14 +62,6 @@ extension SchedulingBook {
         coachSessions.sessions(of: try client(clientID))
     }
 
-    /// Everything a member is in, by start: each occurrence with their
-    /// place (held, or their position on the waitlist) and its places left.
-    /// - Parameter memberID: the member.
-    /// - Throws: ``SchedulingError/unknownMember(_:)``.
-    public func agenda(member memberID: String) throws(SchedulingError) -> [MemberBooking] {
-        try memberOccurrences(memberID).compactMap { o in place(of: memberID, in: o.id).map { MemberBooking(occurrence: o, place: $0) } }
-    }
-
     /// One week of the timetable, each date's occurrences with their places
     /// left and, for a member, their own place in each.
     /// - Parameters:
@@ -91,80 +71,6 @@ extension SchedulingBook {
     /// - Throws: ``SchedulingError/unknownMember(_:)``.
     public func timetable(weekOf date: LocalDate, firstWeekday: Weekday = .monday, member memberID: String? = nil) throws(SchedulingError) -> [TimetableDate] {
         if let memberID { _ = try member(memberID) }
-        let first = date.adding(days: -((date.weekday.rawValue - firstWeekday.rawValue + 7) % 7))
-        let found = occurrences(from: first, through: first.adding(days: 6))
-        return (0..<7).map { i in
-            let day = first.adding(days: i)
-            let entries = found.filter { $0.start.date == day }.map { o in
-                TimetableEntry(occurrence: o, series: classesByID[o.id.classID], place: memberID.flatMap { place(of: $0, in: o.id) })
-            }
-            return TimetableDate(date: day, entries: entries)
-        }
+        return classTimetable.week(of: date, firstWeekday: firstWeekday, member: memberID)
     }
-
-    /// A member's place in an occurrence, if they have one.
-    func place(of memberID: String, in key: ClassOccurrence.ID) -> MemberPlace? {
-        guard let roster = rosters[key] else { return nil }
-        if roster.confirmed.contains(memberID) { return .booked }
-        return roster.waitlist.firstIndex(of: memberID).map { .waitlisted(position: $0 + 1) }
-    }
-}
-
-/// A member's place in one occurrence.
-public enum MemberPlace: Hashable, Sendable, Codable {
-    /// They hold a place.
-    case booked
-    /// They wait; 1 is next.
-    case waitlisted(position: Int)
-
-    /// Decodes `{"kind": "booked"}` or `{"kind": "waitlisted", "position": 2}`.
-    /// - Parameter decoder: the decoder.
-    public init(from decoder: any Decoder) throws {
-        self = try PlaceForm.decode(decoder, held: "booked").map { .waitlisted(position: $0) } ?? .booked
-    }
-
-    /// Encodes the place with a `kind`.
-    /// - Parameter encoder: the encoder.
-    public func encode(to encoder: any Encoder) throws {
-        let position: Int? = if case .waitlisted(let p) = self { p } else { nil }
-        try PlaceForm.encode(waitlisted: position, held: "booked", to: encoder)
-    }
-}
-
-/// An occurrence a member is in, and their place in it.
-public struct MemberBooking: Hashable, Sendable, Codable {
-    /// The occurrence, with its capacity and places left.
-    public var occurrence: ClassOccurrence
-    /// Their place: held, or a position on the waitlist.
-    public var place: MemberPlace
-}
-
-/// One dated entry of a week's timetable.
-public struct TimetableEntry: Hashable, Sendable, Codable {
-    /// The occurrence, with its capacity, places taken and left, and waiting.
-    public var occurrence: ClassOccurrence
-    /// Where it meets.
-    public var location: String?
-    /// Who teaches it.
-    public var instructor: String?
-    /// Its colour.
-    public var color: ItemColor?
-    /// The member's own place in it, when the timetable was asked for a member.
-    public var place: MemberPlace?
-
-    init(occurrence: ClassOccurrence, series: ClassSeries?, place: MemberPlace?) {
-        self.occurrence = occurrence
-        location = series?.location
-        instructor = series?.instructor
-        color = series?.color
-        self.place = place
-    }
-}
-
-/// One date of a week's timetable.
-public struct TimetableDate: Hashable, Sendable, Codable {
-    /// The date.
-    public var date: LocalDate
-    /// Its occurrences by start, cancelled ones too.
-    public var entries: [TimetableEntry]
 }

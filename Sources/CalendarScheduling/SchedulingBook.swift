@@ -12,6 +12,11 @@ import Foundation
 /// through ``Scheduler``; save it with the calendar file through
 /// SchedulingICalendar (`calendar.setScheduling(book)`).
 ///
+/// The records are kept in three aspects, each readable on its own:
+/// ``people`` (coaches, clients, members), ``coachSessions`` and
+/// ``classTimetable`` (classes with their rosters). Only the book changes
+/// them, keeping the rules that cross them.
+///
 /// All wall times are on the clocks of the book's ``timeZone``. A book is
 /// `Codable` (its JSON form is described in the CalendarScheduling article
 /// "Saving a book"), so an app can keep it without iCalendar.
@@ -34,10 +39,8 @@ public struct SchedulingBook: Sendable {
     public internal(set) var people = PeopleDirectory()
     /// The coaches' sessions with their clients.
     public internal(set) var coachSessions: CoachSessions
-    package var classesByID: [String: ClassSeries] = [:]
-    package var rosters: [ClassOccurrence.ID: Roster] = [:]
-    /// Per member, the occurrences they hold a place in or wait for.
-    package var occurrencesByMember: [String: Set<ClassOccurrence.ID>] = [:]
+    /// The classes with their occurrences, rosters and waitlists.
+    public internal(set) var classTimetable: ClassTimetable
 
     /// Creates an empty book on a zone's clocks.
     /// - Parameters:
@@ -47,6 +50,7 @@ public struct SchedulingBook: Sendable {
         self.timeZone = timeZone
         self.policy = policy
         coachSessions = CoachSessions(zone: timeZone)
+        classTimetable = ClassTimetable(zone: timeZone)
     }
 
     /// The Unix seconds of a wall time on the book's clocks (RFC 5545 rules for gaps and folds).
@@ -92,17 +96,6 @@ public struct SchedulingBook: Sendable {
             throw .invalid(field: .duration, reason: "\(what) lasts whole minutes from 1 minute to 24 hours, not \(ISOText.duration(d))")
         }
     }
-}
-
-/// Who holds the places of one occurrence, and who waits, in order.
-package struct Roster: Hashable, Sendable {
-    package var confirmed: [String] = []
-    package var waitlist: [String] = []
-    package init(confirmed: [String] = [], waitlist: [String] = []) {
-        self.confirmed = confirmed
-        self.waitlist = waitlist
-    }
-    package var isEmpty: Bool { confirmed.isEmpty && waitlist.isEmpty }
 }
 
 // MARK: - Sessions, checked against their coach's clients, hours and buffer

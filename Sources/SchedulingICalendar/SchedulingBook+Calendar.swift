@@ -170,7 +170,7 @@ extension SchedulingBook {
         var properties = [ContentLine(name: Names.capacity, value: String(series.capacity))]
         properties += optional(Names.instructor, series.instructor)
         var dates = Set(series.changes.keys)
-        if withRosters { dates.formUnion(rosters.keys.filter { $0.classID == series.id }.map(\.date)) }
+        if withRosters { dates.formUnion(classTimetable.rosters.keys.filter { $0.classID == series.id }.map(\.date)) }
         let overrides = dates.sorted().compactMap { date -> RecurrenceOverride? in
             var start = series.time.on(date), duration = series.duration
             switch series.changes[date] {
@@ -181,7 +181,7 @@ extension SchedulingBook {
             case nil:
                 break
             }
-            let attendees = withRosters ? rosters[ClassOccurrence.ID(classID: series.id, date: date)].map(attendeeLines(for:)) ?? [] : []
+            let attendees = withRosters ? classTimetable.rosters[ClassOccurrence.ID(classID: series.id, date: date)].map(attendeeLines(for:)) ?? [] : []
             guard series.changes[date] != nil || !attendees.isEmpty else { return nil }
             // The instance is a whole component of its own (RFC 5545
             // §3.8.4.4): it repeats the series' colour, or calendars draw
@@ -233,7 +233,7 @@ extension SchedulingBook {
         let member = try member(memberID)
         let items = try agenda(member: memberID).map { entry in
             let o = entry.occurrence
-            let series = classesByID[o.id.classID]
+            let series = classTimetable.classesByID[o.id.classID]
             var title = o.title, status = ItemStatus.confirmed, partstat = "ACCEPTED"
             var properties: [ContentLine] = []
             if case .waitlisted(let position) = entry.place {
@@ -262,7 +262,7 @@ extension SchedulingBook {
     /// - Returns: the occurrence's ID, or `nil`.
     public func classOccurrence(exportedAs item: CalendarItem) -> ClassOccurrence.ID? {
         guard Self.isClassOccurrenceExport(item),
-              let classID = item.properties.first(where: { $0.name == Names.classID })?.value, classesByID[classID] != nil,
+              let classID = item.properties.first(where: { $0.name == Names.classID })?.value, classTimetable.classesByID[classID] != nil,
               let text = item.properties.first(where: { $0.name == Names.date })?.value,
               let date = try? CalendarTime(icalValue: text).localDate else { return nil }
         return ClassOccurrence.ID(classID: classID, date: date)

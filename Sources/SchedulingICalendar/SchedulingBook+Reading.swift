@@ -156,7 +156,7 @@ extension SchedulingBook {
                 refused(.item(uid: item.uid), error, "the session is removed" + (cause ?? ""))
             }
         }
-        for item in items where item.properties.contains(where: { $0.name == Names.capacity }) && book.classesByID[item.uid] != nil {
+        for item in items where item.properties.contains(where: { $0.name == Names.capacity }) && book.classTimetable.classesByID[item.uid] != nil {
             for o in item.overrides where o.item.properties.contains(where: { $0.name == "ATTENDEE" }) {
                 let date = book.bookWall(o.recurrenceID).date
                 book.readRoster(book.roster(of: o, classID: item.uid, date: date), .instance(uid: item.uid, date: date), &problems)
@@ -165,8 +165,8 @@ extension SchedulingBook {
         for (record, c) in byName[Names.roster] ?? [] {
             book.readRoster(c, record, &problems)
         }
-        for (key, roster) in book.rosters.sorted(by: { ($0.key.classID, $0.key.date) < ($1.key.classID, $1.key.date) }) {
-            guard let s = book.classesByID[key.classID], roster.confirmed.count > s.capacity else { continue }
+        for (key, roster) in book.classTimetable.rosters.sorted(by: { ($0.key.classID, $0.key.date) < ($1.key.classID, $1.key.date) }) {
+            guard let s = book.classTimetable.classesByID[key.classID], roster.confirmed.count > s.capacity else { continue }
             let index = (byName[Names.roster] ?? []).firstIndex { $0.component.value(Names.classID) == key.classID && $0.component.value(Names.date) == key.date.basicISO }
             problems.append(RecordProblem(
                 severity: .warning, record: index.map { .component(name: Names.roster, index: $0) } ?? .instance(uid: key.classID, date: key.date),
@@ -369,18 +369,19 @@ extension SchedulingBook {
             guard let date = r.date.flatMap({ try? CalendarTime(icalValue: $0).localDate }) else {
                 throw .invalid(field: .property(Names.date), reason: "a roster of class ‘\(classID)’ has a date that is not YYYYMMDD")
             }
-            key = try occurrenceKey(classID, date)
+            key = try classTimetable.occurrenceKey(classID, date)
         } catch {
             refused(error, "the roster is removed")
             return
         }
         // A second roster of the occurrence would replace the first, and the
         // first one's members would be lost at the next save: it joins it.
-        if rosters[key] != nil {
+        if classTimetable.rosters[key] != nil {
             refused(.invalid(field: .property(Names.date), reason: "the occurrence \(key) has two rosters; keep one, with every member in it"),
                     "its members join the first roster, booked after its bookings and waiting after its waiting list")
         }
-        var roster = rosters[key] ?? Roster()
+        var roster = classTimetable.rosters[key] ?? Roster()
+        var listed = Set(roster.confirmed + roster.waitlist)
         // Places held first, then the waitlist, as the book writes them: a
         // member listed in both keeps the place.
         for entry in r.entries.filter(\.booked) + r.entries.filter({ !$0.booked }) {
@@ -389,13 +390,13 @@ extension SchedulingBook {
                         saying: "the roster of \(key.classID) on \(key.date) \(entry.booked ? "books" : "has on its waiting list") ‘\(entry.text)’, who is not a member")
                 continue
             }
-            guard occurrencesByMember[id, default: []].insert(key).inserted else {
+            guard listed.insert(id).inserted else {
                 refused(.invalid(field: .property(entry.booked ? Names.booked : Names.waiting), reason: "member ‘\(id)’ appears twice in the roster of \(key)"), "the second mention is removed")
                 continue
             }
             if entry.booked { roster.confirmed.append(id) } else { roster.waitlist.append(id) }
         }
-        if !roster.isEmpty { rosters[key] = roster }
+        if !roster.isEmpty { setRoster(roster, of: key) }
     }
 
     /// A directory journal (form 2) as the form-1 component the rest of the
