@@ -23,7 +23,7 @@ public enum ExportAudience: Hashable, Sendable {
 ///
 /// SchedulingICalendar puts it into an ICalendarKit calendar, which writes
 /// it as `.ics` text; the form is described in
-/// ``SchedulingBook/init(timeZone:items:components:)``.
+/// `SchedulingBook.init(timeZone:items:components:)`.
 public struct SchedulingContent: Hashable, Sendable {
     /// Classes (with each booked occurrence's members as `ATTENDEE`s of its
     /// `RECURRENCE-ID` instance), sessions or a member's bookings, as calendar items.
@@ -96,7 +96,7 @@ extension SchedulingBook {
     }
 
     /// What an export for an audience contains.
-    /// - Throws: ``SchedulingError/unknownMember(_:)`` or ``SchedulingError/unknownCoach(_:)``.
+    /// - Throws: `SchedulingError.unknownMember(_:)` or `SchedulingError.unknownCoach(_:)`.
     public func content(for audience: ExportAudience) throws(SchedulingError) -> SchedulingContent {
         switch audience {
         case .publicTimetable:
@@ -199,7 +199,7 @@ extension SchedulingBook {
 
     /// A session as an event: the coach as `ORGANIZER`, the client as
     /// `ATTENDEE`, `STATUS` `CONFIRMED` or `CANCELLED`, the colour it is shown
-    /// in as `COLOR` (``color(of:)``), the workout type as `CATEGORIES`, and
+    /// in as `COLOR` (`color(of:)`), the workout type as `CATEGORIES`, and
     /// the book's own status and IDs in `X-HORARI-*` properties.
     public func calendarItem(for session: Session) -> CalendarItem {
         let coach = people.coachesByID[session.coachID], client = people.clientsByKey[ClientKey(session)]
@@ -228,7 +228,7 @@ extension SchedulingBook {
     /// (`PARTSTAT=TENTATIVE`), its position in `X-HORARI-WAITLIST-POSITION`
     /// and its title ("Yoga (waitlist 2)").
     /// - Parameter memberID: the member.
-    /// - Throws: ``SchedulingError/unknownMember(_:)``.
+    /// - Throws: `SchedulingError.unknownMember(_:)`.
     public func memberSchedule(member memberID: String) throws(SchedulingError) -> Schedule {
         let member = try member(memberID)
         let items = try agenda(member: memberID).map { entry in
@@ -278,7 +278,7 @@ extension SchedulingBook {
     }
 
     /// A coach's sessions (cancelled ones too) as a schedule the views draw.
-    /// - Throws: ``SchedulingError/unknownCoach(_:)``.
+    /// - Throws: `SchedulingError.unknownCoach(_:)`.
     public func coachSchedule(coach coachID: String) throws(SchedulingError) -> Schedule {
         Schedule(items: try sessions(coach: coachID).map(calendarItem(for:)), timeZone: timeZone)
     }

@@ -27,7 +27,7 @@ extension SchedulingBook {
     ///
     /// Records are taken as they are: sessions that overlap (a file edited by
     /// hand) are kept, not dropped; the rules apply to the next change.
-    /// - Throws: ``SchedulingError/invalid(field:reason:)`` naming the record that cannot be read.
+    /// - Throws: `SchedulingError.invalid(field:reason:)` naming the record that cannot be read.
     /// - Parameters:
     ///   - timeZone: the book's zone.
     ///   - items: the calendar's items; those that are not a class or a session are ignored.
