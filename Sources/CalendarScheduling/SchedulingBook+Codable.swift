@@ -49,10 +49,11 @@ extension SchedulingBook: Codable {
         try c.encode(timeZone.identifier, forKey: .timeZone)
         try c.encodeIfPresent(policy, forKey: .policy)
         try c.encode(coaches, forKey: .coaches)
-        try c.encode(clientsByKey.values.sorted { ($0.id, $0.coachID) < ($1.id, $1.coachID) }, forKey: .clients)
-        try c.encode(byStart(sessionsByID.values).map(\.session), forKey: .sessions)
+        try c.encode(people.clientsByKey.values.sorted { ($0.id, $0.coachID) < ($1.id, $1.coachID) }, forKey: .clients)
+        try c.encode(coachSessions.byStart(coachSessions.sessionsByID.values).map(\.session), forKey: .sessions)
         try c.encode(members, forKey: .members)
         try c.encode(classes, forKey: .classes)
+        let rosters = classTimetable.rosters
         try c.encode(rosters.keys.sorted().compactMap { key in
             rosters[key].map { RosterForm(classID: key.classID, date: key.date, booked: $0.confirmed, waiting: $0.waitlist) }
         }, forKey: .rosters)

@@ -6,32 +6,15 @@ extension SchedulingBook {
     /// Stores a session as read, with no clash check.
     package mutating func restore(_ s: Session) throws(SchedulingError) {
         _ = try client(s.clientID, coach: s.coachID)
-        guard sessionsByID[s.id] == nil else { throw .duplicateID(s.id, kind: "session") }
-        try Self.checkLength(s.duration, "session ‘\(s.id)’")
-        sessionsByID[s.id] = s
-        if s.holdsTime {
-            let start = instant(of: s)
-            timelines[s.coachID, default: Timeline()].insert(.init(start: start, end: start + s.duration.components.seconds, id: s.id))
-        }
+        try coachSessions.restore(s)
     }
 
     /// Stores who holds the places of an occurrence and who waits, as the
-    /// JSON form reads them, refusing unknown members, a member listed twice
-    /// and a second roster of the occurrence (naming the JSON roster's
-    /// `date` and `booked` fields).
+    /// JSON form reads them (see `ClassTimetable.restoreRoster`).
     mutating func restoreRoster(classID: String, date: LocalDate, booked: [String], waiting: [String]) throws(SchedulingError) {
-        let key = try occurrenceKey(classID, date)
-        guard rosters[key] == nil else {
-            throw .invalid(field: SchedulingError.Field(rawValue: "date"), reason: "the occurrence \(key) has two rosters; keep one, with every member in it")
-        }
-        for id in booked + waiting {
-            _ = try member(id)
-            guard occurrencesByMember[id]?.insert(key).inserted ?? true else {
-                throw .invalid(field: SchedulingError.Field(rawValue: "booked"), reason: "member ‘\(id)’ appears twice in the roster of \(key)")
-            }
-            occurrencesByMember[id, default: []].insert(key)
-        }
-        let roster = Roster(confirmed: booked, waitlist: waiting)
-        if !roster.isEmpty { rosters[key] = roster }
+        try classTimetable.restoreRoster(classID: classID, date: date, booked: booked, waiting: waiting, people: people)
     }
+
+    /// Stores a roster read from a calendar, whose members the reader checked.
+    package mutating func setRoster(_ roster: Roster, of key: ClassOccurrence.ID) { classTimetable.setRoster(roster, of: key) }
 }

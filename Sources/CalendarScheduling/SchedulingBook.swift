@@ -12,6 +12,11 @@ import Foundation
 /// through ``Scheduler``; save it with the calendar file through
 /// SchedulingICalendar (`calendar.setScheduling(book)`).
 ///
+/// The records are kept in three aspects, each readable on its own:
+/// ``people`` (coaches, clients, members), ``coachSessions`` and
+/// ``classTimetable`` (classes with their rosters). Only the book changes
+/// them, keeping the rules that cross them.
+///
 /// All wall times are on the clocks of the book's ``timeZone``. A book is
 /// `Codable` (its JSON form is described in the CalendarScheduling article
 /// "Saving a book"), so an app can keep it without iCalendar.
@@ -30,23 +35,12 @@ public struct SchedulingBook: Sendable {
     /// `nil` (the default) for none.
     public var policy: SchedulingPolicy?
 
-    package var coachesByID: [String: Coach] = [:]
-    /// Clients by coach and ID: a client's ID is their coach's to choose, so
-    /// two coaches may each have an ‘anna’, and neither learns of the other's
-    /// (issue 28, 9).
-    package var clientsByKey: [ClientKey: Client] = [:]
-    var clientIDsByCoach: [String: Set<String>] = [:]
-    /// Per client ID, the coaches who have a client by that ID (for the
-    /// client's own, unscoped view).
-    package var coachIDsByClient: [String: Set<String>] = [:]
-    package var sessionsByID: [String: Session] = [:]
-    /// Per coach, the sessions that hold their time, by start.
-    var timelines: [String: Timeline] = [:]
-    package var membersByID: [String: Member] = [:]
-    package var classesByID: [String: ClassSeries] = [:]
-    package var rosters: [ClassOccurrence.ID: Roster] = [:]
-    /// Per member, the occurrences they hold a place in or wait for.
-    package var occurrencesByMember: [String: Set<ClassOccurrence.ID>] = [:]
+    /// The coaches with their hours, their clients, and the members.
+    public internal(set) var people = PeopleDirectory()
+    /// The coaches' sessions with their clients.
+    public internal(set) var coachSessions: CoachSessions
+    /// The classes with their occurrences, rosters and waitlists.
+    public internal(set) var classTimetable: ClassTimetable
 
     /// Creates an empty book on a zone's clocks.
     /// - Parameters:
@@ -55,27 +49,23 @@ public struct SchedulingBook: Sendable {
     public init(timeZone: ZoneRules, policy: SchedulingPolicy? = nil) {
         self.timeZone = timeZone
         self.policy = policy
+        coachSessions = CoachSessions(zone: timeZone)
+        classTimetable = ClassTimetable(zone: timeZone)
     }
 
     /// The Unix seconds of a wall time on the book's clocks (RFC 5545 rules for gaps and folds).
-    package func instant(_ wall: LocalDateTime) -> Int64 { zone.instant(forWall: wall.localSeconds) }
+    package func instant(_ wall: LocalDateTime) -> Int64 { zone.instant(wall) }
 
     /// The Unix seconds a session starts at: its wall time's first instant,
     /// or the second where the session says so.
-    package func instant(of session: Session) -> Int64 {
-        if session.isLaterOfRepeatedTime, case .repeated(_, let later) = zone.reading(ofWall: session.start.localSeconds) { return later }
-        return instant(session.start)
-    }
+    package func instant(of session: Session) -> Int64 { zone.instant(of: session) }
 
     /// The wall time on the book's clocks at an instant, and whether it is the
     /// second of two equal wall times.
-    package func reading(_ instant: Int64) -> (wall: LocalDateTime, isLater: Bool) {
-        let w = wall(instant)
-        return (w, self.instant(w) != instant)
-    }
+    package func reading(_ instant: Int64) -> (wall: LocalDateTime, isLater: Bool) { zone.reading(instant) }
 
     /// The wall time on the book's clocks at Unix seconds.
-    package func wall(_ instant: Int64) -> LocalDateTime { LocalDateTime(localSeconds: zone.wall(atInstant: instant)) }
+    package func wall(_ instant: Int64) -> LocalDateTime { zone.wall(instant) }
 
     static func seconds(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970.rounded(.down)) }
 
@@ -92,122 +82,6 @@ public struct SchedulingBook: Sendable {
     static func checkName(_ name: String, _ kind: String) throws(SchedulingError) {
         if name.trimmingSpaces.isEmpty { throw .invalid(field: .name, reason: "the \(kind) has no name") }
     }
-}
-
-/// Who holds the places of one occurrence, and who waits, in order.
-package struct Roster: Hashable, Sendable {
-    package var confirmed: [String] = []
-    package var waitlist: [String] = []
-    package init(confirmed: [String] = [], waitlist: [String] = []) {
-        self.confirmed = confirmed
-        self.waitlist = waitlist
-    }
-    package var isEmpty: Bool { confirmed.isEmpty && waitlist.isEmpty }
-}
-
-/// One coach's time-holding sessions, sorted by start, for clash and free-slot
-/// searches in O(log n + k) rather than over every session.
-struct Timeline: Sendable {
-    struct Entry: Sendable {
-        var start: Int64
-        var end: Int64
-        var id: String
-    }
-
-    private(set) var entries: [Entry] = []
-    /// The longest entry ever held: entries that can reach a time start at most this much before it.
-    private(set) var longest: Int64 = 0
-
-    /// The index of the first entry that starts at or after `t`.
-    func firstIndex(startingAtOrAfter t: Int64) -> Int {
-        var lo = 0, hi = entries.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if entries[mid].start < t { lo = mid + 1 } else { hi = mid }
-        }
-        return lo
-    }
-
-    /// The entries that overlap [start, end) once each is widened by `buffer` on both sides.
-    func overlapping(_ start: Int64, _ end: Int64, buffer: Int64) -> some Sequence<Entry> {
-        let from = firstIndex(startingAtOrAfter: start - buffer - longest)
-        return entries[from...].lazy.prefix { $0.start < end + buffer }.filter { start < $0.end + buffer }
-    }
-
-    mutating func insert(_ e: Entry) {
-        let i = firstIndex(startingAtOrAfter: e.start)
-        entries.insert(e, at: i)
-        longest = max(longest, e.end - e.start)
-    }
-
-    mutating func remove(id: String, start: Int64) {
-        var i = firstIndex(startingAtOrAfter: start)
-        while i < entries.count, entries[i].start == start {
-            if entries[i].id == id {
-                entries.remove(at: i)
-                return
-            }
-            i += 1
-        }
-    }
-}
-
-// MARK: - Coaches, clients and sessions
-
-extension SchedulingBook {
-    /// Adds a coach.
-    /// - Throws: ``SchedulingError`` for a taken ID, no name or a negative buffer.
-    public mutating func addCoach(_ coach: Coach) throws(SchedulingError) {
-        try Self.checkID(coach.id, "coach")
-        guard coachesByID[coach.id] == nil else { throw .duplicateID(coach.id, kind: "coach") }
-        try Self.checkCoach(coach)
-        coachesByID[coach.id] = coach
-    }
-
-    /// Replaces a coach's details (name, e-mail, hours, buffer).
-    /// - Throws: ``SchedulingError/unknownCoach(_:)``, or a value the book cannot take.
-    public mutating func updateCoach(_ coach: Coach) throws(SchedulingError) {
-        guard coachesByID[coach.id] != nil else { throw .unknownCoach(coach.id) }
-        try Self.checkCoach(coach)
-        coachesByID[coach.id] = coach
-    }
-
-    private static func checkCoach(_ coach: Coach) throws(SchedulingError) {
-        try checkName(coach.name, "coach")
-        try checkColor(coach.color)
-        guard coach.buffer >= .zero, coach.buffer <= .seconds(86_400), coach.buffer.components.seconds % 60 == 0 else {
-            throw .invalid(field: .buffer, reason: "a buffer is whole minutes from 0 to 24 hours, not \(ISOText.duration(coach.buffer))")
-        }
-    }
-
-    /// A coach's record.
-    /// - Throws: ``SchedulingError/unknownCoach(_:)``.
-    public func coach(_ id: String) throws(SchedulingError) -> Coach {
-        guard let c = coachesByID[id] else { throw .unknownCoach(id) }
-        return c
-    }
-
-    /// Every coach, by ID.
-    public var coaches: [Coach] { coachesByID.values.sorted { $0.id < $1.id } }
-
-    /// Adds a client to the coach named in it.
-    ///
-    /// A client's ID is scoped to their coach: another coach may have a
-    /// client by the same ID, and adding one never says so (the refusal
-    /// ``SchedulingError/duplicateID(_:kind:)`` is for the coach's own).
-    /// - Throws: ``SchedulingError`` for an unknown coach, an ID the coach's
-    ///   own client has, or no name.
-    public mutating func addClient(_ client: Client) throws(SchedulingError) {
-        _ = try coach(client.coachID)
-        try Self.checkID(client.id, "client")
-        let key = ClientKey(client)
-        guard clientsByKey[key] == nil else { throw .duplicateID(client.id, kind: "client") }
-        try Self.checkName(client.name, "client")
-        try Self.checkColor(client.color)
-        clientsByKey[key] = client
-        clientIDsByCoach[client.coachID, default: []].insert(client.id)
-        coachIDsByClient[client.id, default: []].insert(client.coachID)
-    }
 
     /// Refuses a colour of the red family, which marks days with several items.
     static func checkColor(_ color: ItemColor?) throws(SchedulingError) {
@@ -215,32 +89,18 @@ extension SchedulingBook {
         throw .invalid(field: .color, reason: why)
     }
 
-    /// Replaces a client's name, e-mail and colour, in the coach's scope.
-    /// - Throws: ``SchedulingError/unknownClient(_:coach:)`` when the coach has no such client.
-    public mutating func updateClient(_ client: Client, coach coachID: String) throws(SchedulingError) {
-        let old = try self.client(client.id, coach: coachID)
-        try Self.checkName(client.name, "client")
-        try Self.checkColor(client.color)
-        var new = client
-        new.coachID = old.coachID
-        clientsByKey[ClientKey(new)] = new
+    /// Refuses a length that is not whole minutes from 1 minute to 24 hours.
+    package static func checkLength(_ d: Duration, _ what: String) throws(SchedulingError) {
+        let s = d.components.seconds
+        guard s >= 60, s <= 86_400, s % 60 == 0, d.components.attoseconds == 0 else {
+            throw .invalid(field: .duration, reason: "\(what) lasts whole minutes from 1 minute to 24 hours, not \(ISOText.duration(d))")
+        }
     }
+}
 
-    /// One of the coach's clients.
-    /// - Throws: ``SchedulingError/unknownClient(_:coach:)``, also for another coach's client.
-    public func client(_ id: String, coach coachID: String) throws(SchedulingError) -> Client {
-        _ = try coach(coachID)
-        guard let c = clientsByKey[ClientKey(coachID: coachID, id: id)] else { throw .unknownClient(id, coach: coachID) }
-        return c
-    }
+// MARK: - Sessions, checked against their coach's clients, hours and buffer
 
-    /// The coach's clients, by name.
-    /// - Throws: ``SchedulingError/unknownCoach(_:)``.
-    public func clients(coach coachID: String) throws(SchedulingError) -> [Client] {
-        _ = try coach(coachID)
-        return (clientIDsByCoach[coachID] ?? []).compactMap { clientsByKey[ClientKey(coachID: coachID, id: $0)] }.sorted { ($0.name, $0.id) < ($1.name, $1.id) }
-    }
-
+extension SchedulingBook {
     /// Books a session of the coach with one of their clients.
     ///
     /// - Parameters:
@@ -297,41 +157,21 @@ extension SchedulingBook {
     private mutating func add(_ session: Session, now: Date) throws(SchedulingError) -> Session {
         try Self.checkID(session.id, "session")
         _ = try client(session.clientID, coach: session.coachID)
-        guard sessionsByID[session.id] == nil else { throw .duplicateID(session.id, kind: "session") }
+        try coachSessions.checkNew(session.id)
         try Self.checkColor(session.color)
         try place(session, ignoring: nil, now: now)
         return session
     }
 
-    /// Refuses a length that is not whole minutes from 1 minute to 24 hours.
-    package static func checkLength(_ d: Duration, _ what: String) throws(SchedulingError) {
-        let s = d.components.seconds
-        guard s >= 60, s <= 86_400, s % 60 == 0, d.components.attoseconds == 0 else {
-            throw .invalid(field: .duration, reason: "\(what) lasts whole minutes from 1 minute to 24 hours, not \(ISOText.duration(d))")
-        }
-    }
-
-    /// Checks a session against the policy and the coach's timeline, and stores it.
+    /// Checks a session against the policy and the coach's hours and buffer,
+    /// and places it on the coach's timeline unless a session is in its way.
     private mutating func place(_ session: Session, ignoring: Session?, now: Date) throws(SchedulingError) {
         try Self.checkLength(session.duration, "a session")
         let start = instant(of: session)
         let end = start + session.duration.components.seconds
         try enforcePolicy(session, start: start, end: end, now: now)
-        let buffer = coachesByID[session.coachID]?.buffer.components.seconds ?? 0
-        // A client has one coach, so the coach's timeline holds every session
-        // of the client too: one search finds both kinds of clash. The
-        // earliest session in the way is named.
-        if let hit = timelines[session.coachID]?.overlapping(start, end, buffer: buffer).first(where: { $0.id != ignoring?.id }),
-            let existing = sessionsByID[hit.id]
-        {
-            throw .clash(SessionClash(existing: existing, reason: existing.clientID == session.clientID ? .client : .coach, buffer: .seconds(buffer)))
-        }
-        if let old = ignoring {
-            let oldStart = instant(of: old)
-            timelines[old.coachID]?.remove(id: old.id, start: oldStart)
-        }
-        sessionsByID[session.id] = session
-        timelines[session.coachID, default: Timeline()].insert(.init(start: start, end: end, id: session.id))
+        let buffer = people.coachesByID[session.coachID]?.buffer.components.seconds ?? 0
+        try coachSessions.place(session, start: start, end: end, buffer: buffer, replacing: ignoring)
     }
 
     /// Moves a scheduled session to another time (and length), checking clashes and the policy as for a new one.
@@ -371,88 +211,9 @@ extension SchedulingBook {
         return new
     }
 
-    /// Changes a session's place, notes or both (its time through ``moveSession(_:coach:to:duration:now:)``).
-    /// - Parameters:
-    ///   - id: the session.
-    ///   - coachID: its coach.
-    ///   - location: the new place (`nil` for none).
-    ///   - notes: the new notes (`nil` for none).
-    /// - Throws: ``SchedulingError/unknownSession(_:coach:)``.
-    @discardableResult
-    public mutating func editSession(_ id: String, coach coachID: String, location: String?, notes: String?) throws(SchedulingError) -> Session {
-        var s = try session(id, coach: coachID)
-        s.location = location
-        s.notes = notes
-        sessionsByID[id] = s
-        return s
-    }
-
-    /// Sets a session's own colour (`nil`: the client's, else the coach's) and workout type.
-    /// - Parameters:
-    ///   - id: the session.
-    ///   - coachID: its coach.
-    ///   - color: its own colour, not of the red family.
-    ///   - workoutType: the kind of workout.
-    /// - Throws: ``SchedulingError/unknownSession(_:coach:)``, or a colour of the red family.
-    @discardableResult
-    public mutating func styleSession(_ id: String, coach coachID: String, color: ItemColor?, workoutType: String?) throws(SchedulingError) -> Session {
-        var s = try session(id, coach: coachID)
-        try Self.checkColor(color)
-        s.color = color
-        s.workoutType = workoutType
-        sessionsByID[id] = s
-        return s
-    }
-
     /// The colour a session is shown in: its own, else its client's, else its coach's.
     public func color(of session: Session) -> ItemColor? {
-        session.color ?? clientsByKey[ClientKey(session)]?.color ?? coachesByID[session.coachID]?.color
-    }
-
-    /// Marks a scheduled session completed, cancelled or a no-show, or
-    /// undoes a mark (`.scheduled`).
-    ///
-    /// A session is completed, or its client did not show, only once it has
-    /// started: marked days ahead, it vanished from the coach's upcoming
-    /// sessions (issue 28, 6). A mark is undone by setting `.scheduled`
-    /// again; a cancelled session freed its time, which another session may
-    /// hold now, so it is booked anew rather than undone.
-    ///
-    /// - Parameters:
-    ///   - status: the new status.
-    ///   - id: the session.
-    ///   - coachID: the coach whose session it is.
-    ///   - now: the current time, which a completed or no-show session must have reached.
-    /// - Throws: ``SchedulingError/unknownSession(_:coach:)``,
-    ///   ``SchedulingError/sessionNotScheduled(_:status:)`` when it was already
-    ///   settled (or, for `.scheduled`, cancelled),
-    ///   ``SchedulingError/sessionNotStarted(_:start:)`` for a mark before its start.
-    @discardableResult
-    public mutating func setStatus(_ status: SessionStatus, ofSession id: String, coach coachID: String, now: Date) throws(SchedulingError) -> Session {
-        var s = try session(id, coach: coachID)
-        switch status {
-        case .scheduled:
-            guard s.status != .scheduled else { return s }
-            guard s.status != .cancelled else { throw .sessionNotScheduled(id, status: s.status) }
-        case .completed, .noShow:
-            guard s.status == .scheduled else { throw .sessionNotScheduled(id, status: s.status) }
-            guard Self.seconds(now) >= instant(of: s) else { throw .sessionNotStarted(id, start: s.start) }
-        case .cancelled:
-            guard s.status == .scheduled else { throw .sessionNotScheduled(id, status: s.status) }
-            let start = instant(of: s)
-            timelines[coachID]?.remove(id: id, start: start)
-        }
-        s.status = status
-        sessionsByID[id] = s
-        return s
-    }
-
-    /// One of the coach's sessions.
-    /// - Throws: ``SchedulingError/unknownSession(_:coach:)``, also for another coach's session.
-    public func session(_ id: String, coach coachID: String) throws(SchedulingError) -> Session {
-        _ = try coach(coachID)
-        guard let s = sessionsByID[id], s.coachID == coachID else { throw .unknownSession(id, coach: coachID) }
-        return s
+        session.color ?? people.clientsByKey[ClientKey(session)]?.color ?? people.coachesByID[session.coachID]?.color
     }
 
     /// The coach's sessions (of one client, if named), by start.
@@ -460,31 +221,7 @@ extension SchedulingBook {
     public func sessions(coach coachID: String, client clientID: String? = nil) throws(SchedulingError) -> [Session] {
         _ = try coach(coachID)
         if let clientID { _ = try client(clientID, coach: coachID) }
-        return byStart(sessionsByID.values.filter { $0.coachID == coachID && (clientID == nil || $0.clientID == clientID) }).map(\.session)
-    }
-
-    /// Sessions with their start instants, by start then ID; each instant is
-    /// computed once, not in every comparison.
-    package func byStart(_ sessions: some Sequence<Session>) -> [(start: Int64, session: Session)] {
-        sessions.map { (instant(of: $0), $0) }.sorted { ($0.start, $0.session.id) < ($1.start, $1.session.id) }
-    }
-
-    /// The coach's next scheduled sessions that start at or after `now`, soonest first.
-    /// - Throws: ``SchedulingError/unknownCoach(_:)``.
-    public func upcomingSessions(coach coachID: String, after now: Date, limit: Int = 10) throws(SchedulingError) -> [Session] {
-        _ = try coach(coachID)
-        guard let line = timelines[coachID], limit > 0 else { return [] }
-        let from = line.firstIndex(startingAtOrAfter: Self.seconds(now))
-        return line.entries[from...].lazy.compactMap { sessionsByID[$0.id] }.filter { $0.status == .scheduled }.prefix(limit).map { $0 }
-    }
-
-    /// The coach's sessions that started before `now`, whatever their status, newest first.
-    /// - Throws: ``SchedulingError/unknownCoach(_:)``.
-    public func pastSessions(coach coachID: String, before now: Date, limit: Int = 50) throws(SchedulingError) -> [Session] {
-        _ = try coach(coachID)
-        let t = Self.seconds(now)
-        let past = byStart(sessionsByID.values.filter { $0.coachID == coachID }).filter { $0.start < t }
-        return past.reversed().prefix(max(0, limit)).map(\.session)
+        return coachSessions.sessions(coach: coachID, client: clientID)
     }
 
     /// A client's sessions, newest first, whatever their status: the history
@@ -504,91 +241,27 @@ extension SchedulingBook {
     public func history(client clientID: String, coach coachID: String? = nil, limit: Int = .max) throws(SchedulingError) -> [Session] {
         let client: Client
         if let coachID { client = try self.client(clientID, coach: coachID) } else { client = try self.client(clientID) }
-        let mine = byStart(sessionsByID.values.filter { ClientKey($0) == ClientKey(client) })
-        return mine.reversed().prefix(max(0, limit)).map(\.session)
-    }
-
-    /// The coach's free slots of a length between two dates (both included).
-    ///
-    /// Free time is the coach's working hours on each date (a date's
-    /// exception, or its weekday's hours) minus every session that holds
-    /// time, widened by the coach's buffer on both sides. Each free stretch
-    /// offers slots that fit whole, `step` apart (by default the slot's
-    /// length); with `alignedTo`, every slot starts on a multiple of it
-    /// counted from the wall clock's midnight (`.minutes(15)`: :00, :15,
-    /// :30, :45), so a stretch that opens at 17:55 offers 18:00, not 17:55.
-    ///
-    /// - Parameters:
-    ///   - coachID: the coach.
-    ///   - first: the first date.
-    ///   - last: the last date (included).
-    ///   - length: each slot's length, in whole minutes.
-    ///   - step: the time between the starts of offered slots (default: `length`).
-    ///   - grid: a grid every start is rounded up to, on the wall clock.
-    ///   - notBefore: leave out slots that start before this instant (pass `now`).
-    /// - Throws: ``SchedulingError/unknownCoach(_:)``, a length, step or grid outside 1 minute to 24 hours.
-    public func freeSlots(
-        coach coachID: String, from first: LocalDate, through last: LocalDate, length: Duration, step: Duration? = nil,
-        alignedTo grid: Duration? = nil, notBefore: Date? = nil
-    ) throws(SchedulingError) -> [FreeSlot] {
-        let coach = try coach(coachID)
-        try Self.checkLength(length, "a slot")
-        try Self.checkLength(step ?? length, "a step")
-        if let grid { try Self.checkLength(grid, "an alignment") }
-        let slotLength = length.components.seconds, stride = (step ?? length).components.seconds
-        let gridSeconds = grid?.components.seconds
-        let buffer = coach.buffer.components.seconds
-        let earliest = notBefore.map(Self.seconds) ?? .min
-        let line = timelines[coachID] ?? Timeline()
-        var slots: [FreeSlot] = []
-        func offer(_ from: Int64, _ to: Int64) {
-            var t = from
-            if let g = gridSeconds {
-                // Round the wall reading up to the grid; the offset is the same
-                // for the seconds of rounding (a change of clocks inside them
-                // is not a case a coach's day meets).
-                let w = zone.wall(atInstant: t)
-                let r = ((w % g) + g) % g
-                if r != 0 { t += g - r }
-            }
-            while t + slotLength <= to {
-                if t >= earliest {
-                    slots.append(FreeSlot(start: wall(t), end: wall(t + slotLength), startSeconds: t, endSeconds: t + slotLength))
-                }
-                t += stride
-            }
-        }
-        var day = first.dayNumber
-        while day <= last.dayNumber {
-            let date = LocalDate(dayNumber: day)
-            for range in coach.workingHours.hours(on: date) {
-                let open = instant(range.start.on(date)), close = instant(range.end.on(date))
-                var cursor = open
-                for busy in line.overlapping(open, close, buffer: buffer) {
-                    if busy.start - buffer > cursor { offer(cursor, busy.start - buffer) }
-                    cursor = max(cursor, busy.end + buffer)
-                }
-                if cursor < close { offer(cursor, close) }
-            }
-            day += 1
-        }
-        return slots
+        return coachSessions.sessions(of: client).reversed().prefix(max(0, limit)).map(\.self)
     }
 }
 
-/// A client's identity: their coach and the ID the coach gave them.
-package struct ClientKey: Hashable, Sendable {
-    package var coachID: String
-    package var id: String
+extension ZoneRules {
+    /// The Unix seconds of a wall time on these clocks (RFC 5545 rules for gaps and folds).
+    func instant(_ wall: LocalDateTime) -> Int64 { instant(forWall: wall.localSeconds) }
 
-    package init(coachID: String, id: String) {
-        self.coachID = coachID
-        self.id = id
+    /// The Unix seconds a session starts at: its wall time's first instant,
+    /// or the second where the session says so.
+    func instant(of session: Session) -> Int64 {
+        if session.isLaterOfRepeatedTime, case .repeated(_, let later) = reading(ofWall: session.start.localSeconds) { return later }
+        return instant(session.start)
     }
 
-    /// The client's own key.
-    package init(_ client: Client) { self.init(coachID: client.coachID, id: client.id) }
+    /// The wall time at an instant, and whether it is the second of two equal wall times.
+    func reading(_ instant: Int64) -> (wall: LocalDateTime, isLater: Bool) {
+        let w = wall(instant)
+        return (w, self.instant(w) != instant)
+    }
 
-    /// The key of a session's client.
-    package init(_ session: Session) { self.init(coachID: session.coachID, id: session.clientID) }
+    /// The wall time at Unix seconds.
+    func wall(_ instant: Int64) -> LocalDateTime { LocalDateTime(localSeconds: wall(atInstant: instant)) }
 }

@@ -118,7 +118,7 @@ extension SchedulingBook {
         if policy.minimumNotice > .zero, start < t + policy.minimumNotice.components.seconds {
             throw .refusedByPolicy(.tooSoon(start: session.start, notice: policy.minimumNotice))
         }
-        if policy.withinWorkingHours, let coach = coachesByID[session.coachID], !coach.workingHours.isUnset {
+        if policy.withinWorkingHours, let coach = people.coachesByID[session.coachID], !coach.workingHours.isUnset {
             let date = session.start.date
             let hours = coach.workingHours.hours(on: date)
             let inside = hours.contains { instant($0.start.on(date)) <= start && end <= instant($0.end.on(date)) }

@@ -131,9 +131,9 @@ extension SchedulingBook {
     /// members as `ATTENDEE`s (``calendarItem(for:withRosters:)``), each
     /// session, and coaches, clients and members as `VJOURNAL`s.
     public func backupContent() -> SchedulingContent {
-        let sessions = byStart(sessionsByID.values).map(\.session)
+        let sessions = coachSessions.byStart(coachSessions.sessionsByID.values).map(\.session)
         var components = coaches.map(journal(for:))
-        components += clientsByKey.values.sorted { ($0.id, $0.coachID) < ($1.id, $1.coachID) }.map(journal(for:))
+        components += people.clientsByKey.values.sorted { ($0.id, $0.coachID) < ($1.id, $1.coachID) }.map(journal(for:))
         components += members.map(journal(for:))
         return SchedulingContent(items: classes.map { calendarItem(for: $0, withRosters: true) } + sessions.map(calendarItem(for:)), components: components)
     }
@@ -170,7 +170,7 @@ extension SchedulingBook {
         var properties = [ContentLine(name: Names.capacity, value: String(series.capacity))]
         properties += optional(Names.instructor, series.instructor)
         var dates = Set(series.changes.keys)
-        if withRosters { dates.formUnion(rosters.keys.filter { $0.classID == series.id }.map(\.date)) }
+        if withRosters { dates.formUnion(classTimetable.rosters.keys.filter { $0.classID == series.id }.map(\.date)) }
         let overrides = dates.sorted().compactMap { date -> RecurrenceOverride? in
             var start = series.time.on(date), duration = series.duration
             switch series.changes[date] {
@@ -181,7 +181,7 @@ extension SchedulingBook {
             case nil:
                 break
             }
-            let attendees = withRosters ? rosters[ClassOccurrence.ID(classID: series.id, date: date)].map(attendeeLines(for:)) ?? [] : []
+            let attendees = withRosters ? classTimetable.rosters[ClassOccurrence.ID(classID: series.id, date: date)].map(attendeeLines(for:)) ?? [] : []
             guard series.changes[date] != nil || !attendees.isEmpty else { return nil }
             // The instance is a whole component of its own (RFC 5545
             // §3.8.4.4): it repeats the series' colour, or calendars draw
@@ -202,7 +202,7 @@ extension SchedulingBook {
     /// in as `COLOR` (`color(of:)`), the workout type as `CATEGORIES`, and
     /// the book's own status and IDs in `X-HORARI-*` properties.
     public func calendarItem(for session: Session) -> CalendarItem {
-        let coach = coachesByID[session.coachID], client = clientsByKey[ClientKey(session)]
+        let coach = people.coachesByID[session.coachID], client = people.clientsByKey[ClientKey(session)]
         var properties = [
             ContentLine(name: "ORGANIZER", parameters: coach.map { [.init(name: "CN", values: [$0.name])] } ?? [], value: Self.address(coach?.email, "coach", session.coachID)),
             ContentLine(
@@ -233,7 +233,7 @@ extension SchedulingBook {
         let member = try member(memberID)
         let items = try agenda(member: memberID).map { entry in
             let o = entry.occurrence
-            let series = classesByID[o.id.classID]
+            let series = classTimetable.classesByID[o.id.classID]
             var title = o.title, status = ItemStatus.confirmed, partstat = "ACCEPTED"
             var properties: [ContentLine] = []
             if case .waitlisted(let position) = entry.place {
@@ -262,7 +262,7 @@ extension SchedulingBook {
     /// - Returns: the occurrence's ID, or `nil`.
     public func classOccurrence(exportedAs item: CalendarItem) -> ClassOccurrence.ID? {
         guard Self.isClassOccurrenceExport(item),
-              let classID = item.properties.first(where: { $0.name == Names.classID })?.value, classesByID[classID] != nil,
+              let classID = item.properties.first(where: { $0.name == Names.classID })?.value, classTimetable.classesByID[classID] != nil,
               let text = item.properties.first(where: { $0.name == Names.date })?.value,
               let date = try? CalendarTime(icalValue: text).localDate else { return nil }
         return ClassOccurrence.ID(classID: classID, date: date)
@@ -286,7 +286,7 @@ extension SchedulingBook {
     /// A roster's members as `ATTENDEE` lines: places held, then the waitlist in order.
     private func attendeeLines(for roster: Roster) -> [ContentLine] {
         func line(_ id: String, _ partstat: String, _ position: Int?) -> ContentLine {
-            let member = membersByID[id]
+            let member = people.membersByID[id]
             // CUTYPE=INDIVIDUAL and ROLE=REQ-PARTICIPANT are RFC 5545's defaults
             // (§3.2.3, §3.2.16), left unsaid: twenty years of rosters are a
             // third smaller for it.
@@ -342,7 +342,7 @@ extension SchedulingBook {
     /// client by that ID, else `client:COACH/ID` with the ID in `X-HORARI-ID`
     /// (a `UID` is one calendar's, and client IDs are each coach's own).
     private func journal(for client: Client) -> ContentComponent {
-        let shared = (coachIDsByClient[client.id]?.count ?? 0) > 1
+        let shared = (people.coachIDsByClient[client.id]?.count ?? 0) > 1
         var record = journal(Names.clientCategory, shared ? client.coachID + "/" + client.id : client.id, client.name, [
             ContentLine(name: "RELATED-TO", parameters: [.init(name: "RELTYPE", values: ["PARENT"])], value: Names.uid(Names.coachCategory, client.coachID)),
             ContentLine(name: "ATTENDEE", parameters: [.init(name: "CN", values: [client.name])], value: Self.address(client.email, "client", client.id)),

@@ -106,7 +106,7 @@ extension SchedulingBook {
         let byName = recordsByName(components)
         let unreadableClients = book.readDirectory(byName, &problems)
         book.readClassesAndSessions(items, unreadableClients: unreadableClients, &problems)
-        for item in items where item.properties.contains(where: { $0.name == Names.capacity }) && book.classesByID[item.uid] != nil {
+        for item in items where item.properties.contains(where: { $0.name == Names.capacity }) && book.classTimetable.classesByID[item.uid] != nil {
             for o in item.overrides where o.item.properties.contains(where: { $0.name == "ATTENDEE" }) {
                 let date = book.bookWall(o.recurrenceID).date
                 book.readRoster(book.roster(of: o, classID: item.uid, date: date), .instance(uid: item.uid, date: date), &problems)
@@ -196,8 +196,8 @@ extension SchedulingBook {
     /// A warning for each occurrence holding more bookings than places,
     /// naming its roster record when it was written as one.
     private func overbooked(rosterRecords: [(record: RecordProblem.Record, component: ContentComponent)]) -> [RecordProblem] {
-        rosters.sorted(by: { ($0.key.classID, $0.key.date) < ($1.key.classID, $1.key.date) }).compactMap { key, roster in
-            guard let s = classesByID[key.classID], roster.confirmed.count > s.capacity else { return nil }
+        classTimetable.rosters.sorted(by: { ($0.key.classID, $0.key.date) < ($1.key.classID, $1.key.date) }).compactMap { key, roster in
+            guard let s = classTimetable.classesByID[key.classID], roster.confirmed.count > s.capacity else { return nil }
             let index = rosterRecords.firstIndex { $0.component.value(Names.classID) == key.classID && $0.component.value(Names.date) == key.date.basicISO }
             return RecordProblem(
                 severity: .warning, record: index.map { .component(name: Names.roster, index: $0) } ?? .instance(uid: key.classID, date: key.date),
@@ -377,7 +377,7 @@ extension SchedulingBook {
         if line.value.lowercased().hasPrefix(prefix) { return String(line.value.dropFirst(prefix.count)).removingPercentEncoding }
         if line.value.lowercased().hasPrefix("mailto:") {
             let email = line.value.dropFirst(7).lowercased()
-            let found = membersByID.values.filter { $0.email?.lowercased() == email }
+            let found = people.membersByID.values.filter { $0.email?.lowercased() == email }
             if found.count == 1 { return found[0].id }
         }
         return nil
@@ -399,33 +399,34 @@ extension SchedulingBook {
             guard let date = r.date.flatMap({ try? CalendarTime(icalValue: $0).localDate }) else {
                 throw .invalid(field: .property(Names.date), reason: "a roster of class ‘\(classID)’ has a date that is not YYYYMMDD")
             }
-            key = try occurrenceKey(classID, date)
+            key = try classTimetable.occurrenceKey(classID, date)
         } catch {
             refused(error, "the roster is removed")
             return
         }
         // A second roster of the occurrence would replace the first, and the
         // first one's members would be lost at the next save: it joins it.
-        if rosters[key] != nil {
+        if classTimetable.rosters[key] != nil {
             refused(.invalid(field: .property(Names.date), reason: "the occurrence \(key) has two rosters; keep one, with every member in it"),
                     "its members join the first roster, booked after its bookings and waiting after its waiting list")
         }
-        var roster = rosters[key] ?? Roster()
+        var roster = classTimetable.rosters[key] ?? Roster()
+        var listed = Set(roster.confirmed + roster.waitlist)
         // Places held first, then the waitlist, as the book writes them: a
         // member listed in both keeps the place.
         for entry in r.entries.filter(\.booked) + r.entries.filter({ !$0.booked }) {
-            guard let id = entry.id, membersByID[id] != nil else {
+            guard let id = entry.id, people.membersByID[id] != nil else {
                 refused(.unknownMember(entry.id ?? entry.text), "the booking of ‘\(entry.text)’ is removed",
                         saying: "the roster of \(key.classID) on \(key.date) \(entry.booked ? "books" : "has on its waiting list") ‘\(entry.text)’, who is not a member")
                 continue
             }
-            guard occurrencesByMember[id, default: []].insert(key).inserted else {
+            guard listed.insert(id).inserted else {
                 refused(.invalid(field: .property(entry.booked ? Names.booked : Names.waiting), reason: "member ‘\(id)’ appears twice in the roster of \(key)"), "the second mention is removed")
                 continue
             }
             if entry.booked { roster.confirmed.append(id) } else { roster.waitlist.append(id) }
         }
-        if !roster.isEmpty { rosters[key] = roster }
+        if !roster.isEmpty { setRoster(roster, of: key) }
     }
 
     /// A directory journal (form 2) as the form-1 component the rest of the
