@@ -20,7 +20,8 @@ Radicale (started here on 127.0.0.1, stopped by its process id), with the
    the next `horari` command shows it moved, having fetched that one
    resource and no other (the sync token, RFC 6578).
 6. the server gone mid-command (a proxy that cuts one request off): a read
-   cut off says one line and leaves the cache byte for byte as it was; a
+   cut off answers from the cache, says so in one line (as of when), and
+   leaves the cache byte for byte as it was; a
    booking whose PUT never arrives, or whose answer is lost, asks the
    server what it holds before saying anything: written again in the one
    case, found made in the other, booked once either way.
@@ -38,6 +39,8 @@ Radicale (started here on 127.0.0.1, stopped by its process id), with the
 11. the same while the proxy lets a second PUT with the same If-Match
    through (a lost update, the first one's answer held till the second is
    made): exactly that many booked, every one on the roster.
+12. the server gone: a read answers from the cache, exit 0, with one line
+   saying as of when; a booking is refused with one line, nothing kept.
 
 Usage: caldav_check.py HORARI_BINARY SAMPLE.ics [--only-faults]
 Exit status 0 when every check passes, 1 otherwise.
@@ -390,8 +393,8 @@ def run_all(horari, sample, work, server, proxy):
     proxy.cut = ("REPORT", "before")
     r = cut.run(["classes", "timetable", "--week", "2026-12-14"] + NOW, purl)
     lines = [l for l in r.stderr.splitlines() if l.strip()]
-    check(r.returncode == 1 and len(lines) == 1 and purl in lines[0] and cut.snapshot(purl) == snapshot,
-          "the server gone during a read: one line naming the URL, exit 1, the cache byte for byte as it was",
+    check(r.returncode == 0 and len(lines) == 1 and purl in lines[0] and "as of" in lines[0] and cut.snapshot(purl) == snapshot,
+          "the server gone during a read: answered from the cache with one line naming the URL and as of when, exit 0, the cache byte for byte as it was",
           "exit %d: %s" % (r.returncode, r.stderr))
     proxy.cut = ("PUT", "before")
     r = cut.run(["book", "--member", "quim2", "--class", "yoga", "--date", "2026-12-21"] + NOW, purl)
@@ -466,6 +469,21 @@ def run_faults(horari, work, url, server):
     fault_race(horari, work, url, server, "faults", "spin", "2026-12-18", "20261218T070000", 10, 4, "f")
     # 11. two PUTs with one If-Match both taken: Yoga on 2026-12-16 (12 places), the last 3.
     fault_race(horari, work, url, server, "lost-update", "yoga", "2026-12-16", "20261216T183000", 12, 3, "l")
+    # 12. the server gone: reads answer from the cache, saying as of when; a change is refused, nothing kept.
+    desk = Desk(horari, work, "offline")
+    online = desk.run(["classes", "timetable", "--week", "2026-12-16"] + NOW, url)
+    server.stop()
+    offline = desk.run(["classes", "timetable", "--week", "2026-12-16"] + NOW, url)
+    lines = [l for l in offline.stderr.splitlines() if l.strip()]
+    check(online.returncode == 0 and offline.returncode == 0 and offline.stdout == online.stdout and len(lines) == 1
+          and "as of" in lines[0] and "cannot be reached" in lines[0],
+          "the server gone: a read answers from the cache, exit 0, with one line saying as of when (%s)" % (lines[0] if lines else ""),
+          "exit %d: %s" % (offline.returncode, offline.stderr))
+    r = desk.run(["book", "--member", "l20", "--class", "yoga", "--date", "2026-12-21"] + NOW, url)
+    lines = [l for l in r.stderr.splitlines() if l.strip()]
+    check(r.returncode == 1 and len(lines) == 1 and "nothing was changed" in lines[0] and not desk.state(url).get("pending"),
+          "… a booking is refused with one line, and nothing is kept to be written later (%s)" % (lines[0] if lines else ""),
+          "exit %d: %s" % (r.returncode, r.stderr))
 
 
 if __name__ == "__main__":

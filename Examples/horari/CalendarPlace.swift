@@ -129,6 +129,22 @@ extension CalendarStore {
         do { return try await load() } catch { throw error.underlying }
     }
 
+    /// `loadAllowingCache()`, its failure unwrapped: a collection whose
+    /// server cannot be reached is read from the cache, and one line on
+    /// standard error says so and as of when.
+    func readAllowingCache() async throws -> ImportResult {
+        let read: CachedRead
+        do { read = try await loadAllowingCache() } catch { throw error.underlying }
+        if let asOf = read.asOf {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.dateFormat = "yyyy-MM-dd HH:mm"
+            let when = formatter.string(from: asOf)
+            FileHandle.standardError.write(Data("\(location): the server cannot be reached; showing the calendar as of \(when) (horari's cache, \(TimeZone.current.identifier)); changes need the server\n".utf8))
+        }
+        return read.result
+    }
+
     /// `update(exporterFor:whileWaiting:ifDamaged:_:)`, its failure unwrapped.
     func change<T>(exporterFor: (ICalendar) throws -> ICalendarExporter, whileWaiting: (() -> Void)?, ifDamaged: CalendarFile.DamagePolicy,
                    _ body: (inout ICalendar) throws -> T) async throws -> T {

@@ -98,16 +98,40 @@ struct CollectionStore {
 
     /// Loads the calendar: syncs the cache, then reads it.
     func load() async throws -> ImportResult {
+        try await load(offline: false).result
+    }
+
+    /// Loads the calendar: syncs the cache, then reads it. With `offline`,
+    /// a server that cannot be reached (no connection, no answer) is read
+    /// from the cache as the last sync left it, with that sync's time;
+    /// an answer the server gave (an error, a 401, a 404) is never passed over.
+    func load(offline: Bool) async throws -> (result: ImportResult, asOf: Date?) {
         let lock = try openCache()
         defer { lock.release() }
         var state = try readState()
-        try await refresh(&state)
+        do {
+            try await refresh(&state)
+        } catch let error as CalendarStoreError where offline && Self.isUnreachable(error) {
+            guard let asOf = lastSync(), state.syncToken != nil || !state.members.isEmpty else { throw error }
+            let (calendar, diagnostics, _) = read(state)
+            return (ImportResult(calendar: calendar, diagnostics: diagnostics), asOf)
+        }
         // A read is not refused for a change an earlier command left half-made: that stays pending, and is said.
         do { try await finishPending(&state) } catch {
             notices?("an earlier change could not be finished yet (\(error)); it stays in horari's cache for the next command")
         }
         let (calendar, diagnostics, _) = read(state)
-        return ImportResult(calendar: calendar, diagnostics: diagnostics)
+        return (ImportResult(calendar: calendar, diagnostics: diagnostics), nil)
+    }
+
+    /// Whether a failure means the server could not be reached at all: no HTTP answer.
+    static func isUnreachable(_ error: CalendarStoreError) -> Bool {
+        error.code == .transport && error.status == nil
+    }
+
+    /// When the cache last agreed with the server: `state.json`'s time, set by every sync.
+    private func lastSync() -> Date? {
+        (try? FileManager.default.attributesOfItem(atPath: file("state.json").path))?[.modificationDate] as? Date
     }
 
     /// Loads, changes and saves the calendar: see ``CollectionStore``.
@@ -154,6 +178,9 @@ struct CollectionStore {
             guard creating else { return nil }
             missing = true
             state = State(collection: client.collection.absoluteString)
+        } catch let error as CalendarStoreError where Self.isUnreachable(error) {
+            throw CalendarStoreError(error.code, status: error.status, error.message
+                + "; nothing was changed (a change is made on what the server holds, so none is made or kept without it)")
         }
         if !missing { try await finishPending(&state) }
         var lost: CalendarStoreError?
@@ -276,6 +303,9 @@ struct CollectionStore {
             try saveState(next)
             state = next
             sweep(state)
+        } else {
+            // Nothing changed, and that is as of now (the time an offline read says).
+            try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: file("state.json").path)
         }
     }
 

@@ -562,6 +562,33 @@ struct CollectionStoreTests {
         try await a.update { calendar in try change(&calendar, "yoga") { $0.title = "Yoga flow again" } }
         #expect(try await client(server).get("yoga.ics").data.map { property("SUMMARY", in: $0) } == "Yoga flow again")
     }
+
+    @Test("with the server gone, loadAllowingCache reads the cache and says as of when; load and update refuse, and nothing is kept")
+    func offline() async throws {
+        let server = try TestServer.radicale()
+        var stopped = false
+        defer { if !stopped { server.stop() } }
+        let caches = try scratch()
+        defer { try? FileManager.default.removeItem(at: caches) }
+        let a = store(server, caches, "a")
+        try await a.update { calendar in calendar.items = [try event("yoga", "Yoga", day: 23)] }
+        let fresh = try await a.loadAllowingCache()
+        #expect(fresh.asOf == nil)
+        let synced = Date()
+        server.stop()
+        stopped = true
+        let cached = try await a.loadAllowingCache()
+        #expect(cached.result.calendar.items.map(\.uid) == ["yoga"])
+        let asOf = try #require(cached.asOf)
+        #expect(abs(asOf.timeIntervalSince(synced)) < 30)
+        #expect(await failure { _ = try await a.load() }?.code == .transport)
+        let refused = await failure { try await a.update { calendar in calendar.name = "Offline" } }
+        #expect(refused?.code == .transport)
+        #expect(refused?.message.contains("nothing was changed") == true, "\(String(describing: refused))")
+        let folder = caches.appendingPathComponent("a/" + SHA256.hex(server.url(gymPath).absoluteString.utf8))
+        let state = try JSONDecoder().decode(CollectionStore.State.self, from: Data(contentsOf: folder.appendingPathComponent("state.json")))
+        #expect(state.pending.isEmpty)
+    }
 }
 
 @Suite("Store: what a change must still hold, and Retry-After")
