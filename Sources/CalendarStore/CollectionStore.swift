@@ -240,9 +240,17 @@ struct CollectionStore {
         }
     }
 
-    /// Makes the collection (`MKCALENDAR`), for a change that writes to one not there yet.
+    /// Makes the collection (`MKCALENDAR`), for a change that writes to one
+    /// not there yet. A server that answers 409 because the folder that
+    /// would hold it does not exist is asked to make that folder (`MKCOL`)
+    /// and then the calendar; one that will not says which folder to create.
     func makeCalendar() async throws(CalendarStoreError) {
-        try await client.makeCalendar(displayName: nil)
+        do {
+            try await client.makeCalendar(displayName: nil)
+        } catch where error.code == .transport && error.status == 409 {
+            try await client.makeParent()
+            try await client.makeCalendar(displayName: nil)
+        }
     }
 
     /// Reads the cached members, in href order, as one calendar (``ResourceReader``).

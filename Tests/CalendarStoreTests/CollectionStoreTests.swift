@@ -589,6 +589,7 @@ struct CollectionStoreTests {
         let state = try JSONDecoder().decode(CollectionStore.State.self, from: Data(contentsOf: folder.appendingPathComponent("state.json")))
         #expect(state.pending.isEmpty)
     }
+
 }
 
 @Suite("Store: what a change must still hold, and Retry-After")
@@ -656,5 +657,22 @@ struct CacheFolderTests {
         try FileManager.default.removeItem(at: folder)
         // A private folder passes: the failure is then the port nobody listens on.
         #expect(await failure { _ = try await store.load() }?.code == .transport)
+    }
+}
+
+@Suite("A calendar in a folder the server does not have yet", .enabled(if: TestServer.python3 != nil, "python3 is not on the PATH"))
+struct MissingParentTests {
+    @Test("MKCALENDAR answered 409: the folder is made (MKCOL) and then the calendar; a server that will not make it says which folder to create")
+    func missingParent() async throws {
+        let server = try TestServer.hostile("no-parent")
+        defer { server.stop() }
+        let made = CollectionStore(server.url("/made/cal/"), options: ImportOptions(), credentials: alice, timeout: 5)
+        try await made.makeCalendar()
+        #expect(server.requestLog.map { $0.split(separator: " ").dropFirst().prefix(2).joined(separator: " ") }
+                == ["MKCALENDAR /made/cal/", "MKCOL /made/", "MKCALENDAR /made/cal/"])
+        let refused = CollectionStore(server.url("/refused/cal/"), options: ImportOptions(), credentials: alice, timeout: 5)
+        let error = await failure { try await refused.makeCalendar() }
+        #expect(error?.status == 403)
+        #expect(error?.message.contains("create http://127.0.0.1:\(server.port)/refused/ on the server first") == true, "\(String(describing: error))")
     }
 }
