@@ -41,6 +41,8 @@ Radicale (started here on 127.0.0.1, stopped by its process id), with the
    made): exactly that many booked, every one on the roster.
 12. the server gone: a read answers from the cache, exit 0, with one line
    saying as of when; a booking is refused with one line, nothing kept.
+13. horari doctor: on Radicale, bookings are safe (and its scratch calendar
+   and resource are gone afterwards); through the lost-update proxy, not.
 
 Usage: caldav_check.py HORARI_BINARY SAMPLE.ics [--only-faults]
 Exit status 0 when every check passes, 1 otherwise.
@@ -90,6 +92,9 @@ class Desk:
     def run(self, args, calendar):
         return subprocess.run([self.horari] + args + ["--calendar", calendar], capture_output=True, text=True,
                               env=self.env(), timeout=300)
+
+    def run_plain(self, args):
+        return subprocess.run([self.horari] + args, capture_output=True, text=True, env=self.env(), timeout=300)
 
     def start(self, args, calendar):
         return subprocess.Popen([self.horari] + args + ["--calendar", calendar], stdout=subprocess.PIPE,
@@ -238,6 +243,8 @@ class FaultProxy:
 
     def __init__(self, port, work, mode, *extra):
         port_file = os.path.join(work, "fault-proxy-%s.port" % mode)
+        if os.path.exists(port_file):
+            os.remove(port_file)
         script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fault_proxy.py")
         self.log = open(os.path.join(work, "fault-proxy-%s.log" % mode), "w")
         self.process = subprocess.Popen([sys.executable, script, str(port), port_file, mode] + list(extra),
@@ -469,6 +476,23 @@ def run_faults(horari, work, url, server):
     fault_race(horari, work, url, server, "faults", "spin", "2026-12-18", "20261218T070000", 10, 4, "f")
     # 11. two PUTs with one If-Match both taken: Yoga on 2026-12-16 (12 places), the last 3.
     fault_race(horari, work, url, server, "lost-update", "yoga", "2026-12-16", "20261216T183000", 12, 3, "l")
+    # 13. horari doctor: Radicale is safe; through the lost-update proxy it is not; the scratch resource is removed.
+    desk = Desk(horari, work, "doctor")
+    members = sorted(os.listdir(os.path.join(server.storage, USER, "gym")))
+    r = desk.run_plain(["doctor", url])
+    check(r.returncode == 0 and "Bookings are safe" in r.stdout and "NO  " not in r.stdout
+          and sorted(os.listdir(os.path.join(server.storage, USER, "gym"))) == members
+          and sorted(os.listdir(os.path.join(server.storage, USER))) == ["gym"],
+          "horari doctor on Radicale: sync-collection, MKCALENDAR, conditional writes under a race: bookings are safe; its scratch calendar and resource removed",
+          "exit %d: %s%s" % (r.returncode, r.stdout, r.stderr))
+    proxy = FaultProxy(server.port, work, "lost-update", "--hold", "5")
+    try:
+        r = desk.run_plain(["doctor", proxy.base + "/%s/gym/" % USER])
+    finally:
+        proxy.stop()
+    check(r.returncode == 1 and "Bookings are NOT safe" in r.stdout and "NO  two writes with one If-Match" in r.stdout,
+          "horari doctor through a server that takes two writes with one If-Match: bookings are not safe, exit 1",
+          "exit %d: %s%s" % (r.returncode, r.stdout, r.stderr))
     # 12. the server gone: reads answer from the cache, saying as of when; a change is refused, nothing kept.
     desk = Desk(horari, work, "offline")
     online = desk.run(["classes", "timetable", "--week", "2026-12-16"] + NOW, url)
