@@ -20,22 +20,38 @@ Radicale (started here on 127.0.0.1, stopped by its process id), with the
    the next `horari` command shows it moved, having fetched that one
    resource and no other (the sync token, RFC 6578).
 6. the server gone mid-command (a proxy that cuts one request off): a read
-   cut off says one line and leaves the cache byte for byte as it was; a
-   booking whose PUT never arrives says so, is kept, and the next command
-   writes it; a booking whose answer is lost is not made twice.
+   cut off answers from the cache, says so in one line (as of when), and
+   leaves the cache byte for byte as it was; a
+   booking whose PUT never arrives, or whose answer is lost, asks the
+   server what it holds before saying anything: written again in the one
+   case, found made in the other, booked once either way.
 7. a 412 storm: 10 desks with up-to-date caches book the one place left at
    once through the proxy: exactly one is booked, and the server answered
    412 Precondition Failed to the others' writes.
 8. wrong places: a collection that does not exist, a port nobody listens
    on, a scheme that is not http(s): one line each and exit 1.
+10. a server that falls short (Conformance/fault_proxy.py, a process of its
+   own in front of Radicale, started and stopped by its pid): 20 desks at
+   once for the last places of a class while the proxy answers 423, 503
+   (with Retry-After) or 500 (after making the write) to a share of the
+   writes: exactly that many booked, the rest told the class is full, and
+   every member told "booked" on the server's roster.
+11. the same while the proxy lets a second PUT with the same If-Match
+   through (a lost update, the first one's answer held till the second is
+   made): exactly that many booked, every one on the roster.
+12. the server gone: a read answers from the cache, exit 0, with one line
+   saying as of when; a booking is refused with one line, nothing kept.
+13. horari doctor: on Radicale, bookings are safe (and its scratch calendar
+   and resource are gone afterwards); through the lost-update proxy, not.
 
-Usage: caldav_check.py HORARI_BINARY SAMPLE.ics
+Usage: caldav_check.py HORARI_BINARY SAMPLE.ics [--only-faults]
 Exit status 0 when every check passes, 1 otherwise.
 """
 import hashlib
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -76,6 +92,9 @@ class Desk:
     def run(self, args, calendar):
         return subprocess.run([self.horari] + args + ["--calendar", calendar], capture_output=True, text=True,
                               env=self.env(), timeout=300)
+
+    def run_plain(self, args):
+        return subprocess.run([self.horari] + args, capture_output=True, text=True, env=self.env(), timeout=300)
 
     def start(self, args, calendar):
         return subprocess.Popen([self.horari] + args + ["--calendar", calendar], stdout=subprocess.PIPE,
@@ -219,13 +238,78 @@ def race(horari, work, url, cls, date, recurrence, capacity, left, desks, prefix
     return front, racers
 
 
+class FaultProxy:
+    """Conformance/fault_proxy.py in MODE in front of `port`: a process of its own, stopped by its pid."""
+
+    def __init__(self, port, work, mode, *extra):
+        port_file = os.path.join(work, "fault-proxy-%s.port" % mode)
+        if os.path.exists(port_file):
+            os.remove(port_file)
+        script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fault_proxy.py")
+        self.log = open(os.path.join(work, "fault-proxy-%s.log" % mode), "w")
+        self.process = subprocess.Popen([sys.executable, script, str(port), port_file, mode] + list(extra),
+                                        stdout=subprocess.PIPE, stderr=self.log, text=True)
+        deadline = time.time() + 20
+        while not os.path.exists(port_file):
+            if self.process.poll() is not None or time.time() > deadline:
+                raise RuntimeError("fault_proxy.py did not start")
+            time.sleep(0.05)
+        self.base = "http://127.0.0.1:%s" % open(port_file).read().strip()
+
+    def stop(self):
+        """Stops it by its pid; what it counted."""
+        os.kill(self.process.pid, signal.SIGTERM)
+        try:
+            out, _ = self.process.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.kill(self.process.pid, signal.SIGKILL)
+            out, _ = self.process.communicate()
+        self.log.close()
+        try:
+            return json.loads(out.strip().splitlines()[-1])
+        except (ValueError, IndexError):
+            return {}
+
+
+def fault_race(horari, work, url, server, mode, cls, date, recurrence, capacity, left, prefix):
+    """20 desks at once, through the fault proxy in `mode`, for the last `left` places of a class."""
+    _, racers = race(horari, work, url, cls, date, recurrence, capacity, left, 20, prefix)
+    proxy = FaultProxy(server.port, work, mode)
+    start = time.time()
+    try:
+        purl = proxy.base + "/%s/gym/" % USER
+        runs = [Desk(horari, work, "%s-%s" % (mode, m)).start(["book", "--member", m, "--class", cls, "--date", date] + NOW, purl)
+                for m in racers]
+        results = [(m, p.wait(timeout=600), p.stdout.read(), p.stderr.read()) for m, p in zip(racers, runs)]
+    finally:
+        counts = proxy.stop()
+    seconds = time.time() - start
+    booked = sorted(m for m, code, out, _ in results if code == 0 and out.startswith("Booked %s into" % m))
+    full = [m for m, code, _, err in results if code == 1 and "is full" in err]
+    seen = roster(url, cls, recurrence)
+    odd = "\n".join("%s: exit %d %s %s" % (m, c, o.strip(), e.strip()) for m, c, o, e in results if m not in booked and m not in full)
+    check(len(booked) == left and len(full) == 20 - left and set(booked) <= set(seen) and len(seen) == capacity,
+          "%s: 20 desks at once for the last %d places: %d booked, %d told it is full, every one booked on the server's roster "
+          "(%d on it; %.1f s; the proxy: %s)" % (mode, left, len(booked), len(full), len(seen), seconds, counts),
+          "%s\nroster: %s\nbooked: %s" % (odd, seen, booked))
+    faults = counts.get("423", 0) + counts.get("503", 0) + counts.get("500-after-write", 0) if mode == "faults" else counts.get("doubled", 0)
+    check(faults > 0, "%s: the proxy did fall short (%d times)" % (mode, faults), str(counts))
+
+
 def main():
     horari, sample = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
     with tempfile.TemporaryDirectory() as work:
         server = Radicale(work)
         proxy = Proxy(("127.0.0.1", server.port))
         try:
-            run_all(horari, sample, work, server, proxy)
+            if "--only-faults" in sys.argv[3:]:
+                url = server.base + "/%s/gym/" % USER
+                r = subprocess.run([horari, "import", sample, "--into", url], capture_output=True, text=True,
+                                   env=Desk(horari, work, "front").env(), timeout=300)
+                check(r.returncode == 0, "import: the sample imported into a new collection", r.stderr)
+                run_faults(horari, work, url, server)
+            else:
+                run_all(horari, sample, work, server, proxy)
         finally:
             proxy.stop()
             server.stop()
@@ -316,23 +400,24 @@ def run_all(horari, sample, work, server, proxy):
     proxy.cut = ("REPORT", "before")
     r = cut.run(["classes", "timetable", "--week", "2026-12-14"] + NOW, purl)
     lines = [l for l in r.stderr.splitlines() if l.strip()]
-    check(r.returncode == 1 and len(lines) == 1 and purl in lines[0] and cut.snapshot(purl) == snapshot,
-          "the server gone during a read: one line naming the URL, exit 1, the cache byte for byte as it was",
+    check(r.returncode == 0 and len(lines) == 1 and purl in lines[0] and "as of" in lines[0] and cut.snapshot(purl) == snapshot,
+          "the server gone during a read: answered from the cache with one line naming the URL and as of when, exit 0, the cache byte for byte as it was",
           "exit %d: %s" % (r.returncode, r.stderr))
     proxy.cut = ("PUT", "before")
     r = cut.run(["book", "--member", "quim2", "--class", "yoga", "--date", "2026-12-21"] + NOW, purl)
     pending = cut.state(purl).get("pending", [])
-    check(r.returncode == 1 and "next" in r.stderr and len(pending) == 1 and roster(url, "yoga", "20261221T183000") == [],
-          "a booking whose PUT never reaches the server: exit 1, said, kept as pending in the cache, not on the server",
-          "exit %d: %s\npending: %s" % (r.returncode, r.stderr, pending))
+    check(r.returncode == 0 and r.stdout.startswith("Booked quim2") and not pending and roster(url, "yoga", "20261221T183000") == ["quim2"],
+          "a booking whose PUT never reaches the server: the server is asked, does not hold it, and it is written again: booked, on the server, nothing pending",
+          "exit %d: %s%s\npending: %s" % (r.returncode, r.stdout, r.stderr, pending))
     r = cut.run(["book", "--member", "quim2", "--list"] + NOW, purl)
     check(r.returncode == 0 and "2026-12-21" in r.stdout and roster(url, "yoga", "20261221T183000") == ["quim2"]
           and not cut.state(purl).get("pending"),
-          "… the next command writes it: the server has the booking, the cache nothing pending", r.stdout + r.stderr)
+          "… the next command sees it booked once, the cache nothing pending", r.stdout + r.stderr)
     proxy.cut = ("PUT", "after")
     r = cut.run(["book", "--member", "quim2", "--class", "yoga", "--date", "2026-12-28"] + NOW, purl)
-    check(r.returncode == 1 and roster(url, "yoga", "20261228T183000") == ["quim2"],
-          "a booking whose answer is lost: exit 1, said; the server has it", "exit %d: %s" % (r.returncode, r.stderr))
+    check(r.returncode == 0 and r.stdout.startswith("Booked quim2") and roster(url, "yoga", "20261228T183000") == ["quim2"],
+          "a booking whose answer is lost: the server is asked before anything is said; it holds the booking: booked",
+          "exit %d: %s%s" % (r.returncode, r.stdout, r.stderr))
     r = cut.run(["book", "--member", "quim2", "--list"] + NOW, purl)
     check(r.returncode == 0 and r.stdout.count("2026-12-28") == 1 and "another client" not in r.stderr
           and roster(url, "yoga", "20261228T183000") == ["quim2"] and not cut.state(purl).get("pending"),
@@ -382,6 +467,47 @@ def run_all(horari, sample, work, server, proxy):
         lines = [l for l in r.stderr.splitlines() if l.strip()]
         check(r.returncode == 1 and len(lines) == 1 and needle in lines[0] and not r.stdout,
               "%s: one line, exit 1 (%s)" % (what, lines[0] if lines else ""), "exit %d: %s" % (r.returncode, r.stderr))
+
+    run_faults(horari, work, url, server)
+
+
+def run_faults(horari, work, url, server):
+    # 10. 423, 503 and 500 answers to a share of the writes: Spinning on 2026-12-18 (10 places), the last 4.
+    fault_race(horari, work, url, server, "faults", "spin", "2026-12-18", "20261218T070000", 10, 4, "f")
+    # 11. two PUTs with one If-Match both taken: Yoga on 2026-12-16 (12 places), the last 3.
+    fault_race(horari, work, url, server, "lost-update", "yoga", "2026-12-16", "20261216T183000", 12, 3, "l")
+    # 13. horari doctor: Radicale is safe; through the lost-update proxy it is not; the scratch resource is removed.
+    desk = Desk(horari, work, "doctor")
+    members = sorted(os.listdir(os.path.join(server.storage, USER, "gym")))
+    r = desk.run_plain(["doctor", url])
+    check(r.returncode == 0 and "Bookings are safe" in r.stdout and "NO  " not in r.stdout
+          and sorted(os.listdir(os.path.join(server.storage, USER, "gym"))) == members
+          and sorted(os.listdir(os.path.join(server.storage, USER))) == ["gym"],
+          "horari doctor on Radicale: sync-collection, MKCALENDAR, conditional writes under a race: bookings are safe; its scratch calendar and resource removed",
+          "exit %d: %s%s" % (r.returncode, r.stdout, r.stderr))
+    proxy = FaultProxy(server.port, work, "lost-update", "--hold", "5")
+    try:
+        r = desk.run_plain(["doctor", proxy.base + "/%s/gym/" % USER])
+    finally:
+        proxy.stop()
+    check(r.returncode == 1 and "Bookings are NOT safe" in r.stdout and "NO  two writes with one If-Match" in r.stdout,
+          "horari doctor through a server that takes two writes with one If-Match: bookings are not safe, exit 1",
+          "exit %d: %s%s" % (r.returncode, r.stdout, r.stderr))
+    # 12. the server gone: reads answer from the cache, saying as of when; a change is refused, nothing kept.
+    desk = Desk(horari, work, "offline")
+    online = desk.run(["classes", "timetable", "--week", "2026-12-16"] + NOW, url)
+    server.stop()
+    offline = desk.run(["classes", "timetable", "--week", "2026-12-16"] + NOW, url)
+    lines = [l for l in offline.stderr.splitlines() if l.strip()]
+    check(online.returncode == 0 and offline.returncode == 0 and offline.stdout == online.stdout and len(lines) == 1
+          and "as of" in lines[0] and "cannot be reached" in lines[0],
+          "the server gone: a read answers from the cache, exit 0, with one line saying as of when (%s)" % (lines[0] if lines else ""),
+          "exit %d: %s" % (offline.returncode, offline.stderr))
+    r = desk.run(["book", "--member", "l20", "--class", "yoga", "--date", "2026-12-21"] + NOW, url)
+    lines = [l for l in r.stderr.splitlines() if l.strip()]
+    check(r.returncode == 1 and len(lines) == 1 and "nothing was changed" in lines[0] and not desk.state(url).get("pending"),
+          "… a booking is refused with one line, and nothing is kept to be written later (%s)" % (lines[0] if lines else ""),
+          "exit %d: %s" % (r.returncode, r.stderr))
 
 
 if __name__ == "__main__":

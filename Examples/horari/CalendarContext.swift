@@ -33,7 +33,7 @@ func loadExistingCalendar(_ place: CalendarPlace, strict: Bool = false, quiet: B
     }
     guard place.exists else { throw noCalendarYet(place) }
     let result: ImportResult
-    do { result = try await place.store(ImportOptions(strict: strict, checksWithLibICal: libical, detail: detail)).read() } catch let error as CalendarStoreError {
+    do { result = try await place.store(ImportOptions(strict: strict, checksWithLibICal: libical, detail: detail)).readAllowingCache() } catch let error as CalendarStoreError {
         throw storeError(error)
     } catch let error as ICalendarError {
         throw CLIError("\(place.path): \(error.description)")

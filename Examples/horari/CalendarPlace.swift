@@ -72,14 +72,24 @@ struct CalendarPlace {
     }
 
     /// The store that reads and changes it.
-    func store(_ options: ImportOptions = ImportOptions()) -> CalendarStore {
+    /// - Throws: for a collection, a `HORARI_CALDAV_TIMEOUT` that is not a number of seconds above 0.
+    func store(_ options: ImportOptions = ImportOptions()) throws -> CalendarStore {
         var store = CalendarStore(location, options: options)
         store.notices = { FileHandle.standardError.write(Data("\(location): \($0)\n".utf8)) }
-        // HORARI_CALDAV_TIMEOUT: seconds a request to a slow server may take (default 30).
-        if let seconds = ProcessInfo.processInfo.environment["HORARI_CALDAV_TIMEOUT"].flatMap(TimeInterval.init), seconds > 0 {
-            store.requestTimeout = seconds
-        }
+        if case .collection = location, let seconds = try Self.requestTimeout() { store.requestTimeout = seconds }
         return store
+    }
+
+    /// `HORARI_CALDAV_TIMEOUT`: the seconds a request to a slow server may
+    /// take (default 30), at most a day; `nil` when it is not set. A value
+    /// that is not a number above 0 is refused, not silently ignored.
+    static func requestTimeout(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> TimeInterval? {
+        guard let text = environment["HORARI_CALDAV_TIMEOUT"] else { return nil }
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard let seconds = TimeInterval(trimmed), seconds.isFinite, seconds > 0, seconds <= 86_400 else {
+            throw CLIError("HORARI_CALDAV_TIMEOUT=\(text) is not a number of seconds between 0 and 86400 (such as 60); set it to one, or unset it for the default of 30 s")
+        }
+        return seconds
     }
 }
 
@@ -117,6 +127,22 @@ extension CalendarStore {
     /// `load()`, its failure unwrapped.
     func read() async throws -> ImportResult {
         do { return try await load() } catch { throw error.underlying }
+    }
+
+    /// `loadAllowingCache()`, its failure unwrapped: a collection whose
+    /// server cannot be reached is read from the cache, and one line on
+    /// standard error says so and as of when.
+    func readAllowingCache() async throws -> ImportResult {
+        let read: CachedRead
+        do { read = try await loadAllowingCache() } catch { throw error.underlying }
+        if let asOf = read.asOf {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.dateFormat = "yyyy-MM-dd HH:mm"
+            let when = formatter.string(from: asOf)
+            FileHandle.standardError.write(Data("\(location): the server cannot be reached; showing the calendar as of \(when) (horari's cache, \(TimeZone.current.identifier)); changes need the server\n".utf8))
+        }
+        return read.result
     }
 
     /// `update(exporterFor:whileWaiting:ifDamaged:_:)`, its failure unwrapped.

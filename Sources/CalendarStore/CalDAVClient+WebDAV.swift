@@ -42,6 +42,32 @@ extension CalDAVClient {
         throw CalendarStoreError(.badResponse, "\(what): the answer does not describe the collection itself")
     }
 
+    /// The path of the folder that holds the collection (its parent), ending with `/`; `nil` for a collection at the root.
+    var parentPath: String? {
+        var parts = collectionPath.split(separator: "/", omittingEmptySubsequences: true)
+        guard !parts.isEmpty else { return nil }
+        parts.removeLast()
+        return "/" + parts.map { $0 + "/" }.joined()
+    }
+
+    /// Creates the plain WebDAV collection that would hold this calendar
+    /// (`MKCOL` of its parent, RFC 4918 §9.3), for a `MKCALENDAR` the
+    /// server answered 409 because that folder does not exist.
+    /// - Throws: ``CalendarStoreError``: `transport` with the server's
+    ///   status when it will not make it (403, 405, 409: a folder above it
+    ///   is missing too, or the server makes no folders this way), naming
+    ///   the folder to create; the rest as for every call.
+    public func makeParent() async throws(CalendarStoreError) {
+        guard let parent = parentPath, parent != "/" else {
+            throw CalendarStoreError(.transport, "MKCOL: the collection \(collection.absoluteString) has no folder above it to make")
+        }
+        let reply = try await send("MKCOL", path: parent, headers: [:], body: nil)
+        let url = display(parent)
+        if [200, 201].contains(reply.status) { return }
+        if reply.status == 405 { return }  // it exists already (RFC 4918 §9.3.1)
+        throw CalendarStoreError(.transport, status: reply.status, "MKCOL \(url): the server will not make the folder that would hold the calendar (\(HTTPURLResponse.localizedString(forStatusCode: reply.status))); create \(url) on the server first (its web interface, or another client), then try again")
+    }
+
     /// Creates the calendar collection (`MKCALENDAR`, RFC 4791 §5.3.1).
     ///
     /// - Parameter displayName: its `DAV:displayname`, when not `nil`

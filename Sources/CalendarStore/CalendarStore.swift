@@ -81,6 +81,25 @@ public struct CalendarStore: Sendable {
         }
     }
 
+    /// The calendar, and when it was as read: for a CalDAV collection whose
+    /// server cannot be reached (no connection, no answer within
+    /// ``requestTimeout``), the calendar as horari's cache last saw it,
+    /// with the time of that sync in ``CachedRead/asOf``; otherwise what
+    /// ``load()`` reads, with `asOf` `nil`. A server that answers with an
+    /// error is never passed over, and a collection never read has no
+    /// cache to answer from. Changes are never made from the cache
+    /// (``update(exporterFor:whileWaiting:ifDamaged:_:)`` needs the server).
+    /// - Throws: ``CalendarStoreFailure``, as ``load()`` does.
+    public func loadAllowingCache() async throws(CalendarStoreFailure<Never>) -> CachedRead {
+        guard case .collection(let url) = location else { return CachedRead(result: try await load(), asOf: nil) }
+        do {
+            let (result, asOf) = try await collectionStore(url).load(offline: true)
+            return CachedRead(result: result, asOf: asOf)
+        } catch {
+            throw CalendarStoreFailure.classify(error)
+        }
+    }
+
     /// Changes part of the calendar: the resources that hold `uids` (and the
     /// calendar's own properties), then those that hold what `alsoHolding`
     /// names in what was read — for a change that needs a few records of a
@@ -224,5 +243,21 @@ struct Boxed<Failure: Error>: Error {
     /// Runs `body`, boxing what it throws.
     static func run<R>(_ body: () throws(Failure) -> R) throws(Boxed) -> R {
         do { return try body() } catch { throw Boxed(error: error) }
+    }
+}
+
+/// A calendar as ``CalendarStore/loadAllowingCache()`` read it.
+public struct CachedRead: Sendable {
+    /// The calendar and what reading it found.
+    public var result: ImportResult
+    /// When the cache last agreed with the server, for a calendar read from
+    /// the cache because the server could not be reached; `nil` when it was
+    /// read from the server (or a file or folder) now.
+    public var asOf: Date?
+
+    /// A read.
+    public init(result: ImportResult, asOf: Date?) {
+        self.result = result
+        self.asOf = asOf
     }
 }

@@ -98,16 +98,40 @@ struct CollectionStore {
 
     /// Loads the calendar: syncs the cache, then reads it.
     func load() async throws -> ImportResult {
+        try await load(offline: false).result
+    }
+
+    /// Loads the calendar: syncs the cache, then reads it. With `offline`,
+    /// a server that cannot be reached (no connection, no answer) is read
+    /// from the cache as the last sync left it, with that sync's time;
+    /// an answer the server gave (an error, a 401, a 404) is never passed over.
+    func load(offline: Bool) async throws -> (result: ImportResult, asOf: Date?) {
         let lock = try openCache()
         defer { lock.release() }
         var state = try readState()
-        try await refresh(&state)
+        do {
+            try await refresh(&state)
+        } catch let error as CalendarStoreError where offline && Self.isUnreachable(error) {
+            guard let asOf = lastSync(), state.syncToken != nil || !state.members.isEmpty else { throw error }
+            let (calendar, diagnostics, _) = read(state)
+            return (ImportResult(calendar: calendar, diagnostics: diagnostics), asOf)
+        }
         // A read is not refused for a change an earlier command left half-made: that stays pending, and is said.
         do { try await finishPending(&state) } catch {
             notices?("an earlier change could not be finished yet (\(error)); it stays in horari's cache for the next command")
         }
         let (calendar, diagnostics, _) = read(state)
-        return ImportResult(calendar: calendar, diagnostics: diagnostics)
+        return (ImportResult(calendar: calendar, diagnostics: diagnostics), nil)
+    }
+
+    /// Whether a failure means the server could not be reached at all: no HTTP answer.
+    static func isUnreachable(_ error: CalendarStoreError) -> Bool {
+        error.code == .transport && error.status == nil
+    }
+
+    /// When the cache last agreed with the server: `state.json`'s time, set by every sync.
+    private func lastSync() -> Date? {
+        (try? FileManager.default.attributesOfItem(atPath: file("state.json").path))?[.modificationDate] as? Date
     }
 
     /// Loads, changes and saves the calendar: see ``CollectionStore``.
@@ -140,7 +164,7 @@ struct CollectionStore {
     /// A change made on the members `selecting` picks (all when it gives
     /// `nil`; none — so `nil` is returned — when it gives an empty set):
     /// see ``CollectionStore``.
-    private func change<T>(selecting: (State, (Set<String>) -> ICalendar) -> Set<String>?, creating: Bool,
+    func change<T>(selecting: (State, (Set<String>) -> ICalendar) -> Set<String>?, creating: Bool,
                            exporterFor: (ICalendar) throws -> ICalendarExporter, whileWaiting: (() -> Void)?, ifDamaged: CalendarFile.DamagePolicy,
                            _ body: (inout ICalendar) throws -> T) async throws -> T? {
         let lock = try openCache(whileWaiting: whileWaiting)
@@ -154,6 +178,9 @@ struct CollectionStore {
             guard creating else { return nil }
             missing = true
             state = State(collection: client.collection.absoluteString)
+        } catch let error as CalendarStoreError where Self.isUnreachable(error) {
+            throw CalendarStoreError(error.code, status: error.status, error.message
+                + "; nothing was changed (a change is made on what the server holds, so none is made or kept without it)")
         }
         if !missing { try await finishPending(&state) }
         var lost: CalendarStoreError?
@@ -191,6 +218,9 @@ struct CollectionStore {
                 return result
             } catch let error as CalendarStoreError where error.code == .conflict && error.status == 412 {
                 lost = error
+            } catch let error as LostUpdate {
+                // The server took the write, then let another client's write over it: made again on what it holds.
+                lost = CalendarStoreError(.conflict, error.message)
             } catch let error as CalendarStoreError where !state.pending.isEmpty {
                 // Cut off half-way: what is left is kept, and finished by the next command.
                 throw CalendarStoreError(error.code, status: error.status, error.message
@@ -210,13 +240,21 @@ struct CollectionStore {
         }
     }
 
-    /// Makes the collection (`MKCALENDAR`), for a change that writes to one not there yet.
-    private func makeCalendar() async throws(CalendarStoreError) {
-        try await client.makeCalendar(displayName: nil)
+    /// Makes the collection (`MKCALENDAR`), for a change that writes to one
+    /// not there yet. A server that answers 409 because the folder that
+    /// would hold it does not exist is asked to make that folder (`MKCOL`)
+    /// and then the calendar; one that will not says which folder to create.
+    func makeCalendar() async throws(CalendarStoreError) {
+        do {
+            try await client.makeCalendar(displayName: nil)
+        } catch where error.code == .transport && error.status == 409 {
+            try await client.makeParent()
+            try await client.makeCalendar(displayName: nil)
+        }
     }
 
     /// Reads the cached members, in href order, as one calendar (``ResourceReader``).
-    private func read(_ state: State, only selection: Set<String>? = nil) -> (calendar: ICalendar, diagnostics: [ICalendarDiagnostic], members: [ResourceReader.Resource]) {
+    func read(_ state: State, only selection: Set<String>? = nil) -> (calendar: ICalendar, diagnostics: [ICalendarDiagnostic], members: [ResourceReader.Resource]) {
         var sources: [ResourceReader.Source] = []
         var hrefs: [String] = []
         var diagnostics: [ICalendarDiagnostic] = []
@@ -238,7 +276,7 @@ struct CollectionStore {
     /// token, else (a server without sync-collection, or that no longer
     /// knows the token) the list of members; fetches the members whose
     /// tags changed. Nothing of the cache changes unless all of it is fetched.
-    private func refresh(_ state: inout State) async throws {
+    func refresh(_ state: inout State) async throws {
         let (changed, removedByServer, token, whole) = try await changes(since: state.syncToken)
         var removed = removedByServer
         var next = state
@@ -273,6 +311,9 @@ struct CollectionStore {
             try saveState(next)
             state = next
             sweep(state)
+        } else {
+            // Nothing changed, and that is as of now (the time an offline read says).
+            try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: file("state.json").path)
         }
     }
 
@@ -283,7 +324,7 @@ struct CollectionStore {
     }
 
     /// Removes the cache files `state` no longer names.
-    private func sweep(_ state: State) {
+    func sweep(_ state: State) {
         let named = Set(state.members.values.map(\.file) + state.pending.compactMap(\.file))
         for name in (try? FileManager.default.contentsOfDirectory(atPath: cache.path)) ?? [] where name.hasSuffix(".ics") && !named.contains(name) {
             try? FileManager.default.removeItem(at: file(name))
@@ -292,7 +333,7 @@ struct CollectionStore {
 
     /// What changed since `token`, and whether that is every member: a sync,
     /// else (no sync-collection here) the list of members, compared by tag.
-    private func changes(since token: String?) async throws(CalendarStoreError) -> (changed: [CalDAVResource], removed: [String], token: String?, whole: Bool) {
+    func changes(since token: String?) async throws(CalendarStoreError) -> (changed: [CalDAVResource], removed: [String], token: String?, whole: Bool) {
         do {
             return try await syncFrom(token)
         } catch {
@@ -302,7 +343,7 @@ struct CollectionStore {
     }
 
     /// A sync from `token`; from the start when the server no longer knows it.
-    private func syncFrom(_ token: String?) async throws(CalendarStoreError) -> (changed: [CalDAVResource], removed: [String], token: String?, whole: Bool) {
+    func syncFrom(_ token: String?) async throws(CalendarStoreError) -> (changed: [CalDAVResource], removed: [String], token: String?, whole: Bool) {
         do {
             let r = try await client.sync(from: token)
             return (r.changed, r.removed, r.token, token == nil)
@@ -313,142 +354,56 @@ struct CollectionStore {
         }
     }
 
-    // MARK: Writing
-
-    /// Makes the planned writes (``Resources/writes(from:to:held:)``),
-    /// recording them as pending first. A new resource gets a name no member
-    /// has, and is only created (`If-None-Match: *`), never written over
-    /// another's.
-    private func write(_ writes: [Resources.Write], in after: ICalendar, exporter: ICalendarExporter, state: inout State) async throws {
-        var pending: [PendingWrite] = []
-        var taken = Set(state.members.keys)
-        for write in writes {
-            let href: String
-            var etag: String?
-            if let name = write.name {
-                href = name
-                etag = state.members[href]?.etag
-                if etag == nil, state.members[href] != nil {
-                    // A server that gave no tag for it: its GET may.
-                    etag = try await client.get(href).etag
-                    guard etag != nil else {
-                        throw CalendarStoreError(.badResponse, "\(Self.displayName(href)): the server gives no entity tag for it, so horari cannot change it without risking another client's change; nothing was written")
-                    }
-                }
-            } else {
-                href = Self.freeName(for: write.key, under: collectionPath, taken: taken)
-                etag = nil
-            }
-            taken.insert(href)
-            var file: String?
-            if !write.contents.isEmpty {
-                let name = "pending-" + SHA256.hex(href.utf8) + ".ics"
-                try FolderStore.writeAtomically(Resources.text(of: write.contents, in: after, exporter: exporter), to: self.file(name))
-                file = name
-            } else if etag == nil {
-                continue  // nothing to remove
-            }
-            pending.append(PendingWrite(href: href, etag: etag, file: file))
-        }
-        state.pending = pending
-        try saveState(state)
-        try await finishPending(&state, raceIsConflict: true)
-    }
-
-    /// A new resource's href under `path`: ``Resources/freeName(for:isTaken:)``
-    /// among the members' hrefs.
-    static func freeName(for key: Resources.Key, under path: String, taken: Set<String>) -> String {
-        canonical(path + Resources.freeName(for: key) { taken.contains(canonical(path + $0)) })
-    }
-
-    /// Makes the pending writes, each conditional on the tag recorded with
-    /// it. A member another client changed since is left as they made it:
-    /// during a change that is a lost race (412, and the change is made
-    /// again); for a change cut off by an earlier command, it is said on
-    /// standard error and the write is dropped.
-    private func finishPending(_ state: inout State, raceIsConflict: Bool = false) async throws {
-        while let write = state.pending.first {
-            do {
-                if let file = write.file {
-                    let text = try [UInt8](Data(contentsOf: self.file(file)))
-                    let etag = try await client.put(write.href, text, ifMatch: write.etag)
-                    let name = Self.fileName(write.href, etag)
-                    try FolderStore.writeAtomically(text, to: self.file(name))
-                    // A server that changed the text as it stored it gives no tag: the next sync fetches it.
-                    state.members[write.href] = State.Member(etag: etag, file: name, uids: ResourceReader.scan(text)?.uids)
-                } else if let etag = write.etag {
-                    do { try await client.delete(write.href, ifMatch: etag) } catch {
-                        // Already gone is gone.
-                        if error.code != .notFound { throw error }
-                    }
-                    state.members[write.href] = nil
-                }
-            } catch let error as CalendarStoreError where error.code == .conflict && error.status == 412 {
-                if raceIsConflict {
-                    state.pending.removeAll()
-                    try saveState(state)
-                    throw error
-                }
-                // A write of a command cut off: it may have been made (its answer lost), or another client came first.
-                if try await !holds(write) {
-                    notices?("\(Self.displayName(write.href)): another client changed it before a change an earlier command made was written in full; it is left as they made it, without that change")
-                }
-                state.pending.removeFirst()
-                try saveState(state)
-                continue
-            } catch let error as CalendarStoreError where !Self.isPassing(error) {
-                // The server refuses the write as it stands (403, 409, 413, …): trying again will not help, so the
-                // rest of the change is dropped rather than left to block every later command.
-                state.pending.removeAll()
-                try saveState(state)
-                if raceIsConflict { throw error }
-                notices?("\(Self.displayName(write.href)): the server refused a change an earlier command could not finish (\(error)); the rest of that change is dropped")
-                return
-            }
-            state.pending.removeFirst()
-            try saveState(state)
-            if !raceIsConflict { notices?("\(Self.displayName(write.href)): written now, finishing a change an earlier command could not write in full") }
-        }
-        sweep(state)
-    }
-
-    /// Whether a failure may pass (the connection, a timeout, the server's 5xx), so a write is worth trying again later.
-    static func isPassing(_ error: CalendarStoreError) -> Bool {
-        error.code == .transport && (error.status ?? 500) >= 500
-    }
-
-    /// Whether the server's member already is what a pending write would make it (compared by content).
-    private func holds(_ write: PendingWrite) async throws -> Bool {
-        let current: CalDAVResource?
-        do { current = try await client.get(write.href) } catch {
-            guard error.code == .notFound else { throw error }
-            current = nil
-        }
-        guard let file = write.file else { return current == nil }
-        guard let data = current?.data else { return false }
-        let importer = ICalendarImporter(options: options)
-        guard let theirs = try? importer.importCalendar(from: Data(data)), let ours = try? importer.importCalendar(from: Data(contentsOf: self.file(file))) else { return false }
-        return Resources.split(theirs.calendar).mapValues(Resources.canonical) == Resources.split(ours.calendar).mapValues(Resources.canonical)
-    }
-
     // MARK: The cache's files
 
-    private var collectionPath: String {
+    var collectionPath: String {
         URLComponents(url: client.collection, resolvingAgainstBaseURL: true)?.percentEncodedPath ?? "/"
     }
 
-    private func file(_ name: String) -> URL { cache.appendingPathComponent(name) }
+    func file(_ name: String) -> URL { cache.appendingPathComponent(name) }
 
-    private func openCache(whileWaiting: (() -> Void)? = nil) throws -> CalendarFile.FolderLock {
+    func openCache(whileWaiting: (() -> Void)? = nil) throws -> CalendarFile.FolderLock {
         do {
             try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
             throw CalendarStoreError(.io, "cannot make the cache folder \(cache.path): \(error.localizedDescription)")
         }
+        try Self.refuseUnsafe(cache, private: 0o077)
+        try Self.refuseUnsafe(cache.deletingLastPathComponent(), private: 0o022)
         return try FolderLock.lock(cache, whileWaiting: whileWaiting)
     }
 
-    private func readState() throws -> State {
+    /// Refuses a cache folder another user could read, change or redirect:
+    /// one that is a symbolic link (the cache would be kept wherever it
+    /// points), not this user's, or open to the group or others (its mode
+    /// must be 0700; it holds the members' text). The folder that holds
+    /// the caches is checked alike, but may be readable by others (`private`
+    /// 0o022: not writable by them, who could otherwise replace a cache
+    /// folder). Nothing is followed, made private or changed here: a person
+    /// says so.
+    static func refuseUnsafe(_ folder: URL, private bits: mode_t) throws(CalendarStoreError) {
+        var info = stat()
+        guard lstat(folder.path, &info) == 0 else {
+            throw CalendarStoreError(.io, "cannot check the cache folder \(folder.path): \(String(cString: strerror(errno)))")
+        }
+        let mode = info.st_mode & S_IFMT
+        if mode == S_IFLNK {
+            throw CalendarStoreError(.io, "the cache folder \(folder.path) is a symbolic link; horari keeps a calendar's cache only in a folder of its own (remove the link, or set XDG_CACHE_HOME to a private folder)")
+        }
+        if mode != S_IFDIR {
+            throw CalendarStoreError(.io, "the cache folder \(folder.path) is not a folder")
+        }
+        if info.st_uid != geteuid() {
+            throw CalendarStoreError(.io, "the cache folder \(folder.path) belongs to another user (uid \(info.st_uid)); horari keeps a calendar's cache only in a folder of its own")
+        }
+        let permissions = info.st_mode & 0o777
+        if permissions & bits != 0 {
+            let need = bits == 0o077 ? "700" : "go-w"
+            throw CalendarStoreError(.io, "the cache folder \(folder.path) may be \(bits == 0o077 ? "read or changed" : "changed") by others (mode \(String(permissions, radix: 8))); horari keeps a calendar's cache only in a private folder: chmod \(need) '\(folder.path)'")
+        }
+    }
+
+    func readState() throws -> State {
         let url = file("state.json")
         guard FileManager.default.fileExists(atPath: url.path) else { return State(collection: client.collection.absoluteString) }
         do {
@@ -459,7 +414,7 @@ struct CollectionStore {
         return State(collection: client.collection.absoluteString)
     }
 
-    private func saveState(_ state: State) throws {
+    func saveState(_ state: State) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let data: Data
@@ -468,7 +423,7 @@ struct CollectionStore {
     }
 
     /// Copies a damaged member's text as the server gave it to `damaged/` in the cache.
-    private func keepCopy(_ href: String, _ state: State) throws -> URL {
+    func keepCopy(_ href: String, _ state: State) throws -> URL {
         guard let member = state.members[href] else { throw CalendarStoreError(.io, "\(href) is not in the cache") }
         let folder = cache.appendingPathComponent("damaged")
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -122,16 +122,30 @@ struct FolderStore {
         }
         // Every name in the folder, as a case-insensitive disk would compare them: a new resource takes none of them.
         var taken = Set(((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).map { $0.lowercased() })
-        for write in writes {
+        for (done, write) in writes.enumerated() {
             let name = write.name ?? Resources.freeName(for: write.key) { taken.contains($0.lowercased()) }
             taken.insert(name.lowercased())
             let url = folder.appendingPathComponent(name)
-            if write.contents.isEmpty {
-                if unlink(url.path) != 0, errno != ENOENT { throw CalendarStoreError(.io, "cannot remove \(url.path): \(String(cString: strerror(errno)))") }
-            } else {
-                try Self.writeAtomically(Resources.text(of: write.contents, in: after, exporter: exporter), to: url)
+            do throws(CalendarStoreError) {
+                if write.contents.isEmpty {
+                    if unlink(url.path) != 0, errno != ENOENT { throw CalendarStoreError(.io, "cannot remove \(url.path): \(String(cString: strerror(errno)))") }
+                } else {
+                    try Self.writeAtomically(Resources.text(of: write.contents, in: after, exporter: exporter), to: url)
+                }
+            } catch {
+                throw Self.cutShort(error, done: done, of: writes.count, in: folder)
             }
         }
+    }
+
+    /// A change that stopped at one file (a full disk, say): how many of
+    /// its files were written, and that making it again finishes it (each
+    /// file is whole, before or after, and a change is made on what the
+    /// folder holds).
+    static func cutShort(_ error: CalendarStoreError, done: Int, of count: Int, in folder: URL) -> CalendarStoreError {
+        guard count > 1 else { return error }
+        let landed = done == 0 ? "none of its \(count) files was written" : "\(done) of its \(count) files \(done == 1 ? "was" : "were") written before it, the other \(count - done) not"
+        return CalendarStoreError(error.code, status: error.status, "\(error.message); the change of \(folder.path)/ stopped there: \(landed) (each file whole); making the same change again (the same command) writes what is left")
     }
 
     /// Copies a file of the folder beside it, byte for byte, as `NAME.damaged` (else `NAME.damaged-N`).

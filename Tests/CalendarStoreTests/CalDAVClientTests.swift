@@ -308,6 +308,21 @@ struct CalDAVRadicaleTests {
         #expect(forbidden?.message.contains(TestServer.password) == false)
     }
 
+    @Test("probe: Radicale is a calendar with sync-collection and MKCALENDAR, and its conditional writes hold under a race; nothing of the probe is left")
+    func probe() async throws {
+        let server = try TestServer.radicale()
+        defer { server.stop() }
+        let client = CalDAVClient(collection: server.url("/alice/gym/"), credentials: alice, timeout: 10)
+        try await client.makeCalendar(displayName: nil)
+        _ = try await client.put("yoga.ics", event("yoga-1", "Yoga"), ifMatch: nil)
+        let probe = try await client.probe()
+        #expect(probe.bookingsAreSafe, "\(probe.findings)")
+        #expect(probe.findings.allSatisfy { $0.holds == true }, "\(probe.findings)")
+        #expect(try await client.list().map(\.href) == ["/alice/gym/yoga.ics"])
+        let principal = try FileManager.default.contentsOfDirectory(atPath: server.folder.appendingPathComponent("collections/collection-root/alice").path)
+        #expect(principal.filter { !$0.hasPrefix(".") } == ["gym"], "the scratch calendar is gone: \(principal)")
+    }
+
     @Test("hrefs that leave the collection are refused and nothing is written")
     func hostileHrefs() async throws {
         let server = try TestServer.radicale()

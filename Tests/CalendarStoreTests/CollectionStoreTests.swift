@@ -539,4 +539,141 @@ struct CollectionStoreTests {
         #expect(told.all.count == 1)
         #expect(told.all.first?.hasPrefix("extra.ics: written now") == true, "\(told.all)")
     }
+
+    /// Issue 29: after one read through a proxy that rewrote entity tags,
+    /// every later change of that member lost "the race" 12 times, for the
+    /// sync token said nothing had changed and the wrong tag stayed cached.
+    @Test("a 412 reads the member it was about again, whatever the sync token says: a wrong cached tag costs one retry, not the change")
+    func staleTagRefetched() async throws {
+        let server = try TestServer.radicale()
+        defer { server.stop() }
+        let caches = try scratch()
+        defer { try? FileManager.default.removeItem(at: caches) }
+        let a = store(server, caches, "a")
+        try await a.update { calendar in calendar.items = [try event("yoga", "Yoga", day: 23)] }
+        // The cache's tag for yoga.ics made wrong, as a proxy rewriting tags would leave it.
+        let folder = caches.appendingPathComponent("a/" + SHA256.hex(server.url(gymPath).absoluteString.utf8))
+        let stateFile = folder.appendingPathComponent("state.json")
+        var state = try JSONDecoder().decode(CollectionStore.State.self, from: Data(contentsOf: stateFile))
+        let yoga = try #require(state.members.keys.first { $0.hasSuffix("/yoga.ics") })
+        state.members[yoga]?.etag = "\"rewritten-by-a-proxy\""
+        try JSONEncoder().encode(state).write(to: stateFile)
+        try await a.update { calendar in try change(&calendar, "yoga") { $0.title = "Yoga flow" } }
+        #expect(try await a.load().calendar.items.first?.title == "Yoga flow")
+        try await a.update { calendar in try change(&calendar, "yoga") { $0.title = "Yoga flow again" } }
+        #expect(try await client(server).get("yoga.ics").data.map { property("SUMMARY", in: $0) } == "Yoga flow again")
+    }
+
+    @Test("with the server gone, loadAllowingCache reads the cache and says as of when; load and update refuse, and nothing is kept")
+    func offline() async throws {
+        let server = try TestServer.radicale()
+        var stopped = false
+        defer { if !stopped { server.stop() } }
+        let caches = try scratch()
+        defer { try? FileManager.default.removeItem(at: caches) }
+        let a = store(server, caches, "a")
+        try await a.update { calendar in calendar.items = [try event("yoga", "Yoga", day: 23)] }
+        let fresh = try await a.loadAllowingCache()
+        #expect(fresh.asOf == nil)
+        let synced = Date()
+        server.stop()
+        stopped = true
+        let cached = try await a.loadAllowingCache()
+        #expect(cached.result.calendar.items.map(\.uid) == ["yoga"])
+        let asOf = try #require(cached.asOf)
+        #expect(abs(asOf.timeIntervalSince(synced)) < 30)
+        #expect(await failure { _ = try await a.load() }?.code == .transport)
+        let refused = await failure { try await a.update { calendar in calendar.name = "Offline" } }
+        #expect(refused?.code == .transport)
+        #expect(refused?.message.contains("nothing was changed") == true, "\(String(describing: refused))")
+        let folder = caches.appendingPathComponent("a/" + SHA256.hex(server.url(gymPath).absoluteString.utf8))
+        let state = try JSONDecoder().decode(CollectionStore.State.self, from: Data(contentsOf: folder.appendingPathComponent("state.json")))
+        #expect(state.pending.isEmpty)
+    }
+
+}
+
+@Suite("Store: what a change must still hold, and Retry-After")
+struct ChangeCheckTests {
+    private func text(_ attendees: [String], extra: String = "") -> [UInt8] {
+        Array(("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:yoga\r\nDTSTAMP:20261101T000000Z\r\nSUMMARY:Yoga\r\n" + extra
+            + "END:VEVENT\r\nBEGIN:VEVENT\r\nUID:yoga\r\nRECURRENCE-ID:20261216T173000Z\r\n"
+            + attendees.map { "ATTENDEE;PARTSTAT=ACCEPTED;CN=\($0):urn:x:\($0)\r\n" }.joined()
+            + "END:VEVENT\r\nEND:VCALENDAR\r\n").utf8)
+    }
+
+    @Test("a booking holds while its attendee is there, whoever else was booked after; lost when another write dropped it")
+    func holds() {
+        let base = text(["a"]), ours = text(["a", "b"])
+        #expect(ChangeCheck.holds(base: base, ours: ours, current: ours))
+        #expect(ChangeCheck.holds(base: base, ours: ours, current: text(["a", "c", "b"], extra: "SEQUENCE:3\r\n")))
+        #expect(!ChangeCheck.holds(base: base, ours: ours, current: text(["a", "c"])))
+        // The same line in another component (the series, not the occurrence) is not the change.
+        #expect(!ChangeCheck.holds(base: base, ours: ours, current: text(["a"], extra: "ATTENDEE;PARTSTAT=ACCEPTED;CN=b:urn:x:b\r\n")))
+        // A removal holds while the line stays gone.
+        #expect(ChangeCheck.holds(base: ours, ours: base, current: text(["a", "c"])))
+        #expect(!ChangeCheck.holds(base: ours, ours: base, current: ours))
+    }
+
+    @Test("Retry-After in seconds or as an HTTP date is honoured up to the cap; without it the wait is random and bounded")
+    func retryAfter() {
+        let policy = RetryPolicy(retries: 3, baseDelay: 0.1, maxDelay: 2)
+        #expect(policy.delay(attempt: 1, retryAfter: "1") == 1)
+        #expect(policy.delay(attempt: 1, retryAfter: "3600") == 2)
+        #expect(policy.delay(attempt: 1, retryAfter: "Wed, 21 Oct 2015 07:28:00 GMT") == 0)
+        for attempt in 1...6 {
+            let wait = policy.delay(attempt: attempt, retryAfter: nil)
+            let bound = min(0.1 * Double(1 << (attempt - 1)), 2)
+            #expect(wait >= bound / 2 && wait <= bound, "\(attempt): \(wait)")
+        }
+        #expect(RetryPolicy(retries: -3).retries == 0)
+    }
+}
+
+@Suite("A collection's cache folder, before anything is sent")
+struct CacheFolderTests {
+    @Test("a cache folder that is a link, or open to others (not 0700), is refused with a line saying what to do; a private one is used")
+    func unsafeCacheRefused() async throws {
+        let caches = try scratch()
+        defer { try? FileManager.default.removeItem(at: caches) }
+        let url = try #require(URL(string: "http://127.0.0.1:1/alice/gym/"))
+        var store = CalendarStore(.collection(url), credentials: alice)
+        store.cacheFolder = caches.appendingPathComponent("c")
+        let folder = caches.appendingPathComponent("c/" + SHA256.hex(url.absoluteString.utf8))
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        chmod(folder.path, 0o755)
+        let open = await failure { _ = try await store.load() }
+        #expect(open?.code == .io)
+        #expect(open?.message.contains("mode 755") == true && open?.message.contains("chmod 700") == true, "\(String(describing: open))")
+
+        try FileManager.default.removeItem(at: folder)
+        let elsewhere = caches.appendingPathComponent("elsewhere")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createSymbolicLink(at: folder, withDestinationURL: elsewhere)
+        let linked = await failure { _ = try await store.load() }
+        #expect(linked?.code == .io)
+        #expect(linked?.message.contains("symbolic link") == true, "\(String(describing: linked))")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path).isEmpty, "nothing was kept where the link points")
+
+        try FileManager.default.removeItem(at: folder)
+        // A private folder passes: the failure is then the port nobody listens on.
+        #expect(await failure { _ = try await store.load() }?.code == .transport)
+    }
+}
+
+@Suite("A calendar in a folder the server does not have yet", .enabled(if: TestServer.python3 != nil, "python3 is not on the PATH"))
+struct MissingParentTests {
+    @Test("MKCALENDAR answered 409: the folder is made (MKCOL) and then the calendar; a server that will not make it says which folder to create")
+    func missingParent() async throws {
+        let server = try TestServer.hostile("no-parent")
+        defer { server.stop() }
+        let made = CollectionStore(server.url("/made/cal/"), options: ImportOptions(), credentials: alice, timeout: 5)
+        try await made.makeCalendar()
+        #expect(server.requestLog.map { $0.split(separator: " ").dropFirst().prefix(2).joined(separator: " ") }
+                == ["MKCALENDAR /made/cal/", "MKCOL /made/", "MKCALENDAR /made/cal/"])
+        let refused = CollectionStore(server.url("/refused/cal/"), options: ImportOptions(), credentials: alice, timeout: 5)
+        let error = await failure { try await refused.makeCalendar() }
+        #expect(error?.status == 403)
+        #expect(error?.message.contains("create http://127.0.0.1:\(server.port)/refused/ on the server first") == true, "\(String(describing: error))")
+    }
 }

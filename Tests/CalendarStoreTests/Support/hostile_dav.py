@@ -18,6 +18,8 @@ as MODE says:
                  outside it, chosen by NAME (see OUTSIDE below)
   slow           reads the request and never answers
   401            401 with WWW-Authenticate: Basic
+  no-parent      MKCALENDAR /P/cal/ answers 409 until MKCOL /P/ was made;
+                 MKCOL /made/ answers 201, any other MKCOL 403
 
 Each request is appended to LOG as one line: the address it arrived on, the
 method, the path, and whether it carried an Authorization header.
@@ -36,6 +38,7 @@ signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
 
 MODE, PORT, LOG = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 LOG_LOCK = threading.Lock()
+MADE = set()
 
 OUTSIDE = {
     "passwd": "/etc/passwd",
@@ -125,10 +128,22 @@ class Handler(http.server.BaseHTTPRequestHandler):
             time.sleep(3600)
         elif MODE == "401":
             self.answer(401, b"who are you?", [("WWW-Authenticate", 'Basic realm="hostile"')])
+        elif MODE == "no-parent":
+            parent = "/" + self.path.strip("/").split("/")[0] + "/"
+            if self.command == "MKCOL":
+                if self.path == "/made/":
+                    MADE.add(self.path)
+                    self.answer(201, b"")
+                else:
+                    self.answer(403, b"no folders here")
+            elif self.command == "MKCALENDAR":
+                self.answer(201 if parent in MADE else 409, b"")
+            else:
+                self.answer(404, b"")
         else:
             self.answer(500, b"unknown mode")
 
-    do_GET = do_PUT = do_DELETE = do_PROPFIND = do_REPORT = do_MKCALENDAR = do_OPTIONS = handle_any
+    do_GET = do_PUT = do_DELETE = do_PROPFIND = do_REPORT = do_MKCALENDAR = do_MKCOL = do_OPTIONS = handle_any
 
 
 class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):

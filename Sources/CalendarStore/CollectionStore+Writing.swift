@@ -1,0 +1,312 @@
+import CalendarCore
+import Foundation
+import ICalendarKit
+
+/// A write the server took and then let another client's write over (two
+/// writes with one `If-Match` both taken): the change is made again.
+struct LostUpdate: Error {
+    /// What was found, for a person.
+    let message: String
+}
+
+extension CollectionStore {
+    // MARK: Writing
+
+    /// Makes the planned writes (``Resources/writes(from:to:held:)``),
+    /// recording them as pending first, then confirms them
+    /// (``confirm(_:state:)``). A new resource gets a name no member has,
+    /// and is only created (`If-None-Match: *`), never written over another's.
+    func write(_ writes: [Resources.Write], in after: ICalendar, exporter: ICalendarExporter, state: inout State) async throws {
+        var pending: [PendingWrite] = []
+        var taken = Set(state.members.keys)
+        for write in writes {
+            let (href, etag) = try await target(of: write, state: state, taken: taken)
+            taken.insert(href)
+            var file: String?
+            if !write.contents.isEmpty {
+                let name = "pending-" + SHA256.hex(href.utf8) + ".ics"
+                try FolderStore.writeAtomically(Resources.text(of: write.contents, in: after, exporter: exporter), to: self.file(name))
+                file = name
+            } else if etag == nil {
+                continue  // nothing to remove
+            }
+            pending.append(PendingWrite(href: href, etag: etag, file: file))
+        }
+        let written = pending.compactMap { write -> Written? in
+            guard let name = write.file, let ours = FileManager.default.contents(atPath: file(name).path) else { return nil }
+            let base = state.members[write.href].flatMap { FileManager.default.contents(atPath: file($0.file).path) }
+            return Written(href: write.href, base: base.map { [UInt8]($0) }, ours: [UInt8](ours))
+        }
+        state.pending = pending
+        try saveState(state)
+        try await finishPending(&state, raceIsConflict: true)
+        try await confirm(written, state: &state)
+    }
+
+    /// A member written by a change: its text before (`nil` for a new one) and as written.
+    struct Written {
+        var href: String
+        var base: [UInt8]?
+        var ours: [UInt8]
+    }
+
+    /// Where a planned write goes, and the tag it is conditional on.
+    private func target(of write: Resources.Write, state: State, taken: Set<String>) async throws -> (href: String, etag: String?) {
+        guard let name = write.name else {
+            return (Self.freeName(for: write.key, under: collectionPath, taken: taken), nil)
+        }
+        var etag = state.members[name]?.etag
+        if etag == nil, state.members[name] != nil {
+            // A server that gave no tag for it: its GET may.
+            etag = try await client.get(name).etag
+            guard etag != nil else {
+                throw CalendarStoreError(.badResponse, "\(Self.displayName(name)): the server gives no entity tag for it, so horari cannot change it without risking another client's change; nothing was written")
+            }
+        }
+        return (name, etag)
+    }
+
+    /// Tells a change's caller it was made only when the server holds it:
+    /// asks what changed since the writes (one sync), and for each member
+    /// written whose tag is no longer the one its `PUT` returned (or that
+    /// got none), reads what the server holds; when that has lost the
+    /// change — a server that took two writes with one `If-Match`, the
+    /// other after ours — throws ``LostUpdate``, and the change is made
+    /// again. A sync that fails leaves the writes as their answers said.
+    func confirm(_ written: [Written], state: inout State) async throws {
+        guard !written.isEmpty else { return }
+        let tags = Dictionary(written.map { ($0.href, state.members[$0.href]?.etag) }, uniquingKeysWith: { a, _ in a })
+        do { try await refresh(&state) } catch let error as CalendarStoreError where error.code != .cancelled { return }
+        for w in written {
+            guard let member = state.members[w.href] else {
+                throw LostUpdate(message: "\(Self.displayName(w.href)): written, then removed by another client before the change was confirmed")
+            }
+            if let tag = tags[w.href] ?? nil, member.etag == tag { continue }
+            guard let current = FileManager.default.contents(atPath: file(member.file).path) else { continue }
+            let normal = { (text: [UInt8]) in ChangeCheck.normalised(text, options: options) }
+            if !ChangeCheck.holds(base: w.base.map(normal), ours: normal(w.ours), current: normal([UInt8](current))) {
+                throw LostUpdate(message: "\(Self.displayName(w.href)): the server took the write and then another client's over it (two writes with one If-Match); the change is made again on what it holds")
+            }
+        }
+    }
+
+    /// A new resource's href under `path`: ``Resources/freeName(for:isTaken:)``
+    /// among the members' hrefs.
+    static func freeName(for key: Resources.Key, under path: String, taken: Set<String>) -> String {
+        canonical(path + Resources.freeName(for: key) { taken.contains(canonical(path + $0)) })
+    }
+
+    /// Makes the pending writes, each conditional on the tag recorded with
+    /// it. A member another client changed since is left as they made it:
+    /// during a change that is a lost race (412: the member is read again,
+    /// whatever the sync token says, and the change is made again); for a
+    /// change cut off by an earlier command, it is said on standard error
+    /// and the write is dropped. A write whose answer was lost is settled
+    /// by asking the server (``settle(_:after:state:)``).
+    func finishPending(_ state: inout State, raceIsConflict: Bool = false) async throws {
+        while let write = state.pending.first {
+            do {
+                try await make(write, &state)
+            } catch let error as CalendarStoreError where error.code == .conflict && error.status == 412 {
+                // Already there (a write the server made before failing, or whose answer was lost) is done.
+                if try await !adopt(write, &state) {
+                    if raceIsConflict {
+                        try await refetch(write.href, &state)
+                        state.pending.removeAll()
+                        try saveState(state)
+                        throw error
+                    }
+                    // A write of a command cut off: another client came first.
+                    notices?("\(Self.displayName(write.href)): another client changed it before a change an earlier command made was written in full; it is left as they made it, without that change")
+                }
+            } catch let error as CalendarStoreError where raceIsConflict && Self.isAnswerLost(error) {
+                try await settle(write, after: error, state: &state)
+            } catch let error as CalendarStoreError where !Self.isPassing(error) {
+                // The server refuses the write as it stands (403, 409, 413, …): trying again will not help, so the
+                // rest of the change is dropped rather than left to block every later command.
+                state.pending.removeAll()
+                try saveState(state)
+                if raceIsConflict { throw error }
+                notices?("\(Self.displayName(write.href)): the server refused a change an earlier command could not finish (\(error)); the rest of that change is dropped")
+                return
+            }
+            state.pending.removeFirst()
+            try saveState(state)
+            if !raceIsConflict { notices?("\(Self.displayName(write.href)): written now, finishing a change an earlier command could not write in full") }
+        }
+        sweep(state)
+    }
+
+    /// One pending write, made: `PUT` (recording the member with the tag
+    /// the server returned) or `DELETE`.
+    private func make(_ write: PendingWrite, _ state: inout State) async throws {
+        if let file = write.file {
+            let text = try [UInt8](Data(contentsOf: self.file(file)))
+            let etag = try await client.put(write.href, text, ifMatch: write.etag)
+            let name = Self.fileName(write.href, etag)
+            try FolderStore.writeAtomically(text, to: self.file(name))
+            // A server that changed the text as it stored it gives no tag: the next sync fetches it.
+            state.members[write.href] = State.Member(etag: etag, file: name, uids: ResourceReader.scan(text)?.uids)
+        } else if let etag = write.etag {
+            do { try await client.delete(write.href, ifMatch: etag) } catch {
+                // Already gone is gone.
+                if error.code != .notFound { throw error }
+            }
+            state.members[write.href] = nil
+        }
+    }
+
+    /// A write whose request went out and whose answer did not come back
+    /// (a timeout, a lost connection): the server is asked what it holds
+    /// before anything is said. Holding the change, it is written; still as
+    /// it was, the write is made again (it is conditional); changed by
+    /// another client, it is a lost race. When the server cannot be asked
+    /// either, the original failure stands, and the write stays pending.
+    private func settle(_ write: PendingWrite, after error: CalendarStoreError, state: inout State) async throws {
+        let held: Bool
+        do { held = try await adopt(write, &state) } catch let again as CalendarStoreError where again.code != .cancelled { throw error }
+        if held { return }
+        do {
+            try await make(write, &state)
+        } catch let again as CalendarStoreError where again.code == .conflict && again.status == 412 {
+            try await refetch(write.href, &state)
+            state.pending.removeAll()
+            try saveState(state)
+            throw again
+        }
+    }
+
+    /// Whether a failure may pass (the connection, a timeout, the server's 5xx), so a write is worth trying again later.
+    static func isPassing(_ error: CalendarStoreError) -> Bool {
+        error.code == .transport && (error.status ?? 500) >= 500
+    }
+
+    /// Whether a failure may have come after the request reached the server: no HTTP answer, and not a refused connection.
+    static func isAnswerLost(_ error: CalendarStoreError) -> Bool {
+        error.code == .transport && error.status == nil && !error.message.contains("connection refused")
+            && !error.message.contains("could not be resolved")
+    }
+
+    /// Whether the server's member already is what a pending write would
+    /// make it (compared by content); if so, it is recorded in the cache as
+    /// the server holds it.
+    private func adopt(_ write: PendingWrite, _ state: inout State) async throws -> Bool {
+        let current: CalDAVResource?
+        do { current = try await client.get(write.href) } catch {
+            guard error.code == .notFound else { throw error }
+            current = nil
+        }
+        guard let file = write.file else {
+            if current == nil { state.members[write.href] = nil }
+            return current == nil
+        }
+        guard let current, let data = current.data, let ours = try? [UInt8](Data(contentsOf: self.file(file))),
+              Self.sameContent(data, ours, options: options) else { return false }
+        let name = Self.fileName(write.href, current.etag)
+        try FolderStore.writeAtomically(data, to: self.file(name))
+        state.members[write.href] = State.Member(etag: current.etag, file: name, uids: ResourceReader.scan(data)?.uids)
+        return true
+    }
+
+    /// Reads one member again into the cache, whatever the sync token says
+    /// (a 412 says it changed; a server, or a proxy, may disagree with its
+    /// own token); gone, it leaves the cache.
+    func refetch(_ href: String, _ state: inout State) async throws {
+        let current: CalDAVResource
+        do { current = try await client.get(href) } catch {
+            guard error.code == .notFound else { throw error }
+            state.members[href] = nil
+            try saveState(state)
+            return
+        }
+        let data = current.data ?? []
+        let name = Self.fileName(href, current.etag)
+        try FolderStore.writeAtomically(data, to: file(name))
+        state.members[href] = State.Member(etag: current.etag, file: name, uids: ResourceReader.scan(data)?.uids)
+        try saveState(state)
+    }
+
+    /// Whether two texts are one calendar, compared by content (``Resources/canonical(_:)``).
+    static func sameContent(_ a: [UInt8], _ b: [UInt8], options: ImportOptions) -> Bool {
+        let importer = ICalendarImporter(options: options)
+        guard let one = try? importer.importCalendar(from: Data(a)), let two = try? importer.importCalendar(from: Data(b)) else { return false }
+        return Resources.split(one.calendar).mapValues(Resources.canonical) == Resources.split(two.calendar).mapValues(Resources.canonical)
+    }
+}
+
+/// Whether a change still holds in what a server now has: the content
+/// lines the change added are there, and those it removed are not, each
+/// line taken with the component it is in (its name, `UID` and
+/// `RECURRENCE-ID`), unfolded, its parameters in one order, and lines a
+/// server or another client rewrites on every write (`DTSTAMP`,
+/// `LAST-MODIFIED`, `SEQUENCE`, `PRODID`) left out. Another client's
+/// change to other lines — another member booked into the same
+/// occurrence — does not undo it.
+enum ChangeCheck {
+    /// Whether `current` holds the change from `base` (`nil`: nothing) to `ours`.
+    static func holds(base: [UInt8]?, ours: [UInt8], current: [UInt8]) -> Bool {
+        let before = base.map(lines) ?? [], after = lines(ours), now = lines(current)
+        return after.subtracting(before).isSubset(of: now) && before.subtracting(after).isDisjoint(with: now)
+    }
+
+    /// A resource's text as Horari writes it (read and written again), so
+    /// that what a server rewrites as it stores — quoting, folding, order,
+    /// line ends — is not taken for a change; unreadable text is left as it is.
+    static func normalised(_ text: [UInt8], options: ImportOptions) -> [UInt8] {
+        guard let read = try? ICalendarImporter(options: options).importCalendar(from: Data(text)) else { return text }
+        return Array(ICalendarExporter(options: .init(includeRejected: true)).exportData(read.calendar))
+    }
+
+    /// Properties that change on every write, whoever makes it.
+    private static let volatile: Set<String> = ["DTSTAMP", "LAST-MODIFIED", "SEQUENCE", "PRODID"]
+
+    /// Each content line with its component's identity.
+    static func lines(_ text: [UInt8]) -> Set<String> {
+        var out: Set<String> = []
+        var stack: [(name: String, lines: [String], id: String)] = []
+        for line in unfolded(String(decoding: text, as: UTF8.self)) {
+            let (name, rest) = split(line)
+            if name == "BEGIN" {
+                stack.append((rest.uppercased(), [], ""))
+            } else if name == "END" {
+                guard let top = stack.popLast() else { continue }
+                let context = (stack.map(\.name) + [top.name + top.id]).joined(separator: "/")
+                for l in top.lines { out.insert(context + "|" + l) }
+            } else if !stack.isEmpty, !volatile.contains(name) {
+                let normal = normalised(line)
+                stack[stack.count - 1].lines.append(normal)
+                if name == "UID" || name == "RECURRENCE-ID" { stack[stack.count - 1].id += "[" + normal + "]" }
+            }
+        }
+        return out
+    }
+
+    /// The lines of iCalendar text, unfolded, without empty ones.
+    private static func unfolded(_ text: String) -> [String] {
+        var out: [String] = []
+        for raw in text.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: true) {
+            if raw.first == " " || raw.first == "\t", !out.isEmpty {
+                out[out.count - 1] += raw.dropFirst()
+            } else {
+                out.append(String(raw))
+            }
+        }
+        return out
+    }
+
+    /// A line's name, upper-cased, and its value.
+    private static func split(_ line: String) -> (String, String) {
+        let head = line.prefix { $0 != ":" && $0 != ";" }
+        let value = line.firstIndex(of: ":").map { String(line[line.index(after: $0)...]) } ?? ""
+        return (head.uppercased(), value)
+    }
+
+    /// A line with its name upper-cased and its parameters sorted (none holds a quoted `:` or `;` in what Horari writes).
+    private static func normalised(_ line: String) -> String {
+        guard let colon = line.firstIndex(of: ":") else { return line.uppercased() }
+        var parts = line[..<colon].split(separator: ";").map(String.init)
+        guard !parts.isEmpty else { return String(line) }
+        let name = parts.removeFirst().uppercased()
+        return ([name] + parts.sorted()).joined(separator: ";") + line[colon...]
+    }
+}
