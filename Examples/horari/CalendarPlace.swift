@@ -135,13 +135,7 @@ extension CalendarStore {
     func readAllowingCache() async throws -> ImportResult {
         let read: CachedRead
         do { read = try await loadAllowingCache() } catch { throw error.underlying }
-        if let asOf = read.asOf {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.dateFormat = "yyyy-MM-dd HH:mm"
-            let when = formatter.string(from: asOf)
-            FileHandle.standardError.write(Data("\(location): the server cannot be reached; showing the calendar as of \(when) (horari's cache, \(TimeZone.current.identifier)); changes need the server\n".utf8))
-        }
+        if let asOf = read.asOf { sayReadFromCache(location, asOf: asOf) }
         return read.result
     }
 
@@ -160,4 +154,14 @@ extension CalendarStore {
             throw error.underlying
         }
     }
+}
+
+/// The one line a read from a collection's cache says on standard error:
+/// the server cannot be reached, and as of when the calendar is shown.
+func sayReadFromCache(_ location: CalendarLocation, asOf: Date) {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.dateFormat = "yyyy-MM-dd HH:mm"
+    let when = formatter.string(from: asOf)
+    FileHandle.standardError.write(Data("\(location): the server cannot be reached; showing the calendar as of \(when) (horari's cache, \(TimeZone.current.identifier)); changes need the server\n".utf8))
 }

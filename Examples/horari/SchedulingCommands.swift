@@ -39,7 +39,9 @@ struct BookOptions: ParsableArguments {
     func read() async throws -> SchedulingBook {
         let place = try place
         guard place.exists else { throw noCalendarYet(place) }
-        return try await scheduling(place) { gym async throws(SchedulingStoreError) in try await gym.book() }
+        let (book, asOf) = try await scheduling(place) { gym async throws(SchedulingStoreError) in try await gym.bookAllowingCache() }
+        if let asOf { sayReadFromCache(place.location, asOf: asOf) }
+        return book
     }
 
     /// The clock times are shown and typed on: --time-zone, else the book's own.
@@ -84,8 +86,9 @@ struct BookOptions: ParsableArguments {
         let settings = SchedulingStore.Settings(
             now: { zone in try Self.instant(typed, inZone: timeZone ?? zone) }, newCalendarZone: newZone,
             ifDamaged: damagePolicy(force: force), whileWaiting: { sayWaiting(for: place) })
+        let gym = SchedulingStore(try place.store(), settings: settings)
         do {
-            return try await call(SchedulingStore(place.store(), settings: settings))
+            return try await call(gym)
         } catch {
             throw cliError(error, place)
         }

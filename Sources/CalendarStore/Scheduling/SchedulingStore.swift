@@ -92,13 +92,27 @@ public struct SchedulingStore: Sendable {
     ///   read (its diagnostics say where), `.unreadableBook` naming every
     ///   record the book refuses.
     public func book() async throws(SchedulingStoreError) -> SchedulingBook {
-        try await turns.run { () async throws(SchedulingStoreError) in try await read() }
+        try await turns.run { () async throws(SchedulingStoreError) in try await read(allowingCache: false).book }
     }
 
-    /// ``book()``, in this call's turn.
-    private func read() async throws(SchedulingStoreError) -> SchedulingBook {
-        let loaded: ImportResult
-        do { loaded = try await store.load() } catch { throw .from(error.underlying) }
+    /// The book as the calendar keeps it now or, on a CalDAV collection whose
+    /// server cannot be reached, as the store's cache last had it, with when
+    /// that was (`CalendarStore.loadAllowingCache()`): for an app that shows
+    /// the timetable offline. A change is never made on the cache.
+    ///
+    /// - Returns: the book, and when the cache last agreed with the server
+    ///   for a book read from the cache (`nil` for one read now).
+    public func bookAllowingCache() async throws(SchedulingStoreError) -> (book: SchedulingBook, asOf: Date?) {
+        try await turns.run { () async throws(SchedulingStoreError) in try await read(allowingCache: true) }
+    }
+
+    /// ``book()`` or ``bookAllowingCache()``, in this call's turn.
+    private func read(allowingCache: Bool) async throws(SchedulingStoreError) -> (book: SchedulingBook, asOf: Date?) {
+        let read: CachedRead
+        do {
+            read = allowingCache ? try await store.loadAllowingCache() : CachedRead(result: try await store.load(), asOf: nil)
+        } catch { throw .from(error.underlying) }
+        let (loaded, asOf) = (read.result, read.asOf)
         let calendar = loaded.calendar
         if let first = loaded.damage.first,
            (try? calendar.schedulingCheck(defaultTimeZone: bookZone(of: calendar)))?.problems.contains(where: { $0.severity == .error }) ?? true {
@@ -107,7 +121,7 @@ public struct SchedulingStore: Sendable {
                 .damaged, "\(store.location) did not import cleanly (\(problems), the first on line \(first.line): \(first.message)); nothing was changed",
                 diagnostics: loaded.damage))
         }
-        return try readBook(calendar)
+        return (try readBook(calendar), asOf)
     }
 
     // MARK: - Changing
@@ -195,7 +209,7 @@ public struct SchedulingStore: Sendable {
                                                        whileWaiting: settings.whileWaiting, body)
         } catch let error as SchedulingError {
             // A record the book cannot read is said with its line, whatever the change was.
-            _ = try await read()
+            _ = try await read(allowingCache: false)
             throw .refused(error)
         } catch {
             throw .from(error)
