@@ -105,6 +105,8 @@ let package = Package(
             dependencies: ["CalendarCore", "ICalendarKit", "CalendarViews", "CalendarScheduling", "CLibICal", "_CalendarTestSupport"],
             path: "Benchmarks/HorariBench"
         ),
+        // Not in `make test`: sequential GETs against a CalDAV server, for Benchmarks/caldav_bench.py.
+        .executableTarget(name: "CalDAVBench", dependencies: ["CalendarStore"], path: "Benchmarks/CalDAVBench"),
         // Fuzzing (CONTRIBUTING.md, `make fuzz`): what each input must survive,
         // and one libFuzzer executable per entry point. Built plainly, each
         // replays inputs; with `-sanitize=fuzzer,address -DFUZZING`, it fuzzes.

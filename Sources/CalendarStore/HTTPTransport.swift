@@ -40,11 +40,22 @@ final class HTTPTransport: Sendable {
     private let delegate: SessionDelegate
     /// The longest one exchange may take, in seconds.
     let timeout: TimeInterval
+    /// The reference mode of `Benchmarks/caldav_bench.py`
+    /// (`HORARI_CALDAV_SESSION_PER_REQUEST=1`): a `URLSession` of its own
+    /// for every request, as the client did before issue 29, so that the
+    /// two are measured in one run. Never set otherwise.
+    private let sessionPerRequest: Bool
 
     /// A transport whose exchanges take at most `timeout` seconds and read at most `limit` bytes.
-    init(timeout: TimeInterval, limit: Int) {
+    init(timeout: TimeInterval, limit: Int, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.timeout = timeout
+        sessionPerRequest = environment["HORARI_CALDAV_SESSION_PER_REQUEST"] == "1"
         delegate = SessionDelegate(limit: limit)
+        session = Self.makeSession(timeout: timeout, delegate: delegate)
+    }
+
+    /// A session whose every task reports to `delegate`.
+    private static func makeSession(timeout: TimeInterval, delegate: SessionDelegate) -> URLSession {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = max(timeout, 1)
         configuration.timeoutIntervalForResource = max(timeout, 1)
@@ -54,7 +65,7 @@ final class HTTPTransport: Sendable {
         configuration.httpShouldSetCookies = false
         configuration.urlCredentialStorage = nil
         configuration.httpMaximumConnectionsPerHost = 4
-        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+        return URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
     }
 
     deinit {
@@ -66,9 +77,17 @@ final class HTTPTransport: Sendable {
     /// - Throws: `transport` (the connection, the timeout), `cancelled`
     ///   (the calling task was cancelled), `tooLarge`, `badResponse`.
     func exchange(_ request: URLRequest, what: String) async throws(CalendarStoreError) -> HTTPOutcome {
+        guard sessionPerRequest else { return try await exchange(request, what: what, on: session, delegate: delegate) }
+        let delegate = SessionDelegate(limit: delegate.limit)
+        let session = Self.makeSession(timeout: timeout, delegate: delegate)
+        defer { session.finishTasksAndInvalidate() }
+        return try await exchange(request, what: what, on: session, delegate: delegate)
+    }
+
+    /// Runs `request` on `session`, whose delegate is `delegate`.
+    private func exchange(_ request: URLRequest, what: String, on session: URLSession, delegate: SessionDelegate) async throws(CalendarStoreError) -> HTTPOutcome {
         let task = session.dataTask(with: request)
         let id = task.taskIdentifier
-        let delegate = delegate
         delegate.register(id)
         let timeout = timeout
         // A Dispatch timer, not a sleeping Task: it fires on time even while
