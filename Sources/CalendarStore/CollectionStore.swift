@@ -213,19 +213,8 @@ struct CollectionStore {
                 try await makeCalendar()
                 missing = false
             }
-            do {
-                try await write(writes, in: after, exporter: try exporterFor(after), state: &state)
-                return result
-            } catch let error as CalendarStoreError where error.code == .conflict && error.status == 412 {
-                lost = error
-            } catch let error as LostUpdate {
-                // The server took the write, then let another client's write over it: made again on what it holds.
-                lost = CalendarStoreError(.conflict, error.message)
-            } catch let error as CalendarStoreError where !state.pending.isEmpty {
-                // Cut off half-way: what is left is kept, and finished by the next command.
-                throw CalendarStoreError(error.code, status: error.status, error.message
-                    + "; the change is kept in horari's cache, and the next command on this calendar writes what is left of it")
-            }
+            lost = try await tryWrites(writes, in: after, exporter: try exporterFor(after), state: &state)
+            if lost == nil { return result }
         }
         throw CalendarStoreError(.conflict, status: 412, "\(Self.shown(client.collection.absoluteString)): the change lost the race to other writers \(Self.attempts) times in a row (the last: \(lost?.message ?? "")); nothing more was written, try again")
     }
@@ -250,6 +239,25 @@ struct CollectionStore {
         } catch where error.code == .transport && error.status == 409 {
             try await client.makeParent()
             try await client.makeCalendar(displayName: nil)
+        }
+    }
+
+    /// One try at a change's writes: `nil` when they were made, else the
+    /// race they lost (a 412, or a lost update found by the confirmation),
+    /// for the change to be made again.
+    private func tryWrites(_ writes: [Resources.Write], in after: ICalendar, exporter: ICalendarExporter, state: inout State) async throws -> CalendarStoreError? {
+        do {
+            try await write(writes, in: after, exporter: exporter, state: &state)
+            return nil
+        } catch let error as CalendarStoreError where error.code == .conflict && error.status == 412 {
+            return error
+        } catch let error as LostUpdate {
+            // The server took the write, then let another client's write over it: made again on what it holds.
+            return CalendarStoreError(.conflict, error.message)
+        } catch let error as CalendarStoreError where !state.pending.isEmpty {
+            // Cut off half-way: what is left is kept, and finished by the next command.
+            throw CalendarStoreError(error.code, status: error.status, error.message
+                + "; the change is kept in horari's cache, and the next command on this calendar writes what is left of it")
         }
     }
 
