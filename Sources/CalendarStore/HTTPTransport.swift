@@ -77,7 +77,12 @@ final class HTTPTransport: Sendable {
     /// - Throws: `transport` (the connection, the timeout), `cancelled`
     ///   (the calling task was cancelled), `tooLarge`, `badResponse`.
     func exchange(_ request: URLRequest, what: String) async throws(CalendarStoreError) -> HTTPOutcome {
-        guard sessionPerRequest else { return try await exchange(request, what: what, on: session, delegate: delegate) }
+        // A write goes on a session of its own: on Linux, a PUT whose connection the server closed before
+        // answering left the shared session's task spinning until the timeout (a PUT cut off by a proxy took
+        // the whole 20 s it was given, against 0.1 s on a session of its own), and a lost write's answer must
+        // be settled at once. Reads, the bulk of the requests, share the session and its connections.
+        let write = ["PUT", "DELETE", "MKCALENDAR", "MKCOL"].contains(request.httpMethod ?? "")
+        guard sessionPerRequest || write else { return try await exchange(request, what: what, on: session, delegate: delegate) }
         let delegate = SessionDelegate(limit: delegate.limit)
         let session = Self.makeSession(timeout: timeout, delegate: delegate)
         defer { session.finishTasksAndInvalidate() }
