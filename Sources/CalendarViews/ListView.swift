@@ -147,6 +147,23 @@ public struct ListView: Hashable, Sendable, Codable {
         self.init(schedule: schedule, options: options, forwardFrom: start, after: nil)
     }
 
+    /// The first page of the occurrences that start inside an interval of
+    /// instants, such as the one a date-range picker gives.
+    ///
+    /// The interval's end is exclusive, as every window in Horari is (an
+    /// occurrence starting exactly at `interval.end` is not listed); it
+    /// takes the place of ``Options/lookaheadDays``. Pages after this one
+    /// (``nextPage``) look ahead as far as the options say.
+    ///
+    /// - Parameters:
+    ///   - interval: the instants to list, such as a week's `DateInterval`.
+    ///   - schedule: the schedule.
+    ///   - options: the zone, page size and names.
+    public init(in interval: DateInterval, schedule: Schedule, options: Options = Options()) {
+        self.init(schedule: schedule, options: options, forwardFrom: interval.start.clampedEpochSeconds, after: nil,
+                  until: interval.end.clampedEpochSecondsRoundedUp)
+    }
+
     /// The page after `cursor`.
     public init(after cursor: Cursor, schedule: Schedule, options: Options = Options()) {
         self.init(schedule: schedule, options: options, forwardFrom: cursor.startSeconds, after: cursor)
@@ -172,10 +189,10 @@ public struct ListView: Hashable, Sendable, Codable {
         self.init(page: Array(found.suffix(limit)), zone: zone, more: found.count > limit, forward: false, options: options)
     }
 
-    private init(schedule: Schedule, options: Options, forwardFrom start: Int64, after cursor: Cursor?) {
+    private init(schedule: Schedule, options: Options, forwardFrom start: Int64, after cursor: Cursor?, until end: Int64? = nil) {
         let limit = max(0, options.limit)
         let zone = options.zone(for: schedule)
-        let horizon = start + Int64(max(0, options.lookaheadDays)) * 86_400
+        let horizon = end ?? start + Int64(max(0, options.lookaheadDays)) * 86_400
         // The schedule's occurrences in order, computed as they are taken:
         // a page costs its own occurrences (and one more, to know whether
         // there are more), not the lookahead's.
@@ -183,7 +200,7 @@ public struct ListView: Hashable, Sendable, Codable {
         var occurrences = schedule.occurrenceSequence(from: Date(epochSeconds: start), to: Date(epochSeconds: horizon), floatingZone: zone).makeIterator()
         while found.count <= limit, let o = occurrences.next() {
             // Only what starts inside: one already under way belongs to an earlier page.
-            guard o.startSeconds >= start, cursor.map({ Self.comes(o, after: $0) }) ?? true else { continue }
+            guard o.startSeconds >= start, o.startSeconds < horizon, cursor.map({ Self.comes(o, after: $0) }) ?? true else { continue }
             found.append(o)
         }
         self.init(page: Array(found.prefix(limit)), zone: zone, more: found.count > limit, forward: true, options: options)

@@ -26,7 +26,7 @@ private struct Make {
             let name = String(UnicodeScalar(UInt8(97 + n)))
             items.append(try item(name, at(10, parts[0][0], parts[0][1]), minutes: end - start))
         }
-        return Schedule(items: items)
+        return try Schedule(items: items)
     }
 }
 
@@ -37,7 +37,7 @@ struct WeekViewTests {
 
     @Test("Seven days from the first weekday: empty, one occurrence, or several with the localised label")
     func contents() throws {
-        let schedule = Schedule(items: [
+        let schedule = try Schedule(items: [
             try Make.item("swim", Make.at(10, 9), minutes: 60, color: "teal"),
             try Make.item("run", Make.at(11, 8), minutes: 30, color: "teal"),
             try Make.item("yoga", Make.at(11, 19), minutes: 60, color: "orange"),
@@ -78,7 +78,7 @@ struct WeekViewTests {
         reading.kind = .task
         var maths = try Make.item("maths", Make.at(12, 20), minutes: nil)
         maths.kind = .task
-        let schedule = Schedule(items: [
+        let schedule = try Schedule(items: [
             try Make.item("swim", Make.at(10, 9), minutes: 60), try Make.item("run", Make.at(10, 18), minutes: 30),
             try Make.item("yoga", Make.at(11, 19), minutes: 60), essay, reading, maths,
         ])
@@ -165,7 +165,7 @@ struct DayViewTests {
 
     @Test("Across midnight on both days, cut at the edges; all-day apart; slots list what overlaps each hour")
     func midnightAndAllDay() throws {
-        let schedule = Schedule(items: [
+        let schedule = try Schedule(items: [
             try Make.item("late", Make.at(10, 22), minutes: 180),
             try Make.item("early", Make.at(11, 1), minutes: 60),
             CalendarItem(uid: "trip", title: "trip", start: .date(try LocalDate(year: 2026, month: 3, day: 11)), end: nil),
@@ -188,7 +188,7 @@ struct DayViewTests {
 
     @Test("The display zone places items: 09:00 in Madrid is 08:00 in London")
     func displayZone() throws {
-        let schedule = Schedule(items: [try Make.item("a", Make.at(10, 9), minutes: 60)])
+        let schedule = try Schedule(items: [try Make.item("a", Make.at(10, 9), minutes: 60)])
         let view = DayView(date: try LocalDate(year: 2026, month: 3, day: 10), schedule: schedule,
                            options: .init(zone: try .named("Europe/London")))
         #expect(view.timed.first?.startMinute == 8 * 60)
@@ -206,7 +206,7 @@ struct ListViewTests {
         for n in 0..<6 { items.append(try Make.item("tie-\(n)", Make.at(9, 18), minutes: 60)) }
         items.append(try Make.item("may", Make.at(4, 12, month: 5), minutes: 30))
         items.append(try Make.item("past", Make.at(1, 8, month: 2), minutes: 30))
-        return Schedule(items: items)
+        return try Schedule(items: items)
     }
 
     @Test("From a date onward, ascending, grouped by month")
@@ -255,7 +255,7 @@ struct ListViewTests {
     @Test("A yearly series found 20 years ahead once the lookahead allows it")
     func lookahead() throws {
         let birthday = try Make.item("b", .date(try LocalDate(year: 2000, month: 6, day: 1)), minutes: nil, rule: "FREQ=YEARLY;UNTIL=20450601")
-        let schedule = Schedule(items: [birthday])
+        let schedule = try Schedule(items: [birthday])
         let short = ListView(from: try LocalDate(year: 2026, month: 1, day: 1), schedule: schedule, options: .init(limit: 25))
         #expect(short.occurrences.count == 10)  // ten years, the default lookahead
         let long = ListView(from: try LocalDate(year: 2026, month: 1, day: 1), schedule: schedule, options: .init(limit: 25, lookaheadDays: 30 * 366))

@@ -23,7 +23,7 @@ struct MonthViewTests {
     @Test("One item shows its colour; two, of the same colour or not, show several (red)")
     func redRule() throws {
         let at = { (d: Int, h: Int) in CalendarTime.zoned(try LocalDateTime(year: 2026, month: 3, day: d, hour: h), "Europe/Madrid") }
-        let schedule = Schedule(items: [
+        let schedule = try Schedule(items: [
             try item("a", at(2, 9), .duration(.init(seconds: 3600)), "teal"),
             try item("b", at(3, 9), .duration(.init(seconds: 3600)), "teal"),
             try item("c", at(3, 18), .duration(.init(seconds: 3600)), "teal"),
@@ -41,7 +41,7 @@ struct MonthViewTests {
 
     @Test("Across midnight and all-day spans count on every day they cover (end exclusive), in the display zone")
     func spans() throws {
-        let schedule = Schedule(items: [
+        let schedule = try Schedule(items: [
             // 22:00–02:00 Madrid: the 10th and the 11th.
             try item("night", .zoned(try LocalDateTime(year: 2026, month: 3, day: 10, hour: 22), "Europe/Madrid"), .duration(.init(seconds: 4 * 3600)), "navy"),
             // Ends exactly at midnight: only the 12th.
@@ -123,7 +123,7 @@ struct MonthViewTests {
 
     @Test("A month view survives JSON")
     func codable() throws {
-        let schedule = Schedule(items: [try item("a", .date(try day(2)), nil, "teal")])
+        let schedule = try Schedule(items: [try item("a", .date(try day(2)), nil, "teal")])
         let view = MonthView(year: 2026, month: 3, schedule: schedule, options: .init(today: try day(2)))
         let back = try JSONDecoder().decode(MonthView.self, from: JSONEncoder().encode(view))
         #expect(back == view)

@@ -35,7 +35,7 @@ struct ReadmeExampleTests {
 
         // The README's views snippet, verbatim.
         // The yoga class above, seen through the views (in Catalan).
-        let schedule = Schedule(items: [yoga])
+        let schedule = try Schedule(items: [yoga])
         let names = CalendarNames(locale: Locale(identifier: "ca_ES"))
         let march4 = try LocalDate(year: 2026, month: 3, day: 4)
         let month = MonthView(year: 2026, month: 3, schedule: schedule, options: .init(firstWeekday: names.firstWeekday, zone: madrid))

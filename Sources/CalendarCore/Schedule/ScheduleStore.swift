@@ -11,7 +11,7 @@ import Foundation
 /// ```
 ///
 /// An actor: changes are serialised, and every reader gets a consistent
-/// snapshot. Each change rebuilds the snapshot's index (O(n log n)).
+/// snapshot (every item validated, so every zone it names resolves). Each change rebuilds the snapshot's index (O(n log n)).
 public actor ScheduleStore {
     /// What happened to the items.
     public struct Change: Sendable {
@@ -62,7 +62,7 @@ public actor ScheduleStore {
         self.rules = rules
         self.zones = zones
         self.items = items
-        self.snapshot = Schedule(items: items, zones: zones)
+        self.snapshot = Schedule(items: items, timeZone: nil, zones: zones, compilingSeries: true)
     }
 
     /// Adds an item.
@@ -134,7 +134,7 @@ public actor ScheduleStore {
     private func unsubscribe(_ id: UUID) { subscribers[id] = nil }
 
     private func publish(_ kind: Change.Kind, _ uid: String) {
-        snapshot = Schedule(items: items, zones: zones)
+        snapshot = Schedule(items: items, timeZone: nil, zones: zones, compilingSeries: true)
         let change = Change(kind: kind, uid: uid, snapshot: snapshot)
         for continuation in subscribers.values { continuation.yield(change) }
     }

@@ -76,7 +76,7 @@ let google = try ICalendarImporter().importCalendar(contentsOf: url)
 print("\nImported ‘\(google.calendar.name ?? "")’ from Google, on \(google.calendar.timeZone ?? "no zone")'s clocks:")
 for problem in google.diagnostics { print("  \(problem)") }
 let mine = google.calendar.schedule()  // Google's UTC times read on its X-WR-TIMEZONE
-let week = Schedule(items: try await gym.book.memberSchedule(member: "marta").items + mine.items, timeZone: madrid)
+let week = try Schedule(items: try await gym.book.memberSchedule(member: "marta").items + mine.items, timeZone: madrid)
 let occurrences = week.occurrences(from: today.start(in: madrid), to: today.adding(days: 7).start(in: madrid), floatingZone: madrid)
 print("Marta's week, the gym's classes and Google's events together:")
 for o in occurrences {
