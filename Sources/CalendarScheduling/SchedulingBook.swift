@@ -9,7 +9,7 @@ import Foundation
 /// coach's data is reached only through calls that name the coach, and none
 /// of them returns or changes another coach's clients or sessions — to a
 /// coach, another coach's client does not exist. Share a book between tasks
-/// through ``Scheduler``; save it with the calendar file through
+/// through ``FrontDesk``; save it with the calendar file through
 /// SchedulingICalendar (`calendar.setScheduling(book)`).
 ///
 /// The records are kept in three aspects, each readable on its own:

@@ -63,7 +63,7 @@ struct ScheduleTests {
 
     @Test("the store validates, refuses duplicates and publishes every change")
     func store() async throws {
-        let store = try ScheduleStore()
+        let store = try LiveSchedule()
         let updates = await store.changes()
         let a = CalendarItem(uid: "a", title: "A", start: try t(2, 9))
         try await store.add(a)
@@ -76,7 +76,7 @@ struct ScheduleTests {
         try await store.update(edited)
         try await store.delete(uid: "a")
         await #expect(throws: CalendarItemError.self) { try await store.delete(uid: "a") }
-        var kinds: [ScheduleStore.Change.Kind] = []
+        var kinds: [LiveSchedule.Change.Kind] = []
         for await change in updates {
             kinds.append(change.kind)
             if change.kind == .updated { #expect(change.snapshot.item(uid: "a")?.title == "A2") }

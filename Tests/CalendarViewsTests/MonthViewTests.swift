@@ -30,7 +30,7 @@ struct MonthViewTests {
             try item("d", at(4, 9), .duration(.init(seconds: 3600)), "teal"),
             try item("e", at(4, 10), .duration(.init(seconds: 3600)), "orange"),
         ])
-        let view = MonthView(year: 2026, month: 3, schedule: schedule, options: .init(zone: madrid))
+        let view = MonthView(year: 2026, month: 3, schedule: schedule, options: .init(timeZone: madrid))
         let teal = try ItemColor.named("teal")
         #expect(marker(view, 2) == .single(teal))
         #expect(marker(view, 3) == .several(count: 2))
@@ -50,7 +50,7 @@ struct MonthViewTests {
             try item("trip", .date(try day(20)), .at(.date(try day(23))), "olive"),
             try item("call", .utc(try LocalDateTime(year: 2026, month: 3, day: 21, hour: 9)), nil, "navy"),
         ])
-        let view = MonthView(year: 2026, month: 3, schedule: schedule, options: .init(zone: madrid))
+        let view = MonthView(year: 2026, month: 3, schedule: schedule, options: .init(timeZone: madrid))
         let navy = try ItemColor.named("navy")
         let olive = try ItemColor.named("olive")
         #expect(marker(view, 10) == .single(navy))
@@ -62,7 +62,7 @@ struct MonthViewTests {
         #expect(marker(view, 22) == .single(olive))
         #expect(marker(view, 23) == DayMarker.none)
         // Seen from Tokyo (+9), the 22:00 Madrid start is already the 11th.
-        let tokyo = MonthView(year: 2026, month: 3, schedule: schedule, options: .init(zone: try .named("Asia/Tokyo")))
+        let tokyo = MonthView(year: 2026, month: 3, schedule: schedule, options: .init(timeZone: try .named("Asia/Tokyo")))
         #expect(marker(tokyo, 10) == DayMarker.none)
         #expect(marker(tokyo, 11) == .single(navy))
     }

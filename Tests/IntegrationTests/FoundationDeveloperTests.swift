@@ -90,7 +90,7 @@ struct FoundationDeveloperTests {
         #expect(try series.instances(in: window, zones: calendar.zones).count == 2)
         #expect(all[0].dateInterval.duration == 3600)
         #expect(all[0].duration == .hours(1))
-        let list = ListView(in: window, schedule: schedule, options: .init(zone: try .named("America/New_York")))
+        let list = ListView(in: window, schedule: schedule, options: .init(timeZone: try .named("America/New_York")))
         #expect(list.occurrences.map(\.id) == all[0..<2].map(\.id))
     }
 

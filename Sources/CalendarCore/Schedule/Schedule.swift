@@ -98,7 +98,7 @@ public struct Schedule: Sendable {
 
     /// Creates a snapshot of items, each of whose zones must resolve.
     ///
-    /// Items are not otherwise validated here; see ``ScheduleStore``.
+    /// Items are not otherwise validated here; see ``LiveSchedule``.
     ///
     /// Every `TZID` the items name (start, end, `RDATE`, `EXDATE`, each
     /// changed instance) must resolve through `zones` or the system's zone

@@ -29,7 +29,7 @@ for (id, name) in [("marta", "Marta Roig"), ("oriol", "Oriol Camps"), ("aina", "
 }
 
 // Members book through their own desks; the scheduler serves one request at a time.
-let gym = Scheduler(book: book)
+let gym = FrontDesk(book: book)
 let thursday: LocalDate = "2026-11-26"
 for id in ["aina", "oriol", "quim"] {
     try await gym.member(id).book(classID: "pilates", on: thursday, now: now)
