@@ -7,7 +7,7 @@ import _CalendarTestSupport
 ///
 /// - 100,000 bookings across 1,000 weekly class series (10,000 members, ten
 ///   bookings each, random occurrences over twelve weeks, fixed seed), through
-///   the book's rules and through the `Scheduler` actor, against a reference
+///   the book's rules and through the `FrontDesk` actor, against a reference
 ///   in the same run: appending the same member IDs to a bare dictionary of
 ///   arrays, with no rule checked. Memory per booking is the heap's growth
 ///   (the resident set) over the bookings, beside the bare dictionary's.
@@ -84,7 +84,7 @@ enum SchedulingBench {
         precondition(refused == 0 && value.bookingCount == requests.count, "every request books")
 
         // Through the actor, one request at a time from one task.
-        let scheduler = Scheduler(book: book)
+        let scheduler = FrontDesk(book: book)
         let start = DispatchTime.now().uptimeNanoseconds
         for r in requests {
             _ = try await scheduler.perform { b throws(SchedulingError) in try b.book(member: r.member, classID: r.classID, on: r.date, now: now) }
@@ -94,7 +94,7 @@ enum SchedulingBench {
         precondition(booked == requests.count)
 
         // Through the actor from eight tasks at once, each with an eighth of the requests.
-        let shared = Scheduler(book: book)
+        let shared = FrontDesk(book: book)
         let all = requests
         let startShared = DispatchTime.now().uptimeNanoseconds
         try await withThrowingTaskGroup(of: Void.self) { group in

@@ -21,8 +21,8 @@ enum ViewsBench {
         var medians: [Int: Double] = [:]
         var later: [Int: Double] = [:]
         for size in sizes {
-            let schedule = Schedule(items: try items(singles: size, series: 1_000))
-            let options = MonthView.Options(firstWeekday: .monday, zone: zone, today: try LocalDate(year: 2026, month: 11, day: 22))
+            let schedule = try Schedule(items: try items(singles: size, series: 1_000))
+            let options = MonthView.Options(firstWeekday: .monday, timeZone: zone, today: try LocalDate(year: 2026, month: 11, day: 22))
             func median(_ year: Int) -> Double {
                 var times: [Double] = []
                 var sink = 0

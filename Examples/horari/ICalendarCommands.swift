@@ -241,7 +241,7 @@ struct Import: AsyncParsableCommand {
         // A new calendar is created on one clock, once (Docs/TimeZones.md).
         let newZone = try Clock(named: timeZone ?? incoming.calendarZone(namedBy: ICalendar.bookZoneProperties) ?? Clock.systemZoneName, zones: incoming.zones).name
         try target.prepareFolder()
-        let report: SyncReport
+        let report: MergeReport
         let progress = ProgressLine(file: file)
         defer { progress.finish() }
         do {

@@ -31,7 +31,7 @@ struct Month: AsyncParsableCommand {
         let context = try await view.context()
         let (year, monthNumber) = try parseMonth(month, default: context.today)
         let mview = MonthView(year: year, month: monthNumber, schedule: context.schedule,
-                              options: .init(firstWeekday: context.firstWeekday, zone: context.zone, today: context.today))
+                              options: .init(firstWeekday: context.firstWeekday, timeZone: context.zone, today: context.today))
         guard view.format == .text else { return try printJSON(mview, command: "month", timeZone: context.clock.name) }
         var text = context.clock.header.map { $0 + "\n" } ?? ""
         text += MonthGrid.render(mview, names: context.names, weekNumbers: weekNumbers, painter: context.painter)

@@ -91,7 +91,7 @@ struct Sample: AsyncParsableCommand {
         let painter = Painter(choice: color)
         let names = CalendarNames(locale: Locale(identifier: "en_US_POSIX"))
         let mview = MonthView(year: day.year, month: day.month, schedule: schedule,
-                              options: .init(firstWeekday: try parseWeekday(firstWeekday), zone: zone, today: day))
+                              options: .init(firstWeekday: try parseWeekday(firstWeekday), timeZone: zone, today: day))
 
         var out = "\(calendar.name ?? "Sample gym") — the sample gym calendar, times in \(zoneName)"
         if shift != 0, let (y, m) = SampleCalendar.month(of: SampleCalendar.text) {
@@ -136,7 +136,7 @@ struct Sample: AsyncParsableCommand {
     private func comingUp(from day: LocalDate, schedule: Schedule, book: SchedulingBook, clock: Clock, names: CalendarNames, painter: Painter) -> String {
         let zone = clock.rules
         guard upcoming > 0 else { return "" }
-        let list = ListView(from: day, schedule: schedule, options: .init(zone: zone, limit: upcoming, names: names))
+        let list = ListView(from: day, schedule: schedule, options: .init(timeZone: zone, limit: upcoming, names: names))
         var out = "Coming up\n"
         for o in list.sections.flatMap(\.occurrences) {
             let weekday = names.shortWeekdays[o.start.date.weekday.rawValue]

@@ -167,7 +167,7 @@ struct Week: AsyncParsableCommand {
         let context = try await view.context()
         let day = try parseDate(date, option: "the date", default: context.today)
         let week = WeekView(containing: day, schedule: context.schedule,
-                            options: .init(firstWeekday: context.firstWeekday, zone: context.zone, today: context.today, names: context.names))
+                            options: .init(firstWeekday: context.firstWeekday, timeZone: context.zone, today: context.today, names: context.names))
         guard view.format == .text else { return try printJSON(week, command: "week", timeZone: context.clock.name) }
         let ids = context.shortIDs()
         context.printHeader()
@@ -212,7 +212,7 @@ struct Day: AsyncParsableCommand {
     func run() async throws {
         let context = try await view.context()
         let date = try parseDate(self.date, option: "the date", default: context.today)
-        let day = DayView(date: date, schedule: context.schedule, options: .init(zone: context.zone, today: context.today, names: context.names))
+        let day = DayView(date: date, schedule: context.schedule, options: .init(timeZone: context.zone, today: context.today, names: context.names))
         guard view.format == .text else { return try printJSON(day, command: "day", timeZone: context.clock.name) }
         let ids = context.shortIDs()
         context.printHeader()
@@ -269,7 +269,7 @@ struct List: AsyncParsableCommand {
     func run() async throws {
         guard limit > 0 else { throw ValidationError("--limit must be at least 1") }
         let context = try await view.context()
-        let options = ListView.Options(zone: context.zone, limit: limit, names: context.names)
+        let options = ListView.Options(timeZone: context.zone, limit: limit, names: context.names)
         let list: ListView
         if let page {
             guard let cursor = ListView.Cursor(token: page) else {

@@ -9,7 +9,7 @@ import Foundation
 /// coach's data is reached only through calls that name the coach, and none
 /// of them returns or changes another coach's clients or sessions — to a
 /// coach, another coach's client does not exist. Share a book between tasks
-/// through ``Scheduler``; save it with the calendar file through
+/// through ``FrontDesk``; save it with the calendar file through
 /// SchedulingICalendar (`calendar.setScheduling(book)`).
 ///
 /// The records are kept in three aspects, each readable on its own:
@@ -264,4 +264,40 @@ extension ZoneRules {
 
     /// The wall time at Unix seconds.
     func wall(_ instant: Int64) -> LocalDateTime { LocalDateTime(localSeconds: wall(atInstant: instant)) }
+}
+
+// MARK: - Equality
+
+extension SchedulingBook: Equatable {
+    /// Whether two books hold the same records: the same zone, policy,
+    /// coaches, clients, members, sessions, classes, rosters and waitlists.
+    ///
+    /// The indexes the book keeps to answer quickly are not compared; two
+    /// books built by different paths to the same records are equal (a book
+    /// and the same book read back from its calendar file, say).
+    public static func == (a: SchedulingBook, b: SchedulingBook) -> Bool {
+        a.timeZone == b.timeZone && a.policy == b.policy && a.people == b.people
+            && a.coachSessions == b.coachSessions && a.classTimetable == b.classTimetable
+    }
+}
+
+extension PeopleDirectory: Equatable {
+    /// Whether two directories hold the same coaches, clients and members.
+    public static func == (a: PeopleDirectory, b: PeopleDirectory) -> Bool {
+        a.coachesByID == b.coachesByID && a.clientsByKey == b.clientsByKey && a.membersByID == b.membersByID
+    }
+}
+
+extension CoachSessions: Equatable {
+    /// Whether two records hold the same sessions on the same clocks.
+    public static func == (a: CoachSessions, b: CoachSessions) -> Bool {
+        a.zone == b.zone && a.sessionsByID == b.sessionsByID
+    }
+}
+
+extension ClassTimetable: Equatable {
+    /// Whether two timetables hold the same classes, with the same rosters and waitlists, on the same clocks.
+    public static func == (a: ClassTimetable, b: ClassTimetable) -> Bool {
+        a.zone == b.zone && a.classesByID == b.classesByID && a.rosters.filter { !$0.value.isEmpty } == b.rosters.filter { !$0.value.isEmpty }
+    }
 }

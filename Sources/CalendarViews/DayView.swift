@@ -38,8 +38,8 @@ public struct DayView: Hashable, Sendable, Codable {
         /// (`Schedule.timeZone`); a schedule that has none holds
         /// only all-day, floating and UTC times, and is shown on UTC, where
         /// each reads as written. The machine's zone is never used unless the
-        /// caller passes it. See ``zone(for:)``.
-        public var zone: ZoneRules?
+        /// caller passes it. See ``timeZone(for:)``.
+        public var timeZone: ZoneRules?
         /// Today's date in that zone (never read from the clock).
         public var today: LocalDate?
         /// The words to use.
@@ -50,16 +50,34 @@ public struct DayView: Hashable, Sendable, Codable {
         public var minimumMinutes: Int
 
         /// Creates options.
-        public init(zone: ZoneRules? = nil, today: LocalDate? = nil, names: CalendarNames = .english, minimumMinutes: Int = 15) {
-            self.zone = zone
+        public init(timeZone: ZoneRules? = nil, today: LocalDate? = nil, names: CalendarNames = .english, minimumMinutes: Int = 15) {
+            self.timeZone = timeZone
             self.today = today
             self.names = names
             self.minimumMinutes = minimumMinutes
         }
 
-        /// The zone a view of `schedule` is placed in: ``zone``, else the
-        /// schedule's calendar zone, else UTC (see ``zone``).
-        public func zone(for schedule: Schedule) -> ZoneRules { zone ?? schedule.timeZone ?? .utc }
+        /// Creates options with the display zone under its old name.
+        @available(*, deprecated, renamed: "init(timeZone:)", message: "the display zone is `timeZone`, as everywhere in Horari")
+        public init(zone: ZoneRules?, today: LocalDate? = nil, names: CalendarNames = .english, minimumMinutes: Int = 15) {
+            self.init(timeZone: zone, today: today, names: names, minimumMinutes: minimumMinutes)
+        }
+
+        /// The zone a view of `schedule` is placed in: ``timeZone``, else the
+        /// schedule's calendar zone, else UTC (see ``timeZone``).
+        public func timeZone(for schedule: Schedule) -> ZoneRules { timeZone ?? schedule.timeZone ?? .utc }
+
+        /// The display zone under its old name.
+        @available(*, deprecated, renamed: "timeZone")
+        public var zone: ZoneRules? {
+            get { timeZone }
+            set { timeZone = newValue }
+        }
+
+        /// The zone a view is placed in, under its old name.
+        /// - Parameter schedule: the schedule shown.
+        @available(*, deprecated, renamed: "timeZone(for:)")
+        public func zone(for schedule: Schedule) -> ZoneRules { timeZone(for: schedule) }
     }
 
     /// A timed occurrence placed on the day.
@@ -108,7 +126,7 @@ public struct DayView: Hashable, Sendable, Codable {
         self.date = date
         name = options.names.weekday(date.weekday)
         isToday = date == options.today
-        let zone = options.zone(for: schedule)
+        let zone = options.timeZone(for: schedule)
         let occurrences = occurrencesByDay(date.dayNumber..<(date.dayNumber + 1), schedule: schedule, zone: zone)[0]
         var allDay: [DisplayOccurrence] = []
         var timed: [Placement] = []

@@ -32,8 +32,8 @@ public struct ListView: Hashable, Sendable, Codable {
         /// (`Schedule.timeZone`); a schedule that has none holds
         /// only all-day, floating and UTC times, and is shown on UTC, where
         /// each reads as written. The machine's zone is never used unless the
-        /// caller passes it. See ``zone(for:)``.
-        public var zone: ZoneRules?
+        /// caller passes it. See ``timeZone(for:)``.
+        public var timeZone: ZoneRules?
         /// The most occurrences on a page.
         public var limit: Int
         /// How far past a page's start the search goes, in days (default ten years).
@@ -42,16 +42,34 @@ public struct ListView: Hashable, Sendable, Codable {
         public var names: CalendarNames
 
         /// Creates options.
-        public init(zone: ZoneRules? = nil, limit: Int = 50, lookaheadDays: Int = 3653, names: CalendarNames = .english) {
-            self.zone = zone
+        public init(timeZone: ZoneRules? = nil, limit: Int = 50, lookaheadDays: Int = 3653, names: CalendarNames = .english) {
+            self.timeZone = timeZone
             self.limit = limit
             self.lookaheadDays = lookaheadDays
             self.names = names
         }
 
-        /// The zone a view of `schedule` is placed in: ``zone``, else the
-        /// schedule's calendar zone, else UTC (see ``zone``).
-        public func zone(for schedule: Schedule) -> ZoneRules { zone ?? schedule.timeZone ?? .utc }
+        /// Creates options with the display zone under its old name.
+        @available(*, deprecated, renamed: "init(timeZone:)", message: "the display zone is `timeZone`, as everywhere in Horari")
+        public init(zone: ZoneRules?, limit: Int = 50, lookaheadDays: Int = 3653, names: CalendarNames = .english) {
+            self.init(timeZone: zone, limit: limit, lookaheadDays: lookaheadDays, names: names)
+        }
+
+        /// The zone a view of `schedule` is placed in: ``timeZone``, else the
+        /// schedule's calendar zone, else UTC (see ``timeZone``).
+        public func timeZone(for schedule: Schedule) -> ZoneRules { timeZone ?? schedule.timeZone ?? .utc }
+
+        /// The display zone under its old name.
+        @available(*, deprecated, renamed: "timeZone")
+        public var zone: ZoneRules? {
+            get { timeZone }
+            set { timeZone = newValue }
+        }
+
+        /// The zone a view is placed in, under its old name.
+        /// - Parameter schedule: the schedule shown.
+        @available(*, deprecated, renamed: "timeZone(for:)")
+        public func zone(for schedule: Schedule) -> ZoneRules { timeZone(for: schedule) }
     }
 
     /// The place of an occurrence in the list's order, where the next (or
@@ -143,8 +161,25 @@ public struct ListView: Hashable, Sendable, Codable {
 
     /// The first page: occurrences starting on or after `date`.
     public init(from date: LocalDate, schedule: Schedule, options: Options = Options()) {
-        let start = options.zone(for: schedule).instant(forWall: Int64(date.dayNumber) * 86_400)
+        let start = options.timeZone(for: schedule).instant(forWall: Int64(date.dayNumber) * 86_400)
         self.init(schedule: schedule, options: options, forwardFrom: start, after: nil)
+    }
+
+    /// The first page of the occurrences that start inside an interval of
+    /// instants, such as the one a date-range picker gives.
+    ///
+    /// The interval's end is exclusive, as every window in Horari is (an
+    /// occurrence starting exactly at `interval.end` is not listed); it
+    /// takes the place of ``Options/lookaheadDays``. Pages after this one
+    /// (``nextPage``) look ahead as far as the options say.
+    ///
+    /// - Parameters:
+    ///   - interval: the instants to list, such as a week's `DateInterval`.
+    ///   - schedule: the schedule.
+    ///   - options: the zone, page size and names.
+    public init(in interval: DateInterval, schedule: Schedule, options: Options = Options()) {
+        self.init(schedule: schedule, options: options, forwardFrom: interval.start.clampedEpochSeconds, after: nil,
+                  until: interval.end.clampedEpochSecondsRoundedUp)
     }
 
     /// The page after `cursor`.
@@ -155,7 +190,7 @@ public struct ListView: Hashable, Sendable, Codable {
     /// The page before `cursor`: the `limit` occurrences that come just before it.
     public init(before cursor: Cursor, schedule: Schedule, options: Options = Options()) {
         let limit = max(0, options.limit)
-        let zone = options.zone(for: schedule)
+        let zone = options.timeZone(for: schedule)
         let horizon = cursor.startSeconds - Int64(max(0, options.lookaheadDays)) * 86_400
         var found: [Occurrence] = []
         var width: Int64 = 31 * 86_400
@@ -172,10 +207,10 @@ public struct ListView: Hashable, Sendable, Codable {
         self.init(page: Array(found.suffix(limit)), zone: zone, more: found.count > limit, forward: false, options: options)
     }
 
-    private init(schedule: Schedule, options: Options, forwardFrom start: Int64, after cursor: Cursor?) {
+    private init(schedule: Schedule, options: Options, forwardFrom start: Int64, after cursor: Cursor?, until end: Int64? = nil) {
         let limit = max(0, options.limit)
-        let zone = options.zone(for: schedule)
-        let horizon = start + Int64(max(0, options.lookaheadDays)) * 86_400
+        let zone = options.timeZone(for: schedule)
+        let horizon = end ?? start + Int64(max(0, options.lookaheadDays)) * 86_400
         // The schedule's occurrences in order, computed as they are taken:
         // a page costs its own occurrences (and one more, to know whether
         // there are more), not the lookahead's.
@@ -183,7 +218,7 @@ public struct ListView: Hashable, Sendable, Codable {
         var occurrences = schedule.occurrenceSequence(from: Date(epochSeconds: start), to: Date(epochSeconds: horizon), floatingZone: zone).makeIterator()
         while found.count <= limit, let o = occurrences.next() {
             // Only what starts inside: one already under way belongs to an earlier page.
-            guard o.startSeconds >= start, cursor.map({ Self.comes(o, after: $0) }) ?? true else { continue }
+            guard o.startSeconds >= start, o.startSeconds < horizon, cursor.map({ Self.comes(o, after: $0) }) ?? true else { continue }
             found.append(o)
         }
         self.init(page: Array(found.prefix(limit)), zone: zone, more: found.count > limit, forward: true, options: options)

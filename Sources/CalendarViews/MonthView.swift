@@ -25,8 +25,8 @@ public struct MonthView: Hashable, Sendable, Codable {
         /// (`Schedule.timeZone`); a schedule that has none holds
         /// only all-day, floating and UTC times, and is shown on UTC, where
         /// each reads as written. The machine's zone is never used unless the
-        /// caller passes it. See ``zone(for:)``.
-        public var zone: ZoneRules?
+        /// caller passes it. See ``timeZone(for:)``.
+        public var timeZone: ZoneRules?
         /// Today's date in that zone, flagged in the grid (never read from the clock).
         public var today: LocalDate?
         /// A selected day, flagged in the grid.
@@ -37,16 +37,34 @@ public struct MonthView: Hashable, Sendable, Codable {
         public var uncolored: ItemColor = .fallback
 
         /// Creates options; Monday first, the schedule's own zone, nothing flagged by default.
-        public init(firstWeekday: Weekday = .monday, zone: ZoneRules? = nil, today: LocalDate? = nil, selected: LocalDate? = nil) {
+        public init(firstWeekday: Weekday = .monday, timeZone: ZoneRules? = nil, today: LocalDate? = nil, selected: LocalDate? = nil) {
             self.firstWeekday = firstWeekday
-            self.zone = zone
+            self.timeZone = timeZone
             self.today = today
             self.selected = selected
         }
 
-        /// The zone a view of `schedule` is placed in: ``zone``, else the
-        /// schedule's calendar zone, else UTC (see ``zone``).
-        public func zone(for schedule: Schedule) -> ZoneRules { zone ?? schedule.timeZone ?? .utc }
+        /// Creates options with the display zone under its old name.
+        @available(*, deprecated, renamed: "init(timeZone:)", message: "the display zone is `timeZone`, as everywhere in Horari")
+        public init(firstWeekday: Weekday = .monday, zone: ZoneRules?, today: LocalDate? = nil, selected: LocalDate? = nil) {
+            self.init(firstWeekday: firstWeekday, timeZone: zone, today: today, selected: selected)
+        }
+
+        /// The zone a view of `schedule` is placed in: ``timeZone``, else the
+        /// schedule's calendar zone, else UTC (see ``timeZone``).
+        public func timeZone(for schedule: Schedule) -> ZoneRules { timeZone ?? schedule.timeZone ?? .utc }
+
+        /// The display zone under its old name.
+        @available(*, deprecated, renamed: "timeZone")
+        public var zone: ZoneRules? {
+            get { timeZone }
+            set { timeZone = newValue }
+        }
+
+        /// The zone a view is placed in, under its old name.
+        /// - Parameter schedule: the schedule shown.
+        @available(*, deprecated, renamed: "timeZone(for:)")
+        public func zone(for schedule: Schedule) -> ZoneRules { timeZone(for: schedule) }
     }
 
     /// One day cell.
@@ -102,7 +120,7 @@ public struct MonthView: Hashable, Sendable, Codable {
         let rows = (lead + length + 6) / 7
         let start = first.dayNumber - lead
         let days = start..<(start + rows * 7)
-        let marks = markers(for: days, schedule: schedule, zone: options.zone(for: schedule), uncolored: options.uncolored)
+        let marks = markers(for: days, schedule: schedule, zone: options.timeZone(for: schedule), uncolored: options.uncolored)
         weeks = (0..<rows).map { row in
             let cells = (0..<7).map { column in
                 let date = LocalDate(dayNumber: start + row * 7 + column)

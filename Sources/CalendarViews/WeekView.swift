@@ -25,8 +25,8 @@ public struct WeekView: Hashable, Sendable, Codable {
         /// (`Schedule.timeZone`); a schedule that has none holds
         /// only all-day, floating and UTC times, and is shown on UTC, where
         /// each reads as written. The machine's zone is never used unless the
-        /// caller passes it. See ``zone(for:)``.
-        public var zone: ZoneRules?
+        /// caller passes it. See ``timeZone(for:)``.
+        public var timeZone: ZoneRules?
         /// Today's date in that zone, flagged (never read from the clock).
         public var today: LocalDate?
         /// A selected day, flagged.
@@ -35,18 +35,37 @@ public struct WeekView: Hashable, Sendable, Codable {
         public var names: CalendarNames
 
         /// Creates options; the first weekday defaults to the names' locale's.
-        public init(firstWeekday: Weekday? = nil, zone: ZoneRules? = nil, today: LocalDate? = nil, selected: LocalDate? = nil,
+        public init(firstWeekday: Weekday? = nil, timeZone: ZoneRules? = nil, today: LocalDate? = nil, selected: LocalDate? = nil,
                     names: CalendarNames = .english) {
             self.firstWeekday = firstWeekday ?? names.firstWeekday
-            self.zone = zone
+            self.timeZone = timeZone
             self.today = today
             self.selected = selected
             self.names = names
         }
 
-        /// The zone a view of `schedule` is placed in: ``zone``, else the
-        /// schedule's calendar zone, else UTC (see ``zone``).
-        public func zone(for schedule: Schedule) -> ZoneRules { zone ?? schedule.timeZone ?? .utc }
+        /// Creates options with the display zone under its old name.
+        @available(*, deprecated, renamed: "init(timeZone:)", message: "the display zone is `timeZone`, as everywhere in Horari")
+        public init(firstWeekday: Weekday? = nil, zone: ZoneRules?, today: LocalDate? = nil, selected: LocalDate? = nil,
+                    names: CalendarNames = .english) {
+            self.init(firstWeekday: firstWeekday, timeZone: zone, today: today, selected: selected, names: names)
+        }
+
+        /// The zone a view of `schedule` is placed in: ``timeZone``, else the
+        /// schedule's calendar zone, else UTC (see ``timeZone``).
+        public func timeZone(for schedule: Schedule) -> ZoneRules { timeZone ?? schedule.timeZone ?? .utc }
+
+        /// The display zone under its old name.
+        @available(*, deprecated, renamed: "timeZone")
+        public var zone: ZoneRules? {
+            get { timeZone }
+            set { timeZone = newValue }
+        }
+
+        /// The zone a view is placed in, under its old name.
+        /// - Parameter schedule: the schedule shown.
+        @available(*, deprecated, renamed: "timeZone(for:)")
+        public func zone(for schedule: Schedule) -> ZoneRules { timeZone(for: schedule) }
     }
 
     /// What a day holds that is still to do: done tasks and cancelled items
@@ -126,7 +145,7 @@ public struct WeekView: Hashable, Sendable, Codable {
         let lead = (date.weekday.rawValue - options.firstWeekday.rawValue + 7) % 7
         let first = date.dayNumber - lead
         start = LocalDate(dayNumber: first)
-        let zone = options.zone(for: schedule)
+        let zone = options.timeZone(for: schedule)
         let byDay = occurrencesByDay(first..<(first + 7), schedule: schedule, zone: zone)
         var days: [Day] = []
         for (i, all) in byDay.enumerated() {

@@ -2,7 +2,7 @@ import CalendarCore
 import Foundation
 
 /// Adding, changing and removing a calendar's items one at a time, with the
-/// same checks as `ScheduleStore`: every change is validated
+/// same checks as `LiveSchedule`: every change is validated
 /// first and a refused change leaves the calendar as it was.
 ///
 /// ```swift

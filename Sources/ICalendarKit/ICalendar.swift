@@ -257,6 +257,8 @@ public struct ICalendarDiagnostic: Hashable, Sendable, CustomStringConvertible {
         public static let duplicate = Code(rawValue: "duplicate")
         /// Changed instances with no series master.
         public static let orphanOverride = Code(rawValue: "orphanOverride")
+        /// A changed instance whose `RECURRENCE-ID` names no instance its series has.
+        public static let unmatchedOverride = Code(rawValue: "unmatchedOverride")
         /// Something libical reported (`X-LIC-ERROR`).
         public static let libicalError = Code(rawValue: "libicalError")
         /// Anything else worth knowing.

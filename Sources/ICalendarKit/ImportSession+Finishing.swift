@@ -39,11 +39,13 @@ extension ImportSession {
         var index = masterIndex
         /// The as-written text of each override in place, by UID and recurrence ID.
         var placedRaw: [Occurrence.ID: ContentComponent] = [:]
+        /// The changed instances joined to a series with a master, by the series' position.
+        var joined: [Int: [(id: CalendarTime, line: Int)]] = [:]
         for p in pending {
             guard let rid = p.recurrenceID else { continue }
             let o = RecurrenceOverride(recurrenceID: rid, thisAndFuture: p.thisAndFuture, item: p.item, isCancelled: p.item.status == .cancelled)
             if let i = index.position(of: p.item.uid, in: calendar.items) {
-                attach(o, of: p, to: i, &placedRaw)
+                if attach(o, of: p, to: i, &placedRaw), calendar.items[i].hasMaster { joined[i, default: []].append((rid, p.line)) }
             } else {
                 // Valid: RFC 4791 §4.1 and RFC 6638 let a calendar object hold only
                 // the instances an attendee was invited to. A note, not a warning.
@@ -62,6 +64,7 @@ extension ImportSession {
                 calendar.items.append(master)
             }
         }
+        reportUnmatched(joined)
         // A master-less series: its instances are its overrides' recurrence IDs.
         for i in calendar.items.indices where !calendar.items[i].hasMaster {
             let ids = calendar.items[i].overrides.map(\.recurrenceID)
@@ -75,7 +78,9 @@ extension ImportSession {
     /// One changed instance joins the series at `i`, unless it cannot change
     /// it, is superseded, or loses to another change of the same instance:
     /// then it is kept as written (``ICalendar/rejected``).
-    private mutating func attach(_ o: RecurrenceOverride, of p: PendingItem, to i: Int, _ placedRaw: inout [Occurrence.ID: ContentComponent]) {
+    /// - Returns: whether it joined the series (it may yet lose to a later change of the same instance).
+    @discardableResult
+    private mutating func attach(_ o: RecurrenceOverride, of p: PendingItem, to i: Int, _ placedRaw: inout [Occurrence.ID: ContentComponent]) -> Bool {
         let rid = o.recurrenceID
         let series = calendar.items[i]
         // An instance is the same kind of component as its series (RFC 5545
@@ -88,7 +93,7 @@ extension ImportSession {
             report(.error, p.line, .duplicate, "a \(name(p.item.kind)) changes the instance \(rid) of UID \(p.item.uid), whose series is a \(name(series.kind)); an instance must be the same kind of component as its series, so this one was kept as written and not applied")
             keptAsWritten(p.diagnostics)
             calendar.rejected.append(p.raw)
-            return
+            return false
         }
         if series.hasMaster, p.item.sequence < series.sequence, !Self.produces(series, rid, zones: calendar.zones) {
             // The series was revised after this change (a higher SEQUENCE,
@@ -98,7 +103,7 @@ extension ImportSession {
             report(.warning, p.line, .orphanOverride, "the changed instance \(rid) of UID \(p.item.uid) (SEQUENCE \(p.item.sequence)) is older than its series (SEQUENCE \(series.sequence)), which no longer has that instance; it was kept as written but not shown")
             keptAsWritten(p.diagnostics)
             calendar.rejected.append(p.raw)
-            return
+            return false
         }
         let key = Occurrence.ID(uid: p.item.uid, recurrenceID: rid)
         if let same = series.overrides.firstIndex(where: { $0.recurrenceID == rid }) {
@@ -113,10 +118,11 @@ extension ImportSession {
                 keptAsWritten(p.diagnostics)
             }
             if let loser { calendar.rejected.append(loser) }
-            return
+            return false  // the instance joined with the first change already
         }
         calendar.items[i].overrides.append(o)
         placedRaw[key] = p.raw
+        return true
     }
 
     /// Reports libical's findings, and rejects (as written) the items libical could not read at all.
@@ -148,23 +154,25 @@ extension ImportSession {
         }
     }
 
-    /// Whether a series (without its changed instances) has an instance with
-    /// this recurrence ID: a floating or all-day ID is the instance's wall
-    /// reading (a `RECURRENCE-ID` without a `TZID` on a zoned series names
-    /// its wall time, as the occurrences read it), a UTC or zoned one its instant.
-    static func produces(_ series: CalendarItem, _ id: CalendarTime, zones: ZoneTable) -> Bool {
-        func same(_ instance: CalendarTime) -> Bool {
-            switch id {
-            case .floating, .date: return instance.wallTime == id.wallTime
-            case .utc, .zoned: return (try? instance.epochSeconds(floatingIn: .utc, zones: zones)) == (try? id.epochSeconds(floatingIn: .utc, zones: zones))
+    /// Reports each changed instance whose `RECURRENCE-ID` names no instance
+    /// its series has (`CalendarItem.unmatchedOverrides(zones:)`). Such a
+    /// change is still shown, at its own start, as the expansion places every
+    /// changed instance; what it was meant to change is unknown.
+    private mutating func reportUnmatched(_ joined: [Int: [(id: CalendarTime, line: Int)]]) {
+        for (i, changes) in joined.sorted(by: { $0.key < $1.key }) {
+            let series = calendar.items[i]
+            let unmatched = Set(series.unmatchedOverrides(zones: calendar.zones).map(\.recurrenceID))
+            for change in changes where unmatched.contains(change.id) {
+                report(.warning, change.line, .unmatchedOverride,
+                       "the changed instance \(change.id) of UID \(series.uid) names no instance of its series (its RRULE and RDATE produce none then, or an EXDATE removes it); it is shown at its own start, but what it was meant to change is unknown")
             }
         }
-        guard let set = series.recurrenceSet else { return same(series.start) }
-        guard let t = try? id.epochSeconds(floatingIn: .utc, zones: zones) else { return true }
-        // Two days either side: a wall reading is within 14 hours of its instant anywhere.
-        let around = (Date(timeIntervalSince1970: TimeInterval(t - 2 * 86_400)), Date(timeIntervalSince1970: TimeInterval(t + 2 * 86_400)))
-        guard let instances = try? set.instances(from: around.0, to: around.1, floatingZone: .utc, zones: zones) else { return true }
-        return instances.contains { same($0.recurrenceID) }
+    }
+
+    /// Whether a series (without its changed instances) has an instance with
+    /// this recurrence ID (``CalendarItem/produces(_:zones:)``).
+    static func produces(_ series: CalendarItem, _ id: CalendarTime, zones: ZoneTable) -> Bool {
+        series.produces(id, zones: zones)
     }
 
     /// The components in a text of whole components, as written.

@@ -32,6 +32,18 @@ extension SchedulingBook {
     /// - Parameter clientID: the client.
     /// - Throws: `SchedulingError.noSuchClient(_:)`.
     public func clientSchedule(client clientID: String) throws(SchedulingError) -> Schedule {
-        Schedule(items: try sessions(client: clientID).map(calendarItem(for:)), timeZone: timeZone)
+        Schedule(items: try sessions(client: clientID).map(calendarItem(for:)), onBookZone: timeZone)
+    }
+}
+
+extension Schedule {
+    /// A schedule of the book's own items, on the book's zone: the zone is
+    /// given as a definition too, so a book on a zone of its own (a fixed
+    /// offset, a calendar's `VTIMEZONE`) still places every item.
+    /// - Parameters:
+    ///   - items: the book's items, whose `TZID` is the book zone's identifier.
+    ///   - zone: the book's zone.
+    package init(items: [CalendarItem], onBookZone zone: ZoneRules) {
+        self.init(items: items, timeZone: zone, zones: ZoneTable([zone.identifier: zone]), compilingSeries: true)
     }
 }

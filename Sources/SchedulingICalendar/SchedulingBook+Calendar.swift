@@ -248,7 +248,7 @@ extension SchedulingBook {
                     ContentLine(name: Names.classID, value: o.id.classID), ContentLine(name: Names.date, value: o.id.date.basicISO),
                 ] + properties))
         }
-        return Schedule(items: items, timeZone: timeZone)
+        return Schedule(items: items, onBookZone: timeZone)
     }
 
     /// The class occurrence an item of a member's export stands for
@@ -280,7 +280,7 @@ extension SchedulingBook {
     /// A coach's sessions (cancelled ones too) as a schedule the views draw.
     /// - Throws: `SchedulingError.unknownCoach(_:)`.
     public func coachSchedule(coach coachID: String) throws(SchedulingError) -> Schedule {
-        Schedule(items: try sessions(coach: coachID).map(calendarItem(for:)), timeZone: timeZone)
+        Schedule(items: try sessions(coach: coachID).map(calendarItem(for:)), onBookZone: timeZone)
     }
 
     /// A roster's members as `ATTENDEE` lines: places held, then the waitlist in order.

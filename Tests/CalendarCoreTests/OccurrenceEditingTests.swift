@@ -28,7 +28,7 @@ struct OccurrenceEditingTests {
 
     func starts(_ items: [CalendarItem]) throws -> [Int64] {
         let zone = try ZoneRules.named(madrid)
-        return Schedule(items: items).occurrences(from: window.from, to: window.to, floatingZone: zone).map(\.startSeconds).sorted()
+        return try Schedule(items: items).occurrences(from: window.from, to: window.to, floatingZone: zone).map(\.startSeconds).sorted()
     }
 
     func instances(_ item: CalendarItem) throws -> [RecurrenceSet.Instance] {
@@ -77,7 +77,7 @@ struct OccurrenceEditingTests {
         one.start = .zoned(try LocalDateTime(year: 2026, month: 11, day: 30, hour: 10), madrid)
         one.title = "Standup, later"
         moved.changeOccurrence(thirtieth.recurrenceID, to: one)
-        let found = Schedule(items: [moved]).occurrences(from: window.from, to: window.to)
+        let found = try Schedule(items: [moved]).occurrences(from: window.from, to: window.to)
         #expect(found.count == original.count)
         #expect(found.first { $0.id.recurrenceID == thirtieth.recurrenceID }?.item.title == "Standup, later")
         #expect(found.map(\.startSeconds).contains(thirtieth.epochSeconds + 3600))

@@ -23,7 +23,7 @@ struct ScheduleTests {
         let trip = CalendarItem(uid: "trip", title: "Trip", start: .date(try LocalDate(year: 2026, month: 3, day: 6)),
                                 end: .at(.date(try LocalDate(year: 2026, month: 3, day: 8))))
         let old = CalendarItem(uid: "old", title: "Old", start: try t(1, 9, month: 1))
-        let schedule = Schedule(items: [yoga, dentist, trip, old])
+        let schedule = try Schedule(items: [yoga, dentist, trip, old])
         let found = schedule.occurrences(from: try instant("20260302T000000Z"), to: try instant("20260312T000000Z"), floatingZone: try .named(madrid))
         #expect(found.map(\.item.title) == ["Yoga", "Dentist", "Yoga (moved)", "Trip", "Yoga"])
         #expect(found[2].id == Occurrence.ID(uid: "yoga", recurrenceID: try t(4, 18)), "a moved instance keeps its identity")
@@ -38,7 +38,7 @@ struct ScheduleTests {
                                 recurrenceRules: [try RecurrenceRule(parsing: "FREQ=DAILY;COUNT=5")])
         item.overrides = [.init(recurrenceID: try t(4, 9), thisAndFuture: true,
                                 item: CalendarItem(uid: "c", title: "Class (later)", start: try t(4, 10), end: .duration(.init(seconds: 3600))))]
-        let found = Schedule(items: [item]).occurrences(from: try instant("20260301T000000Z"), to: try instant("20260310T000000Z"))
+        let found = try Schedule(items: [item]).occurrences(from: try instant("20260301T000000Z"), to: try instant("20260310T000000Z"))
         #expect(found.map { $0.start.wallTime.hour } == [9, 9, 10, 10, 10])
         #expect(found.last.map { $0.endSeconds - $0.startSeconds } == 3600)
         #expect(found.last?.item.title == "Class (later)")
@@ -48,7 +48,7 @@ struct ScheduleTests {
     func longItem() throws {
         let course = CalendarItem(uid: "course", title: "Course", start: .date(try LocalDate(year: 2026, month: 1, day: 1)),
                                   end: .at(.date(try LocalDate(year: 2026, month: 6, day: 1))))
-        let found = Schedule(items: [course]).occurrences(from: try instant("20260302T000000Z"), to: try instant("20260303T000000Z"))
+        let found = try Schedule(items: [course]).occurrences(from: try instant("20260302T000000Z"), to: try instant("20260303T000000Z"))
         #expect(found.map(\.id.uid) == ["course"])
     }
 
@@ -56,14 +56,14 @@ struct ScheduleTests {
     func oldSeries() throws {
         let item = CalendarItem(uid: "d", title: "Daily", start: .zoned(try LocalDateTime(year: 2016, month: 1, day: 1, hour: 7), madrid),
                                 recurrenceRules: [try RecurrenceRule(parsing: "FREQ=DAILY")])
-        let found = Schedule(items: [item]).occurrences(from: try instant("20260302T000000Z"), to: try instant("20260309T000000Z"))
+        let found = try Schedule(items: [item]).occurrences(from: try instant("20260302T000000Z"), to: try instant("20260309T000000Z"))
         #expect(found.count == 7)
         #expect(found.first?.start == (try t(2, 7)))
     }
 
     @Test("the store validates, refuses duplicates and publishes every change")
     func store() async throws {
-        let store = try ScheduleStore()
+        let store = try LiveSchedule()
         let updates = await store.changes()
         let a = CalendarItem(uid: "a", title: "A", start: try t(2, 9))
         try await store.add(a)
@@ -76,7 +76,7 @@ struct ScheduleTests {
         try await store.update(edited)
         try await store.delete(uid: "a")
         await #expect(throws: CalendarItemError.self) { try await store.delete(uid: "a") }
-        var kinds: [ScheduleStore.Change.Kind] = []
+        var kinds: [LiveSchedule.Change.Kind] = []
         for await change in updates {
             kinds.append(change.kind)
             if change.kind == .updated { #expect(change.snapshot.item(uid: "a")?.title == "A2") }

@@ -204,7 +204,7 @@ struct HostileValueTests {
         #expect(try daily.instances(from: Date(timeIntervalSince1970: -.infinity), limit: 2).count == 2)
         #expect(try daily.instances(from: Date(timeIntervalSince1970: .infinity), limit: 2).isEmpty)
         #expect(try daily.instances(limit: 0).isEmpty)
-        let schedule = Schedule(items: [CalendarItem(uid: "x", title: "X", start: start, recurrenceRules: [try RecurrenceRule(parsing: "FREQ=DAILY")])])
+        let schedule = try Schedule(items: [CalendarItem(uid: "x", title: "X", start: start, recurrenceRules: [try RecurrenceRule(parsing: "FREQ=DAILY")])])
         #expect(schedule.occurrences(from: .distantPast, to: Date(timeIntervalSince1970: .nan)).isEmpty)
     }
 }

@@ -57,7 +57,7 @@ struct SessionTests {
 
     @Test("the desks of the actor carry the same scope")
     func desks() async throws {
-        let scheduler = Scheduler(book: try Gym.book())
+        let scheduler = FrontDesk(book: try Gym.book())
         let laia = try await scheduler.coach("laia"), marc = try await scheduler.coach("marc")
         try await laia.addSession(id: "s1", client: "joan", start: Gym.at("2026-11-26 10:00"), duration: .minutes(60))
         #expect(try await marc.sessions().isEmpty)
@@ -384,7 +384,7 @@ struct ConcurrencyTests {
         var book = try Gym.book()
         try book.addClass(ClassSeries(id: "hiit", title: "HIIT", weekdays: [.saturday], time: TimeOfDay(hour: 10), duration: .minutes(45), capacity: 20, firstDate: try Gym.day("2026-11-28")))
         for i in 0..<1000 { try book.addMember(Member(id: "m\(i)", name: "Member \(i)")) }
-        let scheduler = Scheduler(book: book)
+        let scheduler = FrontDesk(book: book)
         let now = try Gym.now("2026-11-22 12:00"), saturday = try Gym.day("2026-11-28")
         let outcomes = try await withThrowingTaskGroup(of: (String, BookingOutcome).self) { group in
             for i in 0..<1000 {

@@ -26,7 +26,7 @@ private struct Make {
             let name = String(UnicodeScalar(UInt8(97 + n)))
             items.append(try item(name, at(10, parts[0][0], parts[0][1]), minutes: end - start))
         }
-        return Schedule(items: items)
+        return try Schedule(items: items)
     }
 }
 
@@ -37,7 +37,7 @@ struct WeekViewTests {
 
     @Test("Seven days from the first weekday: empty, one occurrence, or several with the localised label")
     func contents() throws {
-        let schedule = Schedule(items: [
+        let schedule = try Schedule(items: [
             try Make.item("swim", Make.at(10, 9), minutes: 60, color: "teal"),
             try Make.item("run", Make.at(11, 8), minutes: 30, color: "teal"),
             try Make.item("yoga", Make.at(11, 19), minutes: 60, color: "orange"),
@@ -50,7 +50,7 @@ struct WeekViewTests {
         let names = CalendarNames(locale: Locale(identifier: "es_ES"))
         let today = try LocalDate(year: 2026, month: 3, day: 11)
         let week = WeekView(containing: try LocalDate(year: 2026, month: 3, day: 12), schedule: schedule,
-                            options: .init(zone: madrid, today: today, names: names))
+                            options: .init(timeZone: madrid, today: today, names: names))
         #expect(week.start == (try LocalDate(year: 2026, month: 3, day: 9)))  // Spain's week starts on Monday
         #expect(week.days.map(\.date.day) == [9, 10, 11, 12, 13, 14, 15])
         #expect(week.days.map(\.name) == ["lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo"])
@@ -78,13 +78,13 @@ struct WeekViewTests {
         reading.kind = .task
         var maths = try Make.item("maths", Make.at(12, 20), minutes: nil)
         maths.kind = .task
-        let schedule = Schedule(items: [
+        let schedule = try Schedule(items: [
             try Make.item("swim", Make.at(10, 9), minutes: 60), try Make.item("run", Make.at(10, 18), minutes: 30),
             try Make.item("yoga", Make.at(11, 19), minutes: 60), essay, reading, maths,
         ])
         for (id, items, tasks) in [("en_US", "Several items", "Several tasks"), ("ca_ES", "Diversos elements", "Diverses tasques")] {
             let week = WeekView(containing: try LocalDate(year: 2026, month: 3, day: 12), schedule: schedule,
-                                options: .init(firstWeekday: .monday, zone: madrid, names: CalendarNames(locale: Locale(identifier: id))))
+                                options: .init(firstWeekday: .monday, timeZone: madrid, names: CalendarNames(locale: Locale(identifier: id))))
             #expect(week.days[1].content == .several(count: 2) && week.days[1].label == items, "two events, \(id)")
             #expect(week.days[2].content == .several(count: 2) && week.days[2].label == items, "an event and a task, \(id)")
             #expect(week.days[3].content == .several(count: 2) && week.days[3].label == tasks, "two tasks, \(id)")
@@ -108,7 +108,7 @@ struct DayViewTests {
     init() throws { madrid = try ZoneRules.named("Europe/Madrid") }
 
     func layout(_ spans: [String]) throws -> [String] {
-        let view = DayView(date: try LocalDate(year: 2026, month: 3, day: 10), schedule: try Make.day(spans), options: .init(zone: madrid))
+        let view = DayView(date: try LocalDate(year: 2026, month: 3, day: 10), schedule: try Make.day(spans), options: .init(timeZone: madrid))
         // Golden form: name column/count+span, in the input's names.
         return view.timed.sorted { $0.occurrence.id.uid < $1.occurrence.id.uid }.map {
             "\($0.occurrence.id.uid) \($0.column)/\($0.columnCount)+\($0.columnSpan)"
@@ -157,7 +157,7 @@ struct DayViewTests {
     @Test("Short items closer than the minimum height sit side by side; their times stay")
     func minimumHeight() throws {
         let view = DayView(date: try LocalDate(year: 2026, month: 3, day: 10), schedule: try Make.day(["09:00-09:05", "09:10-09:20"]),
-                           options: .init(zone: madrid))
+                           options: .init(timeZone: madrid))
         #expect(view.timed.map(\.column) == [0, 1])
         #expect(view.timed.map(\.startMinute) == [540, 550])
         #expect(view.timed.map(\.endMinute) == [545, 560])
@@ -165,17 +165,17 @@ struct DayViewTests {
 
     @Test("Across midnight on both days, cut at the edges; all-day apart; slots list what overlaps each hour")
     func midnightAndAllDay() throws {
-        let schedule = Schedule(items: [
+        let schedule = try Schedule(items: [
             try Make.item("late", Make.at(10, 22), minutes: 180),
             try Make.item("early", Make.at(11, 1), minutes: 60),
             CalendarItem(uid: "trip", title: "trip", start: .date(try LocalDate(year: 2026, month: 3, day: 11)), end: nil),
         ])
-        let first = DayView(date: try LocalDate(year: 2026, month: 3, day: 10), schedule: schedule, options: .init(zone: madrid))
+        let first = DayView(date: try LocalDate(year: 2026, month: 3, day: 10), schedule: schedule, options: .init(timeZone: madrid))
         #expect(first.timed.count == 1)
         #expect(first.timed[0].startMinute == 22 * 60 && first.timed[0].endMinute == 1440)
         #expect(first.timed[0].continuesToNextDay && !first.timed[0].continuesFromPreviousDay)
         #expect(first.allDay.isEmpty)
-        let second = DayView(date: try LocalDate(year: 2026, month: 3, day: 11), schedule: schedule, options: .init(zone: madrid))
+        let second = DayView(date: try LocalDate(year: 2026, month: 3, day: 11), schedule: schedule, options: .init(timeZone: madrid))
         #expect(second.allDay.map(\.title) == ["trip"])
         #expect(second.timed.map(\.occurrence.title) == ["late", "early"])
         #expect(second.timed[0].startMinute == 0 && second.timed[0].endMinute == 60 && second.timed[0].continuesFromPreviousDay)
@@ -188,9 +188,9 @@ struct DayViewTests {
 
     @Test("The display zone places items: 09:00 in Madrid is 08:00 in London")
     func displayZone() throws {
-        let schedule = Schedule(items: [try Make.item("a", Make.at(10, 9), minutes: 60)])
+        let schedule = try Schedule(items: [try Make.item("a", Make.at(10, 9), minutes: 60)])
         let view = DayView(date: try LocalDate(year: 2026, month: 3, day: 10), schedule: schedule,
-                           options: .init(zone: try .named("Europe/London")))
+                           options: .init(timeZone: try .named("Europe/London")))
         #expect(view.timed.first?.startMinute == 8 * 60)
     }
 }
@@ -206,12 +206,12 @@ struct ListViewTests {
         for n in 0..<6 { items.append(try Make.item("tie-\(n)", Make.at(9, 18), minutes: 60)) }
         items.append(try Make.item("may", Make.at(4, 12, month: 5), minutes: 30))
         items.append(try Make.item("past", Make.at(1, 8, month: 2), minutes: 30))
-        return Schedule(items: items)
+        return try Schedule(items: items)
     }
 
     @Test("From a date onward, ascending, grouped by month")
     func firstPage() throws {
-        let options = ListView.Options(zone: madrid, limit: 50, names: CalendarNames(locale: Locale(identifier: "en_US")))
+        let options = ListView.Options(timeZone: madrid, limit: 50, names: CalendarNames(locale: Locale(identifier: "en_US")))
         let list = ListView(from: try LocalDate(year: 2026, month: 3, day: 3), schedule: try schedule(), options: options)
         #expect(list.sections.map(\.title) == ["March 2026", "April 2026", "May 2026"])
         let all = list.occurrences
@@ -224,9 +224,9 @@ struct ListViewTests {
     @Test("Pages of three neither repeat nor skip, even among six items at the same minute; previous pages go back")
     func paging() throws {
         let schedule = try schedule()
-        let options = ListView.Options(zone: madrid, limit: 3)
+        let options = ListView.Options(timeZone: madrid, limit: 3)
         let everything = ListView(from: try LocalDate(year: 2026, month: 1, day: 1), schedule: schedule,
-                                  options: .init(zone: madrid, limit: 1000)).occurrences.map(\.id)
+                                  options: .init(timeZone: madrid, limit: 1000)).occurrences.map(\.id)
         var seen: [Occurrence.ID] = []
         var pages: [ListView] = [ListView(from: try LocalDate(year: 2026, month: 1, day: 1), schedule: schedule, options: options)]
         while true {
@@ -248,14 +248,14 @@ struct ListViewTests {
 
     @Test("Nothing ahead within the lookahead: an empty page with no next")
     func empty() throws {
-        let list = ListView(from: try LocalDate(year: 2030, month: 1, day: 1), schedule: try schedule(), options: .init(zone: madrid))
+        let list = ListView(from: try LocalDate(year: 2030, month: 1, day: 1), schedule: try schedule(), options: .init(timeZone: madrid))
         #expect(list.sections.isEmpty && list.nextPage == nil && list.previousPage == nil)
     }
 
     @Test("A yearly series found 20 years ahead once the lookahead allows it")
     func lookahead() throws {
         let birthday = try Make.item("b", .date(try LocalDate(year: 2000, month: 6, day: 1)), minutes: nil, rule: "FREQ=YEARLY;UNTIL=20450601")
-        let schedule = Schedule(items: [birthday])
+        let schedule = try Schedule(items: [birthday])
         let short = ListView(from: try LocalDate(year: 2026, month: 1, day: 1), schedule: schedule, options: .init(limit: 25))
         #expect(short.occurrences.count == 10)  // ten years, the default lookahead
         let long = ListView(from: try LocalDate(year: 2026, month: 1, day: 1), schedule: schedule, options: .init(limit: 25, lookaheadDays: 30 * 366))
@@ -328,9 +328,9 @@ struct ViewCodingTests {
         let madrid = try ZoneRules.named("Europe/Madrid")
         let schedule = try Make.day(["09:00-10:00", "09:30-10:30", "10:00-11:00"])
         let date = try LocalDate(year: 2026, month: 3, day: 10)
-        let week = WeekView(containing: date, schedule: schedule, options: .init(zone: madrid))
-        let day = DayView(date: date, schedule: schedule, options: .init(zone: madrid))
-        let list = ListView(from: date, schedule: schedule, options: .init(zone: madrid, limit: 2))
+        let week = WeekView(containing: date, schedule: schedule, options: .init(timeZone: madrid))
+        let day = DayView(date: date, schedule: schedule, options: .init(timeZone: madrid))
+        let list = ListView(from: date, schedule: schedule, options: .init(timeZone: madrid, limit: 2))
         #expect(try JSONDecoder().decode(WeekView.self, from: JSONEncoder().encode(week)) == week)
         #expect(try JSONDecoder().decode(DayView.self, from: JSONEncoder().encode(day)) == day)
         #expect(try JSONDecoder().decode(ListView.self, from: JSONEncoder().encode(list)) == list)

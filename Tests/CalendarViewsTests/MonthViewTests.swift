@@ -23,14 +23,14 @@ struct MonthViewTests {
     @Test("One item shows its colour; two, of the same colour or not, show several (red)")
     func redRule() throws {
         let at = { (d: Int, h: Int) in CalendarTime.zoned(try LocalDateTime(year: 2026, month: 3, day: d, hour: h), "Europe/Madrid") }
-        let schedule = Schedule(items: [
+        let schedule = try Schedule(items: [
             try item("a", at(2, 9), .duration(.init(seconds: 3600)), "teal"),
             try item("b", at(3, 9), .duration(.init(seconds: 3600)), "teal"),
             try item("c", at(3, 18), .duration(.init(seconds: 3600)), "teal"),
             try item("d", at(4, 9), .duration(.init(seconds: 3600)), "teal"),
             try item("e", at(4, 10), .duration(.init(seconds: 3600)), "orange"),
         ])
-        let view = MonthView(year: 2026, month: 3, schedule: schedule, options: .init(zone: madrid))
+        let view = MonthView(year: 2026, month: 3, schedule: schedule, options: .init(timeZone: madrid))
         let teal = try ItemColor.named("teal")
         #expect(marker(view, 2) == .single(teal))
         #expect(marker(view, 3) == .several(count: 2))
@@ -41,7 +41,7 @@ struct MonthViewTests {
 
     @Test("Across midnight and all-day spans count on every day they cover (end exclusive), in the display zone")
     func spans() throws {
-        let schedule = Schedule(items: [
+        let schedule = try Schedule(items: [
             // 22:00–02:00 Madrid: the 10th and the 11th.
             try item("night", .zoned(try LocalDateTime(year: 2026, month: 3, day: 10, hour: 22), "Europe/Madrid"), .duration(.init(seconds: 4 * 3600)), "navy"),
             // Ends exactly at midnight: only the 12th.
@@ -50,7 +50,7 @@ struct MonthViewTests {
             try item("trip", .date(try day(20)), .at(.date(try day(23))), "olive"),
             try item("call", .utc(try LocalDateTime(year: 2026, month: 3, day: 21, hour: 9)), nil, "navy"),
         ])
-        let view = MonthView(year: 2026, month: 3, schedule: schedule, options: .init(zone: madrid))
+        let view = MonthView(year: 2026, month: 3, schedule: schedule, options: .init(timeZone: madrid))
         let navy = try ItemColor.named("navy")
         let olive = try ItemColor.named("olive")
         #expect(marker(view, 10) == .single(navy))
@@ -62,7 +62,7 @@ struct MonthViewTests {
         #expect(marker(view, 22) == .single(olive))
         #expect(marker(view, 23) == DayMarker.none)
         // Seen from Tokyo (+9), the 22:00 Madrid start is already the 11th.
-        let tokyo = MonthView(year: 2026, month: 3, schedule: schedule, options: .init(zone: try .named("Asia/Tokyo")))
+        let tokyo = MonthView(year: 2026, month: 3, schedule: schedule, options: .init(timeZone: try .named("Asia/Tokyo")))
         #expect(marker(tokyo, 10) == DayMarker.none)
         #expect(marker(tokyo, 11) == .single(navy))
     }
@@ -123,7 +123,7 @@ struct MonthViewTests {
 
     @Test("A month view survives JSON")
     func codable() throws {
-        let schedule = Schedule(items: [try item("a", .date(try day(2)), nil, "teal")])
+        let schedule = try Schedule(items: [try item("a", .date(try day(2)), nil, "teal")])
         let view = MonthView(year: 2026, month: 3, schedule: schedule, options: .init(today: try day(2)))
         let back = try JSONDecoder().decode(MonthView.self, from: JSONEncoder().encode(view))
         #expect(back == view)

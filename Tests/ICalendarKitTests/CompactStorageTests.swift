@@ -246,8 +246,8 @@ struct CompactStorageTests {
     // MARK: The UID index
 
     /// `merge` as it was, with a dictionary of our UIDs and a set of theirs.
-    static func referenceMerge(_ own: inout [CalendarItem], _ incoming: [CalendarItem]) -> SyncReport {
-        var report = SyncReport()
+    static func referenceMerge(_ own: inout [CalendarItem], _ incoming: [CalendarItem]) -> MergeReport {
+        var report = MergeReport()
         var index: [String: Int] = [:]
         for (i, item) in own.enumerated() { index[item.uid] = i }
         var seen: Set<String> = []

@@ -215,7 +215,7 @@ struct AppDeveloperTests {
 
     @Test("desks: perform takes an ordinary throwing closure; a client sees only their own sessions; a coach edits and looks back")
     func desks() async throws {
-        let scheduler = Scheduler(book: try Gym.book())
+        let scheduler = FrontDesk(book: try Gym.book())
         // The friction of issue 18: this did not compile while `perform` demanded a typed closure.
         try await scheduler.perform { try $0.addCoach(Coach(id: "eva", name: "Eva")) }
         let typed: Void = try await scheduler.perform { (book: inout SchedulingBook) throws(SchedulingError) in try book.addMember(Member(id: "lu", name: "Lu")) }

@@ -106,7 +106,7 @@ struct CalendarZonesTests {
 
             // The month view (extents: a plain series, a series with a moved
             // instance, a single item) in UTC marks the UTC days.
-            let month = MonthView(year: 2026, month: 3, schedule: schedule, options: .init(zone: .utc))
+            let month = MonthView(year: 2026, month: 3, schedule: schedule, options: .init(timeZone: .utc))
             var marks: [Int: Int] = [:]
             for day in month.weeks.flatMap(\.days) where day.isInMonth {
                 switch day.marker {
@@ -120,7 +120,7 @@ struct CalendarZonesTests {
             let day = DayView(date: march.adding(days: 1), schedule: schedule, options: .init())
             #expect(day.timed.map(\.startMinute).sorted() == [2 * 60, 9 * 60, 12 * 60])
             // In UTC, the meeting sits where its own offset puts it.
-            let utcDay = DayView(date: march.adding(days: 1), schedule: schedule, options: .init(zone: .utc))
+            let utcDay = DayView(date: march.adding(days: 1), schedule: schedule, options: .init(timeZone: .utc))
             let meeting = try #require(utcDay.timed.first { $0.occurrence.id.uid.hasPrefix("meeting") })
             #expect(meeting.startMinute == Int((expected.meeting.start - 1_772_409_600) / 60))
         }
@@ -171,15 +171,15 @@ struct CalendarZonesTests {
         var bare = ICalendar()
         #expect(throws: CalendarItemError.self) { try bare.add(call) }
         // A store of the calendar's items checks them, and snapshots them, with its zones.
-        let store = try ScheduleStore(items: berlin.items, zones: berlin.zones)
+        let store = try LiveSchedule(items: berlin.items, zones: berlin.zones)
         #expect(store.zones == berlin.zones)
-        #expect(throws: CalendarItemError.self) { try ScheduleStore(items: berlin.items) }
+        #expect(throws: CalendarItemError.self) { try LiveSchedule(items: berlin.items) }
     }
 
     @Test("A store's snapshots read its calendar's zones")
     func storeSnapshots() async throws {
         let pune = try Self.read(Self.pune).calendar
-        let store = try ScheduleStore(items: pune.items, zones: pune.zones)
+        let store = try LiveSchedule(items: pune.items, zones: pune.zones)
         let snapshot = await store.snapshot
         let found = snapshot.occurrences(from: Date(timeIntervalSince1970: 1_772_236_800), to: Date(timeIntervalSince1970: 1_772_841_600))
         #expect(found.filter { $0.id.uid.hasPrefix("standup") }.map(\.startSeconds) == Self.inPune.standups)

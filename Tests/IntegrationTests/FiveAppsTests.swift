@@ -43,7 +43,7 @@ struct FiveAppsTests {
     @Test("the store marks done and reopens as the calendar does")
     func storeDone() async throws {
         let due = CalendarTime.zoned(try LocalDateTime(year: 2026, month: 11, day: 25, hour: 18), "Europe/Madrid")
-        let store = try ScheduleStore(items: [CalendarItem(uid: "essay", kind: .task, title: "Essay", start: due, hasStart: false)])
+        let store = try LiveSchedule(items: [CalendarItem(uid: "essay", kind: .task, title: "Essay", start: due, hasStart: false)])
         try await store.markDone(uid: "essay", at: Date(timeIntervalSince1970: 1_795_341_600))
         #expect(await store.snapshot.item(uid: "essay")?.isDone == true)
         try await store.reopen(uid: "essay")
@@ -55,16 +55,16 @@ struct FiveAppsTests {
     func doneNotCounted() throws {
         let schedule = try ICalendarImporter().importCalendar(contentsOf: Self.planner).calendar.schedule()
         let zone = try ZoneRules.named("Europe/Madrid")
-        let month = MonthView(year: 2026, month: 11, schedule: schedule, options: .init(zone: zone))
+        let month = MonthView(year: 2026, month: 11, schedule: schedule, options: .init(timeZone: zone))
         let days = Dictionary(uniqueKeysWithValues: month.weeks.flatMap(\.days).map { ($0.date.description, $0.marker) })
         // The 25th: the lab and the maths set are open, the essay is done.
         #expect(days["2026-11-25"] == .several(count: 2))
         // The 26th: one open task (a colourless one) and a done one.
         #expect(days["2026-11-26"] == .single(.fallback))
-        let week = WeekView(containing: try LocalDate(year: 2026, month: 11, day: 25), schedule: schedule, options: .init(firstWeekday: .monday, zone: zone))
+        let week = WeekView(containing: try LocalDate(year: 2026, month: 11, day: 25), schedule: schedule, options: .init(firstWeekday: .monday, timeZone: zone))
         let wednesday = try #require(week.days.first { $0.date.day == 25 })
         #expect(wednesday.content == .several(count: 2) && wednesday.done == 1)
-        let day = DayView(date: try LocalDate(year: 2026, month: 11, day: 25), schedule: schedule, options: .init(zone: zone))
+        let day = DayView(date: try LocalDate(year: 2026, month: 11, day: 25), schedule: schedule, options: .init(timeZone: zone))
         #expect(day.timed.map(\.occurrence.isDone) == [false, true, false])
     }
 
@@ -146,9 +146,9 @@ struct FiveAppsTests {
         let zone = try ZoneRules.named("Europe/Madrid")
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        let month = MonthView(year: 2026, month: 11, schedule: schedule, options: .init(zone: zone))
-        let week = WeekView(containing: try LocalDate(year: 2026, month: 11, day: 25), schedule: schedule, options: .init(zone: zone))
-        let list = ListView(from: try LocalDate(year: 2026, month: 11, day: 25), schedule: schedule, options: .init(zone: zone, limit: 2))
+        let month = MonthView(year: 2026, month: 11, schedule: schedule, options: .init(timeZone: zone))
+        let week = WeekView(containing: try LocalDate(year: 2026, month: 11, day: 25), schedule: schedule, options: .init(timeZone: zone))
+        let list = ListView(from: try LocalDate(year: 2026, month: 11, day: 25), schedule: schedule, options: .init(timeZone: zone, limit: 2))
         for json in [try encoder.encode(month), try encoder.encode(week), try encoder.encode(list)].map({ String(decoding: $0, as: UTF8.self) }) {
             #expect(!json.contains("\"_0\"") && !json.contains("\"_1\""))
         }

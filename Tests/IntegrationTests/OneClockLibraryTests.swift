@@ -50,8 +50,8 @@ struct OneClockLibraryTests {
         #expect(day.timed.map(\.startMinute) == [30])
         // Without a calendar zone, the zone most items start in.
         let tokyo = CalendarItem(uid: "t", title: "T", start: .zoned(try LocalDateTime(year: 2026, month: 1, day: 1, hour: 9), "Asia/Tokyo"))
-        #expect(Schedule(items: [tokyo]).timeZone?.identifier == "Asia/Tokyo")
-        #expect(Schedule(items: []).timeZone == nil)
+        #expect(try Schedule(items: [tokyo]).timeZone?.identifier == "Asia/Tokyo")
+        #expect(try Schedule(items: []).timeZone == nil)
     }
 
     @Test("an item without a colour marks its day in the fallback colour; two items make it red")
@@ -61,7 +61,7 @@ struct OneClockLibraryTests {
                              end: .duration(.init(seconds: 2700)))
         let b = CalendarItem(uid: "b", title: "Other", start: .zoned(try LocalDateTime(year: 2026, month: 11, day: 25, hour: 9), madrid))
         let c = CalendarItem(uid: "c", title: "Third", start: .zoned(try LocalDateTime(year: 2026, month: 11, day: 25, hour: 11), madrid))
-        let month = MonthView(year: 2026, month: 11, schedule: Schedule(items: [a, b, c]))
+        let month = MonthView(year: 2026, month: 11, schedule: try Schedule(items: [a, b, c]))
         let days = month.weeks.flatMap(\.days)
         #expect(days.first { $0.date.day == 24 && $0.isInMonth }?.marker == .single(.fallback))
         #expect(days.first { $0.date.day == 25 && $0.isInMonth }?.marker == .several(count: 2))

@@ -22,7 +22,7 @@ struct ReadmeExampleTests {
         try yoga.validate()  // red, or a colour people cannot tell from red, is refused
 
         // Every occurrence in the first week of March, for all items at once.
-        let store = try ScheduleStore(items: [yoga])
+        let store = try LiveSchedule(items: [yoga])
         let madrid = try ZoneRules.named("Europe/Madrid")
         let from = try CalendarTime.zoned(try LocalDateTime(year: 2026, month: 3, day: 2), "Europe/Madrid").instant(floatingIn: madrid)
         let week = await store.snapshot.occurrences(from: from, to: from.addingTimeInterval(7 * 86_400), floatingZone: madrid)
@@ -35,16 +35,16 @@ struct ReadmeExampleTests {
 
         // The README's views snippet, verbatim.
         // The yoga class above, seen through the views (in Catalan).
-        let schedule = Schedule(items: [yoga])
+        let schedule = try Schedule(items: [yoga])
         let names = CalendarNames(locale: Locale(identifier: "ca_ES"))
         let march4 = try LocalDate(year: 2026, month: 3, day: 4)
-        let month = MonthView(year: 2026, month: 3, schedule: schedule, options: .init(firstWeekday: names.firstWeekday, zone: madrid))
+        let month = MonthView(year: 2026, month: 3, schedule: schedule, options: .init(firstWeekday: names.firstWeekday, timeZone: madrid))
         print(month.weeks.count, month.weeks[1].days[0].date, month.weeks[1].days[0].marker.color?.description ?? "")  // 6 2026-03-02 teal
-        let days = WeekView(containing: march4, schedule: schedule, options: .init(zone: madrid, names: names))
+        let days = WeekView(containing: march4, schedule: schedule, options: .init(timeZone: madrid, names: names))
         print(days.days[2].name, days.days[2].label ?? "")  // dimecres Yoga
-        let day = DayView(date: march4, schedule: schedule, options: .init(zone: madrid, names: names))
+        let day = DayView(date: march4, schedule: schedule, options: .init(timeZone: madrid, names: names))
         print(day.timed[0].startMinute, day.timed[0].endMinute, day.timed[0].column)  // 1080 1140 0
-        let list = ListView(from: march4, schedule: schedule, options: .init(zone: madrid, limit: 3, names: names))
+        let list = ListView(from: march4, schedule: schedule, options: .init(timeZone: madrid, limit: 3, names: names))
         print(list.sections[0].title, list.occurrences.map(\.start.date.day))  // març del 2026 [4, 9, 11]
         #expect(printed == ["6 2026-03-02 teal", "dimecres Yoga", "1080 1140 0", "març del 2026 [4, 9, 11]"])
     }

@@ -77,7 +77,7 @@ struct ScheduleExtentTests {
 
     @Test("extents and occurrences agree over windows across the daylight-saving changes, in two display zones", .tags(.long), .onlyInLongRuns)
     func agree() throws {
-        let schedule = Schedule(items: try Self.items())
+        let schedule = try Schedule(items: try Self.items())
         var compared = 0
         for zoneName in ["Europe/Madrid", "Asia/Tokyo"] {
             let zone = try ZoneRules.named(zoneName)

@@ -19,7 +19,7 @@ struct SchedulingMappingTests {
         var book = try Gym.book()
         try book.cancelOccurrence(classID: "yoga", on: Gym.day("2026-11-23"))
         try book.moveOccurrence(classID: "yoga", on: Gym.day("2026-11-25"), to: Gym.at("2026-11-26 19:30"), duration: .minutes(45))
-        let schedule = Schedule(items: book.classes.map(book.calendarItem(for:)))
+        let schedule = try Schedule(items: book.classes.map(book.calendarItem(for:)))
         let from = try Gym.day("2026-09-01"), through = try Gym.day("2027-03-31")
         let expanded = schedule.occurrences(from: try Gym.now("2026-09-01 00:00"), to: try Gym.now("2027-04-01 00:00"))
             .map { "\($0.item.uid) \($0.startSeconds) \($0.endSeconds)" }

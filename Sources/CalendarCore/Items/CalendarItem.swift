@@ -546,10 +546,18 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
         if length(floatingIn: .utc, zones: zones) > Self.maximumLength {
             throw CalendarItemError(.tooLong, field: .end, "the item lasts longer than \(Self.maximumLength / 86_400) days, the longest an item may last; give an earlier end or a shorter length")
         }
-        if let tz = start.zoneIdentifier {
-            do throws(TimeValueError) { _ = try zones.rules(forTZID: tz) } catch {
-                throw CalendarItemError(.unknownTimeZone, field: .start, error.message, underlying: error)
+        // Every TZID the item names, not only its start's: an RDATE or a
+        // changed instance on a zone nothing defines has no instant either.
+        var unknownZone: TimeValueError?
+        forEachZoneIdentifier { tzid in
+            do throws(TimeValueError) { _ = try zones.rules(forTZID: tzid) } catch {
+                unknownZone = error
+                return false
             }
+            return true
+        }
+        if let unknownZone {
+            throw CalendarItemError(.unknownTimeZone, field: .start, unknownZone.message, underlying: unknownZone)
         }
         if let set = recurrenceSet {
             do throws(RecurrenceRuleError) { try set.validate() } catch {
@@ -575,6 +583,11 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
             if let why {
                 throw CalendarItemError(.invalidRecurrence, field: .recurrence, "the RDATE period starting \(period.start) \(why); a period is two date-times of one kind, the end after the start")
             }
+        }
+        if let stray = unmatchedOverrides(zones: zones).first {
+            throw CalendarItemError(
+                .unmatchedOverride, field: .recurrence,
+                "the change to the instance \(stray.recurrenceID) names no instance of the series ‘\(uid)’ (its rules and dates produce none then, or an exception date removes it); move the change to an instance the series has, or remove it")
         }
     }
 
@@ -607,4 +620,32 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
 
     /// How long each instance of this item lasts, worked out once.
     func span(floatingZone: ZoneRules, zones: ZoneTable) -> InstanceSpan { InstanceSpan(self, floatingZone: floatingZone, zones: zones) }
+}
+
+extension CalendarItem {
+    /// Calls `body` with each `TZID` the item's times name — start, end,
+    /// `RDATE`s and their periods' ends, `EXDATE`s, `UNTIL`s, and each changed
+    /// instance's own — until `body` returns `false`. A `TZID` may come more
+    /// than once.
+    ///
+    /// - Parameter body: what to do with a `TZID`; `false` stops the walk.
+    /// - Returns: `false` when `body` stopped it.
+    @discardableResult
+    package func forEachZoneIdentifier(_ body: (String) -> Bool) -> Bool {
+        func visit(_ time: CalendarTime?) -> Bool {
+            guard let tzid = time?.zoneIdentifier else { return true }
+            return body(tzid)
+        }
+        func visit(_ end: End?) -> Bool {
+            if case .at(let time) = end { return visit(time) }
+            return true
+        }
+        guard visit(start), visit(end) else { return false }
+        for time in recurrenceDates where !visit(time) { return false }
+        for period in recurrenceDateEnds where !visit(period.end) { return false }
+        for time in exceptionDates where !visit(time) { return false }
+        for rule in recurrenceRules where !visit(rule.until) { return false }
+        for o in overrides where !visit(o.recurrenceID) || !o.item.forEachZoneIdentifier(body) { return false }
+        return true
+    }
 }

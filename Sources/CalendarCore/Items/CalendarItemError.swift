@@ -55,6 +55,9 @@ public struct CalendarItemError: Error, Hashable, Sendable, CustomStringConverti
         public static let notRecurring = Code(rawValue: "notRecurring")
         /// The series has no occurrence at the date or time given (or several on the date).
         public static let noSuchOccurrence = Code(rawValue: "noSuchOccurrence")
+        /// A changed instance's `RECURRENCE-ID` names no instance of its series
+        /// (``CalendarItem/unmatchedOverrides(zones:)``).
+        public static let unmatchedOverride = Code(rawValue: "unmatchedOverride")
     }
 
     /// A field of an item, named by a type rather than a string.

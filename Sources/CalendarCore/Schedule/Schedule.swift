@@ -4,7 +4,7 @@ import Foundation
 /// this window", for all items at once, sorted.
 ///
 /// ```swift
-/// let schedule = Schedule(items: items)
+/// let schedule = try Schedule(items: items)
 /// let week = schedule.occurrences(from: monday, to: nextMonday, floatingZone: try .named("Europe/Madrid"))
 /// ```
 ///
@@ -94,9 +94,24 @@ public struct Schedule: Sendable {
     static let maxOffset: Int64 = 14 * 3600
 
     /// The empty schedule.
-    public static let empty = Schedule(items: [])
+    public static let empty = Schedule(items: [], timeZone: nil, zones: ZoneTable(), compilingSeries: true)
 
-    /// Creates a snapshot of items. Items are not validated here; see ``ScheduleStore``.
+    /// Creates a snapshot of items, each of whose zones must resolve.
+    ///
+    /// Items are not otherwise validated here; see ``LiveSchedule``.
+    ///
+    /// Every `TZID` the items name (start, end, `RDATE`, `EXDATE`, each
+    /// changed instance) must resolve through `zones` or the system's zone
+    /// data. An item of an iCalendar file whose `TZID` only that file defines
+    /// (a `VTIMEZONE` named `My Office`, or Outlook's `W. Europe Standard
+    /// Time` with its own rules) has no instant without the file's zones:
+    /// rather than leave such an item out of every window, this throws.
+    /// Pass the file's zones, or let the calendar build its schedule:
+    ///
+    /// ```swift
+    /// let schedule = try Schedule(items: calendar.items, zones: calendar.zones)
+    /// let same = calendar.schedule()   // the file's zones and its X-WR-TIMEZONE
+    /// ```
     ///
     /// - Parameters:
     ///   - items: the items.
@@ -104,8 +119,44 @@ public struct Schedule: Sendable {
     ///     the items start in (see ``timeZone``).
     ///   - zones: the zones the items' calendar defines for itself (see
     ///     ``zones``); empty by default, for items in the system's zones only.
-    public init(items: [CalendarItem], timeZone: ZoneRules? = nil, zones: ZoneTable = ZoneTable()) {
+    /// - Throws: ``CalendarItemError/Code/unknownTimeZone`` naming the first
+    ///   item whose `TZID` neither `zones` nor the system knows.
+    /// - Complexity: O(n log n); each distinct `TZID` is resolved once.
+    public init(items: [CalendarItem], timeZone: ZoneRules? = nil, zones: ZoneTable = ZoneTable()) throws(CalendarItemError) {
+        try Self.checkZones(of: items, zones: zones)
         self.init(items: items, timeZone: timeZone, zones: zones, compilingSeries: true)
+    }
+
+    /// Throws for the first item naming a `TZID` that `zones` and the system cannot resolve.
+    ///
+    /// - Parameters:
+    ///   - items: the items.
+    ///   - zones: the calendar's own zones.
+    package static func checkZones(of items: [CalendarItem], zones: ZoneTable) throws(CalendarItemError) {
+        var known: Set<String> = []
+        for item in items {
+            var unknown: (String, TimeValueError)?
+            item.forEachZoneIdentifier { tzid in
+                guard !known.contains(tzid) else { return true }
+                do throws(TimeValueError) {
+                    _ = try zones.rules(forTZID: tzid)
+                    known.insert(tzid)
+                    return true
+                } catch {
+                    unknown = (tzid, error)
+                    return false
+                }
+            }
+            if let (tzid, error) = unknown {
+                let how = zones.isEmpty
+                    ? "pass the zones of the file it came from (Schedule(items: calendar.items, zones: calendar.zones), or calendar.schedule())"
+                    : "the zones given do not define it either; add its VTIMEZONE's rules to them"
+                throw CalendarItemError(
+                    .unknownTimeZone, field: .start,
+                    "‘\(item.uid)’ is on the zone ‘\(tzid)’, which neither the system's zone data nor the calendar's own zones define; \(how)",
+                    underlying: error)
+            }
+        }
     }
 
     /// Creates a snapshot, compiling each series' rules up front or not.

@@ -180,7 +180,7 @@ private struct SixteenBytes {
 extension Date {
     /// Whole Unix seconds, rounded down, clamped to a range that every
     /// computation here can take (a non-finite date cannot trap).
-    var clampedEpochSeconds: Int64 {
+    package var clampedEpochSeconds: Int64 {
         let t = timeIntervalSince1970
         guard t.isFinite else { return t > 0 ? 400_000_000_000 : -400_000_000_000 }
         return Int64(Swift.max(-400_000_000_000, Swift.min(400_000_000_000, t.rounded(.down))))
@@ -188,7 +188,7 @@ extension Date {
 
     /// ``clampedEpochSeconds`` rounded up: the exclusive end of a window on
     /// whole seconds still includes a second the `Date` reaches into.
-    var clampedEpochSecondsRoundedUp: Int64 {
+    package var clampedEpochSecondsRoundedUp: Int64 {
         clampedEpochSeconds + (timeIntervalSince1970.rounded(.down) == timeIntervalSince1970 ? 0 : 1)
     }
 }

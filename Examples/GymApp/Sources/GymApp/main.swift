@@ -29,7 +29,7 @@ for (id, name) in [("marta", "Marta Roig"), ("oriol", "Oriol Camps"), ("aina", "
 }
 
 // Members book through their own desks; the scheduler serves one request at a time.
-let gym = Scheduler(book: book)
+let gym = FrontDesk(book: book)
 let thursday: LocalDate = "2026-11-26"
 for id in ["aina", "oriol", "quim"] {
     try await gym.member(id).book(classID: "pilates", on: thursday, now: now)
@@ -76,7 +76,7 @@ let google = try ICalendarImporter().importCalendar(contentsOf: url)
 print("\nImported ‘\(google.calendar.name ?? "")’ from Google, on \(google.calendar.timeZone ?? "no zone")'s clocks:")
 for problem in google.diagnostics { print("  \(problem)") }
 let mine = google.calendar.schedule()  // Google's UTC times read on its X-WR-TIMEZONE
-let week = Schedule(items: try await gym.book.memberSchedule(member: "marta").items + mine.items, timeZone: madrid)
+let week = try Schedule(items: try await gym.book.memberSchedule(member: "marta").items + mine.items, timeZone: madrid)
 let occurrences = week.occurrences(from: today.start(in: madrid), to: today.adding(days: 7).start(in: madrid), floatingZone: madrid)
 print("Marta's week, the gym's classes and Google's events together:")
 for o in occurrences {

@@ -26,7 +26,7 @@ let lab = CalendarItem(uid: "c9d8e7f6-lab@planner", title: "Chemistry lab", star
                        end: .lasting(.hours(2)), color: try .named("darkorange"), location: "Lab B")
 
 // The store checks every item it takes and hands out immutable snapshots.
-let store = try ScheduleStore(items: [
+let store = try LiveSchedule(items: [
     swimming, lab,
     try task("6f1c2a9e-1b7d@planner", "History essay", due: "2026-11-25T11:00", color: "royalblue"),
     try task("6f1c2a9e-77aa@planner", "Maths problem set 7", due: "2026-11-26T20:00", color: "seagreen"),
@@ -51,7 +51,7 @@ func line(_ o: DisplayOccurrence) -> String {
 }
 
 // The month: a day with one item to do wears its colour; with two or more, red.
-let month = MonthView(year: 2026, month: 11, schedule: await store.snapshot, options: .init(zone: madrid, today: today))
+let month = MonthView(year: 2026, month: 11, schedule: await store.snapshot, options: .init(timeZone: madrid, today: today))
 print(names.monthTitle(year: month.year, month: month.month))
 print("Mo  Tu  We  Th  Fr  Sa  Su")
 for week in month.weeks {
@@ -67,7 +67,7 @@ print("• one item, in its colour   ■ two or more, in red: \(red.map { "\($0.
 
 // The week says "Several items" (or "Several tasks") instead of crowding a day.
 func printWeek() async {
-    let week = WeekView(containing: today, schedule: await store.snapshot, options: .init(firstWeekday: .monday, zone: madrid, today: today))
+    let week = WeekView(containing: today, schedule: await store.snapshot, options: .init(firstWeekday: .monday, timeZone: madrid, today: today))
     print("Week \(week.isoWeek)")
     for day in week.days {
         let what = switch day.content {
@@ -82,7 +82,7 @@ func printWeek() async {
 await printWeek()
 
 // The day sets items that overlap side by side, in columns.
-let wednesday = DayView(date: "2026-11-25", schedule: await store.snapshot, options: .init(zone: madrid))
+let wednesday = DayView(date: "2026-11-25", schedule: await store.snapshot, options: .init(timeZone: madrid))
 print("\n\(wednesday.name) \(wednesday.date)")
 for placed in wednesday.timed {
     print("  column \(placed.column + 1) of \(placed.columnCount): \(line(placed.occurrence))")
@@ -105,7 +105,7 @@ for typed in ["6f1c2a", "b3e4d5"] {
 await printWeek()
 
 // The list: what is coming, grouped by month, a page at a time.
-let options = ListView.Options(zone: madrid, limit: 4)
+let options = ListView.Options(timeZone: madrid, limit: 4)
 let first = ListView(from: today, schedule: await store.snapshot, options: options)
 var pages = [first]
 if let next = first.nextPage { pages.append(ListView(after: next, schedule: await store.snapshot, options: options)) }

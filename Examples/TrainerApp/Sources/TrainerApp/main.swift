@@ -33,7 +33,7 @@ try book.setStatus(.noShow, ofSession: "a-1117", coach: "marc", now: now)
 book.policy = SchedulingPolicy(minimumNotice: .hours(2))
 
 // The scheduler shares the book between tasks; a desk speaks for one person.
-let scheduler = Scheduler(book: book)
+let scheduler = FrontDesk(book: book)
 let marc = try await scheduler.coach("marc")
 let laia = try await scheduler.coach("laia")
 let booked = try await marc.addSession(id: "a-1124", client: "anna", start: "2026-11-24T10:00", duration: .minutes(60),

@@ -1,18 +1,21 @@
 import Foundation
 
-/// The mutable home of a calendar's items: validates every change, hands out
-/// immutable ``Schedule`` snapshots and announces each change.
+/// The mutable, in-memory home of a calendar's items: validates every
+/// change, hands out immutable ``Schedule`` snapshots and announces each change.
 ///
 /// ```swift
-/// let store = ScheduleStore()
-/// let updates = await store.changes()          // subscribe before saving
-/// try await store.add(item)
+/// let live = LiveSchedule()
+/// let updates = await live.changes()          // subscribe before saving
+/// try await live.add(item)
 /// for await change in updates { redraw(change.snapshot) }
 /// ```
 ///
 /// An actor: changes are serialised, and every reader gets a consistent
-/// snapshot. Each change rebuilds the snapshot's index (O(n log n)).
-public actor ScheduleStore {
+/// snapshot (every item validated, so every zone it names resolves). Each
+/// change rebuilds the snapshot's index (O(n log n)). It keeps nothing on
+/// disk: where a calendar is kept is CalendarStore's (named `ScheduleStore`
+/// until issue 30, when "store" came to mean persistence only).
+public actor LiveSchedule {
     /// What happened to the items.
     public struct Change: Sendable {
         /// The kind of change.
@@ -62,7 +65,7 @@ public actor ScheduleStore {
         self.rules = rules
         self.zones = zones
         self.items = items
-        self.snapshot = Schedule(items: items, zones: zones)
+        self.snapshot = Schedule(items: items, timeZone: nil, zones: zones, compilingSeries: true)
     }
 
     /// Adds an item.
@@ -134,8 +137,12 @@ public actor ScheduleStore {
     private func unsubscribe(_ id: UUID) { subscribers[id] = nil }
 
     private func publish(_ kind: Change.Kind, _ uid: String) {
-        snapshot = Schedule(items: items, zones: zones)
+        snapshot = Schedule(items: items, timeZone: nil, zones: zones, compilingSeries: true)
         let change = Change(kind: kind, uid: uid, snapshot: snapshot)
         for continuation in subscribers.values { continuation.yield(change) }
     }
 }
+
+/// The live schedule under its name before issue 30: "store" now means persistence only (CalendarStore).
+@available(*, deprecated, renamed: "LiveSchedule", message: "renamed LiveSchedule: a store is where a calendar is kept (CalendarStore); this holds items in memory")
+public typealias ScheduleStore = LiveSchedule

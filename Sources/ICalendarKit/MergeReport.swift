@@ -2,7 +2,7 @@ import Foundation
 import CalendarCore
 
 /// What merging one calendar into another did, item by item (by `UID`).
-public struct SyncReport: Hashable, Sendable {
+public struct MergeReport: Hashable, Sendable {
     /// Items that were new, now added.
     public var added: [String] = []
     /// Items the incoming calendar had a newer version of, now replaced.
@@ -47,13 +47,13 @@ extension ICalendar {
     /// Which version is newer is decided by `SEQUENCE` (RFC 5545 §3.8.7.4, the
     /// revision number), then `LAST-MODIFIED`, then `DTSTAMP`; a missing
     /// timestamp counts as oldest. Items only this calendar has are reported
-    /// in ``SyncReport/missing`` and kept. Custom `VTIMEZONE`s the incoming
+    /// in ``MergeReport/missing`` and kept. Custom `VTIMEZONE`s the incoming
     /// items need come along, with their rules (``zones``).
     ///
     /// A custom `TZID` both calendars define, with different rules, is kept
     /// apart: the incoming zone and every incoming time in it take a new
     /// `TZID` (`My Office (2)`, the first free number), listed in
-    /// ``SyncReport/renamedZones``. Neither calendar's times are ever read
+    /// ``MergeReport/renamedZones``. Neither calendar's times are ever read
     /// with the other's rules, and nothing is lost: the merged file says what
     /// both said. (Refusing the merge would leave the caller nothing to do
     /// about it; keeping one definition would move the other's events
@@ -64,13 +64,13 @@ extension ICalendar {
     /// own, as a new calendar has none: importing a file into a new calendar
     /// keeps the calendar, not only its items. A calendar that has its own
     /// keeps them, and the report lists the incoming ones that differ
-    /// (``SyncReport/calendarPropertiesNotTaken``). `METHOD` (an iTIP
+    /// (``MergeReport/calendarPropertiesNotTaken``). `METHOD` (an iTIP
     /// message's) never comes along: a stored calendar has none.
     ///
     /// - Parameter incoming: the calendar to take items from.
     /// - Returns: what happened to each item, and any zone renamed.
     @discardableResult
-    public mutating func merge(_ incoming: ICalendar) -> SyncReport {
+    public mutating func merge(_ incoming: ICalendar) -> MergeReport {
         merge(incoming, zoneNamedBy: [])
     }
 
@@ -84,8 +84,8 @@ extension ICalendar {
     ///   - zoneProperties: calendar properties that name this calendar's clock, first first.
     /// - Returns: what happened to each item, and any zone renamed.
     @discardableResult
-    public mutating func merge(_ incoming: ICalendar, zoneNamedBy zoneProperties: [String]) -> SyncReport {
-        var report = SyncReport()
+    public mutating func merge(_ incoming: ICalendar, zoneNamedBy zoneProperties: [String]) -> MergeReport {
+        var report = MergeReport()
         takeCalendarProperties(of: incoming, zoneNamedBy: zoneProperties, &report)
         let incoming = adoptingZones(of: incoming, &report)
         // One position table for both calendars, made once at its full size,
@@ -142,7 +142,7 @@ extension ICalendar {
     /// holds, equal, is not added twice; a component with the `UID` of one of
     /// ours of the same name replaces it when it is a newer version (`SEQUENCE`,
     /// then `LAST-MODIFIED`, then `DTSTAMP`, as for items).
-    private mutating func takeKeptComponents(of incoming: ICalendar, _ report: inout SyncReport) {
+    private mutating func takeKeptComponents(of incoming: ICalendar, _ report: inout MergeReport) {
         func value(_ c: ContentComponent, _ name: String) -> String? { c.properties.first { $0.name == name }?.value.trimmedValue }
         func isNewer(_ a: ContentComponent, than b: ContentComponent) -> Bool {
             let (x, y) = (Int(value(a, "SEQUENCE") ?? "") ?? 0, Int(value(b, "SEQUENCE") ?? "") ?? 0)
@@ -194,7 +194,7 @@ extension ICalendar {
     /// another would show its times on another clock and read its floating
     /// times there (a Madrid calendar that took a Tokyo file's zone showed
     /// its 10:00 at 18:00).
-    private mutating func takeCalendarProperties(of incoming: ICalendar, zoneNamedBy zoneProperties: [String], _ report: inout SyncReport) {
+    private mutating func takeCalendarProperties(of incoming: ICalendar, zoneNamedBy zoneProperties: [String], _ report: inout MergeReport) {
         let isNew = !hasOwnProperties
         if let zone = incoming.timeZone {
             if timeZone == nil, calendarZone(namedBy: zoneProperties) == nil {
@@ -224,7 +224,7 @@ extension ICalendar {
     /// returns the incoming calendar with each zone that clashes with one of
     /// ours (same `TZID`, other rules) renamed, in its definition, its rules
     /// and its items' times.
-    private mutating func adoptingZones(of incoming: ICalendar, _ report: inout SyncReport) -> ICalendar {
+    private mutating func adoptingZones(of incoming: ICalendar, _ report: inout MergeReport) -> ICalendar {
         func tzid(_ zone: ContentComponent) -> String? { zone.properties.first { $0.name == "TZID" }?.value.trimmedValue }
         let ours = Set(timeZoneDefinitions.compactMap(tzid)).union(zones.tzids)
         let theirs = Set(incoming.timeZoneDefinitions.compactMap(tzid)).union(incoming.zones.tzids)
@@ -275,3 +275,7 @@ extension ICalendar {
         return .orderedSame
     }
 }
+
+/// The merge report under its name before issue 30: it reports a merge, not a sync with a server.
+@available(*, deprecated, renamed: "MergeReport")
+public typealias SyncReport = MergeReport

@@ -1,7 +1,11 @@
 import CalendarCore
 import Foundation
 
-/// The one owner of a ``SchedulingBook`` that many tasks share.
+/// The one owner of a ``SchedulingBook`` that many tasks share: the gym's front desk.
+///
+/// Named `Scheduler` until issue 30, a name every app that also imports
+/// Combine (whose `Scheduler` protocol is in scope) had to qualify; the old
+/// name stays, deprecated, for one release.
 ///
 /// Every change runs on the actor, one at a time, against the current book,
 /// so capacity is never exceeded and no two sessions clash however many
@@ -13,14 +17,14 @@ import Foundation
 /// classes) has methods here; ``perform(_:)`` runs anything else.
 ///
 /// ```swift
-/// let scheduler = Scheduler(book: book)
-/// let marta = try await scheduler.member("marta")
+/// let desk = FrontDesk(book: book)
+/// let marta = try await desk.member("marta")
 /// switch try await marta.book(classID: "yoga", on: date, whenFull: .joinWaitlist) {
 /// case .confirmed: print("booked")
 /// case .waitlisted(let position): print("number \(position) on the waitlist")
 /// }
 /// ```
-public actor Scheduler {
+public actor FrontDesk {
     /// The book as it is now; a value, so reading it never races a change.
     public private(set) var book: SchedulingBook
 
@@ -125,7 +129,7 @@ public actor Scheduler {
 public struct CoachDesk: Sendable {
     /// The coach.
     public let coachID: String
-    let scheduler: Scheduler
+    let scheduler: FrontDesk
 
     package func run<T: Sendable>(_ body: @escaping @Sendable (inout SchedulingBook, String) throws(SchedulingError) -> T) async throws(SchedulingError) -> T {
         let coach = coachID
@@ -312,7 +316,7 @@ public struct CoachDesk: Sendable {
 public struct ClientDesk: Sendable {
     /// The client.
     public let clientID: String
-    let scheduler: Scheduler
+    let scheduler: FrontDesk
 
     package func run<T: Sendable>(_ body: @escaping @Sendable (SchedulingBook, String) throws(SchedulingError) -> T) async throws(SchedulingError) -> T {
         let client = clientID
@@ -351,7 +355,7 @@ public struct ClientDesk: Sendable {
 public struct MemberDesk: Sendable {
     /// The member.
     public let memberID: String
-    let scheduler: Scheduler
+    let scheduler: FrontDesk
 
     package func run<T: Sendable>(_ body: @escaping @Sendable (inout SchedulingBook, String) throws(SchedulingError) -> T) async throws(SchedulingError) -> T {
         let member = memberID
@@ -397,3 +401,7 @@ public struct MemberDesk: Sendable {
         try await run { book, member throws(SchedulingError) in try book.timetable(weekOf: date, firstWeekday: firstWeekday, member: member) }
     }
 }
+
+/// The front desk under its name before issue 30, which collided with Combine's `Scheduler`.
+@available(*, deprecated, renamed: "FrontDesk", message: "renamed FrontDesk: Scheduler collided with Combine's Scheduler protocol")
+public typealias Scheduler = FrontDesk
