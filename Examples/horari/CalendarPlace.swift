@@ -76,20 +76,20 @@ struct CalendarPlace {
     func store(_ options: ImportOptions = ImportOptions()) throws -> CalendarStore {
         var store = CalendarStore(location, options: options)
         store.notices = { FileHandle.standardError.write(Data("\(location): \($0)\n".utf8)) }
-        if case .collection = location, let seconds = try Self.requestTimeout() { store.requestTimeout = seconds }
+        if case .collection = location, let limit = try Self.requestTimeout() { store.requestTimeout = limit }
         return store
     }
 
     /// `HORARI_CALDAV_TIMEOUT`: the seconds a request to a slow server may
     /// take (default 30), at most a day; `nil` when it is not set. A value
     /// that is not a number above 0 is refused, not silently ignored.
-    static func requestTimeout(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> TimeInterval? {
+    static func requestTimeout(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Duration? {
         guard let text = environment["HORARI_CALDAV_TIMEOUT"] else { return nil }
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard let seconds = TimeInterval(trimmed), seconds.isFinite, seconds > 0, seconds <= 86_400 else {
             throw CLIError("HORARI_CALDAV_TIMEOUT=\(text) is not a number of seconds between 0 and 86400 (such as 60); set it to one, or unset it for the default of 30 s")
         }
-        return seconds
+        return Duration(timeInterval: seconds)
     }
 }
 

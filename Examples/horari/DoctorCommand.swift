@@ -22,8 +22,8 @@ struct Doctor: AsyncParsableCommand {
         guard case .collection(let collection) = place.location else {
             throw ValidationError("doctor checks a CalDAV collection: give its http(s) URL")
         }
-        let timeout = try CalendarPlace.requestTimeout() ?? 30
-        let client = CalDAVClient(collection: collection, credentials: CalDAVCredentials.lookUp(for: collection), timeout: timeout)
+        let timeout = try CalendarPlace.requestTimeout() ?? .seconds(30)
+        let client = CalDAVClient(collection: collection, credentials: CalDAVCredentials.lookUp(for: collection), requestTimeout: timeout)
         let probe: CalDAVProbe
         do { probe = try await client.probe() } catch { throw storeError(error) }
         for finding in probe.findings {

@@ -24,8 +24,8 @@ extension CalDAVClient {
             let reply = try await sendOnce(method, path: path, headers: headers, body: body)
             guard Self.passingStatuses.contains(reply.status), attempt < retryPolicy.retries else { return reply }
             attempt += 1
-            let wait = retryPolicy.delay(attempt: attempt, retryAfter: reply.header("Retry-After"))
-            do { try await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000)) } catch {
+            let wait = retryPolicy.wait(attempt: attempt, retryAfter: reply.header("Retry-After"))
+            do { try await Task.sleep(for: wait) } catch {
                 throw CalendarStoreError(.cancelled, "\(method) \(display(path)): cancelled while waiting to ask again")
             }
         }
@@ -59,7 +59,7 @@ extension CalDAVClient {
     /// The request, with the credentials (to the collection's origin only:
     /// ``sendOnce(_:path:headers:body:)`` follows no redirect elsewhere).
     private func makeRequest(_ method: String, url: URL, headers: [String: String], body: [UInt8]?) -> URLRequest {
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: max(timeout, 1))
+        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: max(requestTimeout.timeInterval, 1))
         request.httpMethod = method
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         request.setValue("Horari-CalendarStore", forHTTPHeaderField: "User-Agent")
@@ -81,39 +81,69 @@ extension CalDAVClient {
 /// answers a passing status (423, 429, 500, 502, 503, 504): a bounded
 /// number of times, each wait random (so that desks refused together do not
 /// ask again together) and about twice the last, and never longer than
-/// ``maxDelay`` — a `Retry-After` the server sends is honoured up to that.
+/// ``longestWait`` — a `Retry-After` the server sends is honoured up to that.
 public struct RetryPolicy: Sendable, Hashable {
     /// How many times a request is sent again; 0 never.
     public var retries: Int
-    /// The first wait's upper bound, in seconds; each next doubles it.
-    public var baseDelay: TimeInterval
-    /// The longest one wait may be, in seconds, whatever `Retry-After` says.
-    public var maxDelay: TimeInterval
+    /// The first wait's upper bound; each next doubles it.
+    public var firstWait: Duration
+    /// The longest one wait may be, whatever `Retry-After` says.
+    public var longestWait: Duration
 
     /// A policy.
     /// - Parameters:
     ///   - retries: how many times a request is sent again (at least 0).
-    ///   - baseDelay: the first wait's upper bound, in seconds.
-    ///   - maxDelay: the longest one wait may be, in seconds.
-    public init(retries: Int = 8, baseDelay: TimeInterval = 0.05, maxDelay: TimeInterval = 2) {
+    ///   - firstWait: the first wait's upper bound (kept between 0 and a minute).
+    ///   - longestWait: the longest one wait may be (kept between 0 and five minutes).
+    public init(retries: Int = 8, firstWait: Duration = .milliseconds(50), longestWait: Duration = .seconds(2)) {
         self.retries = max(retries, 0)
-        self.baseDelay = baseDelay.isFinite ? min(max(baseDelay, 0), 60) : 0.05
-        self.maxDelay = maxDelay.isFinite ? min(max(maxDelay, 0), 300) : 2
+        self.firstWait = min(max(firstWait, .zero), .seconds(60))
+        self.longestWait = min(max(longestWait, .zero), .seconds(300))
     }
+
+    /// A policy whose waits are given in seconds, as before lengths were `Duration`s.
+    /// - Parameters:
+    ///   - retries: how many times a request is sent again.
+    ///   - baseDelay: the first wait's upper bound, in seconds; not finite is 0.05.
+    ///   - maxDelay: the longest one wait may be, in seconds; not finite is 2.
+    @available(*, deprecated, renamed: "init(retries:firstWait:longestWait:)", message: "lengths are Duration in Horari's API")
+    public init(retries: Int = 8, baseDelay: TimeInterval, maxDelay: TimeInterval = 2) {
+        self.init(retries: retries, firstWait: Duration(timeInterval: baseDelay.isFinite ? baseDelay : 0.05),
+                  longestWait: Duration(timeInterval: maxDelay.isFinite ? maxDelay : 2))
+    }
+
+    /// ``firstWait`` in seconds, under its name before lengths were `Duration`s.
+    @available(*, deprecated, renamed: "firstWait")
+    public var baseDelay: TimeInterval { firstWait.timeInterval }
+
+    /// ``longestWait`` in seconds, under its name before lengths were `Duration`s.
+    @available(*, deprecated, renamed: "longestWait")
+    public var maxDelay: TimeInterval { longestWait.timeInterval }
 
     /// Never asks again: the server's passing answer is the caller's.
     public static let never = RetryPolicy(retries: 0)
 
-    /// The wait before the `attempt`th retry (from 1), in seconds: what
-    /// `Retry-After` says (seconds, or an HTTP date), else a random wait up
-    /// to `baseDelay × 2^(attempt−1)`; at most ``maxDelay`` either way.
-    public func delay(attempt: Int, retryAfter: String?) -> TimeInterval {
+    /// The wait before the `attempt`th retry (from 1): what `Retry-After`
+    /// says (seconds, or an HTTP date), else a random wait up to
+    /// `firstWait × 2^(attempt−1)`; at most ``longestWait`` either way.
+    /// - Parameters:
+    ///   - attempt: which retry this is, from 1.
+    ///   - retryAfter: the server's `Retry-After` header, if it sent one.
+    public func wait(attempt: Int, retryAfter: String?) -> Duration {
+        let longest = longestWait.timeInterval
         if let retryAfter, let asked = Self.seconds(retryAfter) {
-            return min(max(asked, 0), maxDelay)
+            return Duration(timeInterval: min(max(asked, 0), longest))
         }
-        let bound = min(baseDelay * Double(1 << min(max(attempt - 1, 0), 20)), maxDelay)
-        return bound > 0 ? Double.random(in: bound / 2...bound) : 0
+        let bound = min(firstWait.timeInterval * Double(1 << min(max(attempt - 1, 0), 20)), longest)
+        return Duration(timeInterval: bound > 0 ? Double.random(in: bound / 2...bound) : 0)
     }
+
+    /// The wait before a retry in seconds, under its name before lengths were `Duration`s.
+    /// - Parameters:
+    ///   - attempt: which retry this is, from 1.
+    ///   - retryAfter: the server's `Retry-After` header.
+    @available(*, deprecated, renamed: "wait(attempt:retryAfter:)")
+    public func delay(attempt: Int, retryAfter: String?) -> TimeInterval { wait(attempt: attempt, retryAfter: retryAfter).timeInterval }
 
     /// A `Retry-After` value in seconds: delta-seconds, or an HTTP date from now.
     static func seconds(_ value: String) -> TimeInterval? {

@@ -77,7 +77,7 @@ extension CalDAVClient {
         guard let parent = parentPath, let base = URL(string: parent + "horari-probe-\(UUID().uuidString.lowercased())/", relativeTo: collection) else {
             return .init(what: what, holds: nil, detail: "not tried: the collection has no folder above it")
         }
-        let scratch = CalDAVClient(collection: base.absoluteURL, credentials: credentials, timeout: timeout, maxResponseBytes: maxResponseBytes, retryPolicy: retryPolicy)
+        let scratch = CalDAVClient(collection: base.absoluteURL, credentials: credentials, requestTimeout: requestTimeout, maxResponseBytes: maxResponseBytes, retryPolicy: retryPolicy)
         do {
             try await scratch.makeCalendar(displayName: "horari probe (scratch)")
         } catch {

@@ -97,7 +97,10 @@ public struct CalDAVClient: Sendable {
     /// The credentials sent to the collection's host.
     public let credentials: CalDAVCredentials?
     /// The longest one request may take, from sending to the last byte of its answer, in seconds.
-    public let timeout: TimeInterval
+    public let requestTimeout: Duration
+    /// ``requestTimeout`` in seconds, under its name before lengths were `Duration`s.
+    @available(*, deprecated, renamed: "requestTimeout", message: "lengths are Duration in Horari's API: requestTimeout")
+    public var timeout: TimeInterval { requestTimeout.timeInterval }
     /// The largest answer read, in bytes; a larger one is ``CalendarStoreError/Code/tooLarge``.
     public let maxResponseBytes: Int
     /// How a request the server answers with a passing status (423, 429,
@@ -128,11 +131,11 @@ public struct CalDAVClient: Sendable {
     /// - Parameters:
     ///   - collection: the calendar collection; a `/` is added to its path when missing.
     ///   - credentials: sent with every request (HTTP Basic); `nil` sends none.
-    ///   - timeout: the longest one request may take, in seconds (kept
-    ///     between 1 ms and a day; not a number is the default, 30).
+    ///   - requestTimeout: the longest one request may take (kept between
+    ///     1 ms and a day).
     ///   - maxResponseBytes: the largest answer read, in bytes (32 MiB by default).
     ///   - retryPolicy: how a request answered 423, 429, 500, 502, 503 or 504 is sent again.
-    public init(collection: URL, credentials: CalDAVCredentials?, timeout: TimeInterval = 30, maxResponseBytes: Int = 32 << 20,
+    public init(collection: URL, credentials: CalDAVCredentials?, requestTimeout: Duration = .seconds(30), maxResponseBytes: Int = 32 << 20,
                 retryPolicy: RetryPolicy = RetryPolicy()) {
         var components = URLComponents(url: collection, resolvingAgainstBaseURL: true)
         var given: CalDAVCredentials?
@@ -158,10 +161,26 @@ public struct CalDAVClient: Sendable {
         self.collectionPath = path
         self.collectionSegments = path.split(separator: "/", omittingEmptySubsequences: true).map { Self.percentDecoded($0) }
         self.credentials = credentials ?? given
-        self.timeout = timeout.isNaN ? 30 : min(max(timeout, 0.001), 86_400)
+        self.requestTimeout = min(max(requestTimeout, .milliseconds(1)), .seconds(86_400))
         self.maxResponseBytes = max(maxResponseBytes, 0)
         self.retryPolicy = retryPolicy
-        self.transport = HTTPTransport(timeout: self.timeout, limit: self.maxResponseBytes)
+        self.transport = HTTPTransport(timeout: self.requestTimeout.timeInterval, limit: self.maxResponseBytes)
+    }
+
+    /// A client whose request timeout is given in seconds, as before lengths were `Duration`s.
+    ///
+    /// - Parameters:
+    ///   - collection: the calendar collection.
+    ///   - credentials: sent with every request; `nil` sends none.
+    ///   - timeout: the longest one request may take, in seconds; not a number is 30.
+    ///   - maxResponseBytes: the largest answer read, in bytes.
+    ///   - retryPolicy: how a request answered with a passing status is sent again.
+    @available(*, deprecated, renamed: "init(collection:credentials:requestTimeout:maxResponseBytes:retryPolicy:)",
+               message: "lengths are Duration in Horari's API: requestTimeout: .seconds(30)")
+    public init(collection: URL, credentials: CalDAVCredentials?, timeout: TimeInterval, maxResponseBytes: Int = 32 << 20,
+                retryPolicy: RetryPolicy = RetryPolicy()) {
+        self.init(collection: collection, credentials: credentials, requestTimeout: Duration(timeInterval: timeout.isNaN ? 30 : timeout),
+                  maxResponseBytes: maxResponseBytes, retryPolicy: retryPolicy)
     }
 
 

@@ -30,9 +30,9 @@ public struct CalendarStore: Sendable {
     /// the digest of its URL); `nil` is `$XDG_CACHE_HOME/horari/caldav`, else
     /// `~/.cache/horari/caldav`. An app gives its own (its container's caches).
     public var cacheFolder: URL?
-    /// The longest one request to a collection's server may take, in seconds
-    /// (``CalDAVClient/timeout``).
-    public var requestTimeout: TimeInterval = 30
+    /// The longest one request to a collection's server may take
+    /// (``CalDAVClient/requestTimeout``).
+    public var requestTimeout: Duration = .seconds(30)
     /// How a request a collection's server answers 423, 429, 500, 502, 503
     /// or 504 is sent again (``CalDAVClient/retryPolicy``).
     public var retryPolicy = RetryPolicy()

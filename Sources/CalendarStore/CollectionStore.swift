@@ -49,11 +49,11 @@ struct CollectionStore {
     static let attempts = 12
 
     init(_ collection: URL, options: ImportOptions, credentials: CalDAVCredentials?, notices: (@Sendable (String) -> Void)? = nil,
-         cacheFolder: URL? = nil, timeout: TimeInterval = 30, retryPolicy: RetryPolicy = RetryPolicy(),
+         cacheFolder: URL? = nil, timeout: Duration = .seconds(30), retryPolicy: RetryPolicy = RetryPolicy(),
          environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.notices = notices
         client = CalDAVClient(collection: collection, credentials: credentials ?? CalDAVCredentials.lookUp(for: collection, environment: environment),
-                              timeout: timeout, retryPolicy: retryPolicy)
+                              requestTimeout: timeout, retryPolicy: retryPolicy)
         self.options = options
         let home = environment["HOME"] ?? NSHomeDirectory()
         let base = environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.cache"

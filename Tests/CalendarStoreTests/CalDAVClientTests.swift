@@ -88,11 +88,12 @@ struct CalDAVClientOfflineTests {
     @Test("a timeout or size limit out of range is kept in range, never trapped on")
     func limitsInRange() async throws {
         let url = try #require(URL(string: "http://127.0.0.1:1/alice/gym/"))
-        #expect(CalDAVClient(collection: url, credentials: nil, timeout: .infinity).timeout == 86_400)
-        #expect(CalDAVClient(collection: url, credentials: nil, timeout: .nan).timeout == 30)
-        #expect(CalDAVClient(collection: url, credentials: nil, timeout: -5).timeout == 0.001)
+        #expect(CalDAVClient(collection: url, credentials: nil, requestTimeout: .seconds(1_000_000)).requestTimeout == .seconds(86_400))
+        #expect(CalDAVClient(collection: url, credentials: nil, requestTimeout: Duration(timeInterval: .infinity)).requestTimeout == .seconds(86_400))
+        #expect(CalDAVClient(collection: url, credentials: nil, requestTimeout: Duration(timeInterval: .nan)).requestTimeout == .milliseconds(1))
+        #expect(CalDAVClient(collection: url, credentials: nil, requestTimeout: .seconds(-5)).requestTimeout == .milliseconds(1))
         #expect(CalDAVClient(collection: url, credentials: nil, maxResponseBytes: -1).maxResponseBytes == 0)
-        #expect(await failure { _ = try await CalDAVClient(collection: url, credentials: nil, timeout: .infinity).get("x.ics") }?.code == .transport)
+        #expect(await failure { _ = try await CalDAVClient(collection: url, credentials: nil, requestTimeout: .seconds(1_000_000)).get("x.ics") }?.code == .transport)
     }
 
     @Test("an href a caller gives is refused, before anything is sent, unless it is a path inside the collection", arguments: [
@@ -112,7 +113,7 @@ struct CalDAVClientOfflineTests {
 
     @Test("an href inside the collection is sent, as a path or as a name (the refused port says so)")
     func callerHrefsAccepted() async throws {
-        let client = CalDAVClient(collection: try #require(URL(string: "http://127.0.0.1:1/alice/gym/")), credentials: alice, timeout: 5)
+        let client = CalDAVClient(collection: try #require(URL(string: "http://127.0.0.1:1/alice/gym/")), credentials: alice, requestTimeout: .seconds(5))
         for href in ["x.ics", "/alice/gym/x.ics", "sub/x.ics", "caf%C3%A9.ics", "a@b:c.ics"] {
             let error = await failure { _ = try await client.get(href) }
             #expect(error?.code == .transport, "\(href): \(String(describing: error))")
@@ -122,7 +123,7 @@ struct CalDAVClientOfflineTests {
     @Test("a refused connection is transport, naming the host and port")
     func connectionRefused() async throws {
         let port = try TestServer.freePort()
-        let client = CalDAVClient(collection: try #require(URL(string: "http://127.0.0.1:\(port)/alice/gym/")), credentials: alice, timeout: 5)
+        let client = CalDAVClient(collection: try #require(URL(string: "http://127.0.0.1:\(port)/alice/gym/")), credentials: alice, requestTimeout: .seconds(5))
         let error = await failure { _ = try await client.state() }
         #expect(error?.code == .transport)
         #expect(error?.status == nil)
@@ -189,7 +190,7 @@ struct CalDAVRadicaleTests {
     func makeCalendar() async throws {
         let server = try TestServer.radicale()
         defer { server.stop() }
-        let client = CalDAVClient(collection: server.url("/alice/gym/"), credentials: alice, timeout: 10)
+        let client = CalDAVClient(collection: server.url("/alice/gym/"), credentials: alice, requestTimeout: .seconds(10))
         let missing = await failure { _ = try await client.state() }
         #expect(missing?.code == .notFound)
         #expect(missing?.status == 404)
@@ -209,7 +210,7 @@ struct CalDAVRadicaleTests {
     func conditionalWrites() async throws {
         let server = try TestServer.radicale()
         defer { server.stop() }
-        let client = CalDAVClient(collection: server.url("/alice/gym/"), credentials: alice, timeout: 10)
+        let client = CalDAVClient(collection: server.url("/alice/gym/"), credentials: alice, requestTimeout: .seconds(10))
         try await client.makeCalendar(displayName: nil)
         let created = try #require(try await client.put("yoga.ics", event("yoga-1", "Yoga"), ifMatch: nil))
         let twice = await failure { try await client.put("yoga.ics", event("yoga-1", "Yoga again"), ifMatch: nil) }
@@ -249,7 +250,7 @@ struct CalDAVRadicaleTests {
     func sync() async throws {
         let server = try TestServer.radicale()
         defer { server.stop() }
-        let client = CalDAVClient(collection: server.url("/alice/gym/"), credentials: alice, timeout: 10)
+        let client = CalDAVClient(collection: server.url("/alice/gym/"), credentials: alice, requestTimeout: .seconds(10))
         try await client.makeCalendar(displayName: nil)
         let yoga = try #require(try await client.put("yoga.ics", event("yoga-1", "Yoga"), ifMatch: nil))
         let spinning = try #require(try await client.put("spinning.ics", event("spin-1", "Spinning"), ifMatch: nil))
@@ -289,20 +290,20 @@ struct CalDAVRadicaleTests {
         let server = try TestServer.radicale()
         defer { server.stop() }
         let wrongPassword = "wrong-horse-\(UUID().uuidString)"
-        let wrong = CalDAVClient(collection: server.url("/alice/gym/"), credentials: CalDAVCredentials(user: "alice", password: wrongPassword), timeout: 10)
+        let wrong = CalDAVClient(collection: server.url("/alice/gym/"), credentials: CalDAVCredentials(user: "alice", password: wrongPassword), requestTimeout: .seconds(10))
         let refused = await failure { _ = try await wrong.state() }
         #expect(refused?.code == .unauthorized)
         #expect(refused?.status == 401)
         #expect(refused?.message.contains("refused the credentials for alice") == true, "\(String(describing: refused))")
         #expect(refused?.description.contains(wrongPassword) == false)
 
-        let anonymous = CalDAVClient(collection: server.url("/alice/gym/"), credentials: nil, timeout: 10)
+        let anonymous = CalDAVClient(collection: server.url("/alice/gym/"), credentials: nil, requestTimeout: .seconds(10))
         let asked = await failure { try await anonymous.makeCalendar(displayName: nil) }
         #expect(asked?.code == .unauthorized)
         #expect(asked?.status == 401)
         #expect(asked?.message.contains("HORARI_CALDAV_USER") == true)
 
-        let forbidden = await failure { _ = try await CalDAVClient(collection: server.url("/bob/gym/"), credentials: alice, timeout: 10).state() }
+        let forbidden = await failure { _ = try await CalDAVClient(collection: server.url("/bob/gym/"), credentials: alice, requestTimeout: .seconds(10)).state() }
         #expect(forbidden?.code == .unauthorized)
         #expect(forbidden?.status == 403)
         #expect(forbidden?.message.contains(TestServer.password) == false)
@@ -312,7 +313,7 @@ struct CalDAVRadicaleTests {
     func probe() async throws {
         let server = try TestServer.radicale()
         defer { server.stop() }
-        let client = CalDAVClient(collection: server.url("/alice/gym/"), credentials: alice, timeout: 10)
+        let client = CalDAVClient(collection: server.url("/alice/gym/"), credentials: alice, requestTimeout: .seconds(10))
         try await client.makeCalendar(displayName: nil)
         _ = try await client.put("yoga.ics", event("yoga-1", "Yoga"), ifMatch: nil)
         let probe = try await client.probe()
@@ -327,15 +328,15 @@ struct CalDAVRadicaleTests {
     func hostileHrefs() async throws {
         let server = try TestServer.radicale()
         defer { server.stop() }
-        let client = CalDAVClient(collection: server.url("/alice/gym/"), credentials: alice, timeout: 10)
+        let client = CalDAVClient(collection: server.url("/alice/gym/"), credentials: alice, requestTimeout: .seconds(10))
         try await client.makeCalendar(displayName: nil)
-        try await CalDAVClient(collection: server.url("/alice/other/"), credentials: alice, timeout: 10).makeCalendar(displayName: nil)
+        try await CalDAVClient(collection: server.url("/alice/other/"), credentials: alice, requestTimeout: .seconds(10)).makeCalendar(displayName: nil)
         for href in ["../other/x.ics", "%2e%2e/other/x.ics", "..%2Fother%2Fx.ics", "x%2F..%2F..%2Fother%2Fx.ics", "x\u{0}.ics", "/alice/other/x.ics"] {
             let error = await failure { try await client.put(href, event("evil", "Evil"), ifMatch: nil) }
             #expect(error?.code == .badResponse, "\(href)")
         }
         #expect(try await client.list().isEmpty)
-        #expect(try await CalDAVClient(collection: server.url("/alice/other/"), credentials: alice, timeout: 10).list().isEmpty)
+        #expect(try await CalDAVClient(collection: server.url("/alice/other/"), credentials: alice, requestTimeout: .seconds(10)).list().isEmpty)
     }
 }
 
@@ -348,7 +349,7 @@ struct CalDAVHostileServerTests {
     func garbage() async throws {
         let server = try TestServer.hostile("garbage")
         defer { server.stop() }
-        let client = CalDAVClient(collection: server.url("/cal/"), credentials: alice, timeout: 5)
+        let client = CalDAVClient(collection: server.url("/cal/"), credentials: alice, requestTimeout: .seconds(5))
         for call in [{ _ = try await client.state() }, { _ = try await client.list() }, { _ = try await client.sync(from: nil) }, { _ = try await client.multiget(["x.ics"]) }] as [() async throws -> Void] {
             let error = await failure(call)
             #expect(error?.code == .badResponse, "\(String(describing: error))")
@@ -364,7 +365,7 @@ struct CalDAVHostileServerTests {
     func huge(mode: String) async throws {
         let server = try TestServer.hostile(mode)
         defer { server.stop() }
-        let client = CalDAVClient(collection: server.url("/cal/"), credentials: alice, timeout: 20, maxResponseBytes: 1 << 20)
+        let client = CalDAVClient(collection: server.url("/cal/"), credentials: alice, requestTimeout: .seconds(20), maxResponseBytes: 1 << 20)
         let seen = Locked<CalendarStoreError?>(nil)
         let elapsed = await OwnThreadExecutor.timing {
             let error = await failure { _ = try await client.list() }
@@ -387,7 +388,7 @@ struct CalDAVHostileServerTests {
     func redirectAway() async throws {
         let server = try TestServer.hostile("redirect-away")
         defer { server.stop() }
-        let client = CalDAVClient(collection: server.url("/cal/"), credentials: alice, timeout: 5)
+        let client = CalDAVClient(collection: server.url("/cal/"), credentials: alice, requestTimeout: .seconds(5))
         let error = await failure { _ = try await client.state() }
         #expect(error?.code == .redirect, "\(String(describing: error))")
         #expect(error?.status == 301)
@@ -400,7 +401,7 @@ struct CalDAVHostileServerTests {
     func redirectSame() async throws {
         let server = try TestServer.hostile("redirect-same")
         defer { server.stop() }
-        let client = CalDAVClient(collection: server.url("/cal/"), credentials: alice, timeout: 5)
+        let client = CalDAVClient(collection: server.url("/cal/"), credentials: alice, requestTimeout: .seconds(5))
         let got = try await client.get("x.ics")
         #expect(got.etag == "\"y\"")
         #expect(property("BEGIN", in: got.data) == "VCALENDAR")
@@ -416,7 +417,7 @@ struct CalDAVHostileServerTests {
     func outside(name: String) async throws {
         let server = try TestServer.hostile("outside")
         defer { server.stop() }
-        let client = CalDAVClient(collection: server.url("/\(name)/"), credentials: alice, timeout: 5)
+        let client = CalDAVClient(collection: server.url("/\(name)/"), credentials: alice, requestTimeout: .seconds(5))
         for call in [{ _ = try await client.list() }, { _ = try await client.sync(from: nil) }, { _ = try await client.multiget(["x.ics"]) }] as [() async throws -> Void] {
             let error = await failure(call)
             #expect(error?.code == .badResponse, "\(name): \(String(describing: error))")
@@ -428,7 +429,7 @@ struct CalDAVHostileServerTests {
     func insideIsRead() async throws {
         let server = try TestServer.hostile("outside")
         defer { server.stop() }
-        let client = CalDAVClient(collection: server.url("/good/"), credentials: alice, timeout: 5)
+        let client = CalDAVClient(collection: server.url("/good/"), credentials: alice, requestTimeout: .seconds(5))
         #expect(try await client.list() == [CalDAVResource(href: "/good/x.ics", etag: "\"1\"")])
         let changes = try await client.sync(from: nil)
         #expect(changes.changed.map(\.href) == ["/good/x.ics"])
@@ -439,7 +440,7 @@ struct CalDAVHostileServerTests {
     func slow() async throws {
         let server = try TestServer.hostile("slow")
         defer { server.stop() }
-        let client = CalDAVClient(collection: server.url("/cal/"), credentials: alice, timeout: 1)
+        let client = CalDAVClient(collection: server.url("/cal/"), credentials: alice, requestTimeout: .seconds(1))
         let seen = Locked<CalendarStoreError?>(nil)
         let elapsed = await OwnThreadExecutor.timing {
             let error = await failure { _ = try await client.state() }
@@ -457,12 +458,12 @@ struct CalDAVHostileServerTests {
     func unauthorized() async throws {
         let server = try TestServer.hostile("401")
         defer { server.stop() }
-        let error = await failure { _ = try await CalDAVClient(collection: server.url("/cal/"), credentials: alice, timeout: 5).list() }
+        let error = await failure { _ = try await CalDAVClient(collection: server.url("/cal/"), credentials: alice, requestTimeout: .seconds(5)).list() }
         #expect(error?.code == .unauthorized)
         #expect(error?.status == 401)
         #expect(error?.message.contains("refused the credentials for alice") == true, "\(String(describing: error))")
         #expect(error?.description.contains(TestServer.password) == false)
-        let asked = await failure { _ = try await CalDAVClient(collection: server.url("/cal/"), credentials: nil, timeout: 5).get("x.ics") }
+        let asked = await failure { _ = try await CalDAVClient(collection: server.url("/cal/"), credentials: nil, requestTimeout: .seconds(5)).get("x.ics") }
         #expect(asked?.code == .unauthorized)
         #expect(asked?.message.contains("HORARI_CALDAV_USER and HORARI_CALDAV_PASSWORD, or ~/.netrc") == true)
     }

@@ -617,12 +617,12 @@ struct ChangeCheckTests {
 
     @Test("Retry-After in seconds or as an HTTP date is honoured up to the cap; without it the wait is random and bounded")
     func retryAfter() {
-        let policy = RetryPolicy(retries: 3, baseDelay: 0.1, maxDelay: 2)
-        #expect(policy.delay(attempt: 1, retryAfter: "1") == 1)
-        #expect(policy.delay(attempt: 1, retryAfter: "3600") == 2)
-        #expect(policy.delay(attempt: 1, retryAfter: "Wed, 21 Oct 2015 07:28:00 GMT") == 0)
+        let policy = RetryPolicy(retries: 3, firstWait: .milliseconds(100), longestWait: .seconds(2))
+        #expect(policy.wait(attempt: 1, retryAfter: "1") == .seconds(1))
+        #expect(policy.wait(attempt: 1, retryAfter: "3600") == .seconds(2))
+        #expect(policy.wait(attempt: 1, retryAfter: "Wed, 21 Oct 2015 07:28:00 GMT") == .zero)
         for attempt in 1...6 {
-            let wait = policy.delay(attempt: attempt, retryAfter: nil)
+            let wait = policy.wait(attempt: attempt, retryAfter: nil).timeInterval
             let bound = min(0.1 * Double(1 << (attempt - 1)), 2)
             #expect(wait >= bound / 2 && wait <= bound, "\(attempt): \(wait)")
         }
@@ -667,11 +667,11 @@ struct MissingParentTests {
     func missingParent() async throws {
         let server = try TestServer.hostile("no-parent")
         defer { server.stop() }
-        let made = CollectionStore(server.url("/made/cal/"), options: ImportOptions(), credentials: alice, timeout: 5)
+        let made = CollectionStore(server.url("/made/cal/"), options: ImportOptions(), credentials: alice, timeout: .seconds(5))
         try await made.makeCalendar()
         #expect(server.requestLog.map { $0.split(separator: " ").dropFirst().prefix(2).joined(separator: " ") }
                 == ["MKCALENDAR /made/cal/", "MKCOL /made/", "MKCALENDAR /made/cal/"])
-        let refused = CollectionStore(server.url("/refused/cal/"), options: ImportOptions(), credentials: alice, timeout: 5)
+        let refused = CollectionStore(server.url("/refused/cal/"), options: ImportOptions(), credentials: alice, timeout: .seconds(5))
         let error = await failure { try await refused.makeCalendar() }
         #expect(error?.status == 403)
         #expect(error?.message.contains("create http://127.0.0.1:\(server.port)/refused/ on the server first") == true, "\(String(describing: error))")
