@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 // Horari: an embeddable calendar and scheduling core.
@@ -7,8 +7,10 @@ import PackageDescription
 //   CalendarCore (Foundation only)
 //     <- CalendarViews, CalendarScheduling (pure Swift; an app that only needs
 //        views or booking links no C; the book knows nothing of iCalendar)
-//     <- ICalendarKit (libical behind `internal import CLibICal`; the format
-//        only: .ics bytes <-> the core model; no files, folders or gym)
+//     <- ICalendarKit (the format only: .ics bytes <-> the core model; no
+//        files, folders or gym; libical behind `internal import CLibICal`
+//        when the `LibICal` trait is on, as it is by default — off, as an
+//        iOS app turns it, the Swift reader and writer alone, no C)
 //   CalendarScheduling + ICalendarKit
 //     <- SchedulingICalendar (the scheduling book <-> iCalendar mapping: the
 //        X-HORARI-* names, member journals, ATTENDEE rosters, the exports)
@@ -18,7 +20,8 @@ import PackageDescription
 //        CalDAV collection; conditional writes; a booking spliced into a file)
 //   all of the above
 //     <- horari (the example CLI).
-// The tests and the benchmark also use CLibICal directly, as a referee.
+// The tests and the benchmark also use CLibICal directly, as a referee (with
+// the trait; without it they build and run without that referee).
 let package = Package(
     name: "Horari",
     platforms: [.macOS(.v15)],
@@ -31,6 +34,15 @@ let package = Package(
         .library(name: "CalendarStore", targets: ["CalendarStore"]),
         .executable(name: "horari", targets: ["horari"]),
     ],
+    // Off (`swift build --disable-default-traits`, or `traits: []` on the
+    // dependency): no C anywhere, for platforms libical cannot ship on.
+    traits: [
+        .default(enabledTraits: ["LibICal"]),
+        .trait(
+            name: "LibICal",
+            description: "libical (Debian's libical-dev, Homebrew's libical) reads each imported event and task beside the Swift reader, for its validation and diagnostics; the tests and benchmarks use it as a referee. Off, ICalendarKit has no C code and says the checks are unavailable."
+        ),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // `swift package generate-documentation` (the DocC catalogs in Sources/*/*.docc).
@@ -38,8 +50,9 @@ let package = Package(
     ],
     targets: [
         .target(name: "CalendarCore"),
-        // iCalendar import/export; libical stays behind `internal import`.
-        .target(name: "ICalendarKit", dependencies: ["CalendarCore", "CLibICal"]),
+        // iCalendar import/export; libical stays behind `internal import`, and
+        // is linked only with the `LibICal` trait (`#if LibICal` in the code).
+        .target(name: "ICalendarKit", dependencies: ["CalendarCore", .target(name: "CLibICal", condition: .when(traits: ["LibICal"]))]),
         // Month, week, day and list view models (pure; no UI).
         .target(name: "CalendarViews", dependencies: ["CalendarCore"]),
         // Coaches, clients, sessions, classes, bookings and waitlists (pure; no C).
@@ -102,7 +115,7 @@ let package = Package(
         .plugin(name: "CompileDocSnippets", capability: .buildTool(), dependencies: ["ExtractSnippets"]),
         .executableTarget(
             name: "HorariBench",
-            dependencies: ["CalendarCore", "ICalendarKit", "CalendarViews", "CalendarScheduling", "CLibICal", "_CalendarTestSupport"],
+            dependencies: ["CalendarCore", "ICalendarKit", "CalendarViews", "CalendarScheduling", .target(name: "CLibICal", condition: .when(traits: ["LibICal"])), "_CalendarTestSupport"],
             path: "Benchmarks/HorariBench"
         ),
         // Not in `make test`: sequential GETs against a CalDAV server, for Benchmarks/caldav_bench.py.
@@ -122,7 +135,7 @@ let package = Package(
         .testTarget(name: "CalendarCoreTests", dependencies: ["CalendarCore", "_CalendarTestSupport", "_CalendarTestFixtures"]),
         .testTarget(
             name: "ICalendarKitTests",
-            dependencies: ["CalendarCore", "ICalendarKit", "CLibICal", "_CalendarTestSupport", "_CalendarTestFixtures"]
+            dependencies: ["CalendarCore", "ICalendarKit", .target(name: "CLibICal", condition: .when(traits: ["LibICal"])), "_CalendarTestSupport", "_CalendarTestFixtures"]
         ),
         .testTarget(name: "CalendarViewsTests", dependencies: ["CalendarCore", "CalendarViews"]),
         .testTarget(name: "CalendarSchedulingTests", dependencies: ["CalendarCore", "CalendarScheduling", "_SchedulingTestSupport"]),
@@ -134,7 +147,8 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
-                "CalendarCore", "ICalendarKit", "CalendarViews", "CalendarScheduling", "SchedulingICalendar", "CalendarStore", "CLibICal",
+                "CalendarCore", "ICalendarKit", "CalendarViews", "CalendarScheduling", "SchedulingICalendar", "CalendarStore",
+                .target(name: "CLibICal", condition: .when(traits: ["LibICal"])),
                 "_CalendarTestSupport", "_CalendarTestFixtures", "_SchedulingTestSupport", "_HorariFuzzing",
             ]
         ),

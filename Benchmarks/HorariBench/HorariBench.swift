@@ -1,3 +1,4 @@
+#if LibICal  // the benchmark measures against libical; without it, WithoutLibICal.swift
 import CLibICal
 import CalendarCore
 import CalendarScheduling
@@ -178,3 +179,4 @@ struct HorariBench {
         return pad(a, 30) + pad(b, 26) + pad(c, 10) + d
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if LibICal  // the benchmark measures against libical; without it, WithoutLibICal.swift
 import CLibICal
 import CalendarCore
 import Foundation
@@ -169,3 +170,4 @@ enum ICalendarBench {
         return kB * 1024
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if LibICal  // the benchmark measures against libical; without it, WithoutLibICal.swift
 import CalendarCore
 import CalendarScheduling
 import Foundation
@@ -193,3 +194,4 @@ enum SchedulingBench {
                     Figure.times(median / naive, "time"), "< 1 ms")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if LibICal  // the benchmark measures against libical; without it, WithoutLibICal.swift
 import CLibICal
 import Foundation
 
@@ -93,3 +94,4 @@ enum References {
 enum LibicalVersion {
     static let text = "\(ICAL_MAJOR_VERSION).\(ICAL_MINOR_VERSION).\(ICAL_PATCH_VERSION)"
 }
+#endif

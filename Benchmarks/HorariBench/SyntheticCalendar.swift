@@ -1,3 +1,4 @@
+#if LibICal  // the benchmark measures against libical; without it, WithoutLibICal.swift
 import CalendarCore
 import _CalendarTestSupport
 import Foundation
@@ -79,3 +80,4 @@ extension SyntheticCalendar {
 extension LocalDate {
     static let days2024 = (try? LocalDate(year: 2024, month: 1, day: 1).dayNumber) ?? 19723
 }
+#endif

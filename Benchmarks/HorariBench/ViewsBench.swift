@@ -1,3 +1,4 @@
+#if LibICal  // the benchmark measures against libical; without it, WithoutLibICal.swift
 import CalendarCore
 import CalendarViews
 import _CalendarTestSupport
@@ -84,3 +85,4 @@ enum ViewsBench {
         return items
     }
 }
+#endif

@@ -24,7 +24,7 @@ func noCalendarYet(_ place: CalendarPlace) -> CLIError {
 }
 
 /// Reads a calendar that must exist, printing its diagnostics to standard error.
-func loadExistingCalendar(_ place: CalendarPlace, strict: Bool = false, quiet: Bool = false, libical: Bool = true,
+func loadExistingCalendar(_ place: CalendarPlace, strict: Bool = false, quiet: Bool = false, libical: Bool = ImportOptions.libicalIsAvailable,
                           detail: ImportOptions.ItemDetail = .complete) async throws -> ImportResult {
     if let url = place.file {
         var isFolder: ObjCBool = false

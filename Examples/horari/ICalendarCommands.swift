@@ -12,7 +12,7 @@ import SchedulingICalendar
 /// `libical` says whether libical reads each event and task as well
 /// (`ImportOptions.checksWithLibICal`; Docs/ICalendar.md says which commands do);
 /// `detail` how much of each item to keep (`.schedule` only for read-only commands).
-func loadCalendar(_ path: String, strict: Bool = false, quiet: Bool = false, libical: Bool = true,
+func loadCalendar(_ path: String, strict: Bool = false, quiet: Bool = false, libical: Bool = ImportOptions.libicalIsAvailable,
                   detail: ImportOptions.ItemDetail = .complete) throws -> ImportResult {
     let result: ImportResult
     let progress = ProgressLine(file: path)
@@ -71,7 +71,8 @@ struct Validate: AsyncParsableCommand {
     func run() async throws {
         let place = try calendarPlace(file: self.file, option: calendar)
         let file = self.file ?? place.path
-        // libical always reads the file here: its findings are what validation is for.
+        // libical always reads the file here: its findings are what validation is for
+        // (a build without the LibICal trait says, as a warning, that they did not run).
         let result = try await loadExistingCalendar(place, quiet: true, libical: true)
         for d in result.diagnostics { print("\(file):\(d)") }
         // The rules the calendar asks for (`horari rules`), checked on every item.
@@ -220,7 +221,7 @@ struct Import: AsyncParsableCommand {
     func run() async throws {
         // libical reads the incoming file, beside the import: this is where
         // foreign data enters, and its findings are printed (Docs/ICalendar.md).
-        let read = try loadCalendar(file, libical: true)
+        let read = try loadCalendar(file, libical: ImportOptions.libicalIsAvailable)
         var incoming = read.calendar
         // What the reader could not take (a component past a limit, a line
         // too long, a value it could not read): said in the summary, and the

@@ -259,6 +259,9 @@ public struct ICalendarDiagnostic: Hashable, Sendable, CustomStringConvertible {
         public static let orphanOverride = Code(rawValue: "orphanOverride")
         /// A changed instance whose `RECURRENCE-ID` names no instance its series has.
         public static let unmatchedOverride = Code(rawValue: "unmatchedOverride")
+        /// libical's checks were asked for, and this build has none (the
+        /// `LibICal` package trait is off; ``ImportOptions/libicalIsAvailable``).
+        public static let libicalUnavailable = Code(rawValue: "libicalUnavailable")
         /// Something libical reported (`X-LIC-ERROR`).
         public static let libicalError = Code(rawValue: "libicalError")
         /// Anything else worth knowing.
@@ -411,7 +414,13 @@ public struct ImportOptions: Hashable, Sendable {
     /// included (default 10,000; real events have tens). A component with
     /// more is reported and not imported.
     public var maxPropertiesPerComponent: Int
-    /// Whether libical reads each `VEVENT` and `VTODO` as well (default `true`).
+    /// Whether libical reads each `VEVENT` and `VTODO` as well (default:
+    /// ``libicalIsAvailable``, so `true` in a default build).
+    ///
+    /// In a build without the `LibICal` package trait there is no libical:
+    /// asked for anyway, its checks do not run and the import says so, as a
+    /// warning (``ICalendarDiagnostic/Code/libicalUnavailable``), rather than
+    /// let a caller believe a file passed them.
     ///
     /// With it, libical's parse of each component (on a second thread, beside
     /// the import) reports what libical finds wrong as warnings
@@ -423,6 +432,18 @@ public struct ImportOptions: Hashable, Sendable {
     /// calendar: it costs about as much CPU time as the rest of the import
     /// (measured in Docs/ICalendar.md), though little wall time on a second core.
     public var checksWithLibICal: Bool
+
+    /// Whether this build has libical: the `LibICal` package trait, on by default.
+    ///
+    /// Off (`swift build --disable-default-traits`, or `traits: []` where an
+    /// app depends on Horari, as an iOS app must), ICalendarKit has no C code
+    /// and imports and exports through its Swift reader and writer alone;
+    /// only libical's own validation and diagnostics are missing.
+    #if LibICal
+    public static let libicalIsAvailable = true
+    #else
+    public static let libicalIsAvailable = false
+    #endif
     /// How much of each event and task is kept (default ``ItemDetail/complete``).
     public var detail: ItemDetail
     /// The most diagnostics of one kind (the same code and severity) an
@@ -466,7 +487,7 @@ public struct ImportOptions: Hashable, Sendable {
     ///   - detail: how much of each event and task is kept (``detail``).
     ///   - maxDiagnosticsPerKind: the most diagnostics of one kind reported (``maxDiagnosticsPerKind``).
     public init(strict: Bool = false, maxLineBytes: Int = 1 << 20, maxComponentBytes: Int = 16 << 20, maxDepth: Int = 16, maxFileBytes: Int = 2 << 30,
-                maxComponents: Int = 1_000_000, maxPropertiesPerComponent: Int = 10_000, checksWithLibICal: Bool = true, detail: ItemDetail = .complete,
+                maxComponents: Int = 1_000_000, maxPropertiesPerComponent: Int = 10_000, checksWithLibICal: Bool = ImportOptions.libicalIsAvailable, detail: ItemDetail = .complete,
                 maxDiagnosticsPerKind: Int = 100) {
         self.strict = strict
         self.maxDiagnosticsPerKind = max(maxDiagnosticsPerKind, 1)

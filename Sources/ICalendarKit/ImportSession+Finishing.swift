@@ -126,7 +126,18 @@ extension ImportSession {
     }
 
     /// Reports libical's findings, and rejects (as written) the items libical could not read at all.
+    ///
+    /// In a build without the `LibICal` trait, a caller who asked for
+    /// libical's checks (``ImportOptions/checksWithLibICal``) is told, once,
+    /// that they did not run: a warning, so that a strict validation never
+    /// passes a file libical was asked to read and did not.
     private mutating func applyLibICalOutcomes() {
+        #if !LibICal
+        if options.checksWithLibICal {
+            report(.warning, 1, .libicalUnavailable,
+                   "libical's checks did not run: this build of Horari has no libical (the LibICal package trait is off), so only the Swift reader's findings are reported")
+        }
+        #else
         var droppedMasters: Set<Int> = []
         var droppedOverrides: Set<Int> = []
         guard let libical else { return }
@@ -152,6 +163,7 @@ extension ImportSession {
         if !droppedOverrides.isEmpty {
             pending = pending.enumerated().filter { !droppedOverrides.contains($0.offset) }.map(\.element)
         }
+        #endif
     }
 
     /// Reports each changed instance whose `RECURRENCE-ID` names no instance

@@ -32,11 +32,13 @@ extension ImportSession {
     mutating func item(_ node: RawNode, _ lines: [RawLine], malformed: Set<Int>) {
         // libical reads the component (without the lines we found malformed).
         let ticket = checks.count
+        #if LibICal
         if let libical {
             checks.append(CheckedItem(line: node.line))
             libical.submit(Self.libicalText(lines, malformed: malformed, droppingLibICalReports: true), properties: node.properties.map { ($0.0.name, $0.1) },
                            line: node.line, ticket: ticket)
         }
+        #endif
         let firstDiagnostic = diagnostics.count
         var draft = ItemDraft(item: textFields(node))
         for (p, line) in node.properties { property(p, line, &draft) }
@@ -290,7 +292,7 @@ extension ImportSession {
     private mutating func place(_ draft: ItemDraft, _ node: RawNode, ticket: Int, diagnostics reported: Range<Int>) {
         let item = draft.item
         if let recurrenceID = draft.recurrenceID {
-            if libical != nil { checks[ticket].place = .override(pending.count) }
+            if libicalChecks { checks[ticket].place = .override(pending.count) }
             pending.append(PendingItem(item: item, recurrenceID: recurrenceID, thisAndFuture: draft.thisAndFuture, line: node.line, raw: node.contentComponent,
                                        diagnostics: reported))
         } else if let i = masterIndex.position(of: item.uid, in: calendar.items) {
@@ -307,7 +309,7 @@ extension ImportSession {
                 report(.warning, node.line, .duplicate, "a second \(node.name) with UID \(item.uid) is a newer version (SEQUENCE \(item.sequence) over \(old.sequence)); it replaces the earlier one, which is kept (as read) but not shown")
                 let stampless = ICalendarExporter(options: .init(timestamp: Date(timeIntervalSince1970: 0)))
                 calendar.rejected.append(contentsOf: Self.components(stampless.itemText(old, zones: calendar.zones), options: options))
-                if libical != nil {
+                if libicalChecks {
                     if let k = checks.firstIndex(where: { if case .master(i) = $0.place { true } else { false } }) { checks[k].place = .none }
                     checks[ticket].place = .master(i)
                 }
@@ -318,7 +320,7 @@ extension ImportSession {
                 calendar.rejected.append(node.contentComponent)
             }
         } else {
-            if libical != nil { checks[ticket].place = .master(calendar.items.count) }
+            if libicalChecks { checks[ticket].place = .master(calendar.items.count) }
             masterIndex.insert(item.uid, at: calendar.items.count)
             calendar.items.append(item)
         }

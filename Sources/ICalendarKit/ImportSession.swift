@@ -53,9 +53,17 @@ struct ImportSession {
     var pending: [PendingItem] = []
     /// The index in `calendar.items` of each master, by UID (the first master of a UID wins).
     var masterIndex = UIDIndex()
+    #if LibICal
     /// libical's parse of every item, beside ours (see ``LibICalChecker``);
     /// `nil` when ``ImportOptions/checksWithLibICal`` is off.
     let libical: LibICalChecker?
+    /// Whether libical reads each item beside ours in this import.
+    var libicalChecks: Bool { libical != nil }
+    #else
+    /// Whether libical reads each item beside ours: never, in a build
+    /// without the `LibICal` trait (the import reports that, when asked).
+    var libicalChecks: Bool { false }
+    #endif
     /// Each item handed to `libical`, by ticket: its first line and where it went.
     var checks: [CheckedItem] = []
 
@@ -109,7 +117,9 @@ struct ImportSession {
 
     init(options: ImportOptions) {
         self.options = options
+        #if LibICal
         libical = options.checksWithLibICal ? LibICalChecker() : nil
+        #endif
     }
 
     /// Records a problem; `keptAsWritten` when the text it is about stays as

@@ -1,3 +1,4 @@
+#if LibICal
 internal import CLibICal
 import CalendarCore
 
@@ -51,3 +52,4 @@ package enum LibICal {
         pointer.map { String(cString: $0) }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if LibICal
 import CalendarCore
 import Foundation
 import Testing
@@ -124,3 +125,4 @@ struct LibICalCheckTests {
         #expect(LibICalMessage.translated(message, property: property) == expected)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if LibICal
 import CalendarCore
 import Foundation
 import Testing
@@ -180,3 +181,4 @@ enum LibICalKnownDefect: String, Hashable, CaseIterable {
         return nil
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if LibICal
 import CLibICal
 import ICalendarKit
 
@@ -21,3 +22,4 @@ enum LibICalReferee {
         }
     }
 }
+#endif

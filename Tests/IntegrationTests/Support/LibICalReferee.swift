@@ -1,3 +1,4 @@
+#if LibICal
 import CLibICal
 import ICalendarKit
 
@@ -37,3 +38,4 @@ enum LibICalReferee {
         return pad(t.year, 4) + pad(t.month, 2) + pad(t.day, 2) + "T" + pad(t.hour, 2) + pad(t.minute, 2) + pad(t.second, 2)
     }
 }
+#endif
