@@ -12,7 +12,7 @@ PEERS := 'python-dateutil==2.9.0.post0' 'icalendar==7.3.0' 'recurring-ical-event
 CORPUS := $(VENV)/corpus
 CORPUS_SDISTS := 'icalendar==7.3.0' 'recurring-ical-events==3.8.2' 'khal==0.14.1' 'python-dateutil==2.9.0.post0'
 
-.PHONY: deps run test test-long examples test-thread test-address leak-check corpus fuzz-build fuzz build-check snippets docs conformance bench bench-quick clean
+.PHONY: deps run test test-long test-pure examples test-thread test-address leak-check corpus fuzz-build fuzz build-check snippets docs conformance bench bench-quick clean
 
 ## Install libical-dev (and pkg-config) from Debian's packages when missing.
 deps:
@@ -42,6 +42,26 @@ LONG_TESTS = $(shell grep -rlE --include='*.swift' '$(LONG_TAG)' Tests | \
 test-long: deps
 	@[ -n "$(LONG_TESTS)" ] || { echo "error: no test is tagged .long"; exit 1; }
 	HORARI_LONG_TESTS=1 $(SWIFT) test $(addprefix --filter ,$(LONG_TESTS))
+
+## Without libical (the `LibICal` trait off, as an iOS app builds Horari; CI
+## only): the library and its tests built with no C in .build/pure, and no
+## libical linked; the ICalendarKit, store and scheduling-glue tests run there
+## (the CLI's are left out: `horari validate` exists to run libical's checks);
+## the PortableICS example built both ways, printing the same occurrences for
+## its own and the corpus's Google and Outlook files; and the corpus read by
+## both builds of `horari` to the same occurrences (Conformance/trait_agreement.py).
+PURE := --disable-default-traits --build-path .build/pure
+test-pure: deps corpus
+	$(SWIFT) build $(PURE) --build-tests 2>&1 | tee .build/pure-build.log
+	@if grep -E '/(Sources|Tests)/.*warning:' .build/pure-build.log; then \
+		echo "error: the build without libical has warnings"; exit 1; fi
+	@if ldd .build/pure/debug/horari | grep libical; then \
+		echo "error: horari built without the LibICal trait links libical"; exit 1; fi
+	$(SWIFT) test $(PURE) --filter 'ICalendarKitTests|CalendarStoreTests|IntegrationTests'
+	EXAMPLE_APPS=PortableICS EXAMPLE_SCRATCH=.build/pure-examples sh Examples/check_examples.sh "$(SWIFT)"
+	sh Examples/PortableICS/check_both_ways.sh "$(SWIFT)" $(CORPUS)
+	$(SWIFT) build --product horari
+	$(VENV)/bin/python Conformance/trait_agreement.py .build/debug/horari .build/pure/debug/horari $(CORPUS)
 
 ## The example apps (Examples/TaskPlanner, TrainerApp, GymApp), each its own package
 ## depending on the library by path: built from its own folder into one shared scratch

@@ -12,13 +12,18 @@
 #
 #   sh Examples/check_examples.sh [SWIFT]
 #   HORARI_UPDATE_EXAMPLES=1 sh Examples/check_examples.sh   # rewrite expected-output.txt; read the diff
+#
+# EXAMPLE_APPS and EXAMPLE_SCRATCH check other apps in another scratch
+# folder: `make test-pure` checks PortableICS, built without libical, in
+# .build/pure-examples (a build on other traits would rebuild the library
+# in the shared folder, twice each `make test`).
 set -eu
 swift=${1:-swift}
 root=$(cd "$(dirname "$0")/.." && pwd)
-scratch="$root/.build/examples"
+scratch="$root/${EXAMPLE_SCRATCH:-.build/examples}"
 mkdir -p "$scratch"
 failed=0
-for app in TaskPlanner TrainerApp GymApp; do
+for app in ${EXAMPLE_APPS:-TaskPlanner TrainerApp GymApp}; do
   dir="$root/Examples/$app"
   before=$failed
   log="$scratch/$app-build.log"

@@ -1,0 +1,41 @@
+#!/bin/sh
+# PortableICS with and without libical (`make test-pure`, after
+# check_examples.sh has built it without): no libical is linked into the app
+# built plainly; built with `--traits WithLibICal` (Horari's default), it
+# links libical; and the two print the same — but for the first line, which
+# says which it is — for the bundled files and for every real Google and
+# Outlook/Exchange export among the given files (the peers' corpus).
+#
+#   sh Examples/PortableICS/check_both_ways.sh SWIFT CORPUS_DIR
+set -eu
+swift=${1:-swift}
+corpus=$(cd "${2:?the corpus folder (make corpus)}" && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
+dir="$root/Examples/PortableICS"
+without="$root/.build/pure-examples"
+with="$root/.build/examples"
+(cd "$dir" && "$swift" build --scratch-path "$with" --traits WithLibICal >"$with/PortableICS-libical-build.log" 2>&1) || {
+  cat "$with/PortableICS-libical-build.log"; echo "error: PortableICS does not build with libical"; exit 1; }
+if ldd "$without/debug/PortableICS" | grep -q libical; then echo "error: PortableICS built without the trait links libical"; exit 1; fi
+ldd "$with/debug/PortableICS" | grep -q libical || { echo "error: PortableICS built --traits WithLibICal does not link libical"; exit 1; }
+files=$(grep -rlE '^PRODID:.*(Google|Microsoft)' "$corpus" --include='*.ics' | sort)
+[ -n "$files" ] || { echo "error: no Google or Microsoft file under $corpus"; exit 1; }
+failed=0
+for set in bundled corpus; do
+  if [ $set = bundled ]; then args=""; else args=$files; fi
+  # shellcheck disable=SC2086
+  (cd "$dir" && "$swift" run --skip-build --scratch-path "$without" PortableICS $args >"$without/portable-$set.txt") || {
+    echo "error: PortableICS without libical failed on the $set files"; failed=1; }
+  # shellcheck disable=SC2086
+  (cd "$dir" && "$swift" run --skip-build --scratch-path "$with" PortableICS $args >"$with/portable-$set.txt") || {
+    echo "error: PortableICS with libical failed on the $set files"; failed=1; }
+  tail -n +2 "$without/portable-$set.txt" >"$without/portable-$set.body"
+  tail -n +2 "$with/portable-$set.txt" >"$with/portable-$set.body"
+  if ! diff -u "$without/portable-$set.body" "$with/portable-$set.body"; then
+    echo "error: PortableICS prints other occurrences with and without libical ($set files)"; failed=1
+  fi
+done
+count=$(echo "$files" | wc -l)
+occurrences=$(grep -o '[0-9]* occurrences' "$without/portable-corpus.txt" | awk '{ n += $1 } END { print n }')
+[ $failed = 0 ] && echo "PortableICS: no libical linked without the trait; $count Google and Microsoft files ($occurrences occurrences) and the bundled ones read, exported and read back to the same occurrences with and without libical"
+exit $failed
