@@ -9,7 +9,7 @@ import CalendarCore
 /// do { try book.book(member: "marta", classID: "yoga", on: date, now: now) }
 /// catch .classFull(let title, _, let capacity, let waiting) { … }
 /// ```
-public enum SchedulingError: Error, Hashable, Sendable, CustomStringConvertible {
+public enum SchedulingError: HorariError, Hashable, Sendable {
     /// No coach has this ID.
     case unknownCoach(String)
     /// The coach has no client with this ID. Another coach's client gets the
@@ -59,53 +59,94 @@ public enum SchedulingError: Error, Hashable, Sendable, CustomStringConvertible 
 
     /// What went wrong and what to do about it, in one sentence.
     public var description: String {
+        let (problem, remedy) = sentence
+        return remedy.map { "\(problem); \($0)" } ?? problem
+    }
+
+    /// What to do about it, where there is something to do: the part of
+    /// ``description`` after the problem.
+    public var recoverySuggestion: String? { sentence.remedy }
+
+    /// `"Horari.SchedulingError"`.
+    public static var errorDomain: String { horariDomain("SchedulingError") }
+
+    /// The case's number (Docs/Errors.md): stable from release to release; a new case takes a new number.
+    public var errorCode: Int {
+        switch self {
+        case .unknownCoach: 1
+        case .unknownClient: 2
+        case .noSuchClient: 3
+        case .clientNeedsCoach: 4
+        case .unknownSession: 5
+        case .unknownMember: 6
+        case .unknownClass: 7
+        case .duplicateID: 8
+        case .invalid: 9
+        case .clash: 10
+        case .sessionNotScheduled: 11
+        case .sessionNotStarted: 12
+        case .notAnOccurrence: 13
+        case .occurrenceOverlaps: 14
+        case .occurrenceCancelled: 15
+        case .occurrenceInPast: 16
+        case .alreadyBooked: 17
+        case .alreadyWaitlisted: 18
+        case .classFull: 19
+        case .notBooked: 20
+        case .coachHasClients: 21
+        case .refusedByPolicy: 22
+        }
+    }
+
+    /// The problem, and what to do about it when there is something to do.
+    private var sentence: (problem: String, remedy: String?) {
         switch self {
         case .unknownCoach(let id):
-            "there is no coach ‘\(id)’; add the coach first"
+            ("there is no coach ‘\(id)’", "add the coach first")
         case .unknownClient(let id, let coach):
-            "coach ‘\(coach)’ has no client ‘\(id)’; add the client to this coach first"
+            ("coach ‘\(coach)’ has no client ‘\(id)’", "add the client to this coach first")
         case .noSuchClient(let id):
-            "there is no client ‘\(id)’"
+            ("there is no client ‘\(id)’", nil)
         case .clientNeedsCoach(let id):
-            "more than one coach has a client ‘\(id)’; say which coach (client IDs are each coach's own)"
+            ("more than one coach has a client ‘\(id)’", "say which coach (client IDs are each coach's own)")
         case .unknownSession(let id, let coach):
-            "coach ‘\(coach)’ has no session ‘\(id)’"
+            ("coach ‘\(coach)’ has no session ‘\(id)’", nil)
         case .unknownMember(let id):
-            "there is no member ‘\(id)’; add the member first"
+            ("there is no member ‘\(id)’", "add the member first")
         case .unknownClass(let id):
-            "there is no class ‘\(id)’"
+            ("there is no class ‘\(id)’", nil)
         case .duplicateID(let id, let kind):
-            "a \(kind) with ID ‘\(id)’ already exists; choose another ID"
+            ("a \(kind) with ID ‘\(id)’ already exists", "choose another ID")
         case .invalid(let field, let reason):
-            "\(field): \(reason)"
+            ("\(field): \(reason)", nil)
         case .clash(let clash):
-            clash.description
+            (clash.description, nil)
         case .sessionNotScheduled(let id, let status):
             status == .cancelled
-                ? "session ‘\(id)’ is cancelled; only a scheduled session can change (book a new one for that time)"
-                : "session ‘\(id)’ is \(status.rawValue); only a scheduled session can change"
+                ? ("session ‘\(id)’ is cancelled", "only a scheduled session can change (book a new one for that time)")
+                : ("session ‘\(id)’ is \(status.rawValue)", "only a scheduled session can change")
         case .sessionNotStarted(let id, let start):
-            "session ‘\(id)’ starts on \(start.date.weekday.name) \(start.date) at \(start.timeText); it can be marked completed or no-show once it has started"
+            ("session ‘\(id)’ starts on \(start.date.weekday.name) \(start.date) at \(start.timeText)", "it can be marked completed or no-show once it has started")
         case .notAnOccurrence(_, let title, let date, let meets):
-            "\(title) does not meet on \(date.weekday.name) \(date); it meets \(meets)"
+            ("\(title) does not meet on \(date.weekday.name) \(date)", "it meets \(meets)")
         case .occurrenceOverlaps(_, let title, let date, let other, let start, let length):
-            "\(title) of \(date) cannot move there: the \(title) of \(other) is on then (\(start.date) \(start.timeText) for \(length.wholeMinutes) minutes), and a member booked on both would hold two places at one time; pick another time"
+            ("\(title) of \(date) cannot move there: the \(title) of \(other) is on then (\(start.date) \(start.timeText) for \(length.wholeMinutes) minutes), and a member booked on both would hold two places at one time", "pick another time")
         case .occurrenceCancelled(_, let title, let date):
-            "\(title) on \(date) is cancelled"
+            ("\(title) on \(date) is cancelled", nil)
         case .occurrenceInPast(_, let title, let date, let start):
-            "\(title) on \(date) started at \(start.timeText); book a later date"
+            ("\(title) on \(date) started at \(start.timeText)", "book a later date")
         case .alreadyBooked(let member, let title, let date):
-            "member ‘\(member)’ already has a place in \(title) on \(date)"
+            ("member ‘\(member)’ already has a place in \(title) on \(date)", nil)
         case .alreadyWaitlisted(let member, let title, let date, let position):
-            "member ‘\(member)’ is already number \(position) on the waitlist for \(title) on \(date)"
+            ("member ‘\(member)’ is already number \(position) on the waitlist for \(title) on \(date)", nil)
         case .classFull(let title, let date, let capacity, let waiting):
-            "\(title) on \(date) is full (\(capacity) of \(capacity) places taken, \(waiting) waiting); join the waitlist or pick another date"
+            ("\(title) on \(date) is full (\(capacity) of \(capacity) places taken, \(waiting) waiting)", "join the waitlist or pick another date")
         case .notBooked(let member, let title, let date):
-            "member ‘\(member)’ has no place in \(title) on \(date) and is not waiting for one"
+            ("member ‘\(member)’ has no place in \(title) on \(date) and is not waiting for one", nil)
         case .coachHasClients(let coach, let clients):
-            "coach ‘\(coach)’ still has \(clients) client\(clients == 1 ? "" : "s"); remove them (and their sessions) or keep the coach"
+            ("coach ‘\(coach)’ still has \(clients) client\(clients == 1 ? "" : "s")", "remove them (and their sessions) or keep the coach")
         case .refusedByPolicy(let refusal):
-            refusal.description
+            (refusal.description, nil)
         }
     }
 }

@@ -75,7 +75,7 @@ extension CalDAVClient {
     func syncRound(from token: String?) async throws(CalendarStoreError) -> ([(String, CalDAVResource?)], String, Bool) {
         let what = "REPORT sync-collection \(collection.absoluteString)"
         if let token, !WebDAVXML.isXMLText(token) {
-            throw CalendarStoreError(.invalidSyncToken, "\(what): the sync token holds characters XML cannot carry; list the collection in full instead")
+            throw CalendarStoreError(.invalidSyncToken, "\(what): the sync token holds characters XML cannot carry", suggestion: "list the collection in full instead")
         }
         let tokenElement = token.map { "<D:sync-token>\(WebDAVXML.escape($0))</D:sync-token>" } ?? "<D:sync-token/>"
         let body = WebDAVXML.document("""
@@ -85,7 +85,7 @@ extension CalDAVClient {
         let reply = try await send("REPORT", path: collectionPath, headers: ["Depth": "0", "Content-Type": Self.xmlType], body: body)
         if reply.status == 403 || reply.status == 409,
            WebDAVXML.errorConditions(reply.body).contains(where: { $0.namespace == DAVNamespace.dav && $0.name == "valid-sync-token" }) {
-            throw CalendarStoreError(.invalidSyncToken, status: reply.status, "\(what): the server no longer accepts the sync token; list the collection in full instead")
+            throw CalendarStoreError(.invalidSyncToken, status: reply.status, "\(what): the server no longer accepts the sync token", suggestion: "list the collection in full instead")
         }
         try expect(reply, [207], what: what, notFound: "there is no collection at \(collection.absoluteString)")
         let multistatus = try WebDAVXML.multistatus(reply.body, what: what)

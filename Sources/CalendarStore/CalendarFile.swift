@@ -302,7 +302,7 @@ public enum CalendarFile {
         let mode = info.st_mode & 0o7777
         let shown = String(mode, radix: 8)
         if mode & 0o222 == 0 {
-            throw ICalendarError(.io, "\(describe(url, file)) is read-only (mode \(shown): no one may write it), so it was not changed; to change it, make it writable (chmod u+w \(quoted(file.path)))")
+            throw ICalendarError(.io, "\(describe(url, file)) is read-only (mode \(shown): no one may write it), so it was not changed", suggestion: "to change it, make it writable (chmod u+w \(quoted(file.path)))")
         }
         if access(file.path, W_OK) != 0 {
             let e = errno

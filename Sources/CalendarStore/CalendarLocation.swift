@@ -1,3 +1,4 @@
+import CalendarCore
 import Foundation
 
 /// Where a calendar lives: one `.ics` file, a folder of one `.ics` per `UID`
@@ -54,9 +55,11 @@ public enum CalendarLocation: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// Why a calendar store could not do what was asked.
-public struct CalendarStoreError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The kind of failure.
-    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+public struct CalendarStoreError: CodedError, Hashable, Sendable {
+    /// The kind of failure; `catch CalendarStoreError.Code.conflict` names one.
+    public struct Code: RawRepresentable, ErrorCode, CustomStringConvertible {
+        /// The error type whose kinds these are.
+        public typealias Coded = CalendarStoreError
         /// The code's name.
         public let rawValue: String
         /// Names a code.
@@ -92,16 +95,46 @@ public struct CalendarStoreError: Error, Hashable, Sendable, CustomStringConvert
     public var code: Code
     /// The HTTP status, where there was one.
     public var status: Int?
-    /// What went wrong, for a person: one line, never a credential.
+    /// What went wrong, for a person (and what to do, when there is something to do): one line, never a credential.
     public var message: String
+    /// What to do about it, when the message has a remedy: the end of ``message``.
+    public var recoverySuggestion: String?
 
     /// Creates an error.
-    public init(_ code: Code, status: Int? = nil, _ message: String) {
+    /// - Parameters:
+    ///   - code: the kind of failure.
+    ///   - status: the HTTP status, where there was one.
+    ///   - message: what went wrong.
+    ///   - suggestion: what to do about it; ``message`` is then the two, joined by a semicolon.
+    public init(_ code: Code, status: Int? = nil, _ message: String, suggestion: String? = nil) {
         self.code = code
         self.status = status
-        self.message = message
+        self.message = suggestion.map { "\(message); \($0)" } ?? message
+        self.recoverySuggestion = suggestion
     }
 
     /// The message, with the HTTP status where there was one.
     public var description: String { status.map { "\(message) (HTTP \($0))" } ?? message }
+
+    /// `"Horari.CalendarStoreError"`.
+    public static var errorDomain: String { horariDomain("CalendarStoreError") }
+
+    /// The code's number in this type's table (Docs/Errors.md); 0 for a code made elsewhere.
+    public var errorCode: Int {
+        switch code {
+        case .invalidLocation: 1
+        case .notFound: 2
+        case .notACalendar: 3
+        case .unauthorized: 4
+        case .conflict: 5
+        case .badResponse: 6
+        case .tooLarge: 7
+        case .transport: 8
+        case .redirect: 9
+        case .io: 10
+        case .cancelled: 11
+        case .invalidSyncToken: 12
+        default: 0
+        }
+    }
 }

@@ -197,7 +197,7 @@ public struct CalendarStore: Sendable {
 /// store and the calendar can fail a read. ``CalendarStore/update(exporterFor:whileWaiting:ifDamaged:_:)``
 /// throws it with the change's own error type, so that a caller that
 /// throws a typed error gets it back as it was thrown.
-public enum CalendarStoreFailure<BodyError: Error>: Error, CustomStringConvertible {
+public enum CalendarStoreFailure<BodyError: Error>: HorariError {
     /// The place failed: the server, the network, the cache, a lock, a
     /// folder (``CalendarStoreError``).
     case store(CalendarStoreError)
@@ -219,6 +219,24 @@ public enum CalendarStoreFailure<BodyError: Error>: Error, CustomStringConvertib
 
     /// The message of the error inside.
     public var description: String { "\(underlying)" }
+
+    /// What to do about it, when the error inside says.
+    public var recoverySuggestion: String? { (underlying as? any LocalizedError)?.recoverySuggestion }
+
+    /// `"Horari.CalendarStoreFailure"`, whatever the change's error type.
+    public static var errorDomain: String { horariDomain("CalendarStoreFailure") }
+
+    /// The case's number (Docs/Errors.md); the error inside is `NSUnderlyingErrorKey`.
+    public var errorCode: Int {
+        switch self {
+        case .store: 1
+        case .calendar: 2
+        case .body: 3
+        }
+    }
+
+    /// The sentence, the suggestion and the error inside, under Foundation's keys.
+    public var errorUserInfo: [String: Any] { foundationUserInfo(underlying: underlying) }
 
     /// An error from the store's untyped layers, sorted by whose it is.
     static func classify(_ error: any Error) -> CalendarStoreFailure {

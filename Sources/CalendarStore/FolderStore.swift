@@ -39,7 +39,7 @@ struct FolderStore {
         // reading it as an empty calendar, or writing into it, would hide that.
         let others = entries.filter { !$0.hasSuffix(".ics") && !Self.metadataNames.contains($0) && !$0.contains(".ics.damaged") }
         if names.isEmpty, let example = others.sorted().first {
-            throw CalendarStoreError(.notACalendar, "\(folder.path) holds no .ics file but \(others.count) other \(others.count == 1 ? "entry" : "entries") (such as ‘\(example)’), so it is not a calendar folder; name an .ics file, an empty folder, or a folder of .ics files")
+            throw CalendarStoreError(.notACalendar, "\(folder.path) holds no .ics file but \(others.count) other \(others.count == 1 ? "entry" : "entries") (such as ‘\(example)’), so it is not a calendar folder", suggestion: "name an .ics file, an empty folder, or a folder of .ics files")
         }
         var sources: [ResourceReader.Source] = []
         var diagnostics: [ICalendarDiagnostic] = []
@@ -78,7 +78,7 @@ struct FolderStore {
         guard whole.count >= 2 || (!whole.isEmpty && single == 0) else { return }
         let listed = whole.prefix(3).map { "\($0.name): \($0.uids) UIDs" }.joined(separator: ", ") + (whole.count > 3 ? ", …" : "")
         let first = folder.appendingPathComponent(whole[0].name).path
-        throw CalendarStoreError(.notACalendar, "\(folder.path) holds \(whole.count == 1 ? "a whole calendar" : "\(whole.count) whole calendars") (\(listed)), not one .ics per event as a calendar folder (vdir) does, so it is not read as one calendar; name \(whole.count == 1 ? "the file" : "one of the files") instead (--calendar \(first))")
+        throw CalendarStoreError(.notACalendar, "\(folder.path) holds \(whole.count == 1 ? "a whole calendar" : "\(whole.count) whole calendars") (\(listed)), not one .ics per event as a calendar folder (vdir) does, so it is not read as one calendar", suggestion: "name \(whole.count == 1 ? "the file" : "one of the files") instead (--calendar \(first))")
     }
 
     /// Loads the calendar.

@@ -31,7 +31,7 @@ extension ICalendar {
     public mutating func add(_ item: CalendarItem, at now: Date = Date(), rules: ValidationRules = ValidationRules()) throws(CalendarItemError) {
         try item.validate(rules, zones: zones)
         guard self.item(uid: item.uid) == nil else {
-            throw CalendarItemError(.duplicateUID, field: .uid, "an item with the UID ‘\(item.uid)’ exists already; edit it instead, or pick another ID")
+            throw CalendarItemError(.duplicateUID, field: .uid, "an item with the UID ‘\(item.uid)’ exists already", suggestion: "edit it instead, or pick another ID")
         }
         var item = item
         if item.timestamp == nil { item.timestamp = .utc(Self.wall(now)) }

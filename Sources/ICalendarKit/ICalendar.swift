@@ -533,28 +533,44 @@ public struct ImportResult: Hashable, Sendable {
 }
 
 /// Why a whole import or save failed.
-public struct ICalendarError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The kind of failure.
-    public enum Code: String, Hashable, Sendable {
+public struct ICalendarError: CodedError, Hashable, Sendable {
+    /// The kind of failure; `catch ICalendarError.Code.rejected` names one.
+    public struct Code: RawRepresentable, ErrorCode, Codable, CustomStringConvertible {
+        // A struct of constants, as every Horari error's codes (and
+        // swift-system's `Errno`): `catch ICalendarError.Code.x` is then an
+        // expression pattern that `~=` matches, under typed throws too, where
+        // an enum case there is read as an enum pattern and cannot match.
+        /// The error type whose kinds these are.
+        public typealias Coded = ICalendarError
+        /// The code's name.
+        public let rawValue: String
+        /// Names a code.
+        /// - Parameter rawValue: the name.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// The name.
+        public var description: String { rawValue }
+
         /// The input holds no `BEGIN:VCALENDAR` (empty, binary, another format).
-        case notICalendar
+        public static let notICalendar = Code(rawValue: "notICalendar")
         /// The input is larger than ``ImportOptions/maxFileBytes``, or holds
         /// more components than ``ImportOptions/maxComponents``.
-        case tooLarge
+        public static let tooLarge = Code(rawValue: "tooLarge")
         /// The file could not be read or written.
-        case io
-        /// Strict mode found problems; see ``diagnostics``.
-        case rejected
+        public static let io = Code(rawValue: "io")
+        /// Strict mode found problems; see ``ICalendarError/diagnostics``.
+        public static let rejected = Code(rawValue: "rejected")
         /// A calendar file did not import cleanly (``ImportResult/damage``,
-        /// in ``diagnostics``), so a change was not saved over it: the file
-        /// is as it was.
-        case damaged
+        /// in ``ICalendarError/diagnostics``), so a change was not saved over
+        /// it: the file is as it was.
+        public static let damaged = Code(rawValue: "damaged")
     }
 
     /// The kind of failure.
     public var code: Code
-    /// What went wrong, for a person.
+    /// What went wrong, for a person, and what to do when there is something to do.
     public var message: String
+    /// What to do about it, when the message has a remedy: the end of ``message``.
+    public var recoverySuggestion: String?
     /// The problems behind a ``Code/rejected`` import.
     public var diagnostics: [ICalendarDiagnostic]
     /// The error this one was made from (the file system's, for ``Code/io``),
@@ -565,24 +581,27 @@ public struct ICalendarError: Error, Hashable, Sendable, CustomStringConvertible
     /// - Parameters:
     ///   - code: the kind of failure.
     ///   - message: what went wrong, for a person.
+    ///   - suggestion: what to do about it; ``message`` is then the two, joined by a semicolon.
     ///   - diagnostics: the problems behind a rejected import.
     ///   - underlying: the error this one was made from.
-    public init(_ code: Code, _ message: String, diagnostics: [ICalendarDiagnostic] = [], underlying: (any Error)? = nil) {
+    public init(_ code: Code, _ message: String, suggestion: String? = nil, diagnostics: [ICalendarDiagnostic] = [], underlying: (any Error)? = nil) {
         self.code = code
-        self.message = message
+        self.message = suggestion.map { "\(message); \($0)" } ?? message
+        self.recoverySuggestion = suggestion
         self.diagnostics = diagnostics
         self.underlying = underlying
     }
 
-    /// Equal when code, message and diagnostics are.
+    /// Equal when code, message, suggestion and diagnostics are.
     public static func == (a: ICalendarError, b: ICalendarError) -> Bool {
-        (a.code, a.message, a.diagnostics) == (b.code, b.message, b.diagnostics)
+        (a.code, a.message, a.recoverySuggestion, a.diagnostics) == (b.code, b.message, b.recoverySuggestion, b.diagnostics)
     }
 
-    /// Hashes code, message and diagnostics.
+    /// Hashes code, message, suggestion and diagnostics.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(code)
         hasher.combine(message)
+        hasher.combine(recoverySuggestion)
         hasher.combine(diagnostics)
     }
 
@@ -590,4 +609,22 @@ public struct ICalendarError: Error, Hashable, Sendable, CustomStringConvertible
     public var description: String {
         ([message] + diagnostics.map(\.description)).joined(separator: "\n")
     }
+
+    /// `"Horari.ICalendarError"`.
+    public static var errorDomain: String { horariDomain("ICalendarError") }
+
+    /// The code's number in this type's table (Docs/Errors.md); 0 for a code made elsewhere.
+    public var errorCode: Int {
+        switch code {
+        case .notICalendar: 1
+        case .tooLarge: 2
+        case .io: 3
+        case .rejected: 4
+        case .damaged: 5
+        default: 0
+        }
+    }
+
+    /// The sentence, the suggestion and the underlying error, under Foundation's keys.
+    public var errorUserInfo: [String: Any] { foundationUserInfo(underlying: underlying) }
 }

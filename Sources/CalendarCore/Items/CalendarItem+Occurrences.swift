@@ -36,7 +36,7 @@ extension CalendarItem {
     public func occurrence(on date: LocalDate, at time: LocalDateTime? = nil, floatingZone: ZoneRules = .utc,
                            zones: ZoneTable = ZoneTable()) throws(CalendarItemError) -> RecurrenceSet.Instance {
         guard isRecurring, let set = recurrenceSet else {
-            throw CalendarItemError(.notRecurring, field: .recurrence, "‘\(title)’ does not repeat, so it has no single occurrence to change; edit or delete the item itself")
+            throw CalendarItemError(.notRecurring, field: .recurrence, "‘\(title)’ does not repeat, so it has no single occurrence to change", suggestion: "edit or delete the item itself")
         }
         // A day either side, in instants: the recurrence ID's date is read as the series writes it.
         let day = Int64(date.dayNumber) * 86_400
@@ -50,7 +50,7 @@ extension CalendarItem {
         if onDate.count == 1 { return onDate[0] }
         if onDate.count > 1 {
             let times = onDate.prefix(4).map { clock($0.recurrenceID.wallTime) }.joined(separator: ", ")
-            throw CalendarItemError(.noSuchOccurrence, field: .recurrence, "‘\(title)’ occurs \(onDate.count) times on \(date) (\(times)\(onDate.count > 4 ? ", …" : "")); give the time too, such as ‘\(date) \(clock(onDate[0].recurrenceID.wallTime))’")
+            throw CalendarItemError(.noSuchOccurrence, field: .recurrence, "‘\(title)’ occurs \(onDate.count) times on \(date) (\(times)\(onDate.count > 4 ? ", …" : ""))", suggestion: "give the time too, such as ‘\(date) \(clock(onDate[0].recurrenceID.wallTime))’")
         }
         let what = time.map { "at \(clock($0)) on \(date)" } ?? "on \(date)"
         let others = near.map(\.recurrenceID.wallTime).filter { abs($0.date.dayNumber - date.dayNumber) <= 2 }

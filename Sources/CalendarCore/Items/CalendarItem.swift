@@ -497,12 +497,12 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
     public func ruleBreaks(_ rules: ValidationRules) -> [CalendarItemError] {
         var breaks: [CalendarItemError] = []
         if rules.forbidTitlesStartingWithDigit, let first = title.trimmedWhitespace.first, first.isNumber {
-            breaks.append(CalendarItemError(.titleStartsWithDigit, field: .title, "the title ‘\(title)’ starts with a digit, which these rules do not allow; begin it with a letter"))
+            breaks.append(CalendarItemError(.titleStartsWithDigit, field: .title, "the title ‘\(title)’ starts with a digit, which these rules do not allow", suggestion: "begin it with a letter"))
         }
         if rules.requireTaskDateAndTime, kind == .task {
             let due: CalendarTime? = if case .at(let t) = end { t } else { hasStart ? start : nil }
             if due == nil || due?.isDate == true || (hasStart && start.isDate) {
-                breaks.append(CalendarItemError(.missingTaskTime, field: .due, "the task ‘\(title)’ needs a date and a time, which these rules ask of every task; give it one such as ‘2026-11-27 18:00’"))
+                breaks.append(CalendarItemError(.missingTaskTime, field: .due, "the task ‘\(title)’ needs a date and a time, which these rules ask of every task", suggestion: "give it one such as ‘2026-11-27 18:00’"))
             }
         }
         if let color, let why = rules.reservedColors.refusal(of: color) {
@@ -522,7 +522,7 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
     public func validate(_ rules: ValidationRules = ValidationRules(), zones: ZoneTable = ZoneTable()) throws(CalendarItemError) {
         if uid.isEmpty { throw CalendarItemError(.missingUID, field: .uid, "the item has no UID") }
         let trimmed = title.trimmedWhitespace
-        if trimmed.isEmpty { throw CalendarItemError(.emptyTitle, field: .title, "the title is empty; give the item a name") }
+        if trimmed.isEmpty { throw CalendarItemError(.emptyTitle, field: .title, "the title is empty", suggestion: "give the item a name") }
         if let first = ruleBreaks(rules).first { throw first }
         if case .at(let endTime) = end {
             if endTime.isDate != start.isDate {
@@ -544,7 +544,7 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
             throw CalendarItemError(.endBeforeStart, field: .end, "the duration is negative")
         }
         if length(floatingIn: .utc, zones: zones) > Self.maximumLength {
-            throw CalendarItemError(.tooLong, field: .end, "the item lasts longer than \(Self.maximumLength / 86_400) days, the longest an item may last; give an earlier end or a shorter length")
+            throw CalendarItemError(.tooLong, field: .end, "the item lasts longer than \(Self.maximumLength / 86_400) days, the longest an item may last", suggestion: "give an earlier end or a shorter length")
         }
         // Every TZID the item names, not only its start's: an RDATE or a
         // changed instance on a zone nothing defines has no instant either.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why a calendar item was refused.
 ///
 /// ``field`` names the offending field (``Field/title``, ``Field/color``,
@@ -8,9 +10,11 @@
 /// do { try store.delete(uid: "gone") }
 /// catch CalendarItemError.Code.notFound { … }
 /// ```
-public struct CalendarItemError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct CalendarItemError: CodedError, Hashable, Sendable {
     /// What kind of problem it is.
-    public struct Code: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    public struct Code: RawRepresentable, ErrorCode, Codable, CustomStringConvertible {
+        /// The error type whose kinds these are.
+        public typealias Coded = CalendarItemError
         // A struct of constants rather than an enum, as swift-system's `Errno`:
         // `catch CalendarItemError.Code.x` is then an expression pattern that `~=` matches
         // (an enum case there is read as an enum pattern, which cannot match an error).
@@ -94,8 +98,10 @@ public struct CalendarItemError: Error, Hashable, Sendable, CustomStringConverti
     public let code: Code
     /// The field at fault.
     public let field: Field
-    /// A sentence a person can act on.
+    /// What went wrong and, when there is something to do, what to do: one sentence a person can act on.
     public let message: String
+    /// What to do about it, when the message has a remedy: the end of ``message``.
+    public let recoverySuggestion: String?
     /// The error this one was made from (a ``TimeValueError`` for an unknown
     /// zone, a ``RecurrenceError`` for a rule…), when there is one. It does
     /// not take part in `==`: two errors are equal when they say the same.
@@ -105,27 +111,60 @@ public struct CalendarItemError: Error, Hashable, Sendable, CustomStringConverti
     /// - Parameters:
     ///   - code: the kind of problem.
     ///   - field: the field at fault.
-    ///   - message: a sentence a person can act on.
+    ///   - message: what went wrong.
+    ///   - suggestion: what to do about it; ``message`` is then the two, joined by a semicolon.
     ///   - underlying: the error this one was made from.
-    public init(_ code: Code, field: Field, _ message: String, underlying: (any Error)? = nil) {
+    public init(_ code: Code, field: Field, _ message: String, suggestion: String? = nil, underlying: (any Error)? = nil) {
         self.code = code
         self.field = field
-        self.message = message
+        self.message = suggestion.map { "\(message); \($0)" } ?? message
+        self.recoverySuggestion = suggestion
         self.underlying = underlying
     }
 
-    /// Equal when code, field and message are.
+    /// Equal when code, field, message and suggestion are.
     public static func == (a: CalendarItemError, b: CalendarItemError) -> Bool {
-        (a.code, a.field, a.message) == (b.code, b.field, b.message)
+        (a.code, a.field, a.message, a.recoverySuggestion) == (b.code, b.field, b.message, b.recoverySuggestion)
     }
 
-    /// Hashes code, field and message.
+    /// Hashes code, field, message and suggestion.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(code)
         hasher.combine(field)
         hasher.combine(message)
+        hasher.combine(recoverySuggestion)
     }
 
     /// The message.
     public var description: String { message }
+
+    /// `"Horari.CalendarItemError"`.
+    public static var errorDomain: String { horariDomain("CalendarItemError") }
+
+    /// The code's number in this type's table (Docs/Errors.md); 0 for a code made elsewhere.
+    public var errorCode: Int {
+        switch code {
+        case .emptyTitle: 1
+        case .titleStartsWithDigit: 2
+        case .reservedColor: 3
+        case .unknownColor: 4
+        case .endBeforeStart: 5
+        case .endTypeMismatch: 6
+        case .invalidRecurrence: 7
+        case .missingUID: 8
+        case .notFound: 9
+        case .duplicateUID: 10
+        case .unknownTimeZone: 11
+        case .tooLong: 12
+        case .missingTaskTime: 13
+        case .notATask: 14
+        case .notRecurring: 15
+        case .noSuchOccurrence: 16
+        case .unmatchedOverride: 17
+        default: 0
+        }
+    }
+
+    /// The sentence, the suggestion and the underlying error, under Foundation's keys.
+    public var errorUserInfo: [String: Any] { foundationUserInfo(underlying: underlying) }
 }

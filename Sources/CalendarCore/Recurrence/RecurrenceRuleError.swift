@@ -3,9 +3,11 @@
 /// Strict parsing throws the first problem; lenient parsing repairs what it
 /// can and returns every problem as a ``RecurrenceRule/ParseResult/issues``
 /// entry instead.
-public struct RecurrenceRuleError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct RecurrenceRuleError: CodedError, Hashable, Sendable {
     /// What kind of problem it is.
-    public struct Code: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    public struct Code: RawRepresentable, ErrorCode, Codable, CustomStringConvertible {
+        /// The error type whose kinds these are.
+        public typealias Coded = RecurrenceRuleError
         // A struct of constants rather than an enum, as swift-system's `Errno`:
         // `catch RecurrenceRuleError.Code.x` is then an expression pattern that `~=` matches
         // (an enum case there is read as an enum pattern, which cannot match an error).
@@ -54,4 +56,25 @@ public struct RecurrenceRuleError: Error, Hashable, Sendable, CustomStringConver
     /// The message, prefixed by the part.
     public var description: String { part.map { "\($0): \(message)" } ?? message }
 
+}
+
+extension RecurrenceRuleError {
+    /// `"Horari.RecurrenceRuleError"`.
+    public static var errorDomain: String { horariDomain("RecurrenceRuleError") }
+
+    /// The code's number in this type's table (Docs/Errors.md); 0 for a code made elsewhere.
+    public var errorCode: Int {
+        switch code {
+        case .missingFrequency: 1
+        case .malformedValue: 2
+        case .valueOutOfRange: 3
+        case .partNotAllowed: 4
+        case .countAndUntil: 5
+        case .duplicatePart: 6
+        case .unknownPart: 7
+        case .untilTypeMismatch: 8
+        case .missingCompanion: 9
+        default: 0
+        }
+    }
 }

@@ -116,7 +116,7 @@ public struct RecurrenceSet: Hashable, Sendable, Codable {
     public func instances(from: Date? = nil, to: Date? = nil, limit: Int? = nil, floatingZone: ZoneRules = .utc,
                           zones: ZoneTable = ZoneTable()) throws(RecurrenceError) -> [Instance] {
         if to == nil && limit == nil && !isBounded {
-            throw RecurrenceError(.unbounded, "the recurrence has no COUNT or UNTIL; give a window end or a limit")
+            throw RecurrenceError(.unbounded, "the recurrence has no COUNT or UNTIL", suggestion: "give a window end or a limit")
         }
         if let limit, limit <= 0 { return [] }
         var iterator = try makeIterator(from: from, floatingZone: floatingZone, zones: zones)
@@ -134,7 +134,7 @@ public struct RecurrenceSet: Hashable, Sendable, Codable {
             }
             if let fromSeconds, instance.epochSeconds < fromSeconds { continue }
             if limit == nil, out.count == Self.maxInstances {
-                throw RecurrenceError(.tooManyInstances, "the recurrence has more than \(Self.maxInstances) instances in the window (RecurrenceSet.maxInstances); narrow the window or pass a limit")
+                throw RecurrenceError(.tooManyInstances, "the recurrence has more than \(Self.maxInstances) instances in the window (RecurrenceSet.maxInstances)", suggestion: "narrow the window or pass a limit")
             }
             out.append(instance)
             if let limit, out.count >= limit { break }
@@ -329,9 +329,11 @@ public struct RecurrenceSet: Hashable, Sendable, Codable {
 }
 
 /// An error expanding a recurrence.
-public struct RecurrenceError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct RecurrenceError: CodedError, Hashable, Sendable {
     /// What kind of problem it is.
-    public struct Code: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    public struct Code: RawRepresentable, ErrorCode, Codable, CustomStringConvertible {
+        /// The error type whose kinds these are.
+        public typealias Coded = RecurrenceError
         // A struct of constants rather than an enum, as swift-system's `Errno`:
         // `catch RecurrenceError.Code.x` is then an expression pattern that `~=` matches
         // (an enum case there is read as an enum pattern, which cannot match an error).
@@ -355,16 +357,36 @@ public struct RecurrenceError: Error, Hashable, Sendable, CustomStringConvertibl
 
     /// The kind of problem.
     public let code: Code
-    /// A sentence a person can act on.
+    /// What went wrong and, when there is something to do, what to do: one sentence a person can act on.
     public let message: String
+    /// What to do about it, when the message has a remedy: the end of ``message``.
+    public let recoverySuggestion: String?
 
     /// Creates an error.
-    public init(_ code: Code, _ message: String) {
+    /// - Parameters:
+    ///   - code: the kind of problem.
+    ///   - message: what went wrong.
+    ///   - suggestion: what to do about it; ``message`` is then the two, joined by a semicolon.
+    public init(_ code: Code, _ message: String, suggestion: String? = nil) {
         self.code = code
-        self.message = message
+        self.message = suggestion.map { "\(message); \($0)" } ?? message
+        self.recoverySuggestion = suggestion
     }
 
     /// The message.
     public var description: String { message }
 
+    /// `"Horari.RecurrenceError"`.
+    public static var errorDomain: String { horariDomain("RecurrenceError") }
+
+    /// The code's number in this type's table (Docs/Errors.md); 0 for a code made elsewhere.
+    public var errorCode: Int {
+        switch code {
+        case .unbounded: 1
+        case .unknownTimeZone: 2
+        case .invalidRule: 3
+        case .tooManyInstances: 4
+        default: 0
+        }
+    }
 }

@@ -73,7 +73,7 @@ public actor LiveSchedule {
     public func add(_ item: CalendarItem) throws(CalendarItemError) {
         try item.validate(rules, zones: zones)
         if items.contains(where: { $0.uid == item.uid }) {
-            throw CalendarItemError(.duplicateUID, field: .uid, "an item with the UID ‘\(item.uid)’ exists already; edit it instead")
+            throw CalendarItemError(.duplicateUID, field: .uid, "an item with the UID ‘\(item.uid)’ exists already", suggestion: "edit it instead")
         }
         items.append(item)
         publish(.added, item.uid)

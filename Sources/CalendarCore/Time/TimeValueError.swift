@@ -2,9 +2,11 @@
 ///
 /// Catch it by code (`catch TimeValueError.Code.impossibleDate`); ``message`` says what was wrong in words a person can
 /// act on.
-public struct TimeValueError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct TimeValueError: CodedError, Hashable, Sendable {
     /// What kind of problem it is.
-    public struct Code: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    public struct Code: RawRepresentable, ErrorCode, Codable, CustomStringConvertible {
+        /// The error type whose kinds these are.
+        public typealias Coded = TimeValueError
         // A struct of constants rather than an enum, as swift-system's `Errno`:
         // `catch TimeValueError.Code.x` is then an expression pattern that `~=` matches
         // (an enum case there is read as an enum pattern, which cannot match an error).
@@ -40,4 +42,20 @@ public struct TimeValueError: Error, Hashable, Sendable, CustomStringConvertible
     /// The message.
     public var description: String { message }
 
+}
+
+extension TimeValueError {
+    /// `"Horari.TimeValueError"`.
+    public static var errorDomain: String { horariDomain("TimeValueError") }
+
+    /// The code's number in this type's table (Docs/Errors.md); 0 for a code made elsewhere.
+    public var errorCode: Int {
+        switch code {
+        case .outOfRange: 1
+        case .impossibleDate: 2
+        case .malformed: 3
+        case .unknownTimeZone: 4
+        default: 0
+        }
+    }
 }

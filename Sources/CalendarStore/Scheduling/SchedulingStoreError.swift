@@ -1,3 +1,5 @@
+import CalendarCore
+import Foundation
 import CalendarScheduling
 import ICalendarKit
 import SchedulingICalendar
@@ -11,7 +13,7 @@ import SchedulingICalendar
 /// do { _ = try await gym.book(member: "marta", classID: "yoga", on: date) }
 /// catch .refused(.classFull(let title, _, _, _)) { print("\(title) is full") }
 /// ```
-public enum SchedulingStoreError: Error, Sendable, CustomStringConvertible {
+public enum SchedulingStoreError: HorariError, Sendable {
     /// The book refused the request: a full class, a clash, an unknown member…
     case refused(SchedulingError)
     /// Where the calendar lives failed: a server's error, a lock, a cache.
@@ -40,6 +42,43 @@ public enum SchedulingStoreError: Error, Sendable, CustomStringConvertible {
             (line.map { "line \($0): " } ?? "") + (problems.first?.message ?? "the scheduling book cannot be read")
                 + (problems.count > 1 ? " (and \(problems.count - 1) more)" : "")
         case .failed(let error): String(describing: error)
+        }
+    }
+
+    /// What to do about it, when the error inside says.
+    public var recoverySuggestion: String? {
+        switch self {
+        case .refused(let error), .unknownZone(let error): error.recoverySuggestion
+        case .store(let error): error.recoverySuggestion
+        case .calendar(let error): error.recoverySuggestion
+        case .unreadableBook: nil
+        case .failed(let error): (error as? any LocalizedError)?.recoverySuggestion
+        }
+    }
+
+    /// `"Horari.SchedulingStoreError"`.
+    public static var errorDomain: String { horariDomain("SchedulingStoreError") }
+
+    /// The case's number (Docs/Errors.md); the error inside is `NSUnderlyingErrorKey`.
+    public var errorCode: Int {
+        switch self {
+        case .refused: 1
+        case .store: 2
+        case .calendar: 3
+        case .unknownZone: 4
+        case .unreadableBook: 5
+        case .failed: 6
+        }
+    }
+
+    /// The sentence, the suggestion and the error inside, under Foundation's keys.
+    public var errorUserInfo: [String: Any] {
+        switch self {
+        case .refused(let error), .unknownZone(let error): foundationUserInfo(underlying: error)
+        case .store(let error): foundationUserInfo(underlying: error)
+        case .calendar(let error): foundationUserInfo(underlying: error)
+        case .unreadableBook: foundationUserInfo(underlying: nil)
+        case .failed(let error): foundationUserInfo(underlying: error)
         }
     }
 
