@@ -24,7 +24,12 @@ import PackageDescription
 // the trait; without it they build and run without that referee).
 let package = Package(
     name: "Horari",
-    platforms: [.macOS(.v15)],
+    // The Apple releases of autumn 2024, which carry the Swift 6 runtime:
+    // typed-throws function types (FrontDesk's queued `throws(SchedulingError)`
+    // closures, CalendarStore's typed change bodies) need its metadata, which
+    // the compiler refuses before them. Each floor, symbol by symbol, and what
+    // differs between Linux and Darwin: Docs/Platforms.md.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "CalendarCore", targets: ["CalendarCore"]),
         .library(name: "ICalendarKit", targets: ["ICalendarKit"]),

@@ -10,7 +10,8 @@ import PackageDescription
 // `make test-pure` shows the two print the same (Examples/check_examples.sh).
 let package = Package(
     name: "PortableICS",
-    platforms: [.macOS(.v15)],
+    // Horari's floors (Docs/Platforms.md): an iOS app with the trait off is what this app stands for.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     traits: [
         .trait(name: "WithLibICal", description: "Build on Horari's default, with libical checking each import."),
     ],

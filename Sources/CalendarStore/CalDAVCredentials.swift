@@ -37,13 +37,27 @@ public struct CalDAVCredentials: Sendable, Hashable, CustomStringConvertible, Cu
         "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
     }
 
-    /// `~/.netrc`, the home folder taken from `HOME` (else the system's
-    /// record of the user).
+    /// `~/.netrc`, the home folder taken from `HOME` (else Foundation's
+    /// `NSHomeDirectory()`, which every platform has; on iOS and its kin, the
+    /// app's own container, where no `.netrc` is unless the app put one).
     public static var defaultNetrc: URL {
         if let home = ProcessInfo.processInfo.environment["HOME"], !home.isEmpty {
             return URL(fileURLWithPath: home).appendingPathComponent(".netrc")
         }
-        return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".netrc")
+        // Not `FileManager.homeDirectoryForCurrentUser`: macOS only.
+        return URL(fileURLWithPath: NSHomeDirectory()).appendingPathComponent(".netrc")
+    }
+
+    /// Where ``CalendarStore`` looks for a `.netrc` when it is given no
+    /// credentials: ``defaultNetrc`` on Linux and macOS, where people keep
+    /// one; `nil` on iOS, tvOS, watchOS and visionOS, where an app keeps its
+    /// users' passwords in the Keychain and passes them as ``CalDAVCredentials``.
+    public static var platformNetrc: URL? {
+        #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+        nil
+        #else
+        defaultNetrc
+        #endif
     }
 
     /// The environment variable that names the user.

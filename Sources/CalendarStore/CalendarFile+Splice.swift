@@ -50,42 +50,42 @@ extension CalendarFile {
 
     /// A file's bytes, read straight into an array; `nil` when there is no file.
     private static func readBytes(_ url: URL) throws(ICalendarError) -> [UInt8]? {
-        let fd = open(url.path, O_RDONLY)
-        guard fd >= 0 else {
-            if errno == ENOENT { return nil }
-            throw ioError("cannot open \(url.path)")
+        let fd: Int32
+        do throws(SystemCallError) { fd = try SystemCall.open(url.path, O_RDONLY) } catch {
+            if error.errno == ENOENT { return nil }
+            throw ioError("cannot open \(url.path)", error)
         }
-        defer { close(fd) }
+        defer { try? SystemCall.close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw ioError("cannot read \(url.path)") }
         // As large as the file, read in place; then whatever it grew by since.
         let size = Int(info.st_size)
-        var failure: Int32 = 0
+        var failure: SystemCallError?
         var bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
             count = 0
             guard let base = buffer.baseAddress else { return }
-            while count < size {
-                let n = read(fd, base + count, size - count)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
+            do throws(SystemCallError) {
+                while count < size {
+                    let n = try SystemCall.read(fd, into: base + count, count: size - count)
+                    if n == 0 { return }
+                    count += n
                 }
-                if n == 0 { return }
-                count += n
-            }
+            } catch { failure = error }
         }
         var block = [UInt8](repeating: 0, count: 1 << 16)
-        while failure == 0 {
-            let n = block.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno != EINTR { failure = errno }
-                continue
+        while failure == nil {
+            let read = block.withUnsafeMutableBytes { buffer in
+                Result { () throws(SystemCallError) -> Int in
+                    guard let base = buffer.baseAddress else { return 0 }
+                    return try SystemCall.read(fd, into: base, count: buffer.count)
+                }
             }
-            if n == 0 { return bytes }
-            bytes += block[0..<n]
+            switch read {
+            case .success(0): return bytes
+            case .success(let n): bytes += block[0..<n]
+            case .failure(let error): failure = error
+            }
         }
-        errno = failure
-        throw ioError("cannot read \(url.path)")
+        throw ioError("cannot read \(url.path)", failure ?? SystemCallError(call: "read", errno: EIO))
     }
 }

@@ -4,10 +4,8 @@ import ICalendarKit
 
 #if canImport(Glibc)
 import Glibc
-private let posixWrite = Glibc.write
 #elseif canImport(Darwin)
 import Darwin
-private let posixWrite = Darwin.write
 #endif
 
 /// A calendar kept in an `.ics` file, written so that a crash or a second
@@ -173,7 +171,7 @@ public enum CalendarFile {
     static func write(_ calendar: ICalendar, exporter: ICalendarExporter, to url: URL) throws(ICalendarError) {
         try replace(url) { (fd: Int32, path: String) throws(ICalendarError) in
             try exporter.export(calendar) { (block: UnsafeRawBufferPointer) throws(ICalendarError) in
-                guard writeAll(fd, block) else { throw ioError("cannot write \(path)") }
+                do throws(SystemCallError) { try SystemCall.writeAll(fd, block) } catch { throw ioError("cannot write \(path)", error) }
             }
         }
     }
@@ -182,8 +180,10 @@ public enum CalendarFile {
     /// in hand (a spliced file, or a folder store's resource).
     static func write(_ bytes: [UInt8], to url: URL) throws(ICalendarError) {
         try replace(url) { (fd: Int32, path: String) throws(ICalendarError) in
-            let written = bytes.withUnsafeBytes { writeAll(fd, $0) }
-            guard written else { throw ioError("cannot write \(path)") }
+            let failure = bytes.withUnsafeBytes { buffer -> SystemCallError? in
+                do throws(SystemCallError) { try SystemCall.writeAll(fd, buffer); return nil } catch { return error }
+            }
+            if let failure { throw ioError("cannot write \(path)", failure) }
         }
     }
 
@@ -202,35 +202,47 @@ public enum CalendarFile {
         var existing = stat()
         let mode: mode_t? = stat(file.path, &existing) == 0 ? existing.st_mode & 0o7777 : nil
         if mode != nil { try refuseReadOnly(url) }
-        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, mode ?? 0o644)
-        guard fd >= 0 else {
-            let e = errno
+        let fd: Int32
+        do throws(SystemCallError) {
+            fd = try SystemCall.open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, mode: mode ?? 0o644)
+        } catch {
+            let e = error.errno
             if e == EACCES || e == EPERM || e == EROFS { throw unwritableFolder(of: url, file: file, e) }
-            throw ICalendarError(.io, "cannot write \(describe(url, file)): a new copy of it could not be made beside it in \(folder.path): \(String(cString: strerror(e)))")
+            throw ICalendarError(.io, "cannot write \(describe(url, file)): a new copy of it could not be made beside it in \(folder.path): \(error.reason)", underlying: error)
         }
         do {
             try body(fd, temporary.path)
         } catch {
-            close(fd)
-            unlink(temporary.path)
+            try? SystemCall.close(fd)
+            try? SystemCall.unlink(temporary.path)
             throw error
         }
-        let synced = (mode.map { fchmod(fd, $0) == 0 } ?? true) && fsync(fd) == 0
-        let closed = close(fd) == 0
-        guard synced, closed else {
-            let e = ioError("cannot write \(temporary.path)")
-            unlink(temporary.path)
-            throw e
+        do throws(SystemCallError) {
+            // The mode first, then the bytes and the mode to the disk
+            // (F_FULLFSYNC on Darwin: SystemCall.synchronize), then close.
+            do throws(SystemCallError) {
+                if let mode { try SystemCall.changeMode(fd, to: mode) }
+                try SystemCall.synchronize(fd)
+            } catch {
+                try? SystemCall.close(fd)
+                throw error
+            }
+            try SystemCall.close(fd)
+        } catch {
+            try? SystemCall.unlink(temporary.path)
+            throw ioError("cannot write \(temporary.path)", error)
         }
-        guard rename(temporary.path, file.path) == 0 else {
-            let e = ioError("cannot replace \(describe(url, file))")
-            unlink(temporary.path)
-            throw e
+        do throws(SystemCallError) {
+            try SystemCall.rename(temporary.path, to: file.path)
+        } catch {
+            try? SystemCall.unlink(temporary.path)
+            throw ioError("cannot replace \(describe(url, file))", error)
         }
-        let dir = open(folder.path, O_RDONLY)
-        if dir >= 0 {
-            _ = fsync(dir)
-            close(dir)
+        // The rename to the disk: the folder's entry. Best effort: the file
+        // is whole either way, and some file systems refuse a folder's sync.
+        if let dir = try? SystemCall.open(folder.path, O_RDONLY) {
+            try? SystemCall.synchronize(dir)
+            try? SystemCall.close(dir)
         }
     }
 
@@ -356,23 +368,14 @@ public enum CalendarFile {
         }
     }
 
-    /// Writes all of `bytes` to `fd`, again after an interruption; `false` on an error (see `errno`).
-    private static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard let base = bytes.baseAddress else { return true }
-        var offset = 0
-        while offset < bytes.count {
-            let n = posixWrite(fd, base + offset, bytes.count - offset)
-            if n < 0 {
-                if errno == EINTR { continue }
-                return false
-            }
-            offset += n
-        }
-        return true
-    }
 
     static func ioError(_ what: String) -> ICalendarError {
         ICalendarError(.io, "\(what): \(String(cString: strerror(errno)))")
+    }
+
+    /// An I/O error from a failed system call: what was being done, and the system's reason.
+    static func ioError(_ what: String, _ error: SystemCallError) -> ICalendarError {
+        ICalendarError(.io, "\(what): \(error.reason)", underlying: error)
     }
 
     /// An exclusive `flock` on a folder: a second of trying without
@@ -391,36 +394,25 @@ public enum CalendarFile {
         /// Locks `folder`, waiting for whoever holds it.
         init(_ folder: URL, whileWaiting: (() -> Void)?) throws(ICalendarError) {
             let path = folder.path
-            fd = open(path, O_RDONLY | O_DIRECTORY)
-            guard fd >= 0 else { throw CalendarFile.ioError("cannot open the folder \(path) to lock it") }
-            var tries = 0
-            while flock(fd, LOCK_EX | LOCK_NB) != 0 {
-                let e = errno
-                if e == EINTR { continue }
-                guard e == EWOULDBLOCK || e == EAGAIN else {
-                    let error = CalendarFile.ioError("cannot lock \(path)")
-                    close(fd)
-                    throw error
+            do throws(SystemCallError) { fd = try SystemCall.open(path, O_RDONLY | O_DIRECTORY) } catch { throw CalendarFile.ioError("cannot open the folder \(path) to lock it", error) }
+            do throws(SystemCallError) {
+                // A second of trying without blocking, then a word to the caller, then a plain wait.
+                for _ in 0...20 {
+                    if try SystemCall.lockExclusively(fd, wait: false) { return }
+                    usleep(50_000)
                 }
-                tries += 1
-                if tries > 20 {
-                    whileWaiting?()
-                    while flock(fd, LOCK_EX) != 0 {
-                        if errno == EINTR { continue }
-                        let error = CalendarFile.ioError("cannot lock \(path)")
-                        close(fd)
-                        throw error
-                    }
-                    return
-                }
-                usleep(50_000)
+                whileWaiting?()
+                _ = try SystemCall.lockExclusively(fd, wait: true)
+            } catch {
+                try? SystemCall.close(fd)
+                throw CalendarFile.ioError("cannot lock \(path)", error)
             }
         }
 
-        /// Unlocks the folder.
+        /// Unlocks the folder (closing it would too: the lock is the open folder's).
         func release() {
-            _ = flock(fd, LOCK_UN)
-            close(fd)
+            try? SystemCall.unlock(fd)
+            try? SystemCall.close(fd)
         }
     }
 }

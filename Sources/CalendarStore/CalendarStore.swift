@@ -19,16 +19,19 @@ public struct CalendarStore: Sendable {
     /// How its text is read.
     public var options: ImportOptions
     /// The credentials for a collection; `nil` looks them up
-    /// (``CalDAVCredentials/lookUp(for:environment:netrc:)``).
+    /// (``CalDAVCredentials/lookUp(for:environment:netrc:)``, in ``netrc``).
     public var credentials: CalDAVCredentials?
+    /// The `.netrc` read for a collection's credentials when none are given:
+    /// ``CalDAVCredentials/platformNetrc`` (`~/.netrc` on Linux and macOS,
+    /// none on iOS and its kin); `nil` reads only the environment.
+    public var netrc: URL? = CalDAVCredentials.platformNetrc
     /// Told, one line each, what a person should know that is not an error:
     /// for a collection, a change an earlier command could not write in full
     /// that is written now, or left because another client changed the same
     /// resource meanwhile. `nil` tells no one.
     public var notices: (@Sendable (String) -> Void)?
     /// Where a collection's cache folders live (one per collection, named by
-    /// the digest of its URL); `nil` is `$XDG_CACHE_HOME/horari/caldav`, else
-    /// `~/.cache/horari/caldav`. An app gives its own (its container's caches).
+    /// the digest of its URL); `nil` is ``defaultCacheFolder(environment:)``.
     public var cacheFolder: URL?
     /// The longest one request to a collection's server may take
     /// (``CalDAVClient/requestTimeout``).
@@ -47,6 +50,26 @@ public struct CalendarStore: Sendable {
         self.location = location
         self.options = options
         self.credentials = credentials
+    }
+
+    /// Where collections' caches live when ``cacheFolder`` is `nil`, on this
+    /// platform: `horari/caldav` in the user's cache folder.
+    ///
+    /// On Linux that is `$XDG_CACHE_HOME` (an absolute path), else
+    /// `~/.cache` (the XDG base-directory rule); on Apple platforms the
+    /// system's caches folder for the user (`~/Library/Caches` on macOS, the
+    /// app container's `Library/Caches` on iOS and its kin), which the
+    /// system may empty — as a cache may be.
+    /// - Parameter environment: where `XDG_CACHE_HOME` and `HOME` are read (Linux).
+    public static func defaultCacheFolder(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        #if canImport(Darwin)
+        let base = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first
+            ?? URL(fileURLWithPath: NSHomeDirectory()).appendingPathComponent("Library/Caches")
+        #else
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        let base = URL(fileURLWithPath: environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.cache")
+        #endif
+        return base.appendingPathComponent("horari/caldav")
     }
 
     /// Whether there is a calendar there yet.
@@ -185,7 +208,7 @@ public struct CalendarStore: Sendable {
 
     /// The store of a collection, as this store is set up.
     private func collectionStore(_ url: URL) -> CollectionStore {
-        CollectionStore(url, options: options, credentials: credentials, notices: notices, cacheFolder: cacheFolder, timeout: requestTimeout,
+        CollectionStore(url, options: options, credentials: credentials, netrc: netrc, notices: notices, cacheFolder: cacheFolder, timeout: requestTimeout,
                         retryPolicy: retryPolicy)
     }
 }

@@ -48,16 +48,15 @@ struct CollectionStore {
     /// How many times a change is made again after losing a race.
     static let attempts = 12
 
-    init(_ collection: URL, options: ImportOptions, credentials: CalDAVCredentials?, notices: (@Sendable (String) -> Void)? = nil,
+    init(_ collection: URL, options: ImportOptions, credentials: CalDAVCredentials?, netrc: URL? = CalDAVCredentials.platformNetrc,
+         notices: (@Sendable (String) -> Void)? = nil,
          cacheFolder: URL? = nil, timeout: Duration = .seconds(30), retryPolicy: RetryPolicy = RetryPolicy(),
          environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.notices = notices
-        client = CalDAVClient(collection: collection, credentials: credentials ?? CalDAVCredentials.lookUp(for: collection, environment: environment),
+        client = CalDAVClient(collection: collection, credentials: credentials ?? CalDAVCredentials.lookUp(for: collection, environment: environment, netrc: netrc),
                               requestTimeout: timeout, retryPolicy: retryPolicy)
         self.options = options
-        let home = environment["HOME"] ?? NSHomeDirectory()
-        let base = environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.cache"
-        let folder = cacheFolder ?? URL(fileURLWithPath: base).appendingPathComponent("horari/caldav")
+        let folder = cacheFolder ?? CalendarStore.defaultCacheFolder(environment: environment)
         cache = folder.appendingPathComponent(SHA256.hex(client.collection.absoluteString.utf8))
     }
 

@@ -51,8 +51,20 @@ struct TZif: Sendable {
         return found
     }
 
-    /// The folder of the compiled tz files: `$TZDIR`, else `/usr/share/zoneinfo`.
-    static var folder: String { ProcessInfo.processInfo.environment["TZDIR"] ?? "/usr/share/zoneinfo" }
+    /// The folder an app chose (``ZoneRules/systemTimeZoneFolder``), if any.
+    private static let chosenFolder = Locked<String?>(nil)
+
+    /// The folder of the compiled tz files: the one an app chose, else
+    /// `$TZDIR`, else `/usr/share/zoneinfo` (Linux's and macOS's; on iOS and
+    /// its kin it may be missing or closed to an app, and Foundation's copy
+    /// of the database answers).
+    static var folder: String {
+        get { chosenFolder.withLock { $0 } ?? ProcessInfo.processInfo.environment["TZDIR"] ?? "/usr/share/zoneinfo" }
+        set {
+            chosenFolder.withLock { $0 = newValue }
+            cache.withLock { $0.removeAll() }
+        }
+    }
 
     private static func read(_ name: String) -> TZif? {
         // A zone name never climbs out of the folder, and the folder's other

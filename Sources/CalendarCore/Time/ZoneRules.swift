@@ -248,8 +248,19 @@ public struct ZoneRules: Hashable, Sendable {
     /// database writes `CET`. An app may want to say so, once.
     public static var hasSystemTimeZoneFiles: Bool { TZif.zone("Etc/UTC") != nil || TZif.zone("UTC") != nil }
 
-    /// The folder of the compiled tz files: `$TZDIR`, else `/usr/share/zoneinfo`.
-    public static var systemTimeZoneFolder: String { TZif.folder }
+    /// The folder of the compiled tz files that ``named(_:)`` reads first:
+    /// `$TZDIR`, else `/usr/share/zoneinfo`, unless an app sets another.
+    ///
+    /// An app that ships its own tz database (a newer one than the system's,
+    /// or one for a platform whose files it may not read) sets this once,
+    /// before it looks up its first zone: a zone already looked up keeps the
+    /// rules it was read with. Where the folder has no file for a name,
+    /// Foundation's own copy of the database answers, as on a machine
+    /// without tzdata.
+    public static var systemTimeZoneFolder: String {
+        get { TZif.folder }
+        set { TZif.folder = newValue }
+    }
 
     /// The names of UTC that need no lookup: a time in one of them is a UTC time.
     package static let utcNames: Set<String> = ["UTC", "Etc/UTC", "GMT", "Etc/GMT", "Z"]
