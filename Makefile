@@ -57,7 +57,7 @@ test-pure: deps corpus
 		echo "error: the build without libical has warnings"; exit 1; fi
 	@if ldd .build/pure/debug/horari | grep libical; then \
 		echo "error: horari built without the LibICal trait links libical"; exit 1; fi
-	$(SWIFT) test $(PURE) --filter 'ICalendarKitTests|CalendarStoreTests|IntegrationTests'
+	HORARI_RADICALE_PYTHON=$(CURDIR)/$(VENV)/bin/python $(SWIFT) test $(PURE) --filter 'ICalendarKitTests|CalendarStoreTests|IntegrationTests'
 	EXAMPLE_APPS=PortableICS EXAMPLE_SCRATCH=.build/pure-examples sh Examples/check_examples.sh "$(SWIFT)"
 	sh Examples/PortableICS/check_both_ways.sh "$(SWIFT)" $(CORPUS)
 	$(SWIFT) build --product horari

@@ -40,7 +40,8 @@ let package = Package(
         .executable(name: "horari", targets: ["horari"]),
     ],
     // Off (`swift build --disable-default-traits`, or `traits: []` on the
-    // dependency): no C anywhere, for platforms libical cannot ship on.
+    // dependency): no libical, and no C in ICalendarKit, for platforms
+    // libical cannot ship on (CalendarStore's SHA-256 is CryptoKit there).
     traits: [
         .default(enabledTraits: ["LibICal"]),
         .trait(
@@ -50,6 +51,9 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // SHA-256 for the cache's and a folder's file names: CryptoKit's API,
+        // CryptoKit itself on Apple platforms (BoringSSL, built from source, on Linux).
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         // `swift package generate-documentation` (the DocC catalogs in Sources/*/*.docc).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
@@ -69,7 +73,10 @@ let package = Package(
         // splice of one booking), a folder of one .ics per UID (vdir), a CalDAV
         // collection (URLSession and XMLParser, from Foundation); and the
         // scheduling store, the gym's book on any of them (SchedulingStore).
-        .target(name: "CalendarStore", dependencies: ["CalendarCore", "ICalendarKit", "CalendarScheduling", "SchedulingICalendar"]),
+        .target(name: "CalendarStore", dependencies: [
+            "CalendarCore", "ICalendarKit", "CalendarScheduling", "SchedulingICalendar",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         // Not API: helpers shared by the tests and the benchmarks.
         .target(name: "_CalendarTestSupport"),
         // Not API: the test gym (a book with coaches, clients, members and

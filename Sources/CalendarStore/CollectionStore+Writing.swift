@@ -24,7 +24,7 @@ extension CollectionStore {
             taken.insert(href)
             var file: String?
             if !write.contents.isEmpty {
-                let name = "pending-" + SHA256.hex(href.utf8) + ".ics"
+                let name = "pending-" + Digest.sha256Hex(href.utf8) + ".ics"
                 try FolderStore.writeAtomically(Resources.text(of: write.contents, in: after, exporter: exporter), to: self.file(name))
                 file = name
             } else if etag == nil {

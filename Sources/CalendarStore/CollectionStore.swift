@@ -57,7 +57,7 @@ struct CollectionStore {
                               requestTimeout: timeout, retryPolicy: retryPolicy)
         self.options = options
         let folder = cacheFolder ?? CalendarStore.defaultCacheFolder(environment: environment)
-        cache = folder.appendingPathComponent(SHA256.hex(client.collection.absoluteString.utf8))
+        cache = folder.appendingPathComponent(Digest.sha256Hex(client.collection.absoluteString.utf8))
     }
 
     // MARK: What is kept
@@ -327,7 +327,7 @@ struct CollectionStore {
     /// A member's cache file: named by its href and tag, so that a newer
     /// text never overwrites the one `state.json` still names.
     static func fileName(_ href: String, _ etag: String?) -> String {
-        SHA256.hex((href + "\n" + (etag ?? UUID().uuidString)).utf8) + ".ics"
+        Digest.sha256Hex((href + "\n" + (etag ?? UUID().uuidString)).utf8) + ".ics"
     }
 
     /// Removes the cache files `state` no longer names.

@@ -182,7 +182,7 @@ enum Resources {
     static func freeName(for key: Key, isTaken: (String) -> Bool) -> String {
         let first = name(for: key)
         if !isTaken(first) { return first }
-        let digest = "horari-" + SHA256.hex(String(describing: key).utf8)
+        let digest = "horari-" + Digest.sha256Hex(String(describing: key).utf8)
         var n = 1
         while true {
             let name = digest + (n == 1 ? "" : "-\(n)") + ".ics"
@@ -280,7 +280,7 @@ enum Resources {
             }
         }
         add(c)
-        return SHA256.hex(bytes)
+        return Digest.sha256Hex(bytes)
     }
 
     static func timeZoneIDs(_ c: ContentComponent) -> Set<String> {

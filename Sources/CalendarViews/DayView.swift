@@ -30,7 +30,7 @@ import Foundation
 /// from 01:30 to 03:30 on the spring-forward night is drawn at those times.
 public struct DayView: Hashable, Sendable, Codable {
     /// How a day is placed.
-    public struct Options: Hashable, Sendable {
+    public struct Options: Hashable, Sendable, DisplayZoneOptions {
         /// The display zone: its wall clock decides which day and hour an
         /// occurrence is shown at.
         ///
@@ -63,21 +63,6 @@ public struct DayView: Hashable, Sendable, Codable {
             self.init(timeZone: zone, today: today, names: names, minimumMinutes: minimumMinutes)
         }
 
-        /// The zone a view of `schedule` is placed in: ``timeZone``, else the
-        /// schedule's calendar zone, else UTC (see ``timeZone``).
-        public func timeZone(for schedule: Schedule) -> ZoneRules { timeZone ?? schedule.timeZone ?? .utc }
-
-        /// The display zone under its old name.
-        @available(*, deprecated, renamed: "timeZone")
-        public var zone: ZoneRules? {
-            get { timeZone }
-            set { timeZone = newValue }
-        }
-
-        /// The zone a view is placed in, under its old name.
-        /// - Parameter schedule: the schedule shown.
-        @available(*, deprecated, renamed: "timeZone(for:)")
-        public func zone(for schedule: Schedule) -> ZoneRules { timeZone(for: schedule) }
     }
 
     /// A timed occurrence placed on the day.

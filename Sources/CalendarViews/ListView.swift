@@ -24,7 +24,7 @@ import Foundation
 /// filling it, so the cost follows the occurrences shown, not the schedule.
 public struct ListView: Hashable, Sendable, Codable {
     /// What a list shows and how far it looks.
-    public struct Options: Hashable, Sendable {
+    public struct Options: Hashable, Sendable, DisplayZoneOptions {
         /// The display zone: its wall clock decides which day and hour an
         /// occurrence is shown at.
         ///
@@ -55,21 +55,6 @@ public struct ListView: Hashable, Sendable, Codable {
             self.init(timeZone: zone, limit: limit, lookaheadDays: lookaheadDays, names: names)
         }
 
-        /// The zone a view of `schedule` is placed in: ``timeZone``, else the
-        /// schedule's calendar zone, else UTC (see ``timeZone``).
-        public func timeZone(for schedule: Schedule) -> ZoneRules { timeZone ?? schedule.timeZone ?? .utc }
-
-        /// The display zone under its old name.
-        @available(*, deprecated, renamed: "timeZone")
-        public var zone: ZoneRules? {
-            get { timeZone }
-            set { timeZone = newValue }
-        }
-
-        /// The zone a view is placed in, under its old name.
-        /// - Parameter schedule: the schedule shown.
-        @available(*, deprecated, renamed: "timeZone(for:)")
-        public func zone(for schedule: Schedule) -> ZoneRules { timeZone(for: schedule) }
     }
 
     /// The place of an occurrence in the list's order, where the next (or

@@ -15,7 +15,7 @@ import Foundation
 /// ```
 public struct MonthView: Hashable, Sendable, Codable {
     /// How a month grid is laid out and what it flags.
-    public struct Options: Hashable, Sendable {
+    public struct Options: Hashable, Sendable, DisplayZoneOptions {
         /// The first day of each row.
         public var firstWeekday: Weekday
         /// The display zone: its wall clock decides which day and hour an
@@ -50,21 +50,6 @@ public struct MonthView: Hashable, Sendable, Codable {
             self.init(firstWeekday: firstWeekday, timeZone: zone, today: today, selected: selected)
         }
 
-        /// The zone a view of `schedule` is placed in: ``timeZone``, else the
-        /// schedule's calendar zone, else UTC (see ``timeZone``).
-        public func timeZone(for schedule: Schedule) -> ZoneRules { timeZone ?? schedule.timeZone ?? .utc }
-
-        /// The display zone under its old name.
-        @available(*, deprecated, renamed: "timeZone")
-        public var zone: ZoneRules? {
-            get { timeZone }
-            set { timeZone = newValue }
-        }
-
-        /// The zone a view is placed in, under its old name.
-        /// - Parameter schedule: the schedule shown.
-        @available(*, deprecated, renamed: "timeZone(for:)")
-        public func zone(for schedule: Schedule) -> ZoneRules { timeZone(for: schedule) }
     }
 
     /// One day cell.

@@ -15,7 +15,7 @@ import Foundation
 /// Each day's ``Day/date`` is what an app opens a ``DayView`` with.
 public struct WeekView: Hashable, Sendable, Codable {
     /// How a week is laid out, placed and labelled.
-    public struct Options: Hashable, Sendable {
+    public struct Options: Hashable, Sendable, DisplayZoneOptions {
         /// The first day of the week.
         public var firstWeekday: Weekday
         /// The display zone: its wall clock decides which day and hour an
@@ -51,21 +51,6 @@ public struct WeekView: Hashable, Sendable, Codable {
             self.init(firstWeekday: firstWeekday, timeZone: zone, today: today, selected: selected, names: names)
         }
 
-        /// The zone a view of `schedule` is placed in: ``timeZone``, else the
-        /// schedule's calendar zone, else UTC (see ``timeZone``).
-        public func timeZone(for schedule: Schedule) -> ZoneRules { timeZone ?? schedule.timeZone ?? .utc }
-
-        /// The display zone under its old name.
-        @available(*, deprecated, renamed: "timeZone")
-        public var zone: ZoneRules? {
-            get { timeZone }
-            set { timeZone = newValue }
-        }
-
-        /// The zone a view is placed in, under its old name.
-        /// - Parameter schedule: the schedule shown.
-        @available(*, deprecated, renamed: "timeZone(for:)")
-        public func zone(for schedule: Schedule) -> ZoneRules { timeZone(for: schedule) }
     }
 
     /// What a day holds that is still to do: done tasks and cancelled items

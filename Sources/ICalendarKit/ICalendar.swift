@@ -18,6 +18,11 @@ public struct ICalendar: Hashable, Sendable {
     public var color: ItemColor?
     /// Google's default zone (`X-WR-TIMEZONE`), applied to floating and UTC
     /// times of events by ``schedule(applyingCalendarTimeZone:)``.
+    ///
+    /// Text, not `ZoneRules` as elsewhere (issue 30's one vocabulary): it is
+    /// what the file says, kept to be written back, and it may name a zone
+    /// this system does not know; the rules it stands for are
+    /// `zones.rules(forTZID:)`, asked when they are needed.
     public var timeZone: String?
     /// The product that wrote the file (`PRODID`).
     public var productID: String?

@@ -68,7 +68,7 @@ private func storedPaths(_ server: TestServer) -> Set<String> {
 
 /// A store's cache folder for the gym collection: the digest of its URL.
 private func cacheOf(_ store: CalendarStore, _ server: TestServer) throws -> URL {
-    try #require(store.cacheFolder).appendingPathComponent(SHA256.hex(server.url(gymPath).absoluteString.utf8))
+    try #require(store.cacheFolder).appendingPathComponent(Digest.sha256Hex(server.url(gymPath).absoluteString.utf8))
 }
 
 /// A store's `state.json`, as a JSON dictionary.
@@ -552,7 +552,7 @@ struct CollectionStoreTests {
         let a = store(server, caches, "a")
         try await a.update { calendar in calendar.items = [try event("yoga", "Yoga", day: 23)] }
         // The cache's tag for yoga.ics made wrong, as a proxy rewriting tags would leave it.
-        let folder = caches.appendingPathComponent("a/" + SHA256.hex(server.url(gymPath).absoluteString.utf8))
+        let folder = caches.appendingPathComponent("a/" + Digest.sha256Hex(server.url(gymPath).absoluteString.utf8))
         let stateFile = folder.appendingPathComponent("state.json")
         var state = try JSONDecoder().decode(CollectionStore.State.self, from: Data(contentsOf: stateFile))
         let yoga = try #require(state.members.keys.first { $0.hasSuffix("/yoga.ics") })
@@ -586,7 +586,7 @@ struct CollectionStoreTests {
         let refused = await failure { try await a.update { calendar in calendar.name = "Offline" } }
         #expect(refused?.code == .transport)
         #expect(refused?.message.contains("nothing was changed") == true, "\(String(describing: refused))")
-        let folder = caches.appendingPathComponent("a/" + SHA256.hex(server.url(gymPath).absoluteString.utf8))
+        let folder = caches.appendingPathComponent("a/" + Digest.sha256Hex(server.url(gymPath).absoluteString.utf8))
         let state = try JSONDecoder().decode(CollectionStore.State.self, from: Data(contentsOf: folder.appendingPathComponent("state.json")))
         #expect(state.pending.isEmpty)
     }
@@ -639,7 +639,7 @@ struct CacheFolderTests {
         let url = try #require(URL(string: "http://127.0.0.1:1/alice/gym/"))
         var store = CalendarStore(.collection(url), credentials: alice)
         store.cacheFolder = caches.appendingPathComponent("c")
-        let folder = caches.appendingPathComponent("c/" + SHA256.hex(url.absoluteString.utf8))
+        let folder = caches.appendingPathComponent("c/" + Digest.sha256Hex(url.absoluteString.utf8))
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         chmod(folder.path, 0o755)
         let open = await failure { _ = try await store.load() }

@@ -4,7 +4,7 @@ import Foundation
 /// `localizedDescription`, and it has a stable domain and code as an `NSError`.
 ///
 /// Every public error of the library conforms. `errorDescription` is the
-/// error's ``description`` (the sentence Horari wrote, with its line or field),
+/// error's `description` (the sentence Horari wrote, with its line or field),
 /// so an app that shows `error.localizedDescription` shows Horari's words,
 /// not “The operation could not be completed”. Where a message says what to
 /// do, that part is also `recoverySuggestion`. As an `NSError`, the domain is
@@ -19,7 +19,7 @@ import Foundation
 public protocol HorariError: LocalizedError, CustomNSError, CustomStringConvertible {}
 
 extension HorariError {
-    /// The error's ``description``: the sentence Horari wrote.
+    /// The error's `description`: the sentence Horari wrote.
     public var errorDescription: String? { description }
 
     /// The sentence and the suggestion under Foundation's keys, for an error

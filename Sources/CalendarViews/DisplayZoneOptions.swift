@@ -1,0 +1,32 @@
+import CalendarCore
+
+/// The display zone every view's options share: where a view places its
+/// items, and the old name it had.
+///
+/// `MonthView`, `WeekView`, `DayView` and `ListView` options all conform, so
+/// the zone is chosen one way everywhere: ``timeZone``, else the schedule's
+/// own calendar zone, else UTC — never the machine's, unless the caller
+/// passes it.
+public protocol DisplayZoneOptions {
+    /// The zone the view is placed in; `nil` takes the schedule's.
+    var timeZone: ZoneRules? { get set }
+}
+
+extension DisplayZoneOptions {
+    /// The zone a view of `schedule` is placed in: ``timeZone``, else the
+    /// schedule's calendar zone, else UTC.
+    /// - Parameter schedule: the schedule shown.
+    public func timeZone(for schedule: Schedule) -> ZoneRules { timeZone ?? schedule.timeZone ?? .utc }
+
+    /// The display zone under its old name.
+    @available(*, deprecated, renamed: "timeZone")
+    public var zone: ZoneRules? {
+        get { timeZone }
+        set { timeZone = newValue }
+    }
+
+    /// The zone a view is placed in, under its old name.
+    /// - Parameter schedule: the schedule shown.
+    @available(*, deprecated, renamed: "timeZone(for:)")
+    public func zone(for schedule: Schedule) -> ZoneRules { timeZone(for: schedule) }
+}
