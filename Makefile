@@ -179,6 +179,7 @@ conformance: deps corpus
 	$(SWIFT) build -c release --product horari
 	$(VENV)/bin/python Conformance/dateutil_differential.py .build/release/horari --rules 3000
 	$(VENV)/bin/python Conformance/corpus_check.py .build/release/horari $(CORPUS)
+	$(VENV)/bin/python Conformance/alarms_check.py .build/release/horari $(CORPUS)
 	@command -v calcurse >/dev/null || { echo "Installing calcurse with apt-get..."; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq calcurse >/dev/null; }
 	@command -v ncal >/dev/null || { echo "Installing ncal with apt-get..."; \

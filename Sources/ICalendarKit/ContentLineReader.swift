@@ -448,27 +448,7 @@ enum ContentLineSyntax {
     // MARK: TEXT values (RFC 5545 §3.3.11)
 
     /// Undoes TEXT escapes: `\\`, `\;`, `\,`, `\n`/`\N`.
-    static func unescape(_ s: Substring) -> String {
-        guard s.utf8.contains(0x5C) else { return String(s) }  // not `contains("\\")`: Foundation's, and slow
-        if let bytes = TextEscaping.unescapedBytes(s.utf8) { return String(decoding: bytes, as: UTF8.self) }
-        // A backslash inside a cluster of several scalars (`\` after a
-        // prepended mark, before a combining one): read character by character,
-        // as it always was.
-        var out = ""
-        var escaping = false
-        for c in s {
-            if escaping {
-                out.append(c == "n" || c == "N" ? "\n" : c)
-                escaping = false
-            } else if c == "\\" {
-                escaping = true
-            } else {
-                out.append(c)
-            }
-        }
-        if escaping { out.append("\\") }
-        return out
-    }
+    static func unescape(_ s: Substring) -> String { TextEscaping.unescape(s) }
 
     /// Splits a TEXT list at commas that are not escaped, and unescapes each item.
     static func splitTextList(_ s: String) -> [String] {

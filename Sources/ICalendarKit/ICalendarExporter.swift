@@ -440,22 +440,5 @@ struct ContentWriter {
     }
 
     /// TEXT escaping (RFC 5545 §3.3.11).
-    static func escape(_ s: String) -> String {
-        guard TextEscaping.needsEscaping(s.utf8) else { return s }
-        var bytes: [UInt8] = []
-        if TextEscaping.appendEscaped(s.utf8, to: &bytes) { return String(decoding: bytes, as: UTF8.self) }
-        // `\`, `;` or `,` in a cluster with a combining mark: character by character.
-        var out = ""
-        for c in s {
-            switch c {
-            case "\\": out += "\\\\"
-            case ";": out += "\\;"
-            case ",": out += "\\,"
-            case "\n", "\r\n": out += "\\n"
-            case "\r": break
-            default: out.append(c)
-            }
-        }
-        return out
-    }
+    static func escape(_ s: String) -> String { TextEscaping.escaped(s) }
 }

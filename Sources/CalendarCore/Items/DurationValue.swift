@@ -1,14 +1,14 @@
-import CalendarCore
-
 /// `DURATION` values (RFC 5545 §3.3.6): `[+|-]P` then weeks, or days and a
 /// time part `T…H…M…S`.
-enum DurationValue {
+package enum DurationValue {
     /// The length and whether it was negative; `nil` when the text is not a duration.
     ///
     /// As lenient as libical: the parts may come in any order and combine
     /// weeks with days (`P1W2D`, which Outlook has written).
-    static func parse(_ text: Substring) -> (duration: ItemDuration, negative: Bool)? {
-        var bytes = text.trimmedBlanks.utf8[...]
+    package static func parse(_ text: Substring) -> (duration: ItemDuration, negative: Bool)? {
+        var bytes = text.utf8[...]
+        while let f = bytes.first, f == 0x20 || f == 0x09 { bytes = bytes.dropFirst() }
+        while let l = bytes.last, l == 0x20 || l == 0x09 { bytes = bytes.dropLast() }
         var negative = false
         if let f = bytes.first, f == 0x2B || f == 0x2D {
             negative = f == 0x2D

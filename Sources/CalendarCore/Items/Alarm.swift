@@ -1,0 +1,368 @@
+import Foundation
+
+/// A reminder on an item (`VALARM`, RFC 5545 §3.6.6): when it goes off, how
+/// many times, and what it says.
+///
+/// An item keeps its alarms as the file wrote them (``CalendarItem/components``),
+/// so an import followed by an export writes them back byte for byte; an
+/// `Alarm` is the reading of one of them that the alarm queries need
+/// (``CalendarItem/alarms()``, `Schedule.alarms(in:floatingZone:defaults:)`).
+///
+/// ```swift
+/// let reminder = try Alarm(.before(.minutes(15)), message: "Yoga in 15 minutes")
+/// item.addAlarm(reminder)
+/// ```
+///
+/// How a trigger is counted (RFC 5545 §3.3.6, §3.8.6.3): hours, minutes and
+/// seconds are exact (`-PT1H` is 3,600 seconds before, whatever the clocks
+/// do); days and weeks are nominal (`-P1D` is the same wall time the day
+/// before, 23 or 25 hours across a clock change), counted on the clock of
+/// the time they are relative to.
+public struct Alarm: Hashable, Sendable {
+    /// A signed length: nominal days, then exact seconds (`-P1DT2H` is
+    /// `days: -1, seconds: -7200`). Negative is before.
+    public struct Offset: Hashable, Sendable, Codable, CustomStringConvertible {
+        /// Nominal days (a week is 7).
+        public var days: Int
+        /// Exact seconds.
+        public var seconds: Int
+
+        /// Creates an offset.
+        public init(days: Int = 0, seconds: Int = 0) {
+            self.days = days
+            self.seconds = seconds
+        }
+
+        /// An exact offset of `duration` (whole seconds).
+        public init(_ duration: Duration) {
+            self.init(seconds: Int(duration.components.seconds))
+        }
+
+        /// `duration` before: the offset of a reminder ahead of its time.
+        public static func before(_ duration: Duration) -> Offset { Offset(seconds: -Int(duration.components.seconds)) }
+
+        /// `duration` after.
+        public static func after(_ duration: Duration) -> Offset { Offset(seconds: Int(duration.components.seconds)) }
+
+        /// `days` nominal days before (the same wall time, `days` dates earlier).
+        public static func daysBefore(_ days: Int) -> Offset { Offset(days: -days) }
+
+        /// The iCalendar `DURATION` value: `-PT15M`, `P1D`, `-P1DT2H`, `PT0S`.
+        public var icalValue: String {
+            let negative = days < 0 || (days == 0 && seconds < 0)
+            let d = abs(days), s = abs(seconds)
+            var text = negative ? "-P" : "P"
+            if d > 0 { text += d % 7 == 0 && s == 0 ? "\(d / 7)W" : "\(d)D" }
+            if s > 0 || d == 0 {
+                text += "T"
+                let (h, m, sec) = (s / 3600, s % 3600 / 60, s % 60)
+                if h > 0 { text += "\(h)H" }
+                if m > 0 { text += "\(m)M" }
+                if sec > 0 || (h == 0 && m == 0) { text += "\(sec)S" }
+            }
+            return text
+        }
+
+        /// The ``icalValue``.
+        public var description: String { icalValue }
+
+        /// At most this far either way: a year (RFC 5545 sets no bound; a
+        /// reminder further away than the calendar's own horizon is a typo,
+        /// and every alarm query widens its window by its alarms' reach).
+        public static let limitSeconds: Int64 = 366 * 86_400
+
+        /// The reach in seconds, counting a nominal day as 86,400.
+        var roughSeconds: Int64 { Int64(days) * 86_400 + Int64(seconds) }
+    }
+
+    /// What a relative trigger is counted from (`RELATED`, RFC 5545 §3.2.14).
+    public enum Edge: String, Hashable, Sendable, Codable {
+        /// The item's start (`DTSTART`); the default.
+        case start = "START"
+        /// The item's end (`DTEND`, a task's `DUE`, or its start and `DURATION`).
+        case end = "END"
+    }
+
+    /// When the alarm first goes off (`TRIGGER`).
+    public enum Trigger: Hashable, Sendable {
+        /// An offset from the start or end of each occurrence.
+        case relative(Offset, to: Edge)
+        /// One instant (`TRIGGER;VALUE=DATE-TIME:…Z`), for a series as for a single item.
+        case absolute(CalendarTime)
+
+        /// `offset` from the start: `.before(.minutes(15))` is fifteen minutes before.
+        public static func fromStart(_ offset: Offset) -> Trigger { .relative(offset, to: .start) }
+
+        /// `duration` before the start.
+        public static func before(_ duration: Duration) -> Trigger { .relative(.before(duration), to: .start) }
+    }
+
+    /// What the alarm does (`ACTION`): `DISPLAY`, `AUDIO`, `EMAIL`, or another value as written.
+    public var action: String
+    /// When it first goes off.
+    public var trigger: Trigger
+    /// How many more times it goes off after the first (`REPEAT`), ``repeatInterval`` apart.
+    public var repeatCount: Int
+    /// The time between repetitions (`DURATION`); `nil` when it does not repeat.
+    public var repeatInterval: Offset?
+    /// The text shown (`DESCRIPTION`), unescaped.
+    public var message: String?
+    /// The subject of an e-mail alarm (`SUMMARY`), unescaped.
+    public var summary: String?
+    /// The `VALARM` as the file wrote it, or as built by ``init(_:action:message:repeatCount:every:)``:
+    /// what an export writes.
+    public private(set) var component: ContentComponent
+
+    /// Whether the trigger counts from the end (`RELATED=END`: a task's due time).
+    public var relatesToEnd: Bool { if case .relative(_, .end) = trigger { true } else { false } }
+
+    /// At most this many repetitions (RFC 5545 sets no bound): each one is an
+    /// instant every query computes.
+    public static let repeatLimit = 1000
+
+    /// Reads a `VALARM` component.
+    ///
+    /// - Throws: ``AlarmError`` naming the property that is wrong: no
+    ///   `TRIGGER`, one that is not a duration or UTC date-time, one further
+    ///   than a year away, a `REPEAT` without `DURATION` or the other way
+    ///   round, more than ``repeatLimit`` repetitions.
+    public init(component: ContentComponent) throws(AlarmError) {
+        guard component.name.uppercased() == "VALARM" else {
+            throw AlarmError(.notAnAlarm, property: nil, "a \(component.name) is not an alarm (VALARM)")
+        }
+        self.component = component
+        action = "DISPLAY"
+        trigger = .relative(Offset(), to: .start)
+        repeatCount = 0
+        var sawTrigger = false, sawRepeat = false
+        var repeatLine: String?
+        for line in component.properties {
+            switch line.name {
+            case "ACTION": action = line.value.trimmingCharacters(in: .whitespaces).uppercased()
+            case "DESCRIPTION": message = TextEscaping.unescape(line.valueText)
+            case "SUMMARY": summary = TextEscaping.unescape(line.valueText)
+            case "TRIGGER" where !sawTrigger:
+                sawTrigger = true
+                trigger = try Self.trigger(line)
+            case "REPEAT":
+                sawRepeat = true
+                guard let n = Int(line.value.trimmingCharacters(in: .whitespaces)), n >= 0 else {
+                    throw AlarmError(.malformedRepeat, property: "REPEAT", "REPEAT ‘\(line.value.prefix(40))’ is not a whole number of repetitions")
+                }
+                guard n <= Self.repeatLimit else {
+                    throw AlarmError(.tooManyRepeats, property: "REPEAT", "REPEAT:\(n) asks for more than \(Self.repeatLimit) repetitions of one alarm")
+                }
+                repeatCount = n
+            case "DURATION":
+                repeatLine = line.value
+                guard let (d, negative) = DurationValue.parse(line.valueText), !negative else {
+                    throw AlarmError(.malformedRepeat, property: "DURATION", "the alarm's DURATION ‘\(line.value.prefix(40))’ is not a positive length such as PT5M")
+                }
+                repeatInterval = Offset(days: d.days, seconds: d.seconds)
+            default: break
+            }
+        }
+        guard sawTrigger else { throw AlarmError(.missingTrigger, property: nil, "this alarm has no TRIGGER, so it never goes off (RFC 5545 §3.6.6 requires one)") }
+        // RFC 5545 §3.6.6: "duration" and "repeat" are both optional, "but if
+        // one occurs, so MUST the other".
+        if sawRepeat && repeatLine == nil && repeatCount > 0 {
+            throw AlarmError(.repeatWithoutInterval, property: "REPEAT", "REPEAT:\(repeatCount) has no DURATION to say how far apart the repetitions are; add DURATION (for example PT5M) or remove REPEAT")
+        }
+        if let repeatLine, !sawRepeat {
+            throw AlarmError(.repeatWithoutInterval, property: "DURATION", "the alarm's DURATION:\(repeatLine.prefix(40)) has no REPEAT to say how many times; add REPEAT or remove DURATION")
+        }
+        try Self.checkReach(trigger, repeatCount, repeatInterval)
+    }
+
+    /// Creates an alarm, and its `VALARM` component.
+    ///
+    /// - Parameters:
+    ///   - trigger: when it first goes off.
+    ///   - action: `DISPLAY` (the default), `AUDIO` or `EMAIL`.
+    ///   - message: the text shown (`DESCRIPTION`); `DISPLAY` alarms need
+    ///     one, and get "Reminder" when it is `nil`.
+    ///   - repeatCount: how many more times it goes off.
+    ///   - every: the time between repetitions; required when `repeatCount` is more than 0.
+    /// - Throws: ``AlarmError`` for a trigger more than a year away, a
+    ///   repetition without an interval, more than ``repeatLimit`` repetitions.
+    public init(_ trigger: Trigger, action: String = "DISPLAY", message: String? = nil, repeatCount: Int = 0, every: Offset? = nil) throws(AlarmError) {
+        guard repeatCount >= 0, repeatCount <= Self.repeatLimit else {
+            throw AlarmError(.tooManyRepeats, property: "REPEAT", "an alarm repeats between 0 and \(Self.repeatLimit) times, not \(repeatCount)")
+        }
+        if repeatCount > 0, every == nil {
+            throw AlarmError(.repeatWithoutInterval, property: "REPEAT", "an alarm that repeats \(repeatCount) times needs the time between repetitions (every:)")
+        }
+        if let every, every.days < 0 || every.seconds < 0 || every.roughSeconds <= 0 {
+            throw AlarmError(.malformedRepeat, property: "DURATION", "the time between repetitions must be positive, not \(every.icalValue)")
+        }
+        try Self.checkReach(trigger, repeatCount, every)
+        self.trigger = trigger
+        self.action = action.uppercased()
+        self.message = message ?? (action.uppercased() == "DISPLAY" ? "Reminder" : nil)
+        self.repeatCount = repeatCount
+        repeatInterval = repeatCount > 0 ? every : nil
+        var lines: [ContentLine] = [ContentLine(name: "ACTION", value: self.action)]
+        switch trigger {
+        case .relative(let offset, let edge):
+            lines.append(ContentLine(name: "TRIGGER", parameters: edge == .end ? [.init(name: "RELATED", values: ["END"])] : [], value: offset.icalValue))
+        case .absolute(let time):
+            lines.append(ContentLine(name: "TRIGGER", parameters: [.init(name: "VALUE", values: ["DATE-TIME"])], value: time.icalValue))
+        }
+        if let text = self.message { lines.append(ContentLine(name: "DESCRIPTION", value: TextEscaping.escaped(text))) }
+        if let interval = repeatInterval {
+            lines.append(ContentLine(name: "REPEAT", value: String(repeatCount)))
+            lines.append(ContentLine(name: "DURATION", value: interval.icalValue))
+        }
+        component = ContentComponent(name: "VALARM", properties: ContentLines(lines))
+    }
+
+    /// The first time plus every repetition lies within a year of the item.
+    private static func checkReach(_ trigger: Trigger, _ count: Int, _ interval: Offset?) throws(AlarmError) {
+        guard case .relative(let offset, _) = trigger else { return }
+        let reach = offset.roughSeconds
+        guard abs(reach) <= Offset.limitSeconds else {
+            throw AlarmError(.triggerTooFar, property: "TRIGGER", "TRIGGER \(offset.icalValue) is \(abs(reach) / 86_400) days from its item; an alarm goes off at most a year (366 days) before or after it")
+        }
+        let span = Int64(count) * (interval?.roughSeconds ?? 0)
+        guard abs(reach + span) <= Offset.limitSeconds else {
+            throw AlarmError(.triggerTooFar, property: "REPEAT", "the alarm's \(count) repetitions \(interval?.icalValue ?? "") apart end \(abs(reach + span) / 86_400) days from its item; an alarm goes off at most a year (366 days) before or after it")
+        }
+    }
+
+    /// Reads a `TRIGGER` line: a duration (with `RELATED`), or `VALUE=DATE-TIME`.
+    private static func trigger(_ line: ContentLine) throws(AlarmError) -> Trigger {
+        let value = line.value.trimmingCharacters(in: .whitespaces)
+        if line.parameter("VALUE")?.uppercased() == "DATE-TIME" || (value.first != "-" && value.first != "+" && value.first != "P" && value.first != "p") {
+            do {
+                let time = try CalendarTime(icalValue: value, tzid: line.parameter("TZID"))
+                guard !time.isDate else { throw TimeValueError(.malformed, "a date alone is not a moment") }
+                return .absolute(time)
+            } catch {
+                throw AlarmError(.malformedTrigger, property: "TRIGGER", "TRIGGER ‘\(value.prefix(40))’ is neither a length such as -PT15M nor a UTC date-time such as 20261124T080000Z")
+            }
+        }
+        guard let (d, negative) = DurationValue.parse(Substring(value)) else {
+            throw AlarmError(.malformedTrigger, property: "TRIGGER", "TRIGGER ‘\(value.prefix(40))’ is neither a length such as -PT15M nor a UTC date-time such as 20261124T080000Z")
+        }
+        let related: Edge
+        switch line.parameter("RELATED")?.uppercased() {
+        case nil, "START": related = .start
+        case "END": related = .end
+        case let other?: throw AlarmError(.malformedTrigger, property: "TRIGGER", "RELATED=\(other.prefix(20)) is neither START nor END")
+        }
+        let sign = negative ? -1 : 1
+        return .relative(Offset(days: sign * d.days, seconds: sign * d.seconds), to: related)
+    }
+}
+
+extension CalendarItem {
+    /// The item's alarms (its `VALARM` components), read.
+    ///
+    /// - Throws: ``AlarmError`` for the first one that cannot go off (see
+    ///   ``Alarm/init(component:)``), or one counted from a start the item
+    ///   does not have (a task with only `DUE`: RFC 5545 §3.8.6.3).
+    public func alarms() throws(AlarmError) -> [Alarm] {
+        let (alarms, problems) = readAlarms()
+        if let first = problems.first { throw first }
+        return alarms
+    }
+
+    /// The alarms that can go off, and why each other one cannot: one bad
+    /// `VALARM` does not silence its item's good ones.
+    package func readAlarms() -> (alarms: [Alarm], problems: [AlarmError]) {
+        var found: [Alarm] = []
+        var problems: [AlarmError] = []
+        for c in components where c.name.uppercased() == "VALARM" {
+            do throws(AlarmError) {
+                let alarm = try Alarm(component: c)
+                if case .relative = alarm.trigger, isUndated {
+                    throw AlarmError(.noStart, property: "TRIGGER", "the task ‘\(title)’ has no date, so an alarm counted from its start or due time cannot go off; give the alarm a date and time of its own (TRIGGER;VALUE=DATE-TIME:…) or give the task a date")
+                }
+                if case .relative(_, .start) = alarm.trigger, !hasStart, kind == .task {
+                    throw AlarmError(.noStart, property: "TRIGGER", "the task ‘\(title)’ has no DTSTART, so an alarm counted from its start cannot go off; count it from its due time (TRIGGER;RELATED=END:…) or give the task a start")
+                }
+                found.append(alarm)
+            } catch {
+                problems.append(error)
+            }
+        }
+        return (found, problems)
+    }
+
+    /// Whether the item has alarms of its own (any `VALARM`).
+    public var hasAlarms: Bool { components.contains { $0.name.uppercased() == "VALARM" } }
+
+    /// Adds an alarm, written as its `VALARM` after the item's other components.
+    public mutating func addAlarm(_ alarm: Alarm) {
+        components.append(alarm.component)
+    }
+}
+
+/// Why an alarm cannot go off: its `TRIGGER`, `REPEAT` or `DURATION`, or the
+/// item it is on.
+public struct AlarmError: CodedError, Hashable, Sendable {
+    /// What kind of problem it is.
+    public struct Code: RawRepresentable, ErrorCode, Codable, CustomStringConvertible {
+        /// The error type whose kinds these are.
+        public typealias Coded = AlarmError
+        /// The code's name.
+        public let rawValue: String
+        /// Names a code.
+        /// - Parameter rawValue: the name.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// The name.
+        public var description: String { rawValue }
+
+        /// The component is not a `VALARM`.
+        public static let notAnAlarm = Code(rawValue: "notAnAlarm")
+        /// There is no `TRIGGER`.
+        public static let missingTrigger = Code(rawValue: "missingTrigger")
+        /// The `TRIGGER` is neither a duration nor a date-time.
+        public static let malformedTrigger = Code(rawValue: "malformedTrigger")
+        /// The alarm goes off more than a year from its item.
+        public static let triggerTooFar = Code(rawValue: "triggerTooFar")
+        /// `REPEAT` or the alarm's `DURATION` is not a usable value.
+        public static let malformedRepeat = Code(rawValue: "malformedRepeat")
+        /// `REPEAT` without `DURATION`, or `DURATION` without `REPEAT`.
+        public static let repeatWithoutInterval = Code(rawValue: "repeatWithoutInterval")
+        /// More than ``Alarm/repeatLimit`` repetitions.
+        public static let tooManyRepeats = Code(rawValue: "tooManyRepeats")
+        /// Counted from a start the item does not have.
+        public static let noStart = Code(rawValue: "noStart")
+    }
+
+    /// The kind of problem.
+    public let code: Code
+    /// The property at fault (`TRIGGER`, `REPEAT`, `DURATION`), for a reader to find its line; `nil` for the component as a whole.
+    public let property: String?
+    /// A sentence describing the problem.
+    public let message: String
+
+    /// Creates an error.
+    public init(_ code: Code, property: String?, _ message: String) {
+        self.code = code
+        self.property = property
+        self.message = message
+    }
+
+    /// The message.
+    public var description: String { message }
+
+    /// `"Horari.AlarmError"`.
+    public static var errorDomain: String { horariDomain("AlarmError") }
+
+    /// The code's number in this type's table (Docs/Errors.md); 0 for a code made elsewhere.
+    public var errorCode: Int {
+        switch code {
+        case .notAnAlarm: 1
+        case .missingTrigger: 2
+        case .malformedTrigger: 3
+        case .triggerTooFar: 4
+        case .malformedRepeat: 5
+        case .repeatWithoutInterval: 6
+        case .tooManyRepeats: 7
+        case .noStart: 8
+        default: 0
+        }
+    }
+}

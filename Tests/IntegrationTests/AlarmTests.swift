@@ -1,0 +1,173 @@
+import CalendarCore
+import CalendarScheduling
+import Foundation
+import ICalendarKit
+import SchedulingICalendar
+import Testing
+import _CalendarTestFixtures
+import _SchedulingTestSupport
+
+/// Issue 31, 1: reminders. The moments are checked against what RFC 5545
+/// says they are (hours exact, days on the clock: §3.3.6), on the crafted
+/// cases of `Tests/Fixtures/ics/alarms.ics`; Python's `icalendar` referees the
+/// same file and the corpus in `make conformance` (Conformance/alarms_check.py).
+@Suite("Reminders")
+struct AlarmTests {
+    static func madrid() throws -> ZoneRules { try .named("Europe/Madrid") }
+
+    func schedule(_ path: String) throws -> Schedule {
+        let calendar = try ICalendarImporter().importCalendar(from: Fixture.text(path)).calendar
+        return calendar.schedule(zoneNamedBy: ICalendar.bookZoneProperties)
+    }
+
+    func utc(_ text: String) throws -> Date { try CalendarTime(icalValue: text).instant(floatingIn: .utc) }
+
+    /// Each moment as `UTC time  UID  DESCRIPTION`.
+    func moments(_ report: AlarmReport) -> [String] {
+        report.instants.map { "\($0.time.ISO8601Format())  \($0.occurrence.uid)  \($0.alarm.message ?? $0.alarm.action)" }
+    }
+
+    @Test("every moment of the crafted cases, as RFC 5545 counts them")
+    func crafted() throws {
+        let report = try schedule("ics/alarms.ics").alarms(from: utc("20260101T000000Z"), to: utc("20270101T000000Z"), floatingZone: try Self.madrid())
+        #expect(report.problems.isEmpty)
+        #expect(moments(report) == [
+            // 03:30 CEST is 01:30Z; 24 exact hours before is 02:30 CET the day before,
+            "2026-03-28T01:30:00Z  spring-forward@alarms.example  Twenty-four hours before",
+            // the day before is the same wall time, 03:30 CET (23 hours),
+            "2026-03-28T02:30:00Z  spring-forward@alarms.example  The day before",
+            // and two exact hours before is 00:30 CET, across the gap.
+            "2026-03-28T23:30:00Z  spring-forward@alarms.example  Two hours before",
+            "2026-10-13T16:30:00Z  weekly-yoga@alarms.example  Yoga tomorrow",
+            "2026-10-14T16:15:00Z  weekly-yoga@alarms.example  Yoga in 15 minutes",
+            "2026-10-20T16:30:00Z  weekly-yoga@alarms.example  Yoga tomorrow",
+            "2026-10-21T16:15:00Z  weekly-yoga@alarms.example  Yoga in 15 minutes",
+            // The 28th is an EXDATE: nothing. 09:00 EST is 14:00Z; twelve exact
+            // hours before is 02:00Z (21:00 EDT: the clocks went back between).
+            "2026-11-01T02:00:00Z  fall-back@alarms.example  AUDIO",
+            "2026-11-01T15:00:00Z  fall-back@alarms.example  Brunch ends",
+            "2026-11-01T15:05:00Z  fall-back@alarms.example  Brunch ends",
+            "2026-11-01T15:10:00Z  fall-back@alarms.example  Brunch ends",
+            // The moved instance rings by its own alarm, at its new time; its
+            // VALARM has no day-before one, so none rings on the 3rd.
+            "2026-11-04T18:15:00Z  weekly-yoga@alarms.example  Moved yoga in 15 minutes",
+            "2026-11-10T17:30:00Z  weekly-yoga@alarms.example  Yoga tomorrow",
+            "2026-11-11T17:15:00Z  weekly-yoga@alarms.example  Yoga in 15 minutes",
+            "2026-11-17T17:30:00Z  weekly-yoga@alarms.example  Yoga tomorrow",
+            "2026-11-18T17:15:00Z  weekly-yoga@alarms.example  Yoga in 15 minutes",
+            // An absolute trigger rings once for the whole series.
+            "2026-11-24T08:00:00Z  absolute@alarms.example  Sign up for the fitness test",
+            // A task with only DUE, counted from its end (the due time).
+            "2026-11-26T22:29:00Z  essay@alarms.example  Essay due in half an hour",
+            // An all-day event's midnight is on the viewer's clock.
+            "2026-11-27T08:00:00Z  all-day@alarms.example  Open day tomorrow",
+        ])
+        // The cancelled meeting never rings.
+        #expect(!report.instants.contains { $0.occurrence.uid == "cancelled@alarms.example" })
+        let again = report.instants.filter { $0.occurrence.uid == "fall-back@alarms.example" && $0.alarm.repeatCount == 2 }.map(\.repetition)
+        #expect(again == [0, 1, 2])
+    }
+
+    @Test("the window takes an alarm whose occurrence lies outside it, and no other")
+    func window() throws {
+        let s = try schedule("ics/alarms.ics")
+        // The open day is on the 28th; its reminder rings on the 27th at 09:00.
+        let report = s.alarms(in: DateInterval(start: try utc("20261127T080000Z"), end: try utc("20261127T080001Z")), floatingZone: try Self.madrid())
+        #expect(moments(report) == ["2026-11-27T08:00:00Z  all-day@alarms.example  Open day tomorrow"])
+        #expect(s.alarms(from: try utc("20261127T080001Z"), to: try utc("20261127T120000Z"), floatingZone: try Self.madrid()).instants.isEmpty)
+        #expect(s.alarms(from: try utc("20261127T080000Z"), to: try utc("20261127T080000Z")).instants.isEmpty)
+    }
+
+    @Test("defaults ring for items with no alarm of their own, and only for those")
+    func defaults() throws {
+        let s = try schedule("ics/gym.ics")
+        let hour = try Alarm(.before(.hours(1)), message: "In an hour")
+        let report = s.alarms(from: try utc("20261123T000000Z"), to: try utc("20261124T000000Z"), floatingZone: try Self.madrid(), defaults: [hour])
+        let yoga = report.instants.filter { $0.occurrence.uid == "yoga-monwed@gym.example" }
+        // Yoga has its own 15-minute alarm: the default does not add to it.
+        #expect(yoga.map(\.isDefault) == [false])
+        #expect(yoga.first?.alarm.message == "Yoga in 15 minutes")
+    }
+
+    @Test("an alarm that cannot go off is named with its line on import and among the query's problems, and kept")
+    func badInput() throws {
+        let text = try Fixture.text("ics/alarms_bad.ics")
+        let result = try ICalendarImporter().importCalendar(from: text)
+        let warnings = result.diagnostics.filter { $0.message.contains("will not go off") }
+        #expect(warnings.map(\.line) == [12, 24, 35])
+        #expect(warnings[0].message.contains("-P9999W") && warnings[0].message.contains("a year"))
+        #expect(warnings[1].message.contains("REPEAT:3 has no DURATION"))
+        #expect(warnings[2].message.contains("no DTSTART"))
+        let report = result.calendar.schedule().alarms(from: try utc("20261125T000000Z"), to: try utc("20261126T000000Z"))
+        #expect(report.problems.map(\.error.code) == [.triggerTooFar, .noStart, .repeatWithoutInterval])
+        #expect(report.instants.map(\.occurrence.uid) == ["fine@alarms.example"])
+        // Nothing is lost: every VALARM is written back.
+        let exported = ICalendarExporter().export(result.calendar)
+        #expect(exported.components(separatedBy: "BEGIN:VALARM").count - 1 == 4)
+        #expect(exported.contains("TRIGGER:-P9999W\r\n") && exported.contains("REPEAT:3\r\n"))
+    }
+
+    @Test("imported VALARMs are written back byte for byte")
+    func roundTrip() throws {
+        for path in ["ics/alarms.ics", "ics/gym.ics"] {
+            let text = try Fixture.text(path)
+            let exported = ICalendarExporter().export(try ICalendarImporter().importCalendar(from: text).calendar)
+            #expect(Self.alarmBlocks(exported) == Self.alarmBlocks(text), "\(path)")
+            #expect(!Self.alarmBlocks(text).isEmpty)
+        }
+    }
+
+    static func alarmBlocks(_ text: String) -> [String] {
+        text.components(separatedBy: "BEGIN:VALARM\r\n").dropFirst().map { $0.components(separatedBy: "END:VALARM\r\n")[0] }
+    }
+
+    @Test("alarms an app builds: the VALARM written, read back the same")
+    func built() throws {
+        let alarm = try Alarm(.relative(.init(days: -1, seconds: -7200), to: .start), message: "Tomorrow; bring shoes", repeatCount: 2, every: .init(seconds: 600))
+        #expect(alarm.component.properties.map(\.text) == ["ACTION:DISPLAY", "TRIGGER:-P1DT2H", "DESCRIPTION:Tomorrow\\; bring shoes", "REPEAT:2", "DURATION:PT10M"])
+        #expect(try Alarm(component: alarm.component) == alarm)
+        #expect(try Alarm(.relative(.after(.seconds(0)), to: .end)).component.properties.map(\.text) == ["ACTION:DISPLAY", "TRIGGER;RELATED=END:PT0S", "DESCRIPTION:Reminder"])
+        #expect(Alarm.Offset.daysBefore(14).icalValue == "-P2W")
+        #expect(throws: AlarmError.self) { try Alarm(.fromStart(.daysBefore(9999 * 7))) }
+        #expect(throws: AlarmError.self) { try Alarm(.before(.minutes(5)), repeatCount: 3) }
+        #expect(throws: AlarmError.self) { try Alarm(.before(.minutes(5)), repeatCount: 100_000, every: .init(seconds: 1)) }
+        let error = try #require(#expect(throws: AlarmError.self) { try Alarm(.before(.minutes(5)), repeatCount: 3) })
+        #expect(error.localizedDescription == error.message)
+        #expect(((error as NSError).domain, (error as NSError).code) == ("Horari.AlarmError", 6))
+    }
+
+    @Test("a member's reminders: their own booked classes, not the waitlist, not a cancelled date, not another member's")
+    func member() throws {
+        var book = try Gym.book()
+        let now = try Gym.now("2026-11-20 10:00")
+        for id in ["marta", "oriol", "nuria"] { _ = try book.book(member: id, classID: "yoga", on: try Gym.day("2026-11-23"), now: now) }
+        _ = try book.book(member: "marta", classID: "yoga", on: try Gym.day("2026-11-25"), now: now)
+        _ = try book.book(member: "oriol", classID: "spin", on: try Gym.day("2026-11-27"), now: now)
+        _ = try book.book(member: "marta", classID: "yoga", on: try Gym.day("2026-11-30"), now: now)
+        _ = try book.cancelOccurrence(classID: "yoga", on: try Gym.day("2026-11-30"))
+        try book.addMember(Member(id: "aina", name: "Aina Soler"))
+        _ = try book.book(member: "aina", classID: "yoga", on: try Gym.day("2026-11-23"), now: now, whenFull: .joinWaitlist)
+        let hour = try Alarm(.before(.hours(1)), message: "Class in an hour")
+        let week = (try Gym.now("2026-11-23 00:00"), try Gym.now("2026-12-07 00:00"))
+        let marta = try book.alarms(member: "marta", from: week.0, to: week.1, defaults: [hour])
+        #expect(marta.instants.map { $0.time } == [try Gym.now("2026-11-23 17:30"), try Gym.now("2026-11-25 17:30")])
+        #expect(marta.instants.allSatisfy { $0.isDefault && $0.title == "Yoga" })
+        #expect(try book.alarms(member: "aina", from: week.0, to: week.1, defaults: [hour]).instants.isEmpty)
+        #expect(try book.alarms(member: "oriol", from: week.0, to: week.1, defaults: [hour]).instants.map(\.title) == ["Yoga", "Spinning"])
+        #expect(throws: SchedulingError.self) { try book.alarms(member: "nobody", from: week.0, to: week.1, defaults: [hour]) }
+    }
+
+    @Test("a coach's reminders: their own sessions, never a cancelled one")
+    func coach() throws {
+        var book = try Gym.book()
+        let now = try Gym.now("2026-11-20 10:00")
+        try book.addSession(id: "s1", coach: "marc", client: "anna", start: try Gym.at("2026-11-24 10:00"), duration: .minutes(60), now: now)
+        try book.addSession(id: "s2", coach: "marc", client: "pau", start: try Gym.at("2026-11-25 10:00"), duration: .minutes(60), now: now)
+        try book.addSession(id: "s3", coach: "laia", client: "joan", start: try Gym.at("2026-11-24 11:00"), duration: .minutes(60), now: now)
+        _ = try book.setStatus(.cancelled, ofSession: "s2", coach: "marc", now: now)
+        let before = try Alarm(.before(.minutes(30)))
+        let report = try book.alarms(coach: "marc", from: try Gym.now("2026-11-23 00:00"), to: try Gym.now("2026-11-30 00:00"), defaults: [before])
+        #expect(report.instants.map(\.occurrence.uid) == ["s1"])
+        #expect(report.instants.first?.time == (try Gym.now("2026-11-24 09:30")))
+    }
+}
