@@ -20,6 +20,7 @@ struct SessionJSON: Encodable {
     let workoutType: String?
     let location: String?
     let notes: String?
+    let completedAt: String?
 
     init(_ s: Session, book: SchedulingBook, clock: BookClock) {
         let t = clock.instant(s.start, later: s.isLaterOfRepeatedTime)
@@ -29,6 +30,10 @@ struct SessionJSON: Encodable {
         start = ISOText.instant(wall: clock.display.wall(t), seconds: t)
         end = ISOText.instant(wall: clock.display.wall(e), seconds: e)
         (minutes, status, color, workoutType, location, notes) = (s.duration.wholeMinutes, s.status.rawValue, book.color(of: s), s.workoutType, s.location, s.notes)
+        completedAt = s.completedAt.map { done in
+            let d = Int64(done.timeIntervalSince1970.rounded(.down))
+            return ISOText.instant(wall: clock.display.wall(d), seconds: d)
+        }
     }
 }
 

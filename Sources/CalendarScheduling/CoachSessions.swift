@@ -216,6 +216,8 @@ extension CoachSessions {
             timelines[coachID]?.remove(id: id, start: zone.instant(of: s))
         }
         s.status = status
+        // The moment it was marked: "when the client last trained" reads it.
+        s.completedAt = status == .completed ? now : nil
         sessionsByID[id] = s
         return s
     }

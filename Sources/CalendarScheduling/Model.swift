@@ -236,6 +236,9 @@ public struct Session: Hashable, Sendable, Codable, Identifiable {
     public var color: ItemColor?
     /// The kind of workout, free text such as "Strength" (written as `CATEGORIES`).
     public var workoutType: String?
+    /// When the coach marked it completed (``SchedulingBook/setStatus(_:ofSession:coach:now:)``'s
+    /// `now`); `nil` for a session not completed, or completed before the book kept the time.
+    public var completedAt: Date?
 
     /// Creates a session.
     /// - Parameters:
@@ -250,11 +253,13 @@ public struct Session: Hashable, Sendable, Codable, Identifiable {
     ///   - isLaterOfRepeatedTime: whether `start` is the second of two equal wall times.
     ///   - color: its own colour.
     ///   - workoutType: the kind of workout.
+    ///   - completedAt: when it was marked completed.
     public init(
         id: String, coachID: String, clientID: String, start: LocalDateTime, duration: Duration,
         location: String? = nil, notes: String? = nil, status: SessionStatus = .scheduled, isLaterOfRepeatedTime: Bool = false,
-        color: ItemColor? = nil, workoutType: String? = nil
+        color: ItemColor? = nil, workoutType: String? = nil, completedAt: Date? = nil
     ) {
+        self.completedAt = completedAt
         self.color = color
         self.workoutType = workoutType
         self.id = id

@@ -52,6 +52,8 @@ enum Names {
     static let member = "X-HORARI-MEMBER"
     static let roster = "X-HORARI-ROSTER"
     static let sessionStatus = "X-HORARI-SESSION-STATUS"
+    /// When a session was marked completed (UTC).
+    static let completed = "X-HORARI-COMPLETED"
     static let name = "X-HORARI-NAME"
     static let email = "X-HORARI-EMAIL"
     static let buffer = "X-HORARI-BUFFER"
@@ -214,6 +216,10 @@ extension SchedulingBook {
             ContentLine(name: Names.coach, value: session.coachID), ContentLine(name: Names.client, value: session.clientID),
             ContentLine(name: Names.sessionStatus, value: session.status.rawValue),
         ]
+        // RFC 5545's COMPLETED belongs to VTODO (§3.8.2.1); a session is a VEVENT.
+        if let done = session.completedAt {
+            properties.append(ContentLine(name: Names.completed, value: CalendarTime.utc(LocalDateTime(localSeconds: Int64(done.timeIntervalSince1970.rounded(.down)))).icalValue))
+        }
         return CalendarItem(
             uid: session.id, title: "Training: \(client?.name ?? session.clientID)",
             start: session.isLaterOfRepeatedTime ? .utc(LocalDateTime(localSeconds: instant(of: session))) : .zoned(session.start, timeZone.identifier),

@@ -316,6 +316,12 @@ extension SchedulingBook {
         // session's own unless it is the one it would take from its client
         // or coach anyway (then it follows theirs).
         if let shown = item.color, shown != color(of: session) { session.color = shown }
+        if let text = value(Names.completed) {
+            guard status == .completed, case .utc? = try? CalendarTime(icalValue: text), let done = try? CalendarTime(icalValue: text).instant(floatingIn: .utc) else {
+                throw .invalid(field: .property(Names.completed), reason: "\(what): \(Names.completed) ‘\(text.prefix(40))’ is not a UTC time such as 20261124T101500Z on a completed session")
+            }
+            session.completedAt = done
+        }
         return session
     }
 
@@ -467,21 +473,8 @@ extension SchedulingBook {
         return nil
     }
 
-    /// A TEXT value as text (RFC 5545 §3.3.11).
-    static func unescaped(_ text: String) -> String {
-        var out = "", escaping = false
-        for c in text {
-            if escaping {
-                out.append(c == "n" || c == "N" ? "\n" : c)
-                escaping = false
-            } else if c == "\\" {
-                escaping = true
-            } else {
-                out.append(c)
-            }
-        }
-        return out
-    }
+    /// A TEXT value as text (RFC 5545 §3.3.11), by CalendarCore's one reader of escapes.
+    static func unescaped(_ text: String) -> String { TextEscaping.unescape(text[...]) }
 }
 
 extension ContentComponent {
