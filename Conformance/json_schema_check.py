@@ -9,8 +9,9 @@ planner and the league fixtures, in a scratch copy; besides the schema, the
 check asserts what a schema cannot say:
 
 - no Swift enum payload key (`_0`, `_1`, …) anywhere;
-- every `start`/`end` of a timed occurrence carries the offset of the zone
-  named in `timeZone` at that instant (checked with Python's zoneinfo);
+- every `start`/`end` of a timed occurrence, and a task's `due`, `start` and
+  `completed`, carries the offset of the zone named in `timeZone` at that
+  instant (checked with Python's zoneinfo);
 - `--page` takes back the list's `nextPage` token exactly as printed, and the
   next page starts after the last occurrence of the first.
 """
@@ -63,6 +64,15 @@ def main():
             ["sessions", "list", "--coach", "laia", "--past", "--calendar", gym] + now,
             ["sessions", "history", "--client", "anna", "--calendar", gym] + now,
             ["sessions", "history", "--client", "pau", "--coach", "marc", "--calendar", gym] + now,
+            ["alarms", "--from", "2026-01-01", "--to", "2027-01-01", "--calendar", os.path.join(FIXTURES, "alarms.ics")],
+            ["alarms", "--from", "2026-11-25", "--to", "2026-11-26", "--calendar", os.path.join(FIXTURES, "alarms_bad.ics"), "--time-zone", "Asia/Tokyo"],
+            ["alarms", "--from", "2026-11-23", "--to", "2026-12-07", "--member", "marta", "--default=-PT1H", "--calendar", gym],
+            ["alarms", "--from", "2026-11-23", "--to", "2026-12-07", "--coach", "marc", "--default=-PT30M", "--default=-P1D", "--calendar", gym],
+            ["list", "--pending", "--calendar", os.path.join(FIXTURES, "tasks.ics"), "--now", "2026-11-20 19:00"],
+            ["list", "--pending", "--category", "chemistry", "--calendar", os.path.join(FIXTURES, "tasks.ics"), "--time-zone", "Asia/Tokyo"],
+            ["list", "--pending", "--calendar", planner, "--now", "2026-11-25 21:00"],
+            ["list", "--done", "--calendar", os.path.join(FIXTURES, "tasks.ics")],
+            ["list", "--done", "--calendar", planner, "--time-zone", "America/New_York"],
         ]
         # A session with a colour and a workout type, so that both are in the output.
         run(horari, ["sessions", "add", "--coach", "marc", "--client", "anna", "--start", "2026-11-27 10:00",
@@ -82,7 +92,8 @@ def main():
                 for p in problems[:10]:
                     print("   ", p)
         failures += check_paging(horari, gym, work)
-        expected = {"month", "week", "day", "list", "occurrences", "classes timetable", "sessions list", "sessions history"}
+        # Every command the schema names is run at least once.
+        expected = set(schema["properties"]["command"]["enum"])
         if commands != expected:
             print(f"FAIL: commands checked {sorted(commands)}, expected {sorted(expected)}")
             failures += 1
@@ -140,6 +151,13 @@ def offsets(doc):
         t = datetime.fromisoformat(s["start"])
         if t.utcoffset() != t.astimezone(zone).utcoffset():
             found.append(f"session {s['uid']} start {s['start']}: not on {doc['timeZone']}'s clock")
+    for section in ("overdue", "upcoming", "someday", "done"):
+        for task in doc.get(section, []) if doc.get("command", "").startswith("list --") else []:
+            for key in ("due", "start", "completed"):
+                if key in task and "T" in task[key]:
+                    t = datetime.fromisoformat(task[key])
+                    if t.utcoffset() != t.astimezone(zone).utcoffset():
+                        found.append(f"task {task['uid']} {key} {task[key]}: not on {doc['timeZone']}'s clock")
     return found
 
 

@@ -130,6 +130,7 @@ func describeTime(_ item: CalendarItem, clock: Clock) -> String {
     let start = item.start
     let day = dayText(start.localDate)
     let repeats = item.recurrenceRules.isEmpty ? "" : ", repeating \(item.recurrenceRules.map(\.icalValue).joined(separator: " "))"
+    if item.isUndated { return "someday, no date" }
     if item.kind == .task {
         let due: String
         func at(_ t: CalendarTime) -> String {
@@ -186,12 +187,16 @@ struct Add: AsyncParsableCommand {
               horari add Meeting --start '2026-11-24 13:00' --minutes 45 --color slateblue
               horari add 'Open day' --start 2026-11-28 --end 2026-11-29 --color gold
               horari add 'Order yoga mats' --task --due '2026-11-27 20:00' --color orchid
+              horari add Physio --start '2026-11-25 12:00' --minutes 45 --alarm -PT30M
+              horari add 'Essay plan' --task --due 2026-12-04 --category Philosophy
+              horari add 'Read Kant' --someday --category Philosophy
               horari add 'Pilates' --start '2026-11-24 19:00' --minutes 50 \\
                   --repeat 'FREQ=WEEKLY;BYDAY=TU'
             """)
 
     @Argument(help: "The title.") var title: String
     @Flag(help: "Make a task (VTODO) instead of an event.") var task = false
+    @Flag(help: "Make a task with no date, for some day (a VTODO with neither DTSTART nor DUE).") var someday = false
     @Option(help: "The start: 'YYYY-MM-DD HH:MM', or YYYY-MM-DD for all day.") var start: String?
     @Option(help: "The end: 'YYYY-MM-DD HH:MM', or the last day of an all-day event.") var end: String?
     @Option(parsing: .unconditional, help: "The length in minutes, instead of --end.", transform: WholeNumber.minutes) var minutes: Int?
@@ -201,12 +206,25 @@ struct Add: AsyncParsableCommand {
     @Option(help: "Where.") var location: String?
     @Option(name: .customLong("repeat"), help: "A recurrence rule, such as 'FREQ=WEEKLY;BYDAY=MO,WE'.") var rule: String?
     @Option(help: "The UID (default: a new random one).") var id: String?
+    @Option(help: "A category, such as a subject (CATEGORIES), repeatable.") var category: [String] = []
+    @Option(parsing: .unconditionalSingleValue,
+            help: "A reminder (VALARM), repeatable: an iCalendar length from the start, or from a task's due time when it has no start (-PT15M, -P1D).")
+    var alarm: [String] = []
     @OptionGroup var book: BookOptions
 
     func validate() throws {
+        for name in category {
+            do { try CalendarItem.checkCategory(name) } catch { throw ValidationError("--category: \(error.message)") }
+        }
+        if someday {
+            let dated = [("--start", start), ("--due", due), ("--end", end), ("--repeat", rule)].first { $0.1 != nil }?.0 ?? (minutes != nil ? "--minutes" : nil)
+            if let dated { throw ValidationError("--someday is a task with no date; leave out \(dated), or leave out --someday") }
+            if !alarm.isEmpty { throw ValidationError("--alarm needs a date to count from; a task for some day has none") }
+            return
+        }
         if due != nil && !task { throw ValidationError("--due is for tasks; add --task, or give an event's --end") }
         if start == nil && due == nil {
-            throw ValidationError(task ? "a task needs --due (or --start): for example --due '2026-11-27 20:00'" : "an event needs --start: for example --start '2026-11-27 18:00', or --start 2026-11-28 for all day")
+            throw ValidationError(task ? "a task needs --due (or --start): for example --due '2026-11-27 20:00', or --someday for a task with no date" : "an event needs --start: for example --start '2026-11-27 18:00', or --start 2026-11-28 for all day")
         }
     }
 
@@ -224,6 +242,13 @@ struct Add: AsyncParsableCommand {
     }
 
     private func makeItem(clock: Clock) throws -> CalendarItem {
+        let uid = id ?? UUID().uuidString.lowercased() + "@horari"
+        if someday {
+            var item = CalendarItem(undatedTask: uid, title: title, notes: notes, categories: category)
+            item.location = location
+            if let color { item.color = try parseColor(color) }
+            return item
+        }
         let dueTime = try due.map { try parseTime($0, option: "--due", clock: clock) }
         let startTime = try start.map { try parseTime($0, option: "--start", clock: clock) } ?? dueTime
         guard let startTime else { throw ValidationError("a start or due time is needed") }
@@ -233,13 +258,17 @@ struct Add: AsyncParsableCommand {
             end = .at(dueTime)
         }
         var item = CalendarItem(
-            uid: id ?? UUID().uuidString.lowercased() + "@horari", kind: task ? .task : .event, title: title,
-            start: startTime, end: end, notes: notes, location: location, hasStart: start != nil)
+            uid: uid, kind: task ? .task : .event, title: title,
+            start: startTime, end: end, notes: notes, location: location, categories: category, hasStart: start != nil)
         if let color { item.color = try parseColor(color) }
         if let rule {
             do { item.recurrenceRules = [try RecurrenceRule(parsing: rule)] } catch { throw ValidationError("--repeat ‘\(rule)’: \(error.description)") }
         }
         if task { item.status = .needsAction }
+        // A task with only a due time has no start to count from (RFC 5545
+        // §3.8.6.3): its reminders count from the due time.
+        let edge: CalendarCore.Alarm.Edge = start == nil && task ? .end : .start
+        for text in alarm { item.addAlarm(try Alarms.reminder(text, option: "--alarm", from: edge, title: title)) }
         return item
     }
 }
@@ -412,14 +441,17 @@ struct Delete: AsyncParsableCommand {
         abstract: "Delete an event or a task from a calendar file.",
         discussion: """
             On a terminal it asks first; elsewhere (a script, a pipe) it needs --yes. \
-            A series goes with all its changed instances.
+            A series goes with all its changed instances. With --category, every item \
+            of that category (a subject) goes: they are listed, and asked about once.
 
             Examples:
               horari delete staff-meeting
               horari delete order-mats --yes
+              horari delete --category Philosophy
             """)
 
-    @Argument(help: "The item's ID as list, week and day print it, or its whole UID.") var id: String
+    @Argument(help: "The item's ID as list, week and day print it, or its whole UID.") var id: String?
+    @Option(help: "Delete every item of this category (a subject), case ignored, instead of one item.") var category: String?
     @Flag(name: [.customShort("y"), .long], help: "Do not ask; delete.") var yes = false
     @Option(help: "Delete one occurrence of a repeating item: its date by the series, YYYY-MM-DD (with its time when it meets more than once that day).") var occurrence: String?
     @Flag(help: "With --occurrence: delete that occurrence and every later one (the series ends before it).") var andFollowing = false
@@ -427,10 +459,19 @@ struct Delete: AsyncParsableCommand {
 
     func validate() throws {
         if andFollowing && occurrence == nil { throw ValidationError("--and-following goes with --occurrence DATE") }
+        if let category {
+            if id != nil { throw ValidationError("give an item's ID or --category, not both") }
+            if occurrence != nil { throw ValidationError("--occurrence goes with an item's ID, not with --category") }
+            do { try CalendarItem.checkCategory(category) } catch { throw ValidationError("--category: \(error.message)") }
+        } else if id == nil {
+            throw ValidationError("name the item to delete by its ID (as list, week and day print it), or give --category")
+        }
     }
 
     func run() async throws {
-        if let occurrence { return try await deleteOccurrence(occurrence) }
+        if let category { return try await deleteCategory(category) }
+        let id = self.id ?? ""
+        if let occurrence { return try await deleteOccurrence(occurrence, id: id) }
         // Ask before taking the file's lock: a person thinking must not hold up
         // other processes. The item is then deleted only if it is still the one
         // that was shown.
@@ -453,7 +494,7 @@ struct Delete: AsyncParsableCommand {
 
     /// One occurrence deleted (an EXDATE), or it and every later one (the
     /// series ends before it; from its first, the whole item goes).
-    private func deleteOccurrence(_ text: String) async throws {
+    private func deleteOccurrence(_ text: String, id: String) async throws {
         let calendar = try await loadExistingCalendar(try book.place, quiet: true).calendar
         let seriesClock = try book.clock(of: calendar)
         let uid = try resolveID(id, in: calendar, place: try book.place)
@@ -489,6 +530,34 @@ struct Delete: AsyncParsableCommand {
         }
     }
 
+    /// Every item of a category, listed and asked about once; the gym's
+    /// book is left alone (its sessions and classes have commands of their own).
+    private func deleteCategory(_ category: String) async throws {
+        let calendar = try await loadExistingCalendar(try book.place, quiet: true).calendar
+        let clock = try book.clock(of: calendar)
+        let shown = calendar.items.filter { $0.isInCategory(category) && !SchedulingBook.isSchedulingItem($0) }
+        guard !shown.isEmpty else {
+            let known = Set(calendar.items.flatMap(\.categories)).sorted()
+            let hint = known.isEmpty ? "no item has a category" : "the categories are " + known.prefix(8).map { "‘\($0.shown)’" }.joined(separator: ", ") + (known.count > 8 ? ", …" : "")
+            throw CLIError("no item is in the category ‘\(category.shown)’ (\(hint)); nothing was deleted")
+        }
+        print("In ‘\(category.shown)’:")
+        for item in shown { print("  \(describe(item, clock: clock))") }
+        let what = shown.count == 1 ? "this item" : "these \(shown.count) items"
+        guard try confirmOnTerminal("Delete \(what)? [y/N] ", yes: yes, refusing: "deleting \(what)") else {
+            print("Nothing deleted.")
+            return
+        }
+        let removed = try await book.updateCalendar { calendar in
+            let now = calendar.items.filter { $0.isInCategory(category) && !SchedulingBook.isSchedulingItem($0) }
+            guard now == shown else {
+                throw CLIError("the items in ‘\(category.shown)’ changed while you were asked; nothing was deleted, run the command again")
+            }
+            return calendar.removeItems(inCategory: category, keeping: SchedulingBook.isSchedulingItem)
+        }
+        print("Deleted \(removed.count) item\(removed.count == 1 ? "" : "s") in ‘\(category.shown)’.")
+    }
+
     private func item(_ uid: String, in calendar: ICalendar) throws -> CalendarItem {
         guard let item = calendar.item(uid: uid) else {
             throw CLIError("there is no event or task with the UID ‘\(uid)’ in \(try book.place.path)")
@@ -500,7 +569,7 @@ struct Delete: AsyncParsableCommand {
     }
 
     private func confirm(_ question: String) throws -> Bool {
-        try confirmOnTerminal(question, yes: yes, refusing: "deleting ‘\(id)’")
+        try confirmOnTerminal(question, yes: yes, refusing: "deleting ‘\(id ?? "")’")
     }
 }
 
@@ -523,9 +592,20 @@ struct Done: AsyncParsableCommand {
     @Flag(help: "Reopen the task: still to do.") var undo = false
     @OptionGroup var book: BookOptions
 
+    /// What marking did.
+    private enum Outcome {
+        case done, reopened, alreadyDone, notDone
+        /// One instance of a repeating task done, and the next to do (if any).
+        case instanceDone(CalendarTime, next: CalendarTime?)
+        /// One instance reopened.
+        case instanceReopened(CalendarTime)
+        /// A repeating task with no instance to do, or none done to undo.
+        case noInstance
+    }
+
     func run() async throws {
         guard try book.place.exists else { throw noCalendarYet(try book.place) }
-        let (task, changed, clock) = try await book.updateCalendar { calendar in
+        let (task, outcome, clock) = try await book.updateCalendar { calendar -> (CalendarItem, Outcome, Clock) in
             let uid = try resolveID(id, in: calendar, place: try book.place)
             guard let item = calendar.item(uid: uid) else { throw CLIError("there is no event or task with the UID ‘\(uid.shown)’") }
             if SchedulingBook.isSchedulingItem(item) {
@@ -533,21 +613,50 @@ struct Done: AsyncParsableCommand {
             }
             let clock = try book.clock(of: calendar)
             guard item.kind == .task else { throw CLIError("‘\(id.shown)’ is an event (\(item.title.shown)); only a task can be done") }
-            guard item.isDone == undo else { return (item, false, clock) }
             let now = try book.instant(inZone: clock.name, zones: clock.zones)
             let rules = try calendarRules(of: calendar).rules
+            // A repeating task is done one instance at a time (CalendarItem+Tasks.swift says why).
+            if item.isRecurring && !item.isDone {
+                let (zone, zones) = (calendar.calendarZone.flatMap { try? calendar.zones.rules(forTZID: $0) } ?? .utc, calendar.zones)
+                if undo {
+                    guard let latest = item.doneInstances(floatingZone: zone, zones: zones).first else { return (item, .noInstance, clock) }
+                    return (try calendar.reopen(uid: uid, at: now, rules: rules), .instanceReopened(latest), clock)
+                }
+                let instance: RecurrenceSet.Instance?
+                do throws(CalendarItemError) { instance = try item.pendingInstance(floatingZone: zone, zones: zones) } catch { throw CLIError(error.message) }
+                guard let instance else { return (item, .noInstance, clock) }
+                let task = try calendar.markDone(uid: uid, at: now, rules: rules)
+                let next = try? task.pendingInstance(floatingZone: zone, zones: zones)
+                return (task, .instanceDone(instance.recurrenceID, next: next?.recurrenceID), clock)
+            }
+            guard item.isDone == undo else { return (item, undo ? .notDone : .alreadyDone, clock) }
             let task = undo ? try calendar.reopen(uid: uid, at: now, rules: rules) : try calendar.markDone(uid: uid, at: now, rules: rules)
-            return (task, true, clock)
+            return (task, undo ? .reopened : .done, clock)
         }
         let what = describe(task, clock: clock)
-        switch (undo, changed) {
-        case (false, true): print("Done: \(what).")
-        case (true, true): print("Still to do: \(what).")
-        case (false, false): let when = task.completed.flatMap { clock.seconds($0) }.map { " on \(dayText(clock.wall($0).date)) at \(clock.time($0))" }
+        func day(_ t: CalendarTime) -> String { occurrenceText(t) }
+        switch outcome {
+        case .done: print("Done: \(what).")
+        case .reopened: print("Still to do: \(what).")
+        case .alreadyDone:
+            let when = task.completed.flatMap { clock.seconds($0) }.map { " on \(dayText(clock.wall($0).date)) at \(clock.time($0))" }
             print("Already done\(when ?? ""): \(what).")
-        case (true, false): print("Not done, nothing to undo: \(what).")
+        case .notDone: print("Not done, nothing to undo: \(what).")
+        case .instanceDone(let done, let next):
+            print("Done: ‘\(task.title.shown)’ of \(day(done)).")
+            print(next.map { "Next: \(day($0))." } ?? "That was the last; the series has nothing left to do.")
+        case .instanceReopened(let instance):
+            print("Still to do: ‘\(task.title.shown)’ of \(day(instance)).")
+        case .noInstance:
+            print(undo ? "No instance of ‘\(task.title.shown)’ is done, nothing to undo." : "Every instance of ‘\(task.title.shown)’ is done already: \(what).")
         }
     }
+}
+
+/// "Mon 2026-11-30" or "Mon 2026-11-30 09:00": an occurrence by its
+/// recurrence ID, as the series writes it (what --occurrence takes).
+func occurrenceText(_ t: CalendarTime) -> String {
+    dayText(t.localDate) + (t.isDate ? "" : " " + clock(t.wallTime))
 }
 
 /// The UID a typed ID names in a calendar: a whole UID, or a short ID as

@@ -36,13 +36,24 @@ struct ViewOptions: ParsableArguments {
         let firstWeekday: Weekday
         let schedule: Schedule
         let painter: Painter
+        /// The UIDs of every item of the calendar, for the short IDs.
+        var allItems: [String]? = nil
 
         var zone: ZoneRules { clock.rules }
 
         /// The IDs the text views print for the calendar's items (edit,
         /// delete and done take them); worked out only for text, as JSON
         /// names items by their whole UID.
-        func shortIDs() -> ShortIDs { ShortIDs(schedule.items.map(\.uid)) }
+        func shortIDs() -> ShortIDs { ShortIDs(allItems ?? schedule.items.map(\.uid)) }
+
+        /// The same, with only the items of a category (their short IDs
+        /// still those of the whole calendar).
+        func only(category: String) throws -> Context {
+            let kept = schedule.items.filter { $0.isInCategory(category) }
+            let narrowed: Schedule
+            do { narrowed = try Schedule(items: kept, timeZone: schedule.timeZone, zones: schedule.zones) } catch { throw CLIError(error.message) }
+            return Context(clock: clock, today: today, names: names, firstWeekday: firstWeekday, schedule: narrowed, painter: painter, allItems: allItems ?? schedule.items.map(\.uid))
+        }
 
         /// Prints the header line naming the zone, when it is not the machine's.
         func printHeader() {
@@ -248,10 +259,16 @@ struct List: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List the occurrences from a date onward, grouped by month, a page at a time.",
         discussion: """
-            When there is more, the last line gives the --page token of the next page.
+            When there is more, the last line gives the --page token of the next page. \
+            With --pending, the tasks still to do instead: the overdue first, marked, \
+            then by due time, then those with no date (someday); with --done, the \
+            tasks done, the latest first, each with when.
 
             Examples:
               horari list --calendar Examples/Samples/gym.ics --from 2026-11-23 --limit 10
+              horari list --pending
+              horari list --pending --category Maths --format json
+              horari list --done
             """
     )
 
@@ -264,11 +281,39 @@ struct List: AsyncParsableCommand {
     @Option(help: "Continue after a page: the token the previous page printed.")
     var page: String?
 
+    @Flag(help: "The tasks still to do: overdue (marked), then by due time, then someday.")
+    var pending = false
+
+    @Flag(help: "The tasks done, the latest first, with when each was done.")
+    var done = false
+
+    @Option(help: "Only the items of this category (a subject), case ignored.")
+    var category: String?
+
+    @Option(help: "With --pending: the moment that decides what is overdue, 'YYYY-MM-DD HH:MM' (default: the clock's).")
+    var now: String?
+
     @OptionGroup var view: ViewOptions
+
+    func validate() throws {
+        if pending && done { throw ValidationError("give --pending or --done, not both") }
+        if let category {
+            do { try CalendarItem.checkCategory(category) } catch { throw ValidationError("--category: \(error.message)") }
+        }
+        if pending || done {
+            if page != nil || from != nil { throw ValidationError("--page and --from list occurrences; --\(pending ? "pending" : "done") lists tasks") }
+        } else if now != nil {
+            throw ValidationError("--now goes with --pending or --done")
+        }
+    }
 
     func run() async throws {
         guard limit > 0 else { throw ValidationError("--limit must be at least 1") }
-        let context = try await view.context()
+        var context = try await view.context()
+        if pending || done {
+            return try TaskOutput(context: context, format: view.format).print(pending: pending, category: category, limit: limit, now: now)
+        }
+        if let category { context = try context.only(category: category) }
         let options = ListView.Options(timeZone: context.zone, limit: limit, names: context.names)
         let list: ListView
         if let page {
@@ -291,7 +336,7 @@ struct List: AsyncParsableCommand {
                 print("  \(day) \(o.start.date)  \(MonthGrid.pad(span(o, names: context.names, clock: context.clock), 11)) \(context.painter.swatch(o.color)) \(context.painter.title(o.title, done: o.isDone, cancelled: o.isCancelled))\(place)  [\(ids.shown(o))]")
             }
         }
-        if list.sections.isEmpty { print("Nothing from then on.") }
+        if list.sections.isEmpty { print(category.map { "Nothing in ‘\($0.shown)’ from then on." } ?? "Nothing from then on.") }
         if let next = list.nextPage { print("More: --page \(next.token)") }
     }
 }

@@ -76,21 +76,50 @@ extension ICalendar {
     }
 
     /// Marks the task with this UID done at `now` (see
-    /// `CalendarItem.markDone(at:)`), as a revision (``update(_:at:rules:)``).
+    /// `CalendarItem.markDone(at:floatingZone:zones:)`: a repeating task's
+    /// earliest instance still to do), as a revision (``update(_:at:rules:)``).
     /// - Returns: the task as it is now.
     /// - Throws: `CalendarItemError`: no item has the UID, or it is an event.
     @discardableResult
     public mutating func markDone(uid: String, at now: Date = Date(), rules: ValidationRules = ValidationRules()) throws(CalendarItemError) -> CalendarItem {
-        try revise(uid: uid, at: now, rules: rules) { item throws(CalendarItemError) in try item.markDone(at: now) }
+        let (zone, zones) = (floatingZone, self.zones)
+        return try revise(uid: uid, at: now, rules: rules) { item throws(CalendarItemError) in try item.markDone(at: now, floatingZone: zone, zones: zones) }
     }
 
-    /// Reopens the done task with this UID (see `CalendarItem.reopen()`),
-    /// as a revision (``update(_:at:rules:)``).
+    /// Reopens the done task with this UID (see
+    /// `CalendarItem.reopen(floatingZone:zones:)`: a repeating task's latest
+    /// instance done), as a revision (``update(_:at:rules:)``).
     /// - Returns: the task as it is now.
     /// - Throws: `CalendarItemError`: no item has the UID, or it is an event.
     @discardableResult
     public mutating func reopen(uid: String, at now: Date = Date(), rules: ValidationRules = ValidationRules()) throws(CalendarItemError) -> CalendarItem {
-        try revise(uid: uid, at: now, rules: rules) { item throws(CalendarItemError) in try item.reopen() }
+        let (zone, zones) = (floatingZone, self.zones)
+        return try revise(uid: uid, at: now, rules: rules) { item throws(CalendarItemError) in try item.reopen(floatingZone: zone, zones: zones) }
+    }
+
+    /// Removes every item in a category (`CalendarItem.isInCategory(_:)`,
+    /// case ignored), as deleting a subject removes its tasks.
+    ///
+    /// - Parameters:
+    ///   - category: the category.
+    ///   - keeping: items to leave whatever their categories (another
+    ///     module's records, such as a gym's book); none by default.
+    /// - Returns: the items removed, in the calendar's order.
+    @discardableResult
+    public mutating func removeItems(inCategory category: String, keeping: (CalendarItem) -> Bool = { _ in false }) -> [CalendarItem] {
+        var removed: [CalendarItem] = []
+        items.removeAll { item in
+            guard item.isInCategory(category), !keeping(item) else { return false }
+            removed.append(item)
+            return true
+        }
+        return removed
+    }
+
+    /// The zone floating and all-day times are read in: the calendar's own
+    /// (`X-WR-TIMEZONE`), else UTC.
+    var floatingZone: ZoneRules {
+        calendarZone.flatMap { try? zones.rules(forTZID: $0) } ?? .utc
     }
 
     private mutating func revise(uid: String, at now: Date, rules: ValidationRules,

@@ -53,6 +53,7 @@ extension ImportSession {
             return
         }
         checkUntil(&draft, node)
+        checkAlarms(draft.item, node)
         checkEnd(draft, node)
         place(draft, node, ticket: ticket, diagnostics: firstDiagnostic..<diagnostics.count)
     }
@@ -219,9 +220,10 @@ extension ImportSession {
     }
 
     /// The start: `DTSTART`, else a task's `DUE`, else a changed instance's
-    /// `RECURRENCE-ID`. `false` when there is none: the component is kept as
-    /// written (a task with no dates among the calendar's components, else
-    /// among the rejected).
+    /// `RECURRENCE-ID`; a task with none of them and no rule has no date
+    /// (`CalendarItem.isUndated`). `false` when there is none: the component
+    /// is kept as written (a repeating task with no dates among the
+    /// calendar's components, else among the rejected).
     private mutating func settleStart(_ draft: inout ItemDraft, _ node: RawNode) -> Bool {
         if let start = draft.start {
             draft.item.start = start
@@ -231,8 +233,14 @@ extension ImportSession {
         } else if let recurrenceID = draft.recurrenceID, !draft.failed {
             draft.item.start = recurrenceID
             draft.item.hasStart = false
+        } else if draft.kind == .task && !draft.failed && draft.item.end == nil && !draft.item.isRecurring {
+            // RFC 5545 §3.6.2: a to-do with no date, "associated with each
+            // successive calendar date, until it is completed": an item on
+            // no date (CalendarItem.isUndated), which a task list shows as someday.
+            draft.item.start = CalendarItem.undatedStart
+            draft.item.hasStart = false
         } else if draft.kind == .task && !draft.failed {
-            report(.warning, node.line, .missingProperty, "the task ‘\(draft.item.title)’ has neither DTSTART nor DUE, so it has no place on a calendar; it was kept as written")
+            report(.warning, node.line, .missingProperty, "the task ‘\(draft.item.title)’ repeats or has a DURATION but has neither DTSTART nor DUE to count from (RFC 5545 §3.8.5.3, §3.8.2.5), so it has no place on a calendar; it was kept as written")
             calendar.components.append(node.contentComponent)
             return false
         } else {
@@ -470,5 +478,23 @@ extension ImportSession {
             }
         }
         return out
+    }
+}
+
+extension ImportSession {
+    /// Each `VALARM` that cannot go off, as a warning at its line: it is kept
+    /// as written (an export writes it back unchanged), and the alarm
+    /// queries name its item among their problems rather than guess.
+    mutating func checkAlarms(_ item: CalendarItem, _ node: RawNode) {
+        for child in node.children where child.name == "VALARM" {
+            do {
+                var probe = item
+                probe.components = [child.contentComponent]
+                _ = try probe.alarms()
+            } catch {
+                let line = error.property.flatMap { child.first($0)?.1 } ?? child.line
+                report(.warning, line, .invalidValue, "\(error.message); the alarm was kept as written but will not go off", keptAsWritten: true)
+            }
+        }
     }
 }

@@ -6,12 +6,12 @@ import Foundation
 /// ```swift
 /// var essay = CalendarItem(uid: "essay", kind: .task, title: "Essay", start: .date(due))
 /// try essay.markDone(at: .now)      // STATUS:COMPLETED, COMPLETED:…Z, PERCENT-COMPLETE:100
-/// try essay.reopen()                // STATUS:NEEDS-ACTION, the other two removed
+/// try essay.reopen()                 // STATUS:NEEDS-ACTION, the other two removed
 /// ```
 ///
-/// A recurring task is one component, so marking it done marks the series:
-/// RFC 5545 has no completion per instance other than a changed instance
-/// with its own `STATUS`, which keeps its own.
+/// A repeating task is done one instance at a time, as a changed instance
+/// with its own `STATUS:COMPLETED` (RFC 5545 §3.8.4.4, as Thunderbird
+/// writes it; the decision is written down in `CalendarItem+Tasks.swift`).
 extension CalendarItem {
     /// Whether the item is a task marked done (`STATUS:COMPLETED`).
     public var isDone: Bool { kind == .task && status == .completed }
@@ -37,9 +37,34 @@ extension CalendarItem {
 
     /// Marks a task done at `now`: `STATUS:COMPLETED`, `COMPLETED` with the
     /// time (UTC, whole seconds, as §3.8.2.1 requires) and `PERCENT-COMPLETE:100`.
+    ///
+    /// A repeating task has its earliest instance still to do
+    /// (``pendingInstance(floatingZone:zones:)``) marked so, as a changed
+    /// instance, and the next instance becomes the one to do; a series with
+    /// none left to do is marked done as a whole.
+    ///
+    /// - Parameters:
+    ///   - now: when it was done.
+    ///   - floatingZone: the zone floating and all-day times are read in
+    ///     (which instance is earliest).
+    ///   - zones: the calendar's own zones.
+    /// - Returns: the recurrence ID of the instance marked done; `nil` when
+    ///   the task as a whole was.
     /// - Throws: ``CalendarItemError/Code/notATask`` for an event.
-    public mutating func markDone(at now: Date) throws(CalendarItemError) {
+    @discardableResult
+    public mutating func markDone(at now: Date, floatingZone: ZoneRules = .utc, zones: ZoneTable = ZoneTable()) throws(CalendarItemError) -> CalendarTime? {
         try requireTask("marked done")
+        if isRecurring, status != .completed, let instance = try pendingInstance(floatingZone: floatingZone, zones: zones) {
+            var one = item(for: instance)
+            one.stampDone(at: now)
+            changeOccurrence(instance.recurrenceID, to: one)
+            return instance.recurrenceID
+        }
+        stampDone(at: now)
+        return nil
+    }
+
+    private mutating func stampDone(at now: Date) {
         status = .completed
         properties.removeAll { $0.name == "COMPLETED" || $0.name == "PERCENT-COMPLETE" }
         let seconds = Int64(now.timeIntervalSince1970.rounded(.down))
@@ -49,9 +74,44 @@ extension CalendarItem {
 
     /// Reopens a task: `STATUS:NEEDS-ACTION`, with no `COMPLETED` or
     /// `PERCENT-COMPLETE` left (a reopened task's progress is unknown).
+    ///
+    /// A repeating task not marked done as a whole has its latest instance
+    /// done reopened: the changed instance goes when marking it done was
+    /// its only change, and is kept still to do otherwise.
+    ///
+    /// - Parameters:
+    ///   - floatingZone: the zone floating and all-day times are read in.
+    ///   - zones: the calendar's own zones.
+    /// - Returns: the recurrence ID of the instance reopened; `nil` when
+    ///   the task as a whole was, or nothing was done.
     /// - Throws: ``CalendarItemError/Code/notATask`` for an event.
-    public mutating func reopen() throws(CalendarItemError) {
+    @discardableResult
+    public mutating func reopen(floatingZone: ZoneRules = .utc, zones: ZoneTable = ZoneTable()) throws(CalendarItemError) -> CalendarTime? {
         try requireTask("reopened")
+        if isRecurring, status != .completed {
+            guard let latest = doneInstances(floatingZone: floatingZone, zones: zones).first,
+                  let index = overrides.firstIndex(where: { $0.recurrenceID == latest }) else { return nil }
+            var one = overrides[index].item
+            one.clearDone()
+            var plain = self
+            plain.overrides.remove(at: index)
+            // What marking it done wrote, and nothing else: the series' own
+            // fields at that instance (its revision fields move on without it).
+            if let instance = try? plain.occurrence(on: latest.wallTime.date, at: latest.isDate ? nil : latest.wallTime, floatingZone: floatingZone, zones: zones) {
+                let base = plain.item(for: instance)
+                var probe = one
+                (probe.status, probe.sequence, probe.lastModified) = (base.status, base.sequence, base.lastModified)
+                if probe.hasSameContent(as: base) { overrides.remove(at: index) } else { overrides[index].item = one }
+            } else {
+                overrides[index].item = one
+            }
+            return latest
+        }
+        clearDone()
+        return nil
+    }
+
+    private mutating func clearDone() {
         status = .needsAction
         properties.removeAll { $0.name == "COMPLETED" || $0.name == "PERCENT-COMPLETE" }
     }

@@ -524,6 +524,14 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
         let trimmed = title.trimmedWhitespace
         if trimmed.isEmpty { throw CalendarItemError(.emptyTitle, field: .title, "the title is empty", suggestion: "give the item a name") }
         if let first = ruleBreaks(rules).first { throw first }
+        if let long = categories.first(where: { $0.count > Self.maximumCategoryLength }) {
+            throw CalendarItemError(.invalidCategory, field: .categories, "the category ‘\(long.prefix(20))…’ is \(long.count) characters long, longer than the \(Self.maximumCategoryLength) a category may be",
+                                    suggestion: "name the subject in a few words")
+        }
+        if kind == .task, !hasStart, end == nil, isRecurring {
+            throw CalendarItemError(.invalidRecurrence, field: .recurrence, "the task ‘\(title)’ repeats but has no date to repeat from (RFC 5545 §3.8.5.3 counts a rule from DTSTART)",
+                                    suggestion: "give it a start or a due date")
+        }
         if case .at(let endTime) = end {
             if endTime.isDate != start.isDate {
                 throw CalendarItemError(.endTypeMismatch, field: .end, "the end \(endTime) must be \(start.isDate ? "a date, like the all-day start" : "a date and time, like the start")")

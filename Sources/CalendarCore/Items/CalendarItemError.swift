@@ -62,6 +62,9 @@ public struct CalendarItemError: CodedError, Hashable, Sendable {
         /// A changed instance's `RECURRENCE-ID` names no instance of its series
         /// (``CalendarItem/unmatchedOverrides(zones:)``).
         public static let unmatchedOverride = Code(rawValue: "unmatchedOverride")
+        /// A category (a subject, `CATEGORIES`) is empty or longer than
+        /// ``CalendarItem/maximumCategoryLength`` characters.
+        public static let invalidCategory = Code(rawValue: "invalidCategory")
     }
 
     /// A field of an item, named by a type rather than a string.
@@ -92,6 +95,8 @@ public struct CalendarItemError: CodedError, Hashable, Sendable {
         public static let recurrence = Field(rawValue: "recurrence")
         /// The status (`STATUS`).
         public static let status = Field(rawValue: "status")
+        /// The categories (`CATEGORIES`).
+        public static let categories = Field(rawValue: "categories")
     }
 
     /// The kind of problem.
@@ -161,6 +166,7 @@ public struct CalendarItemError: CodedError, Hashable, Sendable {
         case .notRecurring: 15
         case .noSuchOccurrence: 16
         case .unmatchedOverride: 17
+        case .invalidCategory: 18
         default: 0
         }
     }

@@ -90,16 +90,21 @@ public actor LiveSchedule {
         publish(.updated, item.uid)
     }
 
-    /// Marks the task with this UID done at `now` (``CalendarItem/markDone(at:)``).
+    /// Marks the task with this UID done at `now`
+    /// (``CalendarItem/markDone(at:floatingZone:zones:)``: a repeating task's
+    /// earliest instance still to do, its floating times read in UTC).
     /// - Throws: ``CalendarItemError``: there is none with that UID, or it is an event.
     public func markDone(uid: String, at now: Date = Date()) throws(CalendarItemError) {
-        try revise(uid) { item throws(CalendarItemError) in try item.markDone(at: now) }
+        let zones = self.zones
+        try revise(uid) { item throws(CalendarItemError) in try item.markDone(at: now, zones: zones) }
     }
 
-    /// Reopens the done task with this UID (``CalendarItem/reopen()``).
+    /// Reopens the done task with this UID
+    /// (``CalendarItem/reopen(floatingZone:zones:)``: a repeating task's latest instance done).
     /// - Throws: ``CalendarItemError``: there is none with that UID, or it is an event.
     public func reopen(uid: String) throws(CalendarItemError) {
-        try revise(uid) { item throws(CalendarItemError) in try item.reopen() }
+        let zones = self.zones
+        try revise(uid) { item throws(CalendarItemError) in try item.reopen(zones: zones) }
     }
 
     private func revise(_ uid: String, _ change: (inout CalendarItem) throws(CalendarItemError) -> Void) throws(CalendarItemError) {

@@ -181,6 +181,9 @@ public struct Schedule: Sendable {
         // (4 MB for 15,000 series), at the peak of a whole file's expansion.
         series.reserveCapacity(items.reduce(0) { $0 + ($1.isRecurring ? 1 : 0) })
         for (i, item) in items.enumerated() {
+            // A task with no date (RFC 5545 §3.6.2) is on no date: kept for
+            // item(uid:), placed nowhere (a task list shows it as someday).
+            if item.isUndated { continue }
             if item.isRecurring {
                 series.append(SeriesPlan(i, item, zones, compiling: compilingSeries))
                 continue
