@@ -300,15 +300,20 @@ struct Clients: AsyncParsableCommand {
 
     struct ListClients: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "list", abstract: "List one coach's clients (never another coach's).",
+            commandName: "list", abstract: "List one coach's clients (never another coach's), each with when they last trained.",
             discussion: "Example:\n  horari clients list --coach marc")
         @Option(help: "The coach.") var coach: String
         @OptionGroup var book: BookOptions
 
         func run() async throws {
             let b = try await book.read()
+            let clock = try book.clock(for: b)
             do {
-                for c in try b.clients(coach: coach) { print("\(c.id)\t\(c.name)\(c.email.map { "\t" + $0 } ?? "")") }
+                for c in try b.clients(coach: coach) {
+                    // The last completed session: a coach's "when did Anna last train?".
+                    let last = try b.lastTrained(client: c.id, coach: coach).map { "\tlast trained \(clock.display.wall(clock.instant($0.start, later: $0.isLaterOfRepeatedTime)).date)" } ?? "\tnot trained yet"
+                    print("\(c.id)\t\(c.name)\(c.email.map { "\t" + $0 } ?? "")\(last)")
+                }
             } catch { throw CLIError(error.description) }
         }
     }
@@ -514,7 +519,63 @@ struct Classes: AsyncParsableCommand {
               horari classes timetable --week 2026-11-23
               horari classes cancel yoga --date 2026-12-07
             """,
-        subcommands: [Add.self, Timetable.self, CancelOccurrence.self, MoveOccurrence.self, Change.self, End.self])
+        subcommands: [Add.self, Timetable.self, CancelOccurrence.self, MoveOccurrence.self, Change.self, End.self, Policy.self])
+
+    /// `horari classes policy`: the gym's rules for booking its classes.
+    struct Policy: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show or set the gym's booking rules: a booking window, a cancellation cut-off, a weekly limit.",
+            discussion: """
+                The rules are kept in the calendar, so every booking into it keeps them. \
+                A place cannot be given up within the cut-off (a waiting place always \
+                can); 'none' removes a rule.
+
+                Examples:
+                  horari classes policy
+                  horari classes policy --window 14 --cutoff 12 --weekly-limit 3
+                  horari classes policy --cutoff none
+                """)
+        @Option(help: "How many days ahead a place can be booked, or 'none'.") var window: String?
+        @Option(help: "How many hours before the start a place can no longer be given up, or 'none'.") var cutoff: String?
+        @Option(help: "The most places a member may hold in one week, or 'none'.") var weeklyLimit: String?
+        @OptionGroup var book: BookOptions
+
+        func run() async throws {
+            func number(_ text: String?, _ option: String, _ range: ClosedRange<Int>) throws -> Int?? {
+                guard let text else { return .none }
+                if text == "none" { return .some(nil) }
+                guard let n = Int(text), range.contains(n) else {
+                    throw ValidationError("\(option) ‘\(text.prefix(20))’ is not a whole number from \(range.lowerBound) to \(range.upperBound), nor 'none'")
+                }
+                return .some(n)
+            }
+            let window = try number(self.window, "--window", 0...3660)
+            let cutoff = try number(self.cutoff, "--cutoff", 0...720)
+            let limit = try number(self.weeklyLimit, "--weekly-limit", 1...1000)
+            let policy: ClassBookingPolicy?
+            if window == nil, cutoff == nil, limit == nil {
+                guard try book.place.exists else { throw noCalendarYet(try book.place) }
+                let calendar = try await loadExistingCalendar(try book.place, quiet: true).calendar
+                do throws(SchedulingError) { policy = try calendar.classBookingPolicy() } catch { throw CLIError(error.description) }
+            } else {
+                policy = try await book.updateCalendar { calendar in
+                    var policy: ClassBookingPolicy
+                    do throws(SchedulingError) {
+                        policy = try calendar.classBookingPolicy() ?? ClassBookingPolicy()
+                        if let window { policy.bookingWindowDays = window }
+                        if let cutoff { policy.cancellationCutoff = cutoff.map { .seconds($0 * 3600) } }
+                        if let limit { policy.weeklyLimit = limit }
+                        try calendar.setClassBookingPolicy(policy == ClassBookingPolicy() ? nil : policy)
+                    } catch { throw CLIError(error.description) }
+                    return policy
+                }
+            }
+            let p = policy ?? ClassBookingPolicy()
+            print("Booking window: " + (p.bookingWindowDays.map { "\($0) day\($0 == 1 ? "" : "s") ahead" } ?? "none"))
+            print("Cancellation cut-off: " + (p.cancellationCutoff.map { "\($0.components.seconds / 3600) hours before the start" } ?? "none"))
+            print("Weekly limit: " + (p.weeklyLimit.map { "\($0) place\($0 == 1 ? "" : "s") a week" } ?? "none"))
+        }
+    }
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -783,7 +844,11 @@ struct SessionOutput: ParsableArguments {
         for s in sessions {
             let name = (try? book.client(s.clientID, coach: s.coachID).name) ?? s.clientID
             let color = book.color(of: s)
-            let status = s.status == .scheduled ? "" : "  (\(s.status.rawValue))"
+            var status = s.status == .scheduled ? "" : "  (\(s.status.rawValue))"
+            if let done = s.completedAt {
+                let d = Int64(done.timeIntervalSince1970.rounded(.down))
+                status = "  (completed \(clock.display.wall(d).date) \(clock.display.time(d)))"
+            }
             let details = [s.workoutType, s.location.map { "@ " + $0 }].compactMap { $0?.shown }
             Swift.print("\(clock.span(s))  \(painter.swatch(color)) \(name.shown)\(details.map { "  " + $0 }.joined())\(color.map { "  (\($0))" } ?? "")  [\(s.id)]\(status)")
             if let notes = s.notes, !notes.isEmpty { Swift.print("    \(notes.shown)") }

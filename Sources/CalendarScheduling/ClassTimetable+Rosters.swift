@@ -215,10 +215,39 @@ extension SchedulingBook {
     ///   ``SchedulingError/occurrenceInPast(classID:title:date:start:)``,
     ///   ``SchedulingError/alreadyBooked(member:title:date:)``,
     ///   ``SchedulingError/alreadyWaitlisted(member:title:date:position:)``,
-    ///   ``SchedulingError/classFull(title:date:capacity:waiting:)``, or an unknown member or class.
+    ///   ``SchedulingError/classFull(title:date:capacity:waiting:)``, or an unknown member or class;
+    ///   under a ``classPolicy``, ``SchedulingError/beyondBookingWindow(title:date:days:opens:)`` and
+    ///   ``SchedulingError/weeklyLimitReached(member:limit:weekOf:)``.
     @discardableResult
     public mutating func book(member memberID: String, classID: String, on date: LocalDate, now: Date, whenFull: WhenFull = .refuse) throws(SchedulingError) -> BookingOutcome {
-        try classTimetable.book(member: people.member(memberID).id, classID: classID, on: date, now: now, whenFull: whenFull)
+        let member = try people.member(memberID).id
+        if let classPolicy { try checkBooking(member: member, classID: classID, on: date, now: now, classPolicy) }
+        return try classTimetable.book(member: member, classID: classID, on: date, now: now, whenFull: whenFull)
+    }
+
+    /// The ``ClassBookingPolicy``'s window and weekly limit for a booking
+    /// (an occurrence the member holds already, or one that cannot be
+    /// booked, is left to the booking to say).
+    private func checkBooking(member: String, classID: String, on date: LocalDate, now: Date, _ rules: ClassBookingPolicy) throws(SchedulingError) {
+        let occurrence = try classTimetable.occurrence(classID: classID, on: date)
+        let held = classTimetable.occurrencesByMember[member] ?? []
+        guard !held.contains(occurrence.id), !occurrence.isCancelled else { return }
+        let day = occurrence.start.date
+        if let days = rules.bookingWindowDays {
+            let today = LocalDateTime(localSeconds: zone.wall(atInstant: Self.seconds(now))).date
+            if day.dayNumber - today.dayNumber > days {
+                throw .beyondBookingWindow(title: occurrence.title, date: date, days: days, opens: LocalDate(dayNumber: day.dayNumber - days))
+            }
+        }
+        if let limit = rules.weeklyLimit {
+            // Monday to Sunday, by the dates the occurrences take place.
+            let monday = day.dayNumber - (day.weekday.rawValue - Weekday.monday.rawValue + 7) % 7
+            let inWeek = held.filter { key in
+                guard let o = try? classTimetable.occurrence(classID: key.classID, on: key.date), !o.isCancelled else { return false }
+                return (monday..<monday + 7).contains(o.start.date.dayNumber)
+            }
+            if inWeek.count >= limit { throw .weeklyLimitReached(member: member, limit: limit, weekOf: LocalDate(dayNumber: monday)) }
+        }
     }
 
     /// Gives up a member's place, or their place in the queue. A freed
@@ -229,10 +258,21 @@ extension SchedulingBook {
     ///   - date: the occurrence's date by the series.
     ///   - now: the time of the request.
     /// - Throws: ``SchedulingError/notBooked(member:title:date:)``,
-    ///   ``SchedulingError/occurrenceInPast(classID:title:date:start:)`` once it has started, and the like.
+    ///   ``SchedulingError/occurrenceInPast(classID:title:date:start:)`` once it has started, and the like;
+    ///   under a ``classPolicy`` with a cut-off, ``SchedulingError/cancellationTooLate(member:title:date:start:cutoff:)``
+    ///   for a held place (a waiting place can always be given up).
     @discardableResult
     public mutating func cancelBooking(member memberID: String, classID: String, on date: LocalDate, now: Date) throws(SchedulingError) -> Cancellation {
-        try classTimetable.cancelBooking(member: people.member(memberID).id, classID: classID, on: date, now: now)
+        let member = try people.member(memberID).id
+        if let cutoff = classPolicy?.cancellationCutoff, cutoff > .zero,
+           let occurrence = try? classTimetable.occurrence(classID: classID, on: date), !occurrence.isCancelled,
+           (try? classTimetable.roster(classID: classID, on: date))?.confirmed.contains(member) == true {
+            let left = occurrence.startSeconds - Self.seconds(now)
+            if left > 0, left < cutoff.components.seconds {
+                throw .cancellationTooLate(member: member, title: occurrence.title, date: date, start: occurrence.start, cutoff: cutoff)
+            }
+        }
+        return try classTimetable.cancelBooking(member: member, classID: classID, on: date, now: now)
     }
 
     /// Who holds the places of an occurrence and who waits, in order.

@@ -32,7 +32,7 @@ extension SchedulingBook: Codable {
     /// The version of the JSON form this library writes and reads.
     public static let jsonSchema = 1
 
-    private enum CodingKeys: String, CodingKey { case schema, timeZone, policy, coaches, clients, sessions, members, classes, rosters }
+    private enum CodingKeys: String, CodingKey { case schema, timeZone, policy, classPolicy, coaches, clients, sessions, members, classes, rosters }
 
     private struct RosterForm: Codable {
         var classID: String
@@ -48,6 +48,7 @@ extension SchedulingBook: Codable {
         try c.encode(Self.jsonSchema, forKey: .schema)
         try c.encode(timeZone.identifier, forKey: .timeZone)
         try c.encodeIfPresent(policy, forKey: .policy)
+        try c.encodeIfPresent(classPolicy, forKey: .classPolicy)
         try c.encode(coaches, forKey: .coaches)
         try c.encode(people.clientsByKey.values.sorted { ($0.id, $0.coachID) < ($1.id, $1.coachID) }, forKey: .clients)
         try c.encode(coachSessions.byStart(coachSessions.sessionsByID.values).map(\.session), forKey: .sessions)
@@ -75,6 +76,7 @@ extension SchedulingBook: Codable {
             throw DecodingError.dataCorruptedError(forKey: .timeZone, in: c, debugDescription: error.message)
         }
         self.init(timeZone: zone, policy: try c.decodeIfPresent(SchedulingPolicy.self, forKey: .policy))
+        classPolicy = try c.decodeIfPresent(ClassBookingPolicy.self, forKey: .classPolicy)
         for coach in try c.decode([Coach].self, forKey: .coaches) { try addCoach(coach) }
         for client in try c.decode([Client].self, forKey: .clients) { try addClient(client) }
         for member in try c.decode([Member].self, forKey: .members) { try addMember(member) }
@@ -213,19 +215,26 @@ extension Coach {
 }
 
 extension Session {
-    private enum CodingKeys: String, CodingKey { case id, coachID, clientID, start, isLaterOfRepeatedTime, duration, location, notes, status, color, workoutType }
+    private enum CodingKeys: String, CodingKey { case id, coachID, clientID, start, isLaterOfRepeatedTime, duration, location, notes, status, color, workoutType, completedAt }
 
     /// Decodes a session; `isLaterOfRepeatedTime` may be missing (then `false`), as may the optional fields.
     /// - Parameter decoder: the decoder.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
+        var completedAt: Date?
+        if let text = try c.decodeIfPresent(String.self, forKey: .completedAt) {
+            do { completedAt = try CalendarTime(isoText: text).instant(floatingIn: .utc) } catch {
+                throw DecodingError.dataCorruptedError(forKey: .completedAt, in: c, debugDescription: "‘\(text)’ is not a UTC time such as 2026-11-24T10:15:00Z: \(error.message)")
+            }
+        }
         self.init(
             id: try c.decode(String.self, forKey: .id), coachID: try c.decode(String.self, forKey: .coachID),
             clientID: try c.decode(String.self, forKey: .clientID), start: try c.decode(LocalDateTime.self, forKey: .start),
             duration: try c.decodeDuration(.duration), location: try c.decodeIfPresent(String.self, forKey: .location),
             notes: try c.decodeIfPresent(String.self, forKey: .notes), status: try c.decode(SessionStatus.self, forKey: .status),
             isLaterOfRepeatedTime: try c.decodeIfPresent(Bool.self, forKey: .isLaterOfRepeatedTime) ?? false,
-            color: try c.decodeIfPresent(ItemColor.self, forKey: .color), workoutType: try c.decodeIfPresent(String.self, forKey: .workoutType))
+            color: try c.decodeIfPresent(ItemColor.self, forKey: .color), workoutType: try c.decodeIfPresent(String.self, forKey: .workoutType),
+            completedAt: completedAt)
     }
 
     /// Encodes a session (`isLaterOfRepeatedTime` only when true).
@@ -243,6 +252,8 @@ extension Session {
         try c.encode(status, forKey: .status)
         try c.encodeIfPresent(color, forKey: .color)
         try c.encodeIfPresent(workoutType, forKey: .workoutType)
+        // An instant, in UTC: `2026-11-24T10:15:00Z`.
+        try c.encodeIfPresent(completedAt.map { CalendarTime.utc(LocalDateTime(localSeconds: Int64($0.timeIntervalSince1970.rounded(.down)))).isoText }, forKey: .completedAt)
     }
 }
 

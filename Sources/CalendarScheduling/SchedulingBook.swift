@@ -34,6 +34,10 @@ public struct SchedulingBook: Sendable {
     /// The rules every new or moved session must keep besides clashes;
     /// `nil` (the default) for none.
     public var policy: SchedulingPolicy?
+    /// The rules every member's booking and giving up of a class place must
+    /// keep: a booking window, a cancellation cut-off, a weekly limit;
+    /// `nil` (the default) for none.
+    public var classPolicy: ClassBookingPolicy?
 
     /// The coaches with their hours, their clients, and the members.
     public internal(set) var people = PeopleDirectory()
@@ -243,6 +247,21 @@ extension SchedulingBook {
         if let coachID { client = try self.client(clientID, coach: coachID) } else { client = try self.client(clientID) }
         return coachSessions.sessions(of: client).reversed().prefix(max(0, limit)).map(\.self)
     }
+
+    /// When a client last trained: their latest completed session (by its
+    /// start), with the time it was marked completed; `nil` when none is.
+    ///
+    /// A coach's view of a client: "last trained Tuesday". Scheduled,
+    /// cancelled and no-show sessions do not count.
+    /// - Parameters:
+    ///   - clientID: the client.
+    ///   - coachID: the coach asking (only their own client), or `nil` for the client's own view.
+    /// - Throws: as ``history(client:coach:limit:)``.
+    public func lastTrained(client clientID: String, coach coachID: String? = nil) throws(SchedulingError) -> Session? {
+        let client: Client
+        if let coachID { client = try self.client(clientID, coach: coachID) } else { client = try self.client(clientID) }
+        return coachSessions.sessions(of: client).last { $0.status == .completed }
+    }
 }
 
 extension ZoneRules {
@@ -269,14 +288,14 @@ extension ZoneRules {
 // MARK: - Equality
 
 extension SchedulingBook: Equatable {
-    /// Whether two books hold the same records: the same zone, policy,
+    /// Whether two books hold the same records: the same zone, policies,
     /// coaches, clients, members, sessions, classes, rosters and waitlists.
     ///
     /// The indexes the book keeps to answer quickly are not compared; two
     /// books built by different paths to the same records are equal (a book
     /// and the same book read back from its calendar file, say).
     public static func == (a: SchedulingBook, b: SchedulingBook) -> Bool {
-        a.timeZone == b.timeZone && a.policy == b.policy && a.people == b.people
+        a.timeZone == b.timeZone && a.policy == b.policy && a.classPolicy == b.classPolicy && a.people == b.people
             && a.coachSessions == b.coachSessions && a.classTimetable == b.classTimetable
     }
 }

@@ -56,6 +56,15 @@ public enum SchedulingError: HorariError, Hashable, Sendable {
     /// The book's ``SchedulingPolicy`` refused the time: outside the coach's
     /// hours, in the past, too soon, or a wall time the clocks skip.
     case refusedByPolicy(PolicyRefusal)
+    /// The ``ClassBookingPolicy`` opens bookings only so many days ahead:
+    /// the occurrence's bookings open on `opens`.
+    case beyondBookingWindow(title: String, date: LocalDate, days: Int, opens: LocalDate)
+    /// The ``ClassBookingPolicy`` refuses giving up a place this close to
+    /// the start (a waiting place can always be given up).
+    case cancellationTooLate(member: String, title: String, date: LocalDate, start: LocalDateTime, cutoff: Duration)
+    /// The member holds as many places in that week as the
+    /// ``ClassBookingPolicy`` allows.
+    case weeklyLimitReached(member: String, limit: Int, weekOf: LocalDate)
 
     /// What went wrong and what to do about it, in one sentence.
     public var description: String {
@@ -95,6 +104,9 @@ public enum SchedulingError: HorariError, Hashable, Sendable {
         case .notBooked: 20
         case .coachHasClients: 21
         case .refusedByPolicy: 22
+        case .beyondBookingWindow: 23
+        case .cancellationTooLate: 24
+        case .weeklyLimitReached: 25
         }
     }
 
@@ -147,6 +159,13 @@ public enum SchedulingError: HorariError, Hashable, Sendable {
             ("coach ‘\(coach)’ still has \(clients) client\(clients == 1 ? "" : "s")", "remove them (and their sessions) or keep the coach")
         case .refusedByPolicy(let refusal):
             (refusal.description, nil)
+        case .beyondBookingWindow(let title, let date, let days, let opens):
+            ("\(title) on \(date) is more than \(days) day\(days == 1 ? "" : "s") ahead, as far as places can be booked", "its bookings open on \(opens)")
+        case .cancellationTooLate(let member, let title, let date, let start, let cutoff):
+            ("member ‘\(member)’ cannot give up the place in \(title) on \(date) (at \(start.timeText)): places cannot be given up within \(Self.hoursText(cutoff)) of the start",
+             "come to the class, or ask the front desk")
+        case .weeklyLimitReached(let member, let limit, let weekOf):
+            ("member ‘\(member)’ already holds \(limit) place\(limit == 1 ? "" : "s") in the week of \(weekOf), the most a member may", "give one up to book another")
         }
     }
 }
@@ -190,6 +209,12 @@ extension SchedulingError {
         public static let status = Field(rawValue: "status")
         /// The book's time zone.
         public static let timeZone = Field(rawValue: "timeZone")
+        /// How many days ahead a class can be booked (``ClassBookingPolicy``).
+        public static let bookingWindow = Field(rawValue: "bookingWindow")
+        /// How late a place can be given up (``ClassBookingPolicy``).
+        public static let cancellationCutoff = Field(rawValue: "cancellationCutoff")
+        /// How many places a member may hold in a week (``ClassBookingPolicy``).
+        public static let weeklyLimit = Field(rawValue: "weeklyLimit")
         /// A property of a record read from a file.
         /// - Parameter name: the property's name, as the file writes it.
         public static func property(_ name: String) -> Field { Field(rawValue: name) }
@@ -255,4 +280,13 @@ func clockText(_ hour: Int, _ minute: Int) -> String {
 extension LocalDateTime {
     /// "HH:MM", for messages.
     var timeText: String { clockText(hour, minute) }
+}
+
+extension SchedulingError {
+    /// "12 hours", "90 minutes", "1 hour".
+    static func hoursText(_ d: Duration) -> String {
+        let minutes = Int(d.components.seconds / 60)
+        if minutes % 60 != 0 { return "\(minutes) minute\(minutes == 1 ? "" : "s")" }
+        return "\(minutes / 60) hour\(minutes == 60 ? "" : "s")"
+    }
 }

@@ -133,3 +133,83 @@ extension WorkingHours {
     /// Whether no weekday and no date has hours or a day off.
     var isUnset: Bool { weekly.isEmpty && exceptions.isEmpty }
 }
+
+/// The rules a gym sets for booking its classes (issue 31, 4): how far ahead
+/// a member may book, how late a place may be given up, and how many places
+/// a member may hold in one week.
+///
+/// Like ``SchedulingPolicy``, it is the app's setting, not a record: a book
+/// without one (``SchedulingBook/classPolicy`` is `nil`) refuses nothing of
+/// this, and the front desk's own changes (removing a member, cancelling an
+/// occurrence) never meet it.
+///
+/// **A place given up too late is refused, not recorded.** Cal.com's most
+/// asked-for booking rule is a minimum cancellation notice that refuses;
+/// a gym's "late cancellation" fee is the same rule with a price. A place
+/// freed an hour before a class rarely reaches the waitlist's first member
+/// in time, so refusing keeps the place honest: the member either comes or
+/// is a no-show the gym can see. Giving up a place *on the waitlist* takes
+/// nothing from anyone and is always allowed.
+///
+/// ```swift
+/// book.classPolicy = ClassBookingPolicy(bookingWindowDays: 14, cancellationCutoff: .seconds(12 * 3600), weeklyLimit: 3)
+/// ```
+public struct ClassBookingPolicy: Hashable, Sendable, Codable {
+    /// How many days ahead a place may be booked: an occurrence on today's
+    /// date plus this many days at the latest (on the book's clock); `nil`
+    /// for no limit.
+    public var bookingWindowDays: Int?
+    /// How long before its start a held place can no longer be given up;
+    /// `nil` for until it starts.
+    public var cancellationCutoff: Duration?
+    /// The most places, booked or waiting, a member may hold in the
+    /// classes of one week (Monday to Sunday, by the occurrence's date);
+    /// `nil` for no limit. A waiting place counts: once promoted it is a place.
+    public var weeklyLimit: Int?
+
+    /// Creates a policy; every rule is off unless given.
+    /// - Parameters:
+    ///   - bookingWindowDays: how many days ahead a place may be booked.
+    ///   - cancellationCutoff: how long before the start a place can no longer be given up.
+    ///   - weeklyLimit: the most places a member may hold in one week.
+    public init(bookingWindowDays: Int? = nil, cancellationCutoff: Duration? = nil, weeklyLimit: Int? = nil) {
+        self.bookingWindowDays = bookingWindowDays
+        self.cancellationCutoff = cancellationCutoff
+        self.weeklyLimit = weeklyLimit
+    }
+
+    /// Checks the rules' own values: a window of 0…3,660 days, a cut-off of
+    /// 0…30 days, a limit of 1…1,000 places.
+    /// - Throws: ``SchedulingError/invalid(field:reason:)`` naming the rule.
+    public func validate() throws(SchedulingError) {
+        if let days = bookingWindowDays, !(0...3660).contains(days) {
+            throw .invalid(field: .bookingWindow, reason: "a booking window of \(days) days is outside 0 to 3660 days")
+        }
+        if let cutoff = cancellationCutoff, cutoff < .zero || cutoff > .seconds(30 * 86_400) {
+            throw .invalid(field: .cancellationCutoff, reason: "a cancellation cut-off of \(cutoff.components.seconds / 3600) hours is outside 0 to 720 hours")
+        }
+        if let limit = weeklyLimit, !(1...1000).contains(limit) {
+            throw .invalid(field: .weeklyLimit, reason: "a weekly limit of \(limit) places is outside 1 to 1000")
+        }
+    }
+
+    private enum CodingKeys: String, CodingKey { case bookingWindowDays, cancellationCutoff, weeklyLimit }
+
+    /// Decodes the policy; the cut-off is ISO 8601 text (`PT12H`).
+    /// - Parameter decoder: the decoder.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(bookingWindowDays: try c.decodeIfPresent(Int.self, forKey: .bookingWindowDays),
+                  cancellationCutoff: c.contains(.cancellationCutoff) ? try c.decodeDuration(.cancellationCutoff) : nil,
+                  weeklyLimit: try c.decodeIfPresent(Int.self, forKey: .weeklyLimit))
+    }
+
+    /// Encodes the policy, leaving out the rules that are off.
+    /// - Parameter encoder: the encoder.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeIfPresent(bookingWindowDays, forKey: .bookingWindowDays)
+        try c.encodeIfPresent(cancellationCutoff.map(ISOText.duration), forKey: .cancellationCutoff)
+        try c.encodeIfPresent(weeklyLimit, forKey: .weeklyLimit)
+    }
+}

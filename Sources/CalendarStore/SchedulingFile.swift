@@ -191,6 +191,8 @@ public enum SchedulingFile {
               let reading = readBook(key, members: wanted, outline, zones: found.zones, journals: found.journals, ofClass: found.ofClass)
         else { return nil }
         let book = reading.book
+        // A weekly limit counts the member's other bookings, which this book does not hold.
+        if book.classPolicy?.weeklyLimit != nil { return nil }
         var changed = book
         let result: T
         do {

@@ -37,22 +37,27 @@ extension ICalendar {
         items = content.items
         components = content.components
         properties = [ContentLine(name: Self.bookZoneProperty, value: book.timeZone.identifier)]
+        if audience == .everything { writeClassBookingPolicy(book.classPolicy) }
     }
 
-    /// The scheduling book kept in this calendar (an empty one if it keeps none).
+    /// The scheduling book kept in this calendar (an empty one if it keeps
+    /// none), with the class booking rules the calendar records
+    /// (``classBookingPolicy()``).
     ///
     /// - Parameter defaultTimeZone: the book's zone when the calendar names
     ///   none (`X-HORARI-TIMEZONE`, else Google's `X-WR-TIMEZONE`); UTC if `nil`.
-    /// - Throws: `SchedulingError` naming a record that cannot be read.
+    /// - Throws: `SchedulingError` naming a record, or a booking rule, that cannot be read.
     public func schedulingBook(defaultTimeZone: String? = nil) throws(SchedulingError) -> SchedulingBook {
         let rules = try bookZone(defaultTimeZone: defaultTimeZone)
-        return try SchedulingBook(
+        var book = try SchedulingBook(
             timeZone: rules, items: items.filter(SchedulingBook.isSchedulingItem),
             components: components.filter(SchedulingBook.isSchedulingComponent))
+        book.classPolicy = try classBookingPolicy()
+        return book
     }
 
-    /// Replaces the calendar's scheduling records with a book's, keeping
-    /// every other item, component and property as it was.
+    /// Replaces the calendar's scheduling records (and booking rules) with a
+    /// book's, keeping every other item, component and property as it was.
     ///
     /// - Parameter book: the book whose records (its backup, as
     ///   ``init(_:for:name:)`` writes for `.everything`) the calendar keeps.
@@ -78,6 +83,7 @@ extension ICalendar {
         items = items.filter { !SchedulingBook.isSchedulingItem($0) } + content.items
         components = components.filter { !SchedulingBook.isSchedulingComponent($0) } + content.components
         setBookZone(book.timeZone.identifier)
+        writeClassBookingPolicy(book.classPolicy)
     }
 }
 

@@ -17,11 +17,15 @@ extension ICalendar {
     /// for p in check.problems { print(lines.line(of: p.record) ?? 0, p) }
     /// ```
     /// - Parameter defaultTimeZone: as for ``schedulingBook(defaultTimeZone:)``.
-    /// - Throws: `SchedulingError` only when the book's zone is unknown.
+    /// - Throws: `SchedulingError` only when the calendar's own properties
+    ///   that the whole book rests on cannot be read: its zone, its class
+    ///   booking rules (``classBookingPolicy()``).
     public func schedulingCheck(defaultTimeZone: String? = nil) throws(SchedulingError) -> (book: SchedulingBook, problems: [SchedulingBook.RecordProblem]) {
         let rules = try bookZone(defaultTimeZone: defaultTimeZone)
-        return SchedulingBook.reading(timeZone: rules, items: items.filter(SchedulingBook.isSchedulingItem),
-                                      components: components.filter(SchedulingBook.isSchedulingComponent))
+        var check = SchedulingBook.reading(timeZone: rules, items: items.filter(SchedulingBook.isSchedulingItem),
+                                           components: components.filter(SchedulingBook.isSchedulingComponent))
+        check.book.classPolicy = try classBookingPolicy()
+        return check
     }
 
     /// The zone of the book this calendar keeps.

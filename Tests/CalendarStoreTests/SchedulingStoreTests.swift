@@ -49,7 +49,7 @@ struct SchedulingStoreTests {
         func desk(_ name: String) -> SchedulingStore {
             var store = self.store
             if store.cacheFolder != nil { store.cacheFolder = scratch.appendingPathComponent("cache-\(name)") }
-            return SchedulingStore(store, settings: .init(now: SchedulingStoreTests.now, newCalendarZone: Gym.zone))
+            return SchedulingStore(store, settings: SchedulingStore.Settings(now: SchedulingStoreTests.now, newCalendarZone: Gym.zone))
         }
 
         func stop() {
@@ -130,6 +130,43 @@ struct SchedulingStoreTests {
         .enabled(if: TestServer.radicalePython != nil, "set HORARI_RADICALE_PYTHON to a Python with Radicale 3 to test against a real CalDAV server")
     )
     func onACollection() async throws { try await scenario("collection") }
+
+    @Test("a weekly limit holds across desks on a file and a folder: six desks book one member into six classes of a week, two are booked", arguments: ["file", "folder"])
+    func weeklyLimitAcrossDesks(_ kind: String) async throws {
+        let place = try Place.make(kind)
+        defer { place.stop() }
+        try await Self.openGym(place.desk("setup"))
+        // The gym's rule, recorded in its calendar: every desk reads it there.
+        try await place.desk("setup").change { $0.classPolicy = ClassBookingPolicy(weeklyLimit: 2) }
+        // Yoga on Monday and Wednesday, Spinning on Friday, for two weeks.
+        let dates = [("yoga", "2026-11-23"), ("yoga", "2026-11-25"), ("spin", "2026-11-27"), ("yoga", "2026-11-30"), ("yoga", "2026-12-02"), ("spin", "2026-12-04")]
+        let results = await withTaskGroup(of: (Int, Bool).self) { group in
+            for (i, (classID, day)) in dates.enumerated() {
+                let desk = place.desk("d\(i)")
+                group.addTask {
+                    do {
+                        _ = try await desk.changeOccurrence(of: classID, on: try Gym.day(day), members: ["marta"]) { book in
+                            try book.book(member: "marta", classID: classID, on: try Gym.day(day), now: try Gym.now("2026-11-20 10:00"))
+                        }
+                        return (i, true)
+                    } catch { return (i, false) }
+                }
+            }
+            var ok: [Int: Bool] = [:]
+            for await (i, r) in group { ok[i] = r }
+            return ok
+        }
+        #expect(results.filter { $0.key < 3 && $0.value }.count == 2)
+        #expect(results.filter { $0.key >= 3 && $0.value }.count == 2)
+        let book = try await place.desk("check").book()
+        #expect(try book.bookings(member: "marta").count == 4)
+    }
+
+    @Test(
+        "a weekly limit holds across desks on a CalDAV collection (Radicale), each desk with a cache of its own",
+        .enabled(if: TestServer.radicalePython != nil, "set HORARI_RADICALE_PYTHON to a Python with Radicale 3 to test against a real CalDAV server")
+    )
+    func weeklyLimitOnACollection() async throws { try await weeklyLimitAcrossDesks("collection") }
 
     @Test("a booking in a folder writes the class's file alone: no member's, coach's or other class's file is touched")
     func bookingWritesOnlyTheClass() async throws {

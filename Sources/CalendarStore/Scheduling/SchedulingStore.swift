@@ -20,6 +20,11 @@ import SchedulingICalendar
 /// - **Yearly class parts are handled inside.** In a folder or a collection
 ///   a class that met before this year keeps its history in parts of its
 ///   own (`ID@YEAR`), read back as one series.
+/// - **The gym's booking rules travel with its calendar.** The book every
+///   change works on carries the class booking policy the calendar records
+///   (`SchedulingBook.classPolicy`, set with a change of the whole book), so
+///   every desk applies the same rules. A weekly limit counts a member's
+///   other bookings, so a booking under one is a change of the whole book.
 ///
 /// The calls made through one store (and its copies) take turns, waiting
 /// without blocking a thread; stores made
@@ -228,7 +233,12 @@ public struct SchedulingStore: Sendable {
                 exporterFor: exporter, whileWaiting: settings.whileWaiting, ifDamaged: settings.ifDamaged
             ) { calendar in
                 let zone = bookZone(of: calendar)
-                guard let result = try calendar.changeOccurrence(of: classID, on: date, defaultTimeZone: zone, year: year(of:), body) else {
+                let onPart = { (book: inout SchedulingBook) throws -> T in
+                    // A weekly limit counts the member's other bookings, which are in other resources.
+                    if book.classPolicy?.weeklyLimit != nil { throw WholeCalendar() }
+                    return try body(&book)
+                }
+                guard let result = try calendar.changeOccurrence(of: classID, on: date, defaultTimeZone: zone, year: year(of:), onPart) else {
                     throw WholeCalendar()
                 }
                 return result

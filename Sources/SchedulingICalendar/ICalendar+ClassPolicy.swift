@@ -1,0 +1,73 @@
+import CalendarCore
+import CalendarScheduling
+import ICalendarKit
+
+/// A gym's rules for booking its classes (`ClassBookingPolicy`), kept in the
+/// calendar that holds its book, so that every program booking into it
+/// keeps them — `schedulingBook(defaultTimeZone:)` reads them into the
+/// book's `classPolicy` and `setScheduling(_:)` writes the book's back, so a
+/// `SchedulingStore` applies the calendar's own rules to every change —:
+/// `X-HORARI-BOOKING-WINDOW` (days, an integer),
+/// `X-HORARI-CANCELLATION-CUTOFF` (an RFC 5545 duration, `PT12H`) and
+/// `X-HORARI-WEEKLY-LIMIT` (places, an integer). Other calendars ignore them.
+///
+/// ```swift
+/// try calendar.setClassBookingPolicy(ClassBookingPolicy(bookingWindowDays: 14, weeklyLimit: 3))
+/// let rules = try calendar.schedulingBook().classPolicy  // the same rules
+/// ```
+extension ICalendar {
+    /// The calendar properties that record the policy, by rule.
+    package static let bookingWindowProperty = "X-HORARI-BOOKING-WINDOW"
+    package static let cancellationCutoffProperty = "X-HORARI-CANCELLATION-CUTOFF"
+    package static let weeklyLimitProperty = "X-HORARI-WEEKLY-LIMIT"
+
+    /// The policy these calendar properties record (as `ICalendarOutline`
+    /// reads a file's, without reading its components); `nil` when they
+    /// record none.
+    /// - Parameter values: calendar properties' values by name.
+    /// - Throws: `SchedulingError.invalid(field:reason:)` naming the property
+    ///   whose value is not a number or a duration, or is out of range.
+    public static func classBookingPolicy(in values: [String: [String]]) throws(SchedulingError) -> ClassBookingPolicy? {
+        func integer(_ name: String) throws(SchedulingError) -> Int? {
+            guard let text = values[name]?.first else { return nil }
+            guard let n = Int(text.trimmingCharacters(in: .whitespaces)) else {
+                throw .invalid(field: .property(name), reason: "‘\(text.prefix(40))’ is not a whole number; set it again with `horari classes policy`")
+            }
+            return n
+        }
+        var policy = ClassBookingPolicy(bookingWindowDays: try integer(bookingWindowProperty), weeklyLimit: try integer(weeklyLimitProperty))
+        if let text = values[cancellationCutoffProperty]?.first {
+            do throws(TimeValueError) { policy.cancellationCutoff = try ISOText.duration(text) } catch {
+                throw .invalid(field: .property(cancellationCutoffProperty), reason: "‘\(text.prefix(40))’ is not a duration such as PT12H; set it again with `horari classes policy`")
+            }
+        }
+        guard policy != ClassBookingPolicy() else { return nil }
+        try policy.validate()
+        return policy
+    }
+
+    /// The policy this calendar records, if any.
+    /// - Throws: as ``classBookingPolicy(in:)``.
+    public func classBookingPolicy() throws(SchedulingError) -> ClassBookingPolicy? {
+        try Self.classBookingPolicy(in: properties.reduce(into: [:]) { $0[$1.name, default: []].append($1.value) })
+    }
+
+    /// Records a policy in place of the one recorded before; `nil` removes it.
+    /// - Parameter policy: the gym's rules.
+    /// - Throws: `SchedulingError.invalid(field:reason:)` for a rule out of range.
+    public mutating func setClassBookingPolicy(_ policy: ClassBookingPolicy?) throws(SchedulingError) {
+        try policy?.validate()
+        writeClassBookingPolicy(policy)
+    }
+
+    /// Records a policy as it is (``setScheduling(_:)`` writes the book's:
+    /// a rule out of range is then named when the calendar is read).
+    mutating func writeClassBookingPolicy(_ policy: ClassBookingPolicy?) {
+        let names = [Self.bookingWindowProperty, Self.cancellationCutoffProperty, Self.weeklyLimitProperty]
+        properties.removeAll { names.contains($0.name) }
+        guard let policy else { return }
+        if let days = policy.bookingWindowDays { properties.append(ContentLine(name: Self.bookingWindowProperty, value: String(days))) }
+        if let cutoff = policy.cancellationCutoff { properties.append(ContentLine(name: Self.cancellationCutoffProperty, value: ISOText.duration(cutoff))) }
+        if let limit = policy.weeklyLimit { properties.append(ContentLine(name: Self.weeklyLimitProperty, value: String(limit))) }
+    }
+}
