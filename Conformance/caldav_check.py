@@ -502,7 +502,8 @@ def run_faults(horari, work, url, server):
     check(online.returncode == 0 and offline.returncode == 0 and offline.stdout == online.stdout and len(lines) == 1
           and "as of" in lines[0] and "cannot be reached" in lines[0],
           "the server gone: a read answers from the cache, exit 0, with one line saying as of when (%s)" % (lines[0] if lines else ""),
-          "exit %d: %s" % (offline.returncode, offline.stderr))
+          "exit %d: %s\nonline (exit %d):\n%s%s\noffline:\n%s" % (offline.returncode, offline.stderr, online.returncode,
+                                                             online.stdout, online.stderr, offline.stdout))
     r = desk.run(["book", "--member", "l20", "--class", "yoga", "--date", "2026-12-21"] + NOW, url)
     lines = [l for l in r.stderr.splitlines() if l.strip()]
     check(r.returncode == 1 and len(lines) == 1 and "nothing was changed" in lines[0] and not desk.state(url).get("pending"),

@@ -10,8 +10,10 @@ Modes:
                on and made, as a server that fails after storing does.
                Which writes, from a seeded random sequence (--seed).
   lost-update  the second PUT to a resource with the same If-Match as a
-               first one is passed on without its If-Match, so both are
-               taken and the second overwrites the first (a lost update);
+               first one that the server took is passed on without its
+               If-Match, so both are taken and the second overwrites the
+               first (a lost update: two writers who read one version);
+               where the first was refused (412), so is the second;
                the first one's answer is held until the second is made
                (at most --hold seconds, 30 by default: on a loaded 2-core
                machine the second may come seconds later), so that whoever
@@ -50,7 +52,16 @@ def main():
     lock = threading.Lock()
     rng = random.Random(args.seed)
     counts = {"writes": 0, "423": 0, "503": 0, "500-after-write": 0, "doubled": 0, "passed": 0}
-    firsts = {}  # (path, If-Match) -> threading.Event set when a second PUT with them was made, or None once used
+    firsts = {}  # (path, If-Match) -> First: the first PUT with them, and what became of it
+
+    class First:
+        """The first PUT to a resource with one If-Match."""
+
+        def __init__(self):
+            self.answered = threading.Event()  # the server answered it
+            self.taken = False  # with 2xx: the server took it
+            self.doubled = threading.Event()  # a second PUT with the same If-Match was taken over it
+            self.used = False  # a second one has been passed (only one is)
 
     def forward(method, path, headers, body):
         conn = http.client.HTTPConnection("127.0.0.1", args.target_port, timeout=120)
@@ -103,22 +114,35 @@ def main():
             if method == "PUT" and args.mode == "lost-update" and "If-Match" in headers:
                 key = (path, headers["If-Match"])
                 with lock:
-                    first = firsts.get(key, "new")
-                    if first == "new":
-                        event = threading.Event()
-                        firsts[key] = event
-                    elif first is not None:
-                        firsts[key] = None
-                if first == "new":
+                    first = firsts.get(key)
+                    if first is None:
+                        first = firsts[key] = First()
+                        mine = True
+                    else:
+                        mine = False
+                if mine:
                     status, out, data = forward(method, path, headers, body)
-                    event.wait(args.hold)
+                    first.taken = 200 <= status < 300
+                    first.answered.set()
+                    if first.taken and not first.doubled.wait(args.hold):
+                        with lock:
+                            first.used = True  # answered now: a later second is refused, as it should be
                     return self.reply(status, out, data)
-                if first is not None:
+                # A second PUT with the same If-Match: a server that loses
+                # updates takes it only where it took the first one (both
+                # read the same version). Where the first was refused (412:
+                # that version is gone), so is this one, as any server does;
+                # taking it would lose a write made and confirmed since.
+                first.answered.wait(args.hold)
+                with lock:
+                    double = first.taken and not first.used
+                    first.used = first.used or double
+                if double:
                     del headers["If-Match"]
                     status, out, data = forward(method, path, headers, body)
                     counts["doubled"] += 1
                     sys.stderr.write("doubled: a second PUT %s with If-Match %s passed without it: %d\n" % (path, key[1], status))
-                    first.set()
+                    first.doubled.set()
                     return self.reply(status, out, data)
             counts["passed"] += 1
             return self.reply(*forward(method, path, headers, body))
