@@ -74,12 +74,20 @@ def main():
             ["list", "--done", "--calendar", os.path.join(FIXTURES, "tasks.ics")],
             ["list", "--done", "--calendar", planner, "--time-zone", "America/New_York"],
         ]
+        # The gym closed for Christmas with a booked member, so that the closure's runs have someone to tell.
+        closure = [
+            ["classes", "close", "2026-12-24..2026-12-26", "--reason", "Christmas", "--calendar", gym] + now,
+            ["classes", "closures", "--calendar", gym] + now,
+            ["classes", "closures", "--all", "--calendar", gym] + now,
+            ["classes", "timetable", "--week", "2026-12-24", "--calendar", gym],
+        ]
+        run(horari, ["book", "--member", "marta", "--class", "pilates", "--date", "2026-12-24", "--calendar", gym] + now, work)
         # A session with a colour and a workout type, so that both are in the output.
         run(horari, ["sessions", "add", "--coach", "marc", "--client", "anna", "--start", "2026-11-27 10:00",
                      "--color", "royalblue", "--type", "Strength", "--id", "s-json"] + ["--calendar", gym] + now, work)
         failures = 0
         commands = set()
-        for args in runs:
+        for args in runs + closure:
             out = run(horari, args + ["--format", "json"], work)
             doc = json.loads(out)
             commands.add(doc.get("command"))
@@ -97,7 +105,7 @@ def main():
         if commands != expected:
             print(f"FAIL: commands checked {sorted(commands)}, expected {sorted(expected)}")
             failures += 1
-        print(f"json schema: {len(runs)} outputs of {len(commands)} commands checked against Docs/horari.schema.json, {failures} failing")
+        print(f"json schema: {len(runs) + len(closure)} outputs of {len(commands)} commands checked against Docs/horari.schema.json, {failures} failing")
         return 1 if failures else 0
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -75,6 +75,8 @@ struct ClassOccurrenceJSON: Encodable {
     let placesLeft: Int
     let cancelled: Bool
     let moved: Bool
+    /// Why the gym is closed that day, when it is (the occurrence is cancelled).
+    let closedFor: String?
 
     init(_ o: ClassOccurrence, clock: BookClock) {
         let t = clock.instant(o.start), e = t + o.duration.components.seconds
@@ -82,6 +84,7 @@ struct ClassOccurrenceJSON: Encodable {
         start = ISOText.instant(wall: clock.display.wall(t), seconds: t)
         end = ISOText.instant(wall: clock.display.wall(e), seconds: e)
         (capacity, booked, waiting, placesLeft, cancelled, moved) = (o.capacity, o.booked, o.waiting, o.placesLeft, o.isCancelled, o.isMoved)
+        closedFor = o.closure?.reason
     }
 }
 

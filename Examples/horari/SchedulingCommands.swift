@@ -519,7 +519,8 @@ struct Classes: AsyncParsableCommand {
               horari classes timetable --week 2026-11-23
               horari classes cancel yoga --date 2026-12-07
             """,
-        subcommands: [Add.self, Timetable.self, CancelOccurrence.self, MoveOccurrence.self, Change.self, End.self, Policy.self])
+        subcommands: [Add.self, Timetable.self, CancelOccurrence.self, MoveOccurrence.self, Change.self, End.self, Policy.self,
+                      Close.self, Open.self, Closures.self, Hours.self])
 
     /// `horari classes policy`: the gym's rules for booking its classes.
     struct Policy: AsyncParsableCommand {
@@ -646,7 +647,7 @@ struct Classes: AsyncParsableCommand {
                 let monday = day.adding(days: -day.weekday.rawValue)
                 if let header = shown.display.header { print(header) }
                 for o in b.occurrences(from: monday, through: monday.adding(days: 6)) {
-                    let state = o.isCancelled ? "cancelled" : o.placesLeft == 0 ? "full, \(o.waiting) waiting" : "\(o.placesLeft) of \(o.capacity) places left"
+                    let state = o.closure.map { "closed: \($0.reason.shown)" } ?? (o.isCancelled ? "cancelled" : nil) ?? (o.placesLeft == 0 ? "full, \(o.waiting) waiting" : "\(o.placesLeft) of \(o.capacity) places left")
                     print("\(shown.span(o.start, minutes: o.duration.wholeMinutes))  \(o.title.shown)  (\(state))\(o.isMoved ? "  moved from \(o.id.date) \((try? b.classSeries(o.id.classID).time.description) ?? "")" : "")  [\(o.id.classID)]")
                 }
                 return

@@ -8,14 +8,14 @@ import Foundation
 // takes with it (SchedulingBook+Removal.swift); each command says what it did.
 
 /// Working hours from `--hours` lines: weekdays then ranges (`MO-FR 09:00-13:00 16:00-20:00`).
-func parseHours(_ lines: [String]) throws -> WorkingHours {
+func parseHours(_ lines: [String], option: String = "--hours") throws -> WorkingHours {
     var working = WorkingHours()
     for line in lines {
         let words = line.split(separator: " ")
-        guard let days = words.first else { throw ValidationError("--hours is empty") }
+        guard let days = words.first else { throw ValidationError("\(option) is empty") }
         do {
-            try working.set(words.dropFirst().map { r throws(SchedulingError) in try TimeRange(parsing: r) }, on: parseWeekdays(String(days), option: "--hours"))
-        } catch let error as SchedulingError { throw ValidationError("--hours ‘\(line)’: \(error.description)") }
+            try working.set(words.dropFirst().map { r throws(SchedulingError) in try TimeRange(parsing: r) }, on: parseWeekdays(String(days), option: option))
+        } catch let error as SchedulingError { throw ValidationError("\(option) ‘\(line.prefix(60))’: \(error.description)") }
     }
     return working
 }

@@ -187,7 +187,14 @@ extension SchedulingBook {
     ///   weekday, no places, an impossible length, a class that never meets from `date` on).
     @discardableResult
     public mutating func changeClass(_ id: String, from date: LocalDate, _ change: ClassChange) throws(SchedulingError) -> ClassChangeReport {
-        try classTimetable.changeClass(id, from: date, change)
+        if change.time != nil || change.duration != nil || change.weekdays != nil {
+            var changed = try classSeries(id)
+            changed.time = change.time ?? changed.time
+            changed.duration = change.duration ?? changed.duration
+            changed.weekdays = change.weekdays ?? changed.weekdays
+            try checkOpeningHours(of: changed)
+        }
+        return try classTimetable.changeClass(id, from: date, change)
     }
 
     /// Ends a class on a date: it meets no more after it; the bookings of

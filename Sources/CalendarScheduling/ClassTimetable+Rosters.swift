@@ -155,6 +155,7 @@ extension ClassTimetable {
 
     private func bookable(_ classID: String, _ date: LocalDate, now: Date) throws(SchedulingError) -> ClassOccurrence {
         let occurrence = try occurrence(occurrenceKey(classID, date))
+        if let c = occurrence.closure { throw .gymClosed(what: occurrence.title, date: date, closure: c) }
         if occurrence.isCancelled { throw .occurrenceCancelled(classID: classID, title: occurrence.title, date: date) }
         try Self.checkNotStarted(occurrence, now: now)
         return occurrence

@@ -15,6 +15,8 @@ public struct ClassTimetable: Sendable {
     package internal(set) var rosters: [ClassOccurrence.ID: Roster] = [:]
     /// Per member, the occurrences they hold a place in or wait for.
     package internal(set) var occurrencesByMember: [String: Set<ClassOccurrence.ID>] = [:]
+    /// The dates the gym is closed, in order, none overlapping (Closures.swift).
+    package internal(set) var closureList: [GymClosure] = []
 
     init(zone: ZoneRules) { self.zone = zone }
 }
@@ -83,7 +85,8 @@ extension ClassTimetable {
 
     func makeOccurrence(_ s: ClassSeries, _ date: LocalDate) -> ClassOccurrence {
         var start = s.time.on(date), duration = s.duration, cancelled = false, moved = false
-        switch s.changes[date] {
+        let closed = closure(on: date)
+        switch closed == nil ? s.changes[date] : .cancelled {
         case .cancelled: cancelled = true
         case .moved(let to, let m):
             start = to
@@ -94,7 +97,8 @@ extension ClassTimetable {
         let roster = rosters[ClassOccurrence.ID(classID: s.id, date: date)]
         return ClassOccurrence(
             id: .init(classID: s.id, date: date), title: s.title, start: start, duration: duration, startSeconds: zone.instant(start),
-            isCancelled: cancelled, isMoved: moved, capacity: s.capacity, booked: roster?.confirmed.count ?? 0, waiting: roster?.waitlist.count ?? 0)
+            isCancelled: cancelled, isMoved: moved, capacity: s.capacity, booked: roster?.confirmed.count ?? 0, waiting: roster?.waitlist.count ?? 0,
+            closure: closed)
     }
 
     /// Another occurrence of the same class, not cancelled, whose time
@@ -145,6 +149,7 @@ extension ClassTimetable {
 
     mutating func cancelOccurrence(classID: String, on date: LocalDate) throws(SchedulingError) -> AffectedBookings {
         let key = try occurrenceKey(classID, date)
+        if let c = closure(on: date) { throw .gymClosed(what: try classSeries(classID).title, date: date, closure: c) }
         classesByID[classID]?.changes[date] = .cancelled
         let removed = removeRosters { $0 == key }
         return removed.first ?? AffectedBookings(occurrence: key, confirmed: [], waitlisted: [])
@@ -152,6 +157,8 @@ extension ClassTimetable {
 
     mutating func moveOccurrence(classID: String, on date: LocalDate, to start: LocalDateTime, duration: Duration?) throws(SchedulingError) -> ClassOccurrence {
         let key = try occurrenceKey(classID, date)
+        let title = try classSeries(classID).title
+        for day in [date, start.date] { if let c = closure(on: day) { throw .gymClosed(what: title, date: day, closure: c) } }
         let length = duration ?? classesByID[classID]?.duration ?? .zero
         try SchedulingBook.checkLength(length, "a class")
         if let other = try occurrenceOverlapping(classID: classID, besides: date, start: start, length: length) {
@@ -212,7 +219,10 @@ extension SchedulingBook {
     /// - Parameter series: the class.
     /// - Throws: ``SchedulingError`` for a taken ID, or a series that never
     ///   meets, has no title, no weekday, no places or an impossible length.
-    public mutating func addClass(_ series: ClassSeries) throws(SchedulingError) { try classTimetable.addClass(series) }
+    public mutating func addClass(_ series: ClassSeries) throws(SchedulingError) {
+        try checkOpeningHours(of: series)
+        try classTimetable.addClass(series)
+    }
 
     /// Replaces a series (a new time, other weekdays, fewer places…).
     ///
@@ -225,7 +235,10 @@ extension SchedulingBook {
     /// - Returns: the bookings that lost their occurrence, by date.
     /// - Throws: ``SchedulingError/unknownClass(_:)``, or a series the book cannot take.
     @discardableResult
-    public mutating func updateClass(_ series: ClassSeries) throws(SchedulingError) -> [AffectedBookings] { try classTimetable.updateClass(series) }
+    public mutating func updateClass(_ series: ClassSeries) throws(SchedulingError) -> [AffectedBookings] {
+        try checkOpeningHours(of: series)
+        return try classTimetable.updateClass(series)
+    }
 
     /// Removes a series from the timetable.
     /// - Parameter id: the class.
@@ -256,7 +269,9 @@ extension SchedulingBook {
     ///   ``SchedulingError/occurrenceOverlaps(classID:title:date:other:otherStart:otherDuration:)`` onto another occurrence of the class.
     @discardableResult
     public mutating func moveOccurrence(classID: String, on date: LocalDate, to start: LocalDateTime, duration: Duration? = nil) throws(SchedulingError) -> ClassOccurrence {
-        try classTimetable.moveOccurrence(classID: classID, on: date, to: start, duration: duration)
+        let series = try classSeries(classID)
+        try checkOpeningHours(series.title, on: start.date, at: start, for: duration ?? series.duration)
+        return try classTimetable.moveOccurrence(classID: classID, on: date, to: start, duration: duration)
     }
 
     /// The weekly timetable, Monday to Sunday, each day's classes by time.

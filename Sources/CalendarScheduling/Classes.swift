@@ -149,6 +149,9 @@ public struct ClassOccurrence: Hashable, Sendable, Codable, Identifiable {
     public var booked: Int
     /// Members waiting for a place.
     public var waiting: Int
+    /// The closure that cancels it, when the gym is closed that day
+    /// (``SchedulingBook/close(_:)``); `nil` otherwise.
+    public var closure: GymClosure? = nil
 
     /// Places still free.
     public var placesLeft: Int { max(0, capacity - booked) }

@@ -11,6 +11,8 @@ import Foundation
 // {
 //   "schema": 1, "timeZone": "Europe/Madrid",
 //   "policy": {"withinWorkingHours": true, "notInPast": true, "minimumNotice": "PT2H", "refuseSkippedTimes": true},
+//   "openingHours": {"weekly": {"monday": ["07:00-22:00"]}, "dates": {}},
+//   "closures": [{"first": "2026-12-24", "last": "2026-12-26", "reason": "Christmas"}],
 //   "coaches": [{"id": "marc", "name": "Marc Soler", "buffer": "PT15M",
 //                "workingHours": {"weekly": {"monday": ["09:00-13:00"]}, "dates": {"2026-12-24": []}}}],
 //   "clients": [{"id": "anna", "coachID": "marc", "name": "Anna Puig"}],
@@ -32,7 +34,7 @@ extension SchedulingBook: Codable {
     /// The version of the JSON form this library writes and reads.
     public static let jsonSchema = 1
 
-    private enum CodingKeys: String, CodingKey { case schema, timeZone, policy, classPolicy, coaches, clients, sessions, members, classes, rosters }
+    private enum CodingKeys: String, CodingKey { case schema, timeZone, policy, classPolicy, openingHours, closures, coaches, clients, sessions, members, classes, rosters }
 
     private struct RosterForm: Codable {
         var classID: String
@@ -49,6 +51,8 @@ extension SchedulingBook: Codable {
         try c.encode(timeZone.identifier, forKey: .timeZone)
         try c.encodeIfPresent(policy, forKey: .policy)
         try c.encodeIfPresent(classPolicy, forKey: .classPolicy)
+        try c.encodeIfPresent(openingHours, forKey: .openingHours)
+        if !closures.isEmpty { try c.encode(closures, forKey: .closures) }
         try c.encode(coaches, forKey: .coaches)
         try c.encode(people.clientsByKey.values.sorted { ($0.id, $0.coachID) < ($1.id, $1.coachID) }, forKey: .clients)
         try c.encode(coachSessions.byStart(coachSessions.sessionsByID.values).map(\.session), forKey: .sessions)
@@ -85,6 +89,13 @@ extension SchedulingBook: Codable {
         for r in try c.decode([RosterForm].self, forKey: .rosters) {
             try restoreRoster(classID: r.classID, date: r.date, booked: r.booked, waiting: r.waiting)
         }
+        // The gym's hours and closures apply to the next change, not to what the book holds.
+        openingHours = try c.decodeIfPresent(WorkingHours.self, forKey: .openingHours)
+        let closures = try c.decodeIfPresent([GymClosure].self, forKey: .closures) ?? []
+        for (a, b) in zip(closures.sorted(), closures.sorted().dropFirst()) where b.first <= a.last {
+            throw DecodingError.dataCorruptedError(forKey: .closures, in: c, debugDescription: "the closures \(a) and \(b) overlap; give each closed date once")
+        }
+        restoreClosures(closures)
     }
 }
 

@@ -38,6 +38,11 @@ public struct SchedulingBook: Sendable {
     /// keep: a booking window, a cancellation cut-off, a weekly limit;
     /// `nil` (the default) for none.
     public var classPolicy: ClassBookingPolicy?
+    /// When the gym is open, by weekday (and dates that differ): every new
+    /// class and moved occurrence, and every new or moved session, must lie
+    /// inside one stretch of it (``SchedulingError/outsideOpeningHours(what:when:start:end:hours:)``);
+    /// `nil` (the default) for no limit. What the book holds already is kept.
+    public var openingHours: WorkingHours?
 
     /// The coaches with their hours, their clients, and the members.
     public internal(set) var people = PeopleDirectory()
@@ -171,6 +176,8 @@ extension SchedulingBook {
     /// and places it on the coach's timeline unless a session is in its way.
     private mutating func place(_ session: Session, ignoring: Session?, now: Date) throws(SchedulingError) {
         try Self.checkLength(session.duration, "a session")
+        try checkOpen("a session", on: session.start.date)
+        try checkOpeningHours("a session", on: session.start.date, at: session.start, for: session.duration)
         let start = instant(of: session)
         let end = start + session.duration.components.seconds
         try enforcePolicy(session, start: start, end: end, now: now)
@@ -295,7 +302,7 @@ extension SchedulingBook: Equatable {
     /// books built by different paths to the same records are equal (a book
     /// and the same book read back from its calendar file, say).
     public static func == (a: SchedulingBook, b: SchedulingBook) -> Bool {
-        a.timeZone == b.timeZone && a.policy == b.policy && a.classPolicy == b.classPolicy && a.people == b.people
+        a.timeZone == b.timeZone && a.policy == b.policy && a.classPolicy == b.classPolicy && a.openingHours == b.openingHours && a.people == b.people
             && a.coachSessions == b.coachSessions && a.classTimetable == b.classTimetable
     }
 }
@@ -317,6 +324,6 @@ extension CoachSessions: Equatable {
 extension ClassTimetable: Equatable {
     /// Whether two timetables hold the same classes, with the same rosters and waitlists, on the same clocks.
     public static func == (a: ClassTimetable, b: ClassTimetable) -> Bool {
-        a.zone == b.zone && a.classesByID == b.classesByID && a.rosters.filter { !$0.value.isEmpty } == b.rosters.filter { !$0.value.isEmpty }
+        a.zone == b.zone && a.classesByID == b.classesByID && a.closureList == b.closureList && a.rosters.filter { !$0.value.isEmpty } == b.rosters.filter { !$0.value.isEmpty }
     }
 }

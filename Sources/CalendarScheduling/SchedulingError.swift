@@ -65,6 +65,14 @@ public enum SchedulingError: HorariError, Hashable, Sendable {
     /// The member holds as many places in that week as the
     /// ``ClassBookingPolicy`` allows.
     case weeklyLimitReached(member: String, limit: Int, weekOf: LocalDate)
+    /// The gym is closed on that date (``SchedulingBook/close(_:)``):
+    /// `what` (a class's title, or "a session") cannot take place, be
+    /// booked, moved or cancelled there.
+    case gymClosed(what: String, date: LocalDate, closure: GymClosure)
+    /// `what` (a class's title, or "a session") lies outside the gym's
+    /// ``SchedulingBook/openingHours`` `when` ("on Sundays", "on
+    /// 2026-12-24"), which are `hours` then (none: closed all day).
+    case outsideOpeningHours(what: String, when: String, start: String, end: String, hours: [TimeRange])
 
     /// What went wrong and what to do about it, in one sentence.
     public var description: String {
@@ -107,6 +115,8 @@ public enum SchedulingError: HorariError, Hashable, Sendable {
         case .beyondBookingWindow: 23
         case .cancellationTooLate: 24
         case .weeklyLimitReached: 25
+        case .gymClosed: 26
+        case .outsideOpeningHours: 27
         }
     }
 
@@ -166,6 +176,11 @@ public enum SchedulingError: HorariError, Hashable, Sendable {
              "come to the class, or ask the front desk")
         case .weeklyLimitReached(let member, let limit, let weekOf):
             ("member ‘\(member)’ already holds \(limit) place\(limit == 1 ? "" : "s") in the week of \(weekOf), the most a member may", "give one up to book another")
+        case .gymClosed(let what, let date, let closure):
+            ("\(what) cannot take place on \(date): the gym is closed \(closure.datesText) (\(closure.reason))", "pick a date when it is open")
+        case .outsideOpeningHours(let what, let when, let start, let end, let hours):
+            ("\(what) \(when) from \(start) to \(end) is outside the gym's opening hours (\(when): \(hours.isEmpty ? "closed" : hours.map(\.description).joined(separator: ", ")))",
+             hours.isEmpty ? "pick a day the gym is open" : "pick a time within them")
         }
     }
 }
@@ -215,6 +230,12 @@ extension SchedulingError {
         public static let cancellationCutoff = Field(rawValue: "cancellationCutoff")
         /// How many places a member may hold in a week (``ClassBookingPolicy``).
         public static let weeklyLimit = Field(rawValue: "weeklyLimit")
+        /// The dates of a closure (``GymClosure``).
+        public static let closure = Field(rawValue: "closure")
+        /// Why the gym is closed (``GymClosure/reason``).
+        public static let reason = Field(rawValue: "reason")
+        /// The gym's opening hours.
+        public static let openingHours = Field(rawValue: "openingHours")
         /// A property of a record read from a file.
         /// - Parameter name: the property's name, as the file writes it.
         public static func property(_ name: String) -> Field { Field(rawValue: name) }

@@ -37,7 +37,10 @@ extension ICalendar {
         items = content.items
         components = content.components
         properties = [ContentLine(name: Self.bookZoneProperty, value: book.timeZone.identifier)]
-        if audience == .everything { writeClassBookingPolicy(book.classPolicy) }
+        if audience == .everything {
+            writeClassBookingPolicy(book.classPolicy)
+            writeGymRules(of: book)
+        }
     }
 
     /// The scheduling book kept in this calendar (an empty one if it keeps
@@ -53,6 +56,7 @@ extension ICalendar {
             timeZone: rules, items: items.filter(SchedulingBook.isSchedulingItem),
             components: components.filter(SchedulingBook.isSchedulingComponent))
         book.classPolicy = try classBookingPolicy()
+        try readGymRules(into: &book)
         return book
     }
 
@@ -84,6 +88,7 @@ extension ICalendar {
         components = components.filter { !SchedulingBook.isSchedulingComponent($0) } + content.components
         setBookZone(book.timeZone.identifier)
         writeClassBookingPolicy(book.classPolicy)
+        writeGymRules(of: book)
     }
 }
 

@@ -192,7 +192,16 @@ extension SchedulingBook {
                                     location: series.location, properties: ContentLines(attendees))
             return RecurrenceOverride(recurrenceID: original(date), item: item)
         }
-        let cancelled = series.changes.filter { $0.value == .cancelled }.keys.sorted().map(original)
+        // A closed date is an EXDATE like a cancelled one: every calendar hides it.
+        var closed = Set(series.changes.filter { $0.value == .cancelled }.keys)
+        for c in closures where c.last >= series.firstDate && series.lastDate.map({ c.first <= $0 }) ?? true {
+            var day = max(c.first, series.firstDate)
+            while day <= c.last {
+                if series.meets(on: day) { closed.insert(day) }
+                day = day.adding(days: 1)
+            }
+        }
+        let cancelled = closed.sorted().map(original)
         return CalendarItem(
             uid: series.id, title: series.title, start: original(series.firstDate), end: .lasting(series.duration),
             color: series.color, recurrenceRules: [rule], exceptionDates: cancelled, overrides: overrides, location: series.location,
@@ -332,16 +341,23 @@ extension SchedulingBook {
         var p = [ContentLine(name: "ORGANIZER", parameters: [.init(name: "CN", values: [coach.name])], value: Self.address(coach.email, "coach", coach.id))]
         p.append(ContentLine(name: Names.buffer, value: String(coach.buffer.wholeMinutes)))
         p += optional(Names.color, coach.color?.description)
+        p += Self.lines(of: coach.workingHours, weekly: Names.hours, dates: Names.dateHours)
+        return journal(Names.coachCategory, coach.id, coach.name, p)
+    }
+
+    /// Hours as the lines ``hours(in:weekly:dates:of:)`` reads.
+    static func lines(of hours: WorkingHours, weekly: String, dates: String) -> [ContentLine] {
+        var p: [ContentLine] = []
         for day in Weekday.allCases {
-            if let ranges = coach.workingHours.weekly[day] {
-                p.append(ContentLine(name: Names.hours, parameters: [.init(name: Names.dayParameter, values: [day.icalCode])], value: ranges.map(\.description).joined(separator: " ")))
+            if let ranges = hours.weekly[day] {
+                p.append(ContentLine(name: weekly, parameters: [.init(name: Names.dayParameter, values: [day.icalCode])], value: ranges.map(\.description).joined(separator: " ")))
             }
         }
-        for date in coach.workingHours.exceptions.keys.sorted() {
-            let ranges = coach.workingHours.exceptions[date] ?? []
-            p.append(ContentLine(name: Names.dateHours, value: ([date.basicISO] + ranges.map(\.description)).joined(separator: " ")))
+        for date in hours.exceptions.keys.sorted() {
+            let ranges = hours.exceptions[date] ?? []
+            p.append(ContentLine(name: dates, value: ([date.basicISO] + ranges.map(\.description)).joined(separator: " ")))
         }
-        return journal(Names.coachCategory, coach.id, coach.name, p)
+        return p
     }
 
     /// A client's journal. Its `UID` is `client:ID` while one coach has a

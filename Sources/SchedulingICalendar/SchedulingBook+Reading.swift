@@ -215,24 +215,34 @@ extension SchedulingBook {
 
     private func readCoach(_ c: ContentComponent) throws(SchedulingError) -> Coach {
         let id = try Self.required(c, "UID")
-        var hours = WorkingHours()
-        for line in c.properties where line.name == Names.hours {
-            let days = (line.parameter(Names.dayParameter) ?? "").split(separator: ",").compactMap { Weekday(icalCode: $0) }
-            guard !days.isEmpty else { throw .invalid(field: .property(Names.hours), reason: "coach ‘\(id)’: hours without a weekday (\(Names.dayParameter)=MO…SU)") }
-            try hours.set(line.value.split(separator: " ").map { r throws(SchedulingError) in try TimeRange(parsing: r) }, on: days)
-        }
-        for line in c.properties where line.name == Names.dateHours {
-            let words = line.value.split(separator: " ")
-            guard let first = words.first, let date = try? CalendarTime(icalValue: first).localDate else {
-                throw .invalid(field: .property(Names.dateHours), reason: "coach ‘\(id)’: ‘\(line.value)’ does not start with a date (YYYYMMDD)")
-            }
-            try hours.set(words.dropFirst().map { r throws(SchedulingError) in try TimeRange(parsing: r) }, onDate: date)
-        }
+        let hours = try Self.hours(in: c.properties, weekly: Names.hours, dates: Names.dateHours, of: "coach ‘\(id)’")
         guard let buffer = Int(c.value(Names.buffer) ?? "0") else {
             throw .invalid(field: .property(Names.buffer), reason: "coach ‘\(id)’: the buffer is not a number of minutes")
         }
         return Coach(id: id, name: try Self.required(c, Names.name), email: c.value(Names.email), workingHours: hours, buffer: .minutes(buffer),
                      color: try Self.color(c))
+    }
+
+    /// Hours as `weekly` lines (`X-HORARI-HOURS;X-HORARI-DAY=MO,TU:09:00-13:00
+    /// 16:00-20:00`) and `dates` lines (`X-HORARI-DATE-HOURS:20261224`, a
+    /// day off, or with ranges after the date): a coach's working hours, the
+    /// gym's opening hours.
+    /// - Parameter owner: whose hours, for messages ("coach ‘marc’", "the gym").
+    static func hours(in lines: some Sequence<ContentLine>, weekly: String, dates: String, of owner: String) throws(SchedulingError) -> WorkingHours {
+        var hours = WorkingHours()
+        for line in lines where line.name == weekly {
+            let days = (line.parameter(Names.dayParameter) ?? "").split(separator: ",").compactMap { Weekday(icalCode: $0) }
+            guard !days.isEmpty else { throw .invalid(field: .property(weekly), reason: "\(owner): hours without a weekday (\(Names.dayParameter)=MO…SU)") }
+            try hours.set(line.value.split(separator: " ").map { r throws(SchedulingError) in try TimeRange(parsing: r) }, on: days)
+        }
+        for line in lines where line.name == dates {
+            let words = line.value.split(separator: " ")
+            guard let first = words.first, let date = try? CalendarTime(icalValue: first).localDate else {
+                throw .invalid(field: .property(dates), reason: "\(owner): ‘\(line.value.prefix(40))’ does not start with a date (YYYYMMDD)")
+            }
+            try hours.set(words.dropFirst().map { r throws(SchedulingError) in try TimeRange(parsing: r) }, onDate: date)
+        }
+        return hours
     }
 
     /// A coach's or client's `X-HORARI-COLOR`: a CSS name or `#rrggbb`.

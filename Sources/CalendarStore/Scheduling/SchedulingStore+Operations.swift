@@ -98,6 +98,27 @@ extension SchedulingStore {
         try await changeOccurrence(of: classID, on: date) { book in try book.cancelOccurrence(classID: classID, on: date) }
     }
 
+    /// Closes the gym on some dates: their class occurrences are cancelled
+    /// and their places released; the report names the members to tell
+    /// (`SchedulingBook.close(_:)`).
+    @discardableResult
+    public func close(_ closure: GymClosure) async throws(SchedulingStoreError) -> ClosureReport {
+        try await change { book in try book.close(closure) }
+    }
+
+    /// Opens the gym again on dates it was closed; the classes meet, with no
+    /// places booked (`SchedulingBook.open(from:through:)`).
+    @discardableResult
+    public func open(from first: LocalDate, through last: LocalDate) async throws(SchedulingStoreError) -> [GymClosure] {
+        try await change { book in try book.open(from: first, through: last) }
+    }
+
+    /// Sets the gym's opening hours (`nil` for none), which new classes and
+    /// sessions must fit (`SchedulingBook.openingHours`).
+    public func setOpeningHours(_ hours: WorkingHours?) async throws(SchedulingStoreError) {
+        try await change { book in book.openingHours = hours }
+    }
+
     /// Moves one occurrence of a class to another wall time on the book's
     /// clock; its bookings go with it (`SchedulingBook.moveOccurrence(classID:on:to:duration:)`).
     public func moveOccurrence(classID: String, on date: LocalDate, to start: LocalDateTime,

@@ -1,0 +1,216 @@
+import ArgumentParser
+import CalendarCore
+import CalendarScheduling
+import Foundation
+
+// Closing the gym for a holiday, and its opening hours (issue 31, 3): the
+// library decides (SchedulingBook.close/open, openingHours); these commands
+// read the dates, say what was done and whom to tell.
+
+/// "2026-12-24..2026-12-26", or one date.
+func parseDateRange(_ text: String, option: String) throws -> (first: LocalDate, last: LocalDate) {
+    let parts = text.components(separatedBy: "..")
+    guard parts.count <= 2, let head = parts.first, !head.isEmpty, parts.last.map({ !$0.isEmpty }) ?? false else {
+        throw ValidationError("\(option) ‘\(text.prefix(40))’ is not a date or a range of dates; write 2026-12-25 or 2026-12-24..2026-12-26")
+    }
+    let first = try parseDate(head, option: option)
+    return (first, parts.count == 2 ? try parseDate(parts[1], option: option) : first)
+}
+
+extension Classes {
+    /// `horari classes close`.
+    struct Close: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Close the gym on a date or a range: its classes are cancelled and the members booked on them listed.",
+            discussion: """
+                Every class occurrence on those dates is cancelled; the places held and \
+                waited for are released, and the members listed so the gym can tell them. \
+                No place can be booked, no class moved and no session started there until \
+                `horari classes open`, which gives the classes back but not the places.
+
+                Examples:
+                  horari classes close 2026-12-24..2026-12-26 --reason Christmas
+                  horari classes close 2027-08-15 --reason 'Works on the showers'
+                """)
+        @Argument(help: "The date, YYYY-MM-DD, or the first and last dates, YYYY-MM-DD..YYYY-MM-DD.") var dates: String
+        @Option(help: "Why, for the members.") var reason: String
+        @Option(help: "text or json.") var format: OutputFormat = .text
+        @OptionGroup var book: BookOptions
+
+        func run() async throws {
+            let (first, last) = try parseDateRange(dates, option: "DATES")
+            let closure: GymClosure
+            do { closure = try GymClosure(first: first, last: last, reason: reason) } catch {
+                throw ValidationError((error.field == .reason ? "--reason: " : "DATES ") + error.reasonText)
+            }
+            let options = book
+            let (report, occurrences, people, clock) = try await book.change { b in
+                let report = try b.close(closure)
+                let occurrences = try report.cancelled.map { id throws(SchedulingError) in try b.occurrence(classID: id.classID, on: id.date) }
+                let people = report.members.map { id in (id, (try? b.member(id)).map { ($0.name, $0.email) }) }
+                return (report, occurrences, people, try options.clock(for: b))
+            }
+            if format == .json {
+                return try printJSON(ClosureJSON(report, occurrences: occurrences, people: people, clock: clock), command: "classes close", timeZone: clock.display.name)
+            }
+            if let header = clock.display.header { print(header) }
+            // Only the occurrences someone had a place in are listed: a long closure cancels hundreds.
+            let count = occurrences.count
+            print("Closed the gym \(closure.datesText) (\(closure.reason.shown)): \(count == 0 ? "no class meets then" : "\(count) class\(count == 1 ? "" : "es") cancelled").")
+            let byID = Dictionary(report.affected.map { ($0.occurrence, $0) }, uniquingKeysWith: { a, _ in a })
+            for o in occurrences {
+                guard let a = byID[o.id] else { continue }
+                let places = ["\(a.confirmed.count) booked"] + (a.waitlisted.isEmpty ? [] : ["\(a.waitlisted.count) waiting"])
+                print("  \(clock.span(o.start, minutes: o.duration.wholeMinutes))  \(o.title.shown)  (\(places.joined(separator: ", ")))  [\(o.id.classID)]")
+            }
+            if count > 0 && people.isEmpty { print("No member had a place in them.") }
+            guard !people.isEmpty else { return }
+            print(people.count == 1 ? "Tell this member their place is released:" : "Tell these \(people.count) members their places are released:")
+            for (id, found) in people {
+                print("  \(id)  \(found?.0.shown ?? id)\(found?.1.map { "  <\($0)>" } ?? "")")
+            }
+        }
+    }
+
+    /// `horari classes open`.
+    struct Open: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Open the gym again on dates it was closed: the classes meet as the timetable says.",
+            discussion: """
+                The places released when it closed are not given back: the members were \
+                told, and book again if they want to.
+
+                Examples:
+                  horari classes open 2026-12-26
+                  horari classes open 2026-12-24..2026-12-26
+                """)
+        @Argument(help: "The date, YYYY-MM-DD, or the first and last dates, YYYY-MM-DD..YYYY-MM-DD.") var dates: String
+        @OptionGroup var book: BookOptions
+
+        func run() async throws {
+            let (first, last) = try parseDateRange(dates, option: "DATES")
+            let opened = try await book.change { b in try b.open(from: first, through: last) }
+            for c in opened { print("Opened the gym again \(c.datesText) (it was closed: \(c.reason)); its classes meet, with no places booked.") }
+        }
+    }
+
+    /// `horari classes closures`.
+    struct Closures: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List the dates the gym is closed, from today (with --all, every one).",
+            discussion: "Examples:\n  horari classes closures\n  horari classes closures --all --format json")
+        @Flag(help: "Every closure, past ones too.") var all = false
+        @Option(help: "text or json.") var format: OutputFormat = .text
+        @OptionGroup var book: BookOptions
+
+        func run() async throws {
+            let b = try await book.read()
+            let today = try book.today(in: b)
+            let shown = b.closures.filter { all || $0.last >= today }
+            if format == .json {
+                return try printJSON(ClosuresJSON(closures: shown.map(ClosureDatesJSON.init)), command: "classes closures", timeZone: try book.clock(for: b).display.name)
+            }
+            if shown.isEmpty { print(all ? "The gym has no closures." : "The gym is not closed on any date from \(today).") }
+            for c in shown { print("\(c.datesText)  \(c.reason.shown)") }
+        }
+    }
+
+    /// `horari classes hours`.
+    struct Hours: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show or set the gym's opening hours, which new classes and sessions must fit.",
+            discussion: """
+                A weekday without hours is closed. Classes and sessions booked before are \
+                kept; the hours apply to the next one added or moved.
+
+                Examples:
+                  horari classes hours
+                  horari classes hours --set 'MO-FR 07:00-22:00' --set 'SA 09:00-14:00'
+                  horari classes hours --none
+                """)
+        @Option(name: .customLong("set"), help: "Weekdays then ranges, such as 'MO-FR 07:00-14:00 16:00-22:00'; repeat for other days. Replaces all the hours.")
+        var hours: [String] = []
+        @Flag(help: "Remove the opening hours: any time is taken.") var none = false
+        @OptionGroup var book: BookOptions
+
+        func run() async throws {
+            guard hours.isEmpty || !none else { throw ValidationError("give --set or --none, not both") }
+            let opening: WorkingHours?
+            if hours.isEmpty && !none {
+                opening = try await book.read().openingHours
+            } else {
+                let new = none ? nil : try parseHours(hours, option: "--set")
+                opening = try await book.change { b in
+                    b.openingHours = new
+                    return new
+                }
+            }
+            guard let opening, !opening.weekly.isEmpty else { return print("No opening hours: classes and sessions may be at any time.") }
+            for day in Weekday.allCases {
+                print("\(day.icalCode)  \(opening.weekly[day].map { $0.map(\.description).joined(separator: " ") } ?? "closed")")
+            }
+        }
+    }
+}
+
+/// The body of `classes close --format json`.
+struct ClosureJSON: Encodable {
+    struct Occurrence: Encodable {
+        let uid: String
+        let date: LocalDate
+        let title: String
+        let start: String
+        let end: String
+        let booked: [String]
+        let waiting: [String]
+    }
+
+    struct Person: Encodable {
+        let id: String
+        let name: String?
+        let email: String?
+    }
+
+    let closure: ClosureDatesJSON
+    let cancelled: [Occurrence]
+    let members: [Person]
+
+    init(_ report: ClosureReport, occurrences: [ClassOccurrence], people: [(String, (String, String?)?)], clock: BookClock) {
+        closure = ClosureDatesJSON(report.closure)
+        let byID = Dictionary(report.affected.map { ($0.occurrence, $0) }, uniquingKeysWith: { a, _ in a })
+        cancelled = occurrences.map { o in
+            let t = clock.instant(o.start), e = t + o.duration.components.seconds
+            return Occurrence(uid: o.id.classID, date: o.id.date, title: o.title, start: ISOText.instant(wall: clock.display.wall(t), seconds: t),
+                              end: ISOText.instant(wall: clock.display.wall(e), seconds: e), booked: byID[o.id]?.confirmed ?? [], waiting: byID[o.id]?.waitlisted ?? [])
+        }
+        members = people.map { Person(id: $0.0, name: $0.1?.0, email: $0.1?.1) }
+    }
+}
+
+/// One closure in JSON: its dates and reason.
+struct ClosureDatesJSON: Encodable {
+    let first: LocalDate
+    let last: LocalDate
+    let reason: String
+
+    init(_ c: GymClosure) { (first, last, reason) = (c.first, c.last, c.reason) }
+}
+
+/// The body of `classes closures --format json`.
+struct ClosuresJSON: Encodable {
+    let closures: [ClosureDatesJSON]
+}
+
+extension SchedulingError {
+    /// The field an `.invalid` error names, if it is one.
+    var field: Field? {
+        if case .invalid(let field, _) = self { return field }
+        return nil
+    }
+
+    /// The reason of an `.invalid` error; otherwise the whole sentence.
+    var reasonText: String {
+        if case .invalid(_, let reason) = self { return reason }
+        return description
+    }
+}

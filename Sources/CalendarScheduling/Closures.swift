@@ -1,0 +1,279 @@
+import CalendarCore
+
+/// Dates the gym is closed, with why: a holiday, works, an absence.
+///
+/// While the gym is closed no class meets (every occurrence on those dates
+/// reads as cancelled, ``ClassOccurrence/closure``), no place can be booked
+/// and no session starts. Closing is ``SchedulingBook/close(_:)``; opening
+/// again, ``SchedulingBook/open(from:through:)``.
+///
+/// ```swift
+/// let christmas = try GymClosure(first: "2026-12-24", last: "2026-12-26", reason: "Christmas")
+/// let report = try book.close(christmas)   // the members to tell, by occurrence
+/// ```
+public struct GymClosure: Hashable, Sendable, Codable, Comparable, CustomStringConvertible {
+    /// The first date closed.
+    public let first: LocalDate
+    /// The last date closed (included).
+    public let last: LocalDate
+    /// Why, for the members who are told: "Christmas".
+    public let reason: String
+
+    /// The longest closure, in days: a year. A longer one is a typing
+    /// mistake far more often than a gym shut for years, and a closure
+    /// cancels every class of every day it covers.
+    public static let longestDays = 366
+    /// The longest reason, in characters.
+    public static let longestReason = 255
+
+    /// Creates a closure.
+    /// - Parameters:
+    ///   - first: the first date closed.
+    ///   - last: the last date closed (the same as `first` for one day).
+    ///   - reason: why, for the members.
+    /// - Throws: ``SchedulingError/invalid(field:reason:)`` naming
+    ///   ``SchedulingError/Field/closure`` for a range that ends before it
+    ///   starts or is longer than ``longestDays``, and
+    ///   ``SchedulingError/Field/reason`` for an empty reason or one longer
+    ///   than ``longestReason``.
+    public init(first: LocalDate, last: LocalDate, reason: String) throws(SchedulingError) {
+        guard first <= last else {
+            throw .invalid(field: .closure, reason: "\(first)..\(last) ends before it starts; write the earlier date first")
+        }
+        let days = first.days(to: last) + 1
+        guard days <= Self.longestDays else {
+            throw .invalid(field: .closure, reason: "\(first)..\(last) is \(days) days; close the gym for \(Self.longestDays) days at most at a time")
+        }
+        let reason = String(reason.trimmingSpaces)
+        guard !reason.isEmpty else { throw .invalid(field: .reason, reason: "a closure needs a reason for the members, such as ‘Christmas’") }
+        guard reason.count <= Self.longestReason else {
+            throw .invalid(field: .reason, reason: "the reason is \(reason.count) characters; say it in \(Self.longestReason) at most")
+        }
+        guard !reason.contains(where: { $0.isNewline }) else { throw .invalid(field: .reason, reason: "the reason is one line; it holds a line break") }
+        self.first = first
+        self.last = last
+        self.reason = reason
+    }
+
+    /// Whether the gym is closed on a date by this closure.
+    public func contains(_ date: LocalDate) -> Bool { first <= date && date <= last }
+
+    /// How many days it lasts.
+    public var days: Int { first.days(to: last) + 1 }
+
+    /// "2026-12-25" or "2026-12-24 to 2026-12-26".
+    public var datesText: String { first == last ? "\(first)" : "\(first) to \(last)" }
+
+    /// "2026-12-24 to 2026-12-26 (Christmas)".
+    public var description: String { "\(datesText) (\(reason))" }
+
+    /// Earlier closures first.
+    public static func < (a: GymClosure, b: GymClosure) -> Bool { (a.first, a.last, a.reason) < (b.first, b.last, b.reason) }
+
+    private enum CodingKeys: String, CodingKey { case first, last, reason }
+
+    /// Decodes a closure, checking it as ``init(first:last:reason:)`` does.
+    /// - Parameter decoder: the decoder.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        try self.init(first: c.decode(LocalDate.self, forKey: .first), last: c.decode(LocalDate.self, forKey: .last), reason: c.decode(String.self, forKey: .reason))
+    }
+
+    /// Encodes the closure.
+    /// - Parameter encoder: the encoder.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(first, forKey: .first)
+        try c.encode(last, forKey: .last)
+        try c.encode(reason, forKey: .reason)
+    }
+}
+
+/// What closing the gym did: the class occurrences it cancelled and the
+/// members who held or waited for a place in them, so the gym can tell them.
+public struct ClosureReport: Hashable, Sendable, Codable {
+    /// The closure made.
+    public var closure: GymClosure
+    /// Every class occurrence that no longer meets, by date then class.
+    public var cancelled: [ClassOccurrence.ID]
+    /// The places released, by occurrence: who held one, who waited.
+    public var affected: [AffectedBookings]
+
+    /// Creates a report.
+    /// - Parameters:
+    ///   - closure: the closure made.
+    ///   - cancelled: the occurrences it cancelled.
+    ///   - affected: the places it released.
+    public init(closure: GymClosure, cancelled: [ClassOccurrence.ID], affected: [AffectedBookings]) {
+        self.closure = closure
+        self.cancelled = cancelled
+        self.affected = affected
+    }
+
+    /// Every member to tell, each once, in the order of the occurrences.
+    public var members: [String] {
+        var seen = Set<String>()
+        return affected.flatMap { $0.confirmed + $0.waitlisted }.filter { seen.insert($0).inserted }
+    }
+}
+
+// MARK: - The timetable's closures
+
+extension ClassTimetable {
+    /// The closure covering a date, if any (the closures never overlap, and
+    /// are kept in order: a binary search).
+    public func closure(on date: LocalDate) -> GymClosure? {
+        var low = 0, high = closureList.count
+        while low < high {
+            let mid = (low + high) / 2
+            if closureList[mid].last < date { low = mid + 1 } else { high = mid }
+        }
+        return low < closureList.count && closureList[low].contains(date) ? closureList[low] : nil
+    }
+
+    /// Closes the gym: every occurrence meeting on those dates (or moved
+    /// onto them) is cancelled and its places released.
+    mutating func close(_ closure: GymClosure) throws(SchedulingError) -> ClosureReport {
+        if let other = closureList.first(where: { $0.first <= closure.last && closure.first <= $0.last }) {
+            throw .invalid(field: .closure, reason: "the gym is already closed \(other); open those dates first, or close others")
+        }
+        var gone: [ClassOccurrence.ID] = []
+        for id in classesByID.keys.sorted() {
+            guard var series = classesByID[id] else { continue }
+            var day = max(closure.first, series.firstDate)
+            while day <= closure.last, series.lastDate.map({ day <= $0 }) ?? true {
+                if series.meets(on: day) {
+                    if series.changes[day] != .cancelled { gone.append(.init(classID: id, date: day)) }
+                    // The closure cancels it now; opening again gives the timetable back.
+                    series.changes[day] = nil
+                }
+                day = day.adding(days: 1)
+            }
+            // One moved onto a closed date from another is cancelled for good.
+            for (date, change) in series.changes where !closure.contains(date) {
+                if case .moved(let to, _) = change, closure.contains(to.date) {
+                    series.changes[date] = .cancelled
+                    gone.append(.init(classID: id, date: date))
+                }
+            }
+            classesByID[id] = series
+        }
+        let keys = Set(gone)
+        let affected = removeRosters { keys.contains($0) }
+        closureList.append(closure)
+        closureList.sort()
+        return ClosureReport(closure: closure, cancelled: gone.sorted(), affected: affected)
+    }
+
+    /// Opens the gym again on dates it was closed: the closures covering
+    /// them end before or start after (a closure may be split in two).
+    mutating func open(from first: LocalDate, through last: LocalDate) throws(SchedulingError) -> [GymClosure] {
+        guard first <= last else { throw .invalid(field: .closure, reason: "\(first)..\(last) ends before it starts; write the earlier date first") }
+        var opened: [GymClosure] = [], kept: [GymClosure] = []
+        for c in closureList {
+            guard c.first <= last, first <= c.last else {
+                kept.append(c)
+                continue
+            }
+            // Both parts are shorter than the closure, with its reason: they are valid.
+            if c.first < first, let before = try? GymClosure(first: c.first, last: first.adding(days: -1), reason: c.reason) { kept.append(before) }
+            if last < c.last, let after = try? GymClosure(first: last.adding(days: 1), last: c.last, reason: c.reason) { kept.append(after) }
+            if let part = try? GymClosure(first: max(first, c.first), last: min(last, c.last), reason: c.reason) { opened.append(part) }
+        }
+        guard !opened.isEmpty else {
+            throw .invalid(field: .closure, reason: "the gym is not closed on any date from \(first) to \(last)")
+        }
+        closureList = kept.sorted()
+        return opened
+    }
+
+    /// Sets the closures as read from a calendar: the cancellations a
+    /// closure stands for (its dates' `EXDATE`s) are the closure's, not
+    /// each occurrence's, so they go, and opening again gives them back.
+    mutating func restoreClosures(_ closures: [GymClosure]) {
+        closureList = closures.sorted()
+        guard !closureList.isEmpty else { return }
+        for (id, series) in classesByID {
+            let closed = series.changes.filter { $0.value == .cancelled && closure(on: $0.key) != nil }.map(\.key)
+            for date in closed { classesByID[id]?.changes[date] = nil }
+        }
+    }
+}
+
+// MARK: - The book's calls
+
+extension SchedulingBook {
+    /// The dates the gym is closed, earliest first.
+    public var closures: [GymClosure] { classTimetable.closureList }
+
+    /// The closure covering a date, if the gym is closed then.
+    /// - Parameter date: a date on the book's clocks.
+    public func closure(on date: LocalDate) -> GymClosure? { classTimetable.closure(on: date) }
+
+    /// Closes the gym on some dates: every class occurrence on them is
+    /// cancelled and its places (held and waiting) are released, and no
+    /// place can be booked, no occurrence moved there and no session
+    /// started there until it opens again.
+    ///
+    /// Sessions already booked on those dates stay: a coach may train a
+    /// client elsewhere; ``sessions(coach:client:)`` still lists them.
+    /// - Parameter closure: the dates and the reason.
+    /// - Returns: the occurrences cancelled and the members to tell.
+    /// - Throws: ``SchedulingError/invalid(field:reason:)`` for dates that
+    ///   are closed already (open them first).
+    @discardableResult
+    public mutating func close(_ closure: GymClosure) throws(SchedulingError) -> ClosureReport {
+        try classTimetable.close(closure)
+    }
+
+    /// Opens the gym again on dates it was closed: the classes meet on them
+    /// as the timetable says; the places released when it closed are not
+    /// given back (the members were told, and may have made other plans).
+    /// - Parameters:
+    ///   - first: the first date to open.
+    ///   - last: the last date to open (included).
+    /// - Returns: the closed dates opened, with their reasons.
+    /// - Throws: ``SchedulingError/invalid(field:reason:)`` when the gym is
+    ///   not closed on any of those dates, or for a range that ends before it starts.
+    @discardableResult
+    public mutating func open(from first: LocalDate, through last: LocalDate) throws(SchedulingError) -> [GymClosure] {
+        try classTimetable.open(from: first, through: last)
+    }
+
+    /// Sets the closures a calendar records (SchedulingICalendar reads them).
+    package mutating func restoreClosures(_ closures: [GymClosure]) { classTimetable.restoreClosures(closures) }
+
+    /// Refuses what would meet on a closed date.
+    func checkOpen(_ what: String, on date: LocalDate) throws(SchedulingError) {
+        if let c = closure(on: date) { throw .gymClosed(what: what, date: date, closure: c) }
+    }
+}
+
+// MARK: - Opening hours
+
+extension SchedulingBook {
+    /// Refuses a session or moved occurrence outside the gym's opening
+    /// hours on its date (its weekday's, or the date's own).
+    func checkOpeningHours(_ what: String, on date: LocalDate, at start: LocalDateTime, for length: Duration) throws(SchedulingError) {
+        guard let openingHours, !openingHours.isUnset else { return }
+        let from = start.localSeconds - Int64(start.date.dayNumber) * 86_400
+        let hours = openingHours.hours(on: date)
+        try Self.fit(what, when: "on \(date)", minutes: Int(from / 60), length: length, hours)
+    }
+
+    /// Refuses a class that meets, on any of its weekdays, outside the
+    /// gym's weekly opening hours.
+    func checkOpeningHours(of series: ClassSeries) throws(SchedulingError) {
+        guard let openingHours, !openingHours.isUnset else { return }
+        for day in series.weekdays {
+            try Self.fit(series.title, when: "on \(day.name)s", minutes: series.time.minutes, length: series.duration, openingHours.weekly[day] ?? [])
+        }
+    }
+
+    private static func fit(_ what: String, when: String, minutes: Int, length: Duration, _ hours: [TimeRange]) throws(SchedulingError) {
+        let end = minutes + length.wholeMinutes
+        guard !hours.contains(where: { $0.start.minutes <= minutes && end <= $0.end.minutes }) else { return }
+        let clock = { (m: Int) in (try? TimeOfDay(hour: m / 60 % 25, minute: m % 60))?.description ?? "\(m / 60):\(m % 60)" }
+        throw .outsideOpeningHours(what: what, when: when, start: clock(minutes), end: end > 1440 ? "the next day" : clock(end), hours: hours)
+    }
+}

@@ -1,0 +1,78 @@
+import CalendarCore
+import CalendarScheduling
+import ICalendarKit
+
+/// The gym's opening hours and closures (issue 31, 3), kept in the
+/// calendar that holds its book, as its booking rules are
+/// (`ICalendar+ClassPolicy.swift`), so every program booking into it keeps
+/// them: `schedulingBook(defaultTimeZone:)` reads them into the book and
+/// `setScheduling(_:)` writes the book's back.
+///
+/// - `X-HORARI-OPENING-HOURS;X-HORARI-DAY=MO,TU:07:00-14:00 16:00-22:00`,
+///   one line per weekday, and `X-HORARI-OPENING-DATE-HOURS:20261231
+///   07:00-14:00` for a date that differs: the coaches' hours' form.
+/// - `X-HORARI-CLOSURE;X-HORARI-FROM=20261224;X-HORARI-THROUGH=20261226:Christmas`,
+///   one per closure, its reason as TEXT.
+///
+/// A closure is also written where every calendar sees it: each class's
+/// closed dates are `EXDATE`s of its series, so a member's calendar, a
+/// public timetable or another client shows no class there. Reading back,
+/// the `EXDATE`s a closure stands for are the closure's, and opening the
+/// dates again gives the classes back.
+extension ICalendar {
+    /// The calendar properties of the gym's opening hours and closures.
+    package static let openingHoursProperty = "X-HORARI-OPENING-HOURS"
+    package static let openingDateHoursProperty = "X-HORARI-OPENING-DATE-HOURS"
+    package static let closureProperty = "X-HORARI-CLOSURE"
+    static let fromParameter = "X-HORARI-FROM", throughParameter = "X-HORARI-THROUGH"
+
+    /// The gym's opening hours this calendar records; `nil` for none.
+    /// - Throws: `SchedulingError.invalid(field:reason:)` naming the property that cannot be read.
+    public func openingHours() throws(SchedulingError) -> WorkingHours? {
+        let lines = properties.filter { $0.name == Self.openingHoursProperty || $0.name == Self.openingDateHoursProperty }
+        guard !lines.isEmpty else { return nil }
+        return try SchedulingBook.hours(in: lines, weekly: Self.openingHoursProperty, dates: Self.openingDateHoursProperty, of: "the gym's opening hours")
+    }
+
+    /// The gym's closures this calendar records, earliest first.
+    /// - Throws: `SchedulingError.invalid(field:reason:)` naming a closure
+    ///   that cannot be read, or two that overlap.
+    public func gymClosures() throws(SchedulingError) -> [GymClosure] {
+        var closures: [GymClosure] = []
+        for line in properties where line.name == Self.closureProperty {
+            func date(_ name: String) throws(SchedulingError) -> LocalDate {
+                guard let text = line.parameter(name), let d = try? CalendarTime(icalValue: text).localDate else {
+                    throw .invalid(field: .property(Self.closureProperty), reason: "‘\(line.value.prefix(40))’ has no \(name)=YYYYMMDD; close the dates again with `horari classes close`")
+                }
+                return d
+            }
+            closures.append(try GymClosure(first: date(Self.fromParameter), last: date(Self.throughParameter), reason: TextEscaping.unescape(line.value[...])))
+        }
+        closures.sort()
+        for (a, b) in zip(closures, closures.dropFirst()) where b.first <= a.last {
+            throw .invalid(field: .property(Self.closureProperty), reason: "the closures \(a) and \(b) overlap; give each closed date once")
+        }
+        return closures
+    }
+
+    /// Reads the gym's hours and closures into a book read from this calendar.
+    func readGymRules(into book: inout SchedulingBook) throws(SchedulingError) {
+        book.openingHours = try openingHours()
+        book.restoreClosures(try gymClosures())
+    }
+
+    /// Records a book's opening hours and closures in place of those recorded before.
+    mutating func writeGymRules(of book: SchedulingBook) {
+        let names = [Self.openingHoursProperty, Self.openingDateHoursProperty, Self.closureProperty]
+        properties.removeAll { names.contains($0.name) }
+        if let hours = book.openingHours {
+            properties += SchedulingBook.lines(of: hours, weekly: Self.openingHoursProperty, dates: Self.openingDateHoursProperty)
+        }
+        for c in book.closures {
+            properties.append(ContentLine(
+                name: Self.closureProperty,
+                parameters: [.init(name: Self.fromParameter, values: [c.first.basicISO]), .init(name: Self.throughParameter, values: [c.last.basicISO])],
+                value: TextEscaping.escaped(c.reason)))
+        }
+    }
+}

@@ -1,0 +1,187 @@
+import CalendarCore
+import CalendarScheduling
+import Foundation
+import Testing
+import _SchedulingTestSupport
+
+/// Issue 31, 3: closing the gym for a holiday, and its opening hours. The
+/// gym (`Gym.book()`) has Yoga on Monday and Wednesday at 18:30 (3 places)
+/// and Spinning on Friday at 07:00 until 2026-12-31.
+@Suite("Closures and opening hours")
+struct ClosureTests {
+    /// 2026-11-20 10:00 in Madrid, when the bookings are made.
+    let booked = Date(timeIntervalSince1970: 1_795_165_200)
+
+    /// The gym with Yoga on Wednesday 2026-12-23 full and one waiting, and
+    /// Spinning on Friday 2026-12-25 with one place taken.
+    func bookedGym() throws -> SchedulingBook {
+        var book = try Gym.book()
+        try book.addMember(Member(id: "quim", name: "Quim Puig"))
+        let wednesday = try Gym.day("2026-12-23")
+        for m in ["marta", "oriol", "nuria"] { try book.book(member: m, classID: "yoga", on: wednesday, now: booked) }
+        try book.book(member: "quim", classID: "yoga", on: wednesday, now: booked, whenFull: .joinWaitlist)
+        try book.book(member: "oriol", classID: "spin", on: try Gym.day("2026-12-25"), now: booked)
+        return book
+    }
+
+    @Test("closing cancels every occurrence in the range, lists who held or waited for a place, and releases those places")
+    func closeCancelsAndReleases() throws {
+        var book = try bookedGym()
+        let closure = try GymClosure(first: Gym.day("2026-12-23"), last: Gym.day("2026-12-26"), reason: "Christmas")
+        let report = try book.close(closure)
+        #expect(report.cancelled == [.init(classID: "yoga", date: try Gym.day("2026-12-23")), .init(classID: "spin", date: try Gym.day("2026-12-25"))])
+        #expect(report.affected == [
+            AffectedBookings(occurrence: .init(classID: "yoga", date: try Gym.day("2026-12-23")), confirmed: ["marta", "oriol", "nuria"], waitlisted: ["quim"]),
+            AffectedBookings(occurrence: .init(classID: "spin", date: try Gym.day("2026-12-25")), confirmed: ["oriol"], waitlisted: []),
+        ])
+        #expect(report.members == ["marta", "oriol", "nuria", "quim"])
+        let yoga = try book.occurrence(classID: "yoga", on: try Gym.day("2026-12-23"))
+        #expect(yoga.isCancelled && yoga.closure == closure && yoga.booked == 0 && yoga.waiting == 0)
+        #expect(try book.bookings(member: "oriol").isEmpty && book.waitlists(member: "quim").isEmpty)
+        // The days around it meet as before.
+        #expect(try !book.occurrence(classID: "yoga", on: try Gym.day("2026-12-21")).isCancelled)
+        #expect(try !book.occurrence(classID: "yoga", on: try Gym.day("2026-12-28")).isCancelled)
+        let (saturday, sunday) = (try Gym.day("2026-12-26"), try Gym.day("2026-12-27"))
+        #expect(book.closures == [closure] && book.closure(on: saturday) == closure && book.closure(on: sunday) == nil)
+    }
+
+    @Test("a closed date refuses a booking, a move there or of its occurrence, a cancel, and a new session, each naming the closure; nothing changes")
+    func closedDateRefuses() throws {
+        var book = try bookedGym()
+        let closure = try GymClosure(first: Gym.day("2026-12-24"), last: Gym.day("2026-12-25"), reason: "Christmas")
+        try book.close(closure)
+        let before = book
+        let friday = try Gym.day("2026-12-25")
+        let booking = refusal { try book.book(member: "marta", classID: "spin", on: friday, now: booked) }
+        #expect(booking == .gymClosed(what: "Spinning", date: friday, closure: closure))
+        #expect(booking?.description == "Spinning cannot take place on 2026-12-25: the gym is closed 2026-12-24 to 2026-12-25 (Christmas); pick a date when it is open")
+        #expect(booking?.errorCode == 26)
+        #expect(refusal { try book.moveOccurrence(classID: "yoga", on: try Gym.day("2026-12-23"), to: try Gym.at("2026-12-24 18:30")) }
+                == .gymClosed(what: "Yoga", date: try Gym.day("2026-12-24"), closure: closure))
+        #expect(refusal { try book.moveOccurrence(classID: "spin", on: friday, to: try Gym.at("2026-12-26 07:00")) } == .gymClosed(what: "Spinning", date: friday, closure: closure))
+        #expect(refusal { try book.cancelOccurrence(classID: "spin", on: friday) } == .gymClosed(what: "Spinning", date: friday, closure: closure))
+        let session = refusal { try book.addSession(coach: "marc", client: "anna", start: try Gym.at("2026-12-24 10:00"), duration: .minutes(60), now: booked) }
+        #expect(session == .gymClosed(what: "a session", date: try Gym.day("2026-12-24"), closure: closure))
+        #expect(book == before)
+    }
+
+    @Test("opening again gives the timetable back but not the places; opening part of a closure splits it; opening an open date is refused")
+    func openRestoresTimetableNotBookings() throws {
+        var book = try bookedGym()
+        try book.close(try GymClosure(first: Gym.day("2026-12-23"), last: Gym.day("2026-12-26"), reason: "Christmas"))
+        let opened = try book.open(from: try Gym.day("2026-12-23"), through: try Gym.day("2026-12-23"))
+        #expect(opened == [try GymClosure(first: Gym.day("2026-12-23"), last: Gym.day("2026-12-23"), reason: "Christmas")])
+        #expect(book.closures == [try GymClosure(first: Gym.day("2026-12-24"), last: Gym.day("2026-12-26"), reason: "Christmas")])
+        let yoga = try book.occurrence(classID: "yoga", on: try Gym.day("2026-12-23"))
+        #expect(!yoga.isCancelled && yoga.closure == nil && yoga.booked == 0 && yoga.waiting == 0)
+        #expect(try book.bookings(member: "marta").isEmpty)
+        try book.book(member: "marta", classID: "yoga", on: try Gym.day("2026-12-23"), now: booked)
+        // A closure split by opening its middle.
+        try book.open(from: try Gym.day("2026-12-25"), through: try Gym.day("2026-12-25"))
+        #expect(book.closures.map(\.datesText) == ["2026-12-24", "2026-12-26"])
+        #expect(try !book.occurrence(classID: "spin", on: try Gym.day("2026-12-25")).isCancelled)
+        #expect(refusal { try book.open(from: try Gym.day("2027-01-04"), through: try Gym.day("2027-01-10")) }
+                == .invalid(field: .closure, reason: "the gym is not closed on any date from 2027-01-04 to 2027-01-10"))
+        // An occurrence cancelled before the closure comes back with the timetable: the closure took its place.
+        var other = try Gym.book()
+        try other.cancelOccurrence(classID: "yoga", on: try Gym.day("2026-12-28"))
+        try other.close(try GymClosure(first: Gym.day("2026-12-28"), last: Gym.day("2026-12-28"), reason: "Works"))
+        try other.open(from: try Gym.day("2026-12-28"), through: try Gym.day("2026-12-28"))
+        #expect(try !other.occurrence(classID: "yoga", on: try Gym.day("2026-12-28")).isCancelled)
+    }
+
+    @Test("an occurrence moved onto a closed date is cancelled for good and its members listed; one moved off a closed date goes back to its date's closure")
+    func movedOccurrences() throws {
+        var book = try Gym.book()
+        let monday = try Gym.day("2026-12-21")
+        try book.book(member: "marta", classID: "yoga", on: monday, now: booked)
+        try book.moveOccurrence(classID: "yoga", on: monday, to: try Gym.at("2026-12-22 18:30"))
+        let report = try book.close(try GymClosure(first: Gym.day("2026-12-22"), last: Gym.day("2026-12-22"), reason: "Boiler"))
+        #expect(report.cancelled == [.init(classID: "yoga", date: monday)])
+        #expect(report.members == ["marta"])
+        let o = try book.occurrence(classID: "yoga", on: monday)
+        #expect(o.isCancelled && o.closure == nil)
+        try book.open(from: try Gym.day("2026-12-22"), through: try Gym.day("2026-12-22"))
+        #expect(try book.occurrence(classID: "yoga", on: monday).isCancelled)
+    }
+
+    @Test("bad closures: backwards, ten years, no reason, a reason of 10,000 characters or two lines, overlapping another; each a clear error, nothing changed")
+    func badClosures() throws {
+        let d = { (t: String) throws -> LocalDate in try Gym.day(t) }
+        #expect(throws: SchedulingError.invalid(field: .closure, reason: "2026-12-26..2026-12-24 ends before it starts; write the earlier date first")) {
+            try GymClosure(first: d("2026-12-26"), last: d("2026-12-24"), reason: "Christmas")
+        }
+        #expect(throws: SchedulingError.invalid(field: .closure, reason: "2026-01-01..2035-12-31 is 3652 days; close the gym for 366 days at most at a time")) {
+            try GymClosure(first: d("2026-01-01"), last: d("2035-12-31"), reason: "Works")
+        }
+        _ = try GymClosure(first: d("2028-01-01"), last: d("2028-12-31"), reason: "A leap year")  // 366 days
+        #expect(throws: SchedulingError.invalid(field: .reason, reason: "a closure needs a reason for the members, such as ‘Christmas’")) {
+            try GymClosure(first: d("2026-12-24"), last: d("2026-12-24"), reason: "  ")
+        }
+        #expect(throws: SchedulingError.invalid(field: .reason, reason: "the reason is 10000 characters; say it in 255 at most")) {
+            try GymClosure(first: d("2026-12-24"), last: d("2026-12-24"), reason: String(repeating: "x", count: 10_000))
+        }
+        #expect(throws: SchedulingError.self) { try GymClosure(first: d("2026-12-24"), last: d("2026-12-24"), reason: "Christmas\nX-INJECTED:1") }
+        var book = try Gym.book()
+        try book.close(try GymClosure(first: d("2026-12-24"), last: d("2026-12-26"), reason: "Christmas"))
+        let before = book
+        #expect(refusal { try book.close(try GymClosure(first: d("2026-12-26"), last: d("2026-12-31"), reason: "New Year")) }
+                == .invalid(field: .closure, reason: "the gym is already closed 2026-12-24 to 2026-12-26 (Christmas); open those dates first, or close others"))
+        #expect(book == before)
+    }
+
+    @Test("a closure and the opening hours survive the book's JSON; overlapping closures in JSON are refused")
+    func json() throws {
+        var book = try Gym.book()
+        try book.close(try GymClosure(first: Gym.day("2026-12-24"), last: Gym.day("2026-12-26"), reason: "Christmas"))
+        var hours = WorkingHours()
+        try hours.set([TimeRange(parsing: "07:00-22:00")], on: [.monday, .tuesday, .wednesday, .thursday, .friday])
+        book.openingHours = hours
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let data = try encoder.encode(book)
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(text.contains(#""closures":[{"first":"2026-12-24","last":"2026-12-26","reason":"Christmas"}]"#))
+        let again = try JSONDecoder().decode(SchedulingBook.self, from: data)
+        #expect(again == book)
+        #expect(try again.occurrence(classID: "spin", on: try Gym.day("2026-12-25")).closure?.reason == "Christmas")
+        let overlapping = text.replacingOccurrences(of: #"[{"first":"2026-12-24""#, with: #"[{"first":"2026-12-25","last":"2026-12-28","reason":"Works"},{"first":"2026-12-24""#)
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(SchedulingBook.self, from: Data(overlapping.utf8)) }
+    }
+
+    @Test("opening hours: a new class, a changed one, a moved occurrence and a new or moved session must fit them, refused with the hours named; what the book holds stays")
+    func openingHours() throws {
+        var book = try Gym.book()
+        var hours = WorkingHours()
+        try hours.set([TimeRange(parsing: "07:00-14:00"), TimeRange(parsing: "16:00-22:00")], on: [.monday, .tuesday, .wednesday, .thursday, .friday])
+        try hours.set([TimeRange(parsing: "09:00-14:00")], on: [.saturday])
+        try hours.set([TimeRange(parsing: "09:00-12:00")], onDate: try Gym.day("2026-12-24"))
+        book.openingHours = hours
+        let before = book
+        let late = ClassSeries(id: "late", title: "Late yoga", weekdays: [.tuesday, .saturday], time: try TimeOfDay(parsing: "13:30"), duration: .minutes(60),
+                               capacity: 5, firstDate: try Gym.day("2026-12-01"))
+        let refused = refusal { try book.addClass(late) }
+        #expect(refused == .outsideOpeningHours(what: "Late yoga", when: "on Tuesdays", start: "13:30", end: "14:30",
+                                                hours: [try TimeRange(parsing: "07:00-14:00"), try TimeRange(parsing: "16:00-22:00")]))
+        #expect(refused?.description == "Late yoga on Tuesdays from 13:30 to 14:30 is outside the gym's opening hours (on Tuesdays: 07:00-14:00, 16:00-22:00); pick a time within them")
+        #expect(refused?.errorCode == 27)
+        var sunday = late
+        sunday.weekdays = [.sunday]
+        sunday.time = try TimeOfDay(parsing: "10:00")
+        #expect(refusal { try book.addClass(sunday) }?.description == "Late yoga on Sundays from 10:00 to 11:00 is outside the gym's opening hours (on Sundays: closed); pick a day the gym is open")
+        #expect(refusal { try book.changeClass("yoga", from: try Gym.day("2026-12-01"), ClassChange(time: try TimeOfDay(parsing: "21:30"))) }
+                == .outsideOpeningHours(what: "Yoga", when: "on Mondays", start: "21:30", end: "22:30", hours: hours.weekly[.monday] ?? []))
+        #expect(refusal { try book.moveOccurrence(classID: "yoga", on: try Gym.day("2026-12-07"), to: try Gym.at("2026-12-07 14:30")) } != nil)
+        // A date's own hours decide that date.
+        #expect(refusal { try book.addSession(coach: "marc", client: "anna", start: try Gym.at("2026-12-24 12:00"), duration: .minutes(60), now: booked) }
+                == .outsideOpeningHours(what: "a session", when: "on 2026-12-24", start: "12:00", end: "13:00", hours: [try TimeRange(parsing: "09:00-12:00")]))
+        #expect(book == before)
+        // Inside them, all is taken; Spinning at 07:00 on Fridays, there before the hours, stays.
+        try book.addSession(coach: "marc", client: "anna", start: try Gym.at("2026-12-24 10:00"), duration: .minutes(60), now: booked)
+        var fits = late
+        fits.time = try TimeOfDay(parsing: "09:00")
+        try book.addClass(fits)
+        try book.moveOccurrence(classID: "yoga", on: try Gym.day("2026-12-07"), to: try Gym.at("2026-12-07 17:00"))
+        #expect(try book.classSeries("spin").time == TimeOfDay(parsing: "07:00"))
+    }
+}
