@@ -75,6 +75,16 @@ let goldenCases: [GoldenCase] = {
         GoldenCase("classes-policy-none", ["classes", "policy", "--calendar", "$SAMPLE"]),
         GoldenCase("classes-policy-set", ["classes", "policy", "--window", "14", "--cutoff", "12", "--weekly-limit", "3"] + work),
         GoldenCase("classes-policy-bad", ["classes", "policy", "--weekly-limit", "0"] + work, unchanged: true),
+        // Closing the gym (issue 31, 3): Thursday 26's Pilates is full with one waiting.
+        GoldenCase("classes-close", ["classes", "close", "2026-11-26", "--reason", "Boiler repair"] + work),
+        GoldenCase("classes-close-json", ["classes", "close", "2026-11-25..2026-11-27", "--reason", "Boiler repair", "--format", "json"] + work),
+        GoldenCase("classes-close-backwards", ["classes", "close", "2026-12-26..2026-12-24", "--reason", "Christmas"] + work, unchanged: true),
+        GoldenCase("classes-close-ten-years", ["classes", "close", "2026-12-24..2036-12-24", "--reason", "Works"] + work, unchanged: true),
+        GoldenCase("classes-close-long-reason", ["classes", "close", "2026-12-24", "--reason", String(repeating: "Christmas ", count: 1000)] + work, unchanged: true),
+        GoldenCase("classes-close-not-a-range", ["classes", "close", "2026-12-24..", "--reason", "Christmas"] + work, unchanged: true),
+        GoldenCase("classes-open-not-closed", ["classes", "open", "2026-12-24"] + work, unchanged: true),
+        GoldenCase("classes-hours-set", ["classes", "hours", "--set", "MO-FR 07:00-14:00 16:00-22:00", "--set", "SA 09:00-14:00"] + work),
+        GoldenCase("classes-hours-overlap", ["classes", "hours", "--set", "MO-FR 07:00-14:00 13:00-22:00"] + work, unchanged: true),
         // Tasks as students keep them (issue 31, 2): Thunderbird's and Apple Reminders' forms.
         GoldenCase("tasks-pending", ["list", "--pending", "--calendar", "$FIXTURES/tasks.ics", "--now", "2026-11-20 19:00"]),
         GoldenCase("tasks-pending-json", ["list", "--pending", "--calendar", "$FIXTURES/tasks.ics", "--now", "2026-11-20 19:00", "--format", "json"]),
