@@ -168,6 +168,32 @@ struct SchedulingStoreTests {
     )
     func weeklyLimitOnACollection() async throws { try await weeklyLimitAcrossDesks("collection") }
 
+    @Test("a closure made at one desk is kept at another, on the class's own resource too: its booking of a closed date is refused as closed; opened, it books", arguments: ["file", "folder"])
+    func closureAcrossDesks(_ kind: String) async throws {
+        let place = try Place.make(kind)
+        defer { place.stop() }
+        try await Self.openGym(place.desk("setup"))
+        let monday = try Gym.day("2026-11-30")
+        _ = try await place.desk("front").book(member: "m1", classID: "yoga", on: monday)
+        let report = try await place.desk("front").close(try GymClosure(first: monday, last: monday, reason: "Works"))
+        #expect(report.members == ["m1"])
+        let refused = await #expect(throws: SchedulingStoreError.self) { try await place.desk("other").book(member: "marta", classID: "yoga", on: monday) }
+        guard case .refused(.gymClosed(_, _, let closure))? = refused else {
+            Issue.record("not refused as closed: \(String(describing: refused))")
+            return
+        }
+        #expect(closure.reason == "Works")
+        try await place.desk("other").open(from: monday, through: monday)
+        #expect(try await place.desk("front").book(member: "marta", classID: "yoga", on: monday) == .confirmed)
+        #expect(try await place.desk("check").book().roster(classID: "yoga", on: monday).confirmed == ["marta"])
+    }
+
+    @Test(
+        "a closure is kept across desks on a CalDAV collection (Radicale), each desk with a cache of its own",
+        .enabled(if: TestServer.radicalePython != nil, "set HORARI_RADICALE_PYTHON to a Python with Radicale 3 to test against a real CalDAV server")
+    )
+    func closureOnACollection() async throws { try await closureAcrossDesks("collection") }
+
     @Test("a booking in a folder writes the class's file alone: no member's, coach's or other class's file is touched")
     func bookingWritesOnlyTheClass() async throws {
         let place = try Place.make("folder")

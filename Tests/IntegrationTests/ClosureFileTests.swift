@@ -1,14 +1,14 @@
 import CalendarCore
 import CalendarScheduling
-import CalendarStore
 import Foundation
 import ICalendarKit
 import SchedulingICalendar
 import Testing
 import _SchedulingTestSupport
 
-/// Issue 31, 3: the gym's closures and opening hours kept in its calendar,
-/// and honoured by every desk booking into it.
+/// Issue 31, 3: the gym's closures and opening hours kept in its calendar
+/// (every desk honouring them, on a file, a folder and Radicale, is
+/// `SchedulingStoreTests.closureAcrossDesks`).
 @Suite("Closures and opening hours in a calendar")
 struct ClosureFileTests {
     let booked = Date(timeIntervalSince1970: 1_795_165_200)  // 2026-11-20 10:00 in Madrid
@@ -70,37 +70,5 @@ struct ClosureFileTests {
             twice.properties.append(ContentLine(name: "X-HORARI-CLOSURE", parameters: [.init(name: "X-HORARI-FROM", values: [from]), .init(name: "X-HORARI-THROUGH", values: [through])], value: "Holidays"))
         }
         #expect(throws: SchedulingError.self) { try twice.schedulingCheck() }
-    }
-
-    @Test("on a file and a folder, a closure made by one desk is kept by another: its booking of a closed date is refused, on the class's resource alone too; opened, it books")
-    func desks() async throws {
-        for kind in ["file", "folder"] {
-            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("horari-closure-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: scratch) }
-            let location: CalendarLocation
-            if kind == "file" {
-                location = .file(scratch.appendingPathComponent("gym.ics"))
-            } else {
-                let folder = scratch.appendingPathComponent("gym")
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                location = .folder(folder)
-            }
-            let settings = SchedulingStore.Settings(now: { _ in self.booked }, newCalendarZone: Gym.zone)
-            let front = SchedulingStore(CalendarStore(location), settings: settings)
-            try await front.change { book in book = try Gym.book() }
-            _ = try await front.book(member: "oriol", classID: "yoga", on: try Gym.day("2026-12-28"))
-            let report = try await front.close(try GymClosure(first: Gym.day("2026-12-28"), last: Gym.day("2026-12-28"), reason: "Works"))
-            #expect(report.members == ["oriol"], "\(kind)")
-            let other = SchedulingStore(CalendarStore(location), settings: settings)
-            let refused = await #expect(throws: SchedulingStoreError.self) { try await other.book(member: "marta", classID: "yoga", on: try Gym.day("2026-12-28")) }
-            guard case .refused(.gymClosed(let what, _, let closure))? = refused else {
-                Issue.record("\(kind): not refused as closed: \(String(describing: refused))")
-                continue
-            }
-            #expect(what == "Yoga" && closure.reason == "Works", "\(kind)")
-            try await other.open(from: try Gym.day("2026-12-28"), through: try Gym.day("2026-12-28"))
-            #expect(try await front.book(member: "marta", classID: "yoga", on: try Gym.day("2026-12-28")) == .confirmed, "\(kind)")
-        }
     }
 }
