@@ -94,8 +94,8 @@ struct Validate: AsyncParsableCommand {
                 if p.severity == .error { bookErrors += 1 } else { bookWarnings += 1 }
             }
         } catch let error as SchedulingError {
-            // The book's zone is unknown: said like every other problem.
-            print("\(file): error: \(error.description)")
+            // The book's zone is unknown, or a rule of the gym's cannot be read: said like every other problem.
+            print("\(file):\(calendarPropertyLine(of: error, in: place).map { "line \($0): " } ?? "")error: \(error.description)")
             bookErrors += 1
         }
         // The true totals: a summary of problems past the report's bound counts as all it stands for.

@@ -100,7 +100,7 @@ struct BookOptions: ParsableArguments {
         case .refused(let error): CLIError(error.description)
         case .store(let error): storeError(error)
         case .calendar(let error): damagedOrPlain(error, place)
-        case .unknownZone(let error): CLIError("\(place.path): \(error.description)")
+        case .unknownZone(let error): CLIError("\(place.path)\(calendarPropertyLine(of: error, in: place).map { ":\($0)" } ?? ""): \(error.description)")
         case .unreadableBook(let problems, let line): unreadableBook(problems, line: line, place)
         case .failed(let error): error
         }
@@ -130,7 +130,9 @@ struct BookOptions: ParsableArguments {
 /// validate` lists every problem, `--repair` removes what the book cannot read.
 func readBook(_ calendar: ICalendar, in place: CalendarPlace) throws -> SchedulingBook {
     let check: (book: SchedulingBook, problems: [SchedulingBook.RecordProblem])
-    do { check = try calendar.schedulingCheck(defaultTimeZone: calendarZoneName(of: calendar)) } catch { throw CLIError("\(place.path): \(error.description)") }
+    do { check = try calendar.schedulingCheck(defaultTimeZone: calendarZoneName(of: calendar)) } catch {
+        throw CLIError("\(place.path)\(calendarPropertyLine(of: error, in: place).map { ":\($0)" } ?? ""): \(error.description)")
+    }
     let errors = check.problems.filter { $0.severity == .error }
     guard let first = errors.first else { return check.book }
     // A record's line, in a file; in a folder or a collection, the record names its resource.
@@ -140,6 +142,16 @@ func readBook(_ calendar: ICalendar, in place: CalendarPlace) throws -> Scheduli
 
 /// The message for a book that cannot be read: the first record the book
 /// refuses, with its line in a file, and the way out.
+/// The line of the calendar property an error names (`X-HORARI-CLOSURE`,
+/// `X-HORARI-WEEKLY-LIMIT`…), in a calendar file: the one holding the value
+/// the error quotes (‘…’), else the first of that name.
+func calendarPropertyLine(of error: SchedulingError, in place: CalendarPlace) -> Int? {
+    guard case .invalid(let field, let reason) = error, field.rawValue.hasPrefix("X-"), let url = place.file,
+          let bytes = try? [UInt8](Data(contentsOf: url)) else { return nil }
+    let quoted = reason.split(separator: "‘", maxSplits: 1).dropFirst().first.flatMap { $0.split(separator: "’", maxSplits: 1).first }.map(String.init)
+    return SchedulingRecordLines(bytes: bytes).line(ofCalendarProperty: field.rawValue, holding: quoted)
+}
+
 func unreadableBook(_ errors: [SchedulingBook.RecordProblem], line: Int?, _ place: CalendarPlace) -> CLIError {
     let at = line.map { ":\($0)" } ?? ""
     let more = errors.count <= 1 ? "" : " (and \(errors.count - 1) more)"

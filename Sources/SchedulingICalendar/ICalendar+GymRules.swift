@@ -46,7 +46,12 @@ extension ICalendar {
                 }
                 return d
             }
-            closures.append(try GymClosure(first: date(Self.fromParameter), last: date(Self.throughParameter), reason: TextEscaping.unescape(line.value[...])))
+            do {
+                closures.append(try GymClosure(first: date(Self.fromParameter), last: date(Self.throughParameter), reason: TextEscaping.unescape(line.value[...])))
+            } catch .invalid(.closure, let reason), .invalid(.reason, let reason) {
+                // Named by the property, with its value, so that a person finds the line.
+                throw .invalid(field: .property(Self.closureProperty), reason: "‘\(line.value.prefix(40))’: \(reason)")
+            }
         }
         closures.sort()
         for (a, b) in zip(closures, closures.dropFirst()) where b.first <= a.last {

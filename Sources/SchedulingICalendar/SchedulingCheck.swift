@@ -52,6 +52,8 @@ public struct SchedulingRecordLines: Sendable {
     private var items: [String: Int] = [:]
     /// Instances: `UID`, and the date their `RECURRENCE-ID` is written on (`YYYYMMDD`).
     private var instances: [String: Int] = [:]
+    /// The calendar's own properties (`X-HORARI-CLOSURE`…): their lines and values, by name.
+    private var properties: [String: [(line: Int, value: String)]] = [:]
 
     /// Indexes a calendar file's text.
     public init(bytes: [UInt8]) {
@@ -84,6 +86,10 @@ public struct SchedulingRecordLines: Sendable {
                 }
                 depth = max(0, depth - 1)
             default:
+                if depth == 1 {
+                    let bare = name.split(separator: ";", maxSplits: 1).first.map(String.init) ?? name
+                    properties[bare, default: []].append((line, value))
+                }
                 guard depth == 2, current != nil else { break }
                 // `NAME;PARAMS`: the name is what comes before any parameter.
                 let bare = name.split(separator: ";", maxSplits: 1).first.map(String.init) ?? name
@@ -114,6 +120,17 @@ public struct SchedulingRecordLines: Sendable {
             start = end + 1
         }
         if !logical.isEmpty { finish(logical, logicalLine) }
+    }
+
+    /// The line of one of the calendar's own properties (not a component's):
+    /// the first of that name whose value holds `text`, else the first of
+    /// that name; `nil` when the text has none.
+    /// - Parameters:
+    ///   - name: the property's name, such as `X-HORARI-CLOSURE`.
+    ///   - text: part of its value, as an error quotes it.
+    public func line(ofCalendarProperty name: String, holding text: String? = nil) -> Int? {
+        guard let found = properties[name.uppercased()] else { return nil }
+        return (text.flatMap { t in found.first { $0.value.contains(t) } } ?? found.first)?.line
     }
 
     /// The line a record begins on, when the text has it.

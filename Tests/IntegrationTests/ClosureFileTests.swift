@@ -64,7 +64,13 @@ struct ClosureFileTests {
         }
         var backwards = calendar
         backwards.properties.append(ContentLine(name: "X-HORARI-CLOSURE", parameters: [.init(name: "X-HORARI-FROM", values: ["20261226"]), .init(name: "X-HORARI-THROUGH", values: ["20261224"])], value: "X"))
-        #expect(throws: SchedulingError.invalid(field: .closure, reason: "2026-12-26..2026-12-24 ends before it starts; write the earlier date first")) { try backwards.gymClosures() }
+        #expect(throws: SchedulingError.invalid(field: .property("X-HORARI-CLOSURE"), reason: "‘X’: 2026-12-26..2026-12-24 ends before it starts; write the earlier date first")) {
+            try backwards.gymClosures()
+        }
+        // The line a person is sent to: the closure's own.
+        let text = ICalendarExporter().export(backwards)
+        let line = text.components(separatedBy: "\r\n").firstIndex { $0.hasPrefix("X-HORARI-CLOSURE") }.map { $0 + 1 }
+        #expect(line != nil && SchedulingRecordLines(bytes: Array(text.utf8)).line(ofCalendarProperty: "X-HORARI-CLOSURE", holding: "X") == line)
         var twice = calendar
         for (from, through) in [("20261224", "20261226"), ("20261226", "20261231")] {
             twice.properties.append(ContentLine(name: "X-HORARI-CLOSURE", parameters: [.init(name: "X-HORARI-FROM", values: [from]), .init(name: "X-HORARI-THROUGH", values: [through])], value: "Holidays"))
