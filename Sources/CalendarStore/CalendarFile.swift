@@ -364,7 +364,8 @@ public enum CalendarFile {
                   isCalendar(parts.dropLast(2).joined(separator: "."))
             else { continue }
             guard kill(pid, 0) != 0, errno == ESRCH else { continue }
-            unlink(folder.appendingPathComponent(name).path)
+            // A leftover another process may clear at the same moment: gone either way.
+            try? SystemCall.unlink(folder.appendingPathComponent(name).path)
         }
     }
 

@@ -128,7 +128,9 @@ struct FolderStore {
             let url = folder.appendingPathComponent(name)
             do throws(CalendarStoreError) {
                 if write.contents.isEmpty {
-                    if unlink(url.path) != 0, errno != ENOENT { throw CalendarStoreError(.io, "cannot remove \(url.path): \(String(cString: strerror(errno)))") }
+                    do { try SystemCall.unlink(url.path) } catch where error.errno != ENOENT {
+                        throw CalendarStoreError(.io, "cannot remove \(url.path): \(error.reason)")
+                    } catch {}  // already gone is gone
                 } else {
                     try Self.writeAtomically(Resources.text(of: write.contents, in: after, exporter: exporter), to: url)
                 }

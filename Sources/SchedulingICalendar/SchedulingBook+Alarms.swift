@@ -38,4 +38,24 @@ extension SchedulingBook {
     public func alarms(coach coachID: String, from: Date, to: Date, defaults: [Alarm]) throws(SchedulingError) -> AlarmReport {
         try coachSchedule(coach: coachID).alarms(from: from, to: to, floatingZone: timeZone, defaults: defaults)
     }
+
+    /// ``alarms(member:from:to:defaults:)`` over a `DateInterval` (its end excluded).
+    /// - Parameters:
+    ///   - memberID: the member.
+    ///   - window: when.
+    ///   - defaults: the alarms every booked class has.
+    /// - Throws: `SchedulingError.unknownMember(_:)`.
+    public func alarms(member memberID: String, in window: DateInterval, defaults: [Alarm]) throws(SchedulingError) -> AlarmReport {
+        try alarms(member: memberID, from: window.start, to: window.end, defaults: defaults)
+    }
+
+    /// ``alarms(coach:from:to:defaults:)`` over a `DateInterval` (its end excluded).
+    /// - Parameters:
+    ///   - coachID: the coach.
+    ///   - window: when.
+    ///   - defaults: the alarms every session has.
+    /// - Throws: `SchedulingError.unknownCoach(_:)`.
+    public func alarms(coach coachID: String, in window: DateInterval, defaults: [Alarm]) throws(SchedulingError) -> AlarmReport {
+        try alarms(coach: coachID, from: window.start, to: window.end, defaults: defaults)
+    }
 }

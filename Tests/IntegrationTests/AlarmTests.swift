@@ -152,6 +152,8 @@ struct AlarmTests {
         let marta = try book.alarms(member: "marta", from: week.0, to: week.1, defaults: [hour])
         #expect(marta.instants.map { $0.time } == [try Gym.now("2026-11-23 17:30"), try Gym.now("2026-11-25 17:30")])
         #expect(marta.instants.allSatisfy { $0.isDefault && $0.title == "Yoga" })
+        // The same window as a DateInterval (issue 30, 5).
+        #expect(try book.alarms(member: "marta", in: DateInterval(start: week.0, end: week.1), defaults: [hour]).instants.map(\.time) == marta.instants.map(\.time))
         #expect(try book.alarms(member: "aina", from: week.0, to: week.1, defaults: [hour]).instants.isEmpty)
         #expect(try book.alarms(member: "oriol", from: week.0, to: week.1, defaults: [hour]).instants.map(\.title) == ["Yoga", "Spinning"])
         #expect(throws: SchedulingError.self) { try book.alarms(member: "nobody", from: week.0, to: week.1, defaults: [hour]) }
@@ -169,5 +171,7 @@ struct AlarmTests {
         let report = try book.alarms(coach: "marc", from: try Gym.now("2026-11-23 00:00"), to: try Gym.now("2026-11-30 00:00"), defaults: [before])
         #expect(report.instants.map(\.occurrence.uid) == ["s1"])
         #expect(report.instants.first?.time == (try Gym.now("2026-11-24 09:30")))
+        let window = DateInterval(start: try Gym.now("2026-11-23 00:00"), end: try Gym.now("2026-11-30 00:00"))
+        #expect(try book.alarms(coach: "marc", in: window, defaults: [before]).instants.map(\.occurrence.uid) == ["s1"])
     }
 }
