@@ -181,18 +181,31 @@ struct LockTests {
     func waitingIsSaid() throws {
         let runner = try CLIRunner()
         defer { runner.cleanUp() }
-        // Another process holds the calendar's folder: util-linux's flock, for two seconds.
+        // Another process holds the calendar's folder (util-linux's flock)
+        // until told to let go: no race with the machine's load, which once
+        // let a two-second holder finish before horari had started.
+        let held = runner.work.appendingPathComponent(".held"), release = runner.work.appendingPathComponent(".release")
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-        holder.arguments = [runner.work.path, "sleep", "2"]
+        holder.arguments = [runner.work.path, "/bin/sh", "-c", "touch '\(held.path)'; while [ ! -e '\(release.path)' ]; do sleep 0.05; done"]
         try holder.run()
         defer { holder.waitUntilExit() }
-        Thread.sleep(forTimeInterval: 0.3)
-        let started = Date()
+        for _ in 0..<600 where !FileManager.default.fileExists(atPath: held.path) { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(FileManager.default.fileExists(atPath: held.path), "flock never took the folder")
+        // The holder lets go once horari says it is waiting (or after a minute, and the test fails).
+        let stderr = runner.work.appendingPathComponent(".stderr")
+        let releaser = Thread {
+            for _ in 0..<1200 {
+                if let text = try? CLIRunner.text(of: stderr), text.contains("waiting") { break }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            _ = FileManager.default.createFile(atPath: release.path, contents: nil)
+        }
+        releaser.start()
         let add = try runner.run(["add", "Lunch", "--start", "2026-11-24 14:00", "--calendar", "$WORK/gym.ics"])
         #expect(add.status == 0, "\(add.stderr)")
         #expect(add.stderr == "waiting for another horari to finish with gym.ics…\n")
-        #expect(Date().timeIntervalSince(started) > 1.2, "it waited for the lock")
+        #expect(FileManager.default.fileExists(atPath: release.path), "horari finished while the folder was held")
     }
 }
 
