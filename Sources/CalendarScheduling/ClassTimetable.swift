@@ -85,7 +85,7 @@ extension ClassTimetable {
 
     func makeOccurrence(_ s: ClassSeries, _ date: LocalDate) -> ClassOccurrence {
         var start = s.time.on(date), duration = s.duration, cancelled = false, moved = false
-        let closed = closure(on: date)
+        let closed = closure(of: s, on: date)
         switch closed == nil ? s.changes[date] : .cancelled {
         case .cancelled: cancelled = true
         case .moved(let to, let m):
@@ -149,7 +149,8 @@ extension ClassTimetable {
 
     mutating func cancelOccurrence(classID: String, on date: LocalDate) throws(SchedulingError) -> AffectedBookings {
         let key = try occurrenceKey(classID, date)
-        if let c = closure(on: date) { throw .gymClosed(what: try classSeries(classID).title, date: date, closure: c) }
+        let series = try classSeries(classID)
+        if let c = closure(of: series, on: date) { throw .gymClosed(what: series.title, date: date, closure: c) }
         classesByID[classID]?.changes[date] = .cancelled
         let removed = removeRosters { $0 == key }
         return removed.first ?? AffectedBookings(occurrence: key, confirmed: [], waitlisted: [])
@@ -158,7 +159,8 @@ extension ClassTimetable {
     mutating func moveOccurrence(classID: String, on date: LocalDate, to start: LocalDateTime, duration: Duration?) throws(SchedulingError) -> ClassOccurrence {
         let key = try occurrenceKey(classID, date)
         let title = try classSeries(classID).title
-        for day in [date, start.date] { if let c = closure(on: day) { throw .gymClosed(what: title, date: day, closure: c) } }
+        // Onto a closed date, never; off one (a class moved out of a closure), as any move.
+        if let c = closure(on: start.date) { throw .gymClosed(what: title, date: start.date, closure: c) }
         let length = duration ?? classesByID[classID]?.duration ?? .zero
         try SchedulingBook.checkLength(length, "a class")
         if let other = try occurrenceOverlapping(classID: classID, besides: date, start: start, length: length) {
@@ -236,7 +238,14 @@ extension SchedulingBook {
     /// - Throws: ``SchedulingError/unknownClass(_:)``, or a series the book cannot take.
     @discardableResult
     public mutating func updateClass(_ series: ClassSeries) throws(SchedulingError) -> [AffectedBookings] {
-        try checkOpeningHours(of: series)
+        let old = try classSeries(series.id)
+        // The gym's hours and closures bound what changes, as for a new class or a move; what stays as it was is kept.
+        if (series.time, series.duration, series.weekdays) != (old.time, old.duration, old.weekdays) { try checkOpeningHours(of: series) }
+        for (date, change) in series.changes.sorted(by: { $0.key < $1.key }) where change != old.changes[date] {
+            guard case .moved(let to, let length) = change else { continue }
+            if let c = closure(on: to.date) { throw .gymClosed(what: series.title, date: to.date, closure: c) }
+            try checkOpeningHours(series.title, on: to.date, at: to, for: length)
+        }
         return try classTimetable.updateClass(series)
     }
 

@@ -140,14 +140,21 @@ extension ClassTimetable {
         var gone: [ClassOccurrence.ID] = []
         for id in classesByID.keys.sorted() {
             guard var series = classesByID[id] else { continue }
-            var day = max(closure.first, series.firstDate)
-            while day <= closure.last, series.lastDate.map({ day <= $0 }) ?? true {
-                if series.meets(on: day) {
-                    if series.changes[day] != .cancelled { gone.append(.init(classID: id, date: day)) }
-                    // The closure cancels it now; opening again gives the timetable back.
-                    series.changes[day] = nil
+            // By day numbers: a closure may end on the last date a LocalDate holds.
+            let last = min(closure.last.dayNumber, series.lastDate?.dayNumber ?? Int.max)
+            for n in stride(from: max(closure.first, series.firstDate).dayNumber, through: last, by: 1) {
+                let day = LocalDate(dayNumber: n)
+                guard series.meets(on: day) else { continue }
+                switch series.changes[day] {
+                case .moved(let to, _)? where !closure.contains(to.date):
+                    continue  // it takes place elsewhere, on a day the gym is open
+                case .cancelled?:
+                    break
+                default:
+                    gone.append(.init(classID: id, date: day))
                 }
-                day = day.adding(days: 1)
+                // The closure cancels it now; opening again gives the timetable back.
+                series.changes[day] = nil
             }
             // One moved onto a closed date from another is cancelled for good.
             for (date, change) in series.changes where !closure.contains(date) {
@@ -197,6 +204,17 @@ extension ClassTimetable {
             let closed = series.changes.filter { $0.value == .cancelled && closure(on: $0.key) != nil }.map(\.key)
             for date in closed { classesByID[id]?.changes[date] = nil }
         }
+        // A place in a closed occurrence (a file or JSON edited by hand, another client's attendee) is not kept.
+        let closed = Set(rosters.keys.filter { key in classesByID[key.classID].map { closure(of: $0, on: key.date) != nil } ?? false })
+        _ = removeRosters { closed.contains($0) }
+    }
+
+    /// The closure an occurrence falls in: by the date it takes place on
+    /// (after a move), so one moved off a closed date meets, and none is
+    /// moved onto one (``SchedulingBook/moveOccurrence(classID:on:to:duration:)`` refuses).
+    func closure(of series: ClassSeries, on date: LocalDate) -> GymClosure? {
+        if case .moved(let to, _)? = series.changes[date] { return closure(on: to.date) }
+        return closure(on: date)
     }
 }
 
@@ -253,27 +271,42 @@ extension SchedulingBook {
 
 extension SchedulingBook {
     /// Refuses a session or moved occurrence outside the gym's opening
-    /// hours on its date (its weekday's, or the date's own).
+    /// hours on its date (its weekday's, or the date's own). Its end is
+    /// read on the clock at its last instant, so a day the clocks change
+    /// counts the hour it gains or loses; it may run into the next day where
+    /// the gym is open through midnight.
     func checkOpeningHours(_ what: String, on date: LocalDate, at start: LocalDateTime, for length: Duration) throws(SchedulingError) {
         guard let openingHours, !openingHours.isUnset else { return }
-        let from = start.localSeconds - Int64(start.date.dayNumber) * 86_400
-        let hours = openingHours.hours(on: date)
-        try Self.fit(what, when: "on \(date)", minutes: Int(from / 60), length: length, hours)
+        let from = Int((start.localSeconds - Int64(start.date.dayNumber) * 86_400) / 60)
+        let endWall = wall(instant(start) + length.components.seconds)
+        let end = Int((endWall.localSeconds - Int64(date.dayNumber) * 86_400) / 60)
+        try Self.fit(what, when: "on \(date)", from: from, to: end, openingHours.hours(on: date), next: openingHours.hours(on: date.adding(days: 1)))
     }
 
     /// Refuses a class that meets, on any of its weekdays, outside the
-    /// gym's weekly opening hours.
+    /// gym's weekly opening hours. A date's own hours bound what is booked
+    /// on that date — sessions and moved occurrences —; a class meets by the
+    /// week's (close the gym, or move or cancel the occurrence, for a day it cannot).
     func checkOpeningHours(of series: ClassSeries) throws(SchedulingError) {
         guard let openingHours, !openingHours.isUnset else { return }
         for day in series.weekdays {
-            try Self.fit(series.title, when: "on \(day.name)s", minutes: series.time.minutes, length: series.duration, openingHours.weekly[day] ?? [])
+            let next = Weekday.allCases[(day.rawValue + 1) % 7]
+            try Self.fit(series.title, when: "on \(day.name)s", from: series.time.minutes, to: series.time.minutes + series.duration.wholeMinutes,
+                         openingHours.weekly[day] ?? [], next: openingHours.weekly[next] ?? [])
         }
     }
 
-    private static func fit(_ what: String, when: String, minutes: Int, length: Duration, _ hours: [TimeRange]) throws(SchedulingError) {
-        let end = minutes + length.wholeMinutes
-        guard !hours.contains(where: { $0.start.minutes <= minutes && end <= $0.end.minutes }) else { return }
-        let clock = { (m: Int) in (try? TimeOfDay(hour: m / 60 % 25, minute: m % 60))?.description ?? "\(m / 60):\(m % 60)" }
-        throw .outsideOpeningHours(what: what, when: when, start: clock(minutes), end: end > 1440 ? "the next day" : clock(end), hours: hours)
+    /// Whether minutes `from`..`to` of a day (`to` past 1440 runs into the
+    /// next) lie in one of `hours`, continued at midnight into one of `next`.
+    private static func fit(_ what: String, when: String, from: Int, to end: Int, _ hours: [TimeRange], next: [TimeRange]) throws(SchedulingError) {
+        let inside = hours.contains { range in
+            guard range.start.minutes <= from else { return false }
+            if end <= range.end.minutes { return true }
+            // Open through midnight, and from midnight the next day long enough.
+            return range.end.minutes == 1440 && next.contains { $0.start.minutes == 0 && end - 1440 <= $0.end.minutes }
+        }
+        guard !inside else { return }
+        let clock = { (m: Int) in (try? TimeOfDay(hour: m / 60, minute: m % 60))?.description ?? "the next day" }
+        throw .outsideOpeningHours(what: what, when: when, start: clock(from), end: end > 1440 ? "\(clock(end - 1440)) the next day" : clock(end), hours: hours)
     }
 }

@@ -42,7 +42,10 @@ public struct SchedulingBook: Sendable {
     /// class and moved occurrence, and every new or moved session, must lie
     /// inside one stretch of it (``SchedulingError/outsideOpeningHours(what:when:start:end:hours:)``);
     /// `nil` (the default) for no limit. What the book holds already is kept.
-    public var openingHours: WorkingHours?
+    public var openingHours: WorkingHours? {
+        // No hours at all is no limit, as `nil` is (and reads back so from a calendar).
+        didSet { if openingHours?.isUnset == true { openingHours = nil } }
+    }
 
     /// The coaches with their hours, their clients, and the members.
     public internal(set) var people = PeopleDirectory()

@@ -195,10 +195,11 @@ extension SchedulingBook {
         // A closed date is an EXDATE like a cancelled one: every calendar hides it.
         var closed = Set(series.changes.filter { $0.value == .cancelled }.keys)
         for c in closures where c.last >= series.firstDate && series.lastDate.map({ c.first <= $0 }) ?? true {
-            var day = max(c.first, series.firstDate)
-            while day <= c.last {
-                if series.meets(on: day) { closed.insert(day) }
-                day = day.adding(days: 1)
+            // By day numbers: a closure may end on the last date a LocalDate holds.
+            for n in stride(from: max(c.first, series.firstDate).dayNumber, through: c.last.dayNumber, by: 1) {
+                let day = LocalDate(dayNumber: n)
+                // One moved off the closed date takes place: its instance is written, not excluded.
+                if series.meets(on: day), series.changes[day] == nil || series.changes[day] == .cancelled { closed.insert(day) }
             }
         }
         let cancelled = closed.sorted().map(original)

@@ -58,11 +58,18 @@ struct ClosureTests {
         #expect(booking?.errorCode == 26)
         #expect(refusal { try book.moveOccurrence(classID: "yoga", on: try Gym.day("2026-12-23"), to: try Gym.at("2026-12-24 18:30")) }
                 == .gymClosed(what: "Yoga", date: try Gym.day("2026-12-24"), closure: closure))
-        #expect(refusal { try book.moveOccurrence(classID: "spin", on: friday, to: try Gym.at("2026-12-26 07:00")) } == .gymClosed(what: "Spinning", date: friday, closure: closure))
         #expect(refusal { try book.cancelOccurrence(classID: "spin", on: friday) } == .gymClosed(what: "Spinning", date: friday, closure: closure))
+        #expect(refusal { try book.updateClass({ var s = try book.classSeries("yoga"); s.changes[try Gym.day("2026-12-28")] = .moved(to: try Gym.at("2026-12-24 18:30"), duration: .minutes(60)); return s }()) }
+                == .gymClosed(what: "Yoga", date: try Gym.day("2026-12-24"), closure: closure))
         let session = refusal { try book.addSession(coach: "marc", client: "anna", start: try Gym.at("2026-12-24 10:00"), duration: .minutes(60), now: booked) }
         #expect(session == .gymClosed(what: "a session", date: try Gym.day("2026-12-24"), closure: closure))
         #expect(book == before)
+        // Moved out of the closure, to a day the gym is open, the occurrence meets there.
+        try book.moveOccurrence(classID: "spin", on: friday, to: try Gym.at("2026-12-26 07:00"))
+        let moved = try book.occurrence(classID: "spin", on: friday)
+        let saturday = try Gym.at("2026-12-26 07:00")
+        #expect(!moved.isCancelled && moved.closure == nil && moved.start == saturday)
+        try book.book(member: "marta", classID: "spin", on: friday, now: booked)
     }
 
     @Test("opening again gives the timetable back but not the places; opening part of a closure splits it; opening an open date is refused")
@@ -90,8 +97,18 @@ struct ClosureTests {
         #expect(try !other.occurrence(classID: "yoga", on: try Gym.day("2026-12-28")).isCancelled)
     }
 
-    @Test("an occurrence moved onto a closed date is cancelled for good and its members listed; one moved off a closed date goes back to its date's closure")
+    @Test("an occurrence moved off a closed date still meets, with its places; one moved onto it is cancelled for good and its members listed")
     func movedOccurrences() throws {
+        var off = try Gym.book()
+        let wednesday = try Gym.day("2026-12-23")
+        try off.book(member: "oriol", classID: "yoga", on: wednesday, now: booked)
+        try off.moveOccurrence(classID: "yoga", on: wednesday, to: try Gym.at("2026-12-22 18:30"))
+        let kept = try off.close(try GymClosure(first: wednesday, last: wednesday, reason: "Boiler"))
+        #expect(kept.cancelled.isEmpty && kept.members.isEmpty)
+        let o = try off.occurrence(classID: "yoga", on: wednesday)
+        let tuesday = try Gym.at("2026-12-22 18:30")
+        #expect(!o.isCancelled && o.booked == 1 && o.start == tuesday)
+
         var book = try Gym.book()
         let monday = try Gym.day("2026-12-21")
         try book.book(member: "marta", classID: "yoga", on: monday, now: booked)
@@ -99,8 +116,8 @@ struct ClosureTests {
         let report = try book.close(try GymClosure(first: Gym.day("2026-12-22"), last: Gym.day("2026-12-22"), reason: "Boiler"))
         #expect(report.cancelled == [.init(classID: "yoga", date: monday)])
         #expect(report.members == ["marta"])
-        let o = try book.occurrence(classID: "yoga", on: monday)
-        #expect(o.isCancelled && o.closure == nil)
+        let gone = try book.occurrence(classID: "yoga", on: monday)
+        #expect(gone.isCancelled && gone.closure == nil)
         try book.open(from: try Gym.day("2026-12-22"), through: try Gym.day("2026-12-22"))
         #expect(try book.occurrence(classID: "yoga", on: monday).isCancelled)
     }
@@ -145,6 +162,11 @@ struct ClosureTests {
         let again = try JSONDecoder().decode(SchedulingBook.self, from: data)
         #expect(again == book)
         #expect(try again.occurrence(classID: "spin", on: try Gym.day("2026-12-25")).closure?.reason == "Christmas")
+        // A roster on a closed date (JSON edited by hand) is not kept: the occurrence does not meet.
+        let rostered = text.replacingOccurrences(of: #""rosters":[]"#, with: #""rosters":[{"booked":["marta"],"classID":"spin","date":"2026-12-25","waiting":[]}]"#)
+        #expect(rostered != text)
+        let restored = try JSONDecoder().decode(SchedulingBook.self, from: Data(rostered.utf8))
+        #expect(try restored.bookings(member: "marta").isEmpty)
         let overlapping = text.replacingOccurrences(of: #"[{"first":"2026-12-24""#, with: #"[{"first":"2026-12-25","last":"2026-12-28","reason":"Works"},{"first":"2026-12-24""#)
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(SchedulingBook.self, from: Data(overlapping.utf8)) }
     }
@@ -183,5 +205,40 @@ struct ClosureTests {
         try book.addClass(fits)
         try book.moveOccurrence(classID: "yoga", on: try Gym.day("2026-12-07"), to: try Gym.at("2026-12-07 17:00"))
         #expect(try book.classSeries("spin").time == TimeOfDay(parsing: "07:00"))
+        // A change that leaves time, length and days alone is not held to the hours (Spinning at 07:00 stays bookable with fewer places).
+        var spin = try book.classSeries("spin")
+        spin.capacity = 12
+        try book.updateClass(spin)
+        // No hours at all is no limit, as nil is.
+        book.openingHours = WorkingHours()
+        #expect(book.openingHours == nil)
+    }
+
+    @Test("opening hours through midnight: a session may run into the next day where the gym is open from midnight; a day the clocks go back counts its hour")
+    func hoursAcrossMidnightAndClockChanges() throws {
+        var book = try Gym.book()
+        var hours = WorkingHours()
+        try hours.set([TimeRange(parsing: "00:00-24:00")], on: Weekday.allCases)
+        book.openingHours = hours
+        try book.addSession(coach: "marc", client: "anna", start: try Gym.at("2026-11-27 23:30"), duration: .minutes(60), now: booked)
+        var late = WorkingHours()
+        try late.set([TimeRange(parsing: "08:00-24:00")], on: Weekday.allCases)
+        book.openingHours = late
+        #expect(refusal { try book.addSession(coach: "marc", client: "pau", start: try Gym.at("2026-11-27 23:30"), duration: .minutes(60), now: booked) }
+                == .outsideOpeningHours(what: "a session", when: "on 2026-11-27", start: "23:30", end: "00:30 the next day", hours: [try TimeRange(parsing: "08:00-24:00")]))
+        // 2026-10-25 in Madrid: 02:00–03:00 happens twice. Open until 02:30, a session from 01:30 for 90 minutes ends at 02:00 on the clock (the second time), inside.
+        var night = WorkingHours()
+        try night.set([TimeRange(parsing: "00:00-02:30")], on: [.sunday])
+        book.openingHours = night
+        try book.addSession(coach: "laia", client: "joan", start: try Gym.at("2026-10-25 01:30"), duration: .minutes(90), now: try Gym.now("2026-10-01 10:00"))
+    }
+
+    @Test("a closure ending on the last date a date holds is made, and does not hang")
+    func lastDate() throws {
+        var book = try Gym.book()
+        let last = LocalDate(dayNumber: Int.max / 2)
+        let closure = try GymClosure(first: last.adding(days: -10), last: last, reason: "The end")
+        try book.close(closure)
+        #expect(book.closures == [closure])
     }
 }
