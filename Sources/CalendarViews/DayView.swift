@@ -44,23 +44,43 @@ public struct DayView: Hashable, Sendable, Codable {
         public var today: LocalDate?
         /// The words to use.
         public var names: CalendarNames
-        /// The least height, in minutes, an item takes in the layout, so that
-        /// an instant or a five-minute item still gets room to be read; items
-        /// closer than this are set side by side. Their times are not changed.
-        public var minimumMinutes: Int
+        /// The least height an item takes in the layout, so that an instant
+        /// or a five-minute item still gets room to be read; items closer
+        /// than this are set side by side. Their times are not changed. A
+        /// `Duration`, as every length in Horari's API; the layout counts
+        /// whole minutes, at least one.
+        public var minimumLength: Duration
+
+        /// ``minimumLength`` in whole minutes.
+        @available(*, deprecated, renamed: "minimumLength", message: "lengths are Durations in Horari's API: `.minutes(15)`")
+        public var minimumMinutes: Int {
+            get { minimumLength.wholeMinutes }
+            set { minimumLength = .seconds(newValue * 60) }
+        }
 
         /// Creates options.
-        public init(timeZone: ZoneRules? = nil, today: LocalDate? = nil, names: CalendarNames = .english, minimumMinutes: Int = 15) {
+        /// - Parameters:
+        ///   - timeZone: the zone to show times on; `nil` for the schedule's own.
+        ///   - today: today's date in that zone.
+        ///   - names: the words to use.
+        ///   - minimumLength: the least height an item takes in the layout.
+        public init(timeZone: ZoneRules? = nil, today: LocalDate? = nil, names: CalendarNames = .english, minimumLength: Duration = .seconds(15 * 60)) {
             self.timeZone = timeZone
             self.today = today
             self.names = names
-            self.minimumMinutes = minimumMinutes
+            self.minimumLength = minimumLength
+        }
+
+        /// Creates options with the least height in whole minutes.
+        @available(*, deprecated, renamed: "init(timeZone:today:names:minimumLength:)", message: "lengths are Durations in Horari's API: `minimumLength: .minutes(15)`")
+        public init(timeZone: ZoneRules? = nil, today: LocalDate? = nil, names: CalendarNames = .english, minimumMinutes: Int) {
+            self.init(timeZone: timeZone, today: today, names: names, minimumLength: .seconds(minimumMinutes * 60))
         }
 
         /// Creates options with the display zone under its old name.
         @available(*, deprecated, renamed: "init(timeZone:)", message: "the display zone is `timeZone`, as everywhere in Horari")
         public init(zone: ZoneRules?, today: LocalDate? = nil, names: CalendarNames = .english, minimumMinutes: Int = 15) {
-            self.init(timeZone: zone, today: today, names: names, minimumMinutes: minimumMinutes)
+            self.init(timeZone: zone, today: today, names: names, minimumLength: .seconds(minimumMinutes * 60))
         }
 
     }
@@ -131,7 +151,7 @@ public struct DayView: Hashable, Sendable, Codable {
                                    continuesFromPreviousDay: startWall < 0, continuesToNextDay: endWall > 86_400,
                                    column: 0, columnCount: 1, columnSpan: 1))
         }
-        Self.layOut(&timed, minimumMinutes: max(1, options.minimumMinutes))
+        Self.layOut(&timed, minimumMinutes: max(1, options.minimumLength.wholeMinutes))
         self.allDay = allDay
         self.timed = timed
         slots = (0..<24).map { hour in

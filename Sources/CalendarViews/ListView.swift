@@ -5,7 +5,7 @@ import Foundation
 /// month, a page at a time.
 ///
 /// ```swift
-/// let options = ListView.Options(zone: try .named("Europe/Madrid"), limit: 20)
+/// let options = ListView.Options(timeZone: try .named("Europe/Madrid"), limit: 20)
 /// var page = ListView(from: try LocalDate(year: 2026, month: 11, day: 22), schedule: schedule, options: options)
 /// while let next = page.nextPage {
 ///     page = ListView(after: next, schedule: schedule, options: options)

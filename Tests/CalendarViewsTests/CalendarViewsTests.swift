@@ -161,6 +161,10 @@ struct DayViewTests {
         #expect(view.timed.map(\.column) == [0, 1])
         #expect(view.timed.map(\.startMinute) == [540, 550])
         #expect(view.timed.map(\.endMinute) == [545, 560])
+        // A minimum of five minutes, a Duration as every length: the two fit one above the other.
+        let tight = DayView(date: try LocalDate(year: 2026, month: 3, day: 10), schedule: try Make.day(["09:00-09:05", "09:10-09:20"]),
+                            options: .init(timeZone: madrid, minimumLength: .minutes(5)))
+        #expect(tight.timed.map(\.column) == [0, 0])
     }
 
     @Test("Across midnight on both days, cut at the edges; all-day apart; slots list what overlaps each hour")
