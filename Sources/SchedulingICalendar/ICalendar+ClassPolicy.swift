@@ -1,5 +1,6 @@
 import CalendarCore
 import CalendarScheduling
+import Foundation
 import ICalendarKit
 
 /// A gym's rules for booking its classes (`ClassBookingPolicy`), kept in the
@@ -69,5 +70,28 @@ extension ICalendar {
         if let days = policy.bookingWindowDays { properties.append(ContentLine(name: Self.bookingWindowProperty, value: String(days))) }
         if let cutoff = policy.cancellationCutoff { properties.append(ContentLine(name: Self.cancellationCutoffProperty, value: ISOText.duration(cutoff))) }
         if let limit = policy.weeklyLimit { properties.append(ContentLine(name: Self.weeklyLimitProperty, value: String(limit))) }
+    }
+}
+
+extension ICalendar {
+    /// The calendar property that holds a desk's lease on the whole book
+    /// (CalendarStore's `SchedulingStore`, on a CalDAV collection under a
+    /// weekly limit): `TOKEN UNTIL`, `UNTIL` a UTC date-time.
+    package static let leaseProperty = "X-HORARI-LEASE"
+
+    /// The lease the calendar records, if any: who holds it and until when.
+    package var bookLease: (token: String, until: Date)? {
+        guard let value = properties.first(where: { $0.name == Self.leaseProperty })?.value else { return nil }
+        let parts = value.split(separator: " ")
+        guard parts.count == 2, let until = try? CalendarTime(icalValue: parts[1]).instant(floatingIn: .utc) else { return nil }
+        return (String(parts[0]), until)
+    }
+
+    /// Records a lease in place of any other; `nil` removes it.
+    package mutating func setBookLease(_ lease: (token: String, until: Date)?) {
+        properties.removeAll { $0.name == Self.leaseProperty }
+        guard let lease else { return }
+        let until = CalendarTime.utc(LocalDateTime(localSeconds: Int64(lease.until.timeIntervalSince1970.rounded(.up))))
+        properties.append(ContentLine(name: Self.leaseProperty, value: lease.token + " " + until.icalValue))
     }
 }

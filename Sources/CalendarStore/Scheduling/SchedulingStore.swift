@@ -25,6 +25,13 @@ import SchedulingICalendar
 ///   (`SchedulingBook.classPolicy`, set with a change of the whole book), so
 ///   every desk applies the same rules. A weekly limit counts a member's
 ///   other bookings, so a booking under one is a change of the whole book.
+///   On a CalDAV collection such a change first takes the book's lease
+///   (`X-HORARI-LEASE` in the calendar's own resource, written only if no
+///   one wrote it since, for 30 seconds at most) and gives it back when its
+///   writes are made: a server's `If-Match` guards one resource, and two
+///   desks booking one member into two classes of a week each wrote only
+///   its class's, read the other's before it was made, and both passed the
+///   limit (a file and a folder have a lock of their own).
 ///
 /// The calls made through one store (and its copies) take turns, waiting
 /// without blocking a thread; stores made
@@ -147,17 +154,80 @@ public struct SchedulingStore: Sendable {
         try await turns.run { () async throws(SchedulingStoreError) in try await changeWhole(body) }
     }
 
-    /// ``change(_:)``, in this call's turn.
+    /// ``change(_:)``, in this call's turn: under a weekly limit on a
+    /// collection, holding the book's lease.
     private func changeWhole<T: Sendable>(_ body: (inout SchedulingBook) throws -> T) async throws(SchedulingStoreError) -> T {
+        do {
+            return try await changeWhole(body, lease: nil)
+        } catch let error where error.isLeaseNeeded {
+            let token = UUID().uuidString
+            try await takeLease(token)
+            do {
+                let result = try await changeWhole(body, lease: token)
+                try? await giveBackLease(token)
+                return result
+            } catch {
+                try? await giveBackLease(token)
+                throw error
+            }
+        }
+    }
+
+    private func changeWhole<T: Sendable>(_ body: (inout SchedulingBook) throws -> T, lease: String?) async throws(SchedulingStoreError) -> T {
         let newZone = settings.newCalendarZone ?? TimeZone.current.identifier
         let inParts = !store.location.isFile
         do {
             return try await store.update(exporterFor: exporter, whileWaiting: settings.whileWaiting, ifDamaged: settings.ifDamaged) { calendar in
                 if calendar.calendarZone(namedBy: ICalendar.bookZoneProperties) == nil, calendar.items.isEmpty { calendar.timeZone = newZone }
                 var book = try readBook(calendar)
+                if case .collection = store.location, book.classPolicy?.weeklyLimit != nil, calendar.bookLease?.token != lease || lease == nil {
+                    throw LeaseNeeded()
+                }
                 let result = try body(&book)
                 try write(book, into: &calendar, inParts: inParts)
                 return result
+            }
+        } catch { throw .from(error.underlying) }
+    }
+
+    /// A change of the whole book under a weekly limit on a collection: it must hold the book's lease.
+    struct LeaseNeeded: Error {}
+    /// Another desk holds the book's lease, until then.
+    private struct LeaseHeld: Error { let until: Date }
+
+    /// How long a lease lasts: a desk that stops holding one (a crash, a
+    /// lost connection) blocks the others this long at most.
+    static let leaseLength: TimeInterval = 30
+
+    /// Takes the book's lease, waiting while another desk holds it (a
+    /// minute at most): written only if no one wrote the calendar's own
+    /// resource since it was read, so one desk of those racing gets it.
+    private func takeLease(_ token: String) async throws(SchedulingStoreError) {
+        let deadline = Date().addingTimeInterval(60)
+        while true {
+            do {
+                try await store.update(exporterFor: exporter, whileWaiting: settings.whileWaiting, ifDamaged: settings.ifDamaged) { (calendar: inout ICalendar) throws(LeaseHeld) in
+                    let now = Date()
+                    if let other = calendar.bookLease, other.token != token, other.until > now { throw LeaseHeld(until: other.until) }
+                    calendar.setBookLease((token, now.addingTimeInterval(Self.leaseLength)))
+                }
+                return
+            } catch {
+                guard case .body(let held) = error else { throw .from(error.underlying) }
+                guard Date() < deadline else {
+                    throw .store(CalendarStoreError(.conflict, "\(store.location): another desk has held the book for a minute (until \(held.until)); nothing was changed, try again"))
+                }
+                try? await Task.sleep(for: .milliseconds(Int.random(in: 20...120)))
+                if Task.isCancelled { throw .store(CalendarStoreError(.cancelled, "cancelled while waiting for another desk; nothing was changed")) }
+            }
+        }
+    }
+
+    /// Gives the lease back, if this desk still holds it.
+    private func giveBackLease(_ token: String) async throws(SchedulingStoreError) {
+        do {
+            try await store.update(exporterFor: exporter, whileWaiting: settings.whileWaiting, ifDamaged: settings.ifDamaged) { calendar in
+                if calendar.bookLease?.token == token { calendar.setBookLease(nil) }
             }
         } catch { throw .from(error.underlying) }
     }

@@ -93,3 +93,11 @@ public enum SchedulingStoreError: HorariError, Sendable {
         }
     }
 }
+
+extension SchedulingStoreError {
+    /// Whether a change of the whole book stopped to take the book's lease first.
+    var isLeaseNeeded: Bool {
+        if case .failed(let error) = self { return error is SchedulingStore.LeaseNeeded }
+        return false
+    }
+}
