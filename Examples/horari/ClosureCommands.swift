@@ -40,14 +40,18 @@ extension Classes {
         func run() async throws {
             let (first, last) = try parseDateRange(dates, option: "DATES")
             let closure: GymClosure
-            do { closure = try GymClosure(first: first, last: last, reason: reason) } catch {
-                throw ValidationError((error.field == .reason ? "--reason: " : "DATES ") + error.reasonText)
+            do {
+                closure = try GymClosure(first: first, last: last, reason: reason)
+            } catch .invalid(let field, let why) {
+                throw ValidationError((field == .reason ? "--reason: " : "DATES ") + why)
+            } catch {
+                throw error  // a plain catch after it: without one, Swift 6.3.1 crashes here (Docs/Errors.md)
             }
             let options = book
             let (report, occurrences, people, clock) = try await book.change { b in
                 let report = try b.close(closure)
                 let occurrences = try report.cancelled.map { id throws(SchedulingError) in try b.occurrence(classID: id.classID, on: id.date) }
-                let people = report.members.map { id in (id, (try? b.member(id)).map { ($0.name, $0.email) }) }
+                let people = report.members.map { id in (try? b.member(id)) ?? Member(id: id, name: id) }
                 return (report, occurrences, people, try options.clock(for: b))
             }
             if format == .json {
@@ -66,9 +70,7 @@ extension Classes {
             if count > 0 && people.isEmpty { print("No member had a place in them.") }
             guard !people.isEmpty else { return }
             print(people.count == 1 ? "Tell this member their place is released:" : "Tell these \(people.count) members their places are released:")
-            for (id, found) in people {
-                print("  \(id)  \(found?.0.shown ?? id)\(found?.1.map { "  <\($0)>" } ?? "")")
-            }
+            for m in people { print("  \(m.id)  \(m.name.shown)\(m.email.map { "  <\($0)>" } ?? "")") }
         }
     }
 
@@ -167,7 +169,7 @@ struct ClosureJSON: Encodable {
 
     struct Person: Encodable {
         let id: String
-        let name: String?
+        let name: String
         let email: String?
     }
 
@@ -175,15 +177,15 @@ struct ClosureJSON: Encodable {
     let cancelled: [Occurrence]
     let members: [Person]
 
-    init(_ report: ClosureReport, occurrences: [ClassOccurrence], people: [(String, (String, String?)?)], clock: BookClock) {
+    init(_ report: ClosureReport, occurrences: [ClassOccurrence], people: [Member], clock: BookClock) {
         closure = ClosureDatesJSON(report.closure)
         let byID = Dictionary(report.affected.map { ($0.occurrence, $0) }, uniquingKeysWith: { a, _ in a })
         cancelled = occurrences.map { o in
-            let t = clock.instant(o.start), e = t + o.duration.components.seconds
-            return Occurrence(uid: o.id.classID, date: o.id.date, title: o.title, start: ISOText.instant(wall: clock.display.wall(t), seconds: t),
-                              end: ISOText.instant(wall: clock.display.wall(e), seconds: e), booked: byID[o.id]?.confirmed ?? [], waiting: byID[o.id]?.waitlisted ?? [])
+            let (start, end) = clock.instants(of: o)
+            return Occurrence(uid: o.id.classID, date: o.id.date, title: o.title, start: start, end: end,
+                              booked: byID[o.id]?.confirmed ?? [], waiting: byID[o.id]?.waitlisted ?? [])
         }
-        members = people.map { Person(id: $0.0, name: $0.1?.0, email: $0.1?.1) }
+        members = people.map { Person(id: $0.id, name: $0.name, email: $0.email) }
     }
 }
 
@@ -199,18 +201,4 @@ struct ClosureDatesJSON: Encodable {
 /// The body of `classes closures --format json`.
 struct ClosuresJSON: Encodable {
     let closures: [ClosureDatesJSON]
-}
-
-extension SchedulingError {
-    /// The field an `.invalid` error names, if it is one.
-    var field: Field? {
-        if case .invalid(let field, _) = self { return field }
-        return nil
-    }
-
-    /// The reason of an `.invalid` error; otherwise the whole sentence.
-    var reasonText: String {
-        if case .invalid(_, let reason) = self { return reason }
-        return description
-    }
 }

@@ -79,10 +79,8 @@ struct ClassOccurrenceJSON: Encodable {
     let closedFor: String?
 
     init(_ o: ClassOccurrence, clock: BookClock) {
-        let t = clock.instant(o.start), e = t + o.duration.components.seconds
         (uid, date, title) = (o.id.classID, o.id.date, o.title)
-        start = ISOText.instant(wall: clock.display.wall(t), seconds: t)
-        end = ISOText.instant(wall: clock.display.wall(e), seconds: e)
+        (start, end) = clock.instants(of: o)
         (capacity, booked, waiting, placesLeft, cancelled, moved) = (o.capacity, o.booked, o.waiting, o.placesLeft, o.isCancelled, o.isMoved)
         closedFor = o.closure?.reason
     }

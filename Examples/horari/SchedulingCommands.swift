@@ -181,6 +181,12 @@ struct BookClock {
         return display.span(from: t, to: t + Int64(minutes) * 60)
     }
 
+    /// A class occurrence's start and end as JSON writes instants: ISO 8601 on the display clock, with its offset.
+    func instants(of o: ClassOccurrence) -> (start: String, end: String) {
+        let t = instant(o.start), e = t + o.duration.components.seconds
+        return (ISOText.instant(wall: display.wall(t), seconds: t), ISOText.instant(wall: display.wall(e), seconds: e))
+    }
+
     /// A session's time on the display clock.
     func span(_ s: Session) -> String { span(s.start, minutes: s.duration.wholeMinutes, later: s.isLaterOfRepeatedTime) }
 

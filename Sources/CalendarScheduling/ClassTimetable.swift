@@ -244,7 +244,7 @@ extension SchedulingBook {
         for (date, change) in series.changes.sorted(by: { $0.key < $1.key }) where change != old.changes[date] {
             guard case .moved(let to, let length) = change else { continue }
             if let c = closure(on: to.date) { throw .gymClosed(what: series.title, date: to.date, closure: c) }
-            try checkOpeningHours(series.title, on: to.date, at: to, for: length)
+            try checkOpeningHours(series.title, at: to, for: length)
         }
         return try classTimetable.updateClass(series)
     }
@@ -279,7 +279,7 @@ extension SchedulingBook {
     @discardableResult
     public mutating func moveOccurrence(classID: String, on date: LocalDate, to start: LocalDateTime, duration: Duration? = nil) throws(SchedulingError) -> ClassOccurrence {
         let series = try classSeries(classID)
-        try checkOpeningHours(series.title, on: start.date, at: start, for: duration ?? series.duration)
+        try checkOpeningHours(series.title, at: start, for: duration ?? series.duration)
         return try classTimetable.moveOccurrence(classID: classID, on: date, to: start, duration: duration)
     }
 

@@ -117,6 +117,25 @@ public struct ClosureReport: Hashable, Sendable, Codable {
     }
 }
 
+extension GymClosure {
+    /// Why closures in order cannot all be kept — two overlap (the
+    /// timetable finds a date's closure by binary search) — or `nil`.
+    package static func overlap(in sorted: [GymClosure]) -> String? {
+        zip(sorted, sorted.dropFirst()).first { $1.first <= $0.last }.map { "the closures \($0) and \($1) overlap; give each closed date once" }
+    }
+}
+
+extension ClassSeries {
+    /// The dates a closure covers that the series meets on by its rule
+    /// (moved or cancelled ones too), in order.
+    package func meetingDates(in closure: GymClosure) -> [LocalDate] {
+        // By day numbers: a closure may end on the last date a LocalDate holds.
+        let first = max(closure.first, firstDate).dayNumber, last = min(closure.last.dayNumber, lastDate?.dayNumber ?? Int.max)
+        guard first <= last else { return [] }
+        return (first...last).lazy.map(LocalDate.init(dayNumber:)).filter(meets(on:))
+    }
+}
+
 // MARK: - The timetable's closures
 
 extension ClassTimetable {
@@ -140,11 +159,7 @@ extension ClassTimetable {
         var gone: [ClassOccurrence.ID] = []
         for id in classesByID.keys.sorted() {
             guard var series = classesByID[id] else { continue }
-            // By day numbers: a closure may end on the last date a LocalDate holds.
-            let last = min(closure.last.dayNumber, series.lastDate?.dayNumber ?? Int.max)
-            for n in stride(from: max(closure.first, series.firstDate).dayNumber, through: last, by: 1) {
-                let day = LocalDate(dayNumber: n)
-                guard series.meets(on: day) else { continue }
+            for day in series.meetingDates(in: closure) {
                 switch series.changes[day] {
                 case .moved(let to, _)? where !closure.contains(to.date):
                     continue  // it takes place elsewhere, on a day the gym is open
@@ -275,8 +290,9 @@ extension SchedulingBook {
     /// read on the clock at its last instant, so a day the clocks change
     /// counts the hour it gains or loses; it may run into the next day where
     /// the gym is open through midnight.
-    func checkOpeningHours(_ what: String, on date: LocalDate, at start: LocalDateTime, for length: Duration) throws(SchedulingError) {
+    func checkOpeningHours(_ what: String, at start: LocalDateTime, for length: Duration) throws(SchedulingError) {
         guard let openingHours, !openingHours.isUnset else { return }
+        let date = start.date
         let from = Int((start.localSeconds - Int64(start.date.dayNumber) * 86_400) / 60)
         let endWall = wall(instant(start) + length.components.seconds)
         let end = Int((endWall.localSeconds - Int64(date.dayNumber) * 86_400) / 60)

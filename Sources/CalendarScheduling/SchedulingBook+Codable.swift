@@ -91,10 +91,8 @@ extension SchedulingBook: Codable {
         }
         // The gym's hours and closures apply to the next change, not to what the book holds.
         openingHours = try c.decodeIfPresent(WorkingHours.self, forKey: .openingHours)
-        let closures = try c.decodeIfPresent([GymClosure].self, forKey: .closures) ?? []
-        for (a, b) in zip(closures.sorted(), closures.sorted().dropFirst()) where b.first <= a.last {
-            throw DecodingError.dataCorruptedError(forKey: .closures, in: c, debugDescription: "the closures \(a) and \(b) overlap; give each closed date once")
-        }
+        let closures = (try c.decodeIfPresent([GymClosure].self, forKey: .closures) ?? []).sorted()
+        if let why = GymClosure.overlap(in: closures) { throw DecodingError.dataCorruptedError(forKey: .closures, in: c, debugDescription: why) }
         restoreClosures(closures)
     }
 }

@@ -180,7 +180,7 @@ extension SchedulingBook {
     private mutating func place(_ session: Session, ignoring: Session?, now: Date) throws(SchedulingError) {
         try Self.checkLength(session.duration, "a session")
         try checkOpen("a session", on: session.start.date)
-        try checkOpeningHours("a session", on: session.start.date, at: session.start, for: session.duration)
+        try checkOpeningHours("a session", at: session.start, for: session.duration)
         let start = instant(of: session)
         let end = start + session.duration.components.seconds
         try enforcePolicy(session, start: start, end: end, now: now)

@@ -54,9 +54,7 @@ extension ICalendar {
             }
         }
         closures.sort()
-        for (a, b) in zip(closures, closures.dropFirst()) where b.first <= a.last {
-            throw .invalid(field: .property(Self.closureProperty), reason: "the closures \(a) and \(b) overlap; give each closed date once")
-        }
+        if let why = GymClosure.overlap(in: closures) { throw .invalid(field: .property(Self.closureProperty), reason: why) }
         return closures
     }
 

@@ -194,13 +194,9 @@ extension SchedulingBook {
         }
         // A closed date is an EXDATE like a cancelled one: every calendar hides it.
         var closed = Set(series.changes.filter { $0.value == .cancelled }.keys)
-        for c in closures where c.last >= series.firstDate && series.lastDate.map({ c.first <= $0 }) ?? true {
-            // By day numbers: a closure may end on the last date a LocalDate holds.
-            for n in stride(from: max(c.first, series.firstDate).dayNumber, through: c.last.dayNumber, by: 1) {
-                let day = LocalDate(dayNumber: n)
-                // One moved off the closed date takes place: its instance is written, not excluded.
-                if series.meets(on: day), series.changes[day] == nil || series.changes[day] == .cancelled { closed.insert(day) }
-            }
+        for c in closures {
+            // One moved off the closed date takes place: its instance is written, not excluded.
+            closed.formUnion(series.meetingDates(in: c).filter { series.changes[$0] == nil || series.changes[$0] == .cancelled })
         }
         let cancelled = closed.sorted().map(original)
         return CalendarItem(

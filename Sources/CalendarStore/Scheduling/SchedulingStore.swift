@@ -179,10 +179,12 @@ public struct SchedulingStore: Sendable {
         do {
             return try await store.update(exporterFor: exporter, whileWaiting: settings.whileWaiting, ifDamaged: settings.ifDamaged) { calendar in
                 if calendar.calendarZone(namedBy: ICalendar.bookZoneProperties) == nil, calendar.items.isEmpty { calendar.timeZone = newZone }
-                var book = try readBook(calendar)
-                if case .collection = store.location, book.classPolicy?.weeklyLimit != nil, calendar.bookLease?.token != lease || lease == nil {
+                // Asked of the calendar's properties before the book is read: without the lease, it is not read twice.
+                if case .collection = store.location, lease == nil || calendar.bookLease?.token != lease,
+                   (try? calendar.classBookingPolicy())??.weeklyLimit != nil {
                     throw LeaseNeeded()
                 }
+                var book = try readBook(calendar)
                 let result = try body(&book)
                 try write(book, into: &calendar, inParts: inParts)
                 return result
