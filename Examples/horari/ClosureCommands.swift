@@ -36,6 +36,7 @@ extension Classes {
         @Option(help: "Why, for the members.") var reason: String
         @Option(help: "text or json.") var format: OutputFormat = .text
         @OptionGroup var book: BookOptions
+        @OptionGroup var outbox: OutboxOptions
 
         func run() async throws {
             let (first, last) = try parseDateRange(dates, option: "DATES")
@@ -48,7 +49,7 @@ extension Classes {
                 throw error  // a plain catch after it: without one, Swift 6.3.1 crashes here (Docs/Errors.md)
             }
             let options = book
-            let (report, occurrences, people, clock) = try await book.change { b in
+            let (report, occurrences, people, clock) = try await book.change(telling: outbox.saying(onStandardError: format == .json), classes: true) { b in
                 let report = try b.close(closure)
                 let occurrences = try report.cancelled.map { id throws(SchedulingError) in try b.occurrence(classID: id.classID, on: id.date) }
                 let people = report.members.map { id in (try? b.member(id)) ?? Member(id: id, name: id) }

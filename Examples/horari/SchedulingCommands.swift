@@ -391,11 +391,12 @@ struct Sessions: AsyncParsableCommand {
         @Option(help: "The kind of workout, such as Strength (exported as CATEGORIES).") var type: String?
         @Option(help: "The session's ID (default: made up).") var id: String?
         @OptionGroup var book: BookOptions
+        @OptionGroup var outbox: OutboxOptions
 
         func run() async throws {
             let (coach, client, minutes, location, notes, id, typed, book, type) = (coach, client, minutes, location, notes, id, start, book, type)
             let color = try self.color.map(parseColor)
-            let (s, clock) = try await book.change { b in
+            let (s, clock) = try await book.change(telling: outbox) { b in
                 let clock = try book.clock(for: b)
                 let start = try clock.instant(typed: typed, option: "--start")
                 b.policy = SchedulingPolicy()
@@ -439,11 +440,12 @@ struct Sessions: AsyncParsableCommand {
         @Option(help: "A new colour: a CSS name or #RRGGBB, not red ('' takes the client's or coach's again).") var color: String?
         @Option(help: "A new kind of workout ('' removes it).") var type: String?
         @OptionGroup var book: BookOptions
+        @OptionGroup var outbox: OutboxOptions
 
         func run() async throws {
             let (id, coach, minutes, typed, book, type) = (id, coach, minutes, start, book, type)
             let color: ItemColor?? = try self.color.map { $0.isEmpty ? nil : try parseColor($0) }
-            let (s, clock) = try await book.change { b in
+            let (s, clock) = try await book.change(telling: outbox) { b in
                 let clock = try book.clock(for: b)
                 let start = try clock.instant(typed: typed, option: "--start")
                 b.policy = SchedulingPolicy()
@@ -462,10 +464,11 @@ struct Sessions: AsyncParsableCommand {
         @Argument(help: "The session's ID.") var id: String
         @Option(help: "The coach.") var coach: String
         @OptionGroup var book: BookOptions
+        @OptionGroup var outbox: OutboxOptions
 
         func run() async throws {
             let (id, coach) = (id, coach)
-            try await book.change { b in try b.setStatus(.cancelled, ofSession: id, coach: coach, now: try book.instant(in: b)) }
+            try await book.change(telling: outbox) { b in try b.setStatus(.cancelled, ofSession: id, coach: coach, now: try book.instant(in: b)) }
             print("Cancelled session \(id).")
         }
     }
@@ -703,12 +706,13 @@ struct Classes: AsyncParsableCommand {
         @Argument(help: "The class's ID.") var id: String
         @Option(help: "The occurrence's date, YYYY-MM-DD.") var date: String
         @OptionGroup var book: BookOptions
+        @OptionGroup var outbox: OutboxOptions
 
         func run() async throws {
             let date = try parseDate(self.date, option: "--date")
             let id = id
             let cancel = { (b: inout SchedulingBook) throws in try b.cancelOccurrence(classID: id, on: date) }
-            let affected = try await book.changeOccurrence(classID: id, on: date, cancel)
+            let affected = try await book.changeOccurrence(classID: id, on: date, telling: outbox, cancel)
             print("Cancelled \(id) on \(date).")
             if !affected.confirmed.isEmpty { print("Tell these members their place is gone: \(affected.confirmed.joined(separator: ", ")).") }
             if !affected.waitlisted.isEmpty { print("Tell these members the waitlist is gone: \(affected.waitlisted.joined(separator: ", ")).") }
@@ -726,6 +730,7 @@ extension Classes {
         @Option(help: "The new start, 'YYYY-MM-DD HH:MM'.") var start: String
         @Option(parsing: .unconditional, help: "A new length.", transform: WholeNumber.minutes) var minutes: Int?
         @OptionGroup var book: BookOptions
+        @OptionGroup var outbox: OutboxOptions
 
         func run() async throws {
             let date = try parseDate(self.date, option: "--date")
@@ -735,7 +740,7 @@ extension Classes {
                 let start = try clock.bookWall(typed: typed, option: "--start")
                 return (try b.moveOccurrence(classID: id, on: date, to: start, duration: minutes.map { .minutes($0) }), clock)
             }
-            let (o, clock) = try await book.changeOccurrence(classID: id, on: date, move)
+            let (o, clock) = try await book.changeOccurrence(classID: id, on: date, telling: outbox, move)
             print("Moved \(o.title.shown) of \(date) to \(clock.span(o.start, minutes: o.duration.wholeMinutes)); its \(o.booked) booking(s) and \(o.waiting) waiting stay.")
         }
     }
@@ -760,6 +765,7 @@ struct Book: AsyncParsableCommand {
     @Flag(help: "Join the waitlist when the class is full.") var waitlist = false
     @Flag(help: "List the member's bookings and waitlists instead.") var list = false
     @OptionGroup var book: BookOptions
+    @OptionGroup var outbox: OutboxOptions
 
     func run() async throws {
         if list { return try await printBookings() }
@@ -771,7 +777,7 @@ struct Book: AsyncParsableCommand {
             let outcome = try b.book(member: member, classID: classID, on: date, now: now, whenFull: whenFull)
             return (outcome, try b.occurrence(classID: classID, on: date), try options.clock(for: b))
         }
-        let (outcome, occurrence, clock) = try await book.changeOccurrence(classID: classID, on: date, members: [member]) { b in
+        let (outcome, occurrence, clock) = try await book.changeOccurrence(classID: classID, on: date, members: [member], telling: outbox) { b in
             try booking(&b, now: try options.instant(in: b))
         }
         switch outcome {
@@ -804,11 +810,12 @@ struct CancelBooking: AsyncParsableCommand {
     @Option(name: .customLong("class"), help: "The class's ID.") var classID: String
     @Option(help: "The occurrence's date, YYYY-MM-DD.") var date: String
     @OptionGroup var book: BookOptions
+    @OptionGroup var outbox: OutboxOptions
 
     func run() async throws {
         let date = try parseDate(self.date, option: "--date")
         let (member, classID, options) = (member, classID, book)
-        let result = try await book.changeOccurrence(classID: classID, on: date, members: [member]) { b in
+        let result = try await book.changeOccurrence(classID: classID, on: date, members: [member], telling: outbox) { b in
             try b.cancelBooking(member: member, classID: classID, on: date, now: try options.instant(in: b))
         }
         print(result.heldPlace ? "Cancelled \(member)'s place in \(classID) on \(date)." : "Took \(member) off the waitlist of \(classID) on \(date).")

@@ -5,11 +5,19 @@ import Foundation
 package struct Roster: Hashable, Sendable {
     package var confirmed: [String] = []
     package var waitlist: [String] = []
-    package init(confirmed: [String] = [], waitlist: [String] = []) {
+    /// How many changes of the occurrence its members were told of
+    /// (`SEQUENCE`, RFC 5546 §2.1.4; Notices.swift): kept when the last
+    /// member leaves, so that one who books again is told with a higher one.
+    package var sequence = 0
+    package init(confirmed: [String] = [], waitlist: [String] = [], sequence: Int = 0) {
         self.confirmed = confirmed
         self.waitlist = waitlist
+        self.sequence = sequence
     }
-    package var isEmpty: Bool { confirmed.isEmpty && waitlist.isEmpty }
+    /// Whether anyone holds a place or waits.
+    package var hasMembers: Bool { !confirmed.isEmpty || !waitlist.isEmpty }
+    /// Whether there is nothing to keep: no members, and no one was ever told of the occurrence.
+    package var isEmpty: Bool { !hasMembers && sequence == 0 }
 }
 
 // MARK: - Reading the rosters
@@ -176,7 +184,7 @@ extension ClassTimetable {
     /// JSON form reads them, refusing members `people` does not know, a
     /// member listed twice and a second roster of the occurrence (naming the
     /// JSON roster's `date` and `booked` fields).
-    mutating func restoreRoster(classID: String, date: LocalDate, booked: [String], waiting: [String], people: PeopleDirectory) throws(SchedulingError) {
+    mutating func restoreRoster(classID: String, date: LocalDate, booked: [String], waiting: [String], sequence: Int, people: PeopleDirectory) throws(SchedulingError) {
         let key = try occurrenceKey(classID, date)
         guard rosters[key] == nil else {
             throw .invalid(field: SchedulingError.Field(rawValue: "date"), reason: "the occurrence \(key) has two rosters; keep one, with every member in it")
@@ -188,7 +196,7 @@ extension ClassTimetable {
             }
             occurrencesByMember[id, default: []].insert(key)
         }
-        let roster = Roster(confirmed: booked, waitlist: waiting)
+        let roster = Roster(confirmed: booked, waitlist: waiting, sequence: sequence)
         if !roster.isEmpty { rosters[key] = roster }
     }
 

@@ -196,7 +196,7 @@ extension ClassTimetable {
         for key in keys {
             guard let roster = rosters.removeValue(forKey: key) else { continue }
             for m in roster.confirmed + roster.waitlist { occurrencesByMember[m]?.remove(key) }
-            if !roster.isEmpty { affected.append(AffectedBookings(occurrence: key, confirmed: roster.confirmed, waitlisted: roster.waitlist)) }
+            if roster.hasMembers { affected.append(AffectedBookings(occurrence: key, confirmed: roster.confirmed, waitlisted: roster.waitlist)) }
         }
         return affected
     }

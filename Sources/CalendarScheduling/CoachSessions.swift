@@ -185,6 +185,11 @@ extension CoachSessions {
         }
     }
 
+    /// Sets the sequence of a session (Notices.swift); it changes nothing a clash check reads.
+    mutating func setSequence(_ sequence: Int, ofSession id: String) {
+        sessionsByID[id]?.sequence = sequence
+    }
+
     mutating func edit(_ id: String, coach coachID: String, location: String?, notes: String?) throws(SchedulingError) -> Session {
         var s = try session(id, coach: coachID)
         s.location = location

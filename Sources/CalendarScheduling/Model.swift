@@ -239,6 +239,10 @@ public struct Session: Hashable, Sendable, Codable, Identifiable {
     /// When the coach marked it completed (``SchedulingBook/setStatus(_:ofSession:coach:now:)``'s
     /// `now`); `nil` for a session not completed, or completed before the book kept the time.
     public var completedAt: Date?
+    /// How many of its changes the client was told of (`SEQUENCE`, RFC 5546
+    /// §2.1.4): ``SchedulingBook/recordNotices(since:)`` raises it with each
+    /// message, so that the client's calendar takes the newest.
+    public var sequence: Int
 
     /// Creates a session.
     /// - Parameters:
@@ -254,11 +258,13 @@ public struct Session: Hashable, Sendable, Codable, Identifiable {
     ///   - color: its own colour.
     ///   - workoutType: the kind of workout.
     ///   - completedAt: when it was marked completed.
+    ///   - sequence: how many of its changes the client was told of.
     public init(
         id: String, coachID: String, clientID: String, start: LocalDateTime, duration: Duration,
         location: String? = nil, notes: String? = nil, status: SessionStatus = .scheduled, isLaterOfRepeatedTime: Bool = false,
-        color: ItemColor? = nil, workoutType: String? = nil, completedAt: Date? = nil
+        color: ItemColor? = nil, workoutType: String? = nil, completedAt: Date? = nil, sequence: Int = 0
     ) {
+        self.sequence = sequence
         self.completedAt = completedAt
         self.color = color
         self.workoutType = workoutType

@@ -41,6 +41,8 @@ extension SchedulingBook: Codable {
         var date: LocalDate
         var booked: [String]
         var waiting: [String]
+        /// Written only when some member was told of the occurrence (Notices.swift).
+        var sequence: Int?
     }
 
     /// Encodes the book (schema 1); see the CalendarScheduling article "Saving a book".
@@ -60,7 +62,7 @@ extension SchedulingBook: Codable {
         try c.encode(classes, forKey: .classes)
         let rosters = classTimetable.rosters
         try c.encode(rosters.keys.sorted().compactMap { key in
-            rosters[key].map { RosterForm(classID: key.classID, date: key.date, booked: $0.confirmed, waiting: $0.waitlist) }
+            rosters[key].map { RosterForm(classID: key.classID, date: key.date, booked: $0.confirmed, waiting: $0.waitlist, sequence: $0.sequence == 0 ? nil : $0.sequence) }
         }, forKey: .rosters)
     }
 
@@ -87,7 +89,7 @@ extension SchedulingBook: Codable {
         for series in try c.decode([ClassSeries].self, forKey: .classes) { try addClass(series) }
         for session in try c.decode([Session].self, forKey: .sessions) { try restore(session) }
         for r in try c.decode([RosterForm].self, forKey: .rosters) {
-            try restoreRoster(classID: r.classID, date: r.date, booked: r.booked, waiting: r.waiting)
+            try restoreRoster(classID: r.classID, date: r.date, booked: r.booked, waiting: r.waiting, sequence: max(0, r.sequence ?? 0))
         }
         // The gym's hours and closures apply to the next change, not to what the book holds.
         openingHours = try c.decodeIfPresent(WorkingHours.self, forKey: .openingHours)
@@ -224,7 +226,7 @@ extension Coach {
 }
 
 extension Session {
-    private enum CodingKeys: String, CodingKey { case id, coachID, clientID, start, isLaterOfRepeatedTime, duration, location, notes, status, color, workoutType, completedAt }
+    private enum CodingKeys: String, CodingKey { case id, coachID, clientID, start, isLaterOfRepeatedTime, duration, location, notes, status, color, workoutType, completedAt, sequence }
 
     /// Decodes a session; `isLaterOfRepeatedTime` may be missing (then `false`), as may the optional fields.
     /// - Parameter decoder: the decoder.
@@ -243,7 +245,7 @@ extension Session {
             notes: try c.decodeIfPresent(String.self, forKey: .notes), status: try c.decode(SessionStatus.self, forKey: .status),
             isLaterOfRepeatedTime: try c.decodeIfPresent(Bool.self, forKey: .isLaterOfRepeatedTime) ?? false,
             color: try c.decodeIfPresent(ItemColor.self, forKey: .color), workoutType: try c.decodeIfPresent(String.self, forKey: .workoutType),
-            completedAt: completedAt)
+            completedAt: completedAt, sequence: max(0, try c.decodeIfPresent(Int.self, forKey: .sequence) ?? 0))
     }
 
     /// Encodes a session (`isLaterOfRepeatedTime` only when true).
@@ -259,6 +261,7 @@ extension Session {
         try c.encodeIfPresent(location, forKey: .location)
         try c.encodeIfPresent(notes, forKey: .notes)
         try c.encode(status, forKey: .status)
+        if sequence > 0 { try c.encode(sequence, forKey: .sequence) }
         try c.encodeIfPresent(color, forKey: .color)
         try c.encodeIfPresent(workoutType, forKey: .workoutType)
         // An instant, in UTC: `2026-11-24T10:15:00Z`.

@@ -183,13 +183,17 @@ extension SchedulingBook {
             case nil:
                 break
             }
-            let attendees = withRosters ? classTimetable.rosters[ClassOccurrence.ID(classID: series.id, date: date)].map(attendeeLines(for:)) ?? [] : []
-            guard series.changes[date] != nil || !attendees.isEmpty else { return nil }
+            let roster = withRosters ? classTimetable.rosters[ClassOccurrence.ID(classID: series.id, date: date)] : nil
+            let attendees = roster.map(attendeeLines(for:)) ?? []
+            // An instance no one is on any more is kept while its SEQUENCE
+            // says its members were told of it (Notices.swift).
+            let sequence = roster?.sequence ?? 0
+            guard series.changes[date] != nil || !attendees.isEmpty || sequence > 0 else { return nil }
             // The instance is a whole component of its own (RFC 5545
             // §3.8.4.4): it repeats the series' colour, or calendars draw
             // it without one.
             let item = CalendarItem(uid: series.id, title: series.title, start: .zoned(start, timeZone.identifier), end: .lasting(duration), color: series.color,
-                                    location: series.location, properties: ContentLines(attendees))
+                                    location: series.location, sequence: sequence, properties: ContentLines(attendees))
             return RecurrenceOverride(recurrenceID: original(date), item: item)
         }
         // A closed date is an EXDATE like a cancelled one: every calendar hides it.
@@ -231,7 +235,7 @@ extension SchedulingBook {
             start: session.isLaterOfRepeatedTime ? .utc(LocalDateTime(localSeconds: instant(of: session))) : .zoned(session.start, timeZone.identifier),
             end: .lasting(session.duration), notes: session.notes, color: color(of: session), location: session.location,
             categories: session.workoutType.map { [$0] } ?? [],
-            status: session.status == .cancelled ? .cancelled : .confirmed, properties: ContentLines(properties))
+            status: session.status == .cancelled ? .cancelled : .confirmed, sequence: session.sequence, properties: ContentLines(properties))
     }
 
     /// A member's classes, each occurrence as its own event that the views

@@ -107,7 +107,7 @@ extension SchedulingBook {
         let unreadableClients = book.readDirectory(byName, &problems)
         book.readClassesAndSessions(items, unreadableClients: unreadableClients, &problems)
         for item in items where item.properties.contains(where: { $0.name == Names.capacity }) && book.classTimetable.classesByID[item.uid] != nil {
-            for o in item.overrides where o.item.properties.contains(where: { $0.name == "ATTENDEE" }) {
+            for o in item.overrides where o.item.sequence > 0 || o.item.properties.contains(where: { $0.name == "ATTENDEE" }) {
                 let date = book.bookWall(o.recurrenceID).date
                 book.readRoster(book.roster(of: o, classID: item.uid, date: date), .instance(uid: item.uid, date: date), &problems)
             }
@@ -321,7 +321,7 @@ extension SchedulingBook {
         var later = false
         if case .utc = item.start, let t = try? item.start.epochSeconds(floatingIn: zone) { (start, later) = reading(t) }
         var session = Session(id: item.uid, coachID: coach, clientID: client, start: start, duration: try Self.length(item, what), location: item.location, notes: item.notes, status: status,
-                              isLaterOfRepeatedTime: later, workoutType: item.categories.first)
+                              isLaterOfRepeatedTime: later, workoutType: item.categories.first, sequence: max(0, item.sequence))
         // `COLOR` holds the colour the session is shown in; it is the
         // session's own unless it is the one it would take from its client
         // or coach anyway (then it follows theirs).
@@ -355,6 +355,8 @@ extension SchedulingBook {
         var classID: String?
         var date: String?
         var entries: [(id: String?, text: String, booked: Bool)]
+        /// The instance's `SEQUENCE`: how many changes its members were told of.
+        var sequence = 0
     }
 
     /// A form-1 roster component as a ``RosterRecord``.
@@ -383,7 +385,7 @@ extension SchedulingBook {
             }
         }
         let ordered = waiting.enumerated().sorted { ($0.element.position, $0.offset) < ($1.element.position, $1.offset) }.map(\.element.entry)
-        return RosterRecord(classID: classID, date: date.basicISO, entries: held + ordered)
+        return RosterRecord(classID: classID, date: date.basicISO, entries: held + ordered, sequence: max(0, o.item.sequence))
     }
 
     /// The member an `ATTENDEE` line names, when it names one.
@@ -442,6 +444,7 @@ extension SchedulingBook {
             }
             if entry.booked { roster.confirmed.append(id) } else { roster.waitlist.append(id) }
         }
+        roster.sequence = max(roster.sequence, r.sequence)
         if !roster.isEmpty { setRoster(roster, of: key) }
     }
 

@@ -1,0 +1,127 @@
+import ArgumentParser
+import CalendarCore
+import CalendarScheduling
+import Foundation
+import ICalendarKit
+import SchedulingICalendar
+
+/// `--outbox DIR` and `--gym`: the commands that change a booking or a
+/// session write the e-mail that tells each person (iMIP, RFC 6047) into a
+/// folder, for a mailer to send (`sendmail -t`); Horari sends nothing itself.
+struct OutboxOptions: ParsableArguments {
+    @Option(help: "Write the invitation or cancellation each client or member is owed, as e-mail (iMIP, RFC 6047), into this folder: one .eml per recipient, for 'sendmail -t'.")
+    var outbox: String?
+
+    @Option(help: "Who the gym's messages are from, 'Name <address>' (with --outbox: a class's, and a session's whose coach has no e-mail address).")
+    var gym: String?
+
+    /// Whether what was written is said on standard error (a command whose standard output is JSON).
+    var onStandardError = false
+
+    /// These options, saying what was written on standard error when `yes`.
+    func saying(onStandardError yes: Bool) -> OutboxOptions {
+        var o = self
+        o.onStandardError = yes
+        return o
+    }
+
+    private func say(_ line: String) {
+        if onStandardError { FileHandle.standardError.write(Data((line + "\n").utf8)) } else { print(line) }
+    }
+
+    func validate() throws {
+        if let gym { _ = try mailbox(gym) }
+        if gym != nil, outbox == nil { throw ValidationError("--gym names the sender of the messages --outbox writes; give --outbox DIR too") }
+    }
+
+    private func mailbox(_ text: String) throws -> IMIPMessage.Mailbox {
+        do { return try IMIPMessage.Mailbox(parsing: text) } catch { throw ValidationError("--gym: \(error.message)") }
+    }
+
+    /// The gym as a message's organizer.
+    func gymPerson() throws -> SchedulingNotice.Person? {
+        guard let gym else { return nil }
+        let box = try mailbox(gym)
+        return SchedulingNotice.Person(id: "gym", name: box.name ?? box.email, email: box.email)
+    }
+
+    /// The folder, made if missing, checked before anything is changed.
+    /// - Parameter classes: whether the change is about a class (then --gym is needed).
+    func folder(classes: Bool) throws -> URL? {
+        guard let outbox else { return nil }
+        if classes, gym == nil {
+            throw CLIError("--outbox: a class's messages come from the gym; give --gym 'Name <address>' too (nothing was changed)")
+        }
+        let url = URL(fileURLWithPath: outbox)
+        do { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) } catch {
+            throw CLIError("--outbox \(outbox): cannot make the folder (\(error.localizedDescription)); nothing was changed")
+        }
+        guard FileManager.default.isWritableFile(atPath: url.path) else { throw CLIError("--outbox \(outbox): the folder is not writable; nothing was changed") }
+        return url
+    }
+
+    /// Writes each notice as an `.eml` into the folder and says what was written, and who was not told.
+    func write(_ told: ChangeNotices, into folder: URL, zone: ZoneRules, now: Date) throws {
+        let gym = try gymPerson()
+        let exporter = ICalendarExporter(options: .init(timestamp: now))
+        var written: [String] = []
+        for notice in told.notices {
+            guard let sender = notice.sender(gym: gym), let calendar = notice.iTIPCalendar(onClocks: zone, gym: gym) else {
+                say("Not told: \(notice.recipient.name) (\(notice.method.rawValue) \(notice.uid)): no sender; give --gym 'Name <address>'.")
+                continue
+            }
+            let mail: IMIPMessage
+            do {
+                mail = try IMIPMessage(
+                    from: .init(name: sender.name, email: sender.email), to: .init(name: notice.recipient.name, email: notice.recipient.email),
+                    subject: notice.emailSubject(onClocks: zone), text: notice.emailText(onClocks: zone, gym: gym),
+                    method: notice.method.rawValue, calendar: exporter.export(calendar), date: now)
+            } catch {
+                say("Not told: \(notice.recipient.name.shown): \(error.message).")
+                continue
+            }
+            let file = folder.appendingPathComponent(mail.fileName)
+            do { try mail.data().write(to: file, options: .atomic) } catch {
+                throw CLIError("the change was made, but \(file.path) could not be written (\(error.localizedDescription)); \(notice.recipient.email) was not told")
+            }
+            written.append("  \(notice.method.rawValue) to \(mail.to): \(mail.subject.shown) (\(mail.fileName))")
+        }
+        if !written.isEmpty {
+            say("Wrote \(written.count) message\(written.count == 1 ? "" : "s") to \(folder.path)/ (send with: for f in \(folder.path)/*.eml; do sendmail -t < \"$f\"; done):")
+            written.forEach { say($0) }
+        }
+        for u in told.untold {
+            say("Not told (no e-mail address on record): \(u.name.shown), \(u.method.rawValue) \(u.about).")
+        }
+    }
+}
+
+extension BookOptions {
+    /// ``change(_:)``, writing the messages the change owes into --outbox.
+    @discardableResult
+    func change<T: Sendable>(telling outbox: OutboxOptions, classes: Bool = false, _ body: (inout SchedulingBook) throws -> T) async throws -> T {
+        guard let folder = try outbox.folder(classes: classes) else { return try await change(body) }
+        let options = self
+        let (result, told, zone, now) = try await change { b in
+            let before = b
+            let result = try body(&b)
+            return (result, b.recordNotices(since: before), b.timeZone, try options.instant(in: b))
+        }
+        try outbox.write(told, into: folder, zone: zone, now: now)
+        return result
+    }
+
+    /// ``changeOccurrence(classID:on:members:_:)``, writing the messages the change owes into --outbox.
+    func changeOccurrence<T: Sendable>(classID: String, on date: LocalDate, members: [String] = [], telling outbox: OutboxOptions,
+                                       _ body: (inout SchedulingBook) throws -> T) async throws -> T {
+        guard let folder = try outbox.folder(classes: true) else { return try await changeOccurrence(classID: classID, on: date, members: members, body) }
+        let options = self
+        let (result, told, zone, now) = try await changeOccurrence(classID: classID, on: date, members: members) { b in
+            let before = b
+            let result = try body(&b)
+            return (result, b.recordNotices(since: before), b.timeZone, try options.instant(in: b))
+        }
+        try outbox.write(told, into: folder, zone: zone, now: now)
+        return result
+    }
+}

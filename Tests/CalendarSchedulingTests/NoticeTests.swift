@@ -1,0 +1,105 @@
+import CalendarCore
+import CalendarScheduling
+import Foundation
+import Testing
+import _SchedulingTestSupport
+
+/// Issue 32, 1: the messages a change owes people, found by comparing the
+/// book before and after it, each raising the SEQUENCE of what it is about.
+@Suite("Who is told what")
+struct NoticeTests {
+    let now = Date(timeIntervalSince1970: 1_795_165_200)  // 2026-11-20 10:00 in Madrid
+
+    /// Makes a change and returns what it owes.
+    func telling(_ book: inout SchedulingBook, _ change: (inout SchedulingBook) throws -> Void) rethrows -> ChangeNotices {
+        let before = book
+        try change(&book)
+        return book.recordNotices(since: before)
+    }
+
+    func summary(_ told: ChangeNotices) -> [String] {
+        told.notices.map { "\($0.method.rawValue) \($0.recipient.email) \($0.uid) \($0.sequence)" }
+    }
+
+    @Test("a member who books, cancels and books again is told REQUEST, CANCEL, REQUEST with a higher SEQUENCE each time; the promoted member is told too")
+    func classPlaces() throws {
+        var book = try Gym.book()
+        try book.addClass(ClassSeries(id: "pilates", title: "Pilates", weekdays: [.tuesday], time: TimeOfDay(hour: 19), duration: .minutes(50), capacity: 1,
+                                      location: "Sala 1", firstDate: try Gym.day("2026-11-01")))
+        let date = try Gym.day("2026-12-01")
+        var told = try telling(&book) { try _ = $0.book(member: "marta", classID: "pilates", on: date, now: now) }
+        #expect(summary(told) == ["REQUEST marta@example.com pilates 1"])
+        guard case .classPlace(let place)? = told.notices.first?.subject else { Issue.record("not a class place"); return }
+        let seven = try Gym.at("2026-12-01 19:00")
+        #expect(place.occurrence.start == seven && place.originalStart == seven && place.location == "Sala 1")
+        #expect(place.occurrence.booked == 0, "a member is not told how full the class is")
+
+        // Waiting is not told; the promotion is, with the place given up.
+        told = try telling(&book) { try _ = $0.book(member: "oriol", classID: "pilates", on: date, now: now, whenFull: .joinWaitlist) }
+        #expect(told.notices.isEmpty)
+        told = try telling(&book) { try _ = $0.cancelBooking(member: "marta", classID: "pilates", on: date, now: now) }
+        #expect(summary(told) == ["REQUEST oriol@example.com pilates 2", "CANCEL marta@example.com pilates 2"])
+        #expect(told.notices.map(\.reason) == [.promoted, .cancelled])
+
+        told = try telling(&book) { try _ = $0.cancelBooking(member: "oriol", classID: "pilates", on: date, now: now) }
+        #expect(summary(told) == ["CANCEL oriol@example.com pilates 3"])
+        // No one is on the roster now; the occurrence's number is kept, and the next member is told a higher one.
+        told = try telling(&book) { try _ = $0.book(member: "marta", classID: "pilates", on: date, now: now) }
+        #expect(summary(told) == ["REQUEST marta@example.com pilates 4"])
+    }
+
+    @Test("a moved occurrence tells its members the new time; a closure tells them why the place is gone")
+    func movedAndClosed() throws {
+        var book = try Gym.book()
+        let date = try Gym.day("2026-12-23")
+        for m in ["marta", "oriol"] { _ = try book.book(member: m, classID: "yoga", on: date, now: now) }
+        _ = book.recordNotices(since: try Gym.book())
+        var told = try telling(&book) { try _ = $0.moveOccurrence(classID: "yoga", on: date, to: try Gym.at("2026-12-23 19:30")) }
+        #expect(summary(told) == ["REQUEST marta@example.com yoga 2", "REQUEST oriol@example.com yoga 2"])
+        guard case .classPlace(let place)? = told.notices.first?.subject else { Issue.record("not a class place"); return }
+        let (moved, original) = (try Gym.at("2026-12-23 19:30"), try Gym.at("2026-12-23 18:30"))
+        #expect(place.occurrence.start == moved && place.originalStart == original)
+        #expect(told.notices.allSatisfy { $0.reason == .changed })
+
+        told = try telling(&book) { try _ = $0.close(try GymClosure(first: date, last: date, reason: "Christmas")) }
+        #expect(summary(told) == ["CANCEL marta@example.com yoga 3", "CANCEL oriol@example.com yoga 3"])
+        #expect(told.notices.allSatisfy { $0.reason == .closed(reason: "Christmas") })
+    }
+
+    @Test("a client is told of a session booked, moved and cancelled, never of one marked completed; a client with no address is listed, not told")
+    func sessions() throws {
+        var book = try Gym.book()
+        var told = try telling(&book) {
+            try _ = $0.addSession(id: "s1", coach: "marc", client: "anna", startingAt: try Gym.now("2026-11-26 18:00"), duration: .minutes(45), now: now)
+        }
+        #expect(summary(told) == ["REQUEST anna@example.com s1 1"])
+        #expect(told.notices.first?.organizer == SchedulingNotice.Person(id: "marc", name: "Marc Soler", email: "marc@gym.example"))
+        told = try telling(&book) { try _ = $0.moveSession("s1", coach: "marc", toInstant: try Gym.now("2026-11-27 10:00"), duration: nil, now: now) }
+        #expect(summary(told) == ["REQUEST anna@example.com s1 2"] && told.notices.first?.reason == .changed)
+        told = try telling(&book) { try _ = $0.editSession("s1", coach: "marc", location: nil, notes: "knee") }
+        #expect(told.notices.isEmpty, "the coach's notes are the coach's")
+        told = try telling(&book) { try _ = $0.setStatus(.cancelled, ofSession: "s1", coach: "marc", now: now) }
+        #expect(summary(told) == ["CANCEL anna@example.com s1 3"])
+        #expect(try book.session("s1", coach: "marc").sequence == 3)
+
+        told = try telling(&book) {
+            try _ = $0.addSession(id: "s2", coach: "laia", client: "rosa", startingAt: try Gym.now("2026-11-26 10:00"), duration: .minutes(45), now: now)
+        }
+        #expect(told.notices.isEmpty && told.untold == [UntoldChange(personID: "rosa", name: "Rosa Martí", method: .request, about: "s2")])
+    }
+
+    @Test("the sequences are kept in the book's JSON")
+    func kept() throws {
+        var book = try Gym.book()
+        _ = try telling(&book) { try _ = $0.book(member: "marta", classID: "yoga", on: try Gym.day("2026-12-02"), now: now) }
+        _ = try telling(&book) { try _ = $0.cancelBooking(member: "marta", classID: "yoga", on: try Gym.day("2026-12-02"), now: now) }
+        _ = try telling(&book) {
+            try _ = $0.addSession(id: "s1", coach: "marc", client: "anna", startingAt: try Gym.now("2026-11-26 18:00"), duration: .minutes(45), now: now)
+        }
+        let read = try JSONDecoder().decode(SchedulingBook.self, from: try JSONEncoder().encode(book))
+        var again = read
+        let told = try telling(&again) { try _ = $0.book(member: "oriol", classID: "yoga", on: try Gym.day("2026-12-02"), now: now) }
+        #expect(summary(told) == ["REQUEST oriol@example.com yoga 3"])
+        #expect(try read.session("s1", coach: "marc").sequence == 1)
+    }
+}
