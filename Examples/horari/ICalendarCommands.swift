@@ -218,10 +218,16 @@ struct Import: AsyncParsableCommand {
     @Flag(help: "Take items that break the calendar's rules as written (validate lists them), import what could be read of a damaged file with exit 0, and merge into a calendar file that did not import cleanly (kept beside it as FILE.damaged).")
     var force = false
 
+    @OptionGroup var outbox: OutboxOptions
+
     func run() async throws {
         // libical reads the incoming file, beside the import: this is where
         // foreign data enters, and its findings are printed (Docs/ICalendar.md).
         let read = try loadCalendar(file, libical: ImportOptions.libicalIsAvailable)
+        // An answer to the book's invitation is applied to the book, not merged (issue 32, 3).
+        if let method = read.calendar.method?.uppercased(), method != "PUBLISH", method != "REQUEST", method != "CANCEL" {
+            return try await applyReply(read.calendar)
+        }
         var incoming = read.calendar
         // What the reader could not take (a component past a limit, a line
         // too long, a value it could not read): said in the summary, and the
@@ -316,6 +322,40 @@ struct Import: AsyncParsableCommand {
             if notImported > 0 { why.append("\(notImported) part\(notImported == 1 ? "" : "s") of \(file) could not be read (its lines are above)") }
             FileHandle.standardError.write(Data("Error: the rest is imported, but \(why.joined(separator: " and ")); mend the file, or import with --force to take \(refused.isEmpty ? "what could be read" : "them as written")\n".utf8))
             throw ExitCode(1)
+        }
+    }
+}
+
+extension Import {
+    /// Applies an iTIP REPLY to the book in --into; another method is refused by name.
+    private func applyReply(_ calendar: ICalendar) async throws {
+        let reply: SchedulingReply
+        do { reply = try SchedulingReply(reading: calendar) } catch { throw CLIError("\(file): \(error.description); nothing was changed") }
+        var arguments = ["--calendar", try calendarPlace(into).path]
+        if let timeZone { arguments += ["--time-zone", timeZone] }
+        if force { arguments.append("--force") }
+        let book = try BookOptions.parse(arguments)
+        let gym = try outbox.gymPerson()
+        if reply.recurrenceID != nil, gym == nil {
+            throw CLIError("\(file): an answer about a class names the gym as organizer; give --gym 'Name <address>' (nothing was changed)")
+        }
+        let folder = try outbox.folder(classes: false)
+        let place = try book.place
+        guard place.exists else { throw CLIError("\(place.path): no calendar there to answer; nothing was changed") }
+        let told = try await book.scheduling(place) { store async throws(SchedulingStoreError) in try await store.apply(reply, gym: gym) }
+        let now = try book.instant(inZone: told.timeZone.identifier)
+        let o = told.result
+        switch (o.answer, o.gaveUpPlace) {
+        case (.declined, true): print("\(o.name.shown) declined \(o.about): the place is given up.")
+        case (.declined, false) where reply.recurrenceID != nil: print("\(o.name.shown) declined \(o.about): off the waitlist.")
+        case (.declined, false): print("\(o.name.shown) declined session \(o.about); it keeps its time until the coach moves or cancels it.")
+        case (let answer, _): print("\(o.name.shown) answered \(answer.rawValue.lowercased()) for \(reply.recurrenceID == nil ? "session " : "")\(o.about).")
+        }
+        if let promoted = o.promoted { print("\(promoted) moved up from the waitlist and has the place.") }
+        if let folder {
+            try outbox.write(told.notices, into: folder, zone: told.timeZone, now: now)
+        } else if !told.notices.notices.isEmpty {
+            print("\(told.notices.notices.count) message\(told.notices.notices.count == 1 ? " is" : "s are") owed; give --outbox DIR to write \(told.notices.notices.count == 1 ? "it" : "them").")
         }
     }
 }

@@ -63,19 +63,15 @@ struct OutboxOptions: ParsableArguments {
     /// Writes each notice as an `.eml` into the folder and says what was written, and who was not told.
     func write(_ told: ChangeNotices, into folder: URL, zone: ZoneRules, now: Date) throws {
         let gym = try gymPerson()
-        let exporter = ICalendarExporter(options: .init(timestamp: now))
         var written: [String] = []
         for notice in told.notices {
-            guard let sender = notice.sender(gym: gym), let calendar = notice.iTIPCalendar(onClocks: zone, gym: gym) else {
-                say("Not told: \(notice.recipient.name) (\(notice.method.rawValue) \(notice.uid)): no sender; give --gym 'Name <address>'.")
-                continue
-            }
             let mail: IMIPMessage
             do {
-                mail = try IMIPMessage(
-                    from: .init(name: sender.name, email: sender.email), to: .init(name: notice.recipient.name, email: notice.recipient.email),
-                    subject: notice.emailSubject(onClocks: zone), text: notice.emailText(onClocks: zone, gym: gym),
-                    method: notice.method.rawValue, calendar: exporter.export(calendar), date: now)
+                guard let made = try notice.email(onClocks: zone, gym: gym, date: now) else {
+                    say("Not told: \(notice.recipient.name.shown) (\(notice.method.rawValue) \(notice.uid)): no sender; give --gym 'Name <address>'.")
+                    continue
+                }
+                mail = made
             } catch {
                 say("Not told: \(notice.recipient.name.shown): \(error.message).")
                 continue
@@ -87,7 +83,8 @@ struct OutboxOptions: ParsableArguments {
             written.append("  \(notice.method.rawValue) to \(mail.to): \(mail.subject.shown) (\(mail.fileName))")
         }
         if !written.isEmpty {
-            say("Wrote \(written.count) message\(written.count == 1 ? "" : "s") to \(folder.path)/ (send with: for f in \(folder.path)/*.eml; do sendmail -t < \"$f\"; done):")
+            let shown = outbox ?? folder.path
+            say("Wrote \(written.count) message\(written.count == 1 ? "" : "s") to \(shown)/ (send with: for f in \(shown)/*.eml; do sendmail -t < \"$f\"; done):")
             written.forEach { say($0) }
         }
         for u in told.untold {
@@ -102,13 +99,11 @@ extension BookOptions {
     func change<T: Sendable>(telling outbox: OutboxOptions, classes: Bool = false, _ body: (inout SchedulingBook) throws -> T) async throws -> T {
         guard let folder = try outbox.folder(classes: classes) else { return try await change(body) }
         let options = self
-        let (result, told, zone, now) = try await change { b in
-            let before = b
-            let result = try body(&b)
-            return (result, b.recordNotices(since: before), b.timeZone, try options.instant(in: b))
+        let (told, now) = try await change { b in
+            (try b.telling(body), try options.instant(in: b))
         }
-        try outbox.write(told, into: folder, zone: zone, now: now)
-        return result
+        try outbox.write(told.notices, into: folder, zone: told.timeZone, now: now)
+        return told.result
     }
 
     /// ``changeOccurrence(classID:on:members:_:)``, writing the messages the change owes into --outbox.
@@ -116,12 +111,10 @@ extension BookOptions {
                                        _ body: (inout SchedulingBook) throws -> T) async throws -> T {
         guard let folder = try outbox.folder(classes: true) else { return try await changeOccurrence(classID: classID, on: date, members: members, body) }
         let options = self
-        let (result, told, zone, now) = try await changeOccurrence(classID: classID, on: date, members: members) { b in
-            let before = b
-            let result = try body(&b)
-            return (result, b.recordNotices(since: before), b.timeZone, try options.instant(in: b))
+        let (told, now) = try await changeOccurrence(classID: classID, on: date, members: members) { b in
+            (try b.telling(body), try options.instant(in: b))
         }
-        try outbox.write(told, into: folder, zone: zone, now: now)
-        return result
+        try outbox.write(told.notices, into: folder, zone: told.timeZone, now: now)
+        return told.result
     }
 }

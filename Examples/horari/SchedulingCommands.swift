@@ -80,7 +80,7 @@ struct BookOptions: ParsableArguments {
     /// on --time-zone, else on the book's clock; a new calendar is made on
     /// --time-zone, else the system's; --force changes a damaged calendar.
     /// Its failures become the CLI's one-line messages.
-    private func scheduling<T>(_ place: CalendarPlace, _ call: (SchedulingStore) async throws(SchedulingStoreError) -> T) async throws -> T {
+    func scheduling<T>(_ place: CalendarPlace, _ call: (SchedulingStore) async throws(SchedulingStoreError) -> T) async throws -> T {
         let newZone = try Clock(named: timeZone ?? Clock.systemZoneName).name
         let (typed, timeZone) = (now, timeZone)
         let settings = SchedulingStore.Settings(
@@ -871,6 +871,7 @@ struct SessionOutput: ParsableArguments {
             let name = (try? book.client(s.clientID, coach: s.coachID).name) ?? s.clientID
             let color = book.color(of: s)
             var status = s.status == .scheduled ? "" : "  (\(s.status.rawValue))"
+            if s.status == .scheduled, let answer = s.answer { status = "  (client \(answer.rawValue.lowercased()))" }
             if let done = s.completedAt {
                 let d = Int64(done.timeIntervalSince1970.rounded(.down))
                 status = "  (completed \(clock.display.wall(d).date) \(clock.display.time(d)))"

@@ -9,10 +9,20 @@ package struct Roster: Hashable, Sendable {
     /// (`SEQUENCE`, RFC 5546 §2.1.4; Notices.swift): kept when the last
     /// member leaves, so that one who books again is told with a higher one.
     package var sequence = 0
-    package init(confirmed: [String] = [], waitlist: [String] = [], sequence: Int = 0) {
+    /// The sequence of the last message each member holding a place was
+    /// sent about the occurrence: an answer to an older one is refused.
+    package var told: [String: Int] = [:]
+    package init(confirmed: [String] = [], waitlist: [String] = [], sequence: Int = 0, told: [String: Int] = [:]) {
         self.confirmed = confirmed
         self.waitlist = waitlist
         self.sequence = sequence
+        self.told = told
+    }
+    /// ``told``, for the members who hold a place or wait (a record of
+    /// one who left without being told is not kept).
+    package var toldOnRoster: [String: Int] {
+        let on = Set(confirmed + waitlist)
+        return told.filter { on.contains($0.key) && $0.value > 0 }
     }
     /// Whether anyone holds a place or waits.
     package var hasMembers: Bool { !confirmed.isEmpty || !waitlist.isEmpty }
@@ -184,7 +194,8 @@ extension ClassTimetable {
     /// JSON form reads them, refusing members `people` does not know, a
     /// member listed twice and a second roster of the occurrence (naming the
     /// JSON roster's `date` and `booked` fields).
-    mutating func restoreRoster(classID: String, date: LocalDate, booked: [String], waiting: [String], sequence: Int, people: PeopleDirectory) throws(SchedulingError) {
+    mutating func restoreRoster(classID: String, date: LocalDate, booked: [String], waiting: [String], sequence: Int, told: [String: Int],
+                                people: PeopleDirectory) throws(SchedulingError) {
         let key = try occurrenceKey(classID, date)
         guard rosters[key] == nil else {
             throw .invalid(field: SchedulingError.Field(rawValue: "date"), reason: "the occurrence \(key) has two rosters; keep one, with every member in it")
@@ -196,7 +207,8 @@ extension ClassTimetable {
             }
             occurrencesByMember[id, default: []].insert(key)
         }
-        let roster = Roster(confirmed: booked, waitlist: waiting, sequence: sequence)
+        var roster = Roster(confirmed: booked, waitlist: waiting, sequence: sequence, told: told)
+        roster.told = roster.toldOnRoster
         if !roster.isEmpty { rosters[key] = roster }
     }
 

@@ -186,8 +186,15 @@ extension CoachSessions {
     }
 
     /// Sets the sequence of a session (Notices.swift); it changes nothing a clash check reads.
-    mutating func setSequence(_ sequence: Int, ofSession id: String) {
+    /// - Parameter askedAgain: whether the client is asked anew (their last answer no longer holds).
+    mutating func setSequence(_ sequence: Int, ofSession id: String, askedAgain: Bool) {
         sessionsByID[id]?.sequence = sequence
+        if askedAgain { sessionsByID[id]?.answer = nil }
+    }
+
+    /// Records the client's answer (Notices.swift); it changes nothing a clash check reads.
+    mutating func setAnswer(_ answer: AttendeeAnswer, ofSession id: String) {
+        sessionsByID[id]?.answer = answer
     }
 
     mutating func edit(_ id: String, coach coachID: String, location: String?, notes: String?) throws(SchedulingError) -> Session {
@@ -288,6 +295,22 @@ struct Timeline: Sendable {
 // MARK: - The book's calls on its sessions, forwarded
 
 extension SchedulingBook {
+    /// Records a client's answer to the invitation to one of their sessions
+    /// (an iTIP `REPLY`, read by `SchedulingICalendar`): the coach sees it
+    /// (``Session/answer``); a declined session keeps its time until the
+    /// coach cancels or moves it.
+    /// - Parameters:
+    ///   - answer: accepted, declined or tentative.
+    ///   - id: the session.
+    ///   - coachID: its coach.
+    /// - Returns: the session with the answer.
+    /// - Throws: ``SchedulingError/unknownSession(_:coach:)``.
+    public mutating func recordAnswer(_ answer: AttendeeAnswer, ofSession id: String, coach coachID: String) throws(SchedulingError) -> Session {
+        _ = try coachSessions.session(id, coach: coachID)
+        coachSessions.setAnswer(answer, ofSession: id)
+        return try coachSessions.session(id, coach: coachID)
+    }
+
     /// Changes a session's place, notes or both (its time through ``moveSession(_:coach:to:duration:now:)``).
     /// - Parameters:
     ///   - id: the session.

@@ -243,6 +243,10 @@ public struct Session: Hashable, Sendable, Codable, Identifiable {
     /// §2.1.4): ``SchedulingBook/recordNotices(since:)`` raises it with each
     /// message, so that the client's calendar takes the newest.
     public var sequence: Int
+    /// The client's answer to the last invitation they were sent
+    /// (``SchedulingBook/recordAnswer(_:ofSession:coach:)``); `nil`
+    /// until one comes back, and again once the session changes and they are asked anew.
+    public var answer: AttendeeAnswer? = nil
 
     /// Creates a session.
     /// - Parameters:
@@ -281,6 +285,16 @@ public struct Session: Hashable, Sendable, Codable, Identifiable {
 
     /// Whether it holds its time: everything but a cancelled session does.
     public var holdsTime: Bool { status != .cancelled }
+}
+
+/// What an invited person answered (iTIP `PARTSTAT` in a `REPLY`, RFC 5546 §3.2.3).
+public enum AttendeeAnswer: String, CaseIterable, Hashable, Sendable, Codable {
+    /// They will come.
+    case accepted = "ACCEPTED"
+    /// They will not.
+    case declined = "DECLINED"
+    /// They may.
+    case tentative = "TENTATIVE"
 }
 
 /// A free stretch of a coach's working time, long enough for one session.

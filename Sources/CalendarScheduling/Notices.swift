@@ -202,7 +202,7 @@ extension SchedulingBook {
             }
             guard !due.isEmpty else { continue }
             let sequence = max(was?.sequence ?? 0, now?.sequence ?? 0) + 1
-            if now != nil { coachSessions.setSequence(sequence, ofSession: id) }
+            if now != nil { coachSessions.setSequence(sequence, ofSession: id, askedAgain: due.contains { $0.0 == .request }) }
             for (method, reason, s, book) in due {
                 var session = s
                 session.sequence = sequence
@@ -258,7 +258,7 @@ extension SchedulingBook {
             }
             guard !due.isEmpty else { continue }
             let sequence = max(oldRoster.sequence, newRoster.sequence) + 1
-            classTimetable.setSequence(sequence, of: key)
+            classTimetable.setSequence(sequence, of: key, told: due.map { ($0.2, $0.0 == .request) })
             for (method, reason, id) in due {
                 let member = people.membersByID[id] ?? before.people.membersByID[id]
                 guard let occurrence = (method == .request ? now : was) ?? was ?? now,
@@ -290,8 +290,44 @@ extension SchedulingBook {
 }
 
 extension ClassTimetable {
-    /// Sets the sequence of an occurrence, keeping its roster even with no one on it.
-    mutating func setSequence(_ sequence: Int, of key: ClassOccurrence.ID) {
+    /// Sets the sequence of an occurrence, keeping its roster even with no
+    /// one on it, and what each member told was last sent (nothing, for one told their place is gone).
+    mutating func setSequence(_ sequence: Int, of key: ClassOccurrence.ID, told: [(member: String, invited: Bool)]) {
         rosters[key, default: Roster()].sequence = sequence
+        for (member, invited) in told { rosters[key]?.told[member] = invited ? sequence : nil }
+    }
+}
+
+/// What a change returned, with the messages it owes people.
+public struct Told<Result: Sendable>: Sendable {
+    /// What the change returned.
+    public var result: Result
+    /// The messages it owes, and who could not be sent one.
+    public var notices: ChangeNotices
+    /// The book's clocks, which the notices' times are on.
+    public var timeZone: ZoneRules
+
+    /// Creates the outcome of a change.
+    public init(result: Result, notices: ChangeNotices, timeZone: ZoneRules) {
+        self.result = result
+        self.notices = notices
+        self.timeZone = timeZone
+    }
+}
+
+extension SchedulingBook {
+    /// Makes a change and returns, with what it returned, the messages it
+    /// owes (``recordNotices(since:)``).
+    ///
+    /// The book before the change is kept while it runs, so a change
+    /// copies what it touches (a roster table, the sessions): O(n) for a
+    /// book of n records, the cost of comparing them. A ``FrontDesk`` that
+    /// tells no one changes in place and does not pay it.
+    /// - Parameter body: the change.
+    /// - Returns: what `body` returned, the notices, and the book's clocks.
+    public mutating func telling<T: Sendable, Failure: Error>(_ body: (inout SchedulingBook) throws(Failure) -> T) throws(Failure) -> Told<T> {
+        let before = self
+        let result = try body(&self)
+        return Told(result: result, notices: recordNotices(since: before), timeZone: timeZone)
     }
 }

@@ -54,6 +54,7 @@ extension PeopleDirectory {
 
     private static func checkCoach(_ coach: Coach) throws(SchedulingError) {
         try SchedulingBook.checkName(coach.name, "coach")
+        try SchedulingBook.checkEmail(coach.email, "coach")
         try SchedulingBook.checkColor(coach.color)
         guard coach.buffer >= .zero, coach.buffer <= .seconds(86_400), coach.buffer.components.seconds % 60 == 0 else {
             throw .invalid(field: .buffer, reason: "a buffer is whole minutes from 0 to 24 hours, not \(ISOText.duration(coach.buffer))")
@@ -108,6 +109,7 @@ extension PeopleDirectory {
         let key = ClientKey(client)
         guard clientsByKey[key] == nil else { throw .duplicateID(client.id, kind: "client") }
         try SchedulingBook.checkName(client.name, "client")
+        try SchedulingBook.checkEmail(client.email, "client")
         try SchedulingBook.checkColor(client.color)
         clientsByKey[key] = client
         clientIDsByCoach[client.coachID, default: []].insert(client.id)
@@ -117,6 +119,7 @@ extension PeopleDirectory {
     mutating func updateClient(_ client: Client, coach coachID: String) throws(SchedulingError) {
         let old = try self.client(client.id, coach: coachID)
         try SchedulingBook.checkName(client.name, "client")
+        try SchedulingBook.checkEmail(client.email, "client")
         try SchedulingBook.checkColor(client.color)
         var new = client
         new.coachID = old.coachID
@@ -150,12 +153,14 @@ extension PeopleDirectory {
         try SchedulingBook.checkID(member.id, "member")
         guard membersByID[member.id] == nil else { throw .duplicateID(member.id, kind: "member") }
         try SchedulingBook.checkName(member.name, "member")
+        try SchedulingBook.checkEmail(member.email, "member")
         membersByID[member.id] = member
     }
 
     mutating func updateMember(_ member: Member) throws(SchedulingError) {
         _ = try self.member(member.id)
         try SchedulingBook.checkName(member.name, "member")
+        try SchedulingBook.checkEmail(member.email, "member")
         membersByID[member.id] = member
     }
 

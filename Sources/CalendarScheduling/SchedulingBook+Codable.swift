@@ -43,6 +43,8 @@ extension SchedulingBook: Codable {
         var waiting: [String]
         /// Written only when some member was told of the occurrence (Notices.swift).
         var sequence: Int?
+        /// The sequence each member holding a place was last sent, when any was.
+        var told: [String: Int]?
     }
 
     /// Encodes the book (schema 1); see the CalendarScheduling article "Saving a book".
@@ -62,7 +64,8 @@ extension SchedulingBook: Codable {
         try c.encode(classes, forKey: .classes)
         let rosters = classTimetable.rosters
         try c.encode(rosters.keys.sorted().compactMap { key in
-            rosters[key].map { RosterForm(classID: key.classID, date: key.date, booked: $0.confirmed, waiting: $0.waitlist, sequence: $0.sequence == 0 ? nil : $0.sequence) }
+            rosters[key].map { RosterForm(classID: key.classID, date: key.date, booked: $0.confirmed, waiting: $0.waitlist, sequence: $0.sequence == 0 ? nil : $0.sequence,
+                                   told: $0.toldOnRoster.isEmpty ? nil : $0.toldOnRoster) }
         }, forKey: .rosters)
     }
 
@@ -89,7 +92,7 @@ extension SchedulingBook: Codable {
         for series in try c.decode([ClassSeries].self, forKey: .classes) { try addClass(series) }
         for session in try c.decode([Session].self, forKey: .sessions) { try restore(session) }
         for r in try c.decode([RosterForm].self, forKey: .rosters) {
-            try restoreRoster(classID: r.classID, date: r.date, booked: r.booked, waiting: r.waiting, sequence: max(0, r.sequence ?? 0))
+            try restoreRoster(classID: r.classID, date: r.date, booked: r.booked, waiting: r.waiting, sequence: max(0, r.sequence ?? 0), told: r.told ?? [:])
         }
         // The gym's hours and closures apply to the next change, not to what the book holds.
         openingHours = try c.decodeIfPresent(WorkingHours.self, forKey: .openingHours)
@@ -226,7 +229,7 @@ extension Coach {
 }
 
 extension Session {
-    private enum CodingKeys: String, CodingKey { case id, coachID, clientID, start, isLaterOfRepeatedTime, duration, location, notes, status, color, workoutType, completedAt, sequence }
+    private enum CodingKeys: String, CodingKey { case id, coachID, clientID, start, isLaterOfRepeatedTime, duration, location, notes, status, color, workoutType, completedAt, sequence, answer }
 
     /// Decodes a session; `isLaterOfRepeatedTime` may be missing (then `false`), as may the optional fields.
     /// - Parameter decoder: the decoder.
@@ -246,6 +249,7 @@ extension Session {
             isLaterOfRepeatedTime: try c.decodeIfPresent(Bool.self, forKey: .isLaterOfRepeatedTime) ?? false,
             color: try c.decodeIfPresent(ItemColor.self, forKey: .color), workoutType: try c.decodeIfPresent(String.self, forKey: .workoutType),
             completedAt: completedAt, sequence: max(0, try c.decodeIfPresent(Int.self, forKey: .sequence) ?? 0))
+        answer = try c.decodeIfPresent(AttendeeAnswer.self, forKey: .answer)
     }
 
     /// Encodes a session (`isLaterOfRepeatedTime` only when true).
@@ -262,6 +266,7 @@ extension Session {
         try c.encodeIfPresent(notes, forKey: .notes)
         try c.encode(status, forKey: .status)
         if sequence > 0 { try c.encode(sequence, forKey: .sequence) }
+        try c.encodeIfPresent(answer, forKey: .answer)
         try c.encodeIfPresent(color, forKey: .color)
         try c.encodeIfPresent(workoutType, forKey: .workoutType)
         // An instant, in UTC: `2026-11-24T10:15:00Z`.

@@ -11,8 +11,8 @@ extension SchedulingBook {
 
     /// Stores who holds the places of an occurrence and who waits, as the
     /// JSON form reads them (see `ClassTimetable.restoreRoster`).
-    mutating func restoreRoster(classID: String, date: LocalDate, booked: [String], waiting: [String], sequence: Int = 0) throws(SchedulingError) {
-        try classTimetable.restoreRoster(classID: classID, date: date, booked: booked, waiting: waiting, sequence: sequence, people: people)
+    mutating func restoreRoster(classID: String, date: LocalDate, booked: [String], waiting: [String], sequence: Int = 0, told: [String: Int] = [:]) throws(SchedulingError) {
+        try classTimetable.restoreRoster(classID: classID, date: date, booked: booked, waiting: waiting, sequence: sequence, told: told, people: people)
     }
 
     /// Stores a roster read from a calendar, whose members the reader checked.

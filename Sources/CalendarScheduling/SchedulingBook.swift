@@ -93,6 +93,20 @@ public struct SchedulingBook: Sendable {
 
     static func checkName(_ name: String, _ kind: String) throws(SchedulingError) {
         if name.trimmingSpaces.isEmpty { throw .invalid(field: .name, reason: "the \(kind) has no name") }
+        if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            throw .invalid(field: .name, reason: "the \(kind)'s name has a line break or another control character; give it on one line")
+        }
+    }
+
+    /// Refuses an e-mail address with a line break, a control character or
+    /// a space: written into a message's header it could add a header of
+    /// its own (issue 32). An address is otherwise taken as given; a
+    /// message goes only to one with an `@`.
+    static func checkEmail(_ email: String?, _ kind: String) throws(SchedulingError) {
+        guard let email else { return }
+        if email.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == " " }) {
+            throw .invalid(field: .email, reason: "the \(kind)'s e-mail address ‘\(email.debugDescription.dropFirst().dropLast())’ has a space, a line break or another control character; write it as name@example.com")
+        }
     }
 
     /// Refuses a colour of the red family, which marks days with several items.

@@ -200,6 +200,8 @@ extension SchedulingError {
         public static let id = Field(rawValue: "id")
         /// A person's name.
         public static let name = Field(rawValue: "name")
+        /// A person's e-mail address.
+        public static let email = Field(rawValue: "email")
         /// A class's title.
         public static let title = Field(rawValue: "title")
         /// A time of day or a start.

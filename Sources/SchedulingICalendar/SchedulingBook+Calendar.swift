@@ -76,6 +76,8 @@ enum Names {
     static let memberCategory = "horari-member", coachCategory = "horari-coach", clientCategory = "horari-client"
     /// `ATTENDEE` parameters of a booked member: the member's ID, a waiting place.
     static let memberParameter = "X-HORARI-MEMBER", positionParameter = "X-HORARI-WAITLIST-POSITION"
+    /// On a roster's `ATTENDEE`: the `SEQUENCE` of the last invitation the member was sent (Notices.swift).
+    static let toldParameter = "X-HORARI-SEQUENCE"
 
     /// A directory journal's `UID`: `member:marta` for the category `horari-member`.
     static func uid(_ category: String, _ id: String) -> String { uidPrefix(category) + id }
@@ -219,7 +221,9 @@ extension SchedulingBook {
             ContentLine(name: "ORGANIZER", parameters: coach.map { [.init(name: "CN", values: [$0.name])] } ?? [], value: Self.address(coach?.email, "coach", session.coachID)),
             ContentLine(
                 name: "ATTENDEE",
-                parameters: (client.map { [ContentLine.Parameter(name: "CN", values: [$0.name])] } ?? []) + [.init(name: "ROLE", values: ["REQ-PARTICIPANT"])],
+                // The client's answer, once one came back, is the attendee's PARTSTAT (RFC 5545 §3.2.12).
+                parameters: (client.map { [ContentLine.Parameter(name: "CN", values: [$0.name])] } ?? []) + [.init(name: "ROLE", values: ["REQ-PARTICIPANT"])]
+                    + (session.answer.map { [ContentLine.Parameter(name: "PARTSTAT", values: [$0.rawValue])] } ?? []),
                 value: Self.address(client?.email, "client", session.clientID)),
         ]
         properties += [
@@ -310,6 +314,7 @@ extension SchedulingBook {
                 .init(name: "CN", values: [member?.name ?? id]), .init(name: "PARTSTAT", values: [partstat]), .init(name: Names.memberParameter, values: [id]),
             ]
             if let position { parameters.append(.init(name: Names.positionParameter, values: [String(position)])) }
+            if let told = roster.told[id], told > 0 { parameters.append(.init(name: Names.toldParameter, values: [String(told)])) }
             return ContentLine(name: "ATTENDEE", parameters: parameters, value: Self.address(member?.email, "member", id))
         }
         return roster.confirmed.map { line($0, "ACCEPTED", nil) } + roster.waitlist.enumerated().map { line($1, "TENTATIVE", $0 + 1) }

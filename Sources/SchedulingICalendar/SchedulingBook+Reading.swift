@@ -322,6 +322,7 @@ extension SchedulingBook {
         if case .utc = item.start, let t = try? item.start.epochSeconds(floatingIn: zone) { (start, later) = reading(t) }
         var session = Session(id: item.uid, coachID: coach, clientID: client, start: start, duration: try Self.length(item, what), location: item.location, notes: item.notes, status: status,
                               isLaterOfRepeatedTime: later, workoutType: item.categories.first, sequence: max(0, item.sequence))
+        session.answer = item.properties.first { $0.name == "ATTENDEE" }?.parameter("PARTSTAT").flatMap { AttendeeAnswer(rawValue: $0.uppercased()) }
         // `COLOR` holds the colour the session is shown in; it is the
         // session's own unless it is the one it would take from its client
         // or coach anyway (then it follows theirs).
@@ -357,6 +358,8 @@ extension SchedulingBook {
         var entries: [(id: String?, text: String, booked: Bool)]
         /// The instance's `SEQUENCE`: how many changes its members were told of.
         var sequence = 0
+        /// The sequence of the last invitation each member was sent, by ID.
+        var told: [String: Int] = [:]
     }
 
     /// A form-1 roster component as a ``RosterRecord``.
@@ -385,7 +388,11 @@ extension SchedulingBook {
             }
         }
         let ordered = waiting.enumerated().sorted { ($0.element.position, $0.offset) < ($1.element.position, $1.offset) }.map(\.element.entry)
-        return RosterRecord(classID: classID, date: date.basicISO, entries: held + ordered, sequence: max(0, o.item.sequence))
+        var told: [String: Int] = [:]
+        for line in o.item.properties where line.name == "ATTENDEE" {
+            if let id = memberID(of: line), let n = line.parameter(Names.toldParameter).flatMap({ Int($0) }), n > 0 { told[id] = n }
+        }
+        return RosterRecord(classID: classID, date: date.basicISO, entries: held + ordered, sequence: max(0, o.item.sequence), told: told)
     }
 
     /// The member an `ATTENDEE` line names, when it names one.
@@ -445,6 +452,7 @@ extension SchedulingBook {
             if entry.booked { roster.confirmed.append(id) } else { roster.waitlist.append(id) }
         }
         roster.sequence = max(roster.sequence, r.sequence)
+        for (id, n) in r.told where listed.contains(id) { roster.told[id] = max(roster.told[id] ?? 0, n) }
         if !roster.isEmpty { setRoster(roster, of: key) }
     }
 

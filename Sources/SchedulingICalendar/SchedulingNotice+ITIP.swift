@@ -57,6 +57,31 @@ extension SchedulingNotice {
         return calendar
     }
 
+    /// The notice as the e-mail that carries it (iMIP, RFC 6047), ready for
+    /// a mailer: from the coach or the gym, to the recipient, the readable
+    /// text and the iTIP message with its VTIMEZONE.
+    ///
+    /// ```swift
+    /// for notice in told.notices.notices {
+    ///     if let mail = try notice.email(onClocks: told.timeZone, gym: gym, date: Date()) {
+    ///         try mail.data().write(to: outbox.appendingPathComponent(mail.fileName))
+    ///     }
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - zone: the book's clocks (``Told/timeZone``).
+    ///   - gym: who sends a class's messages.
+    ///   - date: when it is written: its `Date:` header and the calendar's `DTSTAMP`.
+    /// - Returns: the message; `nil` when there is no one to send it (a class with no `gym`).
+    /// - Throws: `IMIPError` when an address on record is not one a message can go to.
+    public func email(onClocks zone: ZoneRules, gym: Person?, date: Date) throws(IMIPError) -> IMIPMessage? {
+        guard let sender = sender(gym: gym), let calendar = iTIPCalendar(onClocks: zone, gym: gym) else { return nil }
+        let text = ICalendarExporter(options: .init(timestamp: date)).export(calendar)
+        return try IMIPMessage(from: .init(name: sender.name, email: sender.email), to: .init(name: recipient.name, email: recipient.email),
+                               subject: emailSubject(onClocks: zone), text: emailText(onClocks: zone, gym: gym),
+                               method: method.rawValue, calendar: text, date: date)
+    }
+
     /// Who the message is from: the coach of a session when they have an
     /// address, else the gym.
     public func sender(gym: Person?) -> Person? {

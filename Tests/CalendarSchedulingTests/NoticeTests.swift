@@ -102,4 +102,19 @@ struct NoticeTests {
         #expect(summary(told) == ["REQUEST oriol@example.com yoga 3"])
         #expect(try read.session("s1", coach: "marc").sequence == 1)
     }
+
+    @Test("an address or a name with a line break is refused when it is given, so no message's header can carry it")
+    func addressesOnOneLine() throws {
+        var book = try Gym.book()
+        func field(_ e: SchedulingError?) -> SchedulingError.Field? {
+            if case .invalid(let field, _)? = e { return field }
+            return nil
+        }
+        #expect(field(refusal { try book.addMember(Member(id: "eve", name: "Eve", email: "eve@example.com\r\nBcc: all@example.com")) }) == .email)
+        #expect(field(refusal { try book.addClient(Client(id: "eve", coachID: "marc", name: "Eve\nBcc: all@example.com")) }) == .name)
+        var marc = try book.coach("marc")
+        marc.email = "marc @gym.example"
+        #expect(field(refusal { try book.updateCoach(marc) }) == .email)
+        #expect(try book.member("marta").email == "marta@example.com")
+    }
 }

@@ -1,6 +1,7 @@
 import CalendarCore
 import CalendarScheduling
 import Foundation
+import CalendarStore
 import ICalendarKit
 import SchedulingICalendar
 import Testing
@@ -124,5 +125,109 @@ struct InvitationTests {
         }
         #expect(throws: IMIPError.self) { _ = try IMIPMessage.Mailbox(parsing: "Gym <desk@gym.example>\nBcc: x@y.z") }
         #expect(try IMIPMessage.Mailbox(parsing: "\"Gym Sants\" <desk@gym.example>") == .init(name: "Gym Sants", email: "desk@gym.example"))
+    }
+
+    // MARK: Replies (issue 32, 3)
+
+    /// The reply a calendar program sends to an invitation (RFC 5546 §4.2.3's
+    /// shape: the method REPLY, the event's UID, RECURRENCE-ID and SEQUENCE,
+    /// the organizer, the one attendee with their PARTSTAT), made from the
+    /// invitation's own text as Thunderbird and Apple Calendar make theirs.
+    func reply(to notice: SchedulingNotice, zone: ZoneRules, _ partstat: String, edit: (String) -> String = { $0 }) throws -> SchedulingReply {
+        let text = exporter.export(try #require(notice.iTIPCalendar(onClocks: zone, gym: gym)))
+            .replacingOccurrences(of: "METHOD:REQUEST", with: "METHOD:REPLY")
+            .replacingOccurrences(of: "PARTSTAT=NEEDS-ACTION", with: "PARTSTAT=\(partstat)")
+            .replacingOccurrences(of: ";RSVP=TRUE", with: "")
+        return try SchedulingReply(reading: try ICalendarImporter().importCalendar(from: edit(text)).calendar)
+    }
+
+    @Test("a member's DECLINED gives up the place, and the first waiting is invited; a client's is recorded on the session and kept in the calendar")
+    func declines() throws {
+        var book = try Gym.book()
+        let date = try Gym.day("2026-12-02")
+        var invitations: [SchedulingNotice] = []
+        for m in ["marta", "oriol", "nuria"] { invitations += try telling(&book) { try _ = $0.book(member: m, classID: "yoga", on: date, now: now) }.notices }
+        _ = try telling(&book) { try $0.addMember(Member(id: "quim", name: "Quim Puig", email: "quim@example.com")) }
+        _ = try telling(&book) { try _ = $0.book(member: "quim", classID: "yoga", on: date, now: now, whenFull: .joinWaitlist) }
+        // Marta answers her invitation (sequence 1) after two others booked (the occurrence is at 3): her answer still counts.
+        let answer = try reply(to: invitations[0], zone: book.timeZone, "DECLINED")
+        #expect(answer.attendee == "marta@example.com" && answer.answer == .declined && answer.sequence == 1)
+        let told = try book.telling { b throws(ReplyError) in try b.apply(answer, gym: gym, now: now) }
+        #expect(told.result.gaveUpPlace && told.result.promoted == "quim" && told.result.personID == "marta")
+        #expect(told.notices.notices.map { "\($0.method.rawValue) \($0.recipient.id)" }.contains("REQUEST quim"))
+        #expect(try book.roster(classID: "yoga", on: date).confirmed == ["oriol", "nuria", "quim"])
+
+        let session = try telling(&book) {
+            try _ = $0.addSession(id: "s1", coach: "marc", client: "anna", startingAt: try Gym.now("2026-11-26 18:00"), duration: .minutes(45), now: now)
+        }.notices[0]
+        _ = try book.apply(try reply(to: session, zone: book.timeZone, "DECLINED"), gym: gym, now: now)
+        #expect(try book.session("s1", coach: "marc").answer == .declined)
+        var calendar = ICalendar(items: [])
+        calendar.setScheduling(book)
+        let reread = try ICalendarImporter().importCalendar(from: exporter.export(calendar)).calendar.schedulingBook()
+        #expect(try reread.session("s1", coach: "marc").answer == .declined)
+        // Moved, the client is asked again: the old answer no longer holds.
+        _ = try telling(&book) { try _ = $0.moveSession("s1", coach: "marc", toInstant: try Gym.now("2026-11-27 10:00"), duration: nil, now: now) }
+        #expect(try book.session("s1", coach: "marc").answer == nil)
+    }
+
+    @Test("a reply that is not one, names several, is forged, is older, or comes from someone not invited is refused with a line, and nothing changes")
+    func refusedReplies() throws {
+        var book = try Gym.book()
+        let date = try Gym.day("2026-12-02")
+        let invited = try telling(&book) { try _ = $0.book(member: "marta", classID: "yoga", on: date, now: now) }.notices[0]
+        let session = try telling(&book) {
+            try _ = $0.addSession(id: "s1", coach: "marc", client: "anna", startingAt: try Gym.now("2026-11-26 18:00"), duration: .minutes(45), now: now)
+        }.notices[0]
+        _ = try telling(&book) { try _ = $0.moveSession("s1", coach: "marc", toInstant: try Gym.now("2026-11-27 10:00"), duration: nil, now: now) }
+        _ = try telling(&book) { try _ = $0.book(member: "oriol", classID: "yoga", on: date, now: now) }
+        _ = try telling(&book) { try _ = $0.moveOccurrence(classID: "yoga", on: date, to: try Gym.at("2026-12-02 19:30")) }
+        let before = book
+        func refusal(_ make: () throws -> SchedulingReply, gym: SchedulingNotice.Person? = nil) -> ReplyError? {
+            do {
+                var b = book
+                _ = try b.apply(try make(), gym: gym ?? self.gym, now: now)
+            } catch let e as ReplyError { return e } catch { Issue.record("\(error)") }
+            return nil
+        }
+        #expect(refusal { try reply(to: invited, zone: book.timeZone, "DECLINED") { $0.replacingOccurrences(of: "METHOD:REPLY", with: "METHOD:COUNTER") } } == .notSupported("COUNTER"))
+        #expect(refusal { try reply(to: invited, zone: book.timeZone, "DECLINED") { $0.replacingOccurrences(of: "METHOD:REPLY", with: "METHOD:REFRESH") } } == .notSupported("REFRESH"))
+        #expect(refusal { try reply(to: invited, zone: book.timeZone, "DECLINED") { $0.replacingOccurrences(of: "ATTENDEE;", with: "X-GONE;") } } == .attendees(0))
+        #expect(refusal {
+            try reply(to: invited, zone: book.timeZone, "DECLINED") { $0.replacingOccurrences(of: "ORGANIZER;", with: "ATTENDEE;PARTSTAT=ACCEPTED:mailto:oriol@example.com\r\nORGANIZER;") }
+        } == .attendees(2))
+        #expect(refusal { try reply(to: invited, zone: book.timeZone, "DECLINED") { $0.replacingOccurrences(of: "mailto:desk@gym.example", with: "mailto:desk@evil.example") } }
+                == .otherOrganizer(named: "desk@evil.example", expected: "desk@gym.example"))
+        #expect(refusal { try reply(to: invited, zone: book.timeZone, "DECLINED") { $0.replacingOccurrences(of: "mailto:marta@example.com", with: "mailto:stranger@example.com") } }
+                == .notInvited("stranger@example.com", to: "Yoga on 2026-12-02"))
+        #expect(refusal { try reply(to: session, zone: book.timeZone, "DECLINED") } == .olderSequence(1, current: 2))
+        // Marta's answer to her booking, after the class moved: she was told 3 since.
+        #expect(refusal { try reply(to: invited, zone: book.timeZone, "DECLINED") } == .olderSequence(1, current: 3))
+        #expect(refusal { try reply(to: invited, zone: book.timeZone, "DECLINED") { $0.replacingOccurrences(of: "UID:yoga", with: "UID:boxing") } }?.description.hasPrefix("no class occurrence boxing") == true)
+        #expect(refusal { try reply(to: invited, zone: book.timeZone, "NEEDS-ACTION") } == .noAnswer("NEEDS-ACTION"))
+        #expect(throws: ReplyError.notAReply("REQUEST")) { _ = try reply(to: invited, zone: book.timeZone, "DECLINED") { $0.replacingOccurrences(of: "METHOD:REPLY", with: "METHOD:REQUEST") } }
+        #expect(book.backupContent() == before.backupContent())
+    }
+
+    @Test("through a store, the one who declined is not sent a cancellation of their own answer; the promoted member is invited")
+    func throughAStore() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("horari-reply-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var book = try Gym.book()
+        try book.addClass(ClassSeries(id: "pilates", title: "Pilates", weekdays: [.tuesday], time: TimeOfDay(hour: 19), duration: .minutes(50), capacity: 1,
+                                      firstDate: try Gym.day("2026-11-01")))
+        let date = try Gym.day("2026-12-01")
+        let invited = try telling(&book) { try _ = $0.book(member: "marta", classID: "pilates", on: date, now: now) }.notices[0]
+        _ = try book.book(member: "oriol", classID: "pilates", on: date, now: now, whenFull: .joinWaitlist)
+        var calendar = ICalendar(items: [])
+        calendar.setScheduling(book)
+        let file = folder.appendingPathComponent("gym.ics")
+        try Data(exporter.export(calendar).utf8).write(to: file)
+        let clock = now
+        let store = SchedulingStore(CalendarStore(try CalendarLocation(file.path)), settings: .init(now: { _ in clock }))
+        let told = try await store.apply(try reply(to: invited, zone: book.timeZone, "DECLINED"), gym: gym)
+        #expect(told.notices.notices.map { "\($0.method.rawValue) \($0.recipient.id) \($0.sequence)" } == ["REQUEST oriol 2"])
+        #expect(try await store.book().roster(classID: "pilates", on: date).confirmed == ["oriol"])
     }
 }

@@ -1,0 +1,204 @@
+import CalendarCore
+import CalendarScheduling
+import Foundation
+import ICalendarKit
+
+// An answer coming back (iTIP REPLY, RFC 5546 §3.2.3): read from the
+// calendar a client's or member's program sent, checked against what the
+// book sent them, and applied.
+//
+// The checks, each a refusal that changes nothing:
+// - the method is REPLY (COUNTER and REFRESH are iTIP too, but the book does
+//   not renegotiate times: they are refused as not supported, by name);
+// - one event, with exactly one ATTENDEE (§3.2.3: "MUST include ... the
+//   replying Attendee" and only them);
+// - its UID and RECURRENCE-ID name a session or a class occurrence of the book;
+// - its ORGANIZER is the one the book sent as (the coach, or the gym): a
+//   reply naming another organizer was not an answer to this book;
+// - its ATTENDEE is the person the book invited, by the address on record
+//   (a session's client; a member on the occurrence's roster);
+// - its SEQUENCE is not older than the book's (§2.1.5): an answer to an
+//   earlier time is not an answer to this one.
+
+/// An answer read from an iTIP `REPLY`.
+public struct SchedulingReply: Hashable, Sendable {
+    /// The UID of what it answers.
+    public var uid: String
+    /// The instance it answers, for a class occurrence.
+    public var recurrenceID: CalendarTime?
+    /// The `SEQUENCE` it answers.
+    public var sequence: Int
+    /// Who answers, their address (without `mailto:`).
+    public var attendee: String
+    /// What they answer.
+    public var answer: AttendeeAnswer
+    /// The organizer it names, their address.
+    public var organizer: String
+
+    /// Reads the reply in a calendar.
+    /// - Parameter calendar: a calendar as a mail program's invitation answer holds it.
+    /// - Throws: ``ReplyError`` for anything but one answer of one person.
+    public init(reading calendar: ICalendar) throws(ReplyError) {
+        let method = calendar.method?.uppercased() ?? ""
+        switch method {
+        case "REPLY": break
+        case "COUNTER", "REFRESH", "DECLINECOUNTER", "ADD":
+            throw .notSupported(method)
+        default:
+            throw .notAReply(method.isEmpty ? nil : method)
+        }
+        let events = calendar.items.flatMap { item in (item.hasMaster ? [(item, nil as CalendarTime?)] : []) + item.overrides.map { ($0.item, $0.recurrenceID) } }
+        guard events.count == 1, let (event, recurrenceID) = events.first else { throw .events(events.count) }
+        let attendees = event.properties.filter { $0.name == "ATTENDEE" }
+        guard attendees.count == 1, let attendee = attendees.first else { throw .attendees(attendees.count) }
+        guard let address = Self.address(attendee.value) else { throw .notAnAddress(attendee.value) }
+        guard let organizer = event.properties.first(where: { $0.name == "ORGANIZER" }).flatMap({ Self.address($0.value) }) else { throw .noOrganizer }
+        let partstat = attendee.parameter("PARTSTAT")?.uppercased() ?? "NEEDS-ACTION"
+        guard let answer = AttendeeAnswer(rawValue: partstat) else { throw .noAnswer(partstat) }
+        self.uid = event.uid
+        self.recurrenceID = recurrenceID
+        self.sequence = event.sequence
+        self.attendee = address
+        self.answer = answer
+        self.organizer = organizer
+    }
+
+    static func address(_ value: String) -> String? {
+        guard value.lowercased().hasPrefix("mailto:") else { return nil }
+        let a = value.dropFirst(7).trimmingCharacters(in: .whitespaces)
+        return a.contains("@") ? a : nil
+    }
+}
+
+/// A reply the book cannot take, and why; nothing was changed.
+public enum ReplyError: Error, Hashable, Sendable, CustomStringConvertible, LocalizedError {
+    /// The calendar is another iTIP method, or none.
+    case notAReply(String?)
+    /// A method the book does not answer (`COUNTER`, `REFRESH`).
+    case notSupported(String)
+    /// Not exactly one event.
+    case events(Int)
+    /// Not exactly one `ATTENDEE`.
+    case attendees(Int)
+    /// The attendee is not an e-mail address.
+    case notAnAddress(String)
+    /// No `ORGANIZER`.
+    case noOrganizer
+    /// A `PARTSTAT` that is no answer (`NEEDS-ACTION`, `DELEGATED`).
+    case noAnswer(String)
+    /// No session or class occurrence has this UID (and RECURRENCE-ID).
+    case unknownEvent(uid: String, instance: String?)
+    /// The reply names another organizer than the book sent as.
+    case otherOrganizer(named: String, expected: String)
+    /// The attendee was not invited to it.
+    case notInvited(String, to: String)
+    /// A member answers for an occurrence they hold no place in (given up already, or never booked).
+    case holdsNoPlace(String, in: String)
+    /// The reply answers an older version.
+    case olderSequence(Int, current: Int)
+    /// The book refused the change the answer asks for (a place given up after the cut-off).
+    case refused(SchedulingError)
+
+    /// What is wrong, and what to do.
+    public var description: String {
+        switch self {
+        case .notAReply(let m?): "this is a METHOD:\(m) message, not a REPLY; import it into a calendar with `horari import` without a book, or ask the sender for their answer"
+        case .notAReply(nil): "this calendar has no METHOD:REPLY; it is not an answer to an invitation"
+        case .notSupported(let m): "METHOD:\(m) is not supported: the book sends invitations and takes answers (REPLY); answer a \(m) by hand"
+        case .events(let n): "a reply answers one event; this one holds \(n)"
+        case .attendees(let n): "a reply names the one person answering as its ATTENDEE; this one names \(n)"
+        case .notAnAddress(let v): "the ATTENDEE ‘\(v)’ is not a mailto: address"
+        case .noOrganizer: "the reply names no ORGANIZER; it cannot be matched to an invitation"
+        case .noAnswer(let p): "PARTSTAT=\(p) is no answer; a reply says ACCEPTED, DECLINED or TENTATIVE"
+        case .unknownEvent(let uid, let instance?): "no class occurrence \(uid) at \(instance) is in the book; the reply is for another calendar, or the class has changed"
+        case .unknownEvent(let uid, nil): "no session ‘\(uid)’ is in the book; the reply is for another calendar"
+        case .otherOrganizer(let named, let expected): "the reply names \(named) as organizer, but the invitation came from \(expected); it was not sent by this book"
+        case .notInvited(let who, let to): "\(who) was not invited to \(to); only the person invited may answer"
+        case .holdsNoPlace(let name, let occurrence): "\(name) holds no place in \(occurrence) (given up already, or never booked)"
+        case .olderSequence(let got, let current): "the reply answers version \(got) of the invitation, but it is at version \(current): the time or place changed since; wait for their answer to the new one"
+        case .refused(let e): e.description
+        }
+    }
+
+    /// The description.
+    public var errorDescription: String? { description }
+}
+
+/// What an answer did.
+public struct ReplyOutcome: Hashable, Sendable, Codable {
+    /// Who answered: a client's or a member's ID.
+    public var personID: String
+    /// Their name.
+    public var name: String
+    /// What they answered.
+    public var answer: AttendeeAnswer
+    /// The session's ID, or the occurrence it answers.
+    public var about: String
+    /// For a member who declined: whether they gave up a place (else they left the waitlist, or held none).
+    public var gaveUpPlace: Bool
+    /// The member who moved up from the waitlist into the place, if any.
+    public var promoted: String?
+}
+
+extension SchedulingBook {
+    /// Applies an answer: a client's is recorded on their session (the
+    /// coach sees it declined); a member who declines gives up their place
+    /// in the occurrence and the first waiting moves up; an accepted or
+    /// tentative place is recorded as it stands (the place is held already).
+    ///
+    /// Make it inside ``telling(_:)`` to get the promotion's invitation.
+    /// - Parameters:
+    ///   - reply: the answer.
+    ///   - gym: who sends the gym's messages: a class's answer names them as organizer.
+    ///   - now: when it is applied (a place's cut-off is checked against it).
+    /// - Returns: what it did.
+    /// - Throws: ``ReplyError``; nothing is changed.
+    public mutating func apply(_ reply: SchedulingReply, gym: SchedulingNotice.Person?, now: Date) throws(ReplyError) -> ReplyOutcome {
+        if let recurrenceID = reply.recurrenceID {
+            return try applyToClass(reply, date: bookWall(recurrenceID).date, gym: gym, now: now)
+        }
+        guard let session = coachSessions.sessionsByID[reply.uid] else { throw .unknownEvent(uid: reply.uid, instance: nil) }
+        let coach = people.coachesByID[session.coachID], client = people.clientsByKey[ClientKey(session)]
+        let expected = Self.address(coach?.email) ?? gym?.email ?? ""
+        guard reply.organizer.caseInsensitiveCompare(expected) == .orderedSame else { throw .otherOrganizer(named: reply.organizer, expected: expected) }
+        guard let email = client?.email, email.caseInsensitiveCompare(reply.attendee) == .orderedSame else {
+            throw .notInvited(reply.attendee, to: "session ‘\(session.id)’")
+        }
+        guard reply.sequence >= session.sequence else { throw .olderSequence(reply.sequence, current: session.sequence) }
+        do { _ = try recordAnswer(reply.answer, ofSession: session.id, coach: session.coachID) } catch { throw .refused(error) }
+        return ReplyOutcome(personID: session.clientID, name: client?.name ?? session.clientID, answer: reply.answer, about: session.id, gaveUpPlace: false, promoted: nil)
+    }
+
+    private mutating func applyToClass(_ reply: SchedulingReply, date: LocalDate, gym: SchedulingNotice.Person?, now: Date) throws(ReplyError) -> ReplyOutcome {
+        let key = ClassOccurrence.ID(classID: reply.uid, date: date)
+        guard let series = classTimetable.classesByID[reply.uid], series.meets(on: date) else {
+            throw .unknownEvent(uid: reply.uid, instance: String(describing: reply.recurrenceID?.icalValue ?? ""))
+        }
+        let expected = gym?.email ?? "the gym"
+        guard reply.organizer.caseInsensitiveCompare(expected) == .orderedSame else { throw .otherOrganizer(named: reply.organizer, expected: expected) }
+        let roster = classTimetable.rosters[key]
+        let onRoster = (roster?.confirmed ?? []) + (roster?.waitlist ?? [])
+        guard let member = onRoster.compactMap({ people.membersByID[$0] }).first(where: { $0.email?.caseInsensitiveCompare(reply.attendee) == .orderedSame }) else {
+            if let known = people.membersByID.values.first(where: { $0.email?.caseInsensitiveCompare(reply.attendee) == .orderedSame }) {
+                throw .holdsNoPlace(known.name, in: "\(series.title) on \(date)")
+            }
+            throw .notInvited(reply.attendee, to: "\(series.title) on \(date)")
+        }
+        let current = roster?.told[member.id] ?? 0
+        guard reply.sequence >= current else { throw .olderSequence(reply.sequence, current: current) }
+        var outcome = ReplyOutcome(personID: member.id, name: member.name, answer: reply.answer, about: key.description, gaveUpPlace: false, promoted: nil)
+        guard reply.answer == .declined else { return outcome }
+        do {
+            let cancellation = try cancelBooking(member: member.id, classID: key.classID, on: date, now: now)
+            (outcome.gaveUpPlace, outcome.promoted) = (cancellation.heldPlace, cancellation.promoted)
+        } catch {
+            throw .refused(error)
+        }
+        return outcome
+    }
+
+    private static func address(_ email: String?) -> String? {
+        guard let e = email?.trimmingCharacters(in: .whitespaces), e.contains("@") else { return nil }
+        return e
+    }
+}
