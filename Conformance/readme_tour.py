@@ -16,6 +16,7 @@ on a free port (from this Python's packages) and stopped by its process id.
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -54,6 +55,10 @@ def main():
     khal = os.path.abspath(sys.argv[sys.argv.index("--khal") + 1]) if "--khal" in sys.argv else "khal"
     readme = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "README.md")
     work = tempfile.mkdtemp(prefix="horari-tour-")
+    # The answers a calendar program mails back, which the README imports.
+    answers = os.path.join(os.path.dirname(readme), "Examples", "Samples", "answers")
+    for name in sorted(os.listdir(answers)):
+        shutil.copy(os.path.join(answers, name), work)
     config = khal_config(work, "gym")
     # A machine whose zone is not the gym's: the calendar keeps its own clock.
     # (libfaketime leaves the monotonic clock alone: the CalDAV client's timeouts run on it.)

@@ -342,7 +342,12 @@ extension Import {
         let folder = try outbox.folder(classes: false)
         let place = try book.place
         guard place.exists else { throw CLIError("\(place.path): no calendar there to answer; nothing was changed") }
-        let told = try await book.scheduling(place) { store async throws(SchedulingStoreError) in try await store.apply(reply, gym: gym) }
+        let told: Told<ReplyOutcome>
+        do {
+            told = try await book.scheduling(place) { store async throws(SchedulingStoreError) in try await store.apply(reply, gym: gym) }
+        } catch let error as ReplyError {
+            throw CLIError("\(file): \(error.description); nothing was changed")
+        }
         let now = try book.instant(inZone: told.timeZone.identifier)
         let o = told.result
         switch (o.answer, o.gaveUpPlace) {

@@ -12,7 +12,7 @@ struct OutboxOptions: ParsableArguments {
     @Option(help: "Write the invitation or cancellation each client or member is owed, as e-mail (iMIP, RFC 6047), into this folder: one .eml per recipient, for 'sendmail -t'.")
     var outbox: String?
 
-    @Option(help: "Who the gym's messages are from, 'Name <address>' (with --outbox: a class's, and a session's whose coach has no e-mail address).")
+    @Option(help: "The gym's address, 'Name <address>': who a class's messages are from (and a session's whose coach has none), and whom an answer about a class must name as organizer.")
     var gym: String?
 
     /// Whether what was written is said on standard error (a command whose standard output is JSON).
@@ -31,7 +31,6 @@ struct OutboxOptions: ParsableArguments {
 
     func validate() throws {
         if let gym { _ = try mailbox(gym) }
-        if gym != nil, outbox == nil { throw ValidationError("--gym names the sender of the messages --outbox writes; give --outbox DIR too") }
     }
 
     private func mailbox(_ text: String) throws -> IMIPMessage.Mailbox {
@@ -84,7 +83,7 @@ struct OutboxOptions: ParsableArguments {
         }
         if !written.isEmpty {
             let shown = outbox ?? folder.path
-            say("Wrote \(written.count) message\(written.count == 1 ? "" : "s") to \(shown)/ (send with: for f in \(shown)/*.eml; do sendmail -t < \"$f\"; done):")
+            say("Wrote \(written.count) message\(written.count == 1 ? "" : "s") to \(shown)/, for sendmail -t:")
             written.forEach { say($0) }
         }
         for u in told.untold {

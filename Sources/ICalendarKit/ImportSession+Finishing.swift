@@ -48,8 +48,10 @@ extension ImportSession {
                 if attach(o, of: p, to: i, &placedRaw), calendar.items[i].hasMaster { joined[i, default: []].append((rid, p.line)) }
             } else {
                 // Valid: RFC 4791 §4.1 and RFC 6638 let a calendar object hold only
-                // the instances an attendee was invited to. A note, not a warning.
-                report(.note, p.line, .orphanOverride, "the changed instance \(rid) of UID \(p.item.uid) has no series master in this file (as an invitation to one instance has); it is shown on its own")
+                // the instances an attendee was invited to. A note, not a warning;
+                // none in an iTIP message (METHOD), where one instance alone is the
+                // usual form of an invitation or answer (RFC 5546 §3.2).
+                if calendar.method == nil { report(.note, p.line, .orphanOverride, "the changed instance \(rid) of UID \(p.item.uid) has no series master in this file (as an invitation to one instance has); it is shown on its own") }
                 var master = p.item
                 master.start = rid
                 master.end = nil

@@ -252,5 +252,8 @@ struct RealFileReadingTests {
         #expect(result.diagnostics.map(\.code) == [.invalidValue, .orphanOverride])
         #expect(ICalendarExporter().export(result.calendar).contains("CREATED:00001231T000000Z\r\n"))
         #expect(ICalendarDiagnostic.Severity.note < .warning && ICalendarDiagnostic.Severity.warning < .error)
+        // In an iTIP message one instance alone is the usual form (RFC 5546 §3.2): no note.
+        let itip = try ICalendarImporter().importCalendar(from: text.replacingOccurrences(of: "PRODID:-//test//EN", with: "PRODID:-//test//EN\r\nMETHOD:REPLY"))
+        #expect(itip.diagnostics.map(\.code) == [.invalidValue] && itip.calendar.items.count == 2)
     }
 }
