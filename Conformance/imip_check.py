@@ -179,6 +179,45 @@ def main():
         if not any("Not told (no e-mail address on record): Pol Riera" in s for s in said):
             failures.append("Pol, who has no address, is not listed as not told")
 
+        # Answers as a calendar program makes them: icalendar turns Joan's
+        # invitation into his REPLY (METHOD, PARTSTAT, no RSVP), as
+        # Thunderbird and Apple Calendar do. Imported, his place is given
+        # up and no one else is told (no one waits); a COUNTER and a forged
+        # organizer are refused and change nothing.
+        joan = next(n for n in order if n.startswith("request-joan"))
+        with open(os.path.join(outbox, joan), "rb") as f:
+            invitation = email.message_from_binary_file(f, policy=policy.default)
+        calendar_part = next(p for p in invitation.walk() if p.get_content_type() == "text/calendar")
+
+        def answer(partstat, method="REPLY", organizer=None):
+            cal = icalendar.Calendar.from_ical(calendar_part.get_content())
+            cal["METHOD"] = method
+            for ev in cal.walk("VEVENT"):
+                a = ev["ATTENDEE"]
+                a.params["PARTSTAT"] = partstat
+                a.params.pop("RSVP", None)
+                if organizer:
+                    ev["ORGANIZER"] = icalendar.vCalAddress(organizer)
+            return cal.to_ical()
+
+        gym_file = os.path.join(work, "gym.ics")
+        for name, text, wanted in [
+            ("counter.ics", answer("NEEDS-ACTION", method="COUNTER"), "METHOD:COUNTER is not supported"),
+            ("forged.ics", answer("DECLINED", organizer="mailto:desk@elsewhere.example"), "names desk@elsewhere.example as organizer"),
+        ]:
+            open(os.path.join(work, name), "wb").write(text)
+            before = open(gym_file, "rb").read()
+            p = run(horari, ["import", name, "--into", "gym.ics", "--gym", "Gimnàs Sants <desk@gym.example>"] + now, work, ok=False)
+            if p.returncode == 0 or wanted not in p.stderr or open(gym_file, "rb").read() != before:
+                failures.append(f"{name}: not refused as it should be ({p.returncode}): {p.stderr.strip()}")
+        open(os.path.join(work, "declined.ics"), "wb").write(answer("DECLINED"))
+        p = run(horari, ["import", "declined.ics", "--into", "gym.ics"] + now + out, work, ok=False)
+        if p.returncode != 0 or "Joan Serra declined yoga@2026-12-02: the place is given up." not in p.stdout:
+            failures.append(f"Joan's decline was not applied: {p.returncode} {p.stdout.strip()} {p.stderr.strip()}")
+        roster = run(horari, ["book", "--member", "joan", "--list"] + cal, work).stdout
+        if "2026-12-02" in roster:
+            failures.append(f"Joan still holds the place he declined: {roster.strip()}")
+        written()
         files = order
         everyone = {"anna@example.com", "marta@example.com", "joan@example.com", "eve@example.com", "marc@gym.example", "desk@gym.example"}
         sequences = {}

@@ -220,6 +220,9 @@ struct Import: AsyncParsableCommand {
 
     @OptionGroup var outbox: OutboxOptions
 
+    @Option(help: "The time an answer (METHOD:REPLY) is applied, 'YYYY-MM-DD HH:MM' on the calendar's clock (default: now; for scripts and tests).")
+    var now: String?
+
     func run() async throws {
         // libical reads the incoming file, beside the import: this is where
         // foreign data enters, and its findings are printed (Docs/ICalendar.md).
@@ -334,6 +337,7 @@ extension Import {
         var arguments = ["--calendar", try calendarPlace(into).path]
         if let timeZone { arguments += ["--time-zone", timeZone] }
         if force { arguments.append("--force") }
+        if let now { arguments += ["--now", now] }
         let book = try BookOptions.parse(arguments)
         let gym = try outbox.gymPerson()
         if reply.recurrenceID != nil, gym == nil {

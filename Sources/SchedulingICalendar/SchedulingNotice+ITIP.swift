@@ -17,7 +17,7 @@ extension SchedulingNotice {
     /// recipient's calendar of the change.
     ///
     /// - Parameters:
-    ///   - zone: the book's clocks (``SchedulingBook/timeZone``), which the notice's times are on.
+    ///   - zone: the book's clocks (`SchedulingBook.timeZone`), which the notice's times are on.
     ///   - gym: who sends a class's messages (its `ORGANIZER`), and a
     ///     session's when its coach has no e-mail address.
     /// - Returns: the calendar; `nil` when there is no organizer to name
@@ -69,7 +69,7 @@ extension SchedulingNotice {
     /// }
     /// ```
     /// - Parameters:
-    ///   - zone: the book's clocks (``Told/timeZone``).
+    ///   - zone: the book's clocks (`Told.timeZone`).
     ///   - gym: who sends a class's messages.
     ///   - date: when it is written: its `Date:` header and the calendar's `DTSTAMP`.
     /// - Returns: the message; `nil` when there is no one to send it (a class with no `gym`).

@@ -146,7 +146,7 @@ extension SchedulingBook {
     /// in the occurrence and the first waiting moves up; an accepted or
     /// tentative place is recorded as it stands (the place is held already).
     ///
-    /// Make it inside ``telling(_:)`` to get the promotion's invitation.
+    /// Make it inside `SchedulingBook.telling(_:)` to get the promotion's invitation.
     /// - Parameters:
     ///   - reply: the answer.
     ///   - gym: who sends the gym's messages: a class's answer names them as organizer.
