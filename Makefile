@@ -194,6 +194,7 @@ conformance: deps corpus
 	$(VENV)/bin/python Conformance/readme_tour.py .build/release/horari --khal $(VENV)/bin/khal
 	$(VENV)/bin/python Conformance/clients_check.py .build/release/horari Examples/Samples/gym.ics
 	$(VENV)/bin/python Conformance/caldav_check.py .build/release/horari Examples/Samples/gym.ics
+	$(VENV)/bin/python Conformance/freebusy_check.py .build/release/horari
 	cd Examples/GymApp && $(SWIFT) build --scratch-path $(CURDIR)/.build/examples
 	$(VENV)/bin/python Conformance/gymapp_radicale.py .build/examples/debug/GymApp
 	HORARI_RADICALE_PYTHON=$(CURDIR)/$(VENV)/bin/python $(SWIFT) test --filter CalendarStoreTests

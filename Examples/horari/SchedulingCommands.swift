@@ -390,15 +390,18 @@ struct Sessions: AsyncParsableCommand {
         @Option(help: "Its colour: a CSS name or #RRGGBB, not red (default: the client's, else the coach's).") var color: String?
         @Option(help: "The kind of workout, such as Strength (exported as CATEGORIES).") var type: String?
         @Option(help: "The session's ID (default: made up).") var id: String?
+        @OptionGroup var busy: BusyOptions
         @OptionGroup var book: BookOptions
         @OptionGroup var outbox: OutboxOptions
 
         func run() async throws {
             let (coach, client, minutes, location, notes, id, typed, book, type) = (coach, client, minutes, location, notes, id, start, book, type)
             let color = try self.color.map(parseColor)
+            let elsewhere = try await busy.around(typed, coach: coach, book: book)
             let (s, clock) = try await book.change(telling: outbox) { b in
                 let clock = try book.clock(for: b)
                 let start = try clock.instant(typed: typed, option: "--start")
+                try elsewhere.map { try b.setBusyElsewhere($0, coach: coach) }
                 b.policy = SchedulingPolicy()
                 return (try b.addSession(id: id, coach: coach, client: client, startingAt: start, duration: .minutes(minutes), location: location, notes: notes,
                                          color: color, workoutType: type, now: try book.instant(in: b)), clock)
@@ -439,15 +442,18 @@ struct Sessions: AsyncParsableCommand {
         @Option(parsing: .unconditional, help: "A new length.", transform: WholeNumber.minutes) var minutes: Int?
         @Option(help: "A new colour: a CSS name or #RRGGBB, not red ('' takes the client's or coach's again).") var color: String?
         @Option(help: "A new kind of workout ('' removes it).") var type: String?
+        @OptionGroup var busy: BusyOptions
         @OptionGroup var book: BookOptions
         @OptionGroup var outbox: OutboxOptions
 
         func run() async throws {
             let (id, coach, minutes, typed, book, type) = (id, coach, minutes, start, book, type)
             let color: ItemColor?? = try self.color.map { $0.isEmpty ? nil : try parseColor($0) }
+            let elsewhere = try await busy.around(typed, coach: coach, book: book)
             let (s, clock) = try await book.change(telling: outbox) { b in
                 let clock = try book.clock(for: b)
                 let start = try clock.instant(typed: typed, option: "--start")
+                try elsewhere.map { try b.setBusyElsewhere($0, coach: coach) }
                 b.policy = SchedulingPolicy()
                 var s = try b.moveSession(id, coach: coach, toInstant: start, duration: minutes.map { .minutes($0) }, now: try book.instant(in: b))
                 if color != nil || type != nil {
@@ -510,15 +516,34 @@ struct Sessions: AsyncParsableCommand {
         @Option(parsing: .unconditional, help: "The slot's length.", transform: WholeNumber.minutes) var minutes = 60
         @Option(help: "Minutes between offered starts (default: the length).") var step: Int?
         @Option(parsing: .unconditional, help: "Start every slot on this many minutes past the hour (15: :00, :15, :30, :45); 1 for any minute.", transform: WholeNumber.minutes) var align = 15
+        @Option(help: "text: the free slots; ics: the coach's free and busy time as a VFREEBUSY (sessions with their buffers BUSY, hours not worked BUSY-UNAVAILABLE).")
+        var format: FreeFormat = .text
+        @OptionGroup var busy: BusyOptions
         @OptionGroup var book: BookOptions
 
+        enum FreeFormat: String, ExpressibleByArgument, CaseIterable { case text, ics }
+
         func run() async throws {
-            let b = try await book.read()
+            var b = try await book.read()
             let now = try book.instant(in: b)
             let today = try book.today(in: b)
             let clock = try book.clock(for: b)
             let first = try parseDate(from, option: "--from", default: today)
             let last = try parseDate(to, option: "--to", default: first.adding(days: 6))
+            guard first <= last else { throw ValidationError("--to \(last) is before --from \(first)") }
+            let start = Date(timeIntervalSince1970: TimeInterval(b.timeZone.instant(forWall: Int64(first.dayNumber) * 86_400)))
+            let end = Date(timeIntervalSince1970: TimeInterval(b.timeZone.instant(forWall: Int64(last.dayNumber + 1) * 86_400)))
+            if !busy.busy.isEmpty {
+                let periods = try await busy.periods(from: start, to: end, zone: b.timeZone)
+                do { try b.setBusyElsewhere(periods, coach: coach) } catch { throw CLIError(error.description) }
+            }
+            if format == .ics {
+                let c: Coach, periods: [FreeBusyPeriod]
+                do { (c, periods) = (try b.coach(coach), try b.freeBusy(coach: coach, in: DateInterval(start: start, end: end))) } catch { throw CLIError(error.description) }
+                let calendar = ICalendar.freeBusy(periods, from: start, to: end, uid: "freebusy-\(coach)-\(first.basicISO)@horari",
+                                                  organizer: c.email.map { (c.name, $0) })
+                return print(ICalendarExporter(options: .init(timestamp: now)).export(calendar), terminator: "")
+            }
             do {
                 let slots = try b.freeSlots(coach: coach, from: first, through: last, length: .minutes(minutes), step: step.map { .minutes($0) }, alignedTo: .minutes(align), notBefore: now)
                 if slots.isEmpty { print("No free slots of \(minutes) minutes.") }

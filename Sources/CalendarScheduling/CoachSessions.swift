@@ -15,6 +15,8 @@ public struct CoachSessions: Sendable {
     package private(set) var sessionsByID: [String: Session] = [:]
     /// Per coach, the sessions that hold their time, by start.
     private(set) var timelines: [String: Timeline] = [:]
+    /// Per coach, the time they are busy elsewhere (FreeBusy.swift): merged, by start; not saved.
+    package internal(set) var elsewhere: [String: [FreeBusyPeriod]] = [:]
 
     init(zone: ZoneRules) { self.zone = zone }
 }
@@ -117,7 +119,9 @@ extension CoachSessions {
             for range in coach.workingHours.hours(on: date) {
                 let open = zone.instant(range.start.on(date)), close = zone.instant(range.end.on(date))
                 var cursor = open
-                for busy in line.overlapping(open, close, buffer: buffer) {
+                var taken = line.overlapping(open, close, buffer: buffer).map { (start: $0.start, end: $0.end) }
+                taken += busyElsewhere(coach.id, open, close, buffer: buffer).map { (start: $0.start, end: $0.end) }
+                for busy in taken.sorted(by: { $0.start < $1.start }) {
                     if busy.start - buffer > cursor { offer.slots(cursor, busy.start - buffer, into: &slots) }
                     cursor = max(cursor, busy.end + buffer)
                 }
@@ -169,6 +173,9 @@ extension CoachSessions {
     /// unless a session is in its way.
     mutating func place(_ session: Session, start: Int64, end: Int64, buffer: Int64, replacing old: Session?) throws(SchedulingError) {
         if let clash = clash(with: session, start: start, end: end, buffer: buffer, ignoring: old) { throw .clash(clash) }
+        if let busy = busyElsewhere(session.coachID, start, end, buffer: buffer).first {
+            throw .busyElsewhere(coach: session.coachID, start: zone.wall(busy.start), end: zone.wall(busy.end), buffer: .seconds(buffer))
+        }
         if let old { timelines[old.coachID]?.remove(id: old.id, start: zone.instant(of: old)) }
         sessionsByID[session.id] = session
         timelines[session.coachID, default: Timeline()].insert(.init(start: start, end: end, id: session.id))

@@ -96,7 +96,7 @@ extension SchedulingBook {
     }
 
     /// The book's dates an interval touches, first and last.
-    private func days(of interval: DateInterval) -> (LocalDate, LocalDate) {
+    func days(of interval: DateInterval) -> (LocalDate, LocalDate) {
         (LocalDate(interval.start, in: timeZone), LocalDate(interval.end, in: timeZone))
     }
 }

@@ -73,6 +73,10 @@ public enum SchedulingError: HorariError, Hashable, Sendable {
     /// ``SchedulingBook/openingHours`` `when` ("on Sundays", "on
     /// 2026-12-24"), which are `hours` then (none: closed all day).
     case outsideOpeningHours(what: String, when: String, start: String, end: String, hours: [TimeRange])
+    /// The coach is busy elsewhere then, by their own calendar
+    /// (``SchedulingBook/setBusyElsewhere(_:coach:)``): from `start` to
+    /// `end` on the book's clocks, with `buffer` kept free on each side.
+    case busyElsewhere(coach: String, start: LocalDateTime, end: LocalDateTime, buffer: Duration)
 
     /// What went wrong and what to do about it, in one sentence.
     public var description: String {
@@ -117,6 +121,7 @@ public enum SchedulingError: HorariError, Hashable, Sendable {
         case .weeklyLimitReached: 25
         case .gymClosed: 26
         case .outsideOpeningHours: 27
+        case .busyElsewhere: 28
         }
     }
 
@@ -181,6 +186,10 @@ public enum SchedulingError: HorariError, Hashable, Sendable {
         case .outsideOpeningHours(let what, let when, let start, let end, let hours):
             ("\(what) \(when) from \(start) to \(end) is outside the gym's opening hours (\(when): \(hours.isEmpty ? "closed" : hours.map(\.description).joined(separator: ", ")))",
              hours.isEmpty ? "pick a day the gym is open" : "pick a time within them")
+        case .busyElsewhere(let coach, let start, let end, let buffer):
+            ("coach ‘\(coach)’ is busy elsewhere from \(start.date) \(start.timeText) to \(end.date == start.date ? "" : "\(end.date) ")\(end.timeText) (their own calendar)"
+             + (buffer > .zero ? ", and keeps \(buffer.wholeMinutes) minutes free around it" : ""),
+             "pick a time when they are free (sessions free lists them)")
         }
     }
 }

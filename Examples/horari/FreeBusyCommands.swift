@@ -1,0 +1,80 @@
+import ArgumentParser
+import CalendarCore
+import CalendarScheduling
+import CalendarStore
+import Foundation
+import ICalendarKit
+import SchedulingICalendar
+
+/// `--busy CAL`: a coach's own calendar — a file, a folder, a CalDAV
+/// collection's URL, or a `VFREEBUSY` — whose busy time free slots and clash
+/// checks honour (issue 32, 5). Read on each request, never saved in the book.
+struct BusyOptions: ParsableArguments {
+    @Option(help: "The coach's own calendar, whose busy time is kept free of sessions: an .ics file (events, recurring ones too, or a VFREEBUSY), a folder, or a CalDAV collection's URL. Repeatable.")
+    var busy: [String] = []
+
+    /// The busy time of every --busy calendar over a window, on the book's clocks for floating times.
+    func periods(from: Date, to: Date, zone: ZoneRules) async throws -> [FreeBusyPeriod] {
+        var all: [FreeBusyPeriod] = []
+        for text in busy {
+            let place = try calendarPlace(text)
+            let read = try await loadExistingCalendar(place, quiet: true)
+            do throws(FreeBusyError) {
+                all += try read.calendar.busyTime(from: from, to: to, floatingZone: zone)
+            } catch {
+                let line = place.file.flatMap { url in
+                    (try? String(contentsOf: url, encoding: .utf8))?.components(separatedBy: "\n").firstIndex { $0.contains(error.text) }.map { $0 + 1 }
+                }
+                throw CLIError("\(place.path)\(line.map { ":\($0)" } ?? ""): \(error.message); nothing was changed")
+            }
+        }
+        return all
+    }
+
+    /// The busy time within two days of a typed start (a session is at
+    /// most a day long), read before the change so that the change itself
+    /// reads no calendar but the book's; `nil` without --busy.
+    func around(_ typed: String, coach: String, book: BookOptions) async throws -> [FreeBusyPeriod]? {
+        guard !busy.isEmpty else { return nil }
+        let b = try await book.read()
+        let start = try book.clock(for: b).instant(typed: typed, option: "--start")
+        return try await periods(from: start.addingTimeInterval(-2 * 86_400), to: start.addingTimeInterval(3 * 86_400), zone: b.timeZone)
+    }
+}
+
+/// `horari freebusy`: what a CalDAV server's free-busy-query REPORT answers
+/// for a calendar over a window (RFC 4791 §7.10), worked out here.
+struct FreeBusy: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "freebusy",
+        abstract: "Print a calendar's busy time over a window as a VFREEBUSY, as a CalDAV server's free-busy-query answers it.",
+        discussion: """
+            Every event occurrence in the window is busy (tentative ones BUSY-TENTATIVE); \
+            transparent and cancelled ones hold no time; a VFREEBUSY's periods are taken as \
+            they are. Times are UTC, as in a VFREEBUSY.
+
+            Example:
+              horari freebusy --calendar marc.ics --from 2026-11-23 --to 2026-11-30
+            """)
+    @Option(help: "The calendar: a file, a folder, or a CalDAV collection's URL.") var calendar: String
+    @Option(help: "The window's first date, YYYY-MM-DD (its midnight, on --time-zone).") var from: String
+    @Option(help: "The window's end date, YYYY-MM-DD, excluded.") var to: String
+    @Option(help: "The clocks the dates and floating times are read on (default: the calendar's own).") var timeZone: String?
+
+    func run() async throws {
+        let place = try calendarPlace(calendar)
+        let read = try await loadExistingCalendar(place, quiet: true)
+        let zoneName = timeZone ?? calendarZoneName(of: read.calendar)
+        let clock = try Clock(named: zoneName, zones: read.calendar.zones)
+        let first = try parseDate(from, option: "--from"), last = try parseDate(to, option: "--to")
+        guard first < last else { throw ValidationError("--to \(last) is not after --from \(first); the window ends on the date it names, excluded") }
+        let start = Date(timeIntervalSince1970: TimeInterval(clock.rules.instant(forWall: Int64(first.dayNumber) * 86_400)))
+        let end = Date(timeIntervalSince1970: TimeInterval(clock.rules.instant(forWall: Int64(last.dayNumber) * 86_400)))
+        let periods: [FreeBusyPeriod]
+        do throws(FreeBusyError) { periods = try read.calendar.busyTime(from: start, to: end, floatingZone: clock.rules) } catch {
+            throw CLIError("\(place.path): \(error.message)")
+        }
+        let answer = ICalendar.freeBusy(periods, from: start, to: end, uid: "freebusy-\(first.basicISO)-\(last.basicISO)@horari", method: nil)
+        print(ICalendarExporter().export(answer), terminator: "")
+    }
+}

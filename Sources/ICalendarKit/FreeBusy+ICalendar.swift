@@ -1,0 +1,136 @@
+import CalendarCore
+import Foundation
+
+// Free/busy time in iCalendar (RFC 5545 §3.6.4 VFREEBUSY, §3.8.2.6 FREEBUSY,
+// §3.2.9 FBTYPE), out and in.
+//
+// Out: a VFREEBUSY with DTSTART/DTEND of the window and one FREEBUSY line per
+// period, in UTC, sorted (§3.8.2.6: "SHOULD be ... sorted in ascending order").
+//
+// In (`busyTime(from:to:floatingZone:)`): what a CalDAV server's
+// free-busy-query REPORT answers for a collection (RFC 4791 §7.10), read on
+// this side: every VEVENT occurrence in the window, expanded with its own
+// rules and zones, BUSY (BUSY-TENTATIVE when TENTATIVE); TRANSP:TRANSPARENT
+// ones hold no time, nor do CANCELLED ones; every VFREEBUSY's periods as they
+// say. Radicale writes a cancelled event as an FBTYPE=FREE period; a FREE
+// period says no time is taken, so the busy time agrees
+// (Conformance/freebusy_check.py compares the two on Radicale).
+//
+// A VFREEBUSY whose period ends before it starts, or whose periods of one
+// kind overlap (each instant is said once in what a server or a client
+// writes; two BUSY periods over one instant are a broken file, and which one
+// ends it is a guess), is refused with the period named.
+
+extension ICalendar {
+    /// A calendar of one `VFREEBUSY` saying `periods` over a window.
+    /// - Parameters:
+    ///   - periods: the periods (merged per kind as they are written).
+    ///   - from: the window's start (`DTSTART`).
+    ///   - to: its end (`DTEND`).
+    ///   - uid: the component's `UID`.
+    ///   - organizer: whose time it is (`ORGANIZER`), name and address.
+    ///   - method: the iTIP method (`PUBLISH` for a coach's published time; `nil` for none).
+    public static func freeBusy(_ periods: [FreeBusyPeriod], from: Date, to: Date, uid: String,
+                                organizer: (name: String?, email: String)? = nil, method: String? = "PUBLISH") -> ICalendar {
+        let utc = { (t: Int64) in CalendarTime.utc(LocalDateTime(localSeconds: t)).icalValue }
+        var lines = [ContentLine(name: "UID", value: uid)]
+        if let organizer {
+            lines.append(ContentLine(name: "ORGANIZER", parameters: organizer.name.map { [.init(name: "CN", values: [$0])] } ?? [], value: "mailto:" + organizer.email))
+        }
+        lines += [ContentLine(name: "DTSTART", value: utc(Int64(from.timeIntervalSince1970.rounded(.down)))),
+                  ContentLine(name: "DTEND", value: utc(Int64(to.timeIntervalSince1970.rounded(.up))))]
+        for p in FreeBusyPeriod.merged(periods) {
+            lines.append(ContentLine(name: "FREEBUSY", parameters: [.init(name: "FBTYPE", values: [p.kind.rawValue])], value: "\(utc(p.start))/\(utc(p.end))"))
+        }
+        var calendar = ICalendar(items: [])
+        calendar.method = method
+        calendar.components = [ContentComponent(name: "VFREEBUSY", properties: ContentLines(lines))]
+        return calendar
+    }
+
+    /// The periods of the calendar's `VFREEBUSY` components, as written.
+    /// - Throws: ``FreeBusyError`` for a period that is not one, ends before
+    ///   it starts, or overlaps another of its kind.
+    public func freeBusyPeriods() throws(FreeBusyError) -> [FreeBusyPeriod] {
+        var periods: [FreeBusyPeriod] = []
+        for component in components where component.name == "VFREEBUSY" {
+            for line in component.properties where line.name == "FREEBUSY" {
+                let fbtype = line.parameter("FBTYPE")?.uppercased() ?? "BUSY"
+                // An FBTYPE this library does not know is busy time of some kind (§3.2.9: "x-name / iana-token ... treated as BUSY").
+                let kind = FreeBusyPeriod.Kind(rawValue: fbtype) ?? .busy
+                for text in line.value.split(separator: ",") {
+                    periods.append(try Self.period(text, kind: kind))
+                }
+            }
+        }
+        for kind in FreeBusyPeriod.Kind.allCases {
+            let sorted = periods.filter { $0.kind == kind }.sorted()
+            for (a, b) in zip(sorted, sorted.dropFirst()) where b.start < a.end {
+                throw FreeBusyError(text: "\(b)", "the \(kind.rawValue) periods \(a) and \(b) overlap; a VFREEBUSY says each instant once")
+            }
+        }
+        return periods.sorted()
+    }
+
+    private static func period(_ text: Substring, kind: FreeBusyPeriod.Kind) throws(FreeBusyError) -> FreeBusyPeriod {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        let bad = FreeBusyError(text: String(text), "‘\(text)’ is not a period; write it as 20261126T170000Z/20261126T180000Z or 20261126T170000Z/PT1H")
+        guard parts.count == 2, let start = try? CalendarTime(icalValue: parts[0]), case .utc(let s) = start else { throw bad }
+        let end: Int64
+        if parts[1].hasPrefix("P") || parts[1].hasPrefix("+P") {
+            guard let d = try? ISOText.duration(parts[1]) else { throw bad }
+            end = s.localSeconds + d.components.seconds
+        } else {
+            guard let t = try? CalendarTime(icalValue: parts[1]), case .utc(let e) = t else { throw bad }
+            end = e.localSeconds
+        }
+        guard end > s.localSeconds else {
+            throw FreeBusyError(text: String(text), "the period ‘\(text)’ ends before it starts (or where it starts); write the earlier time first")
+        }
+        return FreeBusyPeriod(start: s.localSeconds, end: end, kind: kind)
+    }
+
+    /// The time this calendar holds over a window, as a CalDAV server's
+    /// `free-busy-query` REPORT answers it (RFC 4791 §7.10): each event
+    /// occurrence that overlaps it `BUSY` (`BUSY-TENTATIVE` when tentative;
+    /// transparent and cancelled ones hold none), and the periods of its
+    /// `VFREEBUSY` components, clipped to the window and merged per kind.
+    /// - Parameters:
+    ///   - from: the window's start.
+    ///   - to: its end.
+    ///   - floatingZone: the clocks floating and all-day times are read on (the person's own).
+    /// - Throws: ``FreeBusyError`` for a `VFREEBUSY` that cannot be read.
+    public func busyTime(from: Date, to: Date, floatingZone: ZoneRules) throws(FreeBusyError) -> [FreeBusyPeriod] {
+        let lo = Int64(from.timeIntervalSince1970.rounded(.down)), hi = Int64(to.timeIntervalSince1970.rounded(.up))
+        var periods: [FreeBusyPeriod] = []
+        for o in schedule(applyingCalendarTimeZone: true).occurrences(from: from, to: to, floatingZone: floatingZone) where o.item.kind == .event {
+            if o.item.properties.first(where: { $0.name == "TRANSP" })?.value.uppercased() == "TRANSPARENT" { continue }
+            if o.item.status == .cancelled { continue }
+            let kind: FreeBusyPeriod.Kind = o.item.status == .tentative ? .busyTentative : .busy
+            // An event with no length takes no time (RFC 4791 §9.9 counts it at its instant; RFC 5545 §3.6.1: it "takes up no time").
+            guard o.endSeconds > o.startSeconds else { continue }
+            periods.append(FreeBusyPeriod(start: max(o.startSeconds, lo), end: min(o.endSeconds, hi), kind: kind))
+        }
+        for p in try freeBusyPeriods() where p.end > lo && p.start < hi {
+            periods.append(FreeBusyPeriod(start: max(p.start, lo), end: min(p.end, hi), kind: p.kind))
+        }
+        return FreeBusyPeriod.merged(periods)
+    }
+}
+
+/// A `VFREEBUSY` that cannot be read, and why.
+public struct FreeBusyError: Error, Hashable, Sendable, CustomStringConvertible, LocalizedError {
+    /// The text of the period at fault, to find it in the file.
+    public var text: String
+    /// What is wrong, for a person.
+    public var message: String
+    /// Creates an error.
+    public init(text: String, _ message: String) {
+        self.text = text
+        self.message = message
+    }
+    /// The message.
+    public var description: String { message }
+    /// The message.
+    public var errorDescription: String? { message }
+}

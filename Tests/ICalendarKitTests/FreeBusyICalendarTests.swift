@@ -1,0 +1,69 @@
+import CalendarCore
+import Foundation
+import ICalendarKit
+import Testing
+
+/// Issue 32, 4 and 5: VFREEBUSY out and in, and the busy time a calendar's
+/// events hold, as a free-busy-query answers it.
+@Suite("Free/busy in iCalendar")
+struct FreeBusyICalendarTests {
+    func utc(_ text: String) throws -> Int64 { try CalendarTime(icalValue: text).epochSeconds(floatingIn: .utc) }
+
+    func calendar(_ body: String...) throws -> ICalendar {
+        try ICalendarImporter().importCalendar(from: "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\n" + body.joined(separator: "\r\n") + "\r\nEND:VCALENDAR\r\n").calendar
+    }
+
+    @Test("RFC 5545 §3.6.4's examples read: periods with an end and with a length, several on one line")
+    func rfcExamples() throws {
+        let cal = try calendar(
+            "BEGIN:VFREEBUSY", "UID:19970901T095957Z-76A912@example.com", "ORGANIZER:mailto:jane_doe@example.com",
+            "ATTENDEE:mailto:john_public@example.com", "DTSTART:19971015T050000Z", "DTEND:19971016T050000Z", "DTSTAMP:19970901T083000Z",
+            "FREEBUSY:19971015T050000Z/PT8H30M,19971015T160000Z/PT5H30M,19971015T223000Z/PT6H30M", "END:VFREEBUSY",
+            "BEGIN:VFREEBUSY", "UID:19970901T115957Z-76A912@example.com", "DTSTAMP:19970901T120000Z", "ORGANIZER:jsmith@example.com",
+            "DTSTART:19980313T141711Z", "DTEND:19980410T141711Z", "FREEBUSY:19980314T233000Z/19980315T003000Z",
+            "FREEBUSY:19980316T153000Z/19980316T163000Z", "FREEBUSY:19980318T030000Z/19980318T040000Z", "END:VFREEBUSY")
+        let periods = try cal.freeBusyPeriods()
+        #expect(periods.map(\.description) == [
+            "BUSY 1997-10-15T05:00:00Z/1997-10-15T13:30:00Z", "BUSY 1997-10-15T16:00:00Z/1997-10-15T21:30:00Z",
+            "BUSY 1997-10-15T22:30:00Z/1997-10-16T05:00:00Z", "BUSY 1998-03-14T23:30:00Z/1998-03-15T00:30:00Z",
+            "BUSY 1998-03-16T15:30:00Z/1998-03-16T16:30:00Z", "BUSY 1998-03-18T03:00:00Z/1998-03-18T04:00:00Z",
+        ])
+    }
+
+    @Test("a period that ends before it starts, periods of one kind that overlap, or text that is no period are refused, naming it")
+    func refused() throws {
+        let backwards = try calendar("BEGIN:VFREEBUSY", "UID:a", "FREEBUSY:20261126T100000Z/20261126T090000Z", "END:VFREEBUSY")
+        #expect(throws: FreeBusyError.self) { _ = try backwards.freeBusyPeriods() }
+        #expect((try? backwards.freeBusyPeriods()) == nil)
+        do { _ = try backwards.freeBusyPeriods() } catch { #expect(error.message.contains("ends before it starts") && error.text == "20261126T100000Z/20261126T090000Z") }
+        let overlapping = try calendar("BEGIN:VFREEBUSY", "UID:b", "FREEBUSY:20261126T090000Z/PT2H,20261126T100000Z/PT1H", "END:VFREEBUSY")
+        do { _ = try overlapping.freeBusyPeriods(); Issue.record("overlap taken") } catch { #expect(error.message.contains("overlap")) }
+        // Of different kinds they may: BUSY-TENTATIVE inside BUSY-UNAVAILABLE says two things of one time.
+        let kinds = try calendar("BEGIN:VFREEBUSY", "UID:c", "FREEBUSY;FBTYPE=BUSY-UNAVAILABLE:20261126T090000Z/PT2H", "FREEBUSY;FBTYPE=BUSY-TENTATIVE:20261126T100000Z/PT1H", "END:VFREEBUSY")
+        #expect(try kinds.freeBusyPeriods().count == 2)
+        let garbage = try calendar("BEGIN:VFREEBUSY", "UID:d", "FREEBUSY:tomorrow", "END:VFREEBUSY")
+        do { _ = try garbage.freeBusyPeriods(); Issue.record("garbage taken") } catch { #expect(error.message.contains("is not a period")) }
+    }
+
+    @Test("busy time: each occurrence of a recurring event on its own zone, an exception left out, a moved instance where it went, tentative apart, transparent and cancelled none")
+    func busyTime() throws {
+        let cal = try calendar(
+            "BEGIN:VEVENT", "UID:run", "DTSTAMP:20261120T100000Z", "DTSTART;TZID=America/New_York:20261123T070000", "DURATION:PT1H",
+            "RRULE:FREQ=WEEKLY;BYDAY=MO,TH", "EXDATE;TZID=America/New_York:20261126T070000", "SUMMARY:Run", "END:VEVENT",
+            "BEGIN:VEVENT", "UID:run", "DTSTAMP:20261120T100000Z", "RECURRENCE-ID;TZID=America/New_York:20261130T070000",
+            "DTSTART;TZID=America/New_York:20261130T090000", "DURATION:PT1H", "SUMMARY:Run late", "END:VEVENT",
+            "BEGIN:VEVENT", "UID:maybe", "DTSTAMP:20261120T100000Z", "DTSTART:20261124T170000Z", "DTEND:20261124T180000Z", "STATUS:TENTATIVE", "END:VEVENT",
+            "BEGIN:VEVENT", "UID:note", "DTSTAMP:20261120T100000Z", "DTSTART:20261124T080000Z", "DTEND:20261124T090000Z", "TRANSP:TRANSPARENT", "END:VEVENT",
+            "BEGIN:VEVENT", "UID:off", "DTSTAMP:20261120T100000Z", "DTSTART:20261125T080000Z", "DTEND:20261125T090000Z", "STATUS:CANCELLED", "END:VEVENT")
+        let from = Date(timeIntervalSince1970: TimeInterval(try utc("20261123T000000Z"))), to = Date(timeIntervalSince1970: TimeInterval(try utc("20261201T000000Z")))
+        #expect(try cal.busyTime(from: from, to: to, floatingZone: .utc).map(\.description) == [
+            "BUSY 2026-11-23T12:00:00Z/2026-11-23T13:00:00Z", "BUSY-TENTATIVE 2026-11-24T17:00:00Z/2026-11-24T18:00:00Z",
+            "BUSY 2026-11-30T14:00:00Z/2026-11-30T15:00:00Z",
+        ])
+        // Written out as a VFREEBUSY and read back, the same periods.
+        let out = ICalendar.freeBusy(try cal.busyTime(from: from, to: to, floatingZone: .utc), from: from, to: to, uid: "fb")
+        let text = ICalendarExporter().export(out)
+        #expect(text.contains("FREEBUSY;FBTYPE=BUSY:20261123T120000Z/20261123T130000Z\r\n") && text.contains("METHOD:PUBLISH\r\n"))
+        #expect(try ICalendarImporter().importCalendar(from: text).calendar.freeBusyPeriods() == cal.busyTime(from: from, to: to, floatingZone: .utc))
+    }
+}
