@@ -55,8 +55,8 @@ def main():
     khal = os.path.abspath(sys.argv[sys.argv.index("--khal") + 1]) if "--khal" in sys.argv else "khal"
     readme = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "README.md")
     work = tempfile.mkdtemp(prefix="horari-tour-")
-    # The answers a calendar program mails back, which the README imports.
-    answers = os.path.join(os.path.dirname(readme), "Examples", "Samples", "answers")
+    # What reaches the gym from outside, which the README reads: answers a calendar program mails back, a coach's own calendar.
+    answers = os.path.join(os.path.dirname(readme), "Examples", "Samples", "incoming")
     for name in sorted(os.listdir(answers)):
         shutil.copy(os.path.join(answers, name), work)
     config = khal_config(work, "gym")

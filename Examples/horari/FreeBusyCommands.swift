@@ -22,13 +22,21 @@ struct BusyOptions: ParsableArguments {
             do throws(FreeBusyError) {
                 all += try read.calendar.busyTime(from: from, to: to, floatingZone: zone)
             } catch {
-                let line = place.file.flatMap { url in
-                    (try? String(contentsOf: url, encoding: .utf8))?.components(separatedBy: "\n").firstIndex { $0.contains(error.text) }.map { $0 + 1 }
-                }
-                throw CLIError("\(place.path)\(line.map { ":\($0)" } ?? ""): \(error.message); nothing was changed")
+                throw CLIError("\(place.path)\(Self.line(holding: error.text, in: place).map { ":\($0)" } ?? ""): \(error.message)")
             }
         }
         return all
+    }
+
+    /// The line of a calendar file that holds a text (a period at fault), counted from 1.
+    static func line(holding text: String, in place: CalendarPlace) -> Int? {
+        // By bytes: "\r\n" is one Character, and a Character split would see one line.
+        guard let url = place.file, let bytes = try? [UInt8](Data(contentsOf: url)) else { return nil }
+        for (i, line) in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated()
+        where String(decoding: line, as: UTF8.self).contains(text) {
+            return i + 1
+        }
+        return nil
     }
 
     /// The busy time within two days of a typed start (a session is at

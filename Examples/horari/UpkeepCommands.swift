@@ -156,6 +156,7 @@ extension Clients {
         @Option(help: "The client's coach.") var coach: String
         @Flag(help: "Do not ask.") var yes = false
         @OptionGroup var book: BookOptions
+        @OptionGroup var outbox: OutboxOptions
 
         func run() async throws {
             let b = try await book.read()
@@ -167,7 +168,7 @@ extension Clients {
             guard try confirmRemoval("Remove client \(id) (\(client.name)) of coach \(coach), and their \(count) session\(count == 1 ? "" : "s")? [y/N] ",
                                      yes: yes, what: "client ‘\(id)’") else { print("Nothing removed."); return }
             let (id, coach) = (id, coach)
-            let gone = try await book.change { b in try b.removeClient(id, coach: coach) }
+            let gone = try await book.change(telling: outbox) { b in try b.removeClient(id, coach: coach) }
             print("Removed client \(id) (\(client.name)) of coach \(coach)" + (gone.isEmpty ? "." : ", and \(gone.count) session\(gone.count == 1 ? "" : "s"): " + gone.map(\.id).joined(separator: ", ") + "."))
         }
     }
@@ -211,6 +212,7 @@ extension Members {
         @Argument(help: "The member's ID.") var id: String
         @Flag(help: "Do not ask.") var yes = false
         @OptionGroup var book: BookOptions
+        @OptionGroup var outbox: OutboxOptions
 
         func run() async throws {
             let member = try await book.read().member(id)
@@ -218,7 +220,7 @@ extension Members {
                 print("Nothing removed."); return
             }
             let id = id, options = book
-            let released = try await book.change { b in try b.removeMember(id, now: try options.instant(in: b)) }
+            let released = try await book.change(telling: outbox, classes: true) { b in try b.removeMember(id, now: try options.instant(in: b)) }
             print("Removed member \(id) (\(member.name)).")
             for (key, outcome) in released.sorted(by: { $0.key < $1.key }) {
                 let place = outcome.heldPlace ? "their place" : "their place on the waitlist"
@@ -259,6 +261,7 @@ extension Classes {
         @Option(help: "A new instructor ('' for none).") var instructor: String?
         @Option(help: "New weekdays, such as MO,WE.") var days: String?
         @OptionGroup var book: BookOptions
+        @OptionGroup var outbox: OutboxOptions
 
         func run() async throws {
             let date = try parseDate(from, option: "--from")
@@ -270,7 +273,7 @@ extension Classes {
             if let days { change.weekdays = try parseWeekdays(days, option: "--days") }
             guard !change.isEmpty else { throw ValidationError("nothing to change: give --time, --minutes, --capacity, --location, --instructor or --days") }
             let (id, c) = (id, change)
-            let (report, series) = try await book.change { b in
+            let (report, series) = try await book.change(telling: outbox, classes: true) { b in
                 let report = try b.changeClass(id, from: date, c)
                 return (report, try b.classSeries(id))
             }
@@ -292,11 +295,12 @@ extension Classes {
         @Argument(help: "The class's ID.") var id: String
         @Option(help: "The last date it meets, YYYY-MM-DD.") var on: String
         @OptionGroup var book: BookOptions
+        @OptionGroup var outbox: OutboxOptions
 
         func run() async throws {
             let date = try parseDate(on, option: "--on")
             let id = id
-            let released = try await book.change { b in try b.endClass(id, on: date) }
+            let released = try await book.change(telling: outbox, classes: true) { b in try b.endClass(id, on: date) }
             print("\(id) ends on \(date).")
             if released.isEmpty { print("No booking was after it.") } else { print("Released:"); sayReleased(released) }
         }

@@ -227,7 +227,23 @@ extension SchedulingBook {
         // Only an occurrence someone held a place in, before or after, can owe a message.
         var keys = Set(oldTimetable.rosters.filter { !$0.value.confirmed.isEmpty }.keys)
         keys.formUnion(newTimetable.rosters.filter { !$0.value.confirmed.isEmpty }.keys)
-        for key in keys.sorted() {
+        // A class changed "from a date on" keeps its earlier dates as a class
+        // of its own (`yoga-until-20261129`, ClassTimetable+Changes.swift),
+        // their rosters with them: the same people at the same times, told
+        // nothing. (In iCalendar the earlier instances now have another UID;
+        // a member's calendar keeps the ones it has, which are right.)
+        let added = Set(newTimetable.classesByID.keys).subtracting(oldTimetable.classesByID.keys)
+        var moved: Set<ClassOccurrence.ID> = []
+        for key in keys where added.contains(key.classID) {
+            guard let roster = newTimetable.rosters[key], let part = newTimetable.classesByID[key.classID] else { continue }
+            for (id, old) in oldTimetable.rosters where id.date == key.date && id.classID != key.classID && old.confirmed == roster.confirmed {
+                guard let was = oldTimetable.classesByID[id.classID], newTimetable.classesByID[id.classID]?.meets(on: id.date) != true,
+                      let before = Self.meeting(oldTimetable, was, id.date), let after = Self.meeting(newTimetable, part, key.date),
+                      (before.start, before.duration) == (after.start, after.duration) else { continue }
+                moved.formUnion([id, key])
+            }
+        }
+        for key in keys.sorted() where !moved.contains(key) {
             let oldRoster = oldTimetable.rosters[key] ?? Roster(), newRoster = newTimetable.rosters[key] ?? Roster()
             let oldSeries = oldTimetable.classesByID[key.classID], newSeries = newTimetable.classesByID[key.classID]
             if oldRoster.confirmed == newRoster.confirmed, oldSeries == newSeries, sameClosures { continue }

@@ -117,4 +117,15 @@ struct NoticeTests {
         #expect(field(refusal { try book.updateCoach(marc) }) == .email)
         #expect(try book.member("marta").email == "marta@example.com")
     }
+
+    @Test("a class changed from a date on: its members there are told the new time; those of its earlier dates, kept as a class of their own, are told nothing")
+    func classChangedFromADate() throws {
+        var book = try Gym.book()
+        _ = try book.book(member: "marta", classID: "yoga", on: try Gym.day("2026-11-25"), now: now)
+        _ = try book.book(member: "oriol", classID: "yoga", on: try Gym.day("2026-12-02"), now: now)
+        _ = book.recordNotices(since: try Gym.book())
+        let told = try telling(&book) { try _ = $0.changeClass("yoga", from: try Gym.day("2026-11-30"), ClassChange(time: TimeOfDay(hour: 19))) }
+        #expect(summary(told) == ["REQUEST oriol@example.com yoga 2"])
+        #expect(told.notices.first?.reason == .changed)
+    }
 }
