@@ -243,6 +243,13 @@ extension ImportSession {
             report(.warning, node.line, .missingProperty, "the task ‘\(draft.item.title)’ repeats or has a DURATION but has neither DTSTART nor DUE to count from (RFC 5545 §3.8.5.3, §3.8.2.5), so it has no place on a calendar; it was kept as written")
             calendar.components.append(node.contentComponent)
             return false
+        } else if calendar.method != nil, draft.kind == .event, !draft.failed {
+            // RFC 5545 §3.6.1: DTSTART is required only of a calendar with no
+            // METHOD; an iTIP answer names its event by UID (RFC 5546 §4.2.2's
+            // REPLY has no DTSTART). Kept as written, for the reader of the message.
+            report(.note, node.line, .missingProperty, "this \(node.name) (UID \(draft.item.uid)) has no DTSTART, as an iTIP message may leave out; it is kept as written, not shown")
+            calendar.components.append(node.contentComponent)
+            return false
         } else {
             report(.error, node.line, .missingProperty, "this \(node.name) (UID \(draft.item.uid)) has no usable DTSTART; it was kept as written but is not shown")
             calendar.rejected.append(node.contentComponent)

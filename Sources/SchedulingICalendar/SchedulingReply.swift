@@ -47,8 +47,20 @@ public struct SchedulingReply: Hashable, Sendable {
         default:
             throw .notAReply(method.isEmpty ? nil : method)
         }
-        let events = calendar.items.flatMap { item in (item.hasMaster ? [(item, nil as CalendarTime?)] : []) + item.overrides.map { ($0.item, $0.recurrenceID) } }
-        guard events.count == 1, let (event, recurrenceID) = events.first else { throw .events(events.count) }
+        // The answer's event: read as an item, or kept as written when it has
+        // no DTSTART (an iTIP message may leave it out: RFC 5546 §4.2.2).
+        typealias Event = (uid: String, recurrenceID: CalendarTime?, sequence: Int, properties: [ContentLine])
+        var events: [Event] = calendar.items.flatMap { item in
+            (item.hasMaster ? [(item.uid, nil, item.sequence, Array(item.properties))] : [])
+                + item.overrides.map { ($0.item.uid, $0.recurrenceID, $0.item.sequence, Array($0.item.properties)) }
+        }
+        for c in calendar.components where c.name == "VEVENT" {
+            let line = { (name: String) in c.properties.first { $0.name == name } }
+            let recurrenceID = line("RECURRENCE-ID").flatMap { try? CalendarTime(icalValue: $0.value, tzid: $0.parameter("TZID")) }
+            events.append((line("UID")?.value ?? "", recurrenceID, line("SEQUENCE").flatMap { Int($0.value.trimmingCharacters(in: .whitespaces)) } ?? 0,
+                           Array(c.properties)))
+        }
+        guard events.count == 1, let event = events.first else { throw .events(events.count) }
         let attendees = event.properties.filter { $0.name == "ATTENDEE" }
         guard attendees.count == 1, let attendee = attendees.first else { throw .attendees(attendees.count) }
         guard let address = Self.address(attendee.value) else { throw .notAnAddress(attendee.value) }
@@ -56,7 +68,7 @@ public struct SchedulingReply: Hashable, Sendable {
         let partstat = attendee.parameter("PARTSTAT")?.uppercased() ?? "NEEDS-ACTION"
         guard let answer = AttendeeAnswer(rawValue: partstat) else { throw .noAnswer(partstat) }
         self.uid = event.uid
-        self.recurrenceID = recurrenceID
+        self.recurrenceID = event.recurrenceID
         self.sequence = event.sequence
         self.attendee = address
         self.answer = answer

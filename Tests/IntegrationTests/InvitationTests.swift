@@ -230,4 +230,81 @@ struct InvitationTests {
         #expect(told.notices.notices.map { "\($0.method.rawValue) \($0.recipient.id) \($0.sequence)" } == ["REQUEST oriol 2"])
         #expect(try await store.book().roster(classID: "pilates", on: date).confirmed == ["oriol"])
     }
+
+    // MARK: RFC 5546's own examples (§4.2)
+
+    /// §4.2.1, "A Group Event Request" (its DTEND, 19970701T2100000Z in the
+    /// RFC, has one 0 too many; corrected here, as the erratum-free copies have it).
+    static let rfcRequest = [
+        "BEGIN:VCALENDAR", "PRODID:-//Example/ExampleCalendarClient//EN", "METHOD:REQUEST", "VERSION:2.0", "BEGIN:VEVENT",
+        "ORGANIZER:mailto:a@example.com", "ATTENDEE;ROLE=CHAIR;PARTSTAT=ACCEPTED;CN=A:mailto:a@example.com",
+        "ATTENDEE;RSVP=TRUE;CUTYPE=INDIVIDUAL;CN=B:mailto:b@example.com", "ATTENDEE;RSVP=TRUE;CUTYPE=INDIVIDUAL;CN=C:mailto:c@example.com",
+        "ATTENDEE;RSVP=TRUE;CUTYPE=INDIVIDUAL;CN=Hal:mailto:d@example.com", "ATTENDEE;RSVP=FALSE;CUTYPE=ROOM:conf_big@example.com",
+        "ATTENDEE;ROLE=NON-PARTICIPANT;RSVP=FALSE:mailto:e@example.com", "DTSTAMP:19970611T190000Z", "DTSTART:19970701T200000Z",
+        "DTEND:19970701T210000Z", "SUMMARY:Conference", "UID:calsrv.example.com-873970198738777@example.com", "SEQUENCE:0",
+        "STATUS:CONFIRMED", "END:VEVENT", "END:VCALENDAR", "",
+    ].joined(separator: "\r\n")
+
+    /// §4.2.2, "Reply to a Group Event Request".
+    static let rfcReply = [
+        "BEGIN:VCALENDAR", "PRODID:-//Example/ExampleCalendarClient//EN", "METHOD:REPLY", "VERSION:2.0", "BEGIN:VEVENT",
+        "ATTENDEE;PARTSTAT=ACCEPTED:mailto:b@example.com", "ORGANIZER:mailto:a@example.com",
+        "UID:calsrv.example.com-873970198738777@example.com", "SEQUENCE:0", "REQUEST-STATUS:2.0;Success", "DTSTAMP:19970612T190000Z",
+        "END:VEVENT", "END:VCALENDAR", "",
+    ].joined(separator: "\r\n")
+
+    /// The cancellation of that event (§4.2, "Cancel a Group Event").
+    static let rfcCancel = [
+        "BEGIN:VCALENDAR", "PRODID:-//Example/ExampleCalendarClient//EN", "METHOD:CANCEL", "VERSION:2.0", "BEGIN:VEVENT",
+        "ORGANIZER:mailto:a@example.com", "ATTENDEE;CUTYPE=INDIVIDUAL:mailto:b@example.com", "COMMENT:Mr. Big cannot attend.",
+        "UID:calsrv.example.com-873970198738777@example.com", "SEQUENCE:1", "STATUS:CANCELLED", "DTSTAMP:19970613T190000Z",
+        "END:VEVENT", "END:VCALENDAR", "",
+    ].joined(separator: "\r\n")
+
+    /// The property names of a message's one event, DURATION read as DTEND (either may end an event).
+    func shape(_ text: String) throws -> (method: String?, names: Set<String>) {
+        let calendar = try ICalendarImporter().importCalendar(from: text).calendar
+        // An event with no DTSTART (the RFC's CANCEL, as an iTIP message may) is kept as written.
+        if calendar.items.isEmpty, let kept = calendar.components.first(where: { $0.name == "VEVENT" }) {
+            return (calendar.method, Set(kept.properties.map(\.name)).subtracting(["COMMENT", "REQUEST-STATUS"]))
+        }
+        let event = try #require(calendar.items.first.map { $0.hasMaster ? $0 : $0.overrides[0].item })
+        var names = Set(event.properties.map(\.name)).union(["UID", "DTSTAMP", "DTSTART", "SEQUENCE"])
+        if event.title.isEmpty == false { names.insert("SUMMARY") }
+        if event.status != nil { names.insert("STATUS") }
+        if event.end != nil { names.insert("DTEND") }
+        // What the example says for the whole group or the meeting's record, not the message's shape.
+        names.subtract(["COMMENT", "REQUEST-STATUS"])
+        return (calendar.method, names)
+    }
+
+    @Test("a session's REQUEST and CANCEL have the shape of RFC 5546 §4.2's own examples, and its §4.2.2 REPLY is read and applied")
+    func rfcExamples() throws {
+        var book = SchedulingBook(timeZone: try .named("Europe/Madrid"))
+        try book.addCoach(Coach(id: "a", name: "A", email: "a@example.com"))
+        try book.addClient(Client(id: "b", coachID: "a", name: "B", email: "b@example.com"))
+        let uid = "calsrv.example.com-873970198738777@example.com"
+        let requested = try telling(&book) {
+            try _ = $0.addSession(id: uid, coach: "a", client: "b", startingAt: Date(timeIntervalSince1970: 1_795_700_000), duration: .minutes(60), now: now)
+        }
+        let request = exporter.export(try #require(requested.notices.first?.iTIPCalendar(onClocks: book.timeZone, gym: nil)))
+        let (ours, example) = (try shape(request), try shape(Self.rfcRequest))
+        #expect(ours.method == example.method && example.names.isSubset(of: ours.names), "missing: \(example.names.subtracting(ours.names))")
+
+        // The RFC's answer to that request: B accepts, at SEQUENCE 0 — older than the 1 B was sent here.
+        let reply = try SchedulingReply(reading: try ICalendarImporter().importCalendar(from: Self.rfcReply).calendar)
+        #expect(reply.uid == uid && reply.sequence == 0 && reply.attendee == "b@example.com" && reply.answer == .accepted && reply.organizer == "a@example.com")
+        var b = book
+        #expect(throws: ReplyError.olderSequence(0, current: 1)) { _ = try b.apply(reply, gym: nil, now: now) }
+        var current = reply
+        current.sequence = 1
+        let outcome = try book.apply(current, gym: nil, now: now)
+        let answered = try book.session(uid, coach: "a").answer
+        #expect(outcome.personID == "b" && outcome.answer == .accepted && answered == .accepted)
+
+        let cancelled = try telling(&book) { try _ = $0.setStatus(.cancelled, ofSession: uid, coach: "a", now: now) }
+        let cancel = exporter.export(try #require(cancelled.notices.first?.iTIPCalendar(onClocks: book.timeZone, gym: nil)))
+        let (ourCancel, exampleCancel) = (try shape(cancel), try shape(Self.rfcCancel))
+        #expect(ourCancel.method == "CANCEL" && exampleCancel.names.isSubset(of: ourCancel.names), "missing: \(exampleCancel.names.subtracting(ourCancel.names))")
+    }
 }
