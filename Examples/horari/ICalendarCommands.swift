@@ -228,7 +228,9 @@ struct Import: AsyncParsableCommand {
         // foreign data enters, and its findings are printed (Docs/ICalendar.md).
         let read = try loadCalendar(file, libical: ImportOptions.libicalIsAvailable)
         // An answer to the book's invitation is applied to the book, not merged (issue 32, 3).
-        if let method = read.calendar.method?.uppercased(), method != "PUBLISH", method != "REQUEST", method != "CANCEL" {
+        // (An answer about an event only: a free/busy REPLY, or a task's, is merged as before.)
+        if let method = read.calendar.method?.uppercased(), ["REPLY", "COUNTER", "REFRESH", "DECLINECOUNTER"].contains(method),
+           read.calendar.items.contains(where: { $0.kind == .event }) || read.calendar.components.contains(where: { $0.name == "VEVENT" }) {
             return try await applyReply(read.calendar)
         }
         var incoming = read.calendar

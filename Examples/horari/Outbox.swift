@@ -99,7 +99,8 @@ extension BookOptions {
         guard let folder = try outbox.folder(classes: classes) else { return try await change(body) }
         let options = self
         let (told, now) = try await change { b in
-            (try b.telling(body), try options.instant(in: b))
+            let now = try options.instant(in: b)
+            return (try b.telling(now: now, body), now)
         }
         try outbox.write(told.notices, into: folder, zone: told.timeZone, now: now)
         return told.result
@@ -111,7 +112,8 @@ extension BookOptions {
         guard let folder = try outbox.folder(classes: true) else { return try await changeOccurrence(classID: classID, on: date, members: members, body) }
         let options = self
         let (told, now) = try await changeOccurrence(classID: classID, on: date, members: members) { b in
-            (try b.telling(body), try options.instant(in: b))
+            let now = try options.instant(in: b)
+            return (try b.telling(now: now, body), now)
         }
         try outbox.write(told.notices, into: folder, zone: told.timeZone, now: now)
         return told.result

@@ -541,7 +541,7 @@ struct Sessions: AsyncParsableCommand {
                 let c: Coach, periods: [FreeBusyPeriod]
                 do { (c, periods) = (try b.coach(coach), try b.freeBusy(coach: coach, in: DateInterval(start: start, end: end))) } catch { throw CLIError(error.description) }
                 let calendar = ICalendar.freeBusy(periods, from: start, to: end, uid: "freebusy-\(coach)-\(first.basicISO)@horari",
-                                                  organizer: c.email.map { (c.name, $0) })
+                                                  organizer: c.email.map { (c.name, $0) }, method: c.email == nil ? nil : "PUBLISH")
                 return print(ICalendarExporter(options: .init(timestamp: now)).export(calendar), terminator: "")
             }
             do {

@@ -240,7 +240,7 @@ public struct Session: Hashable, Sendable, Codable, Identifiable {
     /// `now`); `nil` for a session not completed, or completed before the book kept the time.
     public var completedAt: Date?
     /// How many of its changes the client was told of (`SEQUENCE`, RFC 5546
-    /// §2.1.4): ``SchedulingBook/recordNotices(since:)`` raises it with each
+    /// §2.1.4): ``SchedulingBook/recordNotices(since:now:)`` raises it with each
     /// message, so that the client's calendar takes the newest.
     public var sequence: Int
     /// The client's answer to the last invitation they were sent

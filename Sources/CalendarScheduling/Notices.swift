@@ -4,7 +4,7 @@ import Foundation
 // Who must be told what, after a change of the book.
 //
 // The messages are found by comparing the book before a change with the
-// book after it (`recordNotices(since:)`), not by each change saying what
+// book after it (`recordNotices(since:now:)`), not by each change saying what
 // it did: every way a book changes — a booking, a closure, a class ended,
 // a member removed, a record merged from another desk — is told the same
 // way, and a change added later is told without anyone remembering to. The
@@ -163,22 +163,31 @@ extension SchedulingBook {
     /// message names only its recipient and the organizer, never another
     /// member. People with no e-mail address are listed in
     /// ``ChangeNotices/untold``.
-    /// - Parameter before: the book before the change.
+    ///
+    /// With `now`, a session or occurrence that ended before it is not
+    /// told of (removing a member of three years does not mail them 150
+    /// cancellations); its `SEQUENCE` is raised all the same.
+    /// - Parameters:
+    ///   - before: the book before the change.
+    ///   - now: the time of the change; `nil` tells of the past too.
     /// - Returns: the messages, sessions first, then classes by occurrence.
-    public mutating func recordNotices(since before: SchedulingBook) -> ChangeNotices {
+    public mutating func recordNotices(since before: SchedulingBook, now: Date? = nil) -> ChangeNotices {
         var told = ChangeNotices()
-        recordSessionNotices(since: before, into: &told)
-        recordClassNotices(since: before, into: &told)
+        let cutoff = now.map(Self.seconds) ?? .min
+        recordSessionNotices(since: before, notEndedBefore: cutoff, into: &told)
+        recordClassNotices(since: before, notEndedBefore: cutoff, into: &told)
         return told
     }
 
     // MARK: Sessions
 
-    private mutating func recordSessionNotices(since before: SchedulingBook, into told: inout ChangeNotices) {
+    private mutating func recordSessionNotices(since before: SchedulingBook, notEndedBefore cutoff: Int64, into told: inout ChangeNotices) {
         let old = before.coachSessions.sessionsByID, new = coachSessions.sessionsByID
-        for id in Set(old.keys).union(new.keys).sorted() {
+        // One pass over the IDs to find what changed; only that is sorted.
+        var changed = old.keys.filter { new[$0] != old[$0] }
+        changed += new.keys.filter { old[$0] == nil }
+        for id in changed.sorted() {
             let was = old[id], now = new[id]
-            guard was != now else { continue }
             var due: [(SchedulingNotice.Method, SchedulingNotice.Reason, Session, SchedulingBook)] = []
             switch (was, now) {
             case (nil, let s?) where s.holdsTime:
@@ -203,7 +212,7 @@ extension SchedulingBook {
             guard !due.isEmpty else { continue }
             let sequence = max(was?.sequence ?? 0, now?.sequence ?? 0) + 1
             if now != nil { coachSessions.setSequence(sequence, ofSession: id, askedAgain: due.contains { $0.0 == .request }) }
-            for (method, reason, s, book) in due {
+            for (method, reason, s, book) in due where book.instant(of: s) + s.duration.components.seconds > cutoff {
                 var session = s
                 session.sequence = sequence
                 let coach = book.people.coachesByID[s.coachID], client = book.people.clientsByKey[ClientKey(s)]
@@ -221,12 +230,18 @@ extension SchedulingBook {
 
     // MARK: Classes
 
-    private mutating func recordClassNotices(since before: SchedulingBook, into told: inout ChangeNotices) {
+    private mutating func recordClassNotices(since before: SchedulingBook, notEndedBefore cutoff: Int64, into told: inout ChangeNotices) {
         let oldTimetable = before.classTimetable, newTimetable = classTimetable
         let sameClosures = oldTimetable.closureList == newTimetable.closureList
-        // Only an occurrence someone held a place in, before or after, can owe a message.
-        var keys = Set(oldTimetable.rosters.filter { !$0.value.confirmed.isEmpty }.keys)
-        keys.formUnion(newTimetable.rosters.filter { !$0.value.confirmed.isEmpty }.keys)
+        // Only an occurrence someone held a place in, before or after, can
+        // owe a message, and only one whose roster, class or closures
+        // changed: one pass over the keys finds them, and only they are sorted.
+        func changed(_ key: ClassOccurrence.ID) -> Bool {
+            oldTimetable.rosters[key]?.confirmed != newTimetable.rosters[key]?.confirmed
+                || oldTimetable.classesByID[key.classID] != newTimetable.classesByID[key.classID] || !sameClosures
+        }
+        var keys = Set(oldTimetable.rosters.lazy.filter { !$0.value.confirmed.isEmpty && changed($0.key) }.map(\.key))
+        keys.formUnion(newTimetable.rosters.lazy.filter { !$0.value.confirmed.isEmpty && changed($0.key) }.map(\.key))
         // A class changed "from a date on" keeps its earlier dates as a class
         // of its own (`yoga-until-20261129`, ClassTimetable+Changes.swift),
         // their rosters with them: the same people at the same times, told
@@ -234,9 +249,15 @@ extension SchedulingBook {
         // a member's calendar keeps the ones it has, which are right.)
         let added = Set(newTimetable.classesByID.keys).subtracting(oldTimetable.classesByID.keys)
         var moved: Set<ClassOccurrence.ID> = []
+        // The old rosters of the dates a new class has, by date: built only when a class was added.
+        var oldByDate: [LocalDate: [ClassOccurrence.ID]] = [:]
+        if !added.isEmpty {
+            let dates = Set(keys.filter { added.contains($0.classID) }.map(\.date))
+            for id in keys where dates.contains(id.date) && oldTimetable.rosters[id] != nil { oldByDate[id.date, default: []].append(id) }
+        }
         for key in keys where added.contains(key.classID) {
             guard let roster = newTimetable.rosters[key], let part = newTimetable.classesByID[key.classID] else { continue }
-            for (id, old) in oldTimetable.rosters where id.date == key.date && id.classID != key.classID && old.confirmed == roster.confirmed {
+            for id in oldByDate[key.date] ?? [] where id.classID != key.classID && oldTimetable.rosters[id]?.confirmed == roster.confirmed {
                 guard let was = oldTimetable.classesByID[id.classID], newTimetable.classesByID[id.classID]?.meets(on: id.date) != true,
                       let before = Self.meeting(oldTimetable, was, id.date), let after = Self.meeting(newTimetable, part, key.date),
                       (before.start, before.duration) == (after.start, after.duration) else { continue }
@@ -257,7 +278,15 @@ extension SchedulingBook {
                     due.append((.request, oldRoster.waitlist.contains(id) ? .promoted : .booked, id))
                 }
                 if let was, (was.start, was.duration) != (now.start, now.duration) || oldSeries?.location != newSeries?.location {
-                    for id in newRoster.confirmed where held.contains(id) { due.append((.request, .changed, id)) }
+                    // A new time of the series moves the instance's own identity
+                    // (its RECURRENCE-ID, the series' time on the date): the
+                    // member's calendar holds the old one, which is cancelled,
+                    // and the new one is sent (RFC 5546 §3.2.2.1 names an instance by it).
+                    let renamed = oldSeries.map { $0.time.on(key.date) } != newSeries.map { $0.time.on(key.date) }
+                    for id in newRoster.confirmed where held.contains(id) {
+                        if renamed { due.append((.cancel, .changed, id)) }
+                        due.append((.request, .changed, id))
+                    }
                 }
             }
             let still = meetsNow ? Set(newRoster.confirmed) : []
@@ -274,8 +303,12 @@ extension SchedulingBook {
             }
             guard !due.isEmpty else { continue }
             let sequence = max(oldRoster.sequence, newRoster.sequence) + 1
-            classTimetable.setSequence(sequence, of: key, told: due.map { ($0.2, $0.0 == .request) })
-            for (method, reason, id) in due {
+            // Kept only where the class still meets: a number on a date it
+            // no longer has would be an instance of no occurrence.
+            if newSeries?.meets(on: key.date) == true {
+                classTimetable.setSequence(sequence, of: key, told: due.map { ($0.2, $0.0 == .request) })
+            }
+            for (method, reason, id) in due where ((method == .request ? now : was) ?? was ?? now).map({ $0.startSeconds + $0.duration.components.seconds > cutoff }) ?? true {
                 let member = people.membersByID[id] ?? before.people.membersByID[id]
                 guard let occurrence = (method == .request ? now : was) ?? was ?? now,
                       let series = (method == .request ? newSeries : oldSeries) ?? oldSeries else { continue }
@@ -333,17 +366,19 @@ public struct Told<Result: Sendable>: Sendable {
 
 extension SchedulingBook {
     /// Makes a change and returns, with what it returned, the messages it
-    /// owes (``recordNotices(since:)``).
+    /// owes (``recordNotices(since:now:)``).
     ///
     /// The book before the change is kept while it runs, so a change
     /// copies what it touches (a roster table, the sessions): O(n) for a
     /// book of n records, the cost of comparing them. A ``FrontDesk`` that
     /// tells no one changes in place and does not pay it.
-    /// - Parameter body: the change.
+    /// - Parameters:
+    ///   - now: the time of the change: what ended before it is not told of (``recordNotices(since:now:)``).
+    ///   - body: the change.
     /// - Returns: what `body` returned, the notices, and the book's clocks.
-    public mutating func telling<T: Sendable, Failure: Error>(_ body: (inout SchedulingBook) throws(Failure) -> T) throws(Failure) -> Told<T> {
+    public mutating func telling<T: Sendable, Failure: Error>(now: Date? = nil, _ body: (inout SchedulingBook) throws(Failure) -> T) throws(Failure) -> Told<T> {
         let before = self
         let result = try body(&self)
-        return Told(result: result, notices: recordNotices(since: before), timeZone: timeZone)
+        return Told(result: result, notices: recordNotices(since: before, now: now), timeZone: timeZone)
     }
 }

@@ -98,14 +98,16 @@ public struct SchedulingBook: Sendable {
         }
     }
 
-    /// Refuses an e-mail address with a line break, a control character or
-    /// a space: written into a message's header it could add a header of
+    /// Refuses an e-mail address with a line break or another control
+    /// character: written into a message's header it could add a header of
     /// its own (issue 32). An address is otherwise taken as given; a
-    /// message goes only to one with an `@`.
+    /// message goes only to one `IMIPMessage` can write (a space in it is
+    /// listed as not told). A calendar's records are read with them made
+    /// spaces (SchedulingICalendar), not refused.
     static func checkEmail(_ email: String?, _ kind: String) throws(SchedulingError) {
         guard let email else { return }
-        if email.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == " " }) {
-            throw .invalid(field: .email, reason: "the \(kind)'s e-mail address ‘\(email.debugDescription.dropFirst().dropLast())’ has a space, a line break or another control character; write it as name@example.com")
+        if email.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            throw .invalid(field: .email, reason: "the \(kind)'s e-mail address ‘\(email.debugDescription.dropFirst().dropLast())’ has a line break or another control character; write it as name@example.com")
         }
     }
 

@@ -29,7 +29,8 @@ extension ICalendar {
     ///   - to: its end (`DTEND`).
     ///   - uid: the component's `UID`.
     ///   - organizer: whose time it is (`ORGANIZER`), name and address.
-    ///   - method: the iTIP method (`PUBLISH` for a coach's published time; `nil` for none).
+    ///   - method: the iTIP method (`PUBLISH` for a coach's published time, which
+    ///     needs an `organizer`, RFC 5546 §3.3.1; `nil` for none).
     public static func freeBusy(_ periods: [FreeBusyPeriod], from: Date, to: Date, uid: String,
                                 organizer: (name: String?, email: String)? = nil, method: String? = "PUBLISH") -> ICalendar {
         let utc = { (t: Int64) in CalendarTime.utc(LocalDateTime(localSeconds: t)).icalValue }
@@ -54,23 +55,28 @@ extension ICalendar {
     public func freeBusyPeriods() throws(FreeBusyError) -> [FreeBusyPeriod] {
         var periods: [FreeBusyPeriod] = []
         for component in components where component.name == "VFREEBUSY" {
+            var own: [FreeBusyPeriod] = []
             for line in component.properties where line.name == "FREEBUSY" {
                 let fbtype = line.parameter("FBTYPE")?.uppercased() ?? "BUSY"
                 // An FBTYPE this library does not know is busy time of some kind (§3.2.9: "x-name / iana-token ... treated as BUSY").
                 let kind = FreeBusyPeriod.Kind(rawValue: fbtype) ?? .busy
                 for text in line.value.split(separator: ",") {
-                    periods.append(try Self.period(text, kind: kind))
+                    own.append(try Self.period(text, kind: kind))
                 }
             }
-        }
-        for kind in FreeBusyPeriod.Kind.allCases {
-            let sorted = periods.filter { $0.kind == kind }.sorted()
-            for (a, b) in zip(sorted, sorted.dropFirst()) where b.start < a.end {
-                throw FreeBusyError(text: "\(b)", "the \(kind.rawValue) periods \(a) and \(b) overlap; a VFREEBUSY says each instant once")
+            // Within one VFREEBUSY (two of them, a work and a home calendar, may well both be busy at 10:00).
+            for kind in FreeBusyPeriod.Kind.allCases {
+                let sorted = own.filter { $0.kind == kind }.sorted()
+                for (a, b) in zip(sorted, sorted.dropFirst()) where b.start < a.end {
+                    throw FreeBusyError(text: Self.utcText(b.start), "the \(kind.rawValue) periods \(a) and \(b) overlap; a VFREEBUSY says each instant once")
+                }
             }
+            periods += own
         }
         return periods.sorted()
     }
+
+    private static func utcText(_ t: Int64) -> String { CalendarTime.utc(LocalDateTime(localSeconds: t)).icalValue }
 
     private static func period(_ text: Substring, kind: FreeBusyPeriod.Kind) throws(FreeBusyError) -> FreeBusyPeriod {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
@@ -79,7 +85,9 @@ extension ICalendar {
         let end: Int64
         if parts[1].hasPrefix("P") || parts[1].hasPrefix("+P") {
             guard let d = try? ISOText.duration(parts[1]) else { throw bad }
-            end = s.localSeconds + d.components.seconds
+            let (sum, overflow) = s.localSeconds.addingReportingOverflow(d.components.seconds)
+            guard !overflow else { throw bad }
+            end = sum
         } else {
             guard let t = try? CalendarTime(icalValue: parts[1]), case .utc(let e) = t else { throw bad }
             end = e.localSeconds

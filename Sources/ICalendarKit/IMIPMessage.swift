@@ -142,17 +142,27 @@ public struct IMIPMessage: Hashable, Sendable {
         }
     }
 
-    private static func header(_ box: Mailbox) -> String {
+    /// `Name <address>`: a name of letters, digits and spaces as it is;
+    /// other ASCII as a quoted string (`"Puig, Marta"`: a bare comma would
+    /// make two recipients, a bare `<…>` another address, RFC 5322 §3.4);
+    /// anything else as RFC 2047 encoded words, which hold no such character.
+    static func header(_ box: Mailbox) -> String {
         guard let name = box.name, !name.isEmpty else { return box.email }
-        let plain = name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || $0 == " " || ($0.value >= 0x30 && $0.value <= 0x39)) }
-        return (plain ? name : encodedWords(name)) + " <\(box.email)>"
+        let scalars = name.unicodeScalars
+        if scalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || $0 == " " || ($0.value >= 0x30 && $0.value <= 0x39)) }) {
+            return name + " <\(box.email)>"
+        }
+        if scalars.allSatisfy({ $0.isASCII && $0.value >= 0x20 && $0.value != 0x7F }) {
+            return "\"" + name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\" <\(box.email)>"
+        }
+        return encodedWords(name, always: true) + " <\(box.email)>"
     }
 
     /// Text as RFC 2047 encoded words when it is not plain ASCII, each word
     /// at most 75 characters, so no header line is too long.
-    static func encodedWords(_ text: String) -> String {
+    static func encodedWords(_ text: String, always: Bool = false) -> String {
         let oneLine = text.replacingOccurrences(of: "\r", with: " ").replacingOccurrences(of: "\n", with: " ")
-        if oneLine.unicodeScalars.allSatisfy({ $0.isASCII && $0.value >= 0x20 && $0.value != 0x7F }), oneLine.utf8.count <= 900 { return oneLine }
+        if !always, oneLine.unicodeScalars.allSatisfy({ $0.isASCII && $0.value >= 0x20 && $0.value != 0x7F }), oneLine.utf8.count <= 900 { return oneLine }
         var words: [String] = [], chunk = ""
         for character in oneLine {
             if (chunk + String(character)).utf8.count > 45 {

@@ -159,8 +159,8 @@ extension SchedulingBook {
         }
         for (record, c) in byName[Names.client] ?? [] {
             do throws(SchedulingError) {
-                try addClient(Client(id: try Self.required(c, "UID"), coachID: try Self.required(c, Names.coach), name: try Self.required(c, Names.name),
-                                     email: c.value(Names.email), color: try Self.color(c)))
+                try addClient(Client(id: try Self.required(c, "UID"), coachID: try Self.required(c, Names.coach), name: Self.oneLine(try Self.required(c, Names.name)),
+                                     email: Self.readAddress(c.value(Names.email)), color: try Self.color(c)))
             } catch {
                 if let id = c.value("UID") { unreadable.clients.insert(id) }
                 let coach = c.value(Names.coach).flatMap { unreadable.coaches.contains($0) ? $0 : nil }
@@ -169,7 +169,7 @@ extension SchedulingBook {
         }
         for (record, c) in byName[Names.member] ?? [] {
             do throws(SchedulingError) {
-                try addMember(Member(id: try Self.required(c, "UID"), name: try Self.required(c, Names.name), email: c.value(Names.email)))
+                try addMember(Member(id: try Self.required(c, "UID"), name: Self.oneLine(try Self.required(c, Names.name)), email: Self.readAddress(c.value(Names.email))))
             } catch { problems.append(Self.refusal(record, error, "the member’s record is removed")) }
         }
         return unreadable.clients
@@ -219,8 +219,20 @@ extension SchedulingBook {
         guard let buffer = Int(c.value(Names.buffer) ?? "0") else {
             throw .invalid(field: .property(Names.buffer), reason: "coach ‘\(id)’: the buffer is not a number of minutes")
         }
-        return Coach(id: id, name: try Self.required(c, Names.name), email: c.value(Names.email), workingHours: hours, buffer: .minutes(buffer),
-                     color: try Self.color(c))
+        return Coach(id: id, name: Self.oneLine(try Self.required(c, Names.name)), email: Self.readAddress(c.value(Names.email)), workingHours: hours,
+                     buffer: .minutes(buffer), color: try Self.color(c))
+    }
+
+    /// A name as read, its line breaks and other control characters made
+    /// spaces: the book refuses them when typed (they could reach an
+    /// e-mail's header), but a record written before that is read, not lost.
+    static func oneLine(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
+    }
+
+    /// An address as read: on one line, without the spaces around it.
+    static func readAddress(_ text: String?) -> String? {
+        text.map { oneLine($0).trimmingCharacters(in: .whitespaces) }
     }
 
     /// Hours as `weekly` lines (`X-HORARI-HOURS;X-HORARI-DAY=MO,TU:09:00-13:00

@@ -106,6 +106,8 @@ public enum ReplyError: Error, Hashable, Sendable, CustomStringConvertible, Loca
     case notInvited(String, to: String)
     /// A member answers for an occurrence they hold no place in (given up already, or never booked).
     case holdsNoPlace(String, in: String)
+    /// Several members invited to the occurrence share the address that answers.
+    case ambiguous(String, [String])
     /// The reply answers an older version.
     case olderSequence(Int, current: Int)
     /// The book refused the change the answer asks for (a place given up after the cut-off).
@@ -126,7 +128,8 @@ public enum ReplyError: Error, Hashable, Sendable, CustomStringConvertible, Loca
         case .unknownEvent(let uid, nil): "no session ‘\(uid)’ is in the book; the reply is for another calendar"
         case .otherOrganizer(let named, let expected): "the reply names \(named) as organizer, but the invitation came from \(expected); it was not sent by this book"
         case .notInvited(let who, let to): "\(who) was not invited to \(to); only the person invited may answer"
-        case .holdsNoPlace(let name, let occurrence): "\(name) holds no place in \(occurrence) (given up already, or never booked)"
+        case .holdsNoPlace(let name, let occurrence): "\(name) holds no place in \(occurrence) they were invited to (given up already, waiting, or never booked)"
+        case .ambiguous(let address, let members): "\(address) is the address of \(members.joined(separator: " and ")), both invited; the answer cannot say whose it is — change it at the desk (horari cancel --member …)"
         case .olderSequence(let got, let current): "the reply answers version \(got) of the invitation, but it is at version \(current): the time or place changed since; wait for their answer to the new one"
         case .refused(let e): e.description
         }
@@ -158,7 +161,7 @@ extension SchedulingBook {
     /// in the occurrence and the first waiting moves up; an accepted or
     /// tentative place is recorded as it stands (the place is held already).
     ///
-    /// Make it inside `SchedulingBook.telling(_:)` to get the promotion's invitation.
+    /// ``applyTelling(_:gym:now:)`` also returns the messages it owes (the promotion's invitation).
     /// - Parameters:
     ///   - reply: the answer.
     ///   - gym: who sends the gym's messages: a class's answer names them as organizer.
@@ -189,8 +192,13 @@ extension SchedulingBook {
         let expected = gym?.email ?? "the gym"
         guard reply.organizer.caseInsensitiveCompare(expected) == .orderedSame else { throw .otherOrganizer(named: reply.organizer, expected: expected) }
         let roster = classTimetable.rosters[key]
-        let onRoster = (roster?.confirmed ?? []) + (roster?.waitlist ?? [])
-        guard let member = onRoster.compactMap({ people.membersByID[$0] }).first(where: { $0.email?.caseInsensitiveCompare(reply.attendee) == .orderedSame }) else {
+        // Only a member who was sent an invitation to the occurrence answers
+        // it (one waiting was sent none); two members of one address (a
+        // family) cannot be told apart by the answer, which is refused.
+        let invited = (roster?.confirmed ?? []).filter { roster?.told[$0] != nil }.compactMap { people.membersByID[$0] }
+            .filter { $0.email?.caseInsensitiveCompare(reply.attendee) == .orderedSame }
+        guard invited.count < 2 else { throw .ambiguous(reply.attendee, invited.map(\.id)) }
+        guard let member = invited.first else {
             if let known = people.membersByID.values.first(where: { $0.email?.caseInsensitiveCompare(reply.attendee) == .orderedSame }) {
                 throw .holdsNoPlace(known.name, in: "\(series.title) on \(date)")
             }
@@ -212,5 +220,20 @@ extension SchedulingBook {
     private static func address(_ email: String?) -> String? {
         guard let e = email?.trimmingCharacters(in: .whitespaces), e.contains("@") else { return nil }
         return e
+    }
+
+    /// Applies an answer (``apply(_:gym:now:)``) and returns the messages it
+    /// owes: a decline that frees a place invites the first waiting. The one
+    /// who answered is not sent a cancellation of what they declined themselves.
+    /// - Parameters:
+    ///   - reply: the answer.
+    ///   - gym: who sends the gym's messages.
+    ///   - now: when it is applied.
+    /// - Returns: what it did, the notices, the book's clocks.
+    /// - Throws: ``ReplyError``; nothing is changed.
+    public mutating func applyTelling(_ reply: SchedulingReply, gym: SchedulingNotice.Person?, now: Date) throws(ReplyError) -> Told<ReplyOutcome> {
+        var told = try telling(now: now) { book throws(ReplyError) in try book.apply(reply, gym: gym, now: now) }
+        told.notices.notices.removeAll { $0.method == .cancel && $0.recipient.id == told.result.personID && $0.uid == reply.uid }
+        return told
     }
 }

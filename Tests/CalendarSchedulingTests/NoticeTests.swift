@@ -113,7 +113,7 @@ struct NoticeTests {
         #expect(field(refusal { try book.addMember(Member(id: "eve", name: "Eve", email: "eve@example.com\r\nBcc: all@example.com")) }) == .email)
         #expect(field(refusal { try book.addClient(Client(id: "eve", coachID: "marc", name: "Eve\nBcc: all@example.com")) }) == .name)
         var marc = try book.coach("marc")
-        marc.email = "marc @gym.example"
+        marc.email = "marc@gym.example\u{0B}"
         #expect(field(refusal { try book.updateCoach(marc) }) == .email)
         #expect(try book.member("marta").email == "marta@example.com")
     }
@@ -125,7 +125,37 @@ struct NoticeTests {
         _ = try book.book(member: "oriol", classID: "yoga", on: try Gym.day("2026-12-02"), now: now)
         _ = book.recordNotices(since: try Gym.book())
         let told = try telling(&book) { try _ = $0.changeClass("yoga", from: try Gym.day("2026-11-30"), ClassChange(time: TimeOfDay(hour: 19))) }
-        #expect(summary(told) == ["REQUEST oriol@example.com yoga 2"])
-        #expect(told.notices.first?.reason == .changed)
+        // The instance Oriol holds is named by its old time: it is cancelled, and the one at the new time sent.
+        #expect(summary(told) == ["CANCEL oriol@example.com yoga 2", "REQUEST oriol@example.com yoga 2"])
+        let starts = told.notices.compactMap { n -> String? in
+            guard case .classPlace(let p) = n.subject else { return nil }
+            return "\(p.originalStart.hour):\(p.occurrence.start.hour)"
+        }
+        #expect(starts == ["18:18", "19:19"] && told.notices.allSatisfy { $0.reason == .changed })
+    }
+
+    @Test("a class ended with members on later dates tells them, and the book keeps no number on a date the class no longer has")
+    func classEnded() throws {
+        var book = try Gym.book()
+        _ = try telling(&book) { try _ = $0.book(member: "marta", classID: "yoga", on: try Gym.day("2026-12-09"), now: now) }
+        let told = try telling(&book) { try _ = $0.endClass("yoga", on: try Gym.day("2026-12-02")) }
+        #expect(summary(told) == ["CANCEL marta@example.com yoga 2"] && told.notices.first?.reason == .ended)
+        #expect(book.classTimetable.rosters.isEmpty)
+        let read = try JSONDecoder().decode(SchedulingBook.self, from: try JSONEncoder().encode(book))
+        #expect(read.classTimetable.rosters.isEmpty)
+    }
+
+    @Test("with now, what ended before it is not told of: a member removed is told of the places to come, not of those gone by")
+    func notThePast() throws {
+        var book = try Gym.book()
+        for d in ["2026-11-04", "2026-11-11", "2026-12-02"] { _ = try book.book(member: "marta", classID: "yoga", on: try Gym.day(d), now: try Gym.now("2026-11-01 10:00")) }
+        _ = book.recordNotices(since: try Gym.book())
+        let later = try Gym.now("2026-11-20 10:00")
+        let told = try book.telling(now: later) { b in try _ = b.removeMember("marta", now: try Gym.now("2026-11-01 10:00")) }
+        #expect(told.notices.notices.count <= 1)
+        #expect(told.notices.notices.allSatisfy { n in
+            if case .classPlace(let p) = n.subject { return p.occurrence.id.date == (try? Gym.day("2026-12-02")) }
+            return false
+        })
     }
 }

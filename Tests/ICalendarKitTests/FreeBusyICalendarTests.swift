@@ -41,6 +41,12 @@ struct FreeBusyICalendarTests {
         // Of different kinds they may: BUSY-TENTATIVE inside BUSY-UNAVAILABLE says two things of one time.
         let kinds = try calendar("BEGIN:VFREEBUSY", "UID:c", "FREEBUSY;FBTYPE=BUSY-UNAVAILABLE:20261126T090000Z/PT2H", "FREEBUSY;FBTYPE=BUSY-TENTATIVE:20261126T100000Z/PT1H", "END:VFREEBUSY")
         #expect(try kinds.freeBusyPeriods().count == 2)
+        // Two VFREEBUSY (a work and a home calendar) may both be busy at one time.
+        let two = try calendar("BEGIN:VFREEBUSY", "UID:w", "FREEBUSY:20261126T090000Z/PT2H", "END:VFREEBUSY",
+                               "BEGIN:VFREEBUSY", "UID:h", "FREEBUSY:20261126T100000Z/PT1H", "END:VFREEBUSY")
+        #expect(try two.freeBusyPeriods().count == 2)
+        let huge = try calendar("BEGIN:VFREEBUSY", "UID:e", "FREEBUSY:20261126T170000Z/PT9223372036000000000S", "END:VFREEBUSY")
+        do { _ = try huge.freeBusyPeriods(); Issue.record("an overflowing length taken") } catch { #expect(error.message.contains("is not a period")) }
         let garbage = try calendar("BEGIN:VFREEBUSY", "UID:d", "FREEBUSY:tomorrow", "END:VFREEBUSY")
         do { _ = try garbage.freeBusyPeriods(); Issue.record("garbage taken") } catch { #expect(error.message.contains("is not a period")) }
     }

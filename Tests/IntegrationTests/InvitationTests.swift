@@ -124,6 +124,13 @@ struct InvitationTests {
             }
         }
         #expect(throws: IMIPError.self) { _ = try IMIPMessage.Mailbox(parsing: "Gym <desk@gym.example>\nBcc: x@y.z") }
+        // A name with a comma, brackets or quotes stays one recipient.
+        for (name, header) in [("Puig, Marta", "To: \"Puig, Marta\" <marta@example.com>"), ("Ann <ann@evil.example>", "To: \"Ann <ann@evil.example>\" <marta@example.com>"),
+                               ("Say \"hi\"", "To: \"Say \\\"hi\\\"\" <marta@example.com>"), ("Núria, Pons", "To: =?UTF-8?B?TsO6cmlhLCBQb25z?= <marta@example.com>")] {
+            let m = try IMIPMessage(from: .init(name: "Gym", email: "desk@gym.example"), to: .init(name: name, email: "marta@example.com"), subject: "s", text: "t",
+                                    method: "REQUEST", calendar: ics, date: now)
+            #expect(String(decoding: m.data(), as: UTF8.self).contains("\r\n" + header + "\r\n"), "\(name)")
+        }
         #expect(try IMIPMessage.Mailbox(parsing: "\"Gym Sants\" <desk@gym.example>") == .init(name: "Gym Sants", email: "desk@gym.example"))
     }
 

@@ -11,7 +11,7 @@ import SchedulingICalendar
 
 extension SchedulingStore {
     /// ``change(_:)``, returning the messages the change owes
-    /// (`SchedulingBook.recordNotices(since:)`); write them with
+    /// (`SchedulingBook.recordNotices(since:now:)`); write them with
     /// `SchedulingNotice.email(onClocks:gym:date:)` and send them.
     ///
     /// ```swift
@@ -23,7 +23,7 @@ extension SchedulingStore {
     /// - Parameter body: the change; it may run more than once (see ``change(_:)``).
     /// - Returns: what `body` returned, the notices, the book's clocks.
     public func changeTelling<T: Sendable>(_ body: (inout SchedulingBook) throws -> T) async throws(SchedulingStoreError) -> Told<T> {
-        try await change { book in try book.telling(body) }
+        try await change { book in try book.telling(now: try settings.now(book.timeZone.identifier), body) }
     }
 
     /// ``changeOccurrence(of:on:members:_:)``, returning the messages the change owes.
@@ -35,12 +35,12 @@ extension SchedulingStore {
     /// - Returns: what `body` returned, the notices, the book's clocks.
     public func changeOccurrenceTelling<T: Sendable>(of classID: String, on date: LocalDate, members: [String] = [],
                                                      _ body: (inout SchedulingBook) throws -> T) async throws(SchedulingStoreError) -> Told<T> {
-        try await changeOccurrence(of: classID, on: date, members: members) { book in try book.telling(body) }
+        try await changeOccurrence(of: classID, on: date, members: members) { book in try book.telling(now: try settings.now(book.timeZone.identifier), body) }
     }
 }
 
 extension SchedulingStore {
-    /// Applies an answer that came back (`SchedulingBook.apply(_:gym:now:)`)
+    /// Applies an answer that came back (`SchedulingBook.applyTelling(_:gym:now:)`)
     /// and returns the messages it owes: a member's decline that frees a
     /// place invites the first on the waitlist. The one who answered is not
     /// sent a cancellation of what they declined themselves.
@@ -57,10 +57,6 @@ extension SchedulingStore {
     /// - Throws: ``SchedulingStoreError``: `.failed` with a `ReplyError` for an
     ///   answer the book refuses; nothing is changed.
     public func apply(_ reply: SchedulingReply, gym: SchedulingNotice.Person?) async throws(SchedulingStoreError) -> Told<ReplyOutcome> {
-        var told = try await changeTelling { book in
-            try book.apply(reply, gym: gym, now: try settings.now(book.timeZone.identifier))
-        }
-        told.notices.notices.removeAll { $0.method == .cancel && $0.recipient.id == told.result.personID && $0.uid == reply.uid }
-        return told
+        try await change { book in try book.applyTelling(reply, gym: gym, now: try settings.now(book.timeZone.identifier)) }
     }
 }
