@@ -314,4 +314,22 @@ struct InvitationTests {
         let (ourCancel, exampleCancel) = (try shape(cancel), try shape(Self.rfcCancel))
         #expect(ourCancel.method == "CANCEL" && exampleCancel.names.isSubset(of: ourCancel.names), "missing: \(exampleCancel.names.subtracting(ourCancel.names))")
     }
+
+    @Test("from the main actor, a store's change takes a @Sendable closure (an app's view model calls it there)")
+    @MainActor
+    func fromTheMainActor() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("horari-main-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var calendar = ICalendar(items: [])
+        calendar.setScheduling(try Gym.book())
+        let file = folder.appendingPathComponent("gym.ics")
+        try Data(exporter.export(calendar).utf8).write(to: file)
+        let clock = now
+        let store = SchedulingStore(CalendarStore(try CalendarLocation(file.path)), settings: .init(now: { _ in clock }))
+        let told = try await store.changeTelling { @Sendable book in
+            try book.addSession(id: "s1", coach: "marc", client: "anna", startingAt: try Gym.now("2026-11-26 18:00"), duration: .minutes(45), now: clock)
+        }
+        #expect(told.result.id == "s1" && told.notices.notices.map(\.recipient.id) == ["anna"])
+    }
 }

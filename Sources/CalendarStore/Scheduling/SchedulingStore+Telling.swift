@@ -20,6 +20,10 @@ extension SchedulingStore {
     /// }
     /// for notice in told.notices.notices { /* e-mail it */ }
     /// ```
+    ///
+    /// From the main actor (a SwiftUI view model), write the closure
+    /// `{ @Sendable book in … }`: the store's calls run off the caller's
+    /// actor, and an unmarked closure formed there belongs to it.
     /// - Parameter body: the change; it may run more than once (see ``change(_:)``).
     /// - Returns: what `body` returned, the notices, the book's clocks.
     public func changeTelling<T: Sendable>(_ body: (inout SchedulingBook) throws -> T) async throws(SchedulingStoreError) -> Told<T> {

@@ -144,7 +144,8 @@ public struct SchedulingStore: Sendable {
     ///
     /// `body` may run more than once (on a collection, when another desk
     /// changed the calendar meanwhile), on the book as it is then: it must
-    /// change nothing but the book.
+    /// change nothing but the book. From the main actor, write it
+    /// `{ @Sendable book in … }` (it runs off the caller's actor).
     ///
     /// - Parameter body: the change.
     /// - Returns: what `body` returns.
