@@ -19,8 +19,9 @@ import Foundation
 // shared by its members, kept when its last member leaves) — so a member who
 // books, cancels and books again is told 1, 2, 3, and Google Calendar, which
 // keeps a cancelled event cancelled against an equal SEQUENCE, shows the
-// third. A number is raised only when a message is due: what no one was told
-// of needs no newer number.
+// third. A number is raised only for a change a message is due for (sent or
+// not: one to a person with no address, or one a caller leaves out, raises
+// it all the same); what calls for no message needs no newer number.
 
 /// A message a change of the book owes one person: the iTIP method
 /// (RFC 5546) and what it is about, as values. `SchedulingICalendar`
