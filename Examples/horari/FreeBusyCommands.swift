@@ -76,8 +76,7 @@ struct FreeBusy: AsyncParsableCommand {
         let clock = try Clock(named: zoneName, zones: read.calendar.zones)
         let first = try parseDate(from, option: "--from"), last = try parseDate(to, option: "--to")
         guard first < last else { throw ValidationError("--to \(last) is not after --from \(first); the window ends on the date it names, excluded") }
-        let start = Date(timeIntervalSince1970: TimeInterval(clock.rules.instant(forWall: Int64(first.dayNumber) * 86_400)))
-        let end = Date(timeIntervalSince1970: TimeInterval(clock.rules.instant(forWall: Int64(last.dayNumber) * 86_400)))
+        let (start, end) = (first.start(in: clock.rules), last.start(in: clock.rules))
         let periods: [FreeBusyPeriod]
         do throws(FreeBusyError) { periods = try read.calendar.busyTime(from: start, to: end, floatingZone: clock.rules) } catch {
             throw CLIError("\(place.path): \(error.message)")

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CalendarCore
 import CalendarScheduling
+import CalendarStore
 import Foundation
 import ICalendarKit
 import SchedulingICalendar
@@ -93,29 +94,34 @@ struct OutboxOptions: ParsableArguments {
 }
 
 extension BookOptions {
-    /// ``change(_:)``, writing the messages the change owes into --outbox.
+    /// ``change(_:)`` made with `SchedulingStore.changeTelling(_:)`, writing
+    /// the messages the change owes into --outbox.
     @discardableResult
     func change<T: Sendable>(telling outbox: OutboxOptions, classes: Bool = false, _ body: (inout SchedulingBook) throws -> T) async throws -> T {
         guard let folder = try outbox.folder(classes: classes) else { return try await change(body) }
-        let options = self
-        let (told, now) = try await change { b in
-            let now = try options.instant(in: b)
-            return (try b.telling(now: now, body), now)
-        }
-        try outbox.write(told.notices, into: folder, zone: told.timeZone, now: now)
-        return told.result
+        let place = try place
+        try place.prepareFolder()
+        let told = try await scheduling(place) { gym async throws(SchedulingStoreError) in try await gym.changeTelling(body) }
+        return try written(told, outbox, folder)
     }
 
-    /// ``changeOccurrence(classID:on:members:_:)``, writing the messages the change owes into --outbox.
+    /// ``changeOccurrence(classID:on:members:_:)`` made with
+    /// `SchedulingStore.changeOccurrenceTelling(of:on:members:_:)`, writing
+    /// the messages the change owes into --outbox.
     func changeOccurrence<T: Sendable>(classID: String, on date: LocalDate, members: [String] = [], telling outbox: OutboxOptions,
                                        _ body: (inout SchedulingBook) throws -> T) async throws -> T {
         guard let folder = try outbox.folder(classes: true) else { return try await changeOccurrence(classID: classID, on: date, members: members, body) }
-        let options = self
-        let (told, now) = try await changeOccurrence(classID: classID, on: date, members: members) { b in
-            let now = try options.instant(in: b)
-            return (try b.telling(now: now, body), now)
+        let place = try place
+        try place.prepareFolder()
+        let told = try await scheduling(place) { gym async throws(SchedulingStoreError) in
+            try await gym.changeOccurrenceTelling(of: classID, on: date, members: members, body)
         }
-        try outbox.write(told.notices, into: folder, zone: told.timeZone, now: now)
+        return try written(told, outbox, folder)
+    }
+
+    /// The change's result, once its messages are written (dated the request's time, as the store's change was).
+    private func written<T>(_ told: Told<T>, _ outbox: OutboxOptions, _ folder: URL) throws -> T {
+        try outbox.write(told.notices, into: folder, zone: told.timeZone, now: try instant(inZone: timeZone ?? told.timeZone.identifier))
         return told.result
     }
 }

@@ -531,8 +531,7 @@ struct Sessions: AsyncParsableCommand {
             let first = try parseDate(from, option: "--from", default: today)
             let last = try parseDate(to, option: "--to", default: first.adding(days: 6))
             guard first <= last else { throw ValidationError("--to \(last) is before --from \(first)") }
-            let start = Date(timeIntervalSince1970: TimeInterval(b.timeZone.instant(forWall: Int64(first.dayNumber) * 86_400)))
-            let end = Date(timeIntervalSince1970: TimeInterval(b.timeZone.instant(forWall: Int64(last.dayNumber + 1) * 86_400)))
+            let (start, end) = (first.start(in: b.timeZone), last.adding(days: 1).start(in: b.timeZone))
             if !busy.busy.isEmpty {
                 let periods = try await busy.periods(from: start, to: end, zone: b.timeZone)
                 do { try b.setBusyElsewhere(periods, coach: coach) } catch { throw CLIError(error.description) }

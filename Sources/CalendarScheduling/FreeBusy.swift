@@ -58,13 +58,13 @@ extension SchedulingBook {
         var day = first.dayNumber
         while day <= last.dayNumber {
             let date = LocalDate(dayNumber: day)
-            var cursor = timeZone.instant(LocalDateTime(localSeconds: Int64(date.dayNumber) * 86_400))
+            var cursor = Self.seconds(date.start(in: timeZone))
             for range in coach.workingHours.hours(on: date) {
                 let open = timeZone.instant(range.start.on(date))
                 if open > cursor { unavailable.append(FreeBusyPeriod(start: cursor, end: open, kind: .busyUnavailable)) }
                 cursor = max(cursor, timeZone.instant(range.end.on(date)))
             }
-            let midnight = timeZone.instant(LocalDateTime(localSeconds: Int64(day + 1) * 86_400))
+            let midnight = Self.seconds(date.adding(days: 1).start(in: timeZone))
             if midnight > cursor { unavailable.append(FreeBusyPeriod(start: cursor, end: midnight, kind: .busyUnavailable)) }
             day += 1
         }

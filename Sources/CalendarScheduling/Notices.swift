@@ -237,9 +237,13 @@ extension SchedulingBook {
         // Only an occurrence someone held a place in, before or after, can
         // owe a message, and only one whose roster, class or closures
         // changed: one pass over the keys finds them, and only they are sorted.
+        // The classes that changed, compared once each (a series holds its
+        // moved and cancelled dates: comparing it again for each of its
+        // rosters would cost a booking the whole class's history).
+        let changedClasses = Set(oldTimetable.classesByID.keys).union(newTimetable.classesByID.keys)
+            .filter { oldTimetable.classesByID[$0] != newTimetable.classesByID[$0] }
         func changed(_ key: ClassOccurrence.ID) -> Bool {
-            oldTimetable.rosters[key]?.confirmed != newTimetable.rosters[key]?.confirmed
-                || oldTimetable.classesByID[key.classID] != newTimetable.classesByID[key.classID] || !sameClosures
+            !sameClosures || changedClasses.contains(key.classID) || oldTimetable.rosters[key]?.confirmed != newTimetable.rosters[key]?.confirmed
         }
         var keys = Set(oldTimetable.rosters.lazy.filter { !$0.value.confirmed.isEmpty && changed($0.key) }.map(\.key))
         keys.formUnion(newTimetable.rosters.lazy.filter { !$0.value.confirmed.isEmpty && changed($0.key) }.map(\.key))
@@ -268,7 +272,6 @@ extension SchedulingBook {
         for key in keys.sorted() where !moved.contains(key) {
             let oldRoster = oldTimetable.rosters[key] ?? Roster(), newRoster = newTimetable.rosters[key] ?? Roster()
             let oldSeries = oldTimetable.classesByID[key.classID], newSeries = newTimetable.classesByID[key.classID]
-            if oldRoster.confirmed == newRoster.confirmed, oldSeries == newSeries, sameClosures { continue }
             let was = oldSeries.flatMap { Self.meeting(oldTimetable, $0, key.date) }
             let now = newSeries.flatMap { Self.meeting(newTimetable, $0, key.date) }
             var due: [(SchedulingNotice.Method, SchedulingNotice.Reason, String)] = []
@@ -333,7 +336,7 @@ extension SchedulingBook {
     }
 
     /// An address a message can go to: one with an `@`, trimmed.
-    static func address(_ email: String?) -> String? {
+    package static func address(_ email: String?) -> String? {
         guard let e = email?.trimmingCharacters(in: .whitespaces), e.contains("@") else { return nil }
         return e
     }

@@ -33,15 +33,14 @@ extension ICalendar {
     ///     needs an `organizer`, RFC 5546 §3.3.1; `nil` for none).
     public static func freeBusy(_ periods: [FreeBusyPeriod], from: Date, to: Date, uid: String,
                                 organizer: (name: String?, email: String)? = nil, method: String? = "PUBLISH") -> ICalendar {
-        let utc = { (t: Int64) in CalendarTime.utc(LocalDateTime(localSeconds: t)).icalValue }
         var lines = [ContentLine(name: "UID", value: uid)]
         if let organizer {
             lines.append(ContentLine(name: "ORGANIZER", parameters: organizer.name.map { [.init(name: "CN", values: [$0])] } ?? [], value: "mailto:" + organizer.email))
         }
-        lines += [ContentLine(name: "DTSTART", value: utc(Int64(from.timeIntervalSince1970.rounded(.down)))),
-                  ContentLine(name: "DTEND", value: utc(Int64(to.timeIntervalSince1970.rounded(.up))))]
+        lines += [ContentLine(name: "DTSTART", value: utcText(Int64(from.timeIntervalSince1970.rounded(.down)))),
+                  ContentLine(name: "DTEND", value: utcText(Int64(to.timeIntervalSince1970.rounded(.up))))]
         for p in FreeBusyPeriod.merged(periods) {
-            lines.append(ContentLine(name: "FREEBUSY", parameters: [.init(name: "FBTYPE", values: [p.kind.rawValue])], value: "\(utc(p.start))/\(utc(p.end))"))
+            lines.append(ContentLine(name: "FREEBUSY", parameters: [.init(name: "FBTYPE", values: [p.kind.rawValue])], value: "\(utcText(p.start))/\(utcText(p.end))"))
         }
         var calendar = ICalendar(items: [])
         calendar.method = method
@@ -76,6 +75,7 @@ extension ICalendar {
         return periods.sorted()
     }
 
+    /// `20261126T170000Z`.
     private static func utcText(_ t: Int64) -> String { CalendarTime.utc(LocalDateTime(localSeconds: t)).icalValue }
 
     private static func period(_ text: Substring, kind: FreeBusyPeriod.Kind) throws(FreeBusyError) -> FreeBusyPeriod {

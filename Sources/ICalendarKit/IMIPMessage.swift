@@ -99,11 +99,7 @@ public struct IMIPMessage: Hashable, Sendable {
     }
 
     private var digest: String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in [from.email, to.email, subject, text, method, calendar, String(date.timeIntervalSince1970)].joined(separator: "\u{0}").utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
-        }
-        return String(hash, radix: 16)
+        String(fnv1a64([from.email, to.email, subject, text, method, calendar, String(date.timeIntervalSince1970)].joined(separator: "\u{0}").utf8), radix: 16)
     }
 
     /// The message, RFC 5322 with MIME, CRLF line ends, for `sendmail -t`.

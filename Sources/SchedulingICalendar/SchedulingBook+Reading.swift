@@ -388,11 +388,13 @@ extension SchedulingBook {
     /// by its `urn:x-horari:member:ID` address, else by a member's email.
     func roster(of o: RecurrenceOverride, classID: String, date: LocalDate) -> RosterRecord {
         var held: [(id: String?, text: String, booked: Bool)] = [], waiting: [(position: Int, entry: (id: String?, text: String, booked: Bool))] = []
+        var told: [String: Int] = [:]
         for line in o.item.properties where line.name == "ATTENDEE" {
             let partstat = line.parameter("PARTSTAT")?.uppercased()
             guard partstat != "DECLINED" else { continue }
             let id = memberID(of: line)
             let text = line.parameter("CN") ?? line.value
+            if let id, let n = line.parameter(Names.toldParameter).flatMap({ Int($0) }), n > 0 { told[id] = n }
             if partstat == "TENTATIVE" {
                 waiting.append((Int(line.parameter(Names.positionParameter) ?? "") ?? Int.max, (id, id ?? text, false)))
             } else {
@@ -400,10 +402,6 @@ extension SchedulingBook {
             }
         }
         let ordered = waiting.enumerated().sorted { ($0.element.position, $0.offset) < ($1.element.position, $1.offset) }.map(\.element.entry)
-        var told: [String: Int] = [:]
-        for line in o.item.properties where line.name == "ATTENDEE" {
-            if let id = memberID(of: line), let n = line.parameter(Names.toldParameter).flatMap({ Int($0) }), n > 0 { told[id] = n }
-        }
         return RosterRecord(classID: classID, date: date.basicISO, entries: held + ordered, sequence: max(0, o.item.sequence), told: told)
     }
 

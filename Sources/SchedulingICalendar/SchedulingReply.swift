@@ -217,11 +217,6 @@ extension SchedulingBook {
         return outcome
     }
 
-    private static func address(_ email: String?) -> String? {
-        guard let e = email?.trimmingCharacters(in: .whitespaces), e.contains("@") else { return nil }
-        return e
-    }
-
     /// Applies an answer (``apply(_:gym:now:)``) and returns the messages it
     /// owes: a decline that frees a place invites the first waiting. The one
     /// who answered is not sent a cancellation of what they declined themselves.
