@@ -66,6 +66,7 @@ extension ClassTimetable {
         var released: [AffectedBookings] = []
         if let earlier {
             classesByID[earlier.id] = earlier
+            seriesSequence[earlier.id] = seriesSequence[id]  // what its dates were told, they keep
             moveRosters(of: id, before: date, to: earlier.id)
         }
         classesByID[id] = changed

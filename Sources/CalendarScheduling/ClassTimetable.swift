@@ -17,6 +17,15 @@ public struct ClassTimetable: Sendable {
     package internal(set) var occurrencesByMember: [String: Set<ClassOccurrence.ID>] = [:]
     /// The dates the gym is closed, in order, none overlapping (Closures.swift).
     package internal(set) var closureList: [GymClosure] = []
+    /// Per class, the highest `SEQUENCE` its members were told of an
+    /// occurrence whose own number has nowhere to live: one cancelled,
+    /// closed, or no longer on the class's dates. Every later message about
+    /// any occurrence of the class is numbered above it, so a member told
+    /// "closed" (SEQUENCE:2) who books the date again once it reopens is
+    /// not sent a SEQUENCE:1 their calendar would ignore as out of date
+    /// (RFC 5546 §2.1.5). In a calendar it is the series' own `SEQUENCE`,
+    /// which RFC 5545 §3.8.7.4 raises anyway when its `EXDATE`s change.
+    package internal(set) var seriesSequence: [String: Int] = [:]
 
     init(zone: ZoneRules) { self.zone = zone }
 }
@@ -144,6 +153,7 @@ extension ClassTimetable {
 
     mutating func deleteClass(_ id: String) throws(SchedulingError) -> [AffectedBookings] {
         guard classesByID.removeValue(forKey: id) != nil else { throw .unknownClass(id) }
+        seriesSequence[id] = nil  // a calendar has no series left to hold it
         return removeRosters { $0.classID == id }
     }
 
@@ -189,12 +199,21 @@ extension ClassTimetable {
 
     static func weekday(_ dayNumber: Int) -> Weekday { LocalDate(dayNumber: dayNumber).weekday }
 
-    /// Removes the rosters whose occurrence matches, reporting them by date.
+    /// Raises a class's ``seriesSequence`` to at least `sequence` (a class
+    /// the timetable does not hold has none).
+    package mutating func raiseSeriesSequence(_ sequence: Int, of classID: String) {
+        guard sequence > 0, classesByID[classID] != nil else { return }
+        seriesSequence[classID] = max(seriesSequence[classID] ?? 0, sequence)
+    }
+
+    /// Removes the rosters whose occurrence matches, reporting them by
+    /// date; the sequence each was told at passes to its class (``seriesSequence``).
     mutating func removeRosters(where gone: (ClassOccurrence.ID) -> Bool) -> [AffectedBookings] {
         let keys = rosters.keys.filter(gone).sorted()
         var affected: [AffectedBookings] = []
         for key in keys {
             guard let roster = rosters.removeValue(forKey: key) else { continue }
+            raiseSeriesSequence(roster.sequence, of: key.classID)
             for m in roster.confirmed + roster.waitlist { occurrencesByMember[m]?.remove(key) }
             if roster.hasMembers { affected.append(AffectedBookings(occurrence: key, confirmed: roster.confirmed, waitlisted: roster.waitlist)) }
         }

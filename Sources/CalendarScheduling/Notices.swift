@@ -306,12 +306,11 @@ extension SchedulingBook {
                 due.append((.cancel, people.membersByID[id] == nil ? .removed : gone, id))
             }
             guard !due.isEmpty else { continue }
-            let sequence = max(oldRoster.sequence, newRoster.sequence) + 1
-            // Kept only where the class still meets: a number on a date it
-            // no longer has would be an instance of no occurrence.
-            if newSeries?.meets(on: key.date) == true {
-                classTimetable.setSequence(sequence, of: key, told: due.map { ($0.2, $0.0 == .request) })
-            }
+            // Above anything told of this occurrence, and of any of its class's
+            // dates whose number the class now holds (seriesSequence).
+            let sequence = max(oldRoster.sequence, newRoster.sequence, oldTimetable.seriesSequence[key.classID] ?? 0,
+                               newTimetable.seriesSequence[key.classID] ?? 0) + 1
+            classTimetable.setSequence(sequence, of: key, told: due.map { ($0.2, $0.0 == .request) })
             for (method, reason, id) in due where ((method == .request ? now : was) ?? was ?? now).map({ $0.startSeconds + $0.duration.components.seconds > cutoff }) ?? true {
                 let member = people.membersByID[id] ?? before.people.membersByID[id]
                 guard let occurrence = (method == .request ? now : was) ?? was ?? now,
@@ -345,7 +344,18 @@ extension SchedulingBook {
 extension ClassTimetable {
     /// Sets the sequence of an occurrence, keeping its roster even with no
     /// one on it, and what each member told was last sent (nothing, for one told their place is gone).
+    ///
+    /// An occurrence that does not take place (cancelled, closed, or no
+    /// longer on its class's dates) keeps no roster: a calendar has no
+    /// instance to hold its number (the date is an `EXDATE`, and an instance
+    /// of an excluded date is one RFC 5545 leaves undecided), so the class
+    /// holds it (``seriesSequence``).
     mutating func setSequence(_ sequence: Int, of key: ClassOccurrence.ID, told: [(member: String, invited: Bool)]) {
+        guard let series = classesByID[key.classID] else { return }
+        guard series.meets(on: key.date), series.changes[key.date] != .cancelled, closure(of: series, on: key.date) == nil else {
+            raiseSeriesSequence(sequence, of: key.classID)
+            return
+        }
         rosters[key, default: Roster()].sequence = sequence
         for (member, invited) in told { rosters[key]?.told[member] = invited ? sequence : nil }
     }

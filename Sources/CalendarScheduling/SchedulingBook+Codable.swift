@@ -22,7 +22,8 @@ import Foundation
 //   "classes": [{"id": "yoga", "title": "Yoga", "weekdays": ["monday"], "time": "18:30", "duration": "PT1H",
 //                "capacity": 12, "firstDate": "2026-11-02",
 //                "changes": [{"date": "2026-12-07", "kind": "cancelled"}]}],
-//   "rosters": [{"classID": "yoga", "date": "2026-11-30", "booked": ["marta"], "waiting": []}]
+//   "rosters": [{"classID": "yoga", "date": "2026-11-30", "booked": ["marta"], "waiting": []}],
+//   "classSequences": {"yoga": 2}
 // }
 // ```
 //
@@ -34,7 +35,7 @@ extension SchedulingBook: Codable {
     /// The version of the JSON form this library writes and reads.
     public static let jsonSchema = 1
 
-    private enum CodingKeys: String, CodingKey { case schema, timeZone, policy, classPolicy, openingHours, closures, coaches, clients, sessions, members, classes, rosters }
+    private enum CodingKeys: String, CodingKey { case schema, timeZone, policy, classPolicy, openingHours, closures, coaches, clients, sessions, members, classes, rosters, classSequences }
 
     private struct RosterForm: Codable {
         var classID: String
@@ -67,6 +68,8 @@ extension SchedulingBook: Codable {
             rosters[key].map { RosterForm(classID: key.classID, date: key.date, booked: $0.confirmed, waiting: $0.waitlist, sequence: $0.sequence == 0 ? nil : $0.sequence,
                                    told: $0.toldOnRoster.isEmpty ? nil : $0.toldOnRoster) }
         }, forKey: .rosters)
+        // The SEQUENCE of a class's dates that keep no roster (ClassTimetable.seriesSequence).
+        if !classTimetable.seriesSequence.isEmpty { try c.encode(classTimetable.seriesSequence, forKey: .classSequences) }
     }
 
     /// Decodes a book, checking every record as it is added.
@@ -93,6 +96,10 @@ extension SchedulingBook: Codable {
         for session in try c.decode([Session].self, forKey: .sessions) { try restore(session) }
         for r in try c.decode([RosterForm].self, forKey: .rosters) {
             try restoreRoster(classID: r.classID, date: r.date, booked: r.booked, waiting: r.waiting, sequence: max(0, r.sequence ?? 0), told: r.told ?? [:])
+        }
+        for (id, n) in try c.decodeIfPresent([String: Int].self, forKey: .classSequences) ?? [:] {
+            guard classTimetable.classesByID[id] != nil else { throw SchedulingError.unknownClass(id) }
+            restoreSeriesSequence(n, ofClass: id)
         }
         // The gym's hours and closures apply to the next change, not to what the book holds.
         openingHours = try c.decodeIfPresent(WorkingHours.self, forKey: .openingHours)

@@ -17,4 +17,13 @@ extension SchedulingBook {
 
     /// Stores a roster read from a calendar, whose members the reader checked.
     package mutating func setRoster(_ roster: Roster, of key: ClassOccurrence.ID) { classTimetable.setRoster(roster, of: key) }
+
+    /// The sequence a class holds for its dates that keep no roster, as
+    /// read (a calendar's series `SEQUENCE`; `ClassTimetable.seriesSequence`).
+    package mutating func restoreSeriesSequence(_ sequence: Int, ofClass classID: String) {
+        classTimetable.raiseSeriesSequence(sequence, of: classID)
+    }
+
+    /// The sequence a class holds for its dates that keep no roster (0 for none).
+    package func seriesSequence(ofClass classID: String) -> Int { classTimetable.seriesSequence[classID] ?? 0 }
 }

@@ -343,6 +343,7 @@ extension CoachSessions: Equatable {
 extension ClassTimetable: Equatable {
     /// Whether two timetables hold the same classes, with the same rosters and waitlists, on the same clocks.
     public static func == (a: ClassTimetable, b: ClassTimetable) -> Bool {
-        a.zone == b.zone && a.classesByID == b.classesByID && a.closureList == b.closureList && a.rosters.filter { !$0.value.isEmpty } == b.rosters.filter { !$0.value.isEmpty }
+        a.zone == b.zone && a.classesByID == b.classesByID && a.closureList == b.closureList && a.seriesSequence == b.seriesSequence
+            && a.rosters.filter { !$0.value.isEmpty } == b.rosters.filter { !$0.value.isEmpty }
     }
 }

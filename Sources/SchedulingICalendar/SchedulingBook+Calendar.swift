@@ -164,6 +164,9 @@ extension SchedulingBook {
     /// with its position (`X-HORARI-WAITLIST-POSITION=2`), each with the
     /// member's ID (`X-HORARI-MEMBER=marta`) and name (`CN`). Any calendar
     /// shows who is booked; the book reads its rosters back from them.
+    /// The series' own `SEQUENCE` is the highest one its members were told
+    /// of a date that keeps no instance (a cancelled or closed one), so a
+    /// later invitation is numbered above it even after the date reopens.
     /// - Parameters:
     ///   - series: the class.
     ///   - withRosters: whether to write who booked (a backup does; the public timetable does not).
@@ -173,9 +176,15 @@ extension SchedulingBook {
         let rule = RecurrenceRule(frequency: .weekly, until: until, byDay: series.weekdays.map { .init($0) })
         var properties = [ContentLine(name: Names.capacity, value: String(series.capacity))]
         properties += optional(Names.instructor, series.instructor)
+        // A closed date is an EXDATE like a cancelled one: every calendar hides it.
+        var closed = Set(series.changes.filter { $0.value == .cancelled }.keys)
+        for c in closures {
+            // One moved off the closed date takes place: its instance is written, not excluded.
+            closed.formUnion(series.meetingDates(in: c).filter { series.changes[$0] == nil || series.changes[$0] == .cancelled })
+        }
         var dates = Set(series.changes.keys)
         if withRosters { dates.formUnion(classTimetable.rosters.keys.filter { $0.classID == series.id }.map(\.date)) }
-        let overrides = dates.sorted().compactMap { date -> RecurrenceOverride? in
+        let overrides = dates.subtracting(closed).sorted().compactMap { date -> RecurrenceOverride? in
             var start = series.time.on(date), duration = series.duration
             switch series.changes[date] {
             case .cancelled?:
@@ -198,17 +207,11 @@ extension SchedulingBook {
                                     location: series.location, sequence: sequence, properties: ContentLines(attendees))
             return RecurrenceOverride(recurrenceID: original(date), item: item)
         }
-        // A closed date is an EXDATE like a cancelled one: every calendar hides it.
-        var closed = Set(series.changes.filter { $0.value == .cancelled }.keys)
-        for c in closures {
-            // One moved off the closed date takes place: its instance is written, not excluded.
-            closed.formUnion(series.meetingDates(in: c).filter { series.changes[$0] == nil || series.changes[$0] == .cancelled })
-        }
         let cancelled = closed.sorted().map(original)
         return CalendarItem(
             uid: series.id, title: series.title, start: original(series.firstDate), end: .lasting(series.duration),
             color: series.color, recurrenceRules: [rule], exceptionDates: cancelled, overrides: overrides, location: series.location,
-            properties: ContentLines(properties))
+            sequence: seriesSequence(ofClass: series.id), properties: ContentLines(properties))
     }
 
     /// A session as an event: the coach as `ORGANIZER`, the client as

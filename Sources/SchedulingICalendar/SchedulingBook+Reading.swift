@@ -107,6 +107,7 @@ extension SchedulingBook {
         let unreadableClients = book.readDirectory(byName, &problems)
         book.readClassesAndSessions(items, unreadableClients: unreadableClients, &problems)
         for item in items where item.properties.contains(where: { $0.name == Names.capacity }) && book.classTimetable.classesByID[item.uid] != nil {
+            book.restoreSeriesSequence(item.sequence, ofClass: item.uid)
             for o in item.overrides where o.item.sequence > 0 || o.item.properties.contains(where: { $0.name == "ATTENDEE" }) {
                 let date = book.bookWall(o.recurrenceID).date
                 book.readRoster(book.roster(of: o, classID: item.uid, date: date), .instance(uid: item.uid, date: date), &problems)

@@ -103,6 +103,32 @@ struct NoticeTests {
         #expect(try read.session("s1", coach: "marc").sequence == 1)
     }
 
+    @Test("a date closed and opened again, or a cancelled date: the class keeps the number its members were told, and one who books again is told a higher one, in the book and after its JSON")
+    func closedAndOpenedAgain() throws {
+        var book = try Gym.book()
+        let date = try Gym.day("2026-12-23")
+        _ = try telling(&book) { try _ = $0.book(member: "marta", classID: "yoga", on: date, now: now) }
+        var told = try telling(&book) { try _ = $0.close(try GymClosure(first: date, last: date, reason: "Flood")) }
+        #expect(summary(told) == ["CANCEL marta@example.com yoga 2"])
+        // The closed date keeps no roster (its instance would be one of an
+        // excluded date); the class holds its number.
+        #expect(book.classTimetable.rosters.isEmpty && book.classTimetable.seriesSequence == ["yoga": 2])
+        _ = try book.open(from: date, through: date)
+        for var b in [book, try JSONDecoder().decode(SchedulingBook.self, from: try JSONEncoder().encode(book))] {
+            told = try telling(&b) { try _ = $0.book(member: "marta", classID: "yoga", on: date, now: now) }
+            #expect(summary(told) == ["REQUEST marta@example.com yoga 3"], "a SEQUENCE:1 after the CANCEL's 2 is out of date to her calendar")
+        }
+
+        // A cancelled occurrence: the same.
+        let later = try Gym.day("2026-12-30")
+        _ = try telling(&book) { try _ = $0.book(member: "oriol", classID: "yoga", on: later, now: now) }
+        told = try telling(&book) { try _ = $0.cancelOccurrence(classID: "yoga", on: later) }
+        #expect(summary(told) == ["CANCEL oriol@example.com yoga 4"] && book.classTimetable.seriesSequence == ["yoga": 4])
+        // A class removed takes its number with it.
+        _ = try book.deleteClass("yoga")
+        #expect(book.classTimetable.seriesSequence.isEmpty)
+    }
+
     @Test("an address or a name with a line break is refused when it is given, so no message's header can carry it")
     func addressesOnOneLine() throws {
         var book = try Gym.book()

@@ -95,6 +95,27 @@ struct InvitationTests {
         #expect(try reread.session("s1", coach: "marc").sequence == 1)
     }
 
+    @Test("a closed date's number is the series' SEQUENCE in the calendar, with no instance on the excluded date; booked again after it opens, the REQUEST is numbered above the CANCEL")
+    func closedDateInCalendar() throws {
+        var book = try Gym.book()
+        let date = try Gym.day("2026-12-23")
+        _ = try telling(&book) { try _ = $0.book(member: "marta", classID: "yoga", on: date, now: now) }
+        let closed = try telling(&book) { try _ = $0.close(try GymClosure(first: date, last: date, reason: "Flood")) }
+        #expect(closed.notices.map(\.sequence) == [2])
+        var calendar = ICalendar(items: [])
+        calendar.setScheduling(book)
+        let (read, text) = try read(calendar)
+        let yoga = read.items.first { $0.uid == "yoga" }
+        #expect(yoga?.sequence == 2)
+        #expect(yoga?.overrides.isEmpty == true, "an instance of an excluded date is one RFC 5545 leaves undecided; calcurse shows it")
+        #expect(text.contains("EXDATE;TZID=Europe/Madrid:20261223T183000"))
+        var reread = try read.schedulingBook()
+        #expect(reread == book)
+        _ = try reread.open(from: date, through: date)
+        let told = try telling(&reread) { try _ = $0.book(member: "marta", classID: "yoga", on: date, now: now) }
+        #expect(told.notices.map(\.sequence) == [3])
+    }
+
     @Test("the e-mail: multipart/alternative of text and text/calendar;method, plus invite.ics; headers on one line whatever a name holds")
     func email() throws {
         var book = try Gym.book()
