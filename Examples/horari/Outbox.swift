@@ -50,7 +50,7 @@ struct OutboxOptions: ParsableArguments {
     func folder(classes: Bool) throws -> URL? {
         guard let outbox else { return nil }
         if classes, gym == nil {
-            throw CLIError("--outbox: a class's messages come from the gym; give --gym 'Name <address>' too (nothing was changed)")
+            throw ValidationError("--outbox: a class's messages come from the gym; give --gym 'Name <address>' too (nothing was changed)")
         }
         let url = URL(fileURLWithPath: outbox)
         do { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) } catch {

@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+
+/// `--outbox` (issue 32, 2) as a gym desk uses it: the options it needs,
+/// and the numbers its messages carry across a closure, read from the
+/// `.eml` files the way a mail program reads them.
+@Suite("horari --outbox: the messages a desk writes")
+struct OutboxCLITests {
+    static let at = ["--calendar", "$WORK/gym.ics", "--now", "2026-11-10 10:00"]
+    static let gym = ["--gym", "Gimnàs Sants <desk@gimnas.example>"]
+
+    /// The `.eml` files in the outbox, by name.
+    func files(in folder: URL) -> Set<String> {
+        Set(((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".eml") })
+    }
+
+    /// An `.eml`'s calendar part's METHOD and SEQUENCE, read as a mail program reads it.
+    func methodAndSequence(_ url: URL) throws -> String {
+        let text = try String(contentsOf: url, encoding: .utf8)
+        // The text/calendar part is base64, from its blank line to the next boundary.
+        guard let head = text.range(of: "Content-Type: text/calendar"),
+              let body = text.range(of: "\r\n\r\n", range: head.upperBound..<text.endIndex) ?? text.range(of: "\n\n", range: head.upperBound..<text.endIndex),
+              let end = text.range(of: "--", range: body.upperBound..<text.endIndex),
+              let data = Data(base64Encoded: String(text[body.upperBound..<end.lowerBound]), options: .ignoreUnknownCharacters) else {
+            return "\(url.lastPathComponent) has no calendar part"
+        }
+        let lines = String(decoding: data, as: UTF8.self).components(separatedBy: "\r\n")
+        return [lines.first { $0.hasPrefix("METHOD:") } ?? "no METHOD", lines.first { $0.hasPrefix("SEQUENCE:") } ?? "no SEQUENCE"].joined(separator: " ")
+    }
+
+    @Test("a class change with --outbox and no --gym is a usage error (exit 2) that changes nothing and makes no folder")
+    func needsTheGym() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        _ = try runner.run(["members", "edit", "quim", "--email", "quim@example.com"] + Self.at)
+        let original = runner.calendarBytes
+        let refused = try runner.run(["book", "--member", "quim", "--class", "yoga", "--date", "2026-11-30", "--outbox", "$WORK/outbox"] + Self.at)
+        #expect(refused.status == 2)
+        #expect(refused.stderr.hasPrefix("Error: --outbox: a class's messages come from the gym; give --gym 'Name <address>' too (nothing was changed)\n"))
+        #expect(runner.calendarBytes == original)
+        #expect(!FileManager.default.fileExists(atPath: runner.work.appendingPathComponent("outbox").path))
+    }
+
+    @Test("booked, closed, opened and booked again: the REQUEST after the closure's CANCEL carries a higher SEQUENCE, or her calendar ignores it")
+    func closedAndBookedAgain() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        let outbox = ["--outbox", "$WORK/outbox"] + Self.gym
+        let steps: [[String]] = [
+            ["members", "edit", "quim", "--email", "quim@example.com"] + Self.at,
+            ["book", "--member", "quim", "--class", "yoga", "--date", "2026-11-30"] + outbox + Self.at,
+            ["classes", "close", "2026-11-30", "--reason", "Flood"] + outbox + Self.at,
+            ["classes", "open", "2026-11-30"] + Self.at,
+            ["book", "--member", "quim", "--class", "yoga", "--date", "2026-11-30"] + outbox + Self.at,
+        ]
+        let folder = runner.work.appendingPathComponent("outbox")
+        var written: [String] = []
+        for step in steps {
+            let before = files(in: folder)
+            let out = try runner.run(step)
+            #expect(out.status == 0, "\(step.first ?? ""): \(out.stderr)")
+            for name in files(in: folder).subtracting(before).sorted() { written.append(try methodAndSequence(folder.appendingPathComponent(name))) }
+        }
+        #expect(written == ["METHOD:REQUEST SEQUENCE:1", "METHOD:CANCEL SEQUENCE:2", "METHOD:REQUEST SEQUENCE:3"])
+    }
+}
