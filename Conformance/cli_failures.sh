@@ -76,6 +76,14 @@ expect "history: --format xml" 2 "xml" "$WORK/gym.ics" -- \
 expect "list: a page token typed wrong" 2 "is not a token printed by horari list" "$WORK/gym.ics" -- \
   "$HORARI" list --page 'not-a-token!' --calendar "$WORK/gym.ics"
 
+# Telling people and busy time (issue 32): the options a desk mistypes.
+expect "--outbox with no --gym for a class" 2 "a class's messages come from the gym; give --gym 'Name <address>' too" "$WORK/gym.ics" -- \
+  "$HORARI" book --member quim --class yoga --date 2026-11-30 --outbox "$WORK/outbox" --calendar "$WORK/gym.ics" --now '2026-11-22 10:00'
+expect "--gym with no address" 2 "has no e-mail address a message can go to" "$WORK/gym.ics" -- \
+  "$HORARI" book --member quim --class yoga --date 2026-11-30 --outbox "$WORK/outbox" --gym 'Gimnas' --calendar "$WORK/gym.ics" --now '2026-11-22 10:00'
+expect "--busy, a calendar that is not there" 1 "--busy $WORK/marc-own.ics: there is no such calendar" "$WORK/gym.ics" -- \
+  "$HORARI" sessions add --coach marc --client anna --start '2026-11-27 10:00' --busy "$WORK/marc-own.ics" --calendar "$WORK/gym.ics" --now '2026-11-22 10:00'
+
 # Times the clocks skip or show twice, in three zones (a 30-minute change at Lord Howe).
 expect "skipped time, Madrid" 2 "02:30 does not exist on 2026-03-29 in Europe/Madrid: clocks go from 02:00 to 03:00" "$WORK/gym.ics" -- \
   "$HORARI" add Early --start '2026-03-29 02:30' --minutes 30 --calendar "$WORK/gym.ics"

@@ -18,6 +18,10 @@ struct BusyOptions: ParsableArguments {
         var all: [FreeBusyPeriod] = []
         for text in busy {
             let place = try calendarPlace(text)
+            // Not the book's own "start one with horari add": a coach's calendar is theirs to give.
+            guard place.file.map({ FileManager.default.fileExists(atPath: $0.path) }) ?? place.exists else {
+                throw CLIError("--busy \(text): there is no such calendar; give the coach's own calendar as an .ics file, a folder, or a CalDAV collection's URL")
+            }
             let read = try await loadExistingCalendar(place, quiet: true)
             do throws(FreeBusyError) {
                 all += try read.calendar.busyTime(from: from, to: to, floatingZone: zone)
