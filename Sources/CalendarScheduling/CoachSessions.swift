@@ -196,12 +196,16 @@ extension CoachSessions {
     /// - Parameter askedAgain: whether the client is asked anew (their last answer no longer holds).
     mutating func setSequence(_ sequence: Int, ofSession id: String, askedAgain: Bool) {
         sessionsByID[id]?.sequence = sequence
-        if askedAgain { sessionsByID[id]?.answer = nil }
+        if askedAgain {
+            sessionsByID[id]?.answer = nil
+            sessionsByID[id]?.answeredAt = nil
+        }
     }
 
     /// Records the client's answer (Notices.swift); it changes nothing a clash check reads.
-    mutating func setAnswer(_ answer: AttendeeAnswer, ofSession id: String) {
+    mutating func setAnswer(_ answer: AttendeeAnswer, at time: Date?, ofSession id: String) {
         sessionsByID[id]?.answer = answer
+        sessionsByID[id]?.answeredAt = time
     }
 
     mutating func edit(_ id: String, coach coachID: String, location: String?, notes: String?) throws(SchedulingError) -> Session {
@@ -310,11 +314,12 @@ extension SchedulingBook {
     ///   - answer: accepted, declined or tentative.
     ///   - id: the session.
     ///   - coachID: its coach.
+    ///   - time: when the client answered (their reply's `DTSTAMP`), if known (``Session/answeredAt``).
     /// - Returns: the session with the answer.
     /// - Throws: ``SchedulingError/unknownSession(_:coach:)``.
-    public mutating func recordAnswer(_ answer: AttendeeAnswer, ofSession id: String, coach coachID: String) throws(SchedulingError) -> Session {
+    public mutating func recordAnswer(_ answer: AttendeeAnswer, ofSession id: String, coach coachID: String, answeredAt time: Date? = nil) throws(SchedulingError) -> Session {
         _ = try coachSessions.session(id, coach: coachID)
-        coachSessions.setAnswer(answer, ofSession: id)
+        coachSessions.setAnswer(answer, at: time, ofSession: id)
         return try coachSessions.session(id, coach: coachID)
     }
 

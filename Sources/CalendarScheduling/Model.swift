@@ -247,6 +247,10 @@ public struct Session: Hashable, Sendable, Codable, Identifiable {
     /// (``SchedulingBook/recordAnswer(_:ofSession:coach:)``); `nil`
     /// until one comes back, and again once the session changes and they are asked anew.
     public var answer: AttendeeAnswer? = nil
+    /// When the client gave ``answer`` (their reply's `DTSTAMP`), when known:
+    /// of two answers to the same invitation, the later one stands, in
+    /// whatever order the mail brings them in (RFC 5546 §2.1.5).
+    public var answeredAt: Date? = nil
 
     /// Creates a session.
     /// - Parameters:

@@ -236,18 +236,19 @@ extension Coach {
 }
 
 extension Session {
-    private enum CodingKeys: String, CodingKey { case id, coachID, clientID, start, isLaterOfRepeatedTime, duration, location, notes, status, color, workoutType, completedAt, sequence, answer }
+    private enum CodingKeys: String, CodingKey { case id, coachID, clientID, start, isLaterOfRepeatedTime, duration, location, notes, status, color, workoutType, completedAt, sequence, answer, answeredAt }
 
     /// Decodes a session; `isLaterOfRepeatedTime` may be missing (then `false`), as may the optional fields.
     /// - Parameter decoder: the decoder.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        var completedAt: Date?
-        if let text = try c.decodeIfPresent(String.self, forKey: .completedAt) {
-            do { completedAt = try CalendarTime(isoText: text).instant(floatingIn: .utc) } catch {
-                throw DecodingError.dataCorruptedError(forKey: .completedAt, in: c, debugDescription: "‘\(text)’ is not a UTC time such as 2026-11-24T10:15:00Z: \(error.message)")
+        func instant(_ key: CodingKeys) throws -> Date? {
+            guard let text = try c.decodeIfPresent(String.self, forKey: key) else { return nil }
+            do { return try CalendarTime(isoText: text).instant(floatingIn: .utc) } catch {
+                throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "‘\(text)’ is not a UTC time such as 2026-11-24T10:15:00Z: \(error.message)")
             }
         }
+        let completedAt = try instant(.completedAt)
         self.init(
             id: try c.decode(String.self, forKey: .id), coachID: try c.decode(String.self, forKey: .coachID),
             clientID: try c.decode(String.self, forKey: .clientID), start: try c.decode(LocalDateTime.self, forKey: .start),
@@ -257,6 +258,7 @@ extension Session {
             color: try c.decodeIfPresent(ItemColor.self, forKey: .color), workoutType: try c.decodeIfPresent(String.self, forKey: .workoutType),
             completedAt: completedAt, sequence: max(0, try c.decodeIfPresent(Int.self, forKey: .sequence) ?? 0))
         answer = try c.decodeIfPresent(AttendeeAnswer.self, forKey: .answer)
+        answeredAt = try instant(.answeredAt)
     }
 
     /// Encodes a session (`isLaterOfRepeatedTime` only when true).
@@ -277,7 +279,9 @@ extension Session {
         try c.encodeIfPresent(color, forKey: .color)
         try c.encodeIfPresent(workoutType, forKey: .workoutType)
         // An instant, in UTC: `2026-11-24T10:15:00Z`.
-        try c.encodeIfPresent(completedAt.map { CalendarTime.utc(LocalDateTime(localSeconds: Int64($0.timeIntervalSince1970.rounded(.down)))).isoText }, forKey: .completedAt)
+        func text(_ time: Date?) -> String? { time.map { CalendarTime.utc(LocalDateTime(localSeconds: Int64($0.timeIntervalSince1970.rounded(.down)))).isoText } }
+        try c.encodeIfPresent(text(completedAt), forKey: .completedAt)
+        try c.encodeIfPresent(text(answeredAt), forKey: .answeredAt)
     }
 }
 

@@ -127,7 +127,7 @@ extension ICalendar {
 }
 
 /// A `VFREEBUSY` that cannot be read, and why.
-public struct FreeBusyError: Error, Hashable, Sendable, CustomStringConvertible, LocalizedError {
+public struct FreeBusyError: HorariError, Hashable, Sendable {
     /// The text of the period at fault, to find it in the file.
     public var text: String
     /// What is wrong, for a person.
@@ -139,6 +139,10 @@ public struct FreeBusyError: Error, Hashable, Sendable, CustomStringConvertible,
     }
     /// The message.
     public var description: String { message }
-    /// The message.
-    public var errorDescription: String? { message }
+    /// What to do: the part of the message after its semicolon, if any.
+    public var recoverySuggestion: String? { remedy(of: message) }
+    /// `"Horari.FreeBusyError"`.
+    public static var errorDomain: String { horariDomain("FreeBusyError") }
+    /// 1: the one kind (Docs/Errors.md).
+    public var errorCode: Int { 1 }
 }

@@ -1,3 +1,4 @@
+import CalendarCore
 import Foundation
 
 /// An iTIP message as the e-mail that carries it (iMIP, RFC 6047): a mail
@@ -186,13 +187,17 @@ public struct IMIPMessage: Hashable, Sendable {
 }
 
 /// A message that cannot be written as e-mail, and why.
-public struct IMIPError: Error, Hashable, Sendable, CustomStringConvertible, LocalizedError {
+public struct IMIPError: HorariError, Hashable, Sendable {
     /// What is wrong, for a person.
     public var message: String
     /// Creates an error.
     public init(_ message: String) { self.message = message }
     /// The message.
     public var description: String { message }
-    /// The message.
-    public var errorDescription: String? { message }
+    /// What to do: the part of the message after its semicolon, if any.
+    public var recoverySuggestion: String? { remedy(of: message) }
+    /// `"Horari.IMIPError"`.
+    public static var errorDomain: String { horariDomain("IMIPError") }
+    /// 1: the one kind (Docs/Errors.md).
+    public var errorCode: Int { 1 }
 }

@@ -78,6 +78,8 @@ enum Names {
     static let memberParameter = "X-HORARI-MEMBER", positionParameter = "X-HORARI-WAITLIST-POSITION"
     /// On a roster's `ATTENDEE`: the `SEQUENCE` of the last invitation the member was sent (Notices.swift).
     static let toldParameter = "X-HORARI-SEQUENCE"
+    /// On a session's `ATTENDEE`: when the client gave the answer its `PARTSTAT` holds (their reply's `DTSTAMP`, UTC).
+    static let answeredParameter = "X-HORARI-ANSWERED"
 
     /// A directory journal's `UID`: `member:marta` for the category `horari-member`.
     static func uid(_ category: String, _ id: String) -> String { uidPrefix(category) + id }
@@ -214,6 +216,11 @@ extension SchedulingBook {
             sequence: seriesSequence(ofClass: series.id), properties: ContentLines(properties))
     }
 
+    /// An instant as iCalendar's UTC form, to the second: `20261125T070000Z`.
+    static func utcText(_ time: Date) -> String {
+        CalendarTime.utc(LocalDateTime(localSeconds: Int64(time.timeIntervalSince1970.rounded(.down)))).icalValue
+    }
+
     /// A session as an event: the coach as `ORGANIZER`, the client as
     /// `ATTENDEE`, `STATUS` `CONFIRMED` or `CANCELLED`, the colour it is shown
     /// in as `COLOR` (`color(of:)`), the workout type as `CATEGORIES`, and
@@ -226,7 +233,8 @@ extension SchedulingBook {
                 name: "ATTENDEE",
                 // The client's answer, once one came back, is the attendee's PARTSTAT (RFC 5545 §3.2.12).
                 parameters: (client.map { [ContentLine.Parameter(name: "CN", values: [$0.name])] } ?? []) + [.init(name: "ROLE", values: ["REQ-PARTICIPANT"])]
-                    + (session.answer.map { [ContentLine.Parameter(name: "PARTSTAT", values: [$0.rawValue])] } ?? []),
+                    + (session.answer.map { [ContentLine.Parameter(name: "PARTSTAT", values: [$0.rawValue])] } ?? [])
+                    + (session.answeredAt.map { [ContentLine.Parameter(name: Names.answeredParameter, values: [Self.utcText($0)])] } ?? []),
                 value: Self.address(client?.email, "client", session.clientID)),
         ]
         properties += [
@@ -234,9 +242,7 @@ extension SchedulingBook {
             ContentLine(name: Names.sessionStatus, value: session.status.rawValue),
         ]
         // RFC 5545's COMPLETED belongs to VTODO (§3.8.2.1); a session is a VEVENT.
-        if let done = session.completedAt {
-            properties.append(ContentLine(name: Names.completed, value: CalendarTime.utc(LocalDateTime(localSeconds: Int64(done.timeIntervalSince1970.rounded(.down)))).icalValue))
-        }
+        if let done = session.completedAt { properties.append(ContentLine(name: Names.completed, value: Self.utcText(done))) }
         return CalendarItem(
             uid: session.id, title: "Training: \(client?.name ?? session.clientID)",
             start: session.isLaterOfRepeatedTime ? .utc(LocalDateTime(localSeconds: instant(of: session))) : .zoned(session.start, timeZone.identifier),

@@ -335,7 +335,11 @@ extension SchedulingBook {
         if case .utc = item.start, let t = try? item.start.epochSeconds(floatingIn: zone) { (start, later) = reading(t) }
         var session = Session(id: item.uid, coachID: coach, clientID: client, start: start, duration: try Self.length(item, what), location: item.location, notes: item.notes, status: status,
                               isLaterOfRepeatedTime: later, workoutType: item.categories.first, sequence: max(0, item.sequence))
-        session.answer = item.properties.first { $0.name == "ATTENDEE" }?.parameter("PARTSTAT").flatMap { AttendeeAnswer(rawValue: $0.uppercased()) }
+        let attendee = item.properties.first { $0.name == "ATTENDEE" }
+        session.answer = attendee?.parameter("PARTSTAT").flatMap { AttendeeAnswer(rawValue: $0.uppercased()) }
+        if session.answer != nil, let text = attendee?.parameter(Names.answeredParameter) {
+            session.answeredAt = try? CalendarTime(icalValue: text).instant(floatingIn: .utc)
+        }
         // `COLOR` holds the colour the session is shown in; it is the
         // session's own unless it is the one it would take from its client
         // or coach anyway (then it follows theirs).

@@ -19,6 +19,11 @@ import ICalendarKit
 //   (a session's client; a member on the occurrence's roster);
 // - its SEQUENCE is not older than the book's (§2.1.5): an answer to an
 //   earlier time is not an answer to this one.
+// - of two answers to the same version of a session, the one made later
+//   (DTSTAMP, §2.1.5) stands, in whatever order they are imported: a desk
+//   importing a folder of answers reads them in file-name order, not in the
+//   order they were made. (A member's decline gives up the place; an
+//   earlier acceptance read after it finds no place held, and is refused.)
 
 /// An answer read from an iTIP `REPLY`.
 public struct SchedulingReply: Hashable, Sendable {
@@ -34,6 +39,9 @@ public struct SchedulingReply: Hashable, Sendable {
     public var answer: AttendeeAnswer
     /// The organizer it names, their address.
     public var organizer: String
+    /// When the answer was made (its `DTSTAMP`), when it says: of two
+    /// answers to the same version, the later one stands (RFC 5546 §2.1.5).
+    public var stamp: Date?
 
     /// Reads the reply in a calendar.
     /// - Parameter calendar: a calendar as a mail program's invitation answer holds it.
@@ -49,16 +57,16 @@ public struct SchedulingReply: Hashable, Sendable {
         }
         // The answer's event: read as an item, or kept as written when it has
         // no DTSTART (an iTIP message may leave it out: RFC 5546 §4.2.2).
-        typealias Event = (uid: String, recurrenceID: CalendarTime?, sequence: Int, properties: [ContentLine])
+        typealias Event = (uid: String, recurrenceID: CalendarTime?, sequence: Int, stamp: CalendarTime?, properties: [ContentLine])
         var events: [Event] = calendar.items.flatMap { item in
-            (item.hasMaster ? [(item.uid, nil, item.sequence, Array(item.properties))] : [])
-                + item.overrides.map { ($0.item.uid, $0.recurrenceID, $0.item.sequence, Array($0.item.properties)) }
+            (item.hasMaster ? [(item.uid, nil, item.sequence, item.timestamp, Array(item.properties))] : [])
+                + item.overrides.map { ($0.item.uid, $0.recurrenceID, $0.item.sequence, $0.item.timestamp, Array($0.item.properties)) }
         }
         for c in calendar.components where c.name == "VEVENT" {
             let line = { (name: String) in c.properties.first { $0.name == name } }
             let recurrenceID = line("RECURRENCE-ID").flatMap { try? CalendarTime(icalValue: $0.value, tzid: $0.parameter("TZID")) }
             events.append((line("UID")?.value ?? "", recurrenceID, line("SEQUENCE").flatMap { Int($0.value.trimmingCharacters(in: .whitespaces)) } ?? 0,
-                           Array(c.properties)))
+                           line("DTSTAMP").flatMap { try? CalendarTime(icalValue: $0.value) }, Array(c.properties)))
         }
         guard events.count == 1, let event = events.first else { throw .events(events.count) }
         let attendees = event.properties.filter { $0.name == "ATTENDEE" }
@@ -73,6 +81,7 @@ public struct SchedulingReply: Hashable, Sendable {
         self.attendee = address
         self.answer = answer
         self.organizer = organizer
+        self.stamp = event.stamp.flatMap { try? $0.instant(floatingIn: .utc) }
     }
 
     static func address(_ value: String) -> String? {
@@ -83,7 +92,7 @@ public struct SchedulingReply: Hashable, Sendable {
 }
 
 /// A reply the book cannot take, and why; nothing was changed.
-public enum ReplyError: Error, Hashable, Sendable, CustomStringConvertible, LocalizedError {
+public enum ReplyError: HorariError, Hashable, Sendable {
     /// The calendar is another iTIP method, or none.
     case notAReply(String?)
     /// A method the book does not answer (`COUNTER`, `REFRESH`).
@@ -110,6 +119,8 @@ public enum ReplyError: Error, Hashable, Sendable, CustomStringConvertible, Loca
     case ambiguous(String, [String])
     /// The reply answers an older version.
     case olderSequence(Int, current: Int)
+    /// The reply answers the current version, but was made before the answer already recorded.
+    case olderAnswer(stamped: Date, recorded: Date)
     /// The book refused the change the answer asks for (a place given up after the cut-off).
     case refused(SchedulingError)
 
@@ -131,12 +142,48 @@ public enum ReplyError: Error, Hashable, Sendable, CustomStringConvertible, Loca
         case .holdsNoPlace(let name, let occurrence): "\(name) holds no place in \(occurrence) they were invited to (given up already, waiting, or never booked)"
         case .ambiguous(let address, let members): "\(address) is the address of \(members.joined(separator: " and ")), both invited; the answer cannot say whose it is — change it at the desk (horari cancel --member …)"
         case .olderSequence(let got, let current): "the reply answers version \(got) of the invitation, but it is at version \(current): the time or place changed since; wait for their answer to the new one"
+        case .olderAnswer(let stamped, let recorded):
+            "the reply was made at \(SchedulingBook.utcText(stamped)), before the answer already recorded (made at \(SchedulingBook.utcText(recorded))); the later answer stands"
         case .refused(let e): e.description
         }
     }
 
-    /// The description.
-    public var errorDescription: String? { description }
+    /// What to do: the part of the sentence after its semicolon; for a
+    /// refusal, the book's own suggestion.
+    public var recoverySuggestion: String? {
+        if case .refused(let e) = self { return e.recoverySuggestion }
+        return remedy(of: description)
+    }
+
+    /// `"Horari.ReplyError"`.
+    public static var errorDomain: String { horariDomain("ReplyError") }
+
+    /// The case's number (Docs/Errors.md): stable from release to release; a new case takes a new number.
+    public var errorCode: Int {
+        switch self {
+        case .notAReply: 1
+        case .notSupported: 2
+        case .events: 3
+        case .attendees: 4
+        case .notAnAddress: 5
+        case .noOrganizer: 6
+        case .noAnswer: 7
+        case .unknownEvent: 8
+        case .otherOrganizer: 9
+        case .notInvited: 10
+        case .holdsNoPlace: 11
+        case .ambiguous: 12
+        case .olderSequence: 13
+        case .refused: 14
+        case .olderAnswer: 15
+        }
+    }
+
+    /// The sentence, the suggestion and, for a refusal, the book's error inside.
+    public var errorUserInfo: [String: Any] {
+        if case .refused(let e) = self { return foundationUserInfo(underlying: e) }
+        return foundationUserInfo(underlying: nil)
+    }
 }
 
 /// What an answer did.
@@ -180,7 +227,9 @@ extension SchedulingBook {
             throw .notInvited(reply.attendee, to: "session ‘\(session.id)’")
         }
         guard reply.sequence >= session.sequence else { throw .olderSequence(reply.sequence, current: session.sequence) }
-        do { _ = try recordAnswer(reply.answer, ofSession: session.id, coach: session.coachID) } catch { throw .refused(error) }
+        // Two answers to one version: the later one stands, whichever is read last (§2.1.5).
+        if let stamped = reply.stamp, let recorded = session.answeredAt, stamped < recorded { throw .olderAnswer(stamped: stamped, recorded: recorded) }
+        do { _ = try recordAnswer(reply.answer, ofSession: session.id, coach: session.coachID, answeredAt: reply.stamp) } catch { throw .refused(error) }
         return ReplyOutcome(personID: session.clientID, name: client?.name ?? session.clientID, answer: reply.answer, about: session.id, gaveUpPlace: false, promoted: nil)
     }
 

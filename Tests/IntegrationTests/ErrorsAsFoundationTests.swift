@@ -3,6 +3,7 @@ import CalendarScheduling
 import CalendarStore
 import Foundation
 import ICalendarKit
+import SchedulingICalendar
 import Testing
 import _SchedulingTestSupport
 
@@ -123,5 +124,33 @@ struct ErrorsAsFoundationTests {
         #expect(seen(nowhere).text == nowhere.description)
         #expect((seen(nowhere).domain, seen(nowhere).code) == ("Horari.CalendarStoreError", 1))
         do { _ = try CalendarLocation("ftp://example.com/cal") } catch CalendarStoreError.Code.invalidLocation {} catch { Issue.record("not matched by code: \(error)") }
+    }
+
+    @Test("the invitation errors (issue 32): ReplyError with its code and the book's error inside, IMIPError and FreeBusyError")
+    func invitations() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let counter = try ICalendarImporter().importCalendar(from: try Data(contentsOf: root.appendingPathComponent("Examples/Samples/incoming/anna-counter.ics"))).calendar
+        let notSupported = try #require(#expect(throws: ReplyError.self) { _ = try SchedulingReply(reading: counter) })
+        let s = seen(notSupported)
+        #expect(s.text == "METHOD:COUNTER is not supported: the book sends invitations and takes answers (REPLY); answer a COUNTER by hand")
+        #expect(s.suggestion == "answer a COUNTER by hand")
+        #expect((s.domain, s.code) == ("Horari.ReplyError", 2))
+        // A refusal keeps the book's error inside, with its own suggestion.
+        let refused = ReplyError.refused(.classFull(title: "Yoga", date: try Gym.day("2026-11-23"), capacity: 3, waiting: 0))
+        #expect(seen(refused).code == 14 && seen(refused).suggestion == "join the waitlist or pick another date")
+        let inside = try #require((refused as NSError).userInfo[NSUnderlyingErrorKey] as? NSError)
+        #expect((inside.domain, inside.code) == ("Horari.SchedulingError", 19))
+
+        let header = try #require(#expect(throws: IMIPError.self) { _ = try IMIPMessage.Mailbox(parsing: "Gym <desk@gym.example>\nBcc: x@y.z") })
+        #expect(seen(header).text == header.message && !header.message.isEmpty)
+        #expect((seen(header).domain, seen(header).code) == ("Horari.IMIPError", 1))
+
+        let backwards = try ICalendarImporter().importCalendar(from: [
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Test//EN", "BEGIN:VFREEBUSY", "UID:a", "DTSTAMP:20261120T090000Z",
+            "FREEBUSY:20261126T100000Z/20261126T090000Z", "END:VFREEBUSY", "END:VCALENDAR", "",
+        ].joined(separator: "\r\n")).calendar
+        let period = try #require(#expect(throws: FreeBusyError.self) { _ = try backwards.freeBusyPeriods() })
+        #expect(seen(period).text == period.message && period.message.contains("ends before it starts"))
+        #expect((seen(period).domain, seen(period).code) == ("Horari.FreeBusyError", 1))
     }
 }

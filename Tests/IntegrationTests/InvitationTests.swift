@@ -199,6 +199,44 @@ struct InvitationTests {
         #expect(try book.session("s1", coach: "marc").answer == nil)
     }
 
+    @Test("two answers to one invitation read in the wrong order: the later one (DTSTAMP) stands, also after the calendar and the JSON; a new invitation takes any answer")
+    func laterAnswerStands() throws {
+        var book = try Gym.book()
+        let session = try telling(&book) {
+            try _ = $0.addSession(id: "s1", coach: "marc", client: "anna", startingAt: try Gym.now("2026-11-26 18:00"), duration: .minutes(45), now: now)
+        }.notices[0]
+        // Anna accepted at 09:00, then declined at 11:00; the desk imports the decline first.
+        func answer(_ partstat: String, at stamp: String) throws -> SchedulingReply {
+            try reply(to: session, zone: book.timeZone, partstat) { text in
+                text.replacingOccurrences(of: "DTSTAMP:20261120T090000Z", with: "DTSTAMP:\(stamp)")
+            }
+        }
+        let declined = try answer("DECLINED", at: "20261121T110000Z"), accepted = try answer("ACCEPTED", at: "20261121T090000Z")
+        #expect(declined.stamp == Date(timeIntervalSince1970: 1_795_258_800) && accepted.stamp == Date(timeIntervalSince1970: 1_795_251_600))
+        _ = try book.apply(declined, gym: gym, now: now)
+        var calendar = ICalendar(items: [])
+        calendar.setScheduling(book)
+        let fromCalendar = try ICalendarImporter().importCalendar(from: exporter.export(calendar)).calendar.schedulingBook()
+        let fromJSON = try JSONDecoder().decode(SchedulingBook.self, from: try JSONEncoder().encode(book))
+        for var b in [book, fromCalendar, fromJSON] {
+            #expect(throws: ReplyError.olderAnswer(stamped: try #require(accepted.stamp), recorded: try #require(declined.stamp))) {
+                _ = try b.apply(accepted, gym: gym, now: now)
+            }
+            #expect(try b.session("s1", coach: "marc").answer == .declined)
+        }
+        // Read in the order they were made, the later one replaces the earlier.
+        var inOrder = try Gym.book()
+        _ = try telling(&inOrder) {
+            try _ = $0.addSession(id: "s1", coach: "marc", client: "anna", startingAt: try Gym.now("2026-11-26 18:00"), duration: .minutes(45), now: now)
+        }
+        _ = try inOrder.apply(accepted, gym: gym, now: now)
+        _ = try inOrder.apply(declined, gym: gym, now: now)
+        #expect(try inOrder.session("s1", coach: "marc").answer == .declined)
+        // Moved, Anna is asked again: her answer to the new time is taken whatever it is stamped.
+        _ = try telling(&book) { try _ = $0.moveSession("s1", coach: "marc", toInstant: try Gym.now("2026-11-27 10:00"), duration: nil, now: now) }
+        #expect(try book.session("s1", coach: "marc").answeredAt == nil)
+    }
+
     @Test("a reply that is not one, names several, is forged, is older, or comes from someone not invited is refused with a line, and nothing changes")
     func refusedReplies() throws {
         var book = try Gym.book()

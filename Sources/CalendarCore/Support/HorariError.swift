@@ -45,6 +45,15 @@ extension HorariError {
     /// The `NSError` domain of a Horari error type: `"Horari."` and its name.
     /// - Parameter name: the type's name, as written in the source.
     public static func horariDomain(_ name: String) -> String { "Horari." + name }
+
+    /// What to do, in a sentence written “problem; remedy”: the part after
+    /// the first semicolon, or `nil` for a sentence with none.
+    /// - Parameter sentence: the error's sentence.
+    public func remedy(of sentence: String) -> String? {
+        guard let semicolon = sentence.range(of: "; ") else { return nil }
+        let rest = sentence[semicolon.upperBound...].trimmingCharacters(in: .whitespaces)
+        return rest.isEmpty ? nil : rest
+    }
 }
 
 /// An error with a code that a `catch` clause can name, as swift-system's
