@@ -279,6 +279,7 @@ struct Import: AsyncParsableCommand {
                         return true
                     }
                 }
+                try refuseMessagesAboutTheBook(incoming, into: calendar, target: target)
                 // A member's export brought back: each of its class
                 // occurrences merges into its class (issue 28, 4).
                 occurrences = []
@@ -332,6 +333,34 @@ struct Import: AsyncParsableCommand {
 }
 
 extension Import {
+    /// Refuses a file that speaks of the book's own classes and sessions as
+    /// a message does: an iTIP message other than an answer (the book's own
+    /// invitation or cancellation, `METHOD:REQUEST`, `CANCEL`, `ADD`), or
+    /// instances of a class with no series (what such a message holds,
+    /// its `METHOD` taken off). Merged, the one occurrence it names would
+    /// take the place of the book's — with one person on it, where the book
+    /// has the whole roster and waitlist — or the session would lose what
+    /// the book keeps of it. Nothing is changed.
+    func refuseMessagesAboutTheBook(_ incoming: ICalendar, into calendar: ICalendar, target: CalendarPlace) throws {
+        let method = incoming.method?.uppercased()
+        let isMessage = method.map { $0 != "PUBLISH" } ?? false
+        guard isMessage || incoming.items.contains(where: { !$0.hasMaster }),
+              let book = try? calendar.schedulingBook(defaultTimeZone: calendarZoneName(of: calendar)) else { return }
+        for item in incoming.items where isMessage || !item.hasMaster {
+            let what: String
+            if book.classTimetable.classesByID[item.uid] != nil {
+                what = "the book's class ‘\(item.uid)’"
+            } else if book.coachSessions.sessionsByID[item.uid] != nil {
+                what = "the book's session ‘\(item.uid)’"
+            } else {
+                continue
+            }
+            let kind = method.map { "is a METHOD:\($0) message about \(what) (what the book sends people, not a change to the book)" }
+                ?? "holds only \(item.overrides.count == 1 ? "an occurrence" : "occurrences") of \(what), as a message about one does (merged, it would take the place of the book's own, with its roster)"
+            throw CLIError("\(file) \(kind); bookings change with `horari book` and `horari cancel`, and a person's answer is imported as it comes back (METHOD:REPLY); nothing was changed in \(target.name)")
+        }
+    }
+
     /// Applies an iTIP REPLY to the book in --into; another method is refused by name.
     private func applyReply(_ calendar: ICalendar) async throws {
         let reply: SchedulingReply

@@ -50,6 +50,12 @@ extension ICalendar {
     /// in ``MergeReport/missing`` and kept. Custom `VTIMEZONE`s the incoming
     /// items need come along, with their rules (``zones``).
     ///
+    /// An incoming item that is only instances of a series (no master of
+    /// its own: an invitation to one occurrence, RFC 5546 §4.4) merges into
+    /// the series this calendar holds instance by instance — each replaces
+    /// ours of the same `RECURRENCE-ID` when newer, or is added — and never
+    /// replaces the series: taken whole, it deleted every other occurrence.
+    ///
     /// A custom `TZID` both calendars define, with different rules, is kept
     /// apart: the incoming zone and every incoming time in it take a new
     /// `TZID` (`My Office (2)`, the first free number), listed in
@@ -113,6 +119,17 @@ extension ICalendar {
             guard i < ownCount, !matched[i] else { continue }
             matched[i] = true
             let old = items[i]
+            // Only instances of a series we hold (an invitation to one
+            // occurrence, RFC 5546 §3.2.2.2, or a file of overrides): they
+            // join the series instance by instance; they never replace it.
+            if !new.hasMaster, old.hasMaster {
+                switch Self.takeInstances(of: new, into: &items[i]) {
+                case .orderedDescending: report.updated.append(new.uid)
+                case .orderedAscending: report.keptNewer.append(new.uid)
+                case .orderedSame: report.unchanged.append(new.uid)
+                }
+                continue
+            }
             // The same content written again (an export imported back) is
             // unchanged, whatever its DTSTAMP.
             if old.hasSameContent(as: new) {
@@ -266,6 +283,31 @@ extension ICalendar {
     }
 
     /// Orders two versions of one item: descending when `a` is newer.
+    /// Takes the instances of `new` (an item with no master of its own)
+    /// into `series`: each replaces ours of the same `RECURRENCE-ID` when it
+    /// is a newer version (``compareVersions(_:_:)``), or is added when we
+    /// have none. Descending when one was taken, ascending when all were
+    /// older, same when each was one we hold.
+    static func takeInstances(of new: CalendarItem, into series: inout CalendarItem) -> ComparisonResult {
+        var taken = false, older = false
+        for o in new.overrides {
+            guard let j = series.overrides.firstIndex(where: { $0.recurrenceID == o.recurrenceID }) else {
+                series.overrides.append(o)
+                taken = true
+                continue
+            }
+            let ours = series.overrides[j]
+            guard ours.thisAndFuture != o.thisAndFuture || !ours.item.hasSameContent(as: o.item) else { continue }
+            if compareVersions(o.item, ours.item) == .orderedDescending {
+                series.overrides[j] = o
+                taken = true
+            } else {
+                older = true
+            }
+        }
+        return taken ? .orderedDescending : older ? .orderedAscending : .orderedSame
+    }
+
     static func compareVersions(_ a: CalendarItem, _ b: CalendarItem) -> ComparisonResult {
         if a.sequence != b.sequence { return a.sequence > b.sequence ? .orderedDescending : .orderedAscending }
         func seconds(_ t: CalendarTime?) -> Int64 { t.flatMap { try? $0.epochSeconds(floatingIn: .utc) } ?? .min }

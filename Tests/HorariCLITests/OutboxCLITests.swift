@@ -14,17 +14,21 @@ struct OutboxCLITests {
         Set(((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".eml") })
     }
 
-    /// An `.eml`'s calendar part's METHOD and SEQUENCE, read as a mail program reads it.
-    func methodAndSequence(_ url: URL) throws -> String {
+    /// An `.eml`'s calendar part (`text/calendar`), decoded, read as a mail program reads it.
+    func calendarPart(_ url: URL) throws -> String? {
         let text = try String(contentsOf: url, encoding: .utf8)
-        // The text/calendar part is base64, from its blank line to the next boundary.
+        // The part is base64, from its blank line to the next boundary.
         guard let head = text.range(of: "Content-Type: text/calendar"),
               let body = text.range(of: "\r\n\r\n", range: head.upperBound..<text.endIndex) ?? text.range(of: "\n\n", range: head.upperBound..<text.endIndex),
               let end = text.range(of: "--", range: body.upperBound..<text.endIndex),
-              let data = Data(base64Encoded: String(text[body.upperBound..<end.lowerBound]), options: .ignoreUnknownCharacters) else {
-            return "\(url.lastPathComponent) has no calendar part"
-        }
-        let lines = String(decoding: data, as: UTF8.self).components(separatedBy: "\r\n")
+              let data = Data(base64Encoded: String(text[body.upperBound..<end.lowerBound]), options: .ignoreUnknownCharacters) else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// An `.eml`'s calendar part's METHOD and SEQUENCE.
+    func methodAndSequence(_ url: URL) throws -> String {
+        guard let calendar = try calendarPart(url) else { return "\(url.lastPathComponent) has no calendar part" }
+        let lines = calendar.components(separatedBy: "\r\n")
         return [lines.first { $0.hasPrefix("METHOD:") } ?? "no METHOD", lines.first { $0.hasPrefix("SEQUENCE:") } ?? "no SEQUENCE"].joined(separator: " ")
     }
 
@@ -62,5 +66,28 @@ struct OutboxCLITests {
             for name in files(in: folder).subtracting(before).sorted() { written.append(try methodAndSequence(folder.appendingPathComponent(name))) }
         }
         #expect(written == ["METHOD:REQUEST SEQUENCE:1", "METHOD:CANCEL SEQUENCE:2", "METHOD:REQUEST SEQUENCE:3"])
+    }
+
+    @Test("the book's own invitation imported into its calendar, with its METHOD or without, is refused and changes nothing: merged, it took the place of the whole class")
+    func ownInvitationNotMerged() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        _ = try runner.run(["members", "edit", "quim", "--email", "quim@example.com"] + Self.at)
+        let booked = try runner.run(["book", "--member", "quim", "--class", "yoga", "--date", "2026-11-30", "--outbox", "$WORK/outbox"] + Self.gym + Self.at)
+        #expect(booked.status == 0, "\(booked.stderr)")
+        let folder = runner.work.appendingPathComponent("outbox")
+        let eml = try #require(files(in: folder).first.map { folder.appendingPathComponent($0) })
+        let invitation = try #require(try calendarPart(eml))
+        let original = runner.calendarBytes
+        for (name, text) in [("invite.ics", invitation), ("no-method.ics", invitation.replacingOccurrences(of: "METHOD:REQUEST\r\n", with: ""))] {
+            try Data(text.utf8).write(to: runner.work.appendingPathComponent(name))
+            let out = try runner.run(["import", "$WORK/\(name)", "--into", "$WORK/gym.ics"])
+            #expect(out.status == 1, "\(name): \(out.stdout)")
+            #expect(out.stderr.contains("of the book's class ‘yoga’") || out.stderr.contains("about the book's class ‘yoga’"), "\(name): \(out.stderr)")
+            #expect(out.stderr.contains("nothing was changed"))
+            #expect(runner.calendarBytes == original, "\(name) changed the calendar")
+        }
+        let timetable = try runner.run(["classes", "timetable"] + Self.at)
+        #expect(timetable.stdout.contains("[yoga]"))
     }
 }

@@ -284,6 +284,43 @@ struct ICalendarImportExportTests {
         #expect(local.items.count == 5)
     }
 
+    @Test("an instance with no series (an invitation to one occurrence, RFC 5546 §4.4) merges into the series we hold, instance by instance; it never replaces the series")
+    func instancesJoinTheirSeries() throws {
+        // RFC 5546 §4.4.1's monthly call, and a REQUEST that moves its July
+        // instance two days on, as §4.4 reschedules one instance.
+        func calendar(_ lines: [String]) throws -> ICalendar {
+            try ICalendarImporter().importCalendar(from: (["BEGIN:VCALENDAR", "PRODID:-//Example/ExampleCalendarClient//EN", "VERSION:2.0"] + lines + ["END:VCALENDAR", ""])
+                .joined(separator: "\r\n")).calendar
+        }
+        var ours = try calendar([
+            "BEGIN:VEVENT", "UID:guid-1@example.com", "SEQUENCE:0", "RRULE:FREQ=MONTHLY;BYMONTHDAY=1;UNTIL=19980901T210000Z",
+            "ORGANIZER:mailto:a@example.com", "ATTENDEE;ROLE=CHAIR;PARTSTAT=ACCEPTED:mailto:a@example.com", "ATTENDEE:mailto:b@example.com",
+            "SUMMARY:IETF Calendaring Working Group Meeting", "DTSTART:19970601T210000Z", "DTEND:19970601T220000Z", "DTSTAMP:19970526T083000Z", "END:VEVENT",
+        ])
+        func instance(sequence: Int, day: String) throws -> ICalendar {
+            try calendar([
+                "METHOD:REQUEST", "BEGIN:VEVENT", "UID:guid-1@example.com", "RECURRENCE-ID:19970701T210000Z", "SEQUENCE:\(sequence)",
+                "ORGANIZER:mailto:a@example.com", "ATTENDEE;RSVP=TRUE:mailto:b@example.com", "SUMMARY:IETF Calendaring Working Group Meeting",
+                "DTSTART:199707\(day)T210000Z", "DTEND:199707\(day)T220000Z", "DTSTAMP:19970626T093000Z", "END:VEVENT",
+            ])
+        }
+        let moved = try instance(sequence: 1, day: "03")
+        #expect(moved.items.first?.hasMaster == false)
+        let report = ours.merge(moved)
+        #expect(report.updated == ["guid-1@example.com"])
+        let series = try #require(ours.items.first)
+        #expect(ours.items.count == 1 && series.hasMaster && series.recurrenceRules.count == 1)
+        #expect(series.overrides.map(\.item.start) == [moved.items[0].overrides[0].item.start])
+        let schedule = try Schedule(items: ours.items)
+        let july = schedule.occurrences(from: Date(timeIntervalSince1970: 867_715_200), to: Date(timeIntervalSince1970: 870_393_600))  // July 1997
+        #expect(july.map(\.start.icalValue) == ["19970703T210000Z"], "the 3rd, not the 1st")
+        #expect(schedule.occurrences(from: Date(timeIntervalSince1970: 864_000_000), to: Date(timeIntervalSince1970: 904_700_000)).count == 16, "June 1997 to September 1998")
+        // The same again changes nothing; an older version of the instance is not taken.
+        #expect(ours.merge(moved).unchanged == ["guid-1@example.com"])
+        #expect(ours.merge(try instance(sequence: 0, day: "02")).keptNewer == ["guid-1@example.com"])
+        #expect(ours.items[0].overrides.map(\.item.sequence) == [1])
+    }
+
     @Test("a merge into a calendar with nothing of its own takes the incoming calendar's properties; one with its own keeps them and says which differ")
     func calendarProperties() throws {
         // As Google writes a calendar's own lines (its exports' header).
