@@ -208,7 +208,9 @@ public enum SchedulingFile {
            let was = try? book.occurrence(classID: key.classID, on: key.date), (moved.start, moved.duration) != (was.start, was.duration) {
             return nil
         }
-        let before = book.backupContent(), after = changed.backupContent()
+        // As the file's records hold them: a reminder another program set stays.
+        let own = reading.imported.calendar
+        let before = own.keepingWhatTheBookDoesNotWrite(book.backupContent()), after = own.keepingWhatTheBookDoesNotWrite(changed.backupContent())
         // Only the class may change, and of it only the series and this occurrence.
         guard before.components == after.components, let master = found.ofClass.master, before.items.count == 1, after.items.count == 1,
               before.items[0].uid == key.classID, after.items[0].uid == key.classID else { return before == after ? (result, ICalendarSplice()) : nil }

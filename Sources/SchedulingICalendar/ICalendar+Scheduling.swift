@@ -84,11 +84,61 @@ extension ICalendar {
     }
 
     private mutating func setScheduling(_ book: SchedulingBook, content: SchedulingContent) {
+        let content = keepingWhatTheBookDoesNotWrite(content)
         items = items.filter { !SchedulingBook.isSchedulingItem($0) } + content.items
         components = components.filter { !SchedulingBook.isSchedulingComponent($0) } + content.components
         setBookZone(book.timeZone.identifier)
         writeClassBookingPolicy(book.classPolicy)
         writeGymRules(of: book)
+    }
+}
+
+extension ICalendar {
+    /// A book's records as this calendar's own records of them hold them: what
+    /// another program added to a class or a session that the book does not
+    /// keep — a reminder (`VALARM`), a property of its own (`URL`, `ATTACH`,
+    /// an `X-` of another client) — stays on it when the book writes it again.
+    ///
+    /// The book writes its records whole from what it knows, so a coach's
+    /// reminder set in Apple Calendar on a session was dropped by the next
+    /// booking. What the book writes itself (`ATTENDEE`, `ORGANIZER`, its
+    /// `X-HORARI-*`) is the book's, and is never brought back. An instance
+    /// the book writes anew repeats its series' reminders, as it repeats its
+    /// colour: an instance is a whole component of its own (RFC 5545
+    /// §3.8.4.4), and one without them would not ring.
+    /// - Parameter content: the book's records (`SchedulingBook.backupContent()`).
+    /// - Returns: the records, each with what this calendar's record of it holds besides.
+    package func keepingWhatTheBookDoesNotWrite(_ content: SchedulingContent) -> SchedulingContent {
+        var ours: [String: CalendarItem] = [:]
+        for item in items where SchedulingBook.isSchedulingItem(item) { ours[item.uid] = item }
+        guard !ours.isEmpty else { return content }
+        var kept = content
+        kept.items = content.items.map { item in
+            guard let old = ours[item.uid] else { return item }
+            var item = item
+            Self.keepForeign(of: old, in: &item)
+            item.overrides = item.overrides.map { o in
+                var o = o
+                if let was = old.overrides.first(where: { $0.recurrenceID == o.recurrenceID }) {
+                    Self.keepForeign(of: was.item, in: &o.item)
+                } else if o.item.components.isEmpty {
+                    o.item.components = old.components.filter { $0.name == "VALARM" }
+                }
+                return o
+            }
+            return item
+        }
+        return kept
+    }
+
+    /// Puts on `item` the subcomponents and properties of `old` the book does not write.
+    private static func keepForeign(of old: CalendarItem, in item: inout CalendarItem) {
+        if item.components.isEmpty { item.components = old.components }
+        let written = Set(item.properties.map(\.name))
+        let bookOwn: Set<String> = ["ATTENDEE", "ORGANIZER"]
+        item.properties.append(contentsOf: old.properties.filter { p in
+            !p.name.hasPrefix("X-HORARI-") && !bookOwn.contains(p.name) && !written.contains(p.name)
+        })
     }
 }
 

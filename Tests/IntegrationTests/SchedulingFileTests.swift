@@ -215,6 +215,48 @@ struct SchedulingFileTests {
         return (exporter.exportData(try ICalendar(book, for: .everything)), exporter)
     }
 
+    @Test("a reminder and a property another program put on a session, a class and an instance stay when the book writes them, spliced or whole; a new instance repeats its class's reminder")
+    func foreignDataStays() throws {
+        var text = String(decoding: try Data(contentsOf: Self.sample), as: UTF8.self)
+        func add(_ lines: String, toEventOf uid: String, recurrenceID: String? = nil) throws {
+            var from = try #require(text.range(of: "UID:\(uid)\r\n"))
+            if let recurrenceID { from = try #require(text.range(of: "RECURRENCE-ID;TZID=Europe/Madrid:\(recurrenceID)\r\n", range: from.upperBound..<text.endIndex)) }
+            let end = try #require(text.range(of: "END:VEVENT\r\n", range: from.upperBound..<text.endIndex))
+            text.insert(contentsOf: lines, at: end.lowerBound)
+        }
+        let alarm = { (what: String) in "BEGIN:VALARM\r\nACTION:DISPLAY\r\nDESCRIPTION:\(what)\r\nTRIGGER:-PT1H\r\nEND:VALARM\r\n" }
+        try add(alarm("Anna soon") + "URL:https://example.com/plan\r\n", toEventOf: "s-anna-1126")
+        try add(alarm("Yoga soon"), toEventOf: "yoga")
+        try add(alarm("Yoga on the 23rd"), toEventOf: "yoga", recurrenceID: "20261123T183000")
+        let exporter = ICalendarExporter(options: .init(timestamp: Self.sampleStamp))
+        let (fast, whole, folder) = try Self.copies(of: Data(text.utf8))
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let now = try Gym.now("2026-11-10 10:00")
+        for step in [Step.book("quim", "yoga", "2026-11-23", now: now), Step.book("quim", "yoga", "2026-11-30", now: now)] {
+            #expect(try Self.spliced(fast, exporter, step) != nil, "\(step.label) fell back")
+            if case .refused(let why) = Self.whole(whole, exporter, step) { Issue.record("\(step.label) refused: \(why)") }
+        }
+        // On the whole file, a session added too: every record is written again.
+        _ = try CalendarFile.update(whole, exporter: exporter) { calendar in
+            var book = try calendar.schedulingBook()
+            _ = try book.addSession(id: "s-new", coach: "marc", client: "pau", startingAt: try Gym.now("2026-11-30 10:00"), duration: .minutes(60), now: now)
+            calendar.setScheduling(book)
+        }
+        func said(_ item: CalendarItem) -> [String] { item.components.compactMap { $0.properties.first { $0.name == "DESCRIPTION" }?.value } }
+        for url in [fast, whole] {
+            let after = String(decoding: try Data(contentsOf: url), as: UTF8.self)
+            let items = try ICalendarImporter().importCalendar(from: after).calendar.items
+            let yoga = try #require(items.first { $0.uid == "yoga" }), anna = try #require(items.first { $0.uid == "s-anna-1126" })
+            #expect(said(anna) == ["Anna soon"] && anna.properties.contains { $0.name == "URL" && $0.value == "https://example.com/plan" }, "\(url.lastPathComponent)")
+            #expect(said(yoga) == ["Yoga soon"], "\(url.lastPathComponent)")
+            let instances = Dictionary(uniqueKeysWithValues: yoga.overrides.map { ($0.recurrenceID.icalValue, said($0.item)) })
+            #expect(instances["20261123T183000"] == ["Yoga on the 23rd"], "\(url.lastPathComponent): its own reminder, not the class's")
+            #expect(instances["20261130T183000"] == ["Yoga soon"], "\(url.lastPathComponent): a new instance repeats the class's reminder")
+            #expect(after.components(separatedBy: "BEGIN:VALARM").count - 1 == 4, "\(url.lastPathComponent)")
+            #expect(try #require(try? ICalendarImporter().importCalendar(from: after).calendar.schedulingBook()).roster(classID: "yoga", on: try Gym.day("2026-11-30")).confirmed.contains("quim"))
+        }
+    }
+
     @Test("two years of history: the same bytes as the whole-file change, in the middle of the rosters too")
     func historyGymSteps() throws {
         let (start, exporter) = try Self.historyGym()
