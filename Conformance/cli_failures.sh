@@ -84,6 +84,14 @@ expect "--gym with no address" 2 "has no e-mail address a message can go to" "$W
 expect "--busy, a calendar that is not there" 1 "--busy $WORK/marc-own.ics: there is no such calendar" "$WORK/gym.ics" -- \
   "$HORARI" sessions add --coach marc --client anna --start '2026-11-27 10:00' --busy "$WORK/marc-own.ics" --calendar "$WORK/gym.ics" --now '2026-11-22 10:00'
 
+expect "--email that is no address" 2 "is not an e-mail address a message can go to" "$WORK/gym.ics" -- \
+  "$HORARI" members add eve --name Eve --email not-an-address --calendar "$WORK/gym.ics"
+expect "--email with a second address" 2 "is not an e-mail address a message can go to" "$WORK/gym.ics" -- \
+  "$HORARI" members edit marta --email 'marta@example.com>, eve@example.org' --calendar "$WORK/gym.ics"
+expect "a closure of days gone by" 1 "2026-11-16 has passed (today is 2026-11-22 on the gym's clocks)" "$WORK/gym.ics" -- \
+  "$HORARI" classes close 2026-11-16..2026-11-23 --reason Oops --calendar "$WORK/gym.ics" --now '2026-11-22 10:00'
+expect "open, a range backwards" 2 "ends before it starts" "$WORK/gym.ics" -- \
+  "$HORARI" classes open 2026-12-26..2026-12-24 --calendar "$WORK/gym.ics"
 # Times the clocks skip or show twice, in three zones (a 30-minute change at Lord Howe).
 expect "skipped time, Madrid" 2 "02:30 does not exist on 2026-03-29 in Europe/Madrid: clocks go from 02:00 to 03:00" "$WORK/gym.ics" -- \
   "$HORARI" add Early --start '2026-03-29 02:30' --minutes 30 --calendar "$WORK/gym.ics"

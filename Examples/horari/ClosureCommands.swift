@@ -14,7 +14,10 @@ func parseDateRange(_ text: String, option: String) throws -> (first: LocalDate,
         throw ValidationError("\(option) ‘\(text.prefix(40))’ is not a date or a range of dates; write 2026-12-25 or 2026-12-24..2026-12-26")
     }
     let first = try parseDate(head, option: option)
-    return (first, parts.count == 2 ? try parseDate(parts[1], option: option) : first)
+    let last = parts.count == 2 ? try parseDate(parts[1], option: option) : first
+    // A range typed backwards is a usage error wherever a range is typed (close and open alike).
+    guard first <= last else { throw ValidationError("\(option) \(first)..\(last) ends before it starts; write the earlier date first") }
+    return (first, last)
 }
 
 extension Classes {
@@ -50,8 +53,10 @@ extension Classes {
             }
             let options = book
             let (report, occurrences, people, clock) = try await book.change(telling: outbox.saying(onStandardError: format == .json), classes: true) { b in
-                let report = try b.close(closure)
-                let occurrences = try report.cancelled.map { id throws(SchedulingError) in try b.occurrence(classID: id.classID, on: id.date) }
+                let before = b
+                let report = try b.close(closure, now: try options.instant(in: b))
+                // As they were before the closure: one moved on its date is shown at its moved time, as its members were told.
+                let occurrences = try report.cancelled.map { id throws(SchedulingError) in try before.occurrence(classID: id.classID, on: id.date) }
                 let people = report.members.map { id in (try? b.member(id)) ?? Member(id: id, name: id) }
                 return (report, occurrences, people, try options.clock(for: b))
             }
@@ -68,6 +73,8 @@ extension Classes {
                 let places = ["\(a.confirmed.count) booked"] + (a.waitlisted.isEmpty ? [] : ["\(a.waitlisted.count) waiting"])
                 print("  \(clock.span(o.start, minutes: o.duration.wholeMinutes))  \(o.title.shown)  (\(places.joined(separator: ", ")))  [\(o.id.classID)]")
             }
+            let unlisted = occurrences.filter { byID[$0.id] == nil }.count
+            if unlisted > 0 && unlisted < count { print("  (and \(unlisted) with no one booked; --format json lists every one)") }
             if count > 0 && people.isEmpty { print("No member had a place in them.") }
             guard !people.isEmpty else { return }
             print(people.count == 1 ? "Tell this member their place is released:" : "Tell these \(people.count) members their places are released:")

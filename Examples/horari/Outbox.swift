@@ -125,3 +125,18 @@ extension BookOptions {
         return told.result
     }
 }
+
+/// Refuses a typed `--email` that is not one address a message can go to
+/// (`name@example.com`): taken as given, it was kept, and every message
+/// to the person was then “not told (no e-mail address on record)”.
+/// '' (for none, as `edit` takes it) passes.
+func checkTypedEmail(_ email: String?) throws {
+    guard let email, !email.isEmpty else { return }
+    let box: IMIPMessage.Mailbox
+    do { box = try IMIPMessage.Mailbox(parsing: email) } catch {
+        throw ValidationError("--email ‘\(email.prefix(60))’ is not an e-mail address a message can go to; write it as name@example.com")
+    }
+    guard box.name == nil, box.email == email.trimmingCharacters(in: .whitespaces) else {
+        throw ValidationError("--email ‘\(email.prefix(60))’ is not one bare address; write it as name@example.com (the name goes in --name)")
+    }
+}

@@ -79,6 +79,7 @@ extension Coaches {
         @Argument(help: "The coach's ID.") var id: String
         @Option(help: "A new name.") var name: String?
         @Option(help: "A new e-mail address ('' for none).") var email: String?
+        func validate() throws { try checkTypedEmail(email) }
         @Option(help: "New weekly hours, replacing all of them: weekdays then ranges; repeat for other days.") var hours: [String] = []
         @Option(help: "Minutes kept free between two sessions.") var buffer: Int?
         @Option(help: "A new colour (a CSS name or #RRGGBB, not red; '' for none).") var color: String?
@@ -132,6 +133,7 @@ extension Clients {
         @Option(help: "The client's coach.") var coach: String
         @Option(help: "A new name.") var name: String?
         @Option(help: "A new e-mail address ('' for none).") var email: String?
+        func validate() throws { try checkTypedEmail(email) }
         @Option(help: "A new colour (a CSS name or #RRGGBB, not red; '' for none).") var color: String?
         @OptionGroup var book: BookOptions
 
@@ -192,6 +194,7 @@ extension Members {
         @Argument(help: "The member's ID.") var id: String
         @Option(help: "A new name.") var name: String?
         @Option(help: "A new e-mail address ('' for none).") var email: String?
+        func validate() throws { try checkTypedEmail(email) }
         @OptionGroup var book: BookOptions
 
         func run() async throws {

@@ -1,4 +1,5 @@
 import CalendarCore
+import Foundation
 
 /// Dates the gym is closed, with why: a holiday, works, an absence.
 ///
@@ -250,13 +251,24 @@ extension SchedulingBook {
     ///
     /// Sessions already booked on those dates stay: a coach may train a
     /// client elsewhere; ``sessions(coach:client:)`` still lists them.
-    /// - Parameter closure: the dates and the reason.
+    /// With `now`, a closure must start today or later on the book's
+    /// clocks: one over days gone by would cancel classes that took place
+    /// and release the places members held at them, their history.
+    /// - Parameters:
+    ///   - closure: the dates and the reason.
+    ///   - now: the time of the request; `nil` takes any dates (a book being restored).
     /// - Returns: the occurrences cancelled and the members to tell.
     /// - Throws: ``SchedulingError/invalid(field:reason:)`` for dates that
-    ///   are closed already (open them first).
+    ///   are closed already (open them first), or that have passed.
     @discardableResult
-    public mutating func close(_ closure: GymClosure) throws(SchedulingError) -> ClosureReport {
-        try classTimetable.close(closure)
+    public mutating func close(_ closure: GymClosure, now: Date? = nil) throws(SchedulingError) -> ClosureReport {
+        if let now {
+            let today = wall(Self.seconds(now)).date
+            guard closure.first >= today else {
+                throw .invalid(field: .closure, reason: "\(closure.first) has passed (today is \(today) on the gym's clocks): close from today on, so the classes that took place keep who came")
+            }
+        }
+        return try classTimetable.close(closure)
     }
 
     /// Opens the gym again on dates it was closed: the classes meet on them

@@ -233,6 +233,21 @@ struct ClosureTests {
         try book.addSession(coach: "laia", client: "joan", start: try Gym.at("2026-10-25 01:30"), duration: .minutes(90), now: try Gym.now("2026-10-01 10:00"))
     }
 
+    @Test("with now, a closure over days gone by is refused and the classes that took place keep who came; one from today on is made")
+    func notThePast() throws {
+        var book = try bookedGym()
+        let before = book
+        let christmasEve = try Gym.now("2026-12-24 09:00")
+        let past = try GymClosure(first: Gym.day("2026-12-23"), last: Gym.day("2026-12-26"), reason: "Oops")
+        let refused = refusal { try book.close(past, now: christmasEve) }
+        guard case .invalid(.closure, let why)? = refused else { Issue.record("not refused: \(String(describing: refused))"); return }
+        #expect(why == "2026-12-23 has passed (today is 2026-12-24 on the gym's clocks): close from today on, so the classes that took place keep who came")
+        #expect(book == before)
+        let fromToday = try GymClosure(first: Gym.day("2026-12-24"), last: Gym.day("2026-12-26"), reason: "Christmas")
+        #expect(try book.close(fromToday, now: christmasEve).cancelled == [.init(classID: "spin", date: try Gym.day("2026-12-25"))])
+        #expect(try book.roster(classID: "yoga", on: Gym.day("2026-12-23")).confirmed == ["marta", "oriol", "nuria"])
+    }
+
     @Test("a closure ending on the last date a date holds is made, and does not hang")
     func lastDate() throws {
         var book = try Gym.book()

@@ -103,7 +103,7 @@ extension SchedulingStore {
     /// (`SchedulingBook.close(_:)`).
     @discardableResult
     public func close(_ closure: GymClosure) async throws(SchedulingStoreError) -> ClosureReport {
-        try await change { book in try book.close(closure) }
+        try await change { book in try book.close(closure, now: try now(book)) }
     }
 
     /// Opens the gym again on dates it was closed; the classes meet, with no
