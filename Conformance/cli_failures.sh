@@ -92,6 +92,9 @@ expect "a closure of days gone by" 1 "2026-11-16 has passed (today is 2026-11-22
   "$HORARI" classes close 2026-11-16..2026-11-23 --reason Oops --calendar "$WORK/gym.ics" --now '2026-11-22 10:00'
 expect "open, a range backwards" 2 "ends before it starts" "$WORK/gym.ics" -- \
   "$HORARI" classes open 2026-12-26..2026-12-24 --calendar "$WORK/gym.ics"
+printf 'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//T//EN\r\nBEGIN:VEVENT\r\nUID:m\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260101T000000Z\r\nRRULE:FREQ=MINUTELY\r\nSUMMARY:Tick\r\nBEGIN:VALARM\r\nACTION:DISPLAY\r\nDESCRIPTION:x\r\nTRIGGER:-P366D\r\nREPEAT:1000\r\nDURATION:PT1M\r\nEND:VALARM\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n' > "$WORK/tick-alarm.ics"
+expect "a minutely alarm repeated 1,000 times, ten years, under ulimit -v 1000000" 1 "more than 100,000 alarms go off between 2026-01-01 and 2036-01-01; ask for a shorter window" "$WORK/tick-alarm.ics" -- \
+  sh -c 'ulimit -v 1000000; exec "$0" "$@"' "$HORARI" alarms --from 2026-01-01 --to 2036-01-01 --calendar "$WORK/tick-alarm.ics"
 # Times the clocks skip or show twice, in three zones (a 30-minute change at Lord Howe).
 expect "skipped time, Madrid" 2 "02:30 does not exist on 2026-03-29 in Europe/Madrid: clocks go from 02:00 to 03:00" "$WORK/gym.ics" -- \
   "$HORARI" add Early --start '2026-03-29 02:30' --minutes 30 --calendar "$WORK/gym.ics"

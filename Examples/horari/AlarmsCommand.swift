@@ -76,6 +76,9 @@ struct Alarms: AsyncParsableCommand {
             let schedule = calendar.schedule(zoneNamedBy: ICalendar.bookZoneProperties)
             report = schedule.alarms(from: start, to: end, floatingZone: clock.rules, defaults: defaultAlarms)
         }
+        if report.limitReached {
+            throw CLIError("more than \(Schedule.alarmLimit.formatted()) alarms go off between \(from) and \(to); ask for a shorter window (--from, --to)")
+        }
         if format == "json" {
             return try printJSON(AlarmsJSON(report, clock: clock), command: "alarms", timeZone: clock.name)
         }

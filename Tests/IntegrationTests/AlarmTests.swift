@@ -78,6 +78,21 @@ struct AlarmTests {
         #expect(s.alarms(from: try utc("20261127T080000Z"), to: try utc("20261127T080000Z")).instants.isEmpty)
     }
 
+    @Test("a minutely event whose alarm repeats a thousand times: a short window gives every instant, a week stops at the limit and says so, never gigabytes")
+    func limit() throws {
+        let text = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Test//EN", "BEGIN:VEVENT", "UID:tick", "DTSTAMP:20260101T000000Z",
+                    "DTSTART:20260101T000000Z", "RRULE:FREQ=MINUTELY", "SUMMARY:Tick", "BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:Tick",
+                    "TRIGGER:-P2D", "REPEAT:1000", "DURATION:PT1M", "END:VALARM", "END:VEVENT", "END:VCALENDAR", ""].joined(separator: "\r\n")
+        let schedule = try ICalendarImporter().importCalendar(from: text).calendar.schedule()
+        let start = Date(timeIntervalSince1970: 1_767_225_600 + 3 * 86_400)  // 2026-01-04 00:00 UTC, alarms of the 6th on
+        // Each minute, one alarm of each of the 1,001 occurrences whose repetitions reach it.
+        let ten = schedule.alarms(from: start, to: start.addingTimeInterval(600))
+        #expect(!ten.limitReached && ten.instants.count == 10 * 1_001)
+        #expect(ten.instants.allSatisfy { $0.time >= start && $0.time < start.addingTimeInterval(600) })
+        let week = schedule.alarms(from: start, to: start.addingTimeInterval(7 * 86_400))
+        #expect(week.limitReached && week.instants.isEmpty)
+    }
+
     @Test("defaults ring for items with no alarm of their own, and only for those")
     func defaults() throws {
         let s = try schedule("ics/gym.ics")

@@ -43,9 +43,24 @@ public struct AlarmReport: Sendable {
     public let instants: [AlarmInstant]
     /// The alarms that cannot go off, by their item's `UID`, then in file order.
     public let problems: [Problem]
+    /// Whether more than ``Schedule/alarmLimit`` alarms go off in the
+    /// window: the query stopped there, and ``instants`` is not all of them
+    /// (ask for a shorter window).
+    public let limitReached: Bool
+
+    init(instants: [AlarmInstant], problems: [Problem], limitReached: Bool = false) {
+        self.instants = instants
+        self.problems = problems
+        self.limitReached = limitReached
+    }
 }
 
 extension Schedule {
+    /// The most alarm instants one query gathers: a minutely event that
+    /// repeats its alarm a thousand times rings ten million times a week,
+    /// gigabytes of answer, where no person or app wants more than this.
+    public static let alarmLimit = 100_000
+
     /// Every moment an alarm goes off in `[from, to)`: the items' own
     /// `VALARM`s, and `defaults` for every occurrence that has none.
     ///
@@ -70,6 +85,8 @@ extension Schedule {
     ///   away, `REPEAT` without `DURATION`, counted from a start a task does
     ///   not have) is not guessed at: it is in ``AlarmReport/problems`` with
     ///   the reason, and its item's other alarms ring.
+    /// - More than ``alarmLimit`` in the window stop the query:
+    ///   ``AlarmReport/limitReached`` says so.
     ///
     /// - Parameters:
     ///   - from: the start of the window.
@@ -101,8 +118,7 @@ extension Schedule {
                     reach.include(alarm)
                     guard case .absolute(let time) = alarm.trigger, one.counts,
                           let t = try? time.epochSeconds(floatingIn: floatingZone, zones: zones) else { continue }
-                    ring(alarm, from: t, zone: .utc) { t, k in
-                        guard t >= a, t < b else { return }
+                    ring(alarm, from: t, zone: .utc, within: a..<b) { t, k in
                         found.append(AlarmInstant(time: Date(timeIntervalSince1970: TimeInterval(t)), occurrence: Occurrence.ID(uid: item.uid, recurrenceID: recurrenceID),
                                                   occurrenceStart: one.start, occurrenceEnd: one.start, kind: one.kind, title: one.title, alarm: alarm, repetition: k, isDefault: false))
                     }
@@ -115,6 +131,7 @@ extension Schedule {
         let wideTo = Date(timeIntervalSince1970: TimeInterval(b + reach.before + 1))
         var parsed: [String: (components: [ContentComponent], alarms: [Alarm])] = [:]
         for o in occurrenceSequence(from: wideFrom, to: wideTo, floatingZone: floatingZone) where o.item.counts {
+            if found.count > Self.alarmLimit { return AlarmReport(instants: [], problems: problems.sorted { $0.uid < $1.uid }, limitReached: true) }
             var own: [Alarm] = []
             if o.item.hasAlarms {
                 if let cached = parsed[o.id.uid], cached.components == o.item.components {
@@ -132,8 +149,7 @@ extension Schedule {
                 let (base, baseSeconds) = edge == .start ? (o.start, o.startSeconds) : (o.end, o.endSeconds)
                 let zone = clockZone(of: base, floatingZone)
                 let first = Self.advance(baseSeconds, by: offset, on: zone)
-                ring(alarm, from: first, zone: zone) { t, k in
-                    guard t >= a, t < b else { return }
+                ring(alarm, from: first, zone: zone, within: a..<b) { t, k in
                     found.append(AlarmInstant(time: Date(timeIntervalSince1970: TimeInterval(t)), occurrence: o.id, occurrenceStart: o.start,
                                               occurrenceEnd: o.end, kind: o.item.kind, title: o.item.title, alarm: alarm, repetition: k, isDefault: isDefault))
                 }
@@ -154,6 +170,7 @@ extension Schedule {
             if x.occurrence.uid != y.occurrence.uid { return x.occurrence.uid < y.occurrence.uid }
             return x.repetition < y.repetition
         }
+        if sorted.count > Self.alarmLimit { return AlarmReport(instants: [], problems: problems.sorted { $0.uid < $1.uid }, limitReached: true) }
         return AlarmReport(instants: sorted, problems: problems.sorted { $0.uid < $1.uid })
     }
 
@@ -176,13 +193,23 @@ extension Schedule {
     }
 
     /// Calls `body` with the first time and each repetition.
-    private func ring(_ alarm: Alarm, from first: Int64, zone: ZoneRules, _ body: (Int64, Int) -> Void) {
-        body(first, 0)
+    /// Calls `body` with each time an alarm goes off within `window`, and
+    /// which repetition it is. Repetitions only go later: none is counted
+    /// past the window's end, and an alarm whose last repetition (with a day
+    /// to spare for nominal days) ends before the window starts is not
+    /// counted at all, so an occurrence far from the window costs nothing
+    /// however often its alarm repeats.
+    private func ring(_ alarm: Alarm, from first: Int64, zone: ZoneRules, within window: Range<Int64>, _ body: (Int64, Int) -> Void) {
+        guard first < window.upperBound else { return }
+        if first >= window.lowerBound { body(first, 0) }
         guard let interval = alarm.repeatInterval, alarm.repeatCount > 0 else { return }
+        let (span, overflow) = Int64(alarm.repeatCount).multipliedReportingOverflow(by: max(interval.roughSeconds, 0))
+        if !overflow, first.addingReportingOverflow(span).partialValue + 86_400 < window.lowerBound { return }
         var t = first
         for k in 1...alarm.repeatCount {
             t = Self.advance(t, by: interval, on: zone)
-            body(t, k)
+            if t >= window.upperBound { return }
+            if t >= window.lowerBound { body(t, k) }
         }
     }
 }
