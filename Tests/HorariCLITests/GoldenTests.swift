@@ -103,6 +103,11 @@ let goldenCases: [GoldenCase] = {
         GoldenCase("league-list", ["list", "--from", "2026-10-01", "--calendar", "$FIXTURES/league.ics", "--today", "2026-09-01", "--color", "never"]),
         GoldenCase("league-list-color", ["list", "--from", "2026-10-01", "--calendar", "$FIXTURES/league.ics", "--today", "2026-09-01", "--color", "always"], environment: always),
         GoldenCase("league-list-json", ["list", "--from", "2026-10-01", "--limit", "3", "--calendar", "$FIXTURES/league.ics", "--today", "2026-09-01", "--format", "json"]),
+        // Reminders (issue 31, 1): a member's booked classes and a coach's sessions with a default; one too far away refused.
+        GoldenCase("alarms-member-default", ["alarms", "--member", "marta", "--from", "2026-11-23", "--to", "2026-11-30", "--default", "-PT1H", "--calendar", "$SAMPLE"]),
+        GoldenCase("alarms-coach-json", ["alarms", "--coach", "marc", "--from", "2026-11-23", "--to", "2026-11-30", "--default", "-PT30M", "--format", "json", "--calendar", "$SAMPLE"]),
+        GoldenCase("add-alarm-too-far", ["add", "Physio", "--start", "2026-11-25 12:00", "--alarm", "-P9999W"] + work, unchanged: true),
+        GoldenCase("add-alarm", ["add", "Physio", "--start", "2026-11-25 12:00", "--minutes", "45", "--alarm", "-PT30M", "--id", "physio"] + work),
         GoldenCase("view-wrong-date", ["day", "2026-02-30"] + sample),
         GoldenCase("view-missing-file", ["week", "--calendar", "$WORK/nowhere.ics"]),
         // Events and tasks.
