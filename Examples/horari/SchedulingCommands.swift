@@ -584,9 +584,10 @@ struct Classes: AsyncParsableCommand {
                   horari classes policy --window 14 --cutoff 12 --weekly-limit 3
                   horari classes policy --cutoff none
                 """)
-        @Option(help: "How many days ahead a place can be booked, or 'none'.") var window: String?
-        @Option(help: "How many hours before the start a place can no longer be given up, or 'none'.") var cutoff: String?
-        @Option(help: "The most places a member may hold in one week, or 'none'.") var weeklyLimit: String?
+        // `.unconditional`: a mistyped -3 reaches the command's own check ("cannot be negative"), not "missing value".
+        @Option(parsing: .unconditional, help: "How many days ahead a place can be booked, or 'none'.") var window: String?
+        @Option(parsing: .unconditional, help: "How many hours before the start a place can no longer be given up, or 'none'.") var cutoff: String?
+        @Option(parsing: .unconditional, help: "The most places a member may hold in one week, or 'none'.") var weeklyLimit: String?
         @OptionGroup var book: BookOptions
 
         func run() async throws {

@@ -81,7 +81,7 @@ extension Coaches {
         @Option(help: "A new e-mail address ('' for none).") var email: String?
         func validate() throws { try checkTypedEmail(email) }
         @Option(help: "New weekly hours, replacing all of them: weekdays then ranges; repeat for other days.") var hours: [String] = []
-        @Option(help: "Minutes kept free between two sessions.") var buffer: Int?
+        @Option(parsing: .unconditional, help: "Minutes kept free between two sessions.", transform: WholeNumber.buffer) var buffer: Int?
         @Option(help: "A new colour (a CSS name or #RRGGBB, not red; '' for none).") var color: String?
         @OptionGroup var book: BookOptions
 
@@ -258,8 +258,8 @@ extension Classes {
         @Argument(help: "The class's ID.") var id: String
         @Option(help: "The first date the change applies to, YYYY-MM-DD.") var from: String
         @Option(help: "A new start, HH:MM.") var time: String?
-        @Option(help: "A new length in minutes.") var minutes: Int?
-        @Option(help: "A new number of places.") var capacity: Int?
+        @Option(parsing: .unconditional, help: "A new length in minutes.", transform: WholeNumber.minutes) var minutes: Int?
+        @Option(parsing: .unconditional, help: "A new number of places.", transform: WholeNumber.places) var capacity: Int?
         @Option(help: "A new room ('' for none).") var location: String?
         @Option(help: "A new instructor ('' for none).") var instructor: String?
         @Option(help: "New weekdays, such as MO,WE.") var days: String?
