@@ -61,11 +61,13 @@ struct Alarms: AsyncParsableCommand {
             let b = try await book.read()
             clock = try book.clock(for: b).display
             let (start, end) = try window(on: clock)
+            // The records' own reminders (a VALARM set in another program) ring too.
+            let records = try await loadExistingCalendar(try book.place, quiet: true, libical: false).calendar
             do {
                 if let member {
-                    report = try b.alarms(member: member, from: start, to: end, defaults: defaultAlarms)
+                    report = try b.alarms(member: member, from: start, to: end, defaults: defaultAlarms, remindersIn: records)
                 } else {
-                    report = try b.alarms(coach: coach ?? "", from: start, to: end, defaults: defaultAlarms)
+                    report = try b.alarms(coach: coach ?? "", from: start, to: end, defaults: defaultAlarms, remindersIn: records)
                 }
             } catch { throw CLIError(error.description) }
         } else {

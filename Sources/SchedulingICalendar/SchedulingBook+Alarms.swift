@@ -1,6 +1,7 @@
 import CalendarCore
 import CalendarScheduling
 import Foundation
+import ICalendarKit
 
 extension SchedulingBook {
     /// The moments a member's reminders go off: for their own booked classes
@@ -12,8 +13,10 @@ extension SchedulingBook {
     /// let due = try book.alarms(member: "marta", from: now, to: nextWeek, defaults: [hourBefore])
     /// ```
     ///
-    /// A booked class carries no `VALARM` of its own, so `defaults` is what
-    /// rings (the app's setting, such as one hour before every booked class).
+    /// The book keeps no `VALARM`, so `defaults` is what rings (the app's
+    /// setting, such as one hour before every booked class);
+    /// ``alarms(member:from:to:defaults:remindersIn:)`` also rings the
+    /// reminders the calendar's records hold.
     /// - Parameters:
     ///   - memberID: the member.
     ///   - from: the start of the window.
@@ -57,5 +60,60 @@ extension SchedulingBook {
     /// - Throws: `SchedulingError.unknownCoach(_:)`.
     public func alarms(coach coachID: String, in window: DateInterval, defaults: [Alarm]) throws(SchedulingError) -> AlarmReport {
         try alarms(coach: coachID, from: window.start, to: window.end, defaults: defaults)
+    }
+
+    /// The moments a member's reminders go off, as
+    /// ``alarms(member:from:to:defaults:)``, with the reminders the
+    /// calendar's records of their classes hold: a `VALARM` on the
+    /// occurrence's own instance, else on its class (an instance is a whole
+    /// component, RFC 5545 §3.8.4.4: one without a `VALARM` rings only the
+    /// defaults). A reminder a member's app or the gym set in another
+    /// program rings here too.
+    /// - Parameters:
+    ///   - memberID: the member.
+    ///   - from: the start of the window.
+    ///   - to: its end (exclusive).
+    ///   - defaults: the alarms every booked class with none of its own has.
+    ///   - calendar: the calendar the book was read from.
+    /// - Throws: `SchedulingError.unknownMember(_:)`.
+    public func alarms(member memberID: String, from: Date, to: Date, defaults: [Alarm], remindersIn calendar: ICalendar) throws(SchedulingError) -> AlarmReport {
+        var classes: [String: [CalendarItem]] = [:]
+        for item in calendar.items where item.properties.contains(where: { $0.name == Names.capacity }) {
+            let id = item.properties.first { $0.name == Names.classPart }?.value ?? item.uid
+            classes[id, default: []].append(item)
+        }
+        let held = try memberSchedule(member: memberID).items.filter { $0.status == .confirmed }.map { item in
+            guard let id = classOccurrence(exportedAs: item), let records = classes[id.classID] else { return item }
+            var item = item
+            let instance = records.lazy.flatMap(\.overrides).first { bookWall($0.recurrenceID).date == id.date }
+            let master = records.first { $0.uid == id.classID } ?? records.first
+            item.components = (instance?.item.components ?? master?.components ?? []).filter { $0.name == "VALARM" }
+            return item
+        }
+        return Schedule(items: held, onBookZone: timeZone).alarms(from: from, to: to, floatingZone: timeZone, defaults: defaults)
+    }
+
+    /// The moments a coach's reminders go off, as
+    /// ``alarms(coach:from:to:defaults:)``, with the reminders the
+    /// calendar's records of their sessions hold (a `VALARM` the coach set
+    /// on one in Apple Calendar, say); `defaults` for the others.
+    /// - Parameters:
+    ///   - coachID: the coach.
+    ///   - from: the start of the window.
+    ///   - to: its end (exclusive).
+    ///   - defaults: the alarms every session with none of its own has.
+    ///   - calendar: the calendar the book was read from.
+    /// - Throws: `SchedulingError.unknownCoach(_:)`.
+    public func alarms(coach coachID: String, from: Date, to: Date, defaults: [Alarm], remindersIn calendar: ICalendar) throws(SchedulingError) -> AlarmReport {
+        let sessions = try sessions(coach: coachID)
+        let ids = Set(sessions.map(\.id))
+        var reminders: [String: [ContentComponent]] = [:]
+        for item in calendar.items where ids.contains(item.uid) { reminders[item.uid] = item.components.filter { $0.name == "VALARM" } }
+        let items = sessions.map { session in
+            var item = calendarItem(for: session)
+            item.components = reminders[session.id] ?? []
+            return item
+        }
+        return Schedule(items: items, onBookZone: timeZone).alarms(from: from, to: to, floatingZone: timeZone, defaults: defaults)
     }
 }

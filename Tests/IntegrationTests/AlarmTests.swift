@@ -189,4 +189,49 @@ struct AlarmTests {
         let window = DateInterval(start: try Gym.now("2026-11-23 00:00"), end: try Gym.now("2026-11-30 00:00"))
         #expect(try book.alarms(coach: "marc", in: window, defaults: [before]).instants.map(\.occurrence.uid) == ["s1"])
     }
+
+    @Test("the reminders the calendar's records hold ring for their member and their coach: a session's own, a class's, an instance's own in its place; defaults for the rest")
+    func recordsReminders() throws {
+        var book = try Gym.book()
+        let now = try Gym.now("2026-11-20 10:00")
+        try book.addSession(id: "s1", coach: "marc", client: "anna", start: try Gym.at("2026-11-24 10:00"), duration: .minutes(60), now: now)
+        try book.addSession(id: "s2", coach: "marc", client: "pau", start: try Gym.at("2026-11-25 10:00"), duration: .minutes(60), now: now)
+        for date in ["2026-11-23", "2026-11-25"] { _ = try book.book(member: "marta", classID: "yoga", on: try Gym.day(date), now: now) }
+        var calendar = ICalendar(items: [])
+        calendar.setScheduling(book)
+        // As another program sets them: on the session, on the class, on one instance.
+        func alarm(_ what: String, _ minutes: Int) throws -> ContentComponent {
+            try #require(try ICalendarImporter().importCalendar(from: ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//T//EN", "BEGIN:VEVENT", "UID:x",
+                "DTSTAMP:20260101T000000Z", "DTSTART:20260101T000000Z", "BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:\(what)", "TRIGGER:-PT\(minutes)M",
+                "END:VALARM", "END:VEVENT", "END:VCALENDAR", ""].joined(separator: "\r\n")).calendar.items.first?.components.first)
+        }
+        for i in calendar.items.indices {
+            switch calendar.items[i].uid {
+            case "s1": calendar.items[i].components = [try alarm("Anna soon", 180)]
+            case "yoga":
+                calendar.items[i].components = [try alarm("Yoga soon", 120)]
+                let j = try #require(calendar.items[i].overrides.firstIndex { $0.recurrenceID.icalValue == "20261123T183000" })
+                calendar.items[i].overrides[j].item.components = [try alarm("Yoga on the 23rd", 15)]
+            default: break
+            }
+        }
+        let read = try ICalendarImporter().importCalendar(from: ICalendarExporter().export(calendar)).calendar
+        let week = (try Gym.now("2026-11-23 00:00"), try Gym.now("2026-11-30 00:00"))
+        let hour = try Alarm(.before(.hours(1)), message: "Reminder")
+        let coach = try book.alarms(coach: "marc", from: week.0, to: week.1, defaults: [hour], remindersIn: read)
+        #expect(coach.instants.map { "\($0.occurrence.uid) \($0.alarm.message ?? "") \($0.isDefault)" } == ["s1 Anna soon false", "s2 Reminder true"])
+        #expect(coach.instants.first?.time == (try Gym.now("2026-11-24 07:00")))
+        // Her instance of the 23rd rings its own; the 25th's instance (her booking, written by the book after the class's
+        // reminder was set elsewhere) has none of its own, so the defaults ring for it, as RFC 5545 §3.8.4.4 reads it.
+        let marta = try book.alarms(member: "marta", from: week.0, to: week.1, defaults: [hour], remindersIn: read)
+        #expect(marta.instants.map { "\($0.alarm.message ?? "") \($0.isDefault)" } == ["Yoga on the 23rd false", "Reminder true"])
+        #expect(marta.instants.first?.time == (try Gym.now("2026-11-23 18:15")))
+        // Written back by the book, a booking keeps the reminders, and a new instance repeats its class's.
+        var again = try read.schedulingBook()
+        _ = try again.book(member: "marta", classID: "yoga", on: try Gym.day("2026-11-30"), now: now)
+        var written = read
+        written.setScheduling(again)
+        let december = try again.alarms(member: "marta", from: try Gym.now("2026-11-30 00:00"), to: try Gym.now("2026-12-01 00:00"), defaults: [hour], remindersIn: written)
+        #expect(december.instants.map { "\($0.alarm.message ?? "") \($0.isDefault)" } == ["Yoga soon false"])
+    }
 }
