@@ -344,17 +344,14 @@ extension Import {
     func refuseMessagesAboutTheBook(_ incoming: ICalendar, into calendar: ICalendar, target: CalendarPlace) throws {
         let method = incoming.method?.uppercased()
         let isMessage = method.map { $0 != "PUBLISH" } ?? false
-        guard isMessage || incoming.items.contains(where: { !$0.hasMaster }),
-              let book = try? calendar.schedulingBook(defaultTimeZone: calendarZoneName(of: calendar)) else { return }
+        guard isMessage || incoming.items.contains(where: { !$0.hasMaster }) else { return }
+        // The book's records by their marks, not by reading the book: one
+        // record it cannot read must not let the message through.
+        var records: [String: CalendarItem] = [:]
+        for item in calendar.items where SchedulingBook.isSchedulingItem(item) { records[item.uid] = item }
         for item in incoming.items where isMessage || !item.hasMaster {
-            let what: String
-            if book.classTimetable.classesByID[item.uid] != nil {
-                what = "the book's class ‘\(item.uid)’"
-            } else if book.coachSessions.sessionsByID[item.uid] != nil {
-                what = "the book's session ‘\(item.uid)’"
-            } else {
-                continue
-            }
+            guard let record = records[item.uid] else { continue }
+            let what = "the book's \(record.recurrenceRules.isEmpty ? "session" : "class") ‘\(item.uid)’"
             let kind = method.map { "is a METHOD:\($0) message about \(what) (what the book sends people, not a change to the book)" }
                 ?? "holds only \(item.overrides.count == 1 ? "an occurrence" : "occurrences") of \(what), as a message about one does (merged, it would take the place of the book's own, with its roster)"
             throw CLIError("\(file) \(kind); bookings change with `horari book` and `horari cancel`, and a person's answer is imported as it comes back (METHOD:REPLY); nothing was changed in \(target.name)")

@@ -259,7 +259,8 @@ extension Classes {
         @Option(help: "The first date the change applies to, YYYY-MM-DD.") var from: String
         @Option(help: "A new start, HH:MM.") var time: String?
         @Option(parsing: .unconditional, help: "A new length in minutes.", transform: WholeNumber.minutes) var minutes: Int?
-        @Option(parsing: .unconditional, help: "A new number of places.", transform: WholeNumber.places) var capacity: Int?
+        // `.unconditional`: -3 reaches the book's own refusal, as 0 does (issue 28, 19).
+        @Option(parsing: .unconditional, help: "A new number of places.") var capacity: Int?
         @Option(help: "A new room ('' for none).") var location: String?
         @Option(help: "A new instructor ('' for none).") var instructor: String?
         @Option(help: "New weekdays, such as MO,WE.") var days: String?

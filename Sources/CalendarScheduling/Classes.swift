@@ -150,7 +150,7 @@ public struct ClassOccurrence: Hashable, Sendable, Codable, Identifiable {
     /// Members waiting for a place.
     public var waiting: Int
     /// The closure that cancels it, when the gym is closed that day
-    /// (``SchedulingBook/close(_:)``); `nil` otherwise.
+    /// (``SchedulingBook/close(_:now:)``); `nil` otherwise.
     public var closure: GymClosure? = nil
 
     /// Places still free.

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// While the gym is closed no class meets (every occurrence on those dates
 /// reads as cancelled, ``ClassOccurrence/closure``), no place can be booked
-/// and no session starts. Closing is ``SchedulingBook/close(_:)``; opening
+/// and no session starts. Closing is ``SchedulingBook/close(_:now:)``; opening
 /// again, ``SchedulingBook/open(from:through:)``.
 ///
 /// ```swift
@@ -252,8 +252,9 @@ extension SchedulingBook {
     /// Sessions already booked on those dates stay: a coach may train a
     /// client elsewhere; ``sessions(coach:client:)`` still lists them.
     /// With `now`, a closure must start today or later on the book's
-    /// clocks: one over days gone by would cancel classes that took place
-    /// and release the places members held at them, their history.
+    /// clocks, and today only while no class has met yet: one over days gone
+    /// by would cancel classes that took place and release the places
+    /// members held at them, their history.
     /// - Parameters:
     ///   - closure: the dates and the reason.
     ///   - now: the time of the request; `nil` takes any dates (a book being restored).
@@ -266,6 +267,14 @@ extension SchedulingBook {
             let today = wall(Self.seconds(now)).date
             guard closure.first >= today else {
                 throw .invalid(field: .closure, reason: "\(closure.first) has passed (today is \(today) on the gym's clocks): close from today on, so the classes that took place keep who came")
+            }
+            // Today only if no class has met yet: a closure takes the whole day.
+            if closure.first == today {
+                let started = classTimetable.classesByID.keys.sorted().compactMap { id in try? occurrence(classID: id, on: today) }
+                    .filter { !$0.isCancelled && $0.start.date == today && $0.startSeconds <= Self.seconds(now) }
+                if let first = started.min(by: { $0.startSeconds < $1.startSeconds }) {
+                    throw .invalid(field: .closure, reason: "\(first.title) met today already at \(String(format: "%02d:%02d", first.start.hour, first.start.minute)) and keeps who came: close from tomorrow, \(today.adding(days: 1)), and cancel today's later classes one by one")
+                }
             }
         }
         return try classTimetable.close(closure)

@@ -244,7 +244,7 @@ public struct Session: Hashable, Sendable, Codable, Identifiable {
     /// message, so that the client's calendar takes the newest.
     public var sequence: Int
     /// The client's answer to the last invitation they were sent
-    /// (``SchedulingBook/recordAnswer(_:ofSession:coach:)``); `nil`
+    /// (``SchedulingBook/recordAnswer(_:ofSession:coach:answeredAt:)``); `nil`
     /// until one comes back, and again once the session changes and they are asked anew.
     public var answer: AttendeeAnswer? = nil
     /// When the client gave ``answer`` (their reply's `DTSTAMP`), when known:

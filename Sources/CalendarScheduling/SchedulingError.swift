@@ -65,7 +65,7 @@ public enum SchedulingError: HorariError, Hashable, Sendable {
     /// The member holds as many places in that week as the
     /// ``ClassBookingPolicy`` allows.
     case weeklyLimitReached(member: String, limit: Int, weekOf: LocalDate)
-    /// The gym is closed on that date (``SchedulingBook/close(_:)``):
+    /// The gym is closed on that date (``SchedulingBook/close(_:now:)``):
     /// `what` (a class's title, or "a session") cannot take place, be
     /// booked, moved or cancelled there.
     case gymClosed(what: String, date: LocalDate, closure: GymClosure)

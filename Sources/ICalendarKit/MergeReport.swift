@@ -52,9 +52,10 @@ extension ICalendar {
     ///
     /// An incoming item that is only instances of a series (no master of
     /// its own: an invitation to one occurrence, RFC 5546 §4.4) merges into
-    /// the series this calendar holds instance by instance — each replaces
-    /// ours of the same `RECURRENCE-ID` when newer, or is added — and never
-    /// replaces the series: taken whole, it deleted every other occurrence.
+    /// what this calendar holds instance by instance — each replaces ours of
+    /// the same instance when newer, or is added — and never replaces the
+    /// series: taken whole, it deleted every other occurrence. A series
+    /// arriving where this calendar holds only instances keeps them.
     ///
     /// A custom `TZID` both calendars define, with different rules, is kept
     /// apart: the incoming zone and every incoming time in it take a new
@@ -119,12 +120,25 @@ extension ICalendar {
             guard i < ownCount, !matched[i] else { continue }
             matched[i] = true
             let old = items[i]
-            // Only instances of a series we hold (an invitation to one
-            // occurrence, RFC 5546 §3.2.2.2, or a file of overrides): they
-            // join the series instance by instance; they never replace it.
-            if !new.hasMaster, old.hasMaster {
-                switch Self.takeInstances(of: new, into: &items[i]) {
-                case .orderedDescending: report.updated.append(new.uid)
+            // Only instances (an invitation to one occurrence, RFC 5546
+            // §3.2.2.2, or a file of overrides), or a series where we hold
+            // only instances: they join what we hold instance by instance,
+            // and no instance is lost to a whole-item replacement.
+            if !new.hasMaster || !old.hasMaster {
+                var merged = old
+                var outcome = ComparisonResult.orderedDescending
+                if !new.hasMaster {
+                    outcome = Self.takeInstances(of: new, into: &merged, zones: zones)
+                } else {
+                    // The series arrives where we hold only instances: it is
+                    // taken, with ours where it has none or ours are newer.
+                    merged = new
+                    Self.takeInstances(of: old, into: &merged, zones: zones)
+                }
+                switch outcome {
+                case .orderedDescending:
+                    items[i] = merged
+                    report.updated.append(new.uid)
                 case .orderedAscending: report.keptNewer.append(new.uid)
                 case .orderedSame: report.unchanged.append(new.uid)
                 }
@@ -282,23 +296,35 @@ extension ICalendar {
         return incoming
     }
 
-    /// Orders two versions of one item: descending when `a` is newer.
-    /// Takes the instances of `new` (an item with no master of its own)
-    /// into `series`: each replaces ours of the same `RECURRENCE-ID` when it
-    /// is a newer version (``compareVersions(_:_:)``), or is added when we
-    /// have none. Descending when one was taken, ascending when all were
-    /// older, same when each was one we hold.
-    static func takeInstances(of new: CalendarItem, into series: inout CalendarItem) -> ComparisonResult {
+    /// Takes the instances of `new` into `series`, one by one, as RFC 5546
+    /// §2.1.5 orders versions of one instance:
+    /// - one of the same instant as ours (a `RECURRENCE-ID` in UTC names the
+    ///   same instance as ours with a `TZID`) replaces it when it is a newer
+    ///   version (``compareVersions(_:_:)``) and of the same range: a single
+    ///   instance never replaces a `RANGE=THISANDFUTURE` change, whose shift
+    ///   of every later instance would be lost, nor the other way round;
+    /// - one we have none of is added, unless it is older than our series
+    ///   (a lower `SEQUENCE`) for a date the series no longer produces (an
+    ///   `EXDATE` since): an old invitation does not bring back a cancelled date.
+    /// - Returns: descending when one was taken, ascending when all were older, same when each was one we hold.
+    @discardableResult
+    static func takeInstances(of new: CalendarItem, into series: inout CalendarItem, zones: ZoneTable) -> ComparisonResult {
+        func instant(_ t: CalendarTime) -> Int64? { try? t.epochSeconds(floatingIn: .utc, zones: zones) }
         var taken = false, older = false
         for o in new.overrides {
-            guard let j = series.overrides.firstIndex(where: { $0.recurrenceID == o.recurrenceID }) else {
+            let at = instant(o.recurrenceID)
+            guard let j = series.overrides.firstIndex(where: { $0.recurrenceID == o.recurrenceID || (at != nil && instant($0.recurrenceID) == at) }) else {
+                if series.hasMaster, o.item.sequence < series.sequence, !series.produces(o.recurrenceID, zones: zones) {
+                    older = true
+                    continue
+                }
                 series.overrides.append(o)
                 taken = true
                 continue
             }
             let ours = series.overrides[j]
-            guard ours.thisAndFuture != o.thisAndFuture || !ours.item.hasSameContent(as: o.item) else { continue }
-            if compareVersions(o.item, ours.item) == .orderedDescending {
+            if ours.thisAndFuture == o.thisAndFuture, ours.item.hasSameContent(as: o.item) { continue }
+            if ours.thisAndFuture == o.thisAndFuture, compareVersions(o.item, ours.item) == .orderedDescending {
                 series.overrides[j] = o
                 taken = true
             } else {
@@ -308,6 +334,7 @@ extension ICalendar {
         return taken ? .orderedDescending : older ? .orderedAscending : .orderedSame
     }
 
+    /// Orders two versions of one item: descending when `a` is newer.
     static func compareVersions(_ a: CalendarItem, _ b: CalendarItem) -> ComparisonResult {
         if a.sequence != b.sequence { return a.sequence > b.sequence ? .orderedDescending : .orderedAscending }
         func seconds(_ t: CalendarTime?) -> Int64 { t.flatMap { try? $0.epochSeconds(floatingIn: .utc) } ?? .min }

@@ -117,12 +117,15 @@ extension ICalendar {
             guard let old = ours[item.uid] else { return item }
             var item = item
             Self.keepForeign(of: old, in: &item)
+            let classReminders = Self.reminders(of: item)
+            let instances = Dictionary(old.overrides.map { ($0.recurrenceID, $0) }, uniquingKeysWith: { a, _ in a })
             item.overrides = item.overrides.map { o in
                 var o = o
-                if let was = old.overrides.first(where: { $0.recurrenceID == o.recurrenceID }) {
+                if let was = instances[o.recurrenceID] {
                     Self.keepForeign(of: was.item, in: &o.item)
-                } else if o.item.components.isEmpty {
-                    o.item.components = old.components.filter { $0.name == "VALARM" }
+                } else if Self.reminders(of: o.item).isEmpty {
+                    // A new instance holds its members; it rings as its class does.
+                    o.item.components += classReminders
                 }
                 return o
             }
@@ -131,13 +134,29 @@ extension ICalendar {
         return kept
     }
 
-    /// Puts on `item` the subcomponents and properties of `old` the book does not write.
+    /// Properties another program writes in place of a field the book
+    /// writes (Apple's structured location, `GEO`, Outlook's HTML
+    /// description, a colour): kept, they would show the old room or notes
+    /// after the book changed them.
+    private static let shadowingFields: Set<String> = ["GEO", "X-APPLE-STRUCTURED-LOCATION", "X-ALT-DESC", "COLOR", "X-APPLE-CALENDAR-COLOR"]
+
+    /// An item's `VALARM`s.
+    private static func reminders(of item: CalendarItem) -> [ContentComponent] { item.components.filter { $0.name == "VALARM" } }
+
+    /// Puts on `item` the subcomponents and properties of `old` the book does
+    /// not write. A reminder at a moment of its own (`TRIGGER;VALUE=DATE-TIME`)
+    /// stays only while the item keeps its time: it was set for that time.
     private static func keepForeign(of old: CalendarItem, in item: inout CalendarItem) {
-        if item.components.isEmpty { item.components = old.components }
+        if item.components.isEmpty {
+            let moved = old.start != item.start
+            item.components = old.components.filter { c in
+                !(moved && c.name == "VALARM" && c.properties.contains { $0.name == "TRIGGER" && $0.parameter("VALUE")?.uppercased() == "DATE-TIME" })
+            }
+        }
         let written = Set(item.properties.map(\.name))
         let bookOwn: Set<String> = ["ATTENDEE", "ORGANIZER"]
         item.properties.append(contentsOf: old.properties.filter { p in
-            !p.name.hasPrefix("X-HORARI-") && !bookOwn.contains(p.name) && !written.contains(p.name)
+            !p.name.hasPrefix("X-HORARI-") && !bookOwn.contains(p.name) && !shadowingFields.contains(p.name) && !written.contains(p.name)
         })
     }
 }

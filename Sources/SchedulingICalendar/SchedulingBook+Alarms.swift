@@ -64,11 +64,12 @@ extension SchedulingBook {
 
     /// The moments a member's reminders go off, as
     /// ``alarms(member:from:to:defaults:)``, with the reminders the
-    /// calendar's records of their classes hold: a `VALARM` on the
-    /// occurrence's own instance, else on its class (an instance is a whole
-    /// component, RFC 5545 §3.8.4.4: one without a `VALARM` rings only the
-    /// defaults). A reminder a member's app or the gym set in another
-    /// program rings here too.
+    /// calendar's records of their classes hold: the `VALARM`s of the
+    /// occurrence's own instance, else of its class. (RFC 5545 §3.8.4.4 makes
+    /// an instance a whole component, which rings only its own; but a booked
+    /// occurrence's instance is the book's, written to hold its members, and
+    /// a reminder the gym sets on the class later is meant for them too.)
+    /// A reminder set in another program rings here too.
     /// - Parameters:
     ///   - memberID: the member.
     ///   - from: the start of the window.
@@ -87,7 +88,8 @@ extension SchedulingBook {
             var item = item
             let instance = records.lazy.flatMap(\.overrides).first { bookWall($0.recurrenceID).date == id.date }
             let master = records.first { $0.uid == id.classID } ?? records.first
-            item.components = (instance?.item.components ?? master?.components ?? []).filter { $0.name == "VALARM" }
+            let own = (instance?.item.components ?? []).filter { $0.name == "VALARM" }
+            item.components = own.isEmpty ? (master?.components ?? []).filter { $0.name == "VALARM" } : own
             return item
         }
         return Schedule(items: held, onBookZone: timeZone).alarms(from: from, to: to, floatingZone: timeZone, defaults: defaults)

@@ -245,6 +245,11 @@ struct ClosureTests {
         #expect(book == before)
         let fromToday = try GymClosure(first: Gym.day("2026-12-24"), last: Gym.day("2026-12-26"), reason: "Christmas")
         #expect(try book.close(fromToday, now: christmasEve).cancelled == [.init(classID: "spin", date: try Gym.day("2026-12-25"))])
+        // Today, once a class has met, is refused too: the closure takes the whole day.
+        let monday = try GymClosure(first: Gym.day("2026-12-28"), last: Gym.day("2026-12-28"), reason: "Pipes")
+        guard case .invalid(.closure, let met)? = refusal({ try book.close(monday, now: try Gym.now("2026-12-28 20:00")) }) else { Issue.record("closed after Yoga met"); return }
+        #expect(met == "Yoga met today already at 18:30 and keeps who came: close from tomorrow, 2026-12-29, and cancel today's later classes one by one")
+        #expect(try book.close(monday, now: try Gym.now("2026-12-28 09:00")).cancelled == [.init(classID: "yoga", date: try Gym.day("2026-12-28"))])
         #expect(try book.roster(classID: "yoga", on: Gym.day("2026-12-23")).confirmed == ["marta", "oriol", "nuria"])
     }
 

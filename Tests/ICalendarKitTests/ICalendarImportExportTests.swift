@@ -319,6 +319,48 @@ struct ICalendarImportExportTests {
         #expect(ours.merge(moved).unchanged == ["guid-1@example.com"])
         #expect(ours.merge(try instance(sequence: 0, day: "02")).keptNewer == ["guid-1@example.com"])
         #expect(ours.items[0].overrides.map(\.item.sequence) == [1])
+        // The same instance named in another zone (17:00 in New York is 21:00 UTC in July) replaces ours, not a second one.
+        let newYork = try calendar([
+            "BEGIN:VEVENT", "UID:guid-1@example.com", "RECURRENCE-ID;TZID=America/New_York:19970701T170000", "SEQUENCE:2",
+            "SUMMARY:IETF Calendaring Working Group Meeting", "DTSTART:19970704T210000Z", "DTEND:19970704T220000Z", "DTSTAMP:19970627T093000Z", "END:VEVENT",
+        ])
+        #expect(ours.merge(newYork).updated == ["guid-1@example.com"])
+        #expect(ours.items[0].overrides.map(\.item.sequence) == [2])
+        // A single instance does not replace a change of this and every later one.
+        var shifted = try calendar([
+            "BEGIN:VEVENT", "UID:s", "RRULE:FREQ=DAILY;COUNT=5", "DTSTART:20261123T090000Z", "DURATION:PT1H", "SUMMARY:S", "DTSTAMP:20261101T000000Z", "END:VEVENT",
+            "BEGIN:VEVENT", "UID:s", "RECURRENCE-ID;RANGE=THISANDFUTURE:20261124T090000Z", "DTSTART:20261124T100000Z", "DURATION:PT1H", "SUMMARY:S",
+            "SEQUENCE:1", "DTSTAMP:20261101T000000Z", "END:VEVENT",
+        ])
+        let single = try calendar(["BEGIN:VEVENT", "UID:s", "RECURRENCE-ID:20261124T090000Z", "DTSTART:20261124T110000Z", "DURATION:PT1H", "SUMMARY:S",
+                                   "SEQUENCE:2", "DTSTAMP:20261102T000000Z", "END:VEVENT"])
+        #expect(shifted.merge(single).keptNewer == ["s"] && shifted.items[0].overrides.map(\.thisAndFuture) == [true])
+        // An old invitation for a date the series has cancelled since does not bring it back.
+        var cancelled = try calendar([
+            "BEGIN:VEVENT", "UID:c", "RRULE:FREQ=DAILY;COUNT=5", "EXDATE:20261124T090000Z", "DTSTART:20261123T090000Z", "DURATION:PT1H", "SUMMARY:C",
+            "SEQUENCE:2", "DTSTAMP:20261101T000000Z", "END:VEVENT",
+        ])
+        let stale = try calendar(["METHOD:REQUEST", "BEGIN:VEVENT", "UID:c", "RECURRENCE-ID:20261124T090000Z", "DTSTART:20261124T090000Z", "DURATION:PT1H",
+                                  "SUMMARY:C", "SEQUENCE:1", "DTSTAMP:20261020T000000Z", "END:VEVENT"])
+        #expect(cancelled.merge(stale).keptNewer == ["c"] && cancelled.items[0].overrides.isEmpty)
+    }
+
+    @Test("instances only on both sides (two invitations to one series) keep each other; the series arriving after them keeps them")
+    func instancesWithoutASeries() throws {
+        func invitation(_ lines: [String]) throws -> ICalendar {
+            try ICalendarImporter().importCalendar(from: (["BEGIN:VCALENDAR", "PRODID:-//Example/ExampleCalendarClient//EN", "VERSION:2.0", "METHOD:REQUEST", "BEGIN:VEVENT",
+                                                           "UID:guid-1@example.com", "SUMMARY:Call", "ORGANIZER:mailto:a@example.com"] + lines + ["END:VEVENT", "END:VCALENDAR", ""])
+                .joined(separator: "\r\n")).calendar
+        }
+        var ours = try invitation(["RECURRENCE-ID:19970701T210000Z", "DTSTART:19970703T210000Z", "DTEND:19970703T220000Z", "SEQUENCE:1", "DTSTAMP:19970626T093000Z"])
+        let august = try invitation(["RECURRENCE-ID:19970801T210000Z", "DTSTART:19970805T210000Z", "DTEND:19970805T220000Z", "SEQUENCE:1", "DTSTAMP:19970627T093000Z"])
+        #expect(ours.merge(august).updated == ["guid-1@example.com"])
+        #expect(ours.items.count == 1 && ours.items[0].overrides.count == 2, "the July instance stays")
+        let series = try invitation(["RRULE:FREQ=MONTHLY;BYMONTHDAY=1;COUNT=4", "DTSTART:19970601T210000Z", "DTEND:19970601T220000Z", "SEQUENCE:1", "DTSTAMP:19970628T093000Z"])
+        #expect(ours.merge(series).updated == ["guid-1@example.com"])
+        #expect(ours.items[0].hasMaster && ours.items[0].overrides.count == 2)
+        let starts = try Schedule(items: ours.items).occurrences(from: Date(timeIntervalSince1970: 864_000_000), to: Date(timeIntervalSince1970: 880_000_000)).map(\.start.icalValue)
+        #expect(starts == ["19970601T210000Z", "19970703T210000Z", "19970805T210000Z", "19970901T210000Z"])
     }
 
     @Test("a merge into a calendar with nothing of its own takes the incoming calendar's properties; one with its own keeps them and says which differ")

@@ -221,10 +221,10 @@ struct AlarmTests {
         let coach = try book.alarms(coach: "marc", from: week.0, to: week.1, defaults: [hour], remindersIn: read)
         #expect(coach.instants.map { "\($0.occurrence.uid) \($0.alarm.message ?? "") \($0.isDefault)" } == ["s1 Anna soon false", "s2 Reminder true"])
         #expect(coach.instants.first?.time == (try Gym.now("2026-11-24 07:00")))
-        // Her instance of the 23rd rings its own; the 25th's instance (her booking, written by the book after the class's
-        // reminder was set elsewhere) has none of its own, so the defaults ring for it, as RFC 5545 §3.8.4.4 reads it.
+        // Her instance of the 23rd rings its own; the 25th's (her booking, written before the class's reminder was
+        // set elsewhere) has none of its own and rings its class's, not the defaults.
         let marta = try book.alarms(member: "marta", from: week.0, to: week.1, defaults: [hour], remindersIn: read)
-        #expect(marta.instants.map { "\($0.alarm.message ?? "") \($0.isDefault)" } == ["Yoga on the 23rd false", "Reminder true"])
+        #expect(marta.instants.map { "\($0.alarm.message ?? "") \($0.isDefault)" } == ["Yoga on the 23rd false", "Yoga soon false"])
         #expect(marta.instants.first?.time == (try Gym.now("2026-11-23 18:15")))
         // Written back by the book, a booking keeps the reminders, and a new instance repeats its class's.
         var again = try read.schedulingBook()

@@ -257,6 +257,25 @@ struct SchedulingFileTests {
         }
     }
 
+    @Test("what stands in for a field the book writes (Apple's structured location, GEO, Outlook's HTML notes) goes when the book writes it; a reminder at a fixed moment goes when its session moves, one counted from its start stays")
+    func shadowsGo() throws {
+        var text = String(decoding: try Data(contentsOf: Self.sample), as: UTF8.self)
+        let from = try #require(text.range(of: "UID:s-anna-1126\r\n"))
+        let end = try #require(text.range(of: "END:VEVENT\r\n", range: from.upperBound..<text.endIndex))
+        text.insert(contentsOf: "GEO:41.37;2.14\r\nX-ALT-DESC;FMTTYPE=text/html:<p>Old notes</p>\r\nURL:https://example.com/plan\r\n"
+            + "BEGIN:VALARM\r\nACTION:DISPLAY\r\nDESCRIPTION:At noon\r\nTRIGGER;VALUE=DATE-TIME:20261126T110000Z\r\nEND:VALARM\r\n"
+            + "BEGIN:VALARM\r\nACTION:DISPLAY\r\nDESCRIPTION:An hour before\r\nTRIGGER:-PT1H\r\nEND:VALARM\r\n", at: end.lowerBound)
+        var calendar = try ICalendarImporter().importCalendar(from: text).calendar
+        var book = try calendar.schedulingBook()
+        _ = try book.moveSession("s-anna-1126", coach: "marc", to: try Gym.at("2026-11-27 10:00"), duration: nil, now: try Gym.now("2026-11-20 10:00"))
+        _ = try book.editSession("s-anna-1126", coach: "marc", location: "Sala 3", notes: "New notes")
+        calendar.setScheduling(book)
+        let anna = try #require(calendar.items.first { $0.uid == "s-anna-1126" })
+        #expect(Set(anna.properties.map(\.name)).isDisjoint(with: ["GEO", "X-ALT-DESC"]))
+        #expect(anna.properties.contains { $0.name == "URL" })
+        #expect(anna.components.compactMap { $0.properties.first { $0.name == "DESCRIPTION" }?.value } == ["An hour before"])
+    }
+
     @Test("two years of history: the same bytes as the whole-file change, in the middle of the rosters too")
     func historyGymSteps() throws {
         let (start, exporter) = try Self.historyGym()

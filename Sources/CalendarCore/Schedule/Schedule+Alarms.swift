@@ -192,7 +192,6 @@ extension Schedule {
         return zone.instant(forWall: wall) + Int64(offset.seconds)
     }
 
-    /// Calls `body` with the first time and each repetition.
     /// Calls `body` with each time an alarm goes off within `window`, and
     /// which repetition it is. Repetitions only go later: none is counted
     /// past the window's end, and an alarm whose last repetition (with a day

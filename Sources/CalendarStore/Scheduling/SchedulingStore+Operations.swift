@@ -100,7 +100,7 @@ extension SchedulingStore {
 
     /// Closes the gym on some dates: their class occurrences are cancelled
     /// and their places released; the report names the members to tell
-    /// (`SchedulingBook.close(_:)`).
+    /// (`SchedulingBook.close(_:now:)`).
     @discardableResult
     public func close(_ closure: GymClosure) async throws(SchedulingStoreError) -> ClosureReport {
         try await change { book in try book.close(closure, now: try now(book)) }
