@@ -117,13 +117,13 @@ extension ICalendar {
             guard let old = ours[item.uid] else { return item }
             var item = item
             Self.keepForeign(of: old, in: &item)
-            let classReminders = Self.reminders(of: item)
+            let classReminders = item.alarmComponents
             let instances = Dictionary(old.overrides.map { ($0.recurrenceID, $0) }, uniquingKeysWith: { a, _ in a })
             item.overrides = item.overrides.map { o in
                 var o = o
                 if let was = instances[o.recurrenceID] {
                     Self.keepForeign(of: was.item, in: &o.item)
-                } else if Self.reminders(of: o.item).isEmpty {
+                } else if !o.item.hasAlarms {
                     // A new instance holds its members; it rings as its class does.
                     o.item.components += classReminders
                 }
@@ -140,9 +140,6 @@ extension ICalendar {
     /// after the book changed them.
     private static let shadowingFields: Set<String> = ["GEO", "X-APPLE-STRUCTURED-LOCATION", "X-ALT-DESC", "COLOR", "X-APPLE-CALENDAR-COLOR"]
 
-    /// An item's `VALARM`s.
-    private static func reminders(of item: CalendarItem) -> [ContentComponent] { item.components.filter { $0.name == "VALARM" } }
-
     /// Puts on `item` the subcomponents and properties of `old` the book does
     /// not write. A reminder at a moment of its own (`TRIGGER;VALUE=DATE-TIME`)
     /// stays only while the item keeps its time: it was set for that time.
@@ -150,7 +147,7 @@ extension ICalendar {
         if item.components.isEmpty {
             let moved = old.start != item.start
             item.components = old.components.filter { c in
-                !(moved && c.name == "VALARM" && c.properties.contains { $0.name == "TRIGGER" && $0.parameter("VALUE")?.uppercased() == "DATE-TIME" })
+                !(moved && CalendarItem.isAlarm(c) && c.properties.contains { $0.name == "TRIGGER" && $0.parameter("VALUE")?.uppercased() == "DATE-TIME" })
             }
         }
         let written = Set(item.properties.map(\.name))

@@ -78,18 +78,17 @@ extension SchedulingBook {
     ///   - calendar: the calendar the book was read from.
     /// - Throws: `SchedulingError.unknownMember(_:)`.
     public func alarms(member memberID: String, from: Date, to: Date, defaults: [Alarm], remindersIn calendar: ICalendar) throws(SchedulingError) -> AlarmReport {
-        var classes: [String: [CalendarItem]] = [:]
+        // Each class's reminders, and its instances' own by date: found once, not once per booking.
+        var classes: [String: (reminders: [ContentComponent], instances: [LocalDate: [ContentComponent]])] = [:]
         for item in calendar.items where item.properties.contains(where: { $0.name == Names.capacity }) {
             let id = item.properties.first { $0.name == Names.classPart }?.value ?? item.uid
-            classes[id, default: []].append(item)
+            if item.uid == id || classes[id] == nil { classes[id, default: ([], [:])].reminders = item.alarmComponents }
+            for o in item.overrides where o.item.hasAlarms { classes[id, default: ([], [:])].instances[bookWall(o.recurrenceID).date] = o.item.alarmComponents }
         }
         let held = try memberSchedule(member: memberID).items.filter { $0.status == .confirmed }.map { item in
             guard let id = classOccurrence(exportedAs: item), let records = classes[id.classID] else { return item }
             var item = item
-            let instance = records.lazy.flatMap(\.overrides).first { bookWall($0.recurrenceID).date == id.date }
-            let master = records.first { $0.uid == id.classID } ?? records.first
-            let own = (instance?.item.components ?? []).filter { $0.name == "VALARM" }
-            item.components = own.isEmpty ? (master?.components ?? []).filter { $0.name == "VALARM" } : own
+            item.components = records.instances[id.date] ?? records.reminders
             return item
         }
         return Schedule(items: held, onBookZone: timeZone).alarms(from: from, to: to, floatingZone: timeZone, defaults: defaults)
@@ -110,7 +109,7 @@ extension SchedulingBook {
         let sessions = try sessions(coach: coachID)
         let ids = Set(sessions.map(\.id))
         var reminders: [String: [ContentComponent]] = [:]
-        for item in calendar.items where ids.contains(item.uid) { reminders[item.uid] = item.components.filter { $0.name == "VALARM" } }
+        for item in calendar.items where ids.contains(item.uid) { reminders[item.uid] = item.alarmComponents }
         let items = sessions.map { session in
             var item = calendarItem(for: session)
             item.components = reminders[session.id] ?? []

@@ -272,7 +272,7 @@ extension CalendarItem {
     package func readAlarms() -> (alarms: [Alarm], problems: [AlarmError]) {
         var found: [Alarm] = []
         var problems: [AlarmError] = []
-        for c in components where c.name.uppercased() == "VALARM" {
+        for c in components where Self.isAlarm(c) {
             do throws(AlarmError) {
                 let alarm = try Alarm(component: c)
                 if case .relative = alarm.trigger, isUndated {
@@ -290,7 +290,13 @@ extension CalendarItem {
     }
 
     /// Whether the item has alarms of its own (any `VALARM`).
-    public var hasAlarms: Bool { components.contains { $0.name.uppercased() == "VALARM" } }
+    public var hasAlarms: Bool { components.contains(where: Self.isAlarm) }
+
+    /// The item's `VALARM` components, as written (a bad one too).
+    package var alarmComponents: [ContentComponent] { components.filter(Self.isAlarm) }
+
+    /// Whether a subcomponent is a `VALARM`.
+    package static func isAlarm(_ component: ContentComponent) -> Bool { component.name.uppercased() == "VALARM" }
 
     /// Adds an alarm, written as its `VALARM` after the item's other components.
     public mutating func addAlarm(_ alarm: Alarm) {
