@@ -249,6 +249,7 @@ struct Import: AsyncParsableCommand {
         }
         var refused: [String] = []
         var occurrences: [ClassOccurrence.ID] = []
+        var left: [RecordLeft] = []
         let target = try calendarPlace(into)
         // A new calendar is created on one clock, once (Docs/TimeZones.md).
         let newZone = try Clock(named: timeZone ?? incoming.calendarZone(namedBy: ICalendar.bookZoneProperties) ?? Clock.systemZoneName, zones: incoming.zones).name
@@ -287,7 +288,9 @@ struct Import: AsyncParsableCommand {
                     occurrences = incoming.removeClassOccurrences(of: book)
                 }
                 progress.show("Merging \(incoming.items.count) items into \(target.name)…")
-                let report = calendar.merge(incoming, zoneNamedBy: ICalendar.bookZoneProperties)
+                // The book's records change only through the book (Docs/Storage.md).
+                let (report, recordsLeft) = calendar.importMerging(incoming, zoneNamedBy: ICalendar.bookZoneProperties)
+                left = recordsLeft
                 // The new calendar's clock. Not as X-WR-TIMEZONE unless it is the
                 // file's own: Google, Apple, x-wr-timezone and this library read
                 // floating times in an X-WR-TIMEZONE, so writing one the file did
@@ -317,6 +320,12 @@ struct Import: AsyncParsableCommand {
         }
         if !report.calendarPropertiesNotTaken.isEmpty {
             print("kept \(target.name)'s own \(report.calendarPropertiesNotTaken.joined(separator: ", ")); the file's differ")
+        }
+        let differing = left.filter { !$0.sameAsBook }
+        if !differing.isEmpty {
+            let names = differing.prefix(5).map(\.uid).joined(separator: ", ") + (differing.count > 5 ? ", …" : "")
+            print("left \(differing.count) record\(differing.count == 1 ? "" : "s") of the book as \(target.name) has \(differing.count == 1 ? "it" : "them") (\(names)): "
+                  + "classes, sessions, rosters and people change only through horari's own commands, which check the rules and tell who is concerned")
         }
         for uid in report.conflicts { print("conflict (same SEQUENCE and timestamps, kept ours): \(uid)") }
         for (tzid, renamed) in report.renamedZones.sorted(by: { $0.key < $1.key }) {

@@ -484,7 +484,7 @@ extension Substring {
 }
 
 extension String {
-    var trimmedValue: String {
+    package var trimmedValue: String {
         var s = Substring(self)
         while let f = s.first, f == " " || f == "\t" { s.removeFirst() }
         while let l = s.last, l == " " || l == "\t" { s.removeLast() }
