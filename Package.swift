@@ -37,6 +37,8 @@ let package = Package(
         .library(name: "CalendarScheduling", targets: ["CalendarScheduling"]),
         .library(name: "SchedulingICalendar", targets: ["SchedulingICalendar"]),
         .library(name: "CalendarStore", targets: ["CalendarStore"]),
+        // The BookStorage protocol's conformance suite, for an app to run against its own backend.
+        .library(name: "BookStorageConformance", targets: ["BookStorageConformance"]),
         .executable(name: "horari", targets: ["horari"]),
     ],
     // Off (`swift build --disable-default-traits`, or `traits: []` on the
@@ -56,6 +58,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         // `swift package generate-documentation` (the DocC catalogs in Sources/*/*.docc).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
+        // SQLite, the book's embedded store (SQLiteBookStorage): Debian's libsqlite3-dev, the system's on Apple platforms.
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         .target(name: "CalendarCore"),
@@ -76,7 +80,10 @@ let package = Package(
         .target(name: "CalendarStore", dependencies: [
             "CalendarCore", "ICalendarKit", "CalendarScheduling", "SchedulingICalendar",
             .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "GRDB", package: "GRDB.swift"),
         ]),
+        // The protocol's guarantees as checks an app runs against its own BookStorage (any test framework).
+        .target(name: "BookStorageConformance", dependencies: ["CalendarCore", "CalendarScheduling", "CalendarStore"]),
         // Not API: helpers shared by the tests and the benchmarks.
         .target(name: "_CalendarTestSupport"),
         // Not API: the test gym (a book with coaches, clients, members and
@@ -154,7 +161,7 @@ let package = Package(
         // Support/hostile_dav.py: a misbehaving WebDAV server the CalDAV tests start with python3.
         .testTarget(
             name: "CalendarStoreTests",
-            dependencies: ["CalendarCore", "ICalendarKit", "CalendarScheduling", "SchedulingICalendar", "CalendarStore", "_CalendarTestSupport", "_SchedulingTestSupport"],
+            dependencies: ["CalendarCore", "ICalendarKit", "CalendarScheduling", "SchedulingICalendar", "CalendarStore", "BookStorageConformance", "_CalendarTestSupport", "_SchedulingTestSupport"],
             exclude: ["Support/hostile_dav.py"]),
         .testTarget(
             name: "IntegrationTests",

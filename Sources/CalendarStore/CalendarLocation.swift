@@ -89,6 +89,12 @@ public struct CalendarStoreError: CodedError, Hashable, Sendable {
         public static let io = Code(rawValue: "io")
         /// The calling task was cancelled: the request under way was cancelled with it.
         public static let cancelled = Code(rawValue: "cancelled")
+        /// A database file that is not one, or is damaged (`SQLiteBookStorage`).
+        public static let notADatabase = Code(rawValue: "notADatabase")
+        /// A database a newer Horari wrote, with a schema this one does not know: refused, not changed.
+        public static let newerSchema = Code(rawValue: "newerSchema")
+        /// Another process held the database past the deadline.
+        public static let busy = Code(rawValue: "busy")
     }
 
     /// The kind of failure.
@@ -134,6 +140,9 @@ public struct CalendarStoreError: CodedError, Hashable, Sendable {
         case .io: 10
         case .cancelled: 11
         case .invalidSyncToken: 12
+        case .notADatabase: 13
+        case .newerSchema: 14
+        case .busy: 15
         default: 0
         }
     }

@@ -1,0 +1,298 @@
+import CalendarCore
+import CalendarScheduling
+import CalendarStore
+import Foundation
+
+/// The `BookStorage` protocol's guarantees as checks, for an app to run
+/// against its own backend from any test framework.
+///
+/// Each check gets a new, empty store from `makeStorage`, and says what
+/// failed in a sentence. The library runs the same checks on its own
+/// stores (`MemoryBookStorage`, `SQLiteBookStorage`) in its tests.
+///
+/// ```swift
+/// import BookStorageConformance
+/// import Testing
+///
+/// @Test func myBackendConforms() async {
+///     let failures = await BookStorageConformance { try await MyBackend.emptyTestProject() }.run()
+///     #expect(failures.isEmpty, "\(failures)")
+/// }
+/// ```
+public struct BookStorageConformance<Storage: BookStorage>: Sendable {
+    /// A check that did not hold.
+    public struct Failure: Error, Hashable, Sendable, CustomStringConvertible {
+        /// The check's name.
+        public var check: String
+        /// What was wrong.
+        public var message: String
+        /// `check: message`.
+        public var description: String { "\(check): \(message)" }
+    }
+
+    /// One check: its name, and what it does with a new store.
+    public struct Check: Sendable {
+        /// What it checks, in a few words.
+        public var name: String
+        let body: @Sendable (Storage) async throws -> Void
+    }
+
+    private let makeStorage: @Sendable () async throws -> Storage
+    /// How many desks race in the checks that race (default 12).
+    public var desks: Int
+
+    /// The suite, on stores `makeStorage` makes: each one new and empty.
+    /// - Parameters:
+    ///   - desks: how many desks race in the checks that race.
+    ///   - makeStorage: a new, empty store.
+    public init(desks: Int = 12, makeStorage: @escaping @Sendable () async throws -> Storage) {
+        self.desks = max(2, desks)
+        self.makeStorage = makeStorage
+    }
+
+    /// Runs every check, each on a new store.
+    /// - Returns: what did not hold; empty when the store conforms.
+    public func run() async -> [Failure] {
+        var failures: [Failure] = []
+        for check in checks {
+            do {
+                try await check.body(try await makeStorage())
+            } catch let failure as Failure {
+                failures.append(Failure(check: check.name, message: failure.message))
+            } catch {
+                failures.append(Failure(check: check.name, message: "threw \(error)"))
+            }
+        }
+        return failures
+    }
+
+    /// Every check, in the order ``run()`` runs them.
+    public var checks: [Check] {
+        let desks = desks
+        let all: [(String, @Sendable (Storage, Int) async throws -> Void)] = [
+            ("an empty store", Self.emptyStore),
+            ("a commit writes its records, and versions count", Self.commitWrites),
+            ("a commit on a stale revision writes nothing", Self.staleCommit),
+            ("owed messages commit with their change and stay until delivered", Self.owedMessages),
+            ("racing commits: one per revision", Self.racingCommits),
+            ("a book round trip, whole", Self.roundTrip),
+            ("desks racing for the last places", Self.lastPlaces),
+            ("an answer lost after the commit is not a change made twice", Self.lostAnswer),
+            ("a refused change commits nothing, and owes nothing", Self.refusedChange),
+            ("a change owes its messages until they are delivered", Self.delivery),
+        ]
+        return all.map { name, body in Check(name: name) { storage in try await body(storage, desks) } }
+    }
+
+    private static func emptyStore(_ storage: Storage, desks: Int) async throws {
+        let snapshot = try await storage.load()
+        try expect(snapshot.revision == 0 && snapshot.records.isEmpty, "a new store holds revision \(snapshot.revision) and \(snapshot.records.count) records, not 0 and none")
+        try expect(try await storage.owedMessages().isEmpty, "a new store owes messages")
+        try expect(!(try await storage.hasCommitted("no-such-commit")), "a new store says it made a commit it never saw")
+    }
+
+    private static func commitWrites(_ storage: Storage, desks: Int) async throws {
+        let a = RecordKey(kind: "member", id: "a"), b = RecordKey(kind: "member", id: "b")
+        try expect(try await storage.commit(BookCommit(id: "c1", basedOn: 0, writes: [.init(key: a, body: body("1")), .init(key: b, body: body("2"))], owed: [])),
+                   "a commit on revision 0 of a new store was refused")
+        var snapshot = try await storage.load()
+        try expect(snapshot.revision == 1, "after one commit the revision is \(snapshot.revision), not 1")
+        try expect(snapshot.records.map(\.version) == [1, 1] && snapshot.records.map(\.key) == [a, b], "after one commit the records are \(snapshot.records.map { "\($0.key) v\($0.version)" })")
+        try expect(try await storage.commit(BookCommit(id: "c2", basedOn: 1, writes: [.init(key: a, body: body("3")), .init(key: b, body: nil)], owed: [])),
+                   "a commit on the current revision was refused")
+        snapshot = try await storage.load()
+        try expect(snapshot.revision == 2, "after two commits the revision is \(snapshot.revision), not 2")
+        try expect(snapshot.records.count == 1 && snapshot.records.first?.key == a && snapshot.records.first?.version == 2 && snapshot.records.first?.body == body("3"),
+                   "after a rewrite and a removal the records are \(snapshot.records.map { "\($0.key) v\($0.version)" }), not member:a v2")
+        let first = try await storage.hasCommitted("c1"), second = try await storage.hasCommitted("c2")
+        try expect(first && second, "a commit made is not remembered")
+    }
+
+    private static func staleCommit(_ storage: Storage, desks: Int) async throws {
+        let a = RecordKey(kind: "member", id: "a")
+        _ = try await storage.commit(BookCommit(id: "first", basedOn: 0, writes: [.init(key: a, body: body("1"))], owed: []))
+        let stale = BookCommit(id: "stale", basedOn: 0, writes: [.init(key: a, body: body("2")), .init(key: RecordKey(kind: "member", id: "z"), body: body("9"))],
+                               owed: [try message("stale-1", commit: "stale")])
+        try expect(!(try await storage.commit(stale)), "a commit on revision 0 was made after revision 1")
+        let snapshot = try await storage.load()
+        try expect(snapshot.revision == 1 && snapshot.records.count == 1 && snapshot.records.first?.body == body("1"), "a refused commit changed the records")
+        try expect(try await storage.owedMessages().isEmpty, "a refused commit left its messages owed")
+        try expect(!(try await storage.hasCommitted("stale")), "a refused commit is said to be made")
+    }
+
+    private static func owedMessages(_ storage: Storage, desks: Int) async throws {
+        let owed = try (1...3).map { try message("m\($0)", commit: "c") }
+        _ = try await storage.commit(BookCommit(id: "c", basedOn: 0, writes: [.init(key: RecordKey(kind: "member", id: "a"), body: body("1"))], owed: owed))
+        try expect(try await storage.owedMessages() == owed, "the owed messages are not the three committed, in order")
+        try await storage.markDelivered(["m2"])
+        try expect(try await storage.owedMessages().map(\.id) == ["m1", "m3"], "after m2 was delivered, the owed are not m1 and m3")
+        try await storage.markDelivered(["m2", "unknown"])
+        try expect(try await storage.owedMessages().map(\.id) == ["m1", "m3"], "marking a message twice, or an unknown one, changed the owed list")
+        _ = try await storage.commit(BookCommit(id: "d", basedOn: 1, writes: [], owed: [try message("m4", commit: "d")]))
+        try expect(try await storage.owedMessages().map(\.id) == ["m1", "m3", "m4"], "a later commit's message is not after the earlier ones")
+    }
+
+    private static func racingCommits(_ storage: Storage, desks: Int) async throws {
+        let made = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for desk in 0..<desks {
+                group.addTask {
+                    try await storage.commit(BookCommit(id: "desk-\(desk)", basedOn: 0,
+                                                        writes: [.init(key: RecordKey(kind: "member", id: "d\(desk)"), body: body("\(desk)"))], owed: []))
+                }
+            }
+            return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        try expect(made == 1, "\(made) of \(desks) commits on revision 0 were made, not 1")
+        let snapshot = try await storage.load()
+        try expect(snapshot.revision == 1 && snapshot.records.count == 1, "after the race the store holds revision \(snapshot.revision) and \(snapshot.records.count) records")
+    }
+
+    private static func roundTrip(_ storage: Storage, desks: Int) async throws {
+        let store = BookStore(storage, newBookZone: "Europe/Madrid")
+        let book = try ConformanceGym.book(members: 6)
+        _ = try await store.change { $0 = book }
+        let back = try await store.book()
+        try expect(try ConformanceGym.json(back) == ConformanceGym.json(book), "the book read back is not the book written")
+    }
+
+    private static func lastPlaces(_ storage: Storage, desks: Int) async throws {
+        let store = BookStore(storage, newBookZone: "Europe/Madrid")
+        let book = try ConformanceGym.book(members: desks)
+        _ = try await store.change { $0 = book }
+        let date = try ConformanceGym.date
+        let outcomes = await withTaskGroup(of: Bool?.self) { group in
+            for desk in 0..<desks {
+                group.addTask { await booking(member: "m\(desk)", on: date, in: store) }
+            }
+            var outcomes: [Bool?] = []
+            for await outcome in group { outcomes.append(outcome) }
+            return outcomes
+        }
+        let booked = outcomes.filter { $0 == true }.count, full = outcomes.filter { $0 == false }.count
+        try expect(booked == ConformanceGym.capacity && full == desks - ConformanceGym.capacity,
+                   "\(booked) desks were told booked and \(full) full, of \(desks) racing for \(ConformanceGym.capacity) places")
+        let roster = try await store.book().roster(classID: "yoga", on: try ConformanceGym.date)
+        try expect(roster.confirmed.count == booked, "the store holds \(roster.confirmed.count) places, while \(booked) desks were told booked")
+    }
+
+    /// `true` when booked, `false` when told full, `nil` for any other answer.
+    private static func booking(member: String, on date: LocalDate, in store: BookStore<Storage>) async -> Bool? {
+        do {
+            _ = try await store.change { book in try book.book(member: member, classID: "yoga", on: date, now: ConformanceGym.now) }
+            return true
+        } catch {
+            if case .refused(.classFull) = error { return false }
+            return nil
+        }
+    }
+
+    private static func lostAnswer(_ storage: Storage, desks: Int) async throws {
+        let store = BookStore(storage, newBookZone: "Europe/Madrid")
+        _ = try await store.change { $0 = try ConformanceGym.book(members: 2) }
+        let lossy = BookStore(LosingAnswers(storage), newBookZone: "Europe/Madrid")
+        do {
+            _ = try await lossy.change { book in try book.book(member: "m0", classID: "yoga", on: try ConformanceGym.date, now: ConformanceGym.now) }
+        } catch {
+            throw Failure(check: "", message: "a change whose answer was lost failed (\(error)), though the store made it")
+        }
+        let roster = try await store.book().roster(classID: "yoga", on: try ConformanceGym.date)
+        try expect(roster.confirmed == ["m0"], "after a lost answer the roster is \(roster.confirmed), not [m0]")
+        try expect(try await storage.load().revision == 2, "a lost answer made the change twice")
+    }
+
+    private static func refusedChange(_ storage: Storage, desks: Int) async throws {
+        let store = BookStore(storage, newBookZone: "Europe/Madrid")
+        _ = try await store.change { $0 = try ConformanceGym.book(members: 2) }
+        let before = try await storage.load()
+        do {
+            _ = try await store.changeTelling(gym: nil) { book in
+                try book.book(member: "m0", classID: "yoga", on: try ConformanceGym.date, now: ConformanceGym.now)
+                try book.book(member: "nobody", classID: "yoga", on: try ConformanceGym.date, now: ConformanceGym.now)
+            }
+            throw Failure(check: "", message: "booking an unknown member was not refused")
+        } catch let error as SchedulingStoreError {
+            guard case .refused(.unknownMember) = error else { throw error }
+        }
+        let after = try await storage.load()
+        try expect(after.revision == before.revision && after.records == before.records, "a refused change wrote records")
+        try expect(try await storage.owedMessages().isEmpty, "a refused change left messages owed")
+    }
+
+    private static func delivery(_ storage: Storage, desks: Int) async throws {
+        let store = BookStore(storage, newBookZone: "Europe/Madrid")
+        _ = try await store.change { $0 = try ConformanceGym.book(members: 2) }
+        let told = try await store.changeTelling(gym: nil) { book in
+            try book.book(member: "m0", classID: "yoga", on: try ConformanceGym.date, now: ConformanceGym.now)
+        }
+        let owed = try await store.owed()
+        try expect(owed.map(\.notice) == told.notices.notices && !owed.isEmpty, "the store owes \(owed.count) messages, the change told \(told.notices.notices.count)")
+        do {
+            try await store.deliver { _ in throw DeliveryDown() }
+            throw Failure(check: "", message: "a delivery that failed was said to succeed")
+        } catch let error as SchedulingStoreError {
+            guard case .failed(let inside) = error, inside is DeliveryDown else { throw error }
+        }
+        try expect(try await store.owed() == owed, "a failed delivery took messages off the owed list")
+        var sent: [OwedMessage] = []
+        try expect(try await store.deliver { sent.append($0) } == owed.count && sent == owed, "delivery did not send every owed message once, in order")
+        try expect(try await store.owed().isEmpty, "delivered messages are still owed")
+    }
+}
+
+/// A sender that cannot send.
+struct DeliveryDown: Error {}
+
+/// `BookStorage` whose every commit is made and then answered with an error, as a connection lost on the way back.
+struct LosingAnswers<Storage: BookStorage>: BookStorage {
+    struct LostAnswer: Error {}
+    let storage: Storage
+    init(_ storage: Storage) { self.storage = storage }
+    func load() async throws -> BookSnapshot { try await storage.load() }
+    func commit(_ commit: BookCommit) async throws -> Bool {
+        _ = try await storage.commit(commit)
+        throw LostAnswer()
+    }
+    func hasCommitted(_ commitID: String) async throws -> Bool { try await storage.hasCommitted(commitID) }
+    func owedMessages() async throws -> [OwedMessage] { try await storage.owedMessages() }
+    func markDelivered(_ messageIDs: [String]) async throws { try await storage.markDelivered(messageIDs) }
+}
+
+/// A small gym for the checks: Yoga on Mondays at 18:30 with three places, and members `m0`, `m1`, ….
+enum ConformanceGym {
+    static let capacity = 3
+    static var date: LocalDate { get throws { try LocalDate(year: 2026, month: 11, day: 30) } }
+    /// 2026-11-20 12:00 UTC: before the class.
+    static let now = Date(timeIntervalSince1970: 1_795_176_000)
+
+    static func book(members: Int) throws -> SchedulingBook {
+        var book = SchedulingBook(timeZone: try .named("Europe/Madrid"))
+        for i in 0..<members { try book.addMember(Member(id: "m\(i)", name: "Member \(i)", email: "m\(i)@example.com")) }
+        try book.addCoach(Coach(id: "marc", name: "Marc Soler", email: "marc@gym.example"))
+        try book.addClient(Client(id: "anna", coachID: "marc", name: "Anna Puig"))
+        try book.addClass(ClassSeries(id: "yoga", title: "Yoga", weekdays: [.monday], time: TimeOfDay(hour: 18, minute: 30), duration: .seconds(3600),
+                                      capacity: capacity, firstDate: try LocalDate(year: 2026, month: 11, day: 2)))
+        return book
+    }
+
+    static func json(_ book: SchedulingBook) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return try encoder.encode(book)
+    }
+}
+
+private func expect(_ condition: Bool, _ message: @autoclosure () -> String) throws {
+    if !condition { throw BookStorageConformance<MemoryBookStorage>.Failure(check: "", message: message()) }
+}
+
+private func body(_ text: String) -> Data { Data(#"{"n":\#(text)}"#.utf8) }
+
+/// An owed message as a booking makes one (the invitation to m0's place).
+private func message(_ id: String, commit: String) throws -> OwedMessage {
+    var book = try ConformanceGym.book(members: 1)
+    let told = try book.telling(now: ConformanceGym.now) { book in
+        try book.book(member: "m0", classID: "yoga", on: try ConformanceGym.date, now: ConformanceGym.now)
+    }
+    guard let notice = told.notices.notices.first else { throw BookStorageConformance<MemoryBookStorage>.Failure(check: "", message: "a booking owed no message") }
+    return OwedMessage(id: id, commitID: commit, notice: notice, gym: nil, madeAt: ConformanceGym.now, timeZone: "Europe/Madrid")
+}

@@ -1,0 +1,74 @@
+import CalendarCore
+import CalendarScheduling
+import Foundation
+
+// A book as records and back: the book's JSON form (schema 1, the
+// CalendarScheduling article "Saving a book") cut at its lists — each
+// coach, client, session, member, class and roster one record, the rest
+// (zone, policies, hours, closures, class sequences) the `gym` record —
+// each written as JSON with sorted keys, so a record the change did not
+// touch has the same bytes and is not written again.
+
+enum BookRecords {
+    /// The book's lists, the kind of record each element is, and the fields that make its ID.
+    static let lists: [(field: String, kind: String, id: [String])] = [
+        ("coaches", "coach", ["id"]), ("clients", "client", ["coachID", "id"]), ("sessions", "session", ["id"]),
+        ("members", "member", ["id"]), ("classes", "class", ["id"]), ("rosters", "roster", ["classID", "date"]),
+    ]
+    /// The `gym` record's key.
+    static let gymKey = RecordKey(kind: "gym", id: "book")
+
+    /// The records of a book, by key.
+    static func records(of book: SchedulingBook) throws -> [RecordKey: Data] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        guard var whole = try JSONSerialization.jsonObject(with: encoder.encode(book)) as? [String: Any] else {
+            throw CalendarStoreError(.io, "the book's JSON form is not an object")
+        }
+        var records: [RecordKey: Data] = [:]
+        for list in lists {
+            for case let element as [String: Any] in whole.removeValue(forKey: list.field) as? [Any] ?? [] {
+                let parts = list.id.map { element[$0] as? String ?? "" }
+                records[RecordKey(kind: list.kind, id: parts.joined(separator: " "))] = try data(element)
+            }
+        }
+        records[gymKey] = try data(whole)
+        return records
+    }
+
+    /// The book the records make.
+    /// - Parameter newZone: the zone of a book with no records yet.
+    static func book(from records: [StoredRecord], newZone: String) throws -> SchedulingBook {
+        guard !records.isEmpty else { return SchedulingBook(timeZone: try ZoneRules.named(newZone)) }
+        var whole: [String: Any] = [:]
+        var lists: [String: [Any]] = Dictionary(uniqueKeysWithValues: Self.lists.map { ($0.field, []) })
+        let fields = Dictionary(uniqueKeysWithValues: Self.lists.map { ($0.kind, $0.field) })
+        for record in records {
+            let value = try JSONSerialization.jsonObject(with: record.body)
+            if record.key == gymKey, let object = value as? [String: Any] {
+                whole.merge(object) { a, _ in a }
+            } else if let field = fields[record.key.kind] {
+                lists[field, default: []].append(value)
+            } else {
+                throw CalendarStoreError(.badResponse, "record \(record.key) is of a kind this library does not know (a newer Horari wrote it?)")
+            }
+        }
+        guard whole["schema"] != nil else { throw CalendarStoreError(.badResponse, "the store holds records but no gym record (\(gymKey)); it is not a book") }
+        for (field, values) in lists { whole[field] = values }
+        return try JSONDecoder().decode(SchedulingBook.self, from: JSONSerialization.data(withJSONObject: whole))
+    }
+
+    private static func data(_ value: Any) throws -> Data {
+        try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes])
+    }
+
+    /// The writes that take a store from `old` to `new`: what changed, what is new, what is gone.
+    static func writes(from old: [StoredRecord], to new: [RecordKey: Data]) -> [BookCommit.Write] {
+        var writes: [BookCommit.Write] = []
+        var oldBodies: [RecordKey: Data] = [:]
+        for record in old { oldBodies[record.key] = record.body }
+        for (key, body) in new where oldBodies[key] != body { writes.append(.init(key: key, body: body)) }
+        for key in oldBodies.keys where new[key] == nil { writes.append(.init(key: key, body: nil)) }
+        return writes.sorted { $0.key < $1.key }
+    }
+}

@@ -1,0 +1,163 @@
+import CalendarCore
+import CalendarScheduling
+import Foundation
+
+/// A gym's scheduling book kept in a ``BookStorage``: SQLite
+/// (``SQLiteBookStorage``), memory (``MemoryBookStorage``), or an app's own
+/// backend.
+///
+/// Every change reads the book, runs on it, and commits the records it
+/// changed and the messages it owes in one commit, made only if no other
+/// change was committed since the read; otherwise it runs again on the book
+/// as it is then. So a class's capacity and a member's weekly limit hold
+/// whatever the desks, processes or machines racing, and a message is owed
+/// exactly when its change landed.
+///
+/// ```swift
+/// let gym = BookStore(try SQLiteBookStorage(path: "gym.sqlite"), newBookZone: "Europe/Madrid")
+/// let monday = try LocalDate(year: 2026, month: 11, day: 30)
+/// let told = try await gym.changeTelling(gym: nil) { book in
+///     try book.book(member: "marta", classID: "yoga", on: monday, now: Date())
+/// }
+/// print(told.notices.notices.count, "messages owed")
+/// let sent = try await gym.deliver { message in print("to", message.notice.recipient.email) }
+/// ```
+public struct BookStore<Storage: BookStorage>: Sendable {
+    /// Where the book lives.
+    public let storage: Storage
+    /// The zone a book is made on when the store holds none yet.
+    public let newBookZone: String
+    /// The time of a change, given the book's zone: what is past, and each owed message's date.
+    public let now: @Sendable (_ bookZone: String) throws -> Date
+    /// How many times a change runs again after losing a race before it gives up.
+    public let attempts: Int
+
+    /// A book store.
+    /// - Parameters:
+    ///   - storage: where the book lives.
+    ///   - newBookZone: the IANA zone of a new book; default the system's.
+    ///   - attempts: how many times a change is tried when others keep committing first; default 200.
+    ///   - now: the time of a change; default the system clock.
+    public init(_ storage: Storage, newBookZone: String? = nil, attempts: Int = 200,
+                now: @escaping @Sendable (_ bookZone: String) throws -> Date = { _ in Date() }) {
+        self.storage = storage
+        self.newBookZone = newBookZone ?? TimeZone.current.identifier
+        self.attempts = max(1, attempts)
+        self.now = now
+    }
+
+    /// The book as the store holds it now (an empty book on ``newBookZone``
+    /// when it holds none).
+    /// - Throws: ``SchedulingStoreError``: `.store` when the storage fails
+    ///   or its records do not make a book.
+    public func book() async throws(SchedulingStoreError) -> SchedulingBook {
+        let snapshot = try await load()
+        return try read(snapshot)
+    }
+
+    /// Changes the book with `body` and commits what changed, as one
+    /// commit; a refusal (anything `body` throws) commits nothing.
+    ///
+    /// `body` runs again, on the book as it is then, when another change
+    /// was committed between the read and the commit: it must change
+    /// nothing but the book.
+    /// - Parameter body: the change.
+    /// - Returns: what `body` returned.
+    /// - Throws: ``SchedulingStoreError``: `.refused` for a `SchedulingError`
+    ///   from `body`, `.failed` for anything else it throws, `.store` when
+    ///   the storage fails or the change lost ``attempts`` races in a row.
+    public func change<T: Sendable>(_ body: (inout SchedulingBook) throws -> T) async throws(SchedulingStoreError) -> T {
+        try await commit { book, _ throws -> (T, [OwedMessage]) in (try body(&book), []) }
+    }
+
+    /// ``change(_:)``, committing with it the messages it owes people
+    /// (`SchedulingBook.telling(now:_:)`), to be delivered with
+    /// ``deliver(_:)``: a crash at any moment loses none, and none is owed
+    /// for a change that was not committed.
+    /// - Parameters:
+    ///   - gym: who sends a class's messages.
+    ///   - body: the change.
+    /// - Returns: what `body` returned, the notices, the book's clocks.
+    public func changeTelling<T: Sendable>(gym: SchedulingNotice.Person?, _ body: (inout SchedulingBook) throws -> T) async throws(SchedulingStoreError) -> Told<T> {
+        try await commit { book, commitID throws -> (Told<T>, [OwedMessage]) in
+            let made = try now(book.timeZone.identifier)
+            let told = try book.telling(now: made, body)
+            let owed = told.notices.notices.enumerated().map { i, notice in
+                OwedMessage(id: "\(commitID)-\(i + 1)", commitID: commitID, notice: notice, gym: gym, madeAt: made, timeZone: book.timeZone.identifier)
+            }
+            return (told, owed)
+        }
+    }
+
+    /// The messages owed and not yet delivered, oldest first.
+    public func owed() async throws(SchedulingStoreError) -> [OwedMessage] {
+        do { return try await storage.owedMessages() } catch { throw .from(error) }
+    }
+
+    /// Delivers every owed message with `send`, one at a time, marking each
+    /// delivered once `send` returns. A message `send` throws for stays
+    /// owed, and delivery stops there with the error: the next call starts
+    /// from it. A crash after `send` and before the mark sends that message
+    /// again, with the same bytes (``OwedMessage``).
+    /// - Parameter send: delivers one message (writes its `.eml`, hands it to a mailer).
+    /// - Returns: how many were delivered.
+    @discardableResult
+    public func deliver(_ send: (OwedMessage) async throws -> Void) async throws(SchedulingStoreError) -> Int {
+        var delivered = 0
+        for message in try await owed() {
+            do { try await send(message) } catch { throw .from(error) }
+            do { try await storage.markDelivered([message.id]) } catch { throw .from(error) }
+            delivered += 1
+        }
+        return delivered
+    }
+
+    // MARK: - Inside
+
+    private func load() async throws(SchedulingStoreError) -> BookSnapshot {
+        do { return try await storage.load() } catch { throw .from(error) }
+    }
+
+    private func read(_ snapshot: BookSnapshot) throws(SchedulingStoreError) -> SchedulingBook {
+        do { return try BookRecords.book(from: snapshot.records, newZone: newBookZone) } catch {
+            throw .store(CalendarStoreError(.badResponse, "the store's records do not make a book (\(Self.describe(error))); nothing was changed"))
+        }
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        if case DecodingError.dataCorrupted(let context) = error { return context.debugDescription }
+        return String(describing: error)
+    }
+
+    /// Reads, runs `body`, commits; again while another commit came first.
+    private func commit<T: Sendable>(_ body: (inout SchedulingBook, _ commitID: String) throws -> (T, [OwedMessage])) async throws(SchedulingStoreError) -> T {
+        for attempt in 0..<attempts {
+            let snapshot = try await load()
+            var book = try read(snapshot)
+            let commitID = UUID().uuidString.lowercased()
+            let (result, owed): (T, [OwedMessage])
+            do { (result, owed) = try body(&book, commitID) } catch { throw .from(error) }
+            let records: [RecordKey: Data]
+            do { records = try BookRecords.records(of: book) } catch { throw .from(error) }
+            let writes = BookRecords.writes(from: snapshot.records, to: records)
+            if writes.isEmpty, owed.isEmpty { return result }
+            let change = BookCommit(id: commitID, basedOn: snapshot.revision, writes: writes, owed: owed)
+            let made: Bool
+            do {
+                made = try await storage.commit(change)
+            } catch {
+                // The answer may be lost after the commit was made: ask before saying it was not.
+                guard let landed = try? await storage.hasCommitted(commitID) else {
+                    throw .store(CalendarStoreError(.transport, "the store did not answer whether the change was made (\(Self.describe(error))); look before trying again"))
+                }
+                if landed { return result }
+                throw .from(error)
+            }
+            if made { return result }
+            if Task.isCancelled { throw .store(CalendarStoreError(.cancelled, "cancelled while other changes were committed first; nothing was changed")) }
+            // Another change came first: a short, growing, random pause, so racing desks spread out.
+            try? await Task.sleep(for: .microseconds(Int.random(in: 0...(200 * min(attempt + 1, 50)))))
+        }
+        throw .store(CalendarStoreError(.conflict, "other changes were committed first \(attempts) times in a row; nothing was changed, try again"))
+    }
+}

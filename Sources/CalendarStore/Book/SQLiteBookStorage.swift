@@ -1,0 +1,216 @@
+import Foundation
+import GRDB
+
+/// A ``BookStorage`` in an SQLite database file, through GRDB: the
+/// embedded default for an app on a device (SQLite is part of every Apple
+/// platform; Debian's `libsqlite3-dev` here).
+///
+/// The database is in WAL mode, so readers never wait for a writer. A
+/// commit is one `BEGIN IMMEDIATE` transaction: it checks the revision,
+/// writes the records, the owed messages and the commit's ID, and raises
+/// the revision — all or nothing, whatever kills the process. Processes
+/// sharing the file wait for each other's transactions (up to
+/// ``init(path:waitingAtMost:readOnly:)``'s deadline), so twenty desks on
+/// one file book exactly the places there are.
+///
+/// The schema is versioned (GRDB's `DatabaseMigrator`, the migrations in
+/// order: `v1`); a file written by a newer Horari, with migrations this one
+/// does not know, is refused, not changed.
+///
+/// ```swift
+/// let storage = try SQLiteBookStorage(path: "gym.sqlite")
+/// let gym = BookStore(storage, newBookZone: "Europe/Madrid")
+/// let book = try await gym.book()
+/// ```
+public struct SQLiteBookStorage: BookStorage {
+    /// The database file.
+    public let path: String
+    private let pool: DatabasePool
+
+    /// Opens (or makes) the database at `path`, bringing its schema up to date.
+    /// - Parameters:
+    ///   - path: the database file; made, with its schema, when missing.
+    ///   - seconds: how long a call waits for another process's transaction before it gives up (default 10 s).
+    ///   - readOnly: open for reading only: ``commit(_:)`` and ``markDelivered(_:)`` are refused.
+    /// - Throws: `CalendarStoreError`: `.notADatabase` for a file that is not
+    ///   an SQLite database, `.newerSchema` for one a newer Horari wrote,
+    ///   `.busy` when another process held it past the deadline, `.io` for a
+    ///   file that cannot be read or made.
+    public init(path: String, waitingAtMost seconds: TimeInterval = 10, readOnly: Bool = false) throws(CalendarStoreError) {
+        self.path = path
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(seconds)
+        configuration.readonly = readOnly
+        configuration.label = "Horari book"
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration)
+        } catch {
+            throw Self.storeError(error, path: path, doing: "open")
+        }
+        do {
+            try pool.read { db in try Self.checkSchema(db, path: path, readOnly: readOnly) }
+            if !readOnly { try Self.migrator.migrate(pool) }
+        } catch {
+            throw Self.storeError(error, path: path, doing: "open")
+        }
+    }
+
+    /// The schema's migrations, in order. Never change one that shipped: add the next.
+    static let migrator: DatabaseMigrator = {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE record (
+                    kind TEXT NOT NULL,
+                    id TEXT NOT NULL,
+                    version INTEGER NOT NULL,
+                    body BLOB NOT NULL,
+                    PRIMARY KEY (kind, id)
+                ) WITHOUT ROWID;
+                CREATE TABLE revision (
+                    one INTEGER PRIMARY KEY CHECK (one = 1),
+                    value INTEGER NOT NULL
+                );
+                INSERT INTO revision (one, value) VALUES (1, 0);
+                CREATE TABLE "commit" (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    revision INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                CREATE TABLE owed_message (
+                    position INTEGER PRIMARY KEY AUTOINCREMENT,
+                    id TEXT NOT NULL UNIQUE,
+                    commit_id TEXT NOT NULL,
+                    body BLOB NOT NULL,
+                    delivered_at REAL
+                );
+                CREATE INDEX owed_message_undelivered ON owed_message (position) WHERE delivered_at IS NULL;
+                """)
+        }
+        return migrator
+    }()
+
+    /// Refuses a database a newer Horari wrote (migrations this one does not know).
+    private static func checkSchema(_ db: Database, path: String, readOnly: Bool) throws {
+        guard try db.tableExists("grdb_migrations") else {
+            // A database with tables of someone else's is not a book.
+            let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+            if !tables.isEmpty {
+                throw CalendarStoreError(.notADatabase, "\(path) is an SQLite database of another program (tables \(tables.prefix(3).joined(separator: ", "))), not a Horari book; nothing was changed")
+            }
+            if readOnly { throw CalendarStoreError(.notFound, "\(path) holds no book yet, and it is open for reading only") }
+            return
+        }
+        if try migrator.hasBeenSuperseded(db) {
+            throw CalendarStoreError(.newerSchema, "\(path) was written by a newer Horari (its schema has changes this one does not know); nothing was changed",
+                                     suggestion: "use that version, or a newer one")
+        }
+    }
+
+    /// Every record, with the store's revision, read in one transaction.
+    public func load() async throws -> BookSnapshot {
+        do {
+            return try await pool.read { db in
+                let revision = try Int64.fetchOne(db, sql: "SELECT value FROM revision") ?? 0
+                let rows = try Row.fetchAll(db, sql: "SELECT kind, id, version, body FROM record ORDER BY kind, id")
+                return BookSnapshot(revision: revision, records: rows.map {
+                    StoredRecord(key: RecordKey(kind: $0["kind"], id: $0["id"]), version: $0["version"], body: $0["body"])
+                })
+            }
+        } catch { throw Self.storeError(error, path: path, doing: "read") }
+    }
+
+    /// Makes a commit, in one `BEGIN IMMEDIATE` transaction, if the store is still at its ``BookCommit/basedOn``.
+    public func commit(_ commit: BookCommit) async throws -> Bool {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let messages = try commit.owed.map { ($0.id, try encoder.encode($0)) }
+        do {
+            return try await pool.writeWithoutTransaction { db in
+                var made = false
+                try db.inTransaction(.immediate) {
+                    let revision = try Int64.fetchOne(db, sql: "SELECT value FROM revision") ?? 0
+                    guard revision == commit.basedOn else { return .rollback }
+                    for write in commit.writes {
+                        if let body = write.body {
+                            try db.execute(sql: """
+                                INSERT INTO record (kind, id, version, body) VALUES (?, ?, 1, ?)
+                                ON CONFLICT (kind, id) DO UPDATE SET version = version + 1, body = excluded.body
+                                """, arguments: [write.key.kind, write.key.id, body])
+                        } else {
+                            try db.execute(sql: "DELETE FROM record WHERE kind = ? AND id = ?", arguments: [write.key.kind, write.key.id])
+                        }
+                    }
+                    for (id, body) in messages {
+                        try db.execute(sql: "INSERT INTO owed_message (id, commit_id, body) VALUES (?, ?, ?)", arguments: [id, commit.id, body])
+                    }
+                    try db.execute(sql: #"INSERT INTO "commit" (id, revision) VALUES (?, ?)"#, arguments: [commit.id, revision + 1])
+                    try db.execute(sql: "UPDATE revision SET value = ?", arguments: [revision + 1])
+                    made = true
+                    return .commit
+                }
+                return made
+            }
+        } catch { throw Self.storeError(error, path: path, doing: "write") }
+    }
+
+    /// Whether a commit with this ID was made.
+    public func hasCommitted(_ commitID: String) async throws -> Bool {
+        do {
+            return try await pool.read { db in try Bool.fetchOne(db, sql: #"SELECT 1 FROM "commit" WHERE id = ?"#, arguments: [commitID]) ?? false }
+        } catch { throw Self.storeError(error, path: path, doing: "read") }
+    }
+
+    /// The messages owed, in commit order.
+    public func owedMessages() async throws -> [OwedMessage] {
+        let bodies: [Data]
+        do {
+            bodies = try await pool.read { db in try Data.fetchAll(db, sql: "SELECT body FROM owed_message WHERE delivered_at IS NULL ORDER BY position") }
+        } catch { throw Self.storeError(error, path: path, doing: "read") }
+        let decoder = JSONDecoder()
+        return try bodies.map { body in
+            do { return try decoder.decode(OwedMessage.self, from: body) } catch {
+                throw CalendarStoreError(.badResponse, "\(path): an owed message cannot be read (\(error)); it stays owed")
+            }
+        }
+    }
+
+    /// Takes delivered messages off the owed list. The message stays in the
+    /// database, with when it was delivered (`owed_message.delivered_at`):
+    /// what the gym told whom, for as long as the app keeps it.
+    public func markDelivered(_ messageIDs: [String]) async throws {
+        guard !messageIDs.isEmpty else { return }
+        let now = Date().timeIntervalSince1970
+        do {
+            try await pool.write { db in
+                for id in messageIDs {
+                    try db.execute(sql: "UPDATE owed_message SET delivered_at = ? WHERE id = ? AND delivered_at IS NULL", arguments: [now, id])
+                }
+            }
+        } catch { throw Self.storeError(error, path: path, doing: "write") }
+    }
+
+    /// A GRDB or SQLite error as one line a person can act on.
+    static func storeError(_ error: any Error, path: String, doing: String) -> CalendarStoreError {
+        if let error = error as? CalendarStoreError { return error }
+        guard let error = error as? DatabaseError else {
+            if error is CancellationError { return CalendarStoreError(.cancelled, "cancelled; nothing was changed") }
+            return CalendarStoreError(.io, "\(path): could not \(doing) the database (\(error)); nothing was changed")
+        }
+        switch error.resultCode {
+        case .SQLITE_NOTADB:
+            return CalendarStoreError(.notADatabase, "\(path) is not an SQLite database; nothing was changed", suggestion: "give a .sqlite file Horari made, or a new name")
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            return CalendarStoreError(.busy, "\(path) is held by another process past the deadline; nothing was changed", suggestion: "try again when it is done")
+        case .SQLITE_FULL:
+            return CalendarStoreError(.io, "\(path): the disk is full; nothing was changed", suggestion: "free some space and try again")
+        case .SQLITE_READONLY:
+            return CalendarStoreError(.io, "\(path) is read-only here; nothing was changed", suggestion: "check the file's and its folder's permissions")
+        case .SQLITE_CANTOPEN:
+            return CalendarStoreError(.io, "\(path) cannot be opened or made; nothing was changed", suggestion: "check that its folder exists and is writable")
+        case .SQLITE_CORRUPT:
+            return CalendarStoreError(.notADatabase, "\(path) is damaged (SQLite says it is corrupt); nothing was changed", suggestion: "restore it from a backup or an export")
+        default:
+            return CalendarStoreError(.io, "\(path): could not \(doing) the database (\(error.message ?? "SQLite error \(error.resultCode.rawValue)")); nothing was changed")
+        }
+    }
+}

@@ -1,0 +1,237 @@
+import BookStorageConformance
+import CalendarCore
+import CalendarScheduling
+import CalendarStore
+import Foundation
+import Testing
+import _SchedulingTestSupport
+
+/// The book in a store (issue 40): the `BookStorage` protocol's conformance
+/// suite on every store that implements it, and what SQLite adds — a
+/// schema, files that are not books, a newer Horari's file, another process
+/// holding the file, and separate connections racing for the last places.
+@Suite("Book storage: the protocol's guarantees, SQLite's faults")
+struct BookStorageTests {
+    /// A new scratch folder, removed by the caller.
+    static func scratch() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("horari-book-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    @Test("the conformance suite holds in memory")
+    func memoryConforms() async {
+        let failures = await BookStorageConformance { MemoryBookStorage() }.run()
+        #expect(failures.isEmpty, "\(failures)")
+    }
+
+    @Test("the conformance suite holds on SQLite")
+    func sqliteConforms() async throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let failures = await BookStorageConformance {
+            try SQLiteBookStorage(path: folder.appendingPathComponent("\(UUID().uuidString).sqlite").path)
+        }.run()
+        #expect(failures.isEmpty, "\(failures)")
+    }
+
+    @Test("the suite catches a store that breaks the guarantees")
+    func suiteCatchesBreakage() async {
+        let failures = await BookStorageConformance { LastWriteWins() }.run()
+        let failed = Set(failures.map(\.check))
+        #expect(failed.contains("a commit on a stale revision writes nothing"), "\(failures)")
+        #expect(failed.contains("racing commits: one per revision"), "\(failures)")
+        #expect(failed.contains("an answer lost after the commit is not a change made twice"), "\(failures)")
+    }
+
+    @Test("the test gym with sessions, bookings, a waitlist, a closure and policies reads back the same from SQLite, and a booking writes only its roster")
+    func richBook() async throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("gym.sqlite").path
+        let now = try Gym.now("2026-11-20 10:00")
+        var book = try Gym.book()
+        try book.addSession(id: "s1", coach: "marc", client: "anna", start: Gym.at("2026-11-26 10:00"), duration: .seconds(3600), now: now)
+        for member in ["marta", "oriol", "nuria"] { _ = try book.book(member: member, classID: "yoga", on: Gym.day("2026-11-30"), now: now) }
+        _ = try book.close(GymClosure(first: Gym.day("2026-12-24"), last: Gym.day("2026-12-26"), reason: "Christmas"), now: now)
+        book.classPolicy = ClassBookingPolicy(weeklyLimit: 2)
+        let written = book
+        let store = BookStore(try SQLiteBookStorage(path: path), newBookZone: Gym.zone)
+        try await store.change { $0 = written }
+        let back = try await BookStore(try SQLiteBookStorage(path: path), newBookZone: Gym.zone).book()
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        #expect(try encoder.encode(back) == encoder.encode(written))
+
+        let storage = try SQLiteBookStorage(path: path)
+        let before = try await storage.load()
+        try await BookStore(storage, newBookZone: Gym.zone).change { book in
+            _ = try book.book(member: "marta", classID: "yoga", on: Gym.day("2026-12-02"), now: now)
+        }
+        let after = try await storage.load()
+        let changed = after.records.filter { record in before.records.first { $0.key == record.key } != record }.map(\.key)
+        #expect(changed == [RecordKey(kind: "roster", id: "yoga 2026-12-02")], "\(changed)")
+        #expect(after.revision == before.revision + 1)
+    }
+
+    @Test("twenty connections of their own race for the last three places of one SQLite file: three booked, the rest told full")
+    func sqliteConnectionsRace() async throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("gym.sqlite").path
+        var book = try Gym.book()
+        for i in 0..<20 { try book.addMember(Member(id: "d\(i)", name: "Desk \(i)")) }
+        let seeded = book
+        try await BookStore(try SQLiteBookStorage(path: path), newBookZone: Gym.zone).change { $0 = seeded }
+        let now = try Gym.now("2026-11-20 10:00"), date = try Gym.day("2026-11-30")
+        let outcomes = await withTaskGroup(of: String.self) { group in
+            for i in 0..<20 {
+                group.addTask { await Self.desk(booking: "d\(i)", on: date, now: now, path: path) }
+            }
+            var all: [String] = []
+            for await outcome in group { all.append(outcome) }
+            return all
+        }
+        #expect(outcomes.filter { $0 == "booked" }.count == 3, "\(outcomes)")
+        #expect(outcomes.filter { $0 == "full" }.count == 17, "\(outcomes)")
+        let held = try await BookStore(try SQLiteBookStorage(path: path), newBookZone: Gym.zone).book().roster(classID: "yoga", on: date)
+        #expect(held.confirmed.count == 3)
+    }
+
+    /// One desk with a connection of its own: `booked`, `full`, or the error.
+    static func desk(booking member: String, on date: LocalDate, now: Date, path: String) async -> String {
+        let store: BookStore<SQLiteBookStorage>
+        do { store = BookStore(try SQLiteBookStorage(path: path), newBookZone: Gym.zone) } catch { return "\(error)" }
+        do {
+            try await store.change { book in _ = try book.book(member: member, classID: "yoga", on: date, now: now) }
+            return "booked"
+        } catch {
+            if case .refused(.classFull) = error { return "full" }
+            return "\(error)"
+        }
+    }
+
+    @Test("a file that is not a database is refused with what to do, and left as it was")
+    func notADatabase() throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("gym.sqlite")
+        let text = Data("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nEND:VCALENDAR\r\n".utf8) + Data(repeating: 7, count: 4096)
+        try text.write(to: url)
+        #expect {
+            _ = try SQLiteBookStorage(path: url.path)
+        } throws: { error in
+            guard let error = error as? CalendarStoreError else { return false }
+            return error.code == .notADatabase && error.message.contains("is not an SQLite database") && error.message.contains("nothing was changed")
+        }
+        #expect(try Data(contentsOf: url) == text)
+    }
+
+    @Test("another program's SQLite database is refused, not given tables of ours")
+    func someoneElsesDatabase() async throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("other.sqlite").path
+        try python("import sqlite3; c = sqlite3.connect('\(path)'); c.execute('CREATE TABLE notes (t TEXT)'); c.commit()")
+        #expect(throws: CalendarStoreError.self) { _ = try SQLiteBookStorage(path: path) }
+        let tables = try python("import sqlite3; print(sorted(r[0] for r in sqlite3.connect('\(path)').execute(\"SELECT name FROM sqlite_master WHERE type='table'\")))")
+        #expect(tables == "['notes']\n")
+    }
+
+    @Test("a database a newer Horari wrote is refused, not changed")
+    func newerSchema() async throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("gym.sqlite").path
+        try await BookStore(try SQLiteBookStorage(path: path), newBookZone: Gym.zone).change { $0 = try Gym.book() }
+        try python("import sqlite3; c = sqlite3.connect('\(path)'); c.execute(\"INSERT INTO grdb_migrations VALUES ('v99-from-the-future')\"); c.commit()")
+        #expect {
+            _ = try SQLiteBookStorage(path: path)
+        } throws: { error in
+            guard let error = error as? CalendarStoreError else { return false }
+            return error.code == .newerSchema && error.message.contains("newer Horari") && error.errorCode == 14
+        }
+    }
+
+    @Test("another process holding the file past the deadline: one line, nothing written")
+    func busy() async throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("gym.sqlite").path
+        let store = BookStore(try SQLiteBookStorage(path: path, waitingAtMost: 0.3), newBookZone: Gym.zone)
+        try await store.change { $0 = try Gym.book() }
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        holder.arguments = ["python3", "-c", "import sqlite3, sys, time; c = sqlite3.connect('\(path)', isolation_level=None); c.execute('BEGIN IMMEDIATE'); print('held', flush=True); time.sleep(4)"]
+        let out = Pipe()
+        holder.standardOutput = out
+        try holder.run()
+        defer { holder.terminate(); holder.waitUntilExit() }
+        var said = Data()
+        while !said.contains(UInt8(ascii: "\n")) {
+            let more = out.fileHandleForReading.availableData
+            if more.isEmpty { break }
+            said += more
+        }
+        #expect(said == Data("held\n".utf8))
+        let revision = try await SQLiteBookStorage(path: path).load().revision
+        do {
+            try await store.change { book in _ = try book.book(member: "marta", classID: "yoga", on: Gym.day("2026-11-30"), now: Gym.now("2026-11-20 10:00")) }
+            Issue.record("a change went through while another process held the file")
+        } catch {
+            guard case .store(let inside) = error else { Issue.record("\(error)"); return }
+            #expect(inside.code == .busy && inside.message.contains("held by another process"), "\(inside)")
+        }
+        holder.terminate()
+        holder.waitUntilExit()
+        #expect(try await SQLiteBookStorage(path: path).load().revision == revision)
+    }
+
+    @Test("a read-only database reads, and refuses a change with what to do")
+    func readOnly() async throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("gym.sqlite").path
+        try await BookStore(try SQLiteBookStorage(path: path), newBookZone: Gym.zone).change { $0 = try Gym.book() }
+        let store = BookStore(try SQLiteBookStorage(path: path, readOnly: true), newBookZone: Gym.zone)
+        #expect(try await store.book().members.count == 3)
+        do {
+            try await store.change { book in _ = try book.book(member: "marta", classID: "yoga", on: Gym.day("2026-11-30"), now: Gym.now("2026-11-20 10:00")) }
+            Issue.record("a read-only store took a change")
+        } catch {
+            guard case .store(let inside) = error else { Issue.record("\(error)"); return }
+            #expect(inside.message.contains("read-only"), "\(inside)")
+        }
+    }
+
+    /// Runs Python (its `sqlite3` module stands for another program) and returns what it printed.
+    @discardableResult
+    func python(_ code: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", code]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// A store that ignores the revision and forgets its commits: what the suite must catch.
+final class LastWriteWins: BookStorage {
+    private let inner = MemoryBookStorage()
+    func load() async throws -> BookSnapshot { try await inner.load() }
+    func commit(_ commit: BookCommit) async throws -> Bool {
+        let current = try await inner.load().revision
+        var forced = commit
+        forced.basedOn = current
+        forced.id = UUID().uuidString
+        return try await inner.commit(forced)
+    }
+    func hasCommitted(_ commitID: String) async throws -> Bool { false }
+    func owedMessages() async throws -> [OwedMessage] { try await inner.owedMessages() }
+    func markDelivered(_ messageIDs: [String]) async throws { try await inner.markDelivered(messageIDs) }
+}
