@@ -84,6 +84,8 @@ let package = Package(
         ]),
         // The protocol's guarantees as checks an app runs against its own BookStorage (any test framework).
         .target(name: "BookStorageConformance", dependencies: ["CalendarCore", "CalendarScheduling", "CalendarStore"]),
+        // Not API: one desk as a process of its own, for the tests that race and kill processes on one SQLite book.
+        .executableTarget(name: "_BookDesk", dependencies: ["CalendarCore", "CalendarScheduling", "SchedulingICalendar", "CalendarStore"]),
         // Not API: helpers shared by the tests and the benchmarks.
         .target(name: "_CalendarTestSupport"),
         // Not API: the test gym (a book with coaches, clients, members and
@@ -161,7 +163,7 @@ let package = Package(
         // Support/hostile_dav.py: a misbehaving WebDAV server the CalDAV tests start with python3.
         .testTarget(
             name: "CalendarStoreTests",
-            dependencies: ["CalendarCore", "ICalendarKit", "CalendarScheduling", "SchedulingICalendar", "CalendarStore", "BookStorageConformance", "_CalendarTestSupport", "_SchedulingTestSupport"],
+            dependencies: ["CalendarCore", "ICalendarKit", "CalendarScheduling", "SchedulingICalendar", "CalendarStore", "BookStorageConformance", "_BookDesk", "_CalendarTestSupport", "_SchedulingTestSupport"],
             exclude: ["Support/hostile_dav.py"]),
         .testTarget(
             name: "IntegrationTests",

@@ -66,7 +66,7 @@ public struct BookStore<Storage: BookStorage>: Sendable {
     /// - Throws: ``SchedulingStoreError``: `.refused` for a `SchedulingError`
     ///   from `body`, `.failed` for anything else it throws, `.store` when
     ///   the storage fails or the change lost ``attempts`` races in a row.
-    public func change<T: Sendable>(_ body: (inout SchedulingBook) throws -> T) async throws(SchedulingStoreError) -> T {
+    nonisolated(nonsending) public func change<T: Sendable>(_ body: (inout SchedulingBook) throws -> T) async throws(SchedulingStoreError) -> T {
         try await commit { book, _ throws -> (T, [OwedMessage]) in (try body(&book), []) }
     }
 
@@ -78,7 +78,7 @@ public struct BookStore<Storage: BookStorage>: Sendable {
     ///   - gym: who sends a class's messages.
     ///   - body: the change.
     /// - Returns: what `body` returned, the notices, the book's clocks.
-    public func changeTelling<T: Sendable>(gym: SchedulingNotice.Person?, _ body: (inout SchedulingBook) throws -> T) async throws(SchedulingStoreError) -> Told<T> {
+    nonisolated(nonsending) public func changeTelling<T: Sendable>(gym: SchedulingNotice.Person?, _ body: (inout SchedulingBook) throws -> T) async throws(SchedulingStoreError) -> Told<T> {
         try await commit { book, commitID throws -> (Told<T>, [OwedMessage]) in
             let made = try now(book.timeZone.identifier)
             let told = try book.telling(now: made, body)
@@ -102,7 +102,7 @@ public struct BookStore<Storage: BookStorage>: Sendable {
     /// - Parameter send: delivers one message (writes its `.eml`, hands it to a mailer).
     /// - Returns: how many were delivered.
     @discardableResult
-    public func deliver(_ send: (OwedMessage) async throws -> Void) async throws(SchedulingStoreError) -> Int {
+    nonisolated(nonsending) public func deliver(_ send: (OwedMessage) async throws -> Void) async throws(SchedulingStoreError) -> Int {
         var delivered = 0
         for message in try await owed() {
             do { try await send(message) } catch { throw .from(error) }
@@ -130,7 +130,7 @@ public struct BookStore<Storage: BookStorage>: Sendable {
     }
 
     /// Reads, runs `body`, commits; again while another commit came first.
-    private func commit<T: Sendable>(_ body: (inout SchedulingBook, _ commitID: String) throws -> (T, [OwedMessage])) async throws(SchedulingStoreError) -> T {
+    nonisolated(nonsending) private func commit<T: Sendable>(_ body: (inout SchedulingBook, _ commitID: String) throws -> (T, [OwedMessage])) async throws(SchedulingStoreError) -> T {
         for attempt in 0..<attempts {
             let snapshot = try await load()
             var book = try read(snapshot)

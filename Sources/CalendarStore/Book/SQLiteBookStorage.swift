@@ -174,6 +174,31 @@ public struct SQLiteBookStorage: BookStorage {
         }
     }
 
+    /// A message the store holds, and when it was delivered.
+    public struct LoggedMessage: Hashable, Sendable {
+        /// The message.
+        public var message: OwedMessage
+        /// When it was marked delivered; `nil` while it is owed.
+        public var deliveredAt: Date?
+    }
+
+    /// Every message committed, delivered or still owed, in commit order:
+    /// what the gym told whom.
+    public func messageLog() async throws -> [LoggedMessage] {
+        let rows: [(Data, Double?)]
+        do {
+            rows = try await pool.read { db in
+                try Row.fetchAll(db, sql: "SELECT body, delivered_at FROM owed_message ORDER BY position").map { ($0["body"], $0["delivered_at"]) }
+            }
+        } catch { throw Self.storeError(error, path: path, doing: "read") }
+        let decoder = JSONDecoder()
+        return try rows.map { body, at in
+            do { return LoggedMessage(message: try decoder.decode(OwedMessage.self, from: body), deliveredAt: at.map(Date.init(timeIntervalSince1970:))) } catch {
+                throw CalendarStoreError(.badResponse, "\(path): a message cannot be read (\(error))")
+            }
+        }
+    }
+
     /// Takes delivered messages off the owed list. The message stays in the
     /// database, with when it was delivered (`owed_message.delivered_at`):
     /// what the gym told whom, for as long as the app keeps it.

@@ -1,0 +1,94 @@
+// Not API: one desk of a gym, as a separate process, for the tests that
+// race processes on one SQLite file and kill them mid-change
+// (CalendarStoreTests' BookDeskProcessTests). Each command is one line of
+// output and an exit code: 0 done, 3 refused, 1 failed.
+//
+//   _BookDesk DB seed MEMBERS           a gym: Yoga on Mondays, 5 places; members m0…
+//   _BookDesk DB book MEMBER DATE       book a place, telling (the message is owed)
+//   _BookDesk DB churn OUTBOX SEED N    N bookings of random members and Mondays, each delivered
+//   _BookDesk DB deliver OUTBOX         deliver what is owed: one OUTBOX/ID.eml each
+//   _BookDesk DB places                 "member date" for every place held
+//   _BookDesk DB messages               "id member date method" for every message committed
+import CalendarCore
+import CalendarScheduling
+import CalendarStore
+import Foundation
+import SchedulingICalendar
+
+let arguments = CommandLine.arguments
+func fail(_ message: String, _ code: Int32 = 1) -> Never {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+    exit(code)
+}
+guard arguments.count >= 3 else { fail("usage: _BookDesk DB COMMAND …", 2) }
+let now = Date(timeIntervalSince1970: 1_795_176_000)  // 2026-11-20 12:00 UTC
+let gym = SchedulingNotice.Person(id: "gym", name: "Desk Gym", email: "desk@gym.example")
+let mondays = (0..<4).compactMap { try? LocalDate(year: 2026, month: 11, day: 23).adding(days: 7 * $0) }
+
+do {
+    let storage = try SQLiteBookStorage(path: arguments[1], waitingAtMost: 60)
+    let store = BookStore(storage, newBookZone: "Europe/Madrid", now: { _ in now })
+
+    func deliver(into folder: String) async throws -> Int {
+        try await store.deliver { message in
+            guard let mail = try message.notice.email(onClocks: try .named(message.timeZone), gym: message.gym, date: message.madeAt) else { return }
+            let file = URL(fileURLWithPath: folder).appendingPathComponent("\(message.id).eml")
+            try mail.data().write(to: file, options: .atomic)
+        }
+    }
+
+    switch arguments[2] {
+    case "seed":
+        let count = Int(arguments.count > 3 ? arguments[3] : "") ?? 20
+        try await store.change { book in
+            book = SchedulingBook(timeZone: try .named("Europe/Madrid"))
+            for i in 0..<count { try book.addMember(Member(id: "m\(i)", name: "Member \(i)", email: "m\(i)@example.com")) }
+            try book.addClass(ClassSeries(id: "yoga", title: "Yoga", weekdays: [.monday], time: try TimeOfDay(hour: 18, minute: 30),
+                                          duration: .seconds(3600), capacity: 5, firstDate: try LocalDate(year: 2026, month: 11, day: 2)))
+        }
+        print("seeded")
+    case "book":
+        let parts = arguments.count == 5 ? arguments[4].split(separator: "-").compactMap { Int($0) } : []
+        guard parts.count == 3, let date = try? LocalDate(year: parts[0], month: parts[1], day: parts[2]) else { fail("usage: _BookDesk DB book MEMBER DATE", 2) }
+        do {
+            _ = try await store.changeTelling(gym: gym) { book in try book.book(member: arguments[3], classID: "yoga", on: date, now: now) }
+            print("booked")
+        } catch {
+            if case .refused(let why) = error { print("refused: \(why)"); exit(3) }
+            throw error
+        }
+    case "churn":
+        guard arguments.count == 6, var seed = UInt64(arguments[4]), let n = Int(arguments[5]) else { fail("usage: _BookDesk DB churn OUTBOX SEED N", 2) }
+        func next() -> Int {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Int(seed >> 33)
+        }
+        for _ in 0..<n {
+            let member = "m\(next() % 20)", date = mondays[next() % mondays.count]
+            do {
+                _ = try await store.changeTelling(gym: gym) { book in try book.book(member: member, classID: "yoga", on: date, now: now) }
+            } catch {
+                guard case .refused = error else { throw error }
+            }
+            _ = try await deliver(into: arguments[3])
+        }
+        print("churned")
+    case "deliver":
+        guard arguments.count == 4 else { fail("usage: _BookDesk DB deliver OUTBOX", 2) }
+        print("delivered \(try await deliver(into: arguments[3]))")
+    case "places":
+        let book = try await store.book()
+        for date in mondays {
+            for member in try book.roster(classID: "yoga", on: date).confirmed { print("\(member) \(date)") }
+        }
+    case "messages":
+        for logged in try await storage.messageLog() {
+            guard case .classPlace(let place) = logged.message.notice.subject else { continue }
+            print("\(logged.message.id) \(logged.message.notice.recipient.id) \(place.occurrence.id.date) \(logged.message.notice.method.rawValue)")
+        }
+    default:
+        fail("unknown command \(arguments[2])", 2)
+    }
+} catch {
+    fail("\(error)")
+}
