@@ -14,12 +14,13 @@ CORPUS_SDISTS := 'icalendar==7.3.0' 'recurring-ical-events==3.8.2' 'khal==0.14.1
 
 .PHONY: deps run test test-long test-pure examples test-thread test-address leak-check corpus fuzz-build fuzz build-check snippets docs conformance bench bench-quick clean
 
-## Install libical-dev (and pkg-config) from Debian's packages when missing.
+## Install libical-dev (and pkg-config), and SQLite's headers for GRDB
+## (libsqlite3-dev), from Debian's packages when missing.
 deps:
-	@if ! pkg-config --exists libical 2>/dev/null; then \
-		echo "Installing libical-dev and pkg-config with apt-get..."; \
+	@if ! pkg-config --exists libical 2>/dev/null || [ ! -f /usr/include/sqlite3.h ]; then \
+		echo "Installing libical-dev, libsqlite3-dev and pkg-config with apt-get..."; \
 		$(SUDO) apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libical-dev pkg-config >/dev/null; \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libical-dev libsqlite3-dev pkg-config >/dev/null; \
 	fi
 
 ## The main job: this month of the sample gym calendar embedded in horari (a bare `horari`).
