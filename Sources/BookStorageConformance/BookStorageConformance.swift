@@ -21,20 +21,27 @@ import Foundation
 /// ```
 public struct BookStorageConformance<Storage: BookStorage>: Sendable {
     /// A check that did not hold.
-    public struct Failure: Error, Hashable, Sendable, CustomStringConvertible {
-        /// The check's name.
-        public var check: String
-        /// What was wrong.
-        public var message: String
-        /// `check: message`.
-        public var description: String { "\(check): \(message)" }
-    }
+    public typealias Failure = BookStorageConformanceFailure
 
-    /// One check: its name, and what it does with a new store.
+    /// One check: its name, and what it does with a new store (``run(_:)``).
     public struct Check: Sendable {
         /// What it checks, in a few words.
         public var name: String
         let body: @Sendable (Storage) async throws -> Void
+    }
+
+    /// Runs one check on a new store: for a test framework that shows each check as a test of its own.
+    /// - Parameter check: one of ``checks``.
+    /// - Returns: what did not hold, or `nil`.
+    public func run(_ check: Check) async -> Failure? {
+        do {
+            try await check.body(try await makeStorage())
+            return nil
+        } catch let failure as Failure {
+            return Failure(check: check.name, message: failure.message)
+        } catch {
+            return Failure(check: check.name, message: "threw \(error)")
+        }
     }
 
     private let makeStorage: @Sendable () async throws -> Storage
@@ -55,13 +62,7 @@ public struct BookStorageConformance<Storage: BookStorage>: Sendable {
     public func run() async -> [Failure] {
         var failures: [Failure] = []
         for check in checks {
-            do {
-                try await check.body(try await makeStorage())
-            } catch let failure as Failure {
-                failures.append(Failure(check: check.name, message: failure.message))
-            } catch {
-                failures.append(Failure(check: check.name, message: "threw \(error)"))
-            }
+            if let failure = await run(check) { failures.append(failure) }
         }
         return failures
     }
@@ -239,6 +240,16 @@ public struct BookStorageConformance<Storage: BookStorage>: Sendable {
     }
 }
 
+/// A check of ``BookStorageConformance`` that did not hold.
+public struct BookStorageConformanceFailure: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The check's name.
+    public var check: String
+    /// What was wrong.
+    public var message: String
+    /// `check: message`.
+    public var description: String { "\(check): \(message)" }
+}
+
 /// A sender that cannot send.
 struct DeliveryDown: Error {}
 
@@ -282,7 +293,7 @@ enum ConformanceGym {
 }
 
 private func expect(_ condition: Bool, _ message: @autoclosure () -> String) throws {
-    if !condition { throw BookStorageConformance<MemoryBookStorage>.Failure(check: "", message: message()) }
+    if !condition { throw BookStorageConformanceFailure(check: "", message: message()) }
 }
 
 private func body(_ text: String) -> Data { Data(#"{"n":\#(text)}"#.utf8) }
@@ -293,6 +304,6 @@ private func message(_ id: String, commit: String) throws -> OwedMessage {
     let told = try book.telling(now: ConformanceGym.now) { book in
         try book.book(member: "m0", classID: "yoga", on: try ConformanceGym.date, now: ConformanceGym.now)
     }
-    guard let notice = told.notices.notices.first else { throw BookStorageConformance<MemoryBookStorage>.Failure(check: "", message: "a booking owed no message") }
+    guard let notice = told.notices.notices.first else { throw BookStorageConformanceFailure(check: "", message: "a booking owed no message") }
     return OwedMessage(id: id, commitID: commit, notice: notice, gym: nil, madeAt: ConformanceGym.now, timeZone: "Europe/Madrid")
 }

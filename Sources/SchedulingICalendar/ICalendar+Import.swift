@@ -98,10 +98,33 @@ extension ICalendar {
             left.append(RecordLeft(uid: uid, component: component.name, sameAsBook: false))
             return true
         }
+        // What the file's import set aside (an older duplicate, an instance
+        // that did not fit) is kept as written and read again with the
+        // calendar: a record's UID there would come back as a record.
+        incoming.rejected.removeAll { component in
+            let uid = component.uid
+            guard let uid, recordItems[uid] != nil || recordComponents[uid] != nil || Self.isRecord(component) else {
+                return uid == nil && Self.isRecord(component)
+            }
+            left.append(RecordLeft(uid: uid, component: component.name, sameAsBook: false))
+            return true
+        }
         var report = merge(incoming, zoneNamedBy: zoneProperties)
+        // A record left out of the merge is not missing from the file.
+        let leftUIDs = Set(left.map(\.uid))
+        report.missing.removeAll { leftUIDs.contains($0) }
         // An item written again as the book has it (an export brought back) is unchanged, as the merge says of others.
         report.unchanged += left.filter { $0.sameAsBook && ["VEVENT", "VTODO"].contains($0.component) }.map(\.uid)
         return (report, left)
+    }
+}
+
+extension ICalendar {
+    /// Whether a component as written is one of a book's records: a
+    /// directory journal, or an event the book marks as a class or a session.
+    static func isRecord(_ component: ContentComponent) -> Bool {
+        SchedulingBook.isSchedulingComponent(component)
+            || component.properties.contains { $0.name.uppercased() == Names.capacity || $0.name.uppercased() == Names.client }
     }
 }
 

@@ -62,7 +62,7 @@ struct BookDeskProcessTests {
         #expect(Set(places) == booked.union(["m0", "m1"]), "\(places)")
     }
 
-    @Test("killed at random moments of thirty changes and their delivery: in the end every message owed is delivered once, none for a change that did not land")
+    @Test("killed at random moments of thirty changes and their delivery: in the end every message owed is delivered, none for a change that did not land")
     func killedMidChange() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("horari-kills-\(UUID().uuidString)")
         let outbox = folder.appendingPathComponent("outbox")

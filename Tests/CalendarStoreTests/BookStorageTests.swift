@@ -111,6 +111,37 @@ struct BookStorageTests {
         }
     }
 
+    @Test("eight connections opening a new file at once all open it, with one schema")
+    func firstOpenRace() async throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("new.sqlite").path
+        let opened = await withTaskGroup(of: String.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    do { return "\(try await SQLiteBookStorage(path: path).load().revision)" } catch { return "\(error)" }
+                }
+            }
+            var all: [String] = []
+            for await one in group { all.append(one) }
+            return all
+        }
+        #expect(opened == Array(repeating: "0", count: 8), "\(opened)")
+    }
+
+    @Test("another GRDB app's database, with migrations of its own, is not taken for a newer Horari's")
+    func anotherGRDBApp() throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("app.sqlite").path
+        try python("import sqlite3; c = sqlite3.connect('\(path)'); c.execute('CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)'); c.execute(\"INSERT INTO grdb_migrations VALUES ('v1')\"); c.execute('CREATE TABLE player (name TEXT)'); c.commit()")
+        #expect {
+            _ = try SQLiteBookStorage(path: path)
+        } throws: { error in
+            (error as? CalendarStoreError)?.code == .notADatabase && "\(error)".contains("another program")
+        }
+    }
+
     @Test("a file that is not a database is refused with what to do, and left as it was")
     func notADatabase() throws {
         let folder = try Self.scratch()

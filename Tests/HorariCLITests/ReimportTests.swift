@@ -68,6 +68,24 @@ struct ReimportTests {
         #expect(runner.calendarBytes != original)
     }
 
+    @Test("a record's UID twice in one file (the older set aside by the import) is not kept to come back as the class")
+    func recordInWhatTheImportSetAside() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        let original = runner.calendarBytes
+        let event = { (sequence: Int) in
+            "BEGIN:VEVENT\r\nUID:yoga\r\nDTSTAMP:20261101T000000Z\r\nSEQUENCE:\(sequence)\r\nDTSTART:20261201T100000Z\r\nDURATION:PT1H\r\nSUMMARY:Hijacked\r\nEND:VEVENT\r\n"
+        }
+        let file = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Example//Twice//EN\r\n" + event(50) + event(51) + "END:VCALENDAR\r\n"
+        try Data(file.utf8).write(to: runner.work.appendingPathComponent("twice.ics"))
+        let imported = try runner.run(["import", "$WORK/twice.ics", "--into", "$WORK/gym.ics", "--force"] + Self.at)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let text = try CLIRunner.text(of: runner.work.appendingPathComponent("gym.ics"))
+        #expect(!text.contains("Hijacked"), "\(imported.stdout)")
+        #expect(runner.calendarBytes == original, "\(imported.stdout)")
+        #expect(!imported.stdout.contains("not in the file 13"), "a record left is not also 'not in the file': \(imported.stdout)")
+    }
+
     @Test("a whole export imported into an empty calendar gives the book back")
     func backupIntoEmpty() throws {
         let runner = try CLIRunner()

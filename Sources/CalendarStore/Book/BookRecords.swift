@@ -28,8 +28,13 @@ enum BookRecords {
         var records: [RecordKey: Data] = [:]
         for list in lists {
             for case let element as [String: Any] in whole.removeValue(forKey: list.field) as? [Any] ?? [] {
-                let parts = list.id.map { element[$0] as? String ?? "" }
-                records[RecordKey(kind: list.kind, id: parts.joined(separator: " "))] = try data(element)
+                let parts = list.id.compactMap { element[$0] as? String }
+                guard parts.count == list.id.count, !parts.contains(where: \.isEmpty) else {
+                    throw CalendarStoreError(.io, "a \(list.kind) of the book has no \(list.id.joined(separator: " and ")); it cannot be stored")
+                }
+                let key = RecordKey(kind: list.kind, id: parts.joined(separator: " "))
+                guard records[key] == nil else { throw CalendarStoreError(.io, "two records of the book are both \(key); neither can be stored") }
+                records[key] = try data(element)
             }
         }
         records[gymKey] = try data(whole)

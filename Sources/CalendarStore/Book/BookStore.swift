@@ -65,7 +65,8 @@ public struct BookStore<Storage: BookStorage>: Sendable {
     /// - Returns: what `body` returned.
     /// - Throws: ``SchedulingStoreError``: `.refused` for a `SchedulingError`
     ///   from `body`, `.failed` for anything else it throws, `.store` when
-    ///   the storage fails or the change lost ``attempts`` races in a row.
+    ///   the storage fails (its error, or any other in a `CalendarStoreError`
+    ///   `.io`) or the change lost ``attempts`` races in a row.
     nonisolated(nonsending) public func change<T: Sendable>(_ body: (inout SchedulingBook) throws -> T) async throws(SchedulingStoreError) -> T {
         try await commit { book, _ throws -> (T, [OwedMessage]) in (try body(&book), []) }
     }
@@ -91,14 +92,16 @@ public struct BookStore<Storage: BookStorage>: Sendable {
 
     /// The messages owed and not yet delivered, oldest first.
     public func owed() async throws(SchedulingStoreError) -> [OwedMessage] {
-        do { return try await storage.owedMessages() } catch { throw .from(error) }
+        do { return try await storage.owedMessages() } catch { throw Self.storageFailure(error) }
     }
 
     /// Delivers every owed message with `send`, one at a time, marking each
     /// delivered once `send` returns. A message `send` throws for stays
     /// owed, and delivery stops there with the error: the next call starts
-    /// from it. A crash after `send` and before the mark sends that message
-    /// again, with the same bytes (``OwedMessage``).
+    /// from it. Delivery is at least once: a crash after `send` and before
+    /// the mark sends that message again, with the same bytes
+    /// (``OwedMessage``), which mail clients and calendars take once. Run
+    /// one deliverer at a time: two at once both send what is owed.
     /// - Parameter send: delivers one message (writes its `.eml`, hands it to a mailer).
     /// - Returns: how many were delivered.
     @discardableResult
@@ -106,7 +109,7 @@ public struct BookStore<Storage: BookStorage>: Sendable {
         var delivered = 0
         for message in try await owed() {
             do { try await send(message) } catch { throw .from(error) }
-            do { try await storage.markDelivered([message.id]) } catch { throw .from(error) }
+            do { try await storage.markDelivered([message.id]) } catch { throw Self.storageFailure(error) }
             delivered += 1
         }
         return delivered
@@ -115,7 +118,15 @@ public struct BookStore<Storage: BookStorage>: Sendable {
     // MARK: - Inside
 
     private func load() async throws(SchedulingStoreError) -> BookSnapshot {
-        do { return try await storage.load() } catch { throw .from(error) }
+        do { return try await storage.load() } catch { throw Self.storageFailure(error) }
+    }
+
+    /// What a storage call threw, as the store's failure: its own
+    /// `CalendarStoreError`, else the error (an app backend's `URLError`, say) in one.
+    static func storageFailure(_ error: any Error) -> SchedulingStoreError {
+        if let error = error as? CalendarStoreError { return .store(error) }
+        if error is CancellationError { return .store(CalendarStoreError(.cancelled, "cancelled; nothing was changed")) }
+        return .store(CalendarStoreError(.io, "the book's store failed (\(describe(error))); nothing was changed"))
     }
 
     private func read(_ snapshot: BookSnapshot) throws(SchedulingStoreError) -> SchedulingBook {
@@ -138,7 +149,7 @@ public struct BookStore<Storage: BookStorage>: Sendable {
             let (result, owed): (T, [OwedMessage])
             do { (result, owed) = try body(&book, commitID) } catch { throw .from(error) }
             let records: [RecordKey: Data]
-            do { records = try BookRecords.records(of: book) } catch { throw .from(error) }
+            do { records = try BookRecords.records(of: book) } catch { throw Self.storageFailure(error) }
             let writes = BookRecords.writes(from: snapshot.records, to: records)
             if writes.isEmpty, owed.isEmpty { return result }
             let change = BookCommit(id: commitID, basedOn: snapshot.revision, writes: writes, owed: owed)
@@ -146,12 +157,14 @@ public struct BookStore<Storage: BookStorage>: Sendable {
             do {
                 made = try await storage.commit(change)
             } catch {
+                // Cancelled before it was sent (GRDB checks first): nothing was written.
+                if error is CancellationError { throw Self.storageFailure(error) }
                 // The answer may be lost after the commit was made: ask before saying it was not.
                 guard let landed = try? await storage.hasCommitted(commitID) else {
                     throw .store(CalendarStoreError(.transport, "the store did not answer whether the change was made (\(Self.describe(error))); look before trying again"))
                 }
                 if landed { return result }
-                throw .from(error)
+                throw Self.storageFailure(error)
             }
             if made { return result }
             if Task.isCancelled { throw .store(CalendarStoreError(.cancelled, "cancelled while other changes were committed first; nothing was changed")) }

@@ -49,7 +49,15 @@ public struct SQLiteBookStorage: BookStorage {
         }
         do {
             try pool.read { db in try Self.checkSchema(db, path: path, readOnly: readOnly) }
-            if !readOnly { try Self.migrator.migrate(pool) }
+            if !readOnly {
+                do {
+                    try Self.migrator.migrate(pool)
+                } catch {
+                    // Two processes opening a new file at once both find it
+                    // unmigrated; the one that lost the race finds it done.
+                    guard try pool.read({ db in try Self.migrator.hasCompletedMigrations(db) }) else { throw error }
+                }
+            }
         } catch {
             throw Self.storeError(error, path: path, doing: "open")
         }
@@ -84,6 +92,19 @@ public struct SQLiteBookStorage: BookStorage {
                     delivered_at REAL
                 );
                 CREATE INDEX owed_message_undelivered ON owed_message (position) WHERE delivered_at IS NULL;
+                -- The calendar the book is shown in, without the book's records
+                -- (DatabaseCalendar): its own properties, and each other top-level
+                -- component (an event, a task, a VTIMEZONE) as iCalendar text.
+                CREATE TABLE calendar_header (
+                    one INTEGER PRIMARY KEY CHECK (one = 1),
+                    text BLOB NOT NULL
+                );
+                CREATE TABLE calendar_component (
+                    position INTEGER PRIMARY KEY,
+                    name TEXT NOT NULL,
+                    uid TEXT,
+                    text BLOB NOT NULL
+                );
                 """)
         }
         return migrator
@@ -99,6 +120,13 @@ public struct SQLiteBookStorage: BookStorage {
             }
             if readOnly { throw CalendarStoreError(.notFound, "\(path) holds no book yet, and it is open for reading only") }
             return
+        }
+        // Another GRDB app's database has migrations of its own, and none of our tables.
+        for table in ["record", "revision", "owed_message"] where try !db.tableExists(table) {
+            let applied = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")
+            guard applied.isEmpty else {
+                throw CalendarStoreError(.notADatabase, "\(path) is an SQLite database of another program (no \(table) table), not a Horari book; nothing was changed")
+            }
         }
         if try migrator.hasBeenSuperseded(db) {
             throw CalendarStoreError(.newerSchema, "\(path) was written by a newer Horari (its schema has changes this one does not know); nothing was changed",
@@ -121,6 +149,18 @@ public struct SQLiteBookStorage: BookStorage {
 
     /// Makes a commit, in one `BEGIN IMMEDIATE` transaction, if the store is still at its ``BookCommit/basedOn``.
     public func commit(_ commit: BookCommit) async throws -> Bool {
+        try await self.commit(commit, calendar: nil)
+    }
+
+    /// The calendar part of a commit: its header and its components, replacing those held.
+    struct CalendarPart: Sendable {
+        var header: Data
+        var components: [(name: String, uid: String?, text: Data)]
+    }
+
+    /// A commit, with the calendar's new text when it changed (`DatabaseCalendar`).
+    func commit(_ change: BookCommit, calendar: CalendarPart?) async throws -> Bool {
+        let commit = change
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let messages = try commit.owed.map { ($0.id, try encoder.encode($0)) }
@@ -143,6 +183,13 @@ public struct SQLiteBookStorage: BookStorage {
                     for (id, body) in messages {
                         try db.execute(sql: "INSERT INTO owed_message (id, commit_id, body) VALUES (?, ?, ?)", arguments: [id, commit.id, body])
                     }
+                    if let calendar {
+                        try db.execute(sql: "INSERT OR REPLACE INTO calendar_header (one, text) VALUES (1, ?)", arguments: [calendar.header])
+                        try db.execute(sql: "DELETE FROM calendar_component")
+                        for (i, c) in calendar.components.enumerated() {
+                            try db.execute(sql: "INSERT INTO calendar_component (position, name, uid, text) VALUES (?, ?, ?, ?)", arguments: [i, c.name, c.uid, c.text])
+                        }
+                    }
                     try db.execute(sql: #"INSERT INTO "commit" (id, revision) VALUES (?, ?)"#, arguments: [commit.id, revision + 1])
                     try db.execute(sql: "UPDATE revision SET value = ?", arguments: [revision + 1])
                     made = true
@@ -151,6 +198,21 @@ public struct SQLiteBookStorage: BookStorage {
                 return made
             }
         } catch { throw Self.storeError(error, path: path, doing: "write") }
+    }
+
+    /// Everything at one revision, with the calendar's text (its header, `nil` when none was written).
+    func loadWithCalendar() async throws -> (snapshot: BookSnapshot, header: Data?, components: [Data]) {
+        do {
+            return try await pool.read { db in
+                let revision = try Int64.fetchOne(db, sql: "SELECT value FROM revision") ?? 0
+                let rows = try Row.fetchAll(db, sql: "SELECT kind, id, version, body FROM record ORDER BY kind, id")
+                let header = try Data.fetchOne(db, sql: "SELECT text FROM calendar_header")
+                let components = try Data.fetchAll(db, sql: "SELECT text FROM calendar_component ORDER BY position")
+                return (BookSnapshot(revision: revision, records: rows.map {
+                    StoredRecord(key: RecordKey(kind: $0["kind"], id: $0["id"]), version: $0["version"], body: $0["body"])
+                }), header, components)
+            }
+        } catch { throw Self.storeError(error, path: path, doing: "read") }
     }
 
     /// Whether a commit with this ID was made.
