@@ -21,7 +21,7 @@ struct CalendarPlace {
     /// named that does not exist is refused, never made unasked (issue 28,
     /// 8: `add --calendar nope/missing.ics` created `nope/`, a typo's folder).
     func prepareFolder() throws {
-        guard let url = file else { return }
+        guard let url = file ?? database else { return }
         let folder = url.deletingLastPathComponent()
         if isDefault {
             try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -42,13 +42,19 @@ struct CalendarPlace {
         return nil
     }
 
+    /// The database, for a calendar kept in SQLite.
+    var database: URL? {
+        if case .database(let url) = location { return url }
+        return nil
+    }
+
     /// The path or URL, as messages say it.
     var path: String { location.description }
 
     /// Its last name (`gym.ics`, `gym/`, the collection's), for short messages.
     var name: String {
         switch location {
-        case .file(let url): url.lastPathComponent
+        case .file(let url), .database(let url): url.lastPathComponent
         case .folder(let url), .collection(let url): url.lastPathComponent + "/"
         }
     }

@@ -398,10 +398,16 @@ extension Import {
         case (let answer, _): print("\(o.name.shown) answered \(answer.rawValue.lowercased()) for \(reply.recurrenceID == nil ? "session " : "")\(o.about).")
         }
         if let promoted = o.promoted { print("\(promoted) moved up from the waitlist and has the place.") }
-        if let folder {
+        if let folder, place.database != nil {
+            try await book.scheduling(place) { store async throws(SchedulingStoreError) in try await outbox.deliverOwed(by: store, into: folder) }
+            outbox.sayUntold(told.notices.untold)
+        } else if let folder {
             try outbox.write(told.notices, into: folder, zone: told.timeZone, now: now)
         } else if !told.notices.notices.isEmpty {
-            print("\(told.notices.notices.count) message\(told.notices.notices.count == 1 ? " is" : "s are") owed; give --outbox DIR to write \(told.notices.notices.count == 1 ? "it" : "them").")
+            let n = told.notices.notices.count
+            print("\(n) message\(n == 1 ? " is" : "s are") owed; " + (place.database != nil
+                ? "\(place.name) keeps \(n == 1 ? "it" : "them") until `horari outbox DIR --calendar \(place.path)` delivers \(n == 1 ? "it" : "them")."
+                : "give --outbox DIR to write \(n == 1 ? "it" : "them")."))
         }
     }
 }

@@ -76,18 +76,48 @@ struct OutboxOptions: ParsableArguments {
                 say("Not told: \(notice.recipient.name.shown): \(error.message).")
                 continue
             }
-            let file = folder.appendingPathComponent(mail.fileName)
-            do { try mail.data().write(to: file, options: .atomic) } catch {
-                throw CLIError("the change was made, but \(file.path) could not be written (\(error.localizedDescription)); \(notice.recipient.email) was not told")
+            written.append(try save(mail, notice, into: folder))
+        }
+        sayWritten(written, folder: folder)
+        sayUntold(told.untold)
+    }
+
+    /// Delivers what a database owes (the change just made, and any an
+    /// earlier one left: a process killed before it delivered) into the
+    /// folder, marking each message delivered once its file is written
+    /// (`SchedulingStore.deliver(_:)`). A message that cannot be written
+    /// stays owed, and delivery stops there with the reason.
+    func deliverOwed(by store: SchedulingStore, into folder: URL) async throws(SchedulingStoreError) {
+        let gym = try? gymPerson()
+        var written: [String] = []
+        defer { sayWritten(written, folder: folder) }
+        try await store.deliver { message in
+            let zone = try ZoneRules.named(message.timeZone)
+            guard let mail = try message.notice.email(onClocks: zone, gym: message.gym ?? gym, date: message.madeAt) else {
+                throw CLIError("\(message.notice.recipient.name.shown) (\(message.notice.method.rawValue) \(message.notice.uid)) has no sender; give --gym 'Name <address>' (the message stays owed)")
             }
-            written.append("  \(notice.method.rawValue) to \(mail.to): \(mail.subject.shown) (\(mail.fileName))")
+            written.append(try save(mail, message.notice, into: folder))
         }
-        if !written.isEmpty {
-            let shown = outbox ?? folder.path
-            say("Wrote \(written.count) message\(written.count == 1 ? "" : "s") to \(shown)/, for sendmail -t:")
-            written.forEach { say($0) }
+    }
+
+    /// Writes one message's file; the line that says so.
+    private func save(_ mail: IMIPMessage, _ notice: SchedulingNotice, into folder: URL) throws -> String {
+        let file = folder.appendingPathComponent(mail.fileName)
+        do { try mail.data().write(to: file, options: .atomic) } catch {
+            throw CLIError("the change was made, but \(file.path) could not be written (\(error.localizedDescription)); \(notice.recipient.email) was not told")
         }
-        for u in told.untold {
+        return "  \(notice.method.rawValue) to \(mail.to): \(mail.subject.shown) (\(mail.fileName))"
+    }
+
+    private func sayWritten(_ written: [String], folder: URL) {
+        guard !written.isEmpty else { return }
+        let shown = outbox ?? folder.path
+        say("Wrote \(written.count) message\(written.count == 1 ? "" : "s") to \(shown)/, for sendmail -t:")
+        written.forEach { say($0) }
+    }
+
+    func sayUntold(_ untold: [UntoldChange]) {
+        for u in untold {
             say("Not told (no e-mail address on record): \(u.name.shown), \(u.method.rawValue) \(u.about).")
         }
     }
@@ -102,7 +132,7 @@ extension BookOptions {
         let place = try place
         try place.prepareFolder()
         let told = try await scheduling(place) { gym async throws(SchedulingStoreError) in try await gym.changeTelling(body) }
-        return try written(told, outbox, folder)
+        return try await written(told, outbox, folder, place)
     }
 
     /// ``changeOccurrence(classID:on:members:_:)`` made with
@@ -116,11 +146,19 @@ extension BookOptions {
         let told = try await scheduling(place) { gym async throws(SchedulingStoreError) in
             try await gym.changeOccurrenceTelling(of: classID, on: date, members: members, body)
         }
-        return try written(told, outbox, folder)
+        return try await written(told, outbox, folder, place)
     }
 
-    /// The change's result, once its messages are written (dated the request's time, as the store's change was).
-    private func written<T>(_ told: Told<T>, _ outbox: OutboxOptions, _ folder: URL) throws -> T {
+    /// The change's result, once its messages are written (dated the
+    /// request's time, as the store's change was); on a database, once
+    /// every message owed is delivered, those the change committed and any
+    /// an earlier one left.
+    private func written<T>(_ told: Told<T>, _ outbox: OutboxOptions, _ folder: URL, _ place: CalendarPlace) async throws -> T {
+        if place.database != nil {
+            try await scheduling(place) { store async throws(SchedulingStoreError) in try await outbox.deliverOwed(by: store, into: folder) }
+            outbox.sayUntold(told.notices.untold)
+            return told.result
+        }
         try outbox.write(told.notices, into: folder, zone: told.timeZone, now: try instant(inZone: timeZone ?? told.timeZone.identifier))
         return told.result
     }

@@ -2,12 +2,14 @@ import CalendarCore
 import Foundation
 
 /// Where a calendar lives: one `.ics` file, a folder of one `.ics` per `UID`
-/// (the vdir layout khal and vdirsyncer use), or a CalDAV collection.
+/// (the vdir layout khal and vdirsyncer use), a CalDAV collection, or an
+/// SQLite database that keeps the book as records (Docs/Storage.md).
 ///
 /// ```swift
 /// let here = try CalendarLocation("gym.ics")                         // a file
 /// let folder = try CalendarLocation("calendars/gym/")                // a folder
 /// let server = try CalendarLocation("https://dav.example.com/gym/")  // a collection
+/// let database = try CalendarLocation("gym.sqlite")                  // a database
 /// ```
 public enum CalendarLocation: Hashable, Sendable, CustomStringConvertible {
     /// One `.ics` file holding the whole calendar.
@@ -16,10 +18,17 @@ public enum CalendarLocation: Hashable, Sendable, CustomStringConvertible {
     case folder(URL)
     /// A CalDAV collection (RFC 4791), by its URL.
     case collection(URL)
+    /// An SQLite database (`.sqlite`, `.sqlite3`, `.db`): the book's records
+    /// (`SQLiteBookStorage`) and the calendar's other components beside them.
+    case database(URL)
+
+    /// The endings of a file that is an SQLite database rather than an `.ics` file.
+    public static let databaseExtensions: Set<String> = ["sqlite", "sqlite3", "db"]
 
     /// The location a command-line argument names: an `http://` or
     /// `https://` URL is a collection; an existing folder, or a path that
-    /// ends with `/`, is a folder; anything else is a file.
+    /// ends with `/`, is a folder; a path ending `.sqlite`, `.sqlite3` or
+    /// `.db` is a database; anything else is a file.
     /// - Throws: ``CalendarStoreError`` for a URL of another scheme, or one without a host.
     public init(_ text: String) throws(CalendarStoreError) {
         let lower = text.lowercased()
@@ -36,14 +45,18 @@ public enum CalendarLocation: Hashable, Sendable, CustomStringConvertible {
         var isFolder: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: text, isDirectory: &isFolder)
         let url = URL(fileURLWithPath: text)
-        self = (exists && isFolder.boolValue) || text.hasSuffix("/") ? .folder(url) : .file(url)
+        if (exists && isFolder.boolValue) || text.hasSuffix("/") {
+            self = .folder(url)
+        } else {
+            self = Self.databaseExtensions.contains(url.pathExtension.lowercased()) ? .database(url) : .file(url)
+        }
     }
 
     /// The path or URL, as a person would type it.
     /// A collection's URL is said without any user or password it was given with.
     public var description: String {
         switch self {
-        case .file(let url): return url.path
+        case .file(let url), .database(let url): return url.path
         case .folder(let url): return url.path + "/"
         case .collection(let url):
             guard var parts = URLComponents(url: url, resolvingAgainstBaseURL: true), parts.user != nil || parts.password != nil else { return url.absoluteString }

@@ -75,7 +75,7 @@ public struct CalendarStore: Sendable {
     /// Whether there is a calendar there yet.
     public var exists: Bool {
         switch location {
-        case .file(let url):
+        case .file(let url), .database(let url):
             var isFolder: ObjCBool = false
             return FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) && !isFolder.boolValue
         case .folder(let url):
@@ -101,6 +101,9 @@ public struct CalendarStore: Sendable {
             do { return try FolderStore(folder: url, options: options).load() } catch { throw .store(error) }
         case .collection(let url):
             do { return try await collectionStore(url).load() } catch { throw CalendarStoreFailure.classify(error) }
+        case .database(let url):
+            guard exists else { return ImportResult(calendar: ICalendar(), diagnostics: []) }
+            do { return try await DatabaseCalendar(url: url, options: options).load() } catch { throw CalendarStoreFailure.classify(error) }
         }
     }
 
@@ -200,6 +203,10 @@ public struct CalendarStore: Sendable {
                 return try await collectionStore(url).update(
                     exporterFor: { c throws in try Boxed<Failure>.exporting { try exporterFor(c) } },
                     whileWaiting: whileWaiting, ifDamaged: ifDamaged) { c throws in try Boxed.run { () throws(Failure) in try body(&c) } }
+            case .database(let url):
+                return try await DatabaseCalendar(url: url, options: options).update(
+                    exporterFor: { c throws in try Boxed<Failure>.exporting { try exporterFor(c) } }
+                ) { c throws in try Boxed.run { () throws(Failure) in try body(&c) } }
             }
         } catch {
             throw CalendarStoreFailure.classify(error)

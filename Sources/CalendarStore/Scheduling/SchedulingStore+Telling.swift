@@ -27,7 +27,8 @@ extension SchedulingStore {
     /// - Parameter body: the change; it may run more than once (see ``change(_:)``).
     /// - Returns: what `body` returned, the notices, the book's clocks.
     public func changeTelling<T: Sendable>(_ body: (inout SchedulingBook) throws -> T) async throws(SchedulingStoreError) -> Told<T> {
-        try await change { book in try book.telling(now: try settings.now(book.timeZone.identifier), body) }
+        if let database = store.location.database { return try await changeOwing(in: database) { book in try book.telling(now: try settings.now(book.timeZone.identifier), body) } }
+        return try await change { book in try book.telling(now: try settings.now(book.timeZone.identifier), body) }
     }
 
     /// ``changeOccurrence(of:on:members:_:)``, returning the messages the change owes.
@@ -39,7 +40,8 @@ extension SchedulingStore {
     /// - Returns: what `body` returned, the notices, the book's clocks.
     public func changeOccurrenceTelling<T: Sendable>(of classID: String, on date: LocalDate, members: [String] = [],
                                                      _ body: (inout SchedulingBook) throws -> T) async throws(SchedulingStoreError) -> Told<T> {
-        try await changeOccurrence(of: classID, on: date, members: members) { book in try book.telling(now: try settings.now(book.timeZone.identifier), body) }
+        if let database = store.location.database { return try await changeOwing(in: database) { book in try book.telling(now: try settings.now(book.timeZone.identifier), body) } }
+        return try await changeOccurrence(of: classID, on: date, members: members) { book in try book.telling(now: try settings.now(book.timeZone.identifier), body) }
     }
 }
 
@@ -61,6 +63,45 @@ extension SchedulingStore {
     /// - Throws: ``SchedulingStoreError``: `.failed` with a `ReplyError` for an
     ///   answer the book refuses; nothing is changed.
     public func apply(_ reply: SchedulingReply, gym: SchedulingNotice.Person?) async throws(SchedulingStoreError) -> Told<ReplyOutcome> {
-        try await change { book in try book.applyTelling(reply, gym: gym, now: try settings.now(book.timeZone.identifier)) }
+        if let database = store.location.database {
+            return try await changeOwing(in: database, gym: gym) { book in try book.applyTelling(reply, gym: gym, now: try settings.now(book.timeZone.identifier)) }
+        }
+        return try await change { book in try book.applyTelling(reply, gym: gym, now: try settings.now(book.timeZone.identifier)) }
+    }
+}
+
+extension SchedulingStore {
+    /// A change of a book in a database whose messages are committed with it
+    /// (`BookStore`'s guarantee, Docs/Storage.md): the change and what it
+    /// owes land together or not at all, and stay owed until delivered
+    /// (``owedMessages()``, ``deliver(_:)``).
+    private func changeOwing<T: Sendable>(in database: URL, gym: SchedulingNotice.Person? = nil,
+                                          _ body: (inout SchedulingBook) throws -> Told<T>) async throws(SchedulingStoreError) -> Told<T> {
+        try await turns.run { () async throws(SchedulingStoreError) in try await changeWhole(body) { told, commitID in
+            let made = (try? settings.now(told.timeZone.identifier)) ?? Date()
+            return told.notices.notices.enumerated().map { i, notice in
+                OwedMessage(id: "\(commitID)-\(i + 1)", commitID: commitID, notice: notice, gym: gym, madeAt: made, timeZone: told.timeZone.identifier)
+            }
+        } }
+    }
+
+    /// The messages changes owe and nobody has delivered, oldest first: on
+    /// a database (`CalendarLocation.database`); none elsewhere, where the
+    /// caller sends what a change returns.
+    public func owedMessages() async throws(SchedulingStoreError) -> [OwedMessage] {
+        guard let database = store.location.database else { return [] }
+        do { return try await SQLiteBookStorage(path: database.path).owedMessages() } catch { throw BookStore<SQLiteBookStorage>.storageFailure(error) }
+    }
+
+    /// Delivers what is owed on a database with `send`, one message at a
+    /// time, marking each delivered once `send` returns
+    /// (`BookStore.deliver(_:)`); none elsewhere.
+    /// - Returns: how many were delivered.
+    @discardableResult
+    nonisolated(nonsending) public func deliver(_ send: (OwedMessage) async throws -> Void) async throws(SchedulingStoreError) -> Int {
+        guard let database = store.location.database else { return 0 }
+        let storage: SQLiteBookStorage
+        do { storage = try SQLiteBookStorage(path: database.path) } catch { throw .store(error) }
+        return try await BookStore(storage).deliver(send)
     }
 }

@@ -83,7 +83,7 @@ public struct SchedulingStore: Sendable {
     /// The clock, the new calendar's zone, and what to do with damage.
     public let settings: Settings
     /// The queue this store's calls wait in.
-    private let turns = Turns()
+    let turns = Turns()
 
     /// A scheduling store on a calendar store.
     /// - Parameters:
@@ -155,9 +155,29 @@ public struct SchedulingStore: Sendable {
         try await turns.run { () async throws(SchedulingStoreError) in try await changeWhole(body) }
     }
 
-    /// ``change(_:)``, in this call's turn: under a weekly limit on a
-    /// collection, holding the book's lease.
-    private func changeWhole<T: Sendable>(_ body: (inout SchedulingBook) throws -> T) async throws(SchedulingStoreError) -> T {
+    /// A change of the whole book in a database, with the messages it owes, in one commit.
+    private func changeInDatabase<T: Sendable>(_ database: URL, _ body: (inout SchedulingBook) throws -> T,
+                                               owing: ((T, String) -> [OwedMessage])?) async throws(SchedulingStoreError) -> T {
+        let newZone = settings.newCalendarZone ?? TimeZone.current.identifier
+        do {
+            return try await DatabaseCalendar(url: database, options: store.options).update(
+                exporterFor: exporter, owing: owing.map { owing in { result, _, commitID in owing(result, commitID) } }
+            ) { calendar in
+                if calendar.calendarZone(namedBy: ICalendar.bookZoneProperties) == nil, calendar.items.isEmpty { calendar.timeZone = newZone }
+                var book = try readBook(calendar)
+                let result = try body(&book)
+                try write(book, into: &calendar, inParts: false)
+                return result
+            }
+        } catch { throw .from(error) }
+    }
+
+    /// ``change(_:)``, in this call's turn (the caller takes it): under a
+    /// weekly limit on a collection, holding the book's lease; in a
+    /// database, committing what `owing` says the change owes with it.
+    func changeWhole<T: Sendable>(_ body: (inout SchedulingBook) throws -> T,
+                                  owing: ((T, _ commitID: String) -> [OwedMessage])? = nil) async throws(SchedulingStoreError) -> T {
+        if let database = store.location.database { return try await changeInDatabase(database, body, owing: owing) }
         do {
             return try await changeWhole(body, lease: nil)
         } catch let error where error.isLeaseNeeded {
@@ -176,7 +196,8 @@ public struct SchedulingStore: Sendable {
 
     private func changeWhole<T: Sendable>(_ body: (inout SchedulingBook) throws -> T, lease: String?) async throws(SchedulingStoreError) -> T {
         let newZone = settings.newCalendarZone ?? TimeZone.current.identifier
-        let inParts = !store.location.isFile
+        // In yearly parts where a class's one resource would hold its whole history.
+        let inParts = store.location.isResourcePerUID
         do {
             return try await store.update(exporterFor: exporter, whileWaiting: settings.whileWaiting, ifDamaged: settings.ifDamaged) { calendar in
                 if calendar.calendarZone(namedBy: ICalendar.bookZoneProperties) == nil, calendar.items.isEmpty { calendar.timeZone = newZone }
@@ -365,6 +386,20 @@ public struct SchedulingStore: Sendable {
 extension CalendarLocation {
     /// Whether the calendar is one `.ics` file.
     var isFile: Bool { file != nil }
+
+    /// The database, for a calendar kept in SQLite.
+    var database: URL? {
+        if case .database(let url) = self { return url }
+        return nil
+    }
+
+    /// Whether the calendar is kept one resource per UID: a folder or a collection.
+    var isResourcePerUID: Bool {
+        switch self {
+        case .folder, .collection: true
+        case .file, .database: false
+        }
+    }
 
     /// The file, for a calendar kept in one file.
     var file: URL? {

@@ -1,0 +1,92 @@
+import CalendarCore
+import CalendarScheduling
+import Foundation
+import ICalendarKit
+import SchedulingICalendar
+
+// A calendar kept in an SQLite database (`CalendarLocation.database`), for
+// every caller of `CalendarStore` — the CLI's views, imports, exports and
+// item edits as much as `SchedulingStore`'s changes. The book's records
+// are `SQLiteBookStorage`'s versioned records; the rest of the calendar —
+// its own properties and each other top-level component (events, tasks,
+// zones) — is kept beside them as iCalendar text, one row a component. A
+// read gives the calendar with the book written into it
+// (`ICalendar.setScheduling(_:)`), as a file holds it; a change is read,
+// made, cut back into the book and the rest, and committed with the
+// messages it owes in one transaction, made only if no other change was
+// committed meanwhile (else made again on what is there then).
+
+/// A calendar in an SQLite database: the book's records and the calendar's other components.
+struct DatabaseCalendar: Sendable {
+    let url: URL
+    let options: ImportOptions
+
+    /// The database, opened (made when missing).
+    func storage() throws(CalendarStoreError) -> SQLiteBookStorage { try SQLiteBookStorage(path: url.path) }
+
+    /// The calendar, with the book written into it.
+    func load() async throws -> ImportResult {
+        let read = try await storage().loadWithCalendar()
+        return try compose(read.snapshot, header: read.header, components: read.components)
+    }
+
+    /// The calendar a snapshot and the calendar's text make.
+    private func compose(_ snapshot: BookSnapshot, header: Data?, components: [Data]) throws -> ImportResult {
+        var result = ImportResult(calendar: ICalendar(), diagnostics: [])
+        if let header {
+            var text = header
+            let end = Data("END:VCALENDAR\r\n".utf8)
+            if text.suffix(end.count) == end { text.removeLast(end.count) }
+            for component in components { text.append(component) }
+            text.append(end)
+            result = try ICalendarImporter(options: options).importCalendar(from: text)
+        }
+        if !snapshot.records.isEmpty {
+            let book: SchedulingBook
+            do { book = try BookRecords.book(from: snapshot.records, newZone: result.calendar.timesZoneName) } catch {
+                throw CalendarStoreError(.badResponse, "\(url.path): the book's records do not make a book (\(error)); nothing was changed")
+            }
+            result.calendar.setScheduling(book)
+        }
+        return result
+    }
+
+    /// Reads, changes with `body`, and commits the book and the rest of the
+    /// calendar with the messages `owing` says the change owes; again while
+    /// another change came first.
+    func update<T>(exporterFor: (ICalendar) throws -> ICalendarExporter, owing: ((T, ICalendar, _ commitID: String) -> [OwedMessage])? = nil,
+                   _ body: (inout ICalendar) throws -> T) async throws -> T {
+        let storage = try storage()
+        for attempt in 0..<200 {
+            let read = try await storage.loadWithCalendar()
+            var calendar = try compose(read.snapshot, header: read.header, components: read.components).calendar
+            let result = try body(&calendar)
+            // The book, as the calendar now holds it: records only where there is a book.
+            var records: [RecordKey: Data] = [:]
+            if !read.snapshot.records.isEmpty || calendar.holdsBookRecords || calendar.calendarZone(namedBy: [ICalendar.bookZoneProperty]) != nil {
+                records = try BookRecords.records(of: try calendar.schedulingBook(defaultTimeZone: calendar.timesZoneName))
+            }
+            // The rest, as iCalendar text cut at its components.
+            var rest = calendar
+            rest.items.removeAll(where: SchedulingBook.isSchedulingItem)
+            rest.components.removeAll(where: SchedulingBook.isSchedulingComponent)
+            let bytes = [UInt8](try exporterFor(rest).exportData(rest))
+            guard let outline = ICalendarOutline(bytes: bytes, indexing: ["UID"]) else {
+                throw CalendarStoreError(.io, "\(url.path): the calendar's text could not be cut into components; nothing was changed")
+            }
+            let part = SQLiteBookStorage.CalendarPart(
+                header: Data(outline.calendarText(including: [])),
+                components: outline.components.map { ($0.name, $0.value("UID"), Data(bytes[$0.range])) })
+            let writes = BookRecords.writes(from: read.snapshot.records, to: records)
+            let commitID = UUID().uuidString.lowercased()
+            let owed = owing?(result, calendar, commitID) ?? []
+            let sameText = read.header == part.header && read.components == part.components.map(\.text)
+            if writes.isEmpty, owed.isEmpty, sameText { return result }
+            let change = BookCommit(id: commitID, basedOn: read.snapshot.revision, writes: writes, owed: owed)
+            if try await storage.commit(change, calendar: sameText ? nil : part) { return result }
+            if Task.isCancelled { throw CalendarStoreError(.cancelled, "cancelled while other changes were committed first; nothing was changed") }
+            try? await Task.sleep(for: .microseconds(Int.random(in: 0...(200 * min(attempt + 1, 50)))))
+        }
+        throw CalendarStoreError(.conflict, "\(url.path): other changes were committed first 200 times in a row; nothing was changed, try again")
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+
+/// `--calendar gym.sqlite` (issue 40, 2 and 7): the sample gym moved into a
+/// database reads the same in every view, books the same, gives back an
+/// equivalent calendar, keeps its records from an import, commits a
+/// change's messages with it, and refuses a file that is not its own.
+@Suite("horari on a database calendar")
+struct DatabaseCalendarTests {
+    static let now = ["--now", "2026-11-10 10:00"]
+
+    /// A runner whose `gym.sqlite` holds the sample (imported from its `gym.ics`).
+    static func runnerWithDatabase() throws -> CLIRunner {
+        let runner = try CLIRunner()
+        let imported = try runner.run(["import", "$WORK/gym.ics", "--into", "$WORK/gym.sqlite"])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.hasPrefix("added 13,"), "\(imported.stdout)")
+        return runner
+    }
+
+    @Test("every view reads the same from the database as from the file", arguments: [
+        ["month", "2026-11"], ["week", "2026-11-26"], ["day", "2026-11-26"], ["list", "--from", "2026-11-01"],
+        ["classes", "timetable", "--week", "2026-11-26"] + now, ["occurrences", "--from", "2026-11-01", "--to", "2026-12-31"],
+        ["sessions", "list", "--coach", "marc"] + now, ["members", "list"], ["book", "--member", "marta", "--list"] + now,
+        ["month", "2026-11", "--format", "json"],
+    ])
+    func viewsAgree(_ view: [String]) throws {
+        let runner = try Self.runnerWithDatabase()
+        defer { runner.cleanUp() }
+        let file = try runner.run(view + ["--calendar", "$WORK/gym.ics"])
+        let database = try runner.run(view + ["--calendar", "$WORK/gym.sqlite"])
+        #expect(file.status == 0, "\(file.stderr)")
+        #expect(database == file)
+    }
+
+    @Test("the same bookings, cancellations and waitlists answer the same on both, and leave the same timetable")
+    func bookingsAgree() throws {
+        let runner = try Self.runnerWithDatabase()
+        defer { runner.cleanUp() }
+        let steps: [[String]] = [
+            ["book", "--member", "quim", "--class", "yoga", "--date", "2026-11-30"],
+            ["book", "--member", "quim", "--class", "pilates", "--date", "2026-11-26", "--waitlist"],
+            ["book", "--member", "quim", "--class", "pilates", "--date", "2026-11-26"],
+            ["cancel", "--member", "marta", "--class", "pilates", "--date", "2026-11-26"],
+            ["book", "--member", "nobody", "--class", "yoga", "--date", "2026-11-30"],
+            ["classes", "close", "2026-12-24..2026-12-26", "--reason", "Christmas"],
+            ["sessions", "add", "--coach", "marc", "--client", "anna", "--start", "2026-12-01 10:00", "--minutes", "60", "--id", "s-new"],
+            ["classes", "timetable", "--week", "2026-11-26"],
+        ]
+        for step in steps {
+            let file = try runner.run(step + ["--calendar", "$WORK/gym.ics"] + Self.now)
+            let database = try runner.run(step + ["--calendar", "$WORK/gym.sqlite"] + Self.now)
+            #expect(database == file, "\(step)")
+        }
+    }
+
+    @Test("exported, the database gives back an equivalent calendar; imported back, nothing changes")
+    func exportBack() throws {
+        let runner = try Self.runnerWithDatabase()
+        defer { runner.cleanUp() }
+        #expect(try runner.run(["export", "$WORK/gym.sqlite", "--out", "$WORK/back.ics"]).status == 0)
+        for view in [["occurrences", "--from", "2026-11-01", "--to", "2026-12-31"], ["classes", "timetable", "--week", "2026-11-26"]] {
+            let original = try runner.run(view + ["--calendar", "$WORK/gym.ics"] + Self.now)
+            let back = try runner.run(view + ["--calendar", "$WORK/back.ics"] + Self.now)
+            #expect(back == original, "\(view)")
+        }
+        let before = try Self.revision(runner)
+        let again = try runner.run(["import", "$WORK/back.ics", "--into", "$WORK/gym.sqlite"])
+        #expect(again.stdout.hasPrefix("added 0, updated 0,"), "\(again.stdout)")
+        #expect(try Self.revision(runner) == before, "an import that changes nothing committed a change")
+        _ = try runner.run(["export", "$WORK/gym.sqlite", "--for", "public", "--out", "$WORK/public.ics"])
+        let text = try CLIRunner.text(of: runner.work.appendingPathComponent("public.ics"))
+        try Data(text.replacingOccurrences(of: "SUMMARY:Yoga", with: "SEQUENCE:40\r\nSUMMARY:Yoga").utf8).write(to: runner.work.appendingPathComponent("public.ics"))
+        let pub = try runner.run(["import", "$WORK/public.ics", "--into", "$WORK/gym.sqlite"])
+        #expect(pub.stdout.contains("left 3 records of the book"), "\(pub.stdout)")
+        let list = try runner.run(["book", "--member", "marta", "--list", "--calendar", "$WORK/gym.sqlite"] + Self.now)
+        #expect(list.stdout.contains("Reformer Pilates"), "\(list.stdout)")
+    }
+
+    /// The database's revision, read by another program (Python's sqlite3).
+    static func revision(_ runner: CLIRunner) throws -> String {
+        let process = Process(), out = Pipe()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", "import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute('SELECT value FROM revision').fetchone()[0])",
+                             runner.work.appendingPathComponent("gym.sqlite").path]
+        process.standardOutput = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    @Test("a change with --outbox commits its messages and delivers them; horari outbox then owes nothing")
+    func outbox() throws {
+        let runner = try Self.runnerWithDatabase()
+        defer { runner.cleanUp() }
+        let db = ["--calendar", "$WORK/gym.sqlite"]
+        #expect(try runner.run(["members", "edit", "pol", "--email", "pol@example.com"] + db).status == 0)
+        let booked = try runner.run(["book", "--member", "pol", "--class", "yoga", "--date", "2026-11-30", "--outbox", "$WORK/out", "--gym", "Gym <desk@gym.example>"] + db + Self.now)
+        #expect(booked.status == 0, "\(booked.stderr)")
+        #expect(booked.stdout.contains("REQUEST to Pol Riera <pol@example.com>"), "\(booked.stdout)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: runner.work.appendingPathComponent("out").path)
+        #expect(files.count == 1 && files[0].hasPrefix("request-pol_example.com-"), "\(files)")
+        let owed = try runner.run(["outbox", "$WORK/out"] + db)
+        #expect(owed.stdout == "gym.sqlite owes no messages.\n", "\(owed.stdout)\(owed.stderr)")
+        let file = try runner.run(["outbox", "$WORK/out", "--calendar", "$WORK/gym.ics"])
+        #expect(file.status == 2 && file.stderr.contains("only a database calendar"), "\(file.stderr)")
+    }
+
+    @Test("a file that is not a database, and a database of a newer Horari: one line each, exit 1, the file as it was")
+    func notOurs() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        try Data("this is a note, not a database\n".utf8).write(to: runner.work.appendingPathComponent("notes.db"))
+        let month = try runner.run(["month", "2026-11", "--calendar", "$WORK/notes.db"])
+        #expect(month.status == 1 && month.stderr.contains("is not an SQLite database"), "\(month.stderr)")
+        #expect(month.stderr.split(separator: "\n").count == 1, "\(month.stderr)")
+        let add = try runner.run(["add", "Coffee", "--start", "2026-11-24 10:00", "--calendar", "$WORK/notes.db"])
+        #expect(add.status == 1, "\(add.stdout)")
+        #expect(runner.bytes(of: "notes.db") == Data("this is a note, not a database\n".utf8))
+    }
+}
