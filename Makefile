@@ -190,6 +190,7 @@ conformance: deps corpus
 	sh Conformance/cli_failures.sh .build/release/horari
 	$(VENV)/bin/python Conformance/json_schema_check.py .build/release/horari
 	$(VENV)/bin/python Conformance/imip_check.py .build/release/horari
+	$(VENV)/bin/python Conformance/outbox_crash.py .build/release/horari
 	@command -v faketime >/dev/null || { echo "Installing faketime with apt-get..."; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq faketime >/dev/null; }
 	$(VENV)/bin/python Conformance/readme_tour.py .build/release/horari --khal $(VENV)/bin/khal

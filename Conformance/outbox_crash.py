@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+"""Kills horari with SIGKILL at random moments of closures and class changes
+on a database calendar, and checks that the messages they owe survive.
+
+    python3 Conformance/outbox_crash.py .build/release/horari [--runs 30]
+
+The sample gym is imported into an SQLite calendar, its members given
+addresses and booked into Yoga on many dates. Then `horari classes close DATE
+--outbox out/` runs thirty times (one date each) and `horari classes change
+yoga --from DATE --time HH:MM --outbox out/` thirty times, each killed with
+SIGKILL after a random pause, often before it ends. Then `horari outbox out/`
+delivers whatever is still owed. What must hold (issue 40, 4):
+
+- every message the database committed (with its change, in one transaction)
+  is delivered: marked so, and its .eml is in out/ (matched by recipient,
+  method, SEQUENCE and occurrence);
+- every .eml in out/ is one of those: none for a change that did not land;
+- every closure that landed told each member booked that day (a CANCEL), and
+  one that did not land told no one.
+
+Python's `email` package reads the .eml files, `icalendar` their invitations,
+Python's `sqlite3` the database; none of them is horari.
+"""
+import datetime
+import email
+import glob
+import json
+import os
+import random
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+
+import icalendar
+
+NOW = "2026-11-22 10:00"
+GYM = "Gimnàs Sants <hola@gimnas.example>"
+MEMBERS = ["marta", "oriol", "nuria", "pol", "quim", "aina"]
+BOOKED = ["marta", "pol", "quim"]
+
+
+def main():
+    horari = os.path.abspath(sys.argv[1])
+    runs = int(sys.argv[sys.argv.index("--runs") + 1]) if "--runs" in sys.argv else 30
+    work = tempfile.mkdtemp(prefix="horari-outbox-crash-")
+    env = dict(os.environ, TZ="Asia/Tokyo", LC_ALL="C.UTF-8")
+    db = os.path.join(work, "gym.sqlite")
+    out = os.path.join(work, "out")
+    failures = []
+
+    def horari_run(*args):
+        r = subprocess.run([horari, *args], cwd=work, env=env, capture_output=True, text=True)
+        if r.returncode != 0:
+            raise SystemExit(f"outbox_crash: horari {' '.join(args)} failed ({r.returncode}): {r.stderr.strip()}")
+        return r.stdout
+
+    try:
+        horari_run("sample", "--write", "gym.ics")
+        horari_run("import", "gym.ics", "--into", "gym.sqlite")
+        for m in MEMBERS:
+            horari_run("members", "edit", m, "--email", f"{m}@example.com", "--calendar", "gym.sqlite")
+        # Yoga meets on Mondays and Wednesdays: the closures' dates, then the changes'.
+        day, dates = datetime.date(2026, 12, 7), []
+        while len(dates) < runs + 10:
+            if day.weekday() in (0, 2) and not (datetime.date(2026, 12, 24) <= day <= datetime.date(2026, 12, 26)):
+                dates.append(day.isoformat())
+            day += datetime.timedelta(days=1)
+        closing, changing = dates[:runs], dates[runs:runs + 10]
+        for d in closing + changing:
+            for m in BOOKED:
+                horari_run("book", "--member", m, "--class", "yoga", "--date", d, "--calendar", "gym.sqlite", "--now", NOW)
+
+        rng = random.Random(int(os.environ.get("OUTBOX_CRASH_SEED", str(int(time.time())))))
+        killed = {"close": 0, "change": 0}
+
+        def killed_run(kind, args):
+            p = subprocess.Popen([horari, *args], cwd=work, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            time.sleep(rng.uniform(0.005, 0.25))
+            if p.poll() is None:
+                p.kill()
+                killed[kind] += 1
+            p.wait()
+
+        common = ["--calendar", "gym.sqlite", "--outbox", "out", "--gym", GYM, "--now", NOW]
+        for i, d in enumerate(closing):
+            killed_run("close", ["classes", "close", d, "--reason", f"Closed {i}"] + common)
+        for i in range(runs):
+            d = changing[i % len(changing)]
+            killed_run("change", ["classes", "change", "yoga", "--from", d, "--time", ["19:00", "20:00", "18:30"][i % 3]] + common)
+        delivered = subprocess.run([horari, "outbox", "out", "--calendar", "gym.sqlite", "--gym", GYM], cwd=work, env=env, capture_output=True, text=True)
+        if delivered.returncode != 0:
+            failures.append(f"horari outbox failed ({delivered.returncode}): {delivered.stderr.strip()}")
+
+        # What the database committed, read by Python's sqlite3.
+        connection = sqlite3.connect(db)
+        rows = connection.execute("SELECT body, delivered_at FROM owed_message ORDER BY position").fetchall()
+        committed = {}
+        for body, delivered_at in rows:
+            message = json.loads(body)
+            notice = message["notice"]
+            place = notice["subject"]["classPlace"]["_0"]
+            key = (notice["recipient"]["email"], notice["method"], notice["sequence"], place["originalStart"][:10])
+            committed[key] = committed.get(key, 0) + 1
+            if delivered_at is None:
+                failures.append(f"owed and not delivered after horari outbox: {key}")
+        # What reached the outbox, read by Python's email and icalendar.
+        mailed = set()
+        for path in glob.glob(os.path.join(out, "*.eml")):
+            with open(path, "rb") as f:
+                msg = email.message_from_binary_file(f)
+            to = email.utils.parseaddr(msg["To"])[1]
+            calendars = [p for p in msg.walk() if p.get_content_type() == "text/calendar"]
+            if not calendars:
+                failures.append(f"{os.path.basename(path)}: no text/calendar part")
+                continue
+            cal = icalendar.Calendar.from_ical(calendars[0].get_payload(decode=True))
+            for event in cal.walk("VEVENT"):
+                rid = event.get("RECURRENCE-ID")
+                when = (rid.dt if rid else event.get("DTSTART").dt)
+                mailed.add((to, str(cal.get("METHOD")), int(event.get("SEQUENCE", 0)), when.date().isoformat() if hasattr(when, "date") else when.isoformat()))
+        for key in sorted(set(committed) - mailed):
+            failures.append(f"committed, owed, and no .eml for it: {key}")
+        for key in sorted(mailed - set(committed)):
+            failures.append(f"an .eml no committed change owes: {key}")
+
+        # The closures that landed, as horari lists them, and whom they told.
+        listed = json.loads(horari_run("classes", "closures", "--all", "--calendar", "gym.sqlite", "--format", "json"))
+        landed = {c["first"] for c in listed["closures"]}
+        for d in closing:
+            told = {to for (to, method, _, day) in mailed if method == "CANCEL" and day == d}
+            expected = {f"{m}@example.com" for m in BOOKED} if d in landed else set()
+            if told != expected:
+                failures.append(f"closure of {d} ({'landed' if d in landed else 'not landed'}): told {sorted(told)}, expected {sorted(expected)}")
+
+        print(f"outbox_crash: {runs} closures ({killed['close']} killed, {len(landed)} landed) and {runs} class changes "
+              f"({killed['change']} killed); {len(committed)} messages committed, {len(mailed)} delivered")
+        if killed["close"] + killed["change"] < runs // 2:
+            failures.append(f"only {killed['close'] + killed['change']} of {2 * runs} runs were killed before they ended; the check says little")
+        for f in failures[:40]:
+            print("  " + f)
+        if failures:
+            print(f"outbox_crash: {len(failures)} failures (the folder is kept: {work})")
+            sys.exit(1)
+        shutil.rmtree(work)
+    except SystemExit:
+        raise
+    except Exception:
+        print(f"outbox_crash: the folder is kept: {work}")
+        raise
+
+
+if __name__ == "__main__":
+    main()
