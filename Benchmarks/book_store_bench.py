@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""A booking, and a month, on the same gym kept in an .ics file and in SQLite.
+
+    python3 Benchmarks/book_store_bench.py --horari .build/release/horari [--rounds 7] [--quick]
+
+Whole processes, as a desk runs them: `horari book` then `horari cancel` of
+one member's place (so every round starts from the same book), and
+`horari month`, on a 1-year and a 20-year gym of 2,000 members
+(Benchmarks/make_gym.py) kept as `gym.ics` and as `gym.sqlite` (imported
+from it). The stores alternate within each round; each figure is the
+median of the rounds with its spread (min–max), and the peak resident
+memory of the slowest process (getrusage of the children). A bare
+`horari --version` is measured alongside: what any process costs here.
+"""
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def timed(cmd, cwd, env):
+    """Wall seconds and peak RSS (MB) of one process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    r = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True)
+    elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if r.returncode != 0:
+        raise SystemExit(f"{' '.join(cmd)} failed ({r.returncode}): {r.stderr.strip()}")
+    # ru_maxrss of the children is the largest so far, in KiB on Linux.
+    return elapsed, max(after.ru_maxrss, before.ru_maxrss) / 1024
+
+
+def fmt(values):
+    return f"{statistics.median(values) * 1000:.0f} ms ({min(values) * 1000:.0f}–{max(values) * 1000:.0f})"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--horari", required=True)
+    ap.add_argument("--rounds", type=int, default=7)
+    ap.add_argument("--quick", action="store_true", help="1-year gym only, 3 rounds")
+    a = ap.parse_args()
+    horari = os.path.abspath(a.horari)
+    rounds = 3 if a.quick else a.rounds
+    env = dict(os.environ, TZ="UTC", LC_ALL="C.UTF-8")
+    work = tempfile.mkdtemp(prefix="horari-book-store-bench-")
+    years = [1] if a.quick else [1, 20]
+    now = ["--now", "2026-11-22 10:00"]
+    rows = []
+    bare = [timed([horari, "--version"], work, env)[0] for _ in range(rounds)]
+    for y in years:
+        ics = os.path.join(work, f"gym{y}.ics")
+        db = os.path.join(work, f"gym{y}.sqlite")
+        subprocess.run([sys.executable, os.path.join(HERE, "make_gym.py"), ics, "--years", str(y), "--members", "2000"], check=True, capture_output=True)
+        subprocess.run([horari, "import", ics, "--into", db], cwd=work, env=env, check=True, capture_output=True)
+        size = os.path.getsize(ics) / 1e6
+        results = {(store, job): [] for store in ("ics", "sqlite") for job in ("book", "month")}
+        peaks = {}
+        for r in range(rounds):
+            order = ("ics", "sqlite") if r % 2 == 0 else ("sqlite", "ics")
+            for store in order:
+                cal = ics if store == "ics" else db
+                t, peak = timed([horari, "book", "--member", "m0007", "--class", "yoga", "--date", "2026-11-30", "--calendar", cal] + now, work, env)
+                timed([horari, "cancel", "--member", "m0007", "--class", "yoga", "--date", "2026-11-30", "--calendar", cal] + now, work, env)
+                results[(store, "book")].append(t)
+                peaks[(store, "book")] = max(peaks.get((store, "book"), 0), peak)
+                t, peak = timed([horari, "month", "2026-11", "--calendar", cal], work, env)
+                results[(store, "month")].append(t)
+                peaks[(store, "month")] = max(peaks.get((store, "month"), 0), peak)
+        for job in ("book", "month"):
+            i, s = results[("ics", job)], results[("sqlite", job)]
+            rows.append((f"{job}, {y}-year gym ({size:.1f} MB .ics)", fmt(i), fmt(s), statistics.median(s) / statistics.median(i)))
+    print(f"horari --version (a bare process): {fmt(bare)}")
+    print(f"{'what':40} {'.ics file':>22} {'SQLite':>22} {'SQLite / file':>14}")
+    for what, i, s, ratio in rows:
+        print(f"{what:40} {i:>22} {s:>22} {ratio:>13.2f}×")
+    print("(peak RSS of any child so far: not per store; see the note in Benchmarks/RESULTS.md)")
+    subprocess.run(["rm", "-rf", work])
+
+
+if __name__ == "__main__":
+    main()
