@@ -18,8 +18,9 @@ enum BookRecords {
     /// The `gym` record's key.
     static let gymKey = RecordKey(kind: "gym", id: "book")
 
-    /// The records of a book, by key.
-    static func records(of book: SchedulingBook) throws -> [RecordKey: Data] {
+    /// The records of a book, by key; `aside` goes back into the `gym`
+    /// record's class sequences (those of classes a partial book did not hold).
+    static func records(of book: SchedulingBook, aside: [String: Any] = [:]) throws -> [RecordKey: Data] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         guard var whole = try JSONSerialization.jsonObject(with: encoder.encode(book)) as? [String: Any] else {
@@ -37,6 +38,11 @@ enum BookRecords {
                 records[key] = try data(element)
             }
         }
+        if !aside.isEmpty {
+            var sequences = whole["classSequences"] as? [String: Any] ?? [:]
+            sequences.merge(aside) { ours, _ in ours }
+            whole["classSequences"] = sequences
+        }
         records[gymKey] = try data(whole)
         return records
     }
@@ -44,7 +50,15 @@ enum BookRecords {
     /// The book the records make.
     /// - Parameter newZone: the zone of a book with no records yet.
     static func book(from records: [StoredRecord], newZone: String) throws -> SchedulingBook {
-        guard !records.isEmpty else { return SchedulingBook(timeZone: try ZoneRules.named(newZone)) }
+        try partialBook(from: records, newZone: newZone).book
+    }
+
+    /// The book some of the records make: the `gym` record's class
+    /// sequences of classes not among them are set aside (the decoder
+    /// refuses a sequence of a class it does not hold), to be put back by
+    /// ``records(of:aside:)``.
+    static func partialBook(from records: [StoredRecord], newZone: String) throws -> (book: SchedulingBook, aside: [String: Any]) {
+        guard !records.isEmpty else { return (SchedulingBook(timeZone: try ZoneRules.named(newZone)), [:]) }
         var whole: [String: Any] = [:]
         var lists: [String: [Any]] = Dictionary(uniqueKeysWithValues: Self.lists.map { ($0.field, []) })
         let fields = Dictionary(uniqueKeysWithValues: Self.lists.map { ($0.kind, $0.field) })
@@ -60,7 +74,13 @@ enum BookRecords {
         }
         guard whole["schema"] != nil else { throw CalendarStoreError(.badResponse, "the store holds records but no gym record (\(gymKey)); it is not a book") }
         for (field, values) in lists { whole[field] = values }
-        return try JSONDecoder().decode(SchedulingBook.self, from: JSONSerialization.data(withJSONObject: whole))
+        var aside: [String: Any] = [:]
+        if var sequences = whole["classSequences"] as? [String: Any] {
+            let held = Set(records.filter { $0.key.kind == "class" }.map(\.key.id))
+            for id in sequences.keys where !held.contains(id) { aside[id] = sequences.removeValue(forKey: id) }
+            whole["classSequences"] = sequences.isEmpty ? nil : sequences
+        }
+        return (try JSONDecoder().decode(SchedulingBook.self, from: JSONSerialization.data(withJSONObject: whole)), aside)
     }
 
     private static func data(_ value: Any) throws -> Data {

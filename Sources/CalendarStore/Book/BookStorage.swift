@@ -167,6 +167,11 @@ public struct BookCommit: Sendable {
 public protocol BookStorage: Sendable {
     /// Every record, with the store's revision.
     func load() async throws -> BookSnapshot
+    /// The records of these keys that the store holds, with the store's
+    /// revision, read together: what a change of one class occurrence needs
+    /// (``BookStore/changeOccurrence(of:on:members:_:)``). The default reads
+    /// every record and keeps these; a store that can read by key should.
+    func load(_ keys: Set<RecordKey>) async throws -> BookSnapshot
     /// Makes a commit if the store is still at ``BookCommit/basedOn``.
     /// - Returns: `true` when made; `false` when the store has moved on (nothing was written).
     func commit(_ commit: BookCommit) async throws -> Bool
@@ -176,4 +181,12 @@ public protocol BookStorage: Sendable {
     func owedMessages() async throws -> [OwedMessage]
     /// Takes delivered messages off the owed list.
     func markDelivered(_ messageIDs: [String]) async throws
+}
+
+extension BookStorage {
+    /// Every record, kept to these keys.
+    public func load(_ keys: Set<RecordKey>) async throws -> BookSnapshot {
+        let all = try await load()
+        return BookSnapshot(revision: all.revision, records: all.records.filter { keys.contains($0.key) })
+    }
 }

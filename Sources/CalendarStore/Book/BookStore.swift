@@ -68,7 +68,7 @@ public struct BookStore<Storage: BookStorage>: Sendable {
     ///   the storage fails (its error, or any other in a `CalendarStoreError`
     ///   `.io`) or the change lost ``attempts`` races in a row.
     nonisolated(nonsending) public func change<T: Sendable>(_ body: (inout SchedulingBook) throws -> T) async throws(SchedulingStoreError) -> T {
-        try await commit { book, _ throws -> (T, [OwedMessage]) in (try body(&book), []) }
+        try await commit(.whole) { book, _ throws -> (T, [OwedMessage]) in (try body(&book), []) }
     }
 
     /// ``change(_:)``, committing with it the messages it owes people
@@ -80,7 +80,7 @@ public struct BookStore<Storage: BookStorage>: Sendable {
     ///   - body: the change.
     /// - Returns: what `body` returned, the notices, the book's clocks.
     nonisolated(nonsending) public func changeTelling<T: Sendable>(gym: SchedulingNotice.Person?, _ body: (inout SchedulingBook) throws -> T) async throws(SchedulingStoreError) -> Told<T> {
-        try await commit { book, commitID throws -> (Told<T>, [OwedMessage]) in
+        try await commit(.whole) { book, commitID throws -> (Told<T>, [OwedMessage]) in
             let made = try now(book.timeZone.identifier)
             let told = try book.telling(now: made, body)
             let owed = told.notices.notices.enumerated().map { i, notice in
@@ -88,6 +88,28 @@ public struct BookStore<Storage: BookStorage>: Sendable {
             }
             return (told, owed)
         }
+    }
+
+    /// Changes one occurrence of a class — its roster, its time, whether it
+    /// meets — reading and writing only the records it touches: the gym's
+    /// own, the class, the occurrence's roster (and its neighbours'), and
+    /// the members on them and in `members`. A booking so costs the same in
+    /// a book of twenty years as in one of a week. When those records
+    /// cannot stand alone (a weekly limit counts the member's other
+    /// classes; no such class), it is a change of the whole book, as
+    /// ``change(_:)``.
+    ///
+    /// The book `body` gets holds just those records: it must read and
+    /// change nothing else.
+    /// - Parameters:
+    ///   - classID: the class.
+    ///   - date: the occurrence's date by the series (its identity, even if moved).
+    ///   - members: the members `body` needs besides those on the roster.
+    ///   - body: the change.
+    /// - Returns: what `body` returned.
+    nonisolated(nonsending) public func changeOccurrence<T: Sendable>(of classID: String, on date: LocalDate, members: [String] = [],
+                                                                      _ body: (inout SchedulingBook) throws -> T) async throws(SchedulingStoreError) -> T {
+        try await commit(.occurrence(classID: classID, date: date, members: members)) { book, _ throws -> (T, [OwedMessage]) in (try body(&book), []) }
     }
 
     /// The messages owed and not yet delivered, oldest first.
@@ -140,16 +162,62 @@ public struct BookStore<Storage: BookStorage>: Sendable {
         return String(describing: error)
     }
 
-    /// Reads, runs `body`, commits; again while another commit came first.
-    nonisolated(nonsending) private func commit<T: Sendable>(_ body: (inout SchedulingBook, _ commitID: String) throws -> (T, [OwedMessage])) async throws(SchedulingStoreError) -> T {
-        for attempt in 0..<attempts {
+    /// What a change reads: the whole book, or the records of one class occurrence.
+    enum Scope: Sendable {
+        case whole
+        case occurrence(classID: String, date: LocalDate, members: [String])
+    }
+
+    /// A snapshot of what `scope` needs, with the `gym` record's class
+    /// sequences of classes it did not read; `nil` when the change must
+    /// read the whole book (no book yet, no such class, a weekly limit that
+    /// counts the member's other classes, a roster that kept changing).
+    private func read(_ scope: Scope) async throws(SchedulingStoreError) -> (snapshot: BookSnapshot, book: SchedulingBook, aside: [String: Any])? {
+        guard case .occurrence(let classID, let date, let members) = scope else {
             let snapshot = try await load()
-            var book = try read(snapshot)
+            return (snapshot, try read(snapshot), [:])
+        }
+        let rosters = (-1...1).map { RecordKey(kind: "roster", id: "\(classID) \(date.adding(days: $0))") }
+        var keys = Set([BookRecords.gymKey, RecordKey(kind: "class", id: classID)] + rosters + members.map { RecordKey(kind: "member", id: $0) })
+        for _ in 0..<5 {
+            let snapshot: BookSnapshot
+            do { snapshot = try await storage.load(keys) } catch { throw Self.storageFailure(error) }
+            let held = Set(snapshot.records.map(\.key))
+            guard held.contains(BookRecords.gymKey), held.contains(RecordKey(kind: "class", id: classID)) else { return nil }
+            // The members on the rosters read: read again with them, until none is missing.
+            var named: Set<RecordKey> = []
+            for record in snapshot.records where record.key.kind == "roster" {
+                guard let roster = try? JSONSerialization.jsonObject(with: record.body) as? [String: Any] else { return nil }
+                for field in ["booked", "waiting"] {
+                    for case let id as String in roster[field] as? [Any] ?? [] { named.insert(RecordKey(kind: "member", id: id)) }
+                }
+            }
+            guard named.isSubset(of: keys) else {
+                keys.formUnion(named)
+                continue
+            }
+            let partial: (book: SchedulingBook, aside: [String: Any])
+            do { partial = try BookRecords.partialBook(from: snapshot.records, newZone: newBookZone) } catch { return nil }
+            if partial.book.classPolicy?.weeklyLimit != nil { return nil }
+            return (snapshot, partial.book, partial.aside)
+        }
+        return nil
+    }
+
+    /// Reads what `scope` needs (the whole book when it must), runs `body`,
+    /// commits what changed; again while another commit came first.
+    nonisolated(nonsending) func commit<T: Sendable>(_ scope: Scope = .whole,
+                                                     _ body: (inout SchedulingBook, _ commitID: String) throws -> (T, [OwedMessage])) async throws(SchedulingStoreError) -> T {
+        for attempt in 0..<attempts {
+            var read = try await read(scope)
+            if read == nil { read = try await self.read(.whole) }
+            guard let (snapshot, before, aside) = read else { throw .store(CalendarStoreError(.io, "the book could not be read")) }
+            var book = before
             let commitID = UUID().uuidString.lowercased()
             let (result, owed): (T, [OwedMessage])
             do { (result, owed) = try body(&book, commitID) } catch { throw .from(error) }
             let records: [RecordKey: Data]
-            do { records = try BookRecords.records(of: book) } catch { throw Self.storageFailure(error) }
+            do { records = try BookRecords.records(of: book, aside: aside) } catch { throw Self.storageFailure(error) }
             let writes = BookRecords.writes(from: snapshot.records, to: records)
             if writes.isEmpty, owed.isEmpty { return result }
             let change = BookCommit(id: commitID, basedOn: snapshot.revision, writes: writes, owed: owed)

@@ -147,6 +147,22 @@ public struct SQLiteBookStorage: BookStorage {
         } catch { throw Self.storeError(error, path: path, doing: "read") }
     }
 
+    /// The records of these keys, with the store's revision, read in one transaction by key.
+    public func load(_ keys: Set<RecordKey>) async throws -> BookSnapshot {
+        do {
+            return try await pool.read { db in
+                let revision = try Int64.fetchOne(db, sql: "SELECT value FROM revision") ?? 0
+                var records: [StoredRecord] = []
+                for key in keys.sorted() {
+                    if let row = try Row.fetchOne(db, sql: "SELECT version, body FROM record WHERE kind = ? AND id = ?", arguments: [key.kind, key.id]) {
+                        records.append(StoredRecord(key: key, version: row["version"], body: row["body"]))
+                    }
+                }
+                return BookSnapshot(revision: revision, records: records)
+            }
+        } catch { throw Self.storeError(error, path: path, doing: "read") }
+    }
+
     /// Makes a commit, in one `BEGIN IMMEDIATE` transaction, if the store is still at its ``BookCommit/basedOn``.
     public func commit(_ commit: BookCommit) async throws -> Bool {
         try await self.commit(commit, calendar: nil)

@@ -40,7 +40,11 @@ extension SchedulingStore {
     /// - Returns: what `body` returned, the notices, the book's clocks.
     public func changeOccurrenceTelling<T: Sendable>(of classID: String, on date: LocalDate, members: [String] = [],
                                                      _ body: (inout SchedulingBook) throws -> T) async throws(SchedulingStoreError) -> Told<T> {
-        if let database = store.location.database { return try await changeOwing(in: database) { book in try book.telling(now: try settings.now(book.timeZone.identifier), body) } }
+        if let database = store.location.database {
+            return try await changeOwing(in: database, scope: .occurrence(classID: classID, date: date, members: members)) { book in
+                try book.telling(now: try settings.now(book.timeZone.identifier), body)
+            }
+        }
         return try await changeOccurrence(of: classID, on: date, members: members) { book in try book.telling(now: try settings.now(book.timeZone.identifier), body) }
     }
 }
@@ -75,9 +79,9 @@ extension SchedulingStore {
     /// (`BookStore`'s guarantee, Docs/Storage.md): the change and what it
     /// owes land together or not at all, and stay owed until delivered
     /// (``owedMessages()``, ``deliver(_:)``).
-    private func changeOwing<T: Sendable>(in database: URL, gym: SchedulingNotice.Person? = nil,
+    private func changeOwing<T: Sendable>(in database: URL, gym: SchedulingNotice.Person? = nil, scope: BookStore<SQLiteBookStorage>.Scope = .whole,
                                           _ body: (inout SchedulingBook) throws -> Told<T>) async throws(SchedulingStoreError) -> Told<T> {
-        try await turns.run { () async throws(SchedulingStoreError) in try await changeWhole(body) { told, commitID in
+        try await turns.run { () async throws(SchedulingStoreError) in try await changeInDatabase(database, scope: scope, body) { told, commitID in
             let made = (try? settings.now(told.timeZone.identifier)) ?? Date()
             return told.notices.notices.enumerated().map { i, notice in
                 OwedMessage(id: "\(commitID)-\(i + 1)", commitID: commitID, notice: notice, gym: gym, madeAt: made, timeZone: told.timeZone.identifier)

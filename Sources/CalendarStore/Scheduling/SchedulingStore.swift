@@ -120,6 +120,7 @@ public struct SchedulingStore: Sendable {
 
     /// ``book()`` or ``bookAllowingCache()``, in this call's turn.
     private func read(allowingCache: Bool) async throws(SchedulingStoreError) -> (book: SchedulingBook, asOf: Date?) {
+        if let database = store.location.database, let books = try await bookStore(database) { return (try await books.book(), nil) }
         let read: CachedRead
         do {
             read = allowingCache ? try await store.loadAllowingCache() : CachedRead(result: try await store.load(), asOf: nil)
@@ -155,9 +156,18 @@ public struct SchedulingStore: Sendable {
         try await turns.run { () async throws(SchedulingStoreError) in try await changeWhole(body) }
     }
 
-    /// A change of the whole book in a database, with the messages it owes, in one commit.
-    private func changeInDatabase<T: Sendable>(_ database: URL, _ body: (inout SchedulingBook) throws -> T,
-                                               owing: ((T, String) -> [OwedMessage])?) async throws(SchedulingStoreError) -> T {
+    /// A change of a book in a database, with the messages it owes, in one
+    /// commit: on its records (`BookStore`: the whole book, or one
+    /// occurrence's records), or, while the database holds no book yet, on
+    /// the calendar it is shown in, whose clock the new book takes.
+    func changeInDatabase<T: Sendable>(_ database: URL, scope: BookStore<SQLiteBookStorage>.Scope = .whole, _ body: (inout SchedulingBook) throws -> T,
+                                       owing: ((T, String) -> [OwedMessage])?) async throws(SchedulingStoreError) -> T {
+        if let books = try await bookStore(database) {
+            return try await books.commit(scope) { book, commitID in
+                let result = try body(&book)
+                return (result, owing?(result, commitID) ?? [])
+            }
+        }
         let newZone = settings.newCalendarZone ?? TimeZone.current.identifier
         do {
             return try await DatabaseCalendar(url: database, options: store.options).update(
@@ -170,6 +180,17 @@ public struct SchedulingStore: Sendable {
                 return result
             }
         } catch { throw .from(error) }
+    }
+
+    /// The book's records in a database, once it holds a book; `nil` before.
+    private func bookStore(_ database: URL) async throws(SchedulingStoreError) -> BookStore<SQLiteBookStorage>? {
+        guard FileManager.default.fileExists(atPath: database.path) else { return nil }
+        let storage: SQLiteBookStorage
+        do { storage = try SQLiteBookStorage(path: database.path) } catch { throw .store(error) }
+        let gym: BookSnapshot
+        do { gym = try await storage.load([BookRecords.gymKey]) } catch { throw BookStore<SQLiteBookStorage>.storageFailure(error) }
+        guard !gym.records.isEmpty else { return nil }
+        return BookStore(storage, newBookZone: settings.newCalendarZone, now: settings.now)
     }
 
     /// ``change(_:)``, in this call's turn (the caller takes it): under a
@@ -289,6 +310,8 @@ public struct SchedulingStore: Sendable {
             if let done = try await changeOccurrence(of: classID, on: date, members: members, inFile: url, body) { return done }
         case .collection:
             if let done = try await changeOccurrenceOnCollection(of: classID, on: date, members: members, body) { return done }
+        case .database(let url):
+            return try await changeInDatabase(url, scope: .occurrence(classID: classID, date: date, members: members), body, owing: nil)
         default:
             break
         }
