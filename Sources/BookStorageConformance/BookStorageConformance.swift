@@ -78,6 +78,7 @@ public struct BookStorageConformance<Storage: BookStorage>: Sendable {
             ("racing commits: one per revision", Self.racingCommits),
             ("a book round trip, whole", Self.roundTrip),
             ("desks racing for the last places", Self.lastPlaces),
+            ("desks racing for the last places, each reading only the occurrence's records", Self.lastPlacesByOccurrence),
             ("an answer lost after the commit is not a change made twice", Self.lostAnswer),
             ("a refused change commits nothing, and owes nothing", Self.refusedChange),
             ("a change owes its messages until they are delivered", Self.delivery),
@@ -176,9 +177,36 @@ public struct BookStorageConformance<Storage: BookStorage>: Sendable {
         try expect(roster.confirmed.count == booked, "the store holds \(roster.confirmed.count) places, while \(booked) desks were told booked")
     }
 
+    private static func lastPlacesByOccurrence(_ storage: Storage, desks: Int) async throws {
+        let store = BookStore(storage, newBookZone: "Europe/Madrid")
+        let book = try ConformanceGym.book(members: desks)
+        _ = try await store.change { $0 = book }
+        let date = try ConformanceGym.date
+        let outcomes = await withTaskGroup(of: Bool?.self) { group in
+            for desk in 0..<desks {
+                group.addTask { await booking(member: "m\(desk)", on: date, in: store, occurrence: true) }
+            }
+            var outcomes: [Bool?] = []
+            for await outcome in group { outcomes.append(outcome) }
+            return outcomes
+        }
+        let booked = outcomes.filter { $0 == true }.count, full = outcomes.filter { $0 == false }.count
+        try expect(booked == ConformanceGym.capacity && full == desks - ConformanceGym.capacity,
+                   "\(booked) desks were told booked and \(full) full, of \(desks) racing for \(ConformanceGym.capacity) places")
+        let whole = try await store.book()
+        try expect(try whole.roster(classID: "yoga", on: date).confirmed.count == booked, "the store holds other places than the desks were told")
+        try expect(whole.members.count == desks, "a change of one occurrence lost members it did not read: \(whole.members.count) of \(desks)")
+    }
+
     /// `true` when booked, `false` when told full, `nil` for any other answer.
-    private static func booking(member: String, on date: LocalDate, in store: BookStore<Storage>) async -> Bool? {
+    private static func booking(member: String, on date: LocalDate, in store: BookStore<Storage>, occurrence: Bool = false) async -> Bool? {
         do {
+            if occurrence {
+                _ = try await store.changeOccurrence(of: "yoga", on: date, members: [member]) { book in
+                    try book.book(member: member, classID: "yoga", on: date, now: ConformanceGym.now)
+                }
+                return true
+            }
             _ = try await store.change { book in try book.book(member: member, classID: "yoga", on: date, now: ConformanceGym.now) }
             return true
         } catch {

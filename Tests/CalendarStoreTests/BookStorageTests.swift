@@ -74,6 +74,35 @@ struct BookStorageTests {
         #expect(after.revision == before.revision + 1)
     }
 
+    @Test("a change of one occurrence keeps what it did not read: other classes' sequences, rosters, sessions, members")
+    func occurrenceKeepsTheRest() async throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = BookStore(try SQLiteBookStorage(path: folder.appendingPathComponent("gym.sqlite").path), newBookZone: Gym.zone)
+        let now = try Gym.now("2026-11-20 10:00")
+        var book = try Gym.book()
+        try book.addSession(id: "s1", coach: "marc", client: "anna", start: Gym.at("2026-11-26 10:00"), duration: .seconds(3600), now: now)
+        _ = try book.book(member: "oriol", classID: "spin", on: Gym.day("2026-12-11"), now: now)
+        _ = try book.book(member: "nuria", classID: "yoga", on: Gym.day("2026-12-09"), now: now)
+        let seeded = book
+        try await store.change { $0 = seeded }
+        // A closure raises the sequences of both classes' closed dates (the gym record's classSequences).
+        _ = try await store.changeTelling(gym: nil) { book in try book.close(GymClosure(first: Gym.day("2026-12-07"), last: Gym.day("2026-12-11"), reason: "Works"), now: now) }
+        let before = try await store.book()
+        _ = try await store.changeOccurrence(of: "yoga", on: try Gym.day("2026-11-30"), members: ["marta"]) { book in
+            try book.book(member: "marta", classID: "yoga", on: Gym.day("2026-11-30"), now: now)
+        }
+        var expected = before
+        _ = try expected.book(member: "marta", classID: "yoga", on: Gym.day("2026-11-30"), now: now)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let after = try await store.book()
+        #expect(String(decoding: try encoder.encode(after), as: UTF8.self) == String(decoding: try encoder.encode(expected), as: UTF8.self))
+        // What the change did not read was there to lose: the closure's sequences of both classes.
+        let sequences = String(decoding: try encoder.encode(after), as: UTF8.self).components(separatedBy: "\"classSequences\":").dropFirst().first?.prefix(40) ?? ""
+        #expect(sequences.contains("\"spin\"") && sequences.contains("\"yoga\""), "\(sequences)")
+    }
+
     @Test("twenty connections of their own race for the last three places of one SQLite file: three booked, the rest told full")
     func sqliteConnectionsRace() async throws {
         let folder = try Self.scratch()
