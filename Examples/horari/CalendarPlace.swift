@@ -70,7 +70,7 @@ struct CalendarPlace {
     /// year's resource, not the class's history.
     /// - Parameter year: the current year on the book's clock.
     func setScheduling(_ book: SchedulingBook, in calendar: inout ICalendar, year: Int) {
-        if file == nil {
+        if file == nil, database == nil {
             calendar.setScheduling(book, splittingClassesBefore: year)
         } else {
             calendar.setScheduling(book)
@@ -170,4 +170,13 @@ func sayReadFromCache(_ location: CalendarLocation, asOf: Date) {
     formatter.dateFormat = "yyyy-MM-dd HH:mm"
     let when = formatter.string(from: asOf)
     FileHandle.standardError.write(Data("\(location): the server cannot be reached; showing the calendar as of \(when) (horari's cache, \(TimeZone.current.identifier)); changes need the server\n".utf8))
+}
+
+/// Refuses a database's name (`.sqlite`, `.sqlite3`, `.db`) for a file that
+/// gets iCalendar text: written there, it would not open as the database
+/// its name promises.
+func refuseDatabaseName(_ path: String?, option: String) throws {
+    guard let path, CalendarLocation.databaseExtensions.contains(URL(fileURLWithPath: path).pathExtension.lowercased()) else { return }
+    let ics = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent + ".ics"
+    throw ValidationError("\(option) \(path): that is a database's name, and this writes an .ics file; write \(ics), then `horari import \(ics) --into \(path)`")
 }

@@ -449,6 +449,10 @@ struct Export: AsyncParsableCommand {
     @Flag(help: "With --for public: name each class's instructor (staff are not named by default).")
     var nameInstructors = false
 
+    func validate() throws {
+        try refuseDatabaseName(out, option: "--out")
+    }
+
     func run() async throws {
         let place = try calendarPlace(file: file, option: self.calendar)
         let file = place.path

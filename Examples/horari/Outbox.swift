@@ -92,19 +92,29 @@ struct OutboxOptions: ParsableArguments {
         var written: [String] = []
         defer { sayWritten(written, folder: folder) }
         try await store.deliver { message in
-            let zone = try ZoneRules.named(message.timeZone)
-            guard let mail = try message.notice.email(onClocks: zone, gym: message.gym ?? gym, date: message.madeAt) else {
-                throw CLIError("\(message.notice.recipient.name.shown) (\(message.notice.method.rawValue) \(message.notice.uid)) has no sender; give --gym 'Name <address>' (the message stays owed)")
+            let mail: IMIPMessage
+            do {
+                guard let made = try message.notice.email(onClocks: try ZoneRules.named(message.timeZone), gym: message.gym ?? gym, date: message.madeAt) else {
+                    say("Not told yet: \(message.notice.recipient.name.shown) (\(message.notice.method.rawValue) \(message.notice.uid)): no sender; give --gym 'Name <address>' (the message stays owed).")
+                    throw StaysOwed("no sender")
+                }
+                mail = made
+            } catch let error as StaysOwed {
+                throw error
+            } catch {
+                say("Not told yet: \(message.notice.recipient.name.shown): \(error) (the message stays owed).")
+                throw StaysOwed("\(error)")
             }
-            written.append(try save(mail, message.notice, into: folder))
+            written.append(try save(mail, message.notice, into: folder, owed: true))
         }
     }
 
     /// Writes one message's file; the line that says so.
-    private func save(_ mail: IMIPMessage, _ notice: SchedulingNotice, into folder: URL) throws -> String {
+    private func save(_ mail: IMIPMessage, _ notice: SchedulingNotice, into folder: URL, owed: Bool = false) throws -> String {
         let file = folder.appendingPathComponent(mail.fileName)
         do { try mail.data().write(to: file, options: .atomic) } catch {
-            throw CLIError("the change was made, but \(file.path) could not be written (\(error.localizedDescription)); \(notice.recipient.email) was not told")
+            throw CLIError(owed ? "\(file.path) could not be written (\(error.localizedDescription)); \(notice.recipient.email) is not told yet, and the message stays owed"
+                : "the change was made, but \(file.path) could not be written (\(error.localizedDescription)); \(notice.recipient.email) was not told")
         }
         return "  \(notice.method.rawValue) to \(mail.to): \(mail.subject.shown) (\(mail.fileName))"
     }
@@ -131,7 +141,8 @@ extension BookOptions {
         guard let folder = try outbox.folder(classes: classes) else { return try await change(body) }
         let place = try place
         try place.prepareFolder()
-        let told = try await scheduling(place) { gym async throws(SchedulingStoreError) in try await gym.changeTelling(body) }
+        let sender = try outbox.gymPerson()
+        let told = try await scheduling(place) { gym async throws(SchedulingStoreError) in try await gym.changeTelling(gym: sender, body) }
         return try await written(told, outbox, folder, place)
     }
 
@@ -143,8 +154,9 @@ extension BookOptions {
         guard let folder = try outbox.folder(classes: true) else { return try await changeOccurrence(classID: classID, on: date, members: members, body) }
         let place = try place
         try place.prepareFolder()
+        let sender = try outbox.gymPerson()
         let told = try await scheduling(place) { gym async throws(SchedulingStoreError) in
-            try await gym.changeOccurrenceTelling(of: classID, on: date, members: members, body)
+            try await gym.changeOccurrenceTelling(of: classID, on: date, members: members, gym: sender, body)
         }
         return try await written(told, outbox, folder, place)
     }
@@ -155,7 +167,12 @@ extension BookOptions {
     /// an earlier one left.
     private func written<T>(_ told: Told<T>, _ outbox: OutboxOptions, _ folder: URL, _ place: CalendarPlace) async throws -> T {
         if place.database != nil {
-            try await scheduling(place) { store async throws(SchedulingStoreError) in try await outbox.deliverOwed(by: store, into: folder) }
+            // The change is made: a delivery that fails now leaves its messages owed, for `horari outbox`.
+            do {
+                try await scheduling(place) { store async throws(SchedulingStoreError) in try await outbox.deliverOwed(by: store, into: folder) }
+            } catch {
+                FileHandle.standardError.write(Data("Warning: the change was made, and its messages stay owed: \(error) Deliver them with `horari outbox \(outbox.outbox ?? folder.path) --calendar \(place.path)`.\n".utf8))
+            }
             outbox.sayUntold(told.notices.untold)
             return told.result
         }

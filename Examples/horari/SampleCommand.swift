@@ -61,6 +61,7 @@ struct Sample: AsyncParsableCommand {
 
     func validate() throws {
         guard upcoming >= 0 else { throw ValidationError("--upcoming must be 0 or more") }
+        try refuseDatabaseName(write, option: "--write")
     }
 
     func run() async throws {

@@ -9,9 +9,17 @@ import Testing
 struct DatabaseCalendarTests {
     static let now = ["--now", "2026-11-10 10:00"]
 
-    /// A runner whose `gym.sqlite` holds the sample (imported from its `gym.ics`).
+    /// A runner whose `gym.sqlite` holds the sample (imported from its
+    /// `gym.ics`), with a reminder another program put on the Pilates class.
     static func runnerWithDatabase() throws -> CLIRunner {
         let runner = try CLIRunner()
+        let gym = runner.work.appendingPathComponent("gym.ics")
+        let text = try CLIRunner.text(of: gym)
+        let reminded = text.replacingOccurrences(of: "BEGIN:VEVENT\r\nUID:pilates\r\nDTSTAMP:20261112T180000Z\r\nDTSTART;TZID=Europe/Madrid:20260903T190000\r\nDURATION:PT50M\r\n",
+            with: "BEGIN:VEVENT\r\nUID:pilates\r\nDTSTAMP:20261112T180000Z\r\nDTSTART;TZID=Europe/Madrid:20260903T190000\r\nDURATION:PT50M\r\n"
+                + "BEGIN:VALARM\r\nACTION:DISPLAY\r\nDESCRIPTION:Bring a towel\r\nTRIGGER:-PT2H\r\nEND:VALARM\r\n")
+        #expect(reminded != text)
+        try Data(reminded.utf8).write(to: gym)
         let imported = try runner.run(["import", "$WORK/gym.ics", "--into", "$WORK/gym.sqlite"])
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(imported.stdout.hasPrefix("added 13,"), "\(imported.stdout)")
@@ -23,6 +31,7 @@ struct DatabaseCalendarTests {
         ["classes", "timetable", "--week", "2026-11-26"] + now, ["occurrences", "--from", "2026-11-01", "--to", "2026-12-31"],
         ["sessions", "list", "--coach", "marc"] + now, ["members", "list"], ["book", "--member", "marta", "--list"] + now,
         ["month", "2026-11", "--format", "json"],
+        ["alarms", "--from", "2026-11-23", "--to", "2026-11-30", "--member", "marta"] + now,
     ])
     func viewsAgree(_ view: [String]) throws {
         let runner = try Self.runnerWithDatabase()
@@ -31,6 +40,48 @@ struct DatabaseCalendarTests {
         let database = try runner.run(view + ["--calendar", "$WORK/gym.sqlite"])
         #expect(file.status == 0, "\(file.stderr)")
         #expect(database == file)
+        if view.first == "alarms" { #expect(file.stdout.contains("Bring a towel"), "\(file.stdout)") }
+    }
+
+    @Test("a reminder another program put on a class survives a booking and an edit made on the database")
+    func foreignDataStays() throws {
+        let runner = try Self.runnerWithDatabase()
+        defer { runner.cleanUp() }
+        let db = ["--calendar", "$WORK/gym.sqlite"]
+        #expect(try runner.run(["book", "--member", "quim", "--class", "pilates", "--date", "2026-12-03"] + db + Self.now).status == 0)
+        #expect(try runner.run(["add", "Boiler check", "--start", "2026-12-02 08:00", "--minutes", "30"] + db).status == 0)
+        #expect(try runner.run(["classes", "policy", "--window", "60"] + db + Self.now).status == 0)
+        let alarms = try runner.run(["alarms", "--from", "2026-11-30", "--to", "2026-12-07", "--member", "quim"] + db + Self.now)
+        #expect(alarms.stdout.contains("Bring a towel"), "\(alarms.stdout)\(alarms.stderr)")
+    }
+
+    @Test("a message that cannot be sent yet stays owed, the change is made, and horari outbox sends it once it can")
+    func staysOwed() throws {
+        let runner = try Self.runnerWithDatabase()
+        defer { runner.cleanUp() }
+        let db = ["--calendar", "$WORK/gym.sqlite"]
+        #expect(try runner.run(["coaches", "edit", "marc", "--email", ""] + db).status == 0)
+        #expect(try runner.run(["clients", "edit", "anna", "--coach", "marc", "--email", "anna@example.com"] + db).status == 0)
+        let added = try runner.run(["sessions", "add", "--coach", "marc", "--client", "anna", "--start", "2026-12-01 10:00", "--minutes", "60", "--outbox", "$WORK/out"] + db + Self.now)
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(added.stdout.contains("Not told yet: Anna Puig") && added.stdout.contains("stays owed"), "\(added.stdout)")
+        #expect(added.stdout.contains("Booked session"), "\(added.stdout)")
+        let still = try runner.run(["outbox", "$WORK/out"] + db)
+        #expect(still.status == 0 && still.stdout.contains("Not told yet: Anna Puig"), "\(still.stdout)\(still.stderr)")
+        let sent = try runner.run(["outbox", "$WORK/out", "--gym", "Gym <desk@gym.example>"] + db)
+        #expect(sent.status == 0 && sent.stdout.contains("REQUEST to Anna Puig <anna@example.com>"), "\(sent.stdout)\(sent.stderr)")
+        #expect(try runner.run(["outbox", "$WORK/out"] + db).stdout == "gym.sqlite owes no messages.\n")
+    }
+
+    @Test("a database's name for a file that gets .ics text is refused")
+    func databaseNameForText() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        let sample = try runner.run(["sample", "--write", "$WORK/new.sqlite"])
+        #expect(sample.status == 2 && sample.stderr.contains("write new.ics, then `horari import new.ics --into"), "\(sample.stderr)")
+        let export = try runner.run(["export", "$WORK/gym.ics", "--out", "$WORK/copy.db"])
+        #expect(export.status == 2, "\(export.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: runner.work.appendingPathComponent("new.sqlite").path))
     }
 
     @Test("the same bookings, cancellations and waitlists answer the same on both, and leave the same timetable")

@@ -26,6 +26,9 @@ enum BookRecords {
         guard var whole = try JSONSerialization.jsonObject(with: encoder.encode(book)) as? [String: Any] else {
             throw CalendarStoreError(.io, "the book's JSON form is not an object")
         }
+        // The session policy is the app's setting for its calls, not a record:
+        // a calendar does not keep it, and neither does a store.
+        whole["policy"] = nil
         var records: [RecordKey: Data] = [:]
         for list in lists {
             for case let element as [String: Any] in whole.removeValue(forKey: list.field) as? [Any] ?? [] {

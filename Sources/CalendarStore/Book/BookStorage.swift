@@ -102,6 +102,18 @@ public struct OwedMessage: Hashable, Sendable, Codable {
     }
 }
 
+/// Thrown by a sender given to `BookStore.deliver(_:)` for a message it
+/// cannot send now (no sender address, a mail it cannot make): the message
+/// stays owed, and delivery goes on with the next.
+public struct StaysOwed: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Why, for a person.
+    public var reason: String
+    /// A message left owed, and why.
+    public init(_ reason: String) { self.reason = reason }
+    /// The reason.
+    public var description: String { reason }
+}
+
 /// One change of a book, as a store commits it: all of it or none.
 public struct BookCommit: Sendable {
     /// A record written (`body`), or removed (`nil`).

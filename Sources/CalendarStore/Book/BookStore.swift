@@ -120,7 +120,8 @@ public struct BookStore<Storage: BookStorage>: Sendable {
     /// Delivers every owed message with `send`, one at a time, marking each
     /// delivered once `send` returns. A message `send` throws for stays
     /// owed, and delivery stops there with the error: the next call starts
-    /// from it. Delivery is at least once: a crash after `send` and before
+    /// from it; one it throws ``StaysOwed`` for stays owed, and delivery
+    /// goes on with the next. Delivery is at least once: a crash after `send` and before
     /// the mark sends that message again, with the same bytes
     /// (``OwedMessage``), which mail clients and calendars take once. Run
     /// one deliverer at a time: two at once both send what is owed.
@@ -130,8 +131,12 @@ public struct BookStore<Storage: BookStorage>: Sendable {
     nonisolated(nonsending) public func deliver(_ send: (OwedMessage) async throws -> Void) async throws(SchedulingStoreError) -> Int {
         var delivered = 0
         for message in try await owed() {
-            do { try await send(message) } catch { throw .from(error) }
-            do { try await storage.markDelivered([message.id]) } catch { throw Self.storageFailure(error) }
+            do { try await send(message) } catch is StaysOwed { continue } catch { throw .from(error) }
+            do { try await storage.markDelivered([message.id]) } catch {
+                let why = (error as? CalendarStoreError)?.message ?? Self.describe(error)
+                throw .store(CalendarStoreError((error as? CalendarStoreError)?.code ?? .io,
+                                                "message \(message.id) was delivered, and could not be marked so (\(why)); it stays owed and will be delivered again, with the same bytes"))
+            }
             delivered += 1
         }
         return delivered
@@ -208,6 +213,7 @@ public struct BookStore<Storage: BookStorage>: Sendable {
     /// commits what changed; again while another commit came first.
     nonisolated(nonsending) func commit<T: Sendable>(_ scope: Scope = .whole,
                                                      _ body: (inout SchedulingBook, _ commitID: String) throws -> (T, [OwedMessage])) async throws(SchedulingStoreError) -> T {
+        var scope = scope
         for attempt in 0..<attempts {
             var read = try await read(scope)
             if read == nil { read = try await self.read(.whole) }
@@ -219,6 +225,20 @@ public struct BookStore<Storage: BookStorage>: Sendable {
             let records: [RecordKey: Data]
             do { records = try BookRecords.records(of: book, aside: aside) } catch { throw Self.storageFailure(error) }
             let writes = BookRecords.writes(from: snapshot.records, to: records)
+            // A change of one occurrence may write its class's rosters and what
+            // it read, and remove none of the records others refer to; else
+            // it is made again on the whole book.
+            if case .occurrence(let classID, _, _) = scope {
+                let read = Set(snapshot.records.map(\.key))
+                let fits = writes.allSatisfy { write in
+                    write.key.kind == "roster" && write.key.id.hasPrefix(classID + " ")
+                        || (read.contains(write.key) && (write.body != nil || !["member", "class", "coach", "client"].contains(write.key.kind)))
+                }
+                if !fits {
+                    scope = .whole
+                    continue
+                }
+            }
             if writes.isEmpty, owed.isEmpty { return result }
             let change = BookCommit(id: commitID, basedOn: snapshot.revision, writes: writes, owed: owed)
             let made: Bool

@@ -7,11 +7,13 @@ import SchedulingICalendar
 // A calendar kept in an SQLite database (`CalendarLocation.database`), for
 // every caller of `CalendarStore` — the CLI's views, imports, exports and
 // item edits as much as `SchedulingStore`'s changes. The book's records
-// are `SQLiteBookStorage`'s versioned records; the rest of the calendar —
-// its own properties and each other top-level component (events, tasks,
-// zones) — is kept beside them as iCalendar text, one row a component. A
-// read gives the calendar with the book written into it
-// (`ICalendar.setScheduling(_:)`), as a file holds it; a change is read,
+// are `SQLiteBookStorage`'s versioned records; the calendar — its own
+// properties and each top-level component (events, tasks, zones, and the
+// records as last written with what other programs added to them) — is
+// kept beside them as iCalendar text, one row a component. A read gives
+// the calendar with the book's records written into it again
+// (`ICalendar.setScheduling(_:)`, which keeps a record's VALARM or URL), as
+// a file holds it; a change is read,
 // made, cut back into the book and the rest, and committed with the
 // messages it owes in one transaction, made only if no other change was
 // committed meanwhile (else made again on what is there then).
@@ -27,7 +29,7 @@ struct DatabaseCalendar: Sendable {
     /// The calendar, with the book written into it.
     func load() async throws -> ImportResult {
         let read = try await storage().loadWithCalendar()
-        return try compose(read.snapshot, header: read.header, components: read.components)
+        return try compose(read.snapshot, header: read.header, components: read.components.map(\.text))
     }
 
     /// The calendar a snapshot and the calendar's text make.
@@ -39,7 +41,11 @@ struct DatabaseCalendar: Sendable {
             if text.suffix(end.count) == end { text.removeLast(end.count) }
             for component in components { text.append(component) }
             text.append(end)
-            result = try ICalendarImporter(options: options).importCalendar(from: text)
+            // Whole, whatever the caller asked: a record is known by properties a
+            // schedule-only reading leaves out, and must be, to be written again.
+            var whole = options
+            whole.detail = .complete
+            result = try ICalendarImporter(options: whole).importCalendar(from: text)
         }
         if !snapshot.records.isEmpty {
             let book: SchedulingBook
@@ -59,17 +65,19 @@ struct DatabaseCalendar: Sendable {
         let storage = try storage()
         for attempt in 0..<200 {
             let read = try await storage.loadWithCalendar()
-            var calendar = try compose(read.snapshot, header: read.header, components: read.components).calendar
+            var calendar = try compose(read.snapshot, header: read.header, components: read.components.map(\.text)).calendar
             let result = try body(&calendar)
             // The book, as the calendar now holds it: records only where there is a book.
             var records: [RecordKey: Data] = [:]
             if !read.snapshot.records.isEmpty || calendar.holdsBookRecords || calendar.calendarZone(namedBy: [ICalendar.bookZoneProperty]) != nil {
                 records = try BookRecords.records(of: try calendar.schedulingBook(defaultTimeZone: calendar.timesZoneName))
             }
-            // The rest, as iCalendar text cut at its components.
-            var rest = calendar
-            rest.items.removeAll(where: SchedulingBook.isSchedulingItem)
-            rest.components.removeAll(where: SchedulingBook.isSchedulingComponent)
+            // The calendar, as iCalendar text cut at its components: the book's
+            // records with the rest, for what other programs add to a class or
+            // a session (a VALARM, a URL), which the book does not keep and
+            // `setScheduling` keeps on the records it writes again; the
+            // records themselves are the book's (read from `records`).
+            let rest = calendar
             let bytes = [UInt8](try exporterFor(rest).exportData(rest))
             guard let outline = ICalendarOutline(bytes: bytes, indexing: ["UID"]) else {
                 throw CalendarStoreError(.io, "\(url.path): the calendar's text could not be cut into components; nothing was changed")
@@ -80,7 +88,16 @@ struct DatabaseCalendar: Sendable {
             let writes = BookRecords.writes(from: read.snapshot.records, to: records)
             let commitID = UUID().uuidString.lowercased()
             let owed = owing?(result, calendar, commitID) ?? []
-            let sameText = read.header == part.header && read.components == part.components.map(\.text)
+            // Whether anything but the records' text changed: the records are
+            // written again from the book each time, in the book's form, which
+            // need not be the form they came in.
+            var recordUIDs: Set<String> = Set(calendar.items.lazy.filter(SchedulingBook.isSchedulingItem).map(\.uid))
+            for component in calendar.components where SchedulingBook.isSchedulingComponent(component) {
+                if let uid = component.properties.first(where: { $0.name.uppercased() == "UID" })?.value { recordUIDs.insert(uid) }
+            }
+            let plain = { (uid: String?) in uid.map { !recordUIDs.contains($0) } ?? true }
+            let sameText = read.header == part.header
+                && read.components.filter { plain($0.uid) }.map(\.text) == part.components.filter { plain($0.uid) }.map(\.text)
             if writes.isEmpty, owed.isEmpty, sameText { return result }
             let change = BookCommit(id: commitID, basedOn: read.snapshot.revision, writes: writes, owed: owed)
             if try await storage.commit(change, calendar: sameText ? nil : part) { return result }

@@ -217,13 +217,13 @@ public struct SQLiteBookStorage: BookStorage {
     }
 
     /// Everything at one revision, with the calendar's text (its header, `nil` when none was written).
-    func loadWithCalendar() async throws -> (snapshot: BookSnapshot, header: Data?, components: [Data]) {
+    func loadWithCalendar() async throws -> (snapshot: BookSnapshot, header: Data?, components: [(uid: String?, text: Data)]) {
         do {
             return try await pool.read { db in
                 let revision = try Int64.fetchOne(db, sql: "SELECT value FROM revision") ?? 0
                 let rows = try Row.fetchAll(db, sql: "SELECT kind, id, version, body FROM record ORDER BY kind, id")
                 let header = try Data.fetchOne(db, sql: "SELECT text FROM calendar_header")
-                let components = try Data.fetchAll(db, sql: "SELECT text FROM calendar_component ORDER BY position")
+                let components = try Row.fetchAll(db, sql: "SELECT uid, text FROM calendar_component ORDER BY position").map { (uid: $0["uid"] as String?, text: $0["text"] as Data) }
                 return (BookSnapshot(revision: revision, records: rows.map {
                     StoredRecord(key: RecordKey(kind: $0["kind"], id: $0["id"]), version: $0["version"], body: $0["body"])
                 }), header, components)

@@ -24,10 +24,12 @@ extension SchedulingStore {
     /// From the main actor (a SwiftUI view model), write the closure
     /// `{ @Sendable book in … }`: the store's calls run off the caller's
     /// actor, and an unmarked closure formed there belongs to it.
-    /// - Parameter body: the change; it may run more than once (see ``change(_:)``).
+    /// - Parameters:
+    ///   - gym: who sends a class's messages, kept with them where they stay owed (a database).
+    ///   - body: the change; it may run more than once (see ``change(_:)``).
     /// - Returns: what `body` returned, the notices, the book's clocks.
-    public func changeTelling<T: Sendable>(_ body: (inout SchedulingBook) throws -> T) async throws(SchedulingStoreError) -> Told<T> {
-        if let database = store.location.database { return try await changeOwing(in: database) { book in try book.telling(now: try settings.now(book.timeZone.identifier), body) } }
+    public func changeTelling<T: Sendable>(gym: SchedulingNotice.Person? = nil, _ body: (inout SchedulingBook) throws -> T) async throws(SchedulingStoreError) -> Told<T> {
+        if let database = store.location.database { return try await changeOwing(in: database, gym: gym) { book in try book.telling(now: try settings.now(book.timeZone.identifier), body) } }
         return try await change { book in try book.telling(now: try settings.now(book.timeZone.identifier), body) }
     }
 
@@ -36,12 +38,13 @@ extension SchedulingStore {
     ///   - classID: the class.
     ///   - date: the occurrence's date by the series.
     ///   - members: the members `body` needs besides those on the roster.
+    ///   - gym: who sends a class's messages, kept with them where they stay owed (a database).
     ///   - body: the change.
     /// - Returns: what `body` returned, the notices, the book's clocks.
-    public func changeOccurrenceTelling<T: Sendable>(of classID: String, on date: LocalDate, members: [String] = [],
+    public func changeOccurrenceTelling<T: Sendable>(of classID: String, on date: LocalDate, members: [String] = [], gym: SchedulingNotice.Person? = nil,
                                                      _ body: (inout SchedulingBook) throws -> T) async throws(SchedulingStoreError) -> Told<T> {
         if let database = store.location.database {
-            return try await changeOwing(in: database, scope: .occurrence(classID: classID, date: date, members: members)) { book in
+            return try await changeOwing(in: database, gym: gym, scope: .occurrence(classID: classID, date: date, members: members)) { book in
                 try book.telling(now: try settings.now(book.timeZone.identifier), body)
             }
         }
@@ -93,7 +96,7 @@ extension SchedulingStore {
     /// a database (`CalendarLocation.database`); none elsewhere, where the
     /// caller sends what a change returns.
     public func owedMessages() async throws(SchedulingStoreError) -> [OwedMessage] {
-        guard let database = store.location.database else { return [] }
+        guard let database = store.location.database, FileManager.default.fileExists(atPath: database.path) else { return [] }
         do { return try await SQLiteBookStorage(path: database.path).owedMessages() } catch { throw BookStore<SQLiteBookStorage>.storageFailure(error) }
     }
 
@@ -103,7 +106,7 @@ extension SchedulingStore {
     /// - Returns: how many were delivered.
     @discardableResult
     nonisolated(nonsending) public func deliver(_ send: (OwedMessage) async throws -> Void) async throws(SchedulingStoreError) -> Int {
-        guard let database = store.location.database else { return 0 }
+        guard let database = store.location.database, FileManager.default.fileExists(atPath: database.path) else { return 0 }
         let storage: SQLiteBookStorage
         do { storage = try SQLiteBookStorage(path: database.path) } catch { throw .store(error) }
         return try await BookStore(storage).deliver(send)
