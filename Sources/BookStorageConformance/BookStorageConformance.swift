@@ -158,33 +158,22 @@ public struct BookStorageConformance<Storage: BookStorage>: Sendable {
     }
 
     private static func lastPlaces(_ storage: Storage, desks: Int) async throws {
-        let store = BookStore(storage, newBookZone: "Europe/Madrid")
-        let book = try ConformanceGym.book(members: desks)
-        _ = try await store.change { $0 = book }
-        let date = try ConformanceGym.date
-        let outcomes = await withTaskGroup(of: Bool?.self) { group in
-            for desk in 0..<desks {
-                group.addTask { await booking(member: "m\(desk)", on: date, in: store) }
-            }
-            var outcomes: [Bool?] = []
-            for await outcome in group { outcomes.append(outcome) }
-            return outcomes
-        }
-        let booked = outcomes.filter { $0 == true }.count, full = outcomes.filter { $0 == false }.count
-        try expect(booked == ConformanceGym.capacity && full == desks - ConformanceGym.capacity,
-                   "\(booked) desks were told booked and \(full) full, of \(desks) racing for \(ConformanceGym.capacity) places")
-        let roster = try await store.book().roster(classID: "yoga", on: try ConformanceGym.date)
-        try expect(roster.confirmed.count == booked, "the store holds \(roster.confirmed.count) places, while \(booked) desks were told booked")
+        try await race(storage, desks: desks, occurrence: false)
     }
 
     private static func lastPlacesByOccurrence(_ storage: Storage, desks: Int) async throws {
+        try await race(storage, desks: desks, occurrence: true)
+    }
+
+    /// `desks` desks race for the gym's three places, through `change(_:)` or `changeOccurrence`.
+    private static func race(_ storage: Storage, desks: Int, occurrence: Bool) async throws {
         let store = BookStore(storage, newBookZone: "Europe/Madrid")
         let book = try ConformanceGym.book(members: desks)
         _ = try await store.change { $0 = book }
         let date = try ConformanceGym.date
         let outcomes = await withTaskGroup(of: Bool?.self) { group in
             for desk in 0..<desks {
-                group.addTask { await booking(member: "m\(desk)", on: date, in: store, occurrence: true) }
+                group.addTask { await booking(member: "m\(desk)", on: date, in: store, occurrence: occurrence) }
             }
             var outcomes: [Bool?] = []
             for await outcome in group { outcomes.append(outcome) }
@@ -195,7 +184,7 @@ public struct BookStorageConformance<Storage: BookStorage>: Sendable {
                    "\(booked) desks were told booked and \(full) full, of \(desks) racing for \(ConformanceGym.capacity) places")
         let whole = try await store.book()
         try expect(try whole.roster(classID: "yoga", on: date).confirmed.count == booked, "the store holds other places than the desks were told")
-        try expect(whole.members.count == desks, "a change of one occurrence lost members it did not read: \(whole.members.count) of \(desks)")
+        try expect(whole.members.count == desks, "a change lost members it did not read: \(whole.members.count) of \(desks)")
     }
 
     /// `true` when booked, `false` when told full, `nil` for any other answer.
