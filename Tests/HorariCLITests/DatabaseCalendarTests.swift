@@ -169,5 +169,8 @@ struct DatabaseCalendarTests {
         let add = try runner.run(["add", "Coffee", "--start", "2026-11-24 10:00", "--calendar", "$WORK/notes.db"])
         #expect(add.status == 1, "\(add.stdout)")
         #expect(runner.bytes(of: "notes.db") == Data("this is a note, not a database\n".utf8))
+        let refused = try runner.run(["book", "--member", "marta", "--class", "yoga", "--date", "2026-11-30", "--calendar", "$WORK/none.sqlite"])
+        #expect(refused.status == 1, "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: runner.work.appendingPathComponent("none.sqlite").path), "a refused change left a database behind")
     }
 }

@@ -62,6 +62,21 @@ struct DatabaseCalendar: Sendable {
     /// another change came first.
     func update<T>(exporterFor: (ICalendar) throws -> ICalendarExporter, owing: ((T, ICalendar, _ commitID: String) -> [OwedMessage])? = nil,
                    _ body: (inout ICalendar) throws -> T) async throws -> T {
+        // A change refused on a database that was not there leaves none behind, as on a file.
+        let existed = FileManager.default.fileExists(atPath: url.path)
+        do {
+            return try await make(exporterFor: exporterFor, owing: owing, body)
+        } catch {
+            if !existed {
+                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+            }
+            throw error
+        }
+    }
+
+    /// ``update(exporterFor:owing:_:)``, on a database made if missing.
+    private func make<T>(exporterFor: (ICalendar) throws -> ICalendarExporter, owing: ((T, ICalendar, _ commitID: String) -> [OwedMessage])?,
+                         _ body: (inout ICalendar) throws -> T) async throws -> T {
         let storage = try storage()
         for attempt in 0..<200 {
             let read = try await storage.loadWithCalendar()
