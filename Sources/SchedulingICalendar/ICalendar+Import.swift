@@ -41,7 +41,7 @@ extension ICalendar {
     }
 
     /// Merges `incoming` into this calendar as an import does: items by
-    /// `UID` as ``ICalendarKit/ICalendar/merge(_:zoneNamedBy:)``, except
+    /// `UID` as `ICalendar.merge(_:zoneNamedBy:)` (ICalendarKit), except
     /// that no record of the book this calendar holds is replaced or removed.
     ///
     /// An incoming item or component whose `UID` is one of this calendar's
