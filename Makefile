@@ -130,7 +130,7 @@ corpus:
 		for f in *.tar.gz; do tar xzf "$$f" && rm "$$f"; done && cd .. && mv corpus.tmp corpus; }
 
 ## Fuzzing (libFuzzer, with AddressSanitizer and LeakSanitizer). `make fuzz` runs
-## each target for FUZZ_SECONDS (CI: 180); `make fuzz FUZZ_SECONDS=1800` for half
+## each target for FUZZ_SECONDS (CI: 90); `make fuzz FUZZ_SECONDS=1800` for half
 ## an hour. Findings land in .build/fuzz-artifacts/TARGET/; see CONTRIBUTING.md.
 ##
 ## Why not `-sanitize=fuzzer`: libFuzzer's runtime brings its own `main`, and
