@@ -130,7 +130,7 @@ extension ICalendar {
 
 extension ContentComponent {
     /// Its `UID`, trimmed.
-    var uid: String? { properties.first { $0.name.uppercased() == "UID" }?.value.trimmedValue }
+    package var uid: String? { properties.first { $0.name.uppercased() == "UID" }?.value.trimmedValue }
 
     /// The component without its `DTSTAMP` (the time it was written, not what it says).
     var withoutStamp: ContentComponent {

@@ -167,6 +167,11 @@ public struct BookStore<Storage: BookStorage>: Sendable {
         return String(describing: error)
     }
 
+    /// After another change came first: a short, growing, random pause, so racing desks spread out.
+    static func pause(afterLosing attempt: Int) async {
+        try? await Task.sleep(for: .microseconds(Int.random(in: 0...(200 * min(attempt + 1, 50)))))
+    }
+
     /// What a change reads: the whole book, or the records of one class occurrence.
     enum Scope: Sendable {
         case whole
@@ -256,8 +261,7 @@ public struct BookStore<Storage: BookStorage>: Sendable {
             }
             if made { return result }
             if Task.isCancelled { throw .store(CalendarStoreError(.cancelled, "cancelled while other changes were committed first; nothing was changed")) }
-            // Another change came first: a short, growing, random pause, so racing desks spread out.
-            try? await Task.sleep(for: .microseconds(Int.random(in: 0...(200 * min(attempt + 1, 50)))))
+            await Self.pause(afterLosing: attempt)
         }
         throw .store(CalendarStoreError(.conflict, "other changes were committed first \(attempts) times in a row; nothing was changed, try again"))
     }

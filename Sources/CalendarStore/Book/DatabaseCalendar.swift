@@ -108,7 +108,7 @@ struct DatabaseCalendar: Sendable {
             // need not be the form they came in.
             var recordUIDs: Set<String> = Set(calendar.items.lazy.filter(SchedulingBook.isSchedulingItem).map(\.uid))
             for component in calendar.components where SchedulingBook.isSchedulingComponent(component) {
-                if let uid = component.properties.first(where: { $0.name.uppercased() == "UID" })?.value { recordUIDs.insert(uid) }
+                if let uid = component.uid { recordUIDs.insert(uid) }
             }
             let plain = { (uid: String?) in uid.map { !recordUIDs.contains($0) } ?? true }
             let sameText = read.header == part.header
@@ -117,7 +117,7 @@ struct DatabaseCalendar: Sendable {
             let change = BookCommit(id: commitID, basedOn: read.snapshot.revision, writes: writes, owed: owed)
             if try await storage.commit(change, calendar: sameText ? nil : part) { return result }
             if Task.isCancelled { throw CalendarStoreError(.cancelled, "cancelled while other changes were committed first; nothing was changed") }
-            try? await Task.sleep(for: .microseconds(Int.random(in: 0...(200 * min(attempt + 1, 50)))))
+            await BookStore<SQLiteBookStorage>.pause(afterLosing: attempt)
         }
         throw CalendarStoreError(.conflict, "\(url.path): other changes were committed first 200 times in a row; nothing was changed, try again")
     }

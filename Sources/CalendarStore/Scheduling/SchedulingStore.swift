@@ -174,10 +174,7 @@ public struct SchedulingStore: Sendable {
                 exporterFor: exporter, owing: owing.map { owing in { result, _, commitID in owing(result, commitID) } }
             ) { calendar in
                 if calendar.calendarZone(namedBy: ICalendar.bookZoneProperties) == nil, calendar.items.isEmpty { calendar.timeZone = newZone }
-                var book = try readBook(calendar)
-                let result = try body(&book)
-                try write(book, into: &calendar, inParts: false)
-                return result
+                return try changeBook(in: &calendar, inParts: false, body)
             }
         } catch { throw .from(error) }
     }
@@ -227,12 +224,17 @@ public struct SchedulingStore: Sendable {
                    (try? calendar.classBookingPolicy())??.weeklyLimit != nil {
                     throw LeaseNeeded()
                 }
-                var book = try readBook(calendar)
-                let result = try body(&book)
-                try write(book, into: &calendar, inParts: inParts)
-                return result
+                return try changeBook(in: &calendar, inParts: inParts, body)
             }
         } catch { throw .from(error.underlying) }
+    }
+
+    /// Reads the book a calendar keeps, changes it with `body`, and writes it back into the calendar.
+    private func changeBook<T>(in calendar: inout ICalendar, inParts: Bool, _ body: (inout SchedulingBook) throws -> T) throws -> T {
+        var book = try readBook(calendar)
+        let result = try body(&book)
+        try write(book, into: &calendar, inParts: inParts)
+        return result
     }
 
     /// A change of the whole book under a weekly limit on a collection: it must hold the book's lease.
@@ -407,9 +409,6 @@ public struct SchedulingStore: Sendable {
 }
 
 extension CalendarLocation {
-    /// Whether the calendar is one `.ics` file.
-    var isFile: Bool { file != nil }
-
     /// The database, for a calendar kept in SQLite.
     var database: URL? {
         if case .database(let url) = self { return url }
