@@ -14,13 +14,16 @@ CORPUS_SDISTS := 'icalendar==7.3.0' 'recurring-ical-events==3.8.2' 'khal==0.14.1
 
 .PHONY: deps run test test-long test-pure examples test-thread test-address leak-check corpus fuzz-build fuzz build-check snippets docs conformance bench bench-quick clean
 
-## Install libical-dev (and pkg-config), and SQLite's headers for GRDB
-## (libsqlite3-dev), from Debian's packages when missing.
+## Install libical-dev (and pkg-config), SQLite's headers for GRDB
+## (libsqlite3-dev), and PostgreSQL 15's server for CalendarStorePostgres's tests
+## (postgresql-15: the tests make a cluster of their own in a temporary
+## folder), from Debian's packages when missing.
+POSTGRES_BIN := /usr/lib/postgresql/15/bin
 deps:
-	@if ! pkg-config --exists libical 2>/dev/null || [ ! -f /usr/include/sqlite3.h ]; then \
-		echo "Installing libical-dev, libsqlite3-dev and pkg-config with apt-get..."; \
+	@if ! pkg-config --exists libical 2>/dev/null || [ ! -f /usr/include/sqlite3.h ] || [ ! -x $(POSTGRES_BIN)/initdb ]; then \
+		echo "Installing libical-dev, libsqlite3-dev, postgresql-15 and pkg-config with apt-get..."; \
 		$(SUDO) apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libical-dev libsqlite3-dev pkg-config >/dev/null; \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libical-dev libsqlite3-dev postgresql-15 pkg-config >/dev/null; \
 	fi
 
 ## The main job: this month of the sample gym calendar embedded in horari (a bare `horari`).
@@ -28,9 +31,11 @@ run: deps
 	$(SWIFT) run horari
 
 ## Build with zero warnings in our own code, then run the test suite (but for
-## the long tests: `make test-long`) and the example apps.
+## the long tests: `make test-long`) and the example apps. CalendarStorePostgres's
+## tests start PostgreSQL 15 from POSTGRES_BIN (HORARI_POSTGRES_BIN: there, its
+## absence fails them rather than skipping them).
 test: deps build-check examples
-	$(SWIFT) test
+	HORARI_POSTGRES_BIN=$(POSTGRES_BIN) $(SWIFT) test
 
 ## The long tests: those tagged `.long`, each many seconds in a debug build
 ## (the libical differential, the extents against occurrences), which a plain
@@ -71,13 +76,16 @@ test-pure: deps corpus
 examples: deps
 	sh Examples/check_examples.sh "$(SWIFT)"
 
-## The whole suite under ThreadSanitizer (the scheduling actor, 1,000
-## concurrent bookings, the importer's libical queue, the book's stores), in
-## its own build folder. The long tests (recurrence against libical and the
-## extents: one thread each, many minutes under TSan) run under
-## AddressSanitizer (test-address) instead.
+## Every suite with threads in it under ThreadSanitizer (the scheduling actor,
+## 1,000 concurrent bookings, the importer's libical queue, the book's stores,
+## the CalDAV transport), in its own build folder, on the default traits but
+## PostgreSQL (SwiftNIO compiles in the default build tree only: NO_POSTGRES).
+## Left out: IntegrationTests and HorariCLITests, one thread each (the CLI's
+## are processes of their own), which took 650 of this run's 700 seconds and
+## checked no thread; they run plainly and under AddressSanitizer.
+NO_POSTGRES := --traits LibICal
 test-thread: deps
-	$(SWIFT) test --sanitize=thread --build-path .build/tsan --disable-xctest
+	$(SWIFT) test --sanitize=thread --build-path .build/tsan --disable-xctest $(NO_POSTGRES) --skip 'IntegrationTests|HorariCLITests'
 
 ## The whole suite, the long tests too, under AddressSanitizer, with
 ## LeakSanitizer's check at exit.
@@ -85,12 +93,12 @@ test-thread: deps
 ## objects of its own; Tests/lsan-suppressions.txt names the one leak seen in
 ## the toolchain's Foundation.)
 test-address: deps
-	HORARI_LONG_TESTS=1 LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan-suppressions.txt $(SWIFT) test --sanitize=address --build-path .build/asan --disable-xctest
+	HORARI_LONG_TESTS=1 LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan-suppressions.txt $(SWIFT) test --sanitize=address --build-path .build/asan --disable-xctest $(NO_POSTGRES)
 
 ## LeakSanitizer over import, export and expansion of every real file we have
 ## (the peers' corpora, our broken files, the sample), through the libical bridge.
 leak-check: deps corpus
-	$(SWIFT) build --sanitize=address --build-path .build/asan --product horari
+	$(SWIFT) build --sanitize=address --build-path .build/asan --product horari $(NO_POSTGRES)
 	sh Conformance/leak_check.sh .build/asan/debug/horari $(CORPUS) Tests/Fixtures/ics Examples/Samples
 
 ## The README's and the DocC articles' Swift snippets, run in a scratch folder
@@ -98,10 +106,10 @@ leak-check: deps corpus
 snippets: deps
 	$(SWIFT) run DocSnippets Examples/Samples/gym.ics
 
-## DocC archives for the six library modules (swift-docc-plugin); any warning fails.
+## DocC archives for the seven library modules (swift-docc-plugin); any warning fails.
 docs: deps
 	@mkdir -p .build
-	@for t in CalendarCore ICalendarKit CalendarViews CalendarScheduling SchedulingICalendar CalendarStore; do \
+	@for t in CalendarCore ICalendarKit CalendarViews CalendarScheduling SchedulingICalendar CalendarStore CalendarStorePostgres; do \
 		for try in 1 2; do \
 			$(SWIFT) package generate-documentation --target $$t > .build/docc-$$t.log 2>&1 && break; \
 			if [ $$try = 1 ] && grep -q "Program crashed" .build/docc-$$t.log; then \
@@ -217,12 +225,17 @@ $(LIBICAL_REF): Benchmarks/libical_ref.c
 ## beside libical_ref's whole-process modes and the Python peers, alternating,
 ## each child's time and peak from os.wait4; a second Markdown table with its
 ## own machine line. `make bench-quick`: the 5,000-event file, one round, no peers.
+## Last, a hundred bookings at once on PostgreSQL beside SQLite
+## (Benchmarks/postgres_bench.py; not in bench-quick, whose release build
+## leaves SwiftNIO out).
 WHOLE_PROCESS := $(PYTHON) Benchmarks/whole_process.py --horari .build/release/horari --libical $(LIBICAL_REF)
 
 bench: deps corpus $(LIBICAL_REF)
 	$(SWIFT) run -c release HorariBench
 	$(SWIFT) build -c release --product horari
 	$(WHOLE_PROCESS)
+	$(SWIFT) build -c release --product _BookDesk
+	$(PYTHON) Benchmarks/postgres_bench.py --desk .build/release/_BookDesk --pg-bin $(POSTGRES_BIN)
 
 bench-quick: deps corpus $(LIBICAL_REF)
 	$(SWIFT) run -c release HorariBench --quick

@@ -39,16 +39,26 @@ let package = Package(
         .library(name: "CalendarStore", targets: ["CalendarStore"]),
         // The BookStorage protocol's conformance suite, for an app to run against its own backend.
         .library(name: "BookStorageConformance", targets: ["BookStorageConformance"]),
+        // The book in PostgreSQL, for many desks on many machines (PostgresNIO): its own product, so an
+        // app that does not use it builds none of SwiftNIO.
+        .library(name: "CalendarStorePostgres", targets: ["CalendarStorePostgres"]),
         .executable(name: "horari", targets: ["horari"]),
     ],
     // Off (`swift build --disable-default-traits`, or `traits: []` on the
     // dependency): no libical, and no C in ICalendarKit, for platforms
     // libical cannot ship on (CalendarStore's SHA-256 is CryptoKit there).
     traits: [
-        .default(enabledTraits: ["LibICal"]),
+        .default(enabledTraits: ["LibICal", "PostgreSQL"]),
         .trait(
             name: "LibICal",
             description: "libical (Debian's libical-dev, Homebrew's libical) reads each imported event and task beside the Swift reader, for its validation and diagnostics; the tests and benchmarks use it as a referee. Off, ICalendarKit has no C code and says the checks are unavailable."
+        ),
+        // On by default; only the CalendarStorePostgres product uses it. Our own builds
+        // that compile every target (the sanitizers', the one without libical) turn it
+        // off, so that SwiftNIO compiles in one build tree, not in four.
+        .trait(
+            name: "PostgreSQL",
+            description: "CalendarStorePostgres: the book in PostgreSQL (PostgresBookStorage) through PostgresNIO (SwiftNIO). Off, that product is empty."
         ),
     ],
     dependencies: [
@@ -60,6 +70,10 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
         // SQLite, the book's embedded store (SQLiteBookStorage): Debian's libsqlite3-dev, the system's on Apple platforms.
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // PostgreSQL, the book for many machines (CalendarStorePostgres, with the `PostgreSQL` trait).
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.25.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.5.3"),
     ],
     targets: [
         .target(name: "CalendarCore"),
@@ -84,8 +98,16 @@ let package = Package(
         ]),
         // The protocol's guarantees as checks an app runs against its own BookStorage (any test framework).
         .target(name: "BookStorageConformance", dependencies: ["CalendarCore", "CalendarScheduling", "CalendarStore"]),
-        // Not API: one desk as a process of its own, for the tests that race and kill processes on one SQLite book.
-        .executableTarget(name: "_BookDesk", dependencies: ["CalendarCore", "CalendarScheduling", "SchedulingICalendar", "CalendarStore"]),
+        // BookStorage in PostgreSQL (`#if PostgreSQL`: empty without the trait).
+        .target(name: "CalendarStorePostgres", dependencies: [
+            "CalendarStore",
+            .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
+            .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["PostgreSQL"])),
+            .product(name: "Logging", package: "swift-log", condition: .when(traits: ["PostgreSQL"])),
+        ]),
+        // Not API: one desk as a process of its own, for the tests that race and kill processes on one
+        // SQLite book, or on one PostgreSQL database (as separate machines would).
+        .executableTarget(name: "_BookDesk", dependencies: ["CalendarCore", "CalendarScheduling", "SchedulingICalendar", "CalendarStore", "CalendarStorePostgres"]),
         // Not API: helpers shared by the tests and the benchmarks.
         .target(name: "_CalendarTestSupport"),
         // Not API: the test gym (a book with coaches, clients, members and
@@ -165,6 +187,13 @@ let package = Package(
             name: "CalendarStoreTests",
             dependencies: ["CalendarCore", "ICalendarKit", "CalendarScheduling", "SchedulingICalendar", "CalendarStore", "BookStorageConformance", "_BookDesk", "_CalendarTestSupport", "_SchedulingTestSupport"],
             exclude: ["Support/hostile_dav.py"]),
+        // CalendarStorePostgres against a real PostgreSQL 15 the tests start (HORARI_POSTGRES_BIN; `make deps` installs it).
+        .testTarget(
+            name: "CalendarStorePostgresTests",
+            dependencies: [
+                "CalendarCore", "CalendarScheduling", "CalendarStore", "BookStorageConformance", "CalendarStorePostgres", "_BookDesk",
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
+            ]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: [

@@ -1,7 +1,9 @@
 // Not API: one desk of a gym, as a separate process, for the tests that
 // race processes on one SQLite file and kill them mid-change
-// (CalendarStoreTests' BookDeskProcessTests). Each command is one line of
-// output and an exit code: 0 done, 3 refused, 1 failed.
+// (CalendarStoreTests' BookDeskProcessTests), or on one PostgreSQL database
+// as desks on separate machines would (CalendarStorePostgresTests: DB is a
+// postgres:// URL). Each command is one line of output and an exit code:
+// 0 done, 3 refused, 1 failed.
 //
 //   _BookDesk DB seed MEMBERS           a gym: Yoga on Mondays, 5 places; members m0…
 //   _BookDesk DB book MEMBER DATE       book a place, telling (the message is owed)
@@ -9,11 +11,17 @@
 //   _BookDesk DB deliver OUTBOX         deliver what is owed: one OUTBOX/ID.eml each
 //   _BookDesk DB places                 "member date" for every place held
 //   _BookDesk DB messages               "id member date method" for every message committed
+//   _BookDesk DB bench N                N bookings at once in this process (each telling, one
+//                                       member each, Spinning with N places), then their
+//                                       cancellations: one JSON line of times (Benchmarks/book_store_bench.py)
 import CalendarCore
 import CalendarScheduling
 import CalendarStore
 import Foundation
 import SchedulingICalendar
+#if PostgreSQL
+import CalendarStorePostgres
+#endif
 
 let arguments = CommandLine.arguments
 func fail(_ message: String, _ code: Int32 = 1) -> Never {
@@ -25,8 +33,8 @@ let now = Date(timeIntervalSince1970: 1_795_176_000)  // 2026-11-20 12:00 UTC
 let gym = SchedulingNotice.Person(id: "gym", name: "Desk Gym", email: "desk@gym.example")
 let mondays = (0..<4).compactMap { try? LocalDate(year: 2026, month: 11, day: 23).adding(days: 7 * $0) }
 
-do {
-    let storage = try SQLiteBookStorage(path: arguments[1], waitingAtMost: 60)
+/// Runs the command on `storage`.
+func desk<Storage: BookStorage>(_ storage: Storage) async throws {
     let store = BookStore(storage, newBookZone: "Europe/Madrid", now: { _ in now })
 
     func deliver(into folder: String) async throws -> Int {
@@ -76,18 +84,70 @@ do {
     case "deliver":
         guard arguments.count == 4 else { fail("usage: _BookDesk DB deliver OUTBOX", 2) }
         print("delivered \(try await deliver(into: arguments[3]))")
+    case "bench":
+        guard arguments.count == 4, let n = Int(arguments[3]), n > 0 else { fail("usage: _BookDesk DB bench N", 2) }
+        let date = mondays[0]
+        try await store.change { book in
+            for i in 0..<n where (try? book.member("b\(i)")) == nil {
+                try book.addMember(Member(id: "b\(i)", name: "Bench \(i)", email: "b\(i)@example.com"))
+            }
+            if (try? book.classSeries("spin")) == nil {
+                try book.addClass(ClassSeries(id: "spin", title: "Spinning", weekdays: [.monday], time: try TimeOfDay(hour: 7, minute: 0),
+                                              duration: .seconds(2700), capacity: n, firstDate: try LocalDate(year: 2026, month: 11, day: 2)))
+            }
+        }
+        /// Runs `change` for every member at once: each one's seconds, and the whole run's.
+        func burst(_ change: @escaping @Sendable (String) async throws -> Void) async throws -> (each: [Double], whole: Double) {
+            let clock = ContinuousClock(), start = clock.now
+            let each = try await withThrowingTaskGroup(of: Double.self) { group in
+                for i in 0..<n {
+                    group.addTask {
+                        let t0 = clock.now
+                        try await change("b\(i)")
+                        let d = clock.now - t0
+                        return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            let d = clock.now - start
+            return (each.sorted(), Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18)
+        }
+        let booked = try await burst { member in
+            _ = try await store.changeTelling(gym: gym) { book in try book.book(member: member, classID: "spin", on: date, now: now) }
+        }
+        let cancelled = try await burst { member in
+            _ = try await store.changeTelling(gym: gym) { book in _ = try book.cancelBooking(member: member, classID: "spin", on: date, now: now) }
+        }
+        func percentile(_ values: [Double], _ p: Double) -> Double { values[min(values.count - 1, Int((Double(values.count) * p).rounded(.up)) - 1)] }
+        let places = try await store.book().roster(classID: "spin", on: date).confirmed.count
+        print(#"{"n":\#(n),"book_s":\#(booked.whole),"book_p50_s":\#(percentile(booked.each, 0.5)),"book_p99_s":\#(percentile(booked.each, 0.99)),"# +
+              #""cancel_s":\#(cancelled.whole),"cancel_p50_s":\#(percentile(cancelled.each, 0.5)),"cancel_p99_s":\#(percentile(cancelled.each, 0.99)),"places_held_after":\#(places)}"#)
     case "places":
         let book = try await store.book()
         for date in mondays {
             for member in try book.roster(classID: "yoga", on: date).confirmed { print("\(member) \(date)") }
         }
     case "messages":
+        guard let storage = storage as? SQLiteBookStorage else { fail("messages reads an SQLite book's message log", 2) }
         for logged in try await storage.messageLog() {
             guard case .classPlace(let place) = logged.message.notice.subject else { continue }
             print("\(logged.message.id) \(logged.message.notice.recipient.id) \(place.occurrence.id.date) \(logged.message.notice.method.rawValue)")
         }
     default:
         fail("unknown command \(arguments[2])", 2)
+    }
+}
+
+do {
+    if arguments[1].hasPrefix("postgres://") {
+        #if PostgreSQL
+        try await PostgresBookStorage.withStorage(url: arguments[1]) { storage in try await desk(storage) }
+        #else
+        fail("this _BookDesk was built without the PostgreSQL trait", 2)
+        #endif
+    } else {
+        try await desk(try SQLiteBookStorage(path: arguments[1], waitingAtMost: 60))
     }
 } catch {
     fail("\(error)")

@@ -1,0 +1,363 @@
+#if PostgreSQL
+import CalendarStore
+import Foundation
+import Logging
+import NIOSSL
+import PostgresNIO
+
+/// A `BookStorage` in a PostgreSQL database, through
+/// PostgresNIO: for a gym whose desks are many machines.
+///
+/// The tables live in a schema of their own (`horari` unless you name
+/// another), beside the app's own tables. A commit is one transaction that
+/// locks the store's revision row (`SELECT … FOR UPDATE`), checks it, writes
+/// the records, the owed messages and the commit's ID, and raises the
+/// revision: desks on any number of machines take turns there, so the
+/// compare-and-set of `BookStorage` holds across machines,
+/// and a connection lost mid-transaction writes nothing. Reads are one
+/// statement each, so they see one consistent snapshot.
+///
+/// The schema is versioned (`schema_version`, made under an advisory lock
+/// so that desks starting together make it once); a database a newer
+/// Horari wrote is refused, not changed.
+///
+/// The storage does not own the connection pool: an app that runs a
+/// `PostgresClient` (under swift-service-lifecycle, say) hands it over;
+/// ``withStorage(url:schema:_:)`` makes and runs one for a single job.
+///
+/// ```swift
+/// try await PostgresBookStorage.withStorage(url: "postgres://gym@127.0.0.1:5432/gym") { storage in
+///     let gym = BookStore(storage, newBookZone: "Europe/Madrid")
+///     print(try await gym.book().members.count)
+/// }
+/// ```
+///
+/// This module is empty unless the package's `PostgreSQL` trait is on (it is
+/// by default): an app that does not depend on this product builds none of
+/// SwiftNIO either way.
+public struct PostgresBookStorage: BookStorage {
+    /// The connection pool; it must be running (`client.run()`) while the storage is used.
+    public let client: PostgresClient
+    /// The PostgreSQL schema that holds the tables.
+    public let schema: String
+    /// Where the storage is, for messages: never with a password.
+    public let place: String
+
+    /// How long one call waits for the server (a connection, a lock another desk holds) before it gives up.
+    public var waitingAtMost: Duration = .seconds(30)
+
+    private let logger = Logger(label: "horari.postgres")
+
+    /// The schema version this Horari writes. Never change one that shipped: add the next.
+    static let schemaVersion = 1
+
+    /// Opens the book in `schema` of the database `client` connects to,
+    /// making its tables when there are none.
+    /// - Parameters:
+    ///   - client: a pool that runs while the storage is used.
+    ///   - schema: the PostgreSQL schema for the tables: a lowercase identifier (letters, digits, `_`); default `horari`.
+    ///   - place: how to name the database in messages (no password); default the schema's name.
+    /// - Throws: `CalendarStoreError`: `.invalidLocation` for a schema name
+    ///   that is not an identifier, `.notADatabase` for a schema of another
+    ///   program's tables, `.newerSchema` for one a newer Horari made,
+    ///   `.unauthorized` for a login the server refuses, `.transport` for a
+    ///   server that cannot be reached.
+    public static func open(client: PostgresClient, schema: String = "horari", place: String? = nil) async throws(CalendarStoreError) -> PostgresBookStorage {
+        guard let first = schema.unicodeScalars.first, ("a"..."z").contains(first) || first == "_",
+              schema.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }), schema.count <= 63 else {
+            throw CalendarStoreError(.invalidLocation, "‘\(schema)’ is not a PostgreSQL schema name Horari uses; nothing was changed",
+                                     suggestion: "give lowercase letters, digits and _, starting with a letter")
+        }
+        let storage = PostgresBookStorage(client: client, schema: schema, place: place ?? "PostgreSQL schema \(schema)")
+        try await storage.prepareSchema()
+        return storage
+    }
+
+    private init(client: PostgresClient, schema: String, place: String) {
+        self.client = client
+        self.schema = schema
+        self.place = place
+    }
+
+    /// Makes a pool for `url`, runs it, opens the storage, and gives it to
+    /// `body`, on the caller's actor; the pool stops when `body` returns or throws.
+    /// - Parameters:
+    ///   - url: `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`, with
+    ///     `?sslmode=disable`, `prefer` or `require` (default: `disable` on
+    ///     a loopback host, `prefer` elsewhere).
+    ///   - schema: the PostgreSQL schema for the tables; default `horari`.
+    ///   - body: the work, given the storage.
+    /// - Returns: what `body` returned.
+    /// - Throws: what ``open(client:schema:place:)`` and
+    ///   ``Location/init(url:)`` throw, and what `body` throws.
+    nonisolated(nonsending) public static func withStorage<T>(url: String, schema: String = "horari",
+                                                              _ body: (PostgresBookStorage) async throws -> T) async throws -> T {
+        let location = try Location(url: url)
+        try await location.probe()
+        let client = PostgresClient(configuration: try location.configuration())
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            defer { group.cancelAll() }
+            let storage = try await open(client: client, schema: schema, place: location.description)
+            return try await body(storage)
+        }
+    }
+
+    // MARK: - BookStorage
+
+    /// Every record, with the store's revision, read in one statement (one snapshot).
+    public func load() async throws -> BookSnapshot {
+        try await read(keys: nil)
+    }
+
+    /// The records of these keys, with the store's revision, read in one statement by key.
+    public func load(_ keys: Set<RecordKey>) async throws -> BookSnapshot {
+        try await read(keys: keys)
+    }
+
+    private func read(keys: Set<RecordKey>?) async throws(CalendarStoreError) -> BookSnapshot {
+        let query: PostgresQuery
+        if let keys {
+            let sorted = keys.sorted()
+            query = """
+                SELECT rev.value, r.kind, r.id, r.version, r.body
+                FROM \(unescaped: schema).revision rev
+                LEFT JOIN \(unescaped: schema).record r
+                  ON (r.kind, r.id) IN (SELECT * FROM unnest(\(sorted.map(\.kind))::text[], \(sorted.map(\.id))::text[]))
+                ORDER BY r.kind, r.id
+                """
+        } else {
+            query = """
+                SELECT rev.value, r.kind, r.id, r.version, r.body
+                FROM \(unescaped: schema).revision rev
+                LEFT JOIN \(unescaped: schema).record r ON true
+                ORDER BY r.kind, r.id
+                """
+        }
+        return try await run("read") {
+            var revision: Int64 = 0
+            var records: [StoredRecord] = []
+            for try await (value, kind, id, version, body) in try await client.query(query, logger: logger)
+                .decode((Int64, String?, String?, Int64?, Data?).self) {
+                revision = value
+                if let kind, let id, let version, let body {
+                    records.append(StoredRecord(key: RecordKey(kind: kind, id: id), version: version, body: body))
+                }
+            }
+            return BookSnapshot(revision: revision, records: records)
+        }
+    }
+
+    /// Makes a commit, in one transaction holding the revision row, if the store is still at its `basedOn`.
+    public func commit(_ commit: BookCommit) async throws -> Bool {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let messages: [(id: String, body: Data)]
+        do {
+            messages = try commit.owed.map { ($0.id, try encoder.encode($0)) }
+        } catch {
+            throw CalendarStoreError(.io, "\(place): an owed message could not be written (\(error)); nothing was changed")
+        }
+        let schema = schema, logger = logger
+        return try await run("write") {
+            try await client.withTransaction(logger: logger) { connection in
+                var current: Int64?
+                for try await value in try await connection.query("SELECT value FROM \(unescaped: schema).revision WHERE one = 1 FOR UPDATE", logger: logger)
+                    .decode(Int64.self) { current = value }
+                guard current == commit.basedOn else { return false }
+                for write in commit.writes {
+                    if let body = write.body {
+                        try await connection.query("""
+                            INSERT INTO \(unescaped: schema).record (kind, id, version, body) VALUES (\(write.key.kind), \(write.key.id), 1, \(body))
+                            ON CONFLICT (kind, id) DO UPDATE SET version = record.version + 1, body = excluded.body
+                            """, logger: logger)
+                    } else {
+                        try await connection.query("DELETE FROM \(unescaped: schema).record WHERE kind = \(write.key.kind) AND id = \(write.key.id)", logger: logger)
+                    }
+                }
+                for message in messages {
+                    try await connection.query("INSERT INTO \(unescaped: schema).owed_message (id, commit_id, body) VALUES (\(message.id), \(commit.id), \(message.body))",
+                                               logger: logger)
+                }
+                let next = commit.basedOn + 1
+                try await connection.query("INSERT INTO \(unescaped: schema).commit (id, revision) VALUES (\(commit.id), \(next))", logger: logger)
+                try await connection.query("UPDATE \(unescaped: schema).revision SET value = \(next) WHERE one = 1", logger: logger)
+                return true
+            }
+        }
+    }
+
+    /// Whether a commit with this ID was made.
+    public func hasCommitted(_ commitID: String) async throws -> Bool {
+        try await run("read") {
+            var found = false
+            for try await _ in try await client.query("SELECT 1 FROM \(unescaped: schema).commit WHERE id = \(commitID)", logger: logger).decode(Int32.self) {
+                found = true
+            }
+            return found
+        }
+    }
+
+    /// The messages owed, in commit order.
+    public func owedMessages() async throws -> [OwedMessage] {
+        let bodies: [Data] = try await run("read") {
+            var bodies: [Data] = []
+            for try await body in try await client.query(
+                "SELECT body FROM \(unescaped: schema).owed_message WHERE delivered_at IS NULL ORDER BY position", logger: logger).decode(Data.self) {
+                bodies.append(body)
+            }
+            return bodies
+        }
+        let decoder = JSONDecoder()
+        return try bodies.map { body throws(CalendarStoreError) in
+            do { return try decoder.decode(OwedMessage.self, from: body) } catch {
+                throw CalendarStoreError(.badResponse, "\(place): an owed message cannot be read (\(error)); it stays owed")
+            }
+        }
+    }
+
+    /// Takes delivered messages off the owed list; each stays in
+    /// `owed_message` with when it was delivered: what the gym told whom.
+    public func markDelivered(_ messageIDs: [String]) async throws {
+        guard !messageIDs.isEmpty else { return }
+        _ = try await run("write") {
+            try await client.query("""
+                UPDATE \(unescaped: schema).owed_message SET delivered_at = now()
+                WHERE id = ANY(\(messageIDs)::text[]) AND delivered_at IS NULL
+                """, logger: logger)
+        }
+    }
+
+    // MARK: - The schema
+
+    /// Makes the tables under an advisory lock when the schema has none;
+    /// refuses another program's schema and a newer Horari's.
+    private func prepareSchema() async throws(CalendarStoreError) {
+        let schema = schema, logger = logger, place = place
+        try await run("open") {
+            try await client.withTransaction(logger: logger) { connection in
+                // One desk makes the tables; the others wait here and find them made.
+                try await connection.query("SELECT pg_advisory_xact_lock(\(Int64(0x486F_7261_7269)))", logger: logger)
+                var tables: [String] = []
+                for try await name in try await connection.query(
+                    "SELECT table_name::text FROM information_schema.tables WHERE table_schema = \(schema) ORDER BY table_name", logger: logger).decode(String.self) {
+                    tables.append(name)
+                }
+                if tables.contains("schema_version") {
+                    var version = 0
+                    for try await value in try await connection.query("SELECT version FROM \(unescaped: schema).schema_version", logger: logger).decode(Int32.self) {
+                        version = Int(value)
+                    }
+                    if version > Self.schemaVersion {
+                        throw CalendarStoreError(.newerSchema, "\(place) was written by a newer Horari (schema version \(version); this one knows \(Self.schemaVersion)); nothing was changed",
+                                                 suggestion: "use that version, or a newer one")
+                    }
+                    return
+                }
+                guard tables.isEmpty else {
+                    throw CalendarStoreError(.notADatabase, "\(place) holds tables of another program (\(tables.prefix(3).joined(separator: ", "))), not a Horari book; nothing was changed",
+                                             suggestion: "name another schema for the book")
+                }
+                try await connection.query("CREATE SCHEMA IF NOT EXISTS \(unescaped: schema)", logger: logger)
+                for statement in [
+                    "CREATE TABLE \(schema).schema_version (one integer PRIMARY KEY CHECK (one = 1), version integer NOT NULL)",
+                    "INSERT INTO \(schema).schema_version (one, version) VALUES (1, \(Self.schemaVersion))",
+                    "CREATE TABLE \(schema).record (kind text NOT NULL, id text NOT NULL, version bigint NOT NULL, body bytea NOT NULL, PRIMARY KEY (kind, id))",
+                    "CREATE TABLE \(schema).revision (one integer PRIMARY KEY CHECK (one = 1), value bigint NOT NULL)",
+                    "INSERT INTO \(schema).revision (one, value) VALUES (1, 0)",
+                    "CREATE TABLE \(schema).commit (id text PRIMARY KEY, revision bigint NOT NULL)",
+                    """
+                    CREATE TABLE \(schema).owed_message (position bigserial PRIMARY KEY, id text NOT NULL UNIQUE, commit_id text NOT NULL,
+                        body bytea NOT NULL, delivered_at timestamptz)
+                    """,
+                    "CREATE INDEX owed_message_undelivered ON \(schema).owed_message (position) WHERE delivered_at IS NULL",
+                ] {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                }
+            }
+        }
+    }
+
+    // MARK: - Errors
+
+    /// Runs `body` within ``waitingAtMost``, giving what it throws as one
+    /// line a person can act on. (A pool whose server went away waits for a
+    /// connection as long as it is asked to: the deadline is what ends it.)
+    private func run<T: Sendable>(_ doing: String, _ body: @escaping @Sendable () async throws -> T) async throws(CalendarStoreError) -> T {
+        try await Self.within(waitingAtMost, place: place, doing: doing, body)
+    }
+
+    /// `body` within `limit`, its errors as one line each.
+    static func within<T: Sendable>(_ limit: Duration, place: String, doing: String,
+                                    _ body: @escaping @Sendable () async throws -> T) async throws(CalendarStoreError) -> T {
+        do {
+            return try await withThrowingTaskGroup(of: T?.self) { group in
+                group.addTask { try await body() }
+                group.addTask {
+                    try await Task.sleep(for: limit)
+                    return nil
+                }
+                defer { group.cancelAll() }
+                guard let first = try await group.next(), let value = first else { throw TimedOut() }
+                return value
+            }
+        } catch is TimedOut {
+            throw CalendarStoreError(.busy, "\(place) did not answer within \(limit) (could not \(doing) the book)",
+                                     suggestion: "check that the server runs and is not held by a long transaction; a change is made whole or not at all")
+        } catch {
+            throw storeError(error, place: place, doing: doing)
+        }
+    }
+
+    private struct TimedOut: Error {}
+
+    /// A PostgresNIO error as a `CalendarStoreError`, never with a password.
+    static func storeError(_ error: any Error, place: String, doing: String) -> CalendarStoreError {
+        if let error = error as? CalendarStoreError { return error }
+        if error is CancellationError { return CalendarStoreError(.cancelled, "cancelled; nothing was changed") }
+        if let error = error as? PostgresTransactionError, let inside = error.closureError ?? error.beginError ?? error.commitError ?? error.rollbackError {
+            return storeError(inside, place: place, doing: doing)
+        }
+        guard let error = error as? PSQLError else {
+            return CalendarStoreError(.io, "\(place): could not \(doing) the book (\(error)); nothing was changed")
+        }
+        let server = error.serverInfo?[.message].map { ": \($0)" } ?? ""
+        switch error.code {
+        case .server:
+            let state = error.serverInfo?[.sqlState] ?? ""
+            switch state {
+            case "28P01", "28000":
+                return CalendarStoreError(.unauthorized, "\(place) refused the login\(server); nothing was changed",
+                                          suggestion: "check the user and password (a password goes in the URL or PGPASSWORD-style settings, never in a message)")
+            case "3D000":
+                return CalendarStoreError(.notFound, "\(place): the database does not exist\(server); nothing was changed", suggestion: "create it (createdb), or name another")
+            case "40001", "40P01", "55P03":
+                return CalendarStoreError(.busy, "\(place) was busy with other desks\(server); nothing was changed", suggestion: "try again")
+            case "57014":
+                return CalendarStoreError(.busy, "\(place) cancelled the statement (a timeout)\(server); nothing was changed", suggestion: "try again when it is less busy")
+            case "53100":
+                return CalendarStoreError(.io, "\(place): the server's disk is full\(server); nothing was changed", suggestion: "free space on the server")
+            case "25006":
+                return CalendarStoreError(.io, "\(place) is read-only\(server); nothing was changed", suggestion: "connect to the primary server")
+            default:
+                return CalendarStoreError(.io, "\(place) could not \(doing) the book (SQLSTATE \(state)\(server)); nothing was changed")
+            }
+        case .connectionError:
+            return CalendarStoreError(.transport, "\(place) cannot be reached; nothing was changed", suggestion: "check that the server runs and the host and port are right")
+        case .serverClosedConnection, .uncleanShutdown, .clientClosedConnection:
+            return CalendarStoreError(.transport, "\(place) closed the connection in the middle (could not \(doing) the book)",
+                                      suggestion: "try again once the server is back; a change is made whole or not at all")
+        case .poolClosed:
+            return CalendarStoreError(.cancelled, "\(place): the connection pool was closed; nothing was changed")
+        case .queryCancelled:
+            return CalendarStoreError(.cancelled, "cancelled; nothing was changed")
+        case .sslUnsupported:
+            return CalendarStoreError(.transport, "\(place) does not speak TLS, which the URL requires; nothing was changed", suggestion: "use sslmode=disable on a network you trust")
+        case .authMechanismRequiresPassword:
+            return CalendarStoreError(.unauthorized, "\(place) asks for a password and none was given; nothing was changed", suggestion: "give the password in the URL")
+        default:
+            return CalendarStoreError(.io, "\(place) could not \(doing) the book (\(String(describing: error.code))); nothing was changed")
+        }
+    }
+}
+#endif

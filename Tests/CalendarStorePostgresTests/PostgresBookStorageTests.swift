@@ -1,0 +1,260 @@
+#if PostgreSQL
+import BookStorageConformance
+import CalendarCore
+import CalendarScheduling
+import CalendarStore
+import Foundation
+import CalendarStorePostgres
+import PostgresNIO
+import Testing
+
+/// The book in a real PostgreSQL 15 (issue 40, 3): the protocol's
+/// conformance suite, fifty desks as separate processes racing for the last
+/// places, and the faults a person meets (a refused login, a server that is
+/// not there or goes away, a database a newer Horari or another program
+/// wrote), each one line that never shows the password.
+///
+/// Each test starts its own cluster (``PostgresCluster``) and stops it by
+/// its process ID. Without PostgreSQL installed the suite is skipped, unless
+/// `make test` asked for it (`HORARI_POSTGRES_BIN`): then it fails.
+@Suite("PostgreSQL: the book for many desks", .serialized, .enabled(if: PostgresCluster.binaries != nil || PostgresCluster.required))
+struct PostgresBookStorageTests {
+    /// Runs `body` with a pool on the cluster's `postgres` database.
+    static func withClient<T>(_ cluster: PostgresCluster, _ body: (PostgresClient) async throws -> T) async throws -> T {
+        let location = try PostgresBookStorage.Location(url: cluster.url())
+        let client = PostgresClient(configuration: try location.configuration())
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            defer { group.cancelAll() }
+            return try await body(client)
+        }
+    }
+
+    @Test("the conformance suite holds on PostgreSQL, each check in a schema of its own")
+    func conformance() async throws {
+        let cluster = try PostgresCluster()
+        defer { cluster.stop() }
+        let failures = try await Self.withClient(cluster) { client in
+            let counter = Counter()
+            return await BookStorageConformance(desks: 12) {
+                try await PostgresBookStorage.open(client: client, schema: "check_\(counter.next())")
+            }.run()
+        }
+        #expect(failures.isEmpty, "\(failures)")
+    }
+
+    @Test("fifty desks as separate processes race for the last five places: five booked, forty-five told full, every 'booked' in the database")
+    func fiftyProcesses() async throws {
+        let cluster = try PostgresCluster()
+        defer { cluster.stop() }
+        let url = cluster.url()
+        let seeded = try Desk.run([url, "seed", "60"])
+        #expect(seeded.status == 0, "\(seeded.out)")
+        let processes = try (0..<50).map { i -> (String, Process, Pipe) in
+            let process = Process(), out = Pipe()
+            process.executableURL = Desk.url
+            process.arguments = [url, "book", "m\(i)", "2026-11-30"]
+            process.standardOutput = out
+            process.standardError = out
+            try process.run()
+            return ("m\(i)", process, out)
+        }
+        var booked: Set<String> = [], full = 0, other: [String] = []
+        for (member, process, out) in processes {
+            let said = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            switch (process.terminationStatus, said) {
+            case (0, "booked\n"): booked.insert(member)
+            case (3, let s) where s.contains("is full"): full += 1
+            default: other.append("\(member): \(process.terminationStatus) \(said)")
+            }
+        }
+        #expect(other.isEmpty, "\(other)")
+        #expect(booked.count == 5 && full == 45, "booked \(booked.sorted()), full \(full)")
+        let places = try Desk.run([url, "places"]).out.split(separator: "\n").filter { $0.hasSuffix(" 2026-11-30") }.map { String($0.split(separator: " ")[0]) }
+        #expect(Set(places) == booked && places.count == booked.count, "the database holds \(places.sorted()), the desks were told \(booked.sorted())")
+    }
+
+    @Test("a book written from SQLite's records reads back the same from PostgreSQL, and a booking writes only its roster")
+    func sameBookAsSQLite() async throws {
+        let cluster = try PostgresCluster()
+        defer { cluster.stop() }
+        try await Self.withClient(cluster) { client in
+            let storage = try await PostgresBookStorage.open(client: client)
+            let store = BookStore(storage, newBookZone: "Europe/Madrid")
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("horari-pg-sqlite-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let lite = BookStore(try SQLiteBookStorage(path: folder.appendingPathComponent("gym.sqlite").path), newBookZone: "Europe/Madrid")
+            let book = try Gym.book()
+            _ = try await store.change { $0 = book }
+            _ = try await lite.change { $0 = book }
+            let fromPostgres = try await storage.load(), fromSQLite = try await lite.storage.load()
+            #expect(fromPostgres.records == fromSQLite.records, "the two stores hold other records for one book")
+            let before = try await storage.load()
+            _ = try await store.changeOccurrence(of: "yoga", on: try Gym.monday, members: ["m3"]) { book in
+                try book.book(member: "m3", classID: "yoga", on: try Gym.monday, now: Gym.now)
+            }
+            let after = try await storage.load()
+            let changed = after.records.filter { record in before.records.first { $0.key == record.key } != record }.map(\.key)
+            #expect(changed == [RecordKey(kind: "roster", id: "yoga 2026-11-30")], "a booking wrote \(changed)")
+            #expect(after.revision == before.revision + 1)
+        }
+    }
+
+    @Test("a server that is not there, a refused login, a missing database: one line each, the password never shown")
+    func connectionFaults() async throws {
+        let cluster = try PostgresCluster()
+        defer { cluster.stop() }
+        let secret = "s3cret-Pa55"
+        let cases: [(url: String, code: CalendarStoreError.Code)] = [
+            ("postgres://horari:\(secret)@127.0.0.1:\(cluster.port)/nosuchdb", .notFound),
+            ("postgres://nobody:\(secret)@127.0.0.1:\(cluster.port)/postgres", .unauthorized),
+            ("postgres://horari:\(secret)@127.0.0.1:1/postgres", .transport),
+        ]
+        for (url, code) in cases {
+            do {
+                try await PostgresBookStorage.withStorage(url: url) { _ in }
+                Issue.record("\(url) was opened")
+            } catch let error as CalendarStoreError {
+                #expect(error.code == code, "\(error)")
+                #expect(!error.description.contains(secret) && !"\(error.message) \(error.recoverySuggestion ?? "")".contains(secret), "the password is shown: \(error)")
+            }
+        }
+        // A server that takes the connection and never says a word: given up, in one line.
+        let silent = try SilentServer()
+        defer { silent.close() }
+        let started = Date()
+        do {
+            try await PostgresBookStorage.withStorage(url: "postgres://horari:\(secret)@127.0.0.1:\(silent.port)/postgres") { _ in }
+            Issue.record("a silent server was opened")
+        } catch let error as CalendarStoreError {
+            // PostgresNIO's connect timeout (10 s) covers the start-up exchange; our own deadline (15 s) is the backstop.
+            #expect([.transport, .busy].contains(error.code) && !error.description.contains(secret) && !error.description.contains("\n"), "\(error)")
+        }
+        #expect(Date().timeIntervalSince(started) < 60)
+        for (url, what) in [("postgres://127.0.0.1/gym", "no user"), ("postgres://u@127.0.0.1", "no database"), ("mysql://u@h/db", "not a postgres"),
+                            ("postgres://u:\(secret)@h/db?sslmode=maybe", "sslmode=maybe")] {
+            #expect(throws: CalendarStoreError.self) { try PostgresBookStorage.Location(url: url) }
+            do { _ = try PostgresBookStorage.Location(url: url) } catch {
+                #expect(error.message.contains(what) && !error.message.contains(secret), "\(url): \(error.message)")
+            }
+        }
+        #expect(try PostgresBookStorage.Location(url: "postgres://gym:\(secret)@db.example:6543/book").description == "postgres://gym@db.example:6543/book")
+    }
+
+    @Test("a schema of another program's tables, or of a newer Horari, is refused and left as it was")
+    func foreignAndNewerSchemas() async throws {
+        let cluster = try PostgresCluster()
+        defer { cluster.stop() }
+        try await Self.withClient(cluster) { client in
+            try await client.query("CREATE SCHEMA shop")
+            try await client.query("CREATE TABLE shop.orders (id integer PRIMARY KEY)")
+            do {
+                _ = try await PostgresBookStorage.open(client: client, schema: "shop")
+                Issue.record("another program's schema was opened")
+            } catch let error as CalendarStoreError {
+                #expect(error.code == .notADatabase, "\(error)")
+            }
+            _ = try await PostgresBookStorage.open(client: client, schema: "future")
+            try await client.query("UPDATE future.schema_version SET version = 99")
+            do {
+                _ = try await PostgresBookStorage.open(client: client, schema: "future")
+                Issue.record("a newer Horari's schema was opened")
+            } catch let error as CalendarStoreError {
+                #expect(error.code == .newerSchema, "\(error)")
+            }
+            do {
+                _ = try await PostgresBookStorage.open(client: client, schema: "Robert'); DROP TABLE shop.orders;--")
+                Issue.record("a schema name that is not an identifier was taken")
+            } catch let error as CalendarStoreError {
+                #expect(error.code == .invalidLocation, "\(error)")
+            }
+            var tables = 0
+            for try await _ in try await client.query("SELECT 1 FROM information_schema.tables WHERE table_schema = 'shop'").decode(Int32.self) { tables += 1 }
+            #expect(tables == 1, "another program's schema was changed")
+        }
+    }
+
+    @Test("a server that goes away: the next desk's booking fails in one line, exit 1")
+    func serverGoesAway() async throws {
+        let cluster = try PostgresCluster()
+        let url = cluster.url()
+        #expect(try Desk.run([url, "seed", "10"]).status == 0)
+        #expect(try Desk.run([url, "book", "m1", "2026-11-30"]).status == 0)
+        cluster.stop()
+        let gone = try Desk.run([url, "book", "m2", "2026-11-30"])
+        #expect(gone.status == 1 && gone.out.contains("cannot be reached"), "\(gone)")
+        #expect(gone.out.split(separator: "\n").count == 1, "not one line: \(gone.out)")
+    }
+}
+
+/// `_BookDesk`, built next to the test bundle (the test target depends on it).
+enum Desk {
+    static var url: URL {
+        let folder = Bundle.main.bundleURL.pathExtension == "xctest" ? Bundle.main.bundleURL.deletingLastPathComponent() : Bundle.main.bundleURL
+        return folder.appendingPathComponent("_BookDesk")
+    }
+
+    /// Runs the desk and waits (at most two minutes): its exit code and what it printed.
+    @discardableResult
+    static func run(_ arguments: [String]) throws -> (status: Int32, out: String) {
+        let process = Process(), out = Pipe()
+        process.executableURL = url
+        process.arguments = arguments
+        process.standardOutput = out
+        process.standardError = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}
+
+/// A socket on 127.0.0.1 that listens and never accepts: the kernel takes
+/// each connection, and nothing ever answers on it.
+final class SilentServer: @unchecked Sendable {
+    let fd: Int32
+    let port: Int
+    init() throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        self.fd = fd
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        guard fd >= 0, bound == 0, listen(fd, 16) == 0 else {
+            port = 0
+            throw PostgresCluster.Failure(description: "no silent server")
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+    func close() { _ = Glibc.close(fd) }
+}
+
+/// A number that counts up, shared by tasks.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    func next() -> Int { lock.withLock { value += 1; return value } }
+}
+
+/// A small gym: Yoga on Mondays, five places, members m0…m9, a coach and a client.
+enum Gym {
+    static var monday: LocalDate { get throws { try LocalDate(year: 2026, month: 11, day: 30) } }
+    static let now = Date(timeIntervalSince1970: 1_795_176_000)
+
+    static func book() throws -> SchedulingBook {
+        var book = SchedulingBook(timeZone: try .named("Europe/Madrid"))
+        for i in 0..<10 { try book.addMember(Member(id: "m\(i)", name: "Member \(i)", email: "m\(i)@example.com")) }
+        try book.addCoach(Coach(id: "marc", name: "Marc Soler", email: "marc@gym.example"))
+        try book.addClient(Client(id: "anna", coachID: "marc", name: "Anna Puig"))
+        try book.addClass(ClassSeries(id: "yoga", title: "Yoga", weekdays: [.monday], time: TimeOfDay(hour: 18, minute: 30), duration: .seconds(3600),
+                                      capacity: 5, firstDate: try LocalDate(year: 2026, month: 11, day: 2)))
+        try book.book(member: "m0", classID: "yoga", on: try monday, now: now)
+        return book
+    }
+}
+#endif
