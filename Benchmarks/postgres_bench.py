@@ -39,6 +39,14 @@ def free_port():
 class Cluster:
     def __init__(self, bindir):
         self.folder = tempfile.mkdtemp(prefix="horari-pg-bench-")
+        try:
+            self.start(bindir)
+        except BaseException:
+            shutil.rmtree(self.folder, ignore_errors=True)
+            raise
+
+    def start(self, bindir):
+        self.server = None
         self.port = free_port()
         self.owner = None
         if os.getuid() == 0:
@@ -71,7 +79,7 @@ class Cluster:
         return f"postgres://horari@127.0.0.1:{self.port}/postgres"
 
     def stop(self):
-        if self.server.poll() is None:
+        if self.server is not None and self.server.poll() is None:
             os.kill(self.server.pid, signal.SIGINT)
             try:
                 self.server.wait(timeout=20)
@@ -105,8 +113,8 @@ def main():
     ap.add_argument("--rounds", type=int, default=5)
     a = ap.parse_args()
     desk = os.path.abspath(a.desk)
-    work = tempfile.mkdtemp(prefix="horari-pg-bench-lite-")
     cluster = Cluster(a.pg_bin)
+    work = tempfile.mkdtemp(prefix="horari-pg-bench-lite-")
     try:
         stores = {"SQLite": os.path.join(work, "gym.sqlite"), "PostgreSQL": cluster.url()}
         for db in stores.values():

@@ -16,10 +16,12 @@ extension PostgresBookStorage {
         public enum TLSMode: String, Sendable, Hashable {
             /// No TLS: for a loopback host or a network you trust.
             case disable
-            /// TLS when the server offers it.
+            /// TLS when the server offers it, its certificate unchecked, as libpq's `prefer`.
             case prefer
-            /// TLS or no connection.
+            /// TLS or no connection, its certificate unchecked, as libpq's `require`.
             case require
+            /// TLS with the certificate checked against the system's roots and the host name, as libpq's `verify-full`.
+            case verifyFull = "verify-full"
         }
 
         /// The server's host name or address.
@@ -32,11 +34,11 @@ extension PostgresBookStorage {
         public var password: String?
         /// The database.
         public var database: String
-        /// How the connection is encrypted (`sslmode`; default `disable` on a loopback host, `prefer` elsewhere).
+        /// How the connection is encrypted (`sslmode`, as libpq reads it; default `disable` on a loopback host, `prefer` elsewhere).
         public var tls: TLSMode
 
         /// Reads a URL.
-        /// - Parameter url: `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=disable|prefer|require]`.
+        /// - Parameter url: `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=disable|prefer|require|verify-full]`.
         /// - Throws: `CalendarStoreError.invalidLocation`, saying what is
         ///   missing, and never repeating the password.
         public init(url: String) throws(CalendarStoreError) {
@@ -62,10 +64,10 @@ extension PostgresBookStorage {
             var tls: TLSMode = ["127.0.0.1", "localhost", "::1", "[::1]"].contains(host.lowercased()) ? .disable : .prefer
             for item in components.queryItems ?? [] {
                 guard item.name == "sslmode", let value = item.value else {
-                    throw CalendarStoreError(.invalidLocation, "\(safe): Horari knows no ‘\(item.name)’ setting", suggestion: "the one setting is sslmode=disable, prefer or require")
+                    throw CalendarStoreError(.invalidLocation, "\(safe): Horari knows no ‘\(item.name)’ setting", suggestion: "the one setting is sslmode=disable, prefer, require or verify-full")
                 }
                 guard let mode = TLSMode(rawValue: value) else {
-                    throw CalendarStoreError(.invalidLocation, "\(safe): sslmode=\(value) is not one Horari takes", suggestion: "give sslmode=disable, prefer or require")
+                    throw CalendarStoreError(.invalidLocation, "\(safe): sslmode=\(value) is not one Horari takes", suggestion: "give sslmode=disable, prefer, require or verify-full")
                 }
                 tls = mode
             }
@@ -94,8 +96,8 @@ extension PostgresBookStorage {
                 let tlsMode: PostgresConnection.Configuration.TLS
                 switch location.tls {
                 case .disable: tlsMode = .disable
-                case .prefer: tlsMode = .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
-                case .require: tlsMode = .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+                case .prefer: tlsMode = .prefer(try NIOSSLContext(configuration: location.tlsConfiguration))
+                case .require, .verifyFull: tlsMode = .require(try NIOSSLContext(configuration: location.tlsConfiguration))
                 }
                 var configuration = PostgresConnection.Configuration(host: location.bareHost, port: location.port, username: location.user,
                                                                      password: location.password, database: location.database, tls: tlsMode)
@@ -103,6 +105,13 @@ extension PostgresBookStorage {
                 let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: Logger(label: "horari.postgres"))
                 try? await connection.close()
             }
+        }
+
+        /// libpq's meaning: `prefer` and `require` encrypt without checking the certificate; `verify-full` checks it.
+        var tlsConfiguration: TLSConfiguration {
+            var configuration = TLSConfiguration.makeClientConfiguration()
+            if tls != .verifyFull { configuration.certificateVerification = .none }
+            return configuration
         }
 
         private var bareHost: String { host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host }
@@ -113,11 +122,13 @@ extension PostgresBookStorage {
             let mode: PostgresClient.Configuration.TLS
             switch tls {
             case .disable: mode = .disable
-            case .prefer: mode = .prefer(.makeClientConfiguration())
-            case .require: mode = .require(.makeClientConfiguration())
+            case .prefer: mode = .prefer(tlsConfiguration)
+            case .require, .verifyFull: mode = .require(tlsConfiguration)
             }
             var configuration = PostgresClient.Configuration(host: bareHost, port: port, username: user, password: password, database: database, tls: mode)
             configuration.options.connectTimeout = .seconds(10)
+            // A desk that dies inside a transaction frees the book's revision row within a minute.
+            configuration.options.additionalStartupParameters = [("idle_in_transaction_session_timeout", "60000")]
             return configuration
         }
     }

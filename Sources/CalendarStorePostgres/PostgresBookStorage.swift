@@ -42,8 +42,14 @@ public struct PostgresBookStorage: BookStorage {
     public let schema: String
     /// Where the storage is, for messages: never with a password.
     public let place: String
+    /// The schema's name as SQL writes it (quoted: `user` or `order` is a name, not a keyword).
+    private var quoted: String { "\"\(schema)\"" }
 
-    /// How long one call waits for the server (a connection, a lock another desk holds) before it gives up.
+    /// How long one call waits for the server (a connection, a lock another
+    /// desk holds, a statement) before it gives up: the server's own
+    /// `lock_timeout` and `statement_timeout` inside each transaction, and a
+    /// deadline 5 s later around every call (a pool whose server went away
+    /// waits for a connection as long as it is asked to).
     public var waitingAtMost: Duration = .seconds(30)
 
     private let logger = Logger(label: "horari.postgres")
@@ -64,9 +70,10 @@ public struct PostgresBookStorage: BookStorage {
     ///   server that cannot be reached.
     public static func open(client: PostgresClient, schema: String = "horari", place: String? = nil) async throws(CalendarStoreError) -> PostgresBookStorage {
         guard let first = schema.unicodeScalars.first, ("a"..."z").contains(first) || first == "_",
-              schema.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }), schema.count <= 63 else {
-            throw CalendarStoreError(.invalidLocation, "‘\(schema)’ is not a PostgreSQL schema name Horari uses; nothing was changed",
-                                     suggestion: "give lowercase letters, digits and _, starting with a letter")
+              schema.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }), schema.count <= 63,
+              !schema.hasPrefix("pg_"), !["public", "information_schema"].contains(schema) else {
+            throw CalendarStoreError(.invalidLocation, "‘\(schema)’ is not a PostgreSQL schema name Horari keeps a book in; nothing was changed",
+                                     suggestion: "give lowercase letters, digits and _, starting with a letter or _ (not pg_…, and not public: the book's schema is its own)")
         }
         let storage = PostgresBookStorage(client: client, schema: schema, place: place ?? "PostgreSQL schema \(schema)")
         try await storage.prepareSchema()
@@ -83,7 +90,7 @@ public struct PostgresBookStorage: BookStorage {
     /// `body`, on the caller's actor; the pool stops when `body` returns or throws.
     /// - Parameters:
     ///   - url: `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`, with
-    ///     `?sslmode=disable`, `prefer` or `require` (default: `disable` on
+    ///     `?sslmode=disable`, `prefer`, `require` or `verify-full`, as libpq reads them (default: `disable` on
     ///     a loopback host, `prefer` elsewhere).
     ///   - schema: the PostgreSQL schema for the tables; default `horari`.
     ///   - body: the work, given the storage.
@@ -121,17 +128,17 @@ public struct PostgresBookStorage: BookStorage {
             let sorted = keys.sorted()
             query = """
                 SELECT rev.value, r.kind, r.id, r.version, r.body
-                FROM \(unescaped: schema).revision rev
-                LEFT JOIN \(unescaped: schema).record r
+                FROM \(unescaped: quoted).revision rev
+                LEFT JOIN \(unescaped: quoted).record r
                   ON (r.kind, r.id) IN (SELECT * FROM unnest(\(sorted.map(\.kind))::text[], \(sorted.map(\.id))::text[]))
-                ORDER BY r.kind, r.id
+                ORDER BY r.kind COLLATE "C", r.id COLLATE "C"
                 """
         } else {
             query = """
                 SELECT rev.value, r.kind, r.id, r.version, r.body
-                FROM \(unescaped: schema).revision rev
-                LEFT JOIN \(unescaped: schema).record r ON true
-                ORDER BY r.kind, r.id
+                FROM \(unescaped: quoted).revision rev
+                LEFT JOIN \(unescaped: quoted).record r ON true
+                ORDER BY r.kind COLLATE "C", r.id COLLATE "C"
                 """
         }
         return try await run("read") {
@@ -158,30 +165,31 @@ public struct PostgresBookStorage: BookStorage {
         } catch {
             throw CalendarStoreError(.io, "\(place): an owed message could not be written (\(error)); nothing was changed")
         }
-        let schema = schema, logger = logger
+        let quoted = quoted, logger = logger, limits = transactionLimits
         return try await run("write") {
             try await client.withTransaction(logger: logger) { connection in
+                try await connection.query(limits, logger: logger)
                 var current: Int64?
-                for try await value in try await connection.query("SELECT value FROM \(unescaped: schema).revision WHERE one = 1 FOR UPDATE", logger: logger)
+                for try await value in try await connection.query("SELECT value FROM \(unescaped: quoted).revision WHERE one = 1 FOR UPDATE", logger: logger)
                     .decode(Int64.self) { current = value }
                 guard current == commit.basedOn else { return false }
                 for write in commit.writes {
                     if let body = write.body {
                         try await connection.query("""
-                            INSERT INTO \(unescaped: schema).record (kind, id, version, body) VALUES (\(write.key.kind), \(write.key.id), 1, \(body))
+                            INSERT INTO \(unescaped: quoted).record (kind, id, version, body) VALUES (\(write.key.kind), \(write.key.id), 1, \(body))
                             ON CONFLICT (kind, id) DO UPDATE SET version = record.version + 1, body = excluded.body
                             """, logger: logger)
                     } else {
-                        try await connection.query("DELETE FROM \(unescaped: schema).record WHERE kind = \(write.key.kind) AND id = \(write.key.id)", logger: logger)
+                        try await connection.query("DELETE FROM \(unescaped: quoted).record WHERE kind = \(write.key.kind) AND id = \(write.key.id)", logger: logger)
                     }
                 }
                 for message in messages {
-                    try await connection.query("INSERT INTO \(unescaped: schema).owed_message (id, commit_id, body) VALUES (\(message.id), \(commit.id), \(message.body))",
+                    try await connection.query("INSERT INTO \(unescaped: quoted).owed_message (id, commit_id, body) VALUES (\(message.id), \(commit.id), \(message.body))",
                                                logger: logger)
                 }
                 let next = commit.basedOn + 1
-                try await connection.query("INSERT INTO \(unescaped: schema).commit (id, revision) VALUES (\(commit.id), \(next))", logger: logger)
-                try await connection.query("UPDATE \(unescaped: schema).revision SET value = \(next) WHERE one = 1", logger: logger)
+                try await connection.query("INSERT INTO \(unescaped: quoted).commit (id, revision) VALUES (\(commit.id), \(next))", logger: logger)
+                try await connection.query("UPDATE \(unescaped: quoted).revision SET value = \(next) WHERE one = 1", logger: logger)
                 return true
             }
         }
@@ -189,12 +197,18 @@ public struct PostgresBookStorage: BookStorage {
 
     /// Whether a commit with this ID was made.
     public func hasCommitted(_ commitID: String) async throws -> Bool {
-        try await run("read") {
-            var found = false
-            for try await _ in try await client.query("SELECT 1 FROM \(unescaped: schema).commit WHERE id = \(commitID)", logger: logger).decode(Int32.self) {
-                found = true
+        let quoted = quoted, logger = logger, limits = transactionLimits
+        return try await run("read") {
+            try await client.withTransaction(logger: logger) { connection in
+                // A commit still finishing holds the revision row: wait for it, then look.
+                try await connection.query(limits, logger: logger)
+                try await connection.query("SELECT 1 FROM \(unescaped: quoted).revision WHERE one = 1 FOR SHARE", logger: logger)
+                var found = false
+                for try await _ in try await connection.query("SELECT 1 FROM \(unescaped: quoted).commit WHERE id = \(commitID)", logger: logger).decode(Int32.self) {
+                    found = true
+                }
+                return found
             }
-            return found
         }
     }
 
@@ -203,7 +217,7 @@ public struct PostgresBookStorage: BookStorage {
         let bodies: [Data] = try await run("read") {
             var bodies: [Data] = []
             for try await body in try await client.query(
-                "SELECT body FROM \(unescaped: schema).owed_message WHERE delivered_at IS NULL ORDER BY position", logger: logger).decode(Data.self) {
+                "SELECT body FROM \(unescaped: quoted).owed_message WHERE delivered_at IS NULL ORDER BY position", logger: logger).decode(Data.self) {
                 bodies.append(body)
             }
             return bodies
@@ -222,10 +236,22 @@ public struct PostgresBookStorage: BookStorage {
         guard !messageIDs.isEmpty else { return }
         _ = try await run("write") {
             try await client.query("""
-                UPDATE \(unescaped: schema).owed_message SET delivered_at = now()
+                UPDATE \(unescaped: quoted).owed_message SET delivered_at = now()
                 WHERE id = ANY(\(messageIDs)::text[]) AND delivered_at IS NULL
                 """, logger: logger)
         }
+    }
+
+    /// `SET LOCAL` of the server's own limits for one transaction: a lock
+    /// another session holds (a desk idle in a transaction whose network
+    /// went, a `psql` left open) and a statement that runs on are given up
+    /// by the server within ``waitingAtMost`` (SQLSTATE 55P03, 57014: `.busy`).
+    /// PostgresNIO does not stop a statement the server is running when its
+    /// task is cancelled, so the server's limit is what ends it.
+    private var transactionLimits: PostgresQuery {
+        let ms = max(1, Int(waitingAtMost.components.seconds * 1000 + waitingAtMost.components.attoseconds / 1_000_000_000_000_000))
+        // A statement's own limit a second past the lock's, so that a held lock says so.
+        return "SELECT set_config('lock_timeout', \(String(ms)), true), set_config('statement_timeout', \(String(ms + 1000)), true)"
     }
 
     // MARK: - The schema
@@ -233,9 +259,10 @@ public struct PostgresBookStorage: BookStorage {
     /// Makes the tables under an advisory lock when the schema has none;
     /// refuses another program's schema and a newer Horari's.
     private func prepareSchema() async throws(CalendarStoreError) {
-        let schema = schema, logger = logger, place = place
+        let schema = schema, quoted = quoted, logger = logger, place = place, limits = transactionLimits
         try await run("open") {
             try await client.withTransaction(logger: logger) { connection in
+                try await connection.query(limits, logger: logger)
                 // One desk makes the tables; the others wait here and find them made.
                 try await connection.query("SELECT pg_advisory_xact_lock(\(Int64(0x486F_7261_7269)))", logger: logger)
                 var tables: [String] = []
@@ -243,9 +270,10 @@ public struct PostgresBookStorage: BookStorage {
                     "SELECT table_name::text FROM information_schema.tables WHERE table_schema = \(schema) ORDER BY table_name", logger: logger).decode(String.self) {
                     tables.append(name)
                 }
-                if tables.contains("schema_version") {
+                let ours: Set<String> = ["schema_version", "record", "revision", "commit", "owed_message"]
+                if tables.contains("schema_version"), Set(tables).isSubset(of: ours) {
                     var version = 0
-                    for try await value in try await connection.query("SELECT version FROM \(unescaped: schema).schema_version", logger: logger).decode(Int32.self) {
+                    for try await value in try await connection.query("SELECT version FROM \(unescaped: quoted).schema_version", logger: logger).decode(Int32.self) {
                         version = Int(value)
                     }
                     if version > Self.schemaVersion {
@@ -258,19 +286,19 @@ public struct PostgresBookStorage: BookStorage {
                     throw CalendarStoreError(.notADatabase, "\(place) holds tables of another program (\(tables.prefix(3).joined(separator: ", "))), not a Horari book; nothing was changed",
                                              suggestion: "name another schema for the book")
                 }
-                try await connection.query("CREATE SCHEMA IF NOT EXISTS \(unescaped: schema)", logger: logger)
+                try await connection.query("CREATE SCHEMA IF NOT EXISTS \(unescaped: quoted)", logger: logger)
                 for statement in [
-                    "CREATE TABLE \(schema).schema_version (one integer PRIMARY KEY CHECK (one = 1), version integer NOT NULL)",
-                    "INSERT INTO \(schema).schema_version (one, version) VALUES (1, \(Self.schemaVersion))",
-                    "CREATE TABLE \(schema).record (kind text NOT NULL, id text NOT NULL, version bigint NOT NULL, body bytea NOT NULL, PRIMARY KEY (kind, id))",
-                    "CREATE TABLE \(schema).revision (one integer PRIMARY KEY CHECK (one = 1), value bigint NOT NULL)",
-                    "INSERT INTO \(schema).revision (one, value) VALUES (1, 0)",
-                    "CREATE TABLE \(schema).commit (id text PRIMARY KEY, revision bigint NOT NULL)",
+                    "CREATE TABLE \(quoted).schema_version (one integer PRIMARY KEY CHECK (one = 1), version integer NOT NULL)",
+                    "INSERT INTO \(quoted).schema_version (one, version) VALUES (1, \(Self.schemaVersion))",
+                    "CREATE TABLE \(quoted).record (kind text NOT NULL, id text NOT NULL, version bigint NOT NULL, body bytea NOT NULL, PRIMARY KEY (kind, id))",
+                    "CREATE TABLE \(quoted).revision (one integer PRIMARY KEY CHECK (one = 1), value bigint NOT NULL)",
+                    "INSERT INTO \(quoted).revision (one, value) VALUES (1, 0)",
+                    "CREATE TABLE \(quoted).commit (id text PRIMARY KEY, revision bigint NOT NULL)",
                     """
-                    CREATE TABLE \(schema).owed_message (position bigserial PRIMARY KEY, id text NOT NULL UNIQUE, commit_id text NOT NULL,
+                    CREATE TABLE \(quoted).owed_message (position bigserial PRIMARY KEY, id text NOT NULL UNIQUE, commit_id text NOT NULL,
                         body bytea NOT NULL, delivered_at timestamptz)
                     """,
-                    "CREATE INDEX owed_message_undelivered ON \(schema).owed_message (position) WHERE delivered_at IS NULL",
+                    "CREATE INDEX owed_message_undelivered ON \(quoted).owed_message (position) WHERE delivered_at IS NULL",
                 ] {
                     try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
                 }
@@ -284,7 +312,8 @@ public struct PostgresBookStorage: BookStorage {
     /// line a person can act on. (A pool whose server went away waits for a
     /// connection as long as it is asked to: the deadline is what ends it.)
     private func run<T: Sendable>(_ doing: String, _ body: @escaping @Sendable () async throws -> T) async throws(CalendarStoreError) -> T {
-        try await Self.within(waitingAtMost, place: place, doing: doing, body)
+        // The server's own limits (transactionLimits) end a statement first; this is the backstop.
+        try await Self.within(waitingAtMost + .seconds(5), place: place, doing: doing, body)
     }
 
     /// `body` within `limit`, its errors as one line each.
@@ -302,8 +331,10 @@ public struct PostgresBookStorage: BookStorage {
                 return value
             }
         } catch is TimedOut {
-            throw CalendarStoreError(.busy, "\(place) did not answer within \(limit) (could not \(doing) the book)",
-                                     suggestion: "check that the server runs and is not held by a long transaction; a change is made whole or not at all")
+            // Not `.busy`, which says for certain that nothing was committed: a change may have been.
+            throw CalendarStoreError(.transport, "\(place) did not answer within \(limit) (could not \(doing) the book)"
+                                     + (doing == "write" ? "; the change was made whole or not at all, and which is not known yet" : "; nothing was changed"),
+                                     suggestion: "check that the server runs and is not held by a long transaction")
         } catch {
             throw storeError(error, place: place, doing: doing)
         }
@@ -314,7 +345,9 @@ public struct PostgresBookStorage: BookStorage {
     /// A PostgresNIO error as a `CalendarStoreError`, never with a password.
     static func storeError(_ error: any Error, place: String, doing: String) -> CalendarStoreError {
         if let error = error as? CalendarStoreError { return error }
-        if error is CancellationError { return CalendarStoreError(.cancelled, "cancelled; nothing was changed") }
+        if error is CancellationError {
+            return CalendarStoreError(.cancelled, doing == "write" ? "cancelled while a change was committed; it was made whole or not at all" : "cancelled; nothing was changed")
+        }
         if let error = error as? PostgresTransactionError, let inside = error.closureError ?? error.beginError ?? error.commitError ?? error.rollbackError {
             return storeError(inside, place: place, doing: doing)
         }
@@ -332,9 +365,10 @@ public struct PostgresBookStorage: BookStorage {
             case "3D000":
                 return CalendarStoreError(.notFound, "\(place): the database does not exist\(server); nothing was changed", suggestion: "create it (createdb), or name another")
             case "40001", "40P01", "55P03":
-                return CalendarStoreError(.busy, "\(place) was busy with other desks\(server); nothing was changed", suggestion: "try again")
+                return CalendarStoreError(.busy, "\(place) was held by another session past the deadline\(server); nothing was changed",
+                                          suggestion: "try again; a session left open in a transaction holds the book until it ends")
             case "57014":
-                return CalendarStoreError(.busy, "\(place) cancelled the statement (a timeout)\(server); nothing was changed", suggestion: "try again when it is less busy")
+                return CalendarStoreError(.busy, "\(place) stopped a statement at the deadline\(server); nothing was changed", suggestion: "try again when it is less busy")
             case "53100":
                 return CalendarStoreError(.io, "\(place): the server's disk is full\(server); nothing was changed", suggestion: "free space on the server")
             case "25006":
@@ -342,6 +376,9 @@ public struct PostgresBookStorage: BookStorage {
             default:
                 return CalendarStoreError(.io, "\(place) could not \(doing) the book (SQLSTATE \(state)\(server)); nothing was changed")
             }
+        case .connectionError where doing == "write", .serverClosedConnection where doing == "write", .uncleanShutdown where doing == "write":
+            return CalendarStoreError(.transport, "\(place): the connection was lost while a change was committed; it was made whole or not at all, and which is not known yet",
+                                      suggestion: "ask the store (BookStore does, with hasCommitted) before trying again")
         case .connectionError:
             return CalendarStoreError(.transport, "\(place) cannot be reached; nothing was changed", suggestion: "check that the server runs and the host and port are right")
         case .serverClosedConnection, .uncleanShutdown, .clientClosedConnection:

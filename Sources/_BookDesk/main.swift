@@ -13,7 +13,7 @@
 //   _BookDesk DB messages               "id member date method" for every message committed
 //   _BookDesk DB bench N                N bookings at once in this process (each telling, one
 //                                       member each, Spinning with N places), then their
-//                                       cancellations: one JSON line of times (Benchmarks/book_store_bench.py)
+//                                       cancellations: one JSON line of times (Benchmarks/postgres_bench.py)
 import CalendarCore
 import CalendarScheduling
 import CalendarStore
@@ -140,7 +140,7 @@ func desk<Storage: BookStorage>(_ storage: Storage) async throws {
 }
 
 do {
-    if arguments[1].hasPrefix("postgres://") {
+    if arguments[1].hasPrefix("postgres://") || arguments[1].hasPrefix("postgresql://") {
         #if PostgreSQL
         try await PostgresBookStorage.withStorage(url: arguments[1]) { storage in try await desk(storage) }
         #else

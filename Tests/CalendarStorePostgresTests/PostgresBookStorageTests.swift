@@ -5,6 +5,7 @@ import CalendarScheduling
 import CalendarStore
 import Foundation
 import CalendarStorePostgres
+import Logging
 import PostgresNIO
 import Testing
 
@@ -57,6 +58,7 @@ struct PostgresBookStorageTests {
             process.standardOutput = out
             process.standardError = out
             try process.run()
+            _ = Desk.watch(process)
             return ("m\(i)", process, out)
         }
         var booked: Set<String> = [], full = 0, other: [String] = []
@@ -176,7 +178,51 @@ struct PostgresBookStorageTests {
         }
     }
 
-    @Test("a server that goes away: the next desk's booking fails in one line, exit 1")
+    @Test("another session holding the book's revision row: a commit gives up at the deadline in one line, and goes through once it is let go")
+    func heldLock() async throws {
+        let cluster = try PostgresCluster()
+        defer { cluster.stop() }
+        try await Self.withClient(cluster) { client in
+            var storage = try await PostgresBookStorage.open(client: client)
+            storage.waitingAtMost = .seconds(2)
+            let store = BookStore(storage, newBookZone: "Europe/Madrid")
+            _ = try await store.change { $0 = try Gym.book() }
+            let before = try await storage.load()
+            let started = ContinuousClock.now
+            // A psql left open in a transaction holding the row, as a desk whose network went would.
+            try await client.withConnection { holder in
+                try await holder.query("BEGIN", logger: Logger(label: "test"))
+                try await holder.query("SELECT value FROM horari.revision WHERE one = 1 FOR UPDATE", logger: Logger(label: "test"))
+                do {
+                    _ = try await store.change { book in try book.book(member: "m4", classID: "yoga", on: try Gym.monday, now: Gym.now) }
+                    Issue.record("a commit went through a held row")
+                } catch let error as SchedulingStoreError {
+                    guard case .store(let inside) = error else { throw error }
+                    #expect(inside.code == .busy && inside.message.contains("held by another session"), "\(inside)")
+                }
+                try await holder.query("ROLLBACK", logger: Logger(label: "test"))
+            }
+            #expect(ContinuousClock.now - started < .seconds(30))
+            #expect(try await storage.load().records == before.records, "a change that gave up wrote records")
+            _ = try await store.change { book in try book.book(member: "m4", classID: "yoga", on: try Gym.monday, now: Gym.now) }
+            #expect(try await store.book().roster(classID: "yoga", on: try Gym.monday).confirmed.contains("m4"))
+        }
+    }
+
+    @Test("records come back in key order whatever the database's collation: the same book as SQLite's for mixed-case and numbered IDs")
+    func keyOrder() async throws {
+        let cluster = try PostgresCluster()
+        defer { cluster.stop() }
+        try await Self.withClient(cluster) { client in
+            let storage = try await PostgresBookStorage.open(client: client)
+            let keys = ["m10", "Bob", "alice", "m-2", "Zoë", "m2"].map { RecordKey(kind: "member", id: $0) }
+            _ = try await storage.commit(BookCommit(id: "c1", basedOn: 0, writes: keys.map { .init(key: $0, body: Data("{}".utf8)) }, owed: []))
+            #expect(try await storage.load().records.map(\.key) == keys.sorted(), "not in key order")
+            #expect(try await storage.load(Set(keys)).records.map(\.key) == keys.sorted(), "not in key order")
+        }
+    }
+
+    @Test("a server that is not there when a desk starts: the booking fails in one line, exit 1")
     func serverGoesAway() async throws {
         let cluster = try PostgresCluster()
         let url = cluster.url()
@@ -196,7 +242,8 @@ enum Desk {
         return folder.appendingPathComponent("_BookDesk")
     }
 
-    /// Runs the desk and waits (at most two minutes): its exit code and what it printed.
+    /// Runs the desk and waits, at most two minutes (then it is killed by
+    /// its process ID): its exit code and what it printed.
     @discardableResult
     static func run(_ arguments: [String]) throws -> (status: Int32, out: String) {
         let process = Process(), out = Pipe()
@@ -205,9 +252,19 @@ enum Desk {
         process.standardOutput = out
         process.standardError = out
         try process.run()
+        let watchdog = watch(process)
         let data = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        watchdog.cancel()
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    /// Kills `process` by its ID if it still runs in two minutes: a desk that hangs fails its test, not the suite.
+    static func watch(_ process: Process) -> DispatchWorkItem {
+        let pid = process.processIdentifier
+        let item = DispatchWorkItem { if process.isRunning { kill(pid, SIGKILL) } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 120, execute: item)
+        return item
     }
 }
 

@@ -42,8 +42,12 @@ final class PostgresCluster: @unchecked Sendable {
         guard let bin = Self.binaries else {
             throw Failure(description: "PostgreSQL 15's server is not installed (HORARI_POSTGRES_BIN, or /usr/lib/postgresql/15/bin): make deps installs it")
         }
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("horari-pg-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("horari-pg-\(UUID().uuidString)")
+        self.folder = folder
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        // Until the server is started, a failure removes the folder here (deinit runs only once all is set).
+        var started = false
+        defer { if !started { try? FileManager.default.removeItem(at: folder) } }
         let owner = Self.serverUser()
         if let owner { chown(folder.path, owner.uid, owner.gid) }
         let data = folder.appendingPathComponent("data").path
@@ -62,6 +66,7 @@ final class PostgresCluster: @unchecked Sendable {
         server.standardOutput = logHandle
         server.standardError = logHandle
         try server.run()
+        started = true
         let deadline = Date().addingTimeInterval(60)
         while true {
             let ready = try Self.run(bin.appendingPathComponent("pg_isready").path, ["-h", "127.0.0.1", "-p", "\(port)", "-U", user, "-d", "postgres", "-q"], as: nil)

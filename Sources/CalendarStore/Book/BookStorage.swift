@@ -185,6 +185,12 @@ public protocol BookStorage: Sendable {
     /// every record and keeps these; a store that can read by key should.
     func load(_ keys: Set<RecordKey>) async throws -> BookSnapshot
     /// Makes a commit if the store is still at ``BookCommit/basedOn``.
+    ///
+    /// Throw a `CalendarStoreError` of code `.busy` only when the commit was
+    /// certainly not made (a lock not had in time, before anything was
+    /// written): ``BookStore`` then says so at once. For any other error it
+    /// asks ``hasCommitted(_:)`` first, since the answer may have been lost
+    /// after the commit was made.
     /// - Returns: `true` when made; `false` when the store has moved on (nothing was written).
     func commit(_ commit: BookCommit) async throws -> Bool
     /// Whether a commit with this ID was made.

@@ -252,6 +252,8 @@ public struct BookStore<Storage: BookStorage>: Sendable {
             } catch {
                 // Cancelled before it was sent (GRDB checks first): nothing was written.
                 if error is CancellationError { throw Self.storageFailure(error) }
+                // A lock not had in time: certainly not made (BookStorage.commit's contract).
+                if let error = error as? CalendarStoreError, error.code == .busy { throw .store(error) }
                 // The answer may be lost after the commit was made: ask before saying it was not.
                 guard let landed = try? await storage.hasCommitted(commitID) else {
                     throw .store(CalendarStoreError(.transport, "the store did not answer whether the change was made (\(Self.describe(error))); look before trying again"))
