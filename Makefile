@@ -166,14 +166,18 @@ fuzz-build: deps
 
 fuzz: fuzz-build corpus
 	$(PYTHON) Fuzz/make_seeds.py .build/fuzz-seeds $(CORPUS)
+	@# The fuzzers run side by side (libFuzzer runs one thread each; the machine has two cores).
 	@for pair in $(FUZZ_TARGETS); do t=$${pair%%:*}; exe=$${pair#*:}; \
 		mkdir -p .build/fuzz-corpus/$$t .build/fuzz-artifacts/$$t; \
 		echo "== $$exe: $(FUZZ_SECONDS) s"; \
-		.build/fuzz/release/$$exe -max_total_time=$(FUZZ_SECONDS) -timeout=$(FUZZ_TIMEOUT) -rss_limit_mb=2048 -max_len=16384 \
+		( .build/fuzz/release/$$exe -max_total_time=$(FUZZ_SECONDS) -timeout=$(FUZZ_TIMEOUT) -rss_limit_mb=2048 -max_len=16384 \
 			-print_final_stats=1 -artifact_prefix=.build/fuzz-artifacts/$$t/ \
 			.build/fuzz-corpus/$$t .build/fuzz-seeds/$$t Tests/Fixtures/fuzz/$$t > .build/fuzz-$$t.log 2>&1; \
-		status=$$?; grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|Done )' .build/fuzz-$$t.log; \
-		[ $$status -eq 0 ] || { tail -60 .build/fuzz-$$t.log; \
+		  echo $$? > .build/fuzz-$$t.status ) & \
+	done; wait
+	@for pair in $(FUZZ_TARGETS); do t=$${pair%%:*}; exe=$${pair#*:}; status=$$(cat .build/fuzz-$$t.status); \
+		echo "== $$exe"; grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|Done )' .build/fuzz-$$t.log; \
+		[ "$$status" -eq 0 ] || { tail -60 .build/fuzz-$$t.log; \
 			echo "$$exe failed (status $$status); the input is in .build/fuzz-artifacts/$$t/"; exit 1; }; \
 	done
 
