@@ -191,7 +191,7 @@ let package = Package(
         .testTarget(
             name: "CalendarStorePostgresTests",
             dependencies: [
-                "CalendarCore", "CalendarScheduling", "CalendarStore", "BookStorageConformance", "CalendarStorePostgres", "_BookDesk",
+                "CalendarCore", "CalendarScheduling", "CalendarStore", "BookStorageConformance", "CalendarStorePostgres", "_BookDesk", "_CalendarTestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
             ]),
         .testTarget(

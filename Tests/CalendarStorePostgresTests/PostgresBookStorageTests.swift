@@ -8,6 +8,7 @@ import CalendarStorePostgres
 import Logging
 import PostgresNIO
 import Testing
+import _CalendarTestSupport
 
 /// The book in a real PostgreSQL 15 (issue 40, 3): the protocol's
 /// conformance suite, fifty desks as separate processes racing for the last
@@ -49,32 +50,13 @@ struct PostgresBookStorageTests {
         let cluster = try PostgresCluster()
         defer { cluster.stop() }
         let url = cluster.url()
-        let seeded = try Desk.run([url, "seed", "60"])
+        let seeded = try BookDesk.run([url, "seed", "60"])
         #expect(seeded.status == 0, "\(seeded.out)")
-        let processes = try (0..<50).map { i -> (String, Process, Pipe) in
-            let process = Process(), out = Pipe()
-            process.executableURL = Desk.url
-            process.arguments = [url, "book", "m\(i)", "2026-11-30"]
-            process.standardOutput = out
-            process.standardError = out
-            try process.run()
-            _ = Desk.watch(process)
-            return ("m\(i)", process, out)
-        }
-        var booked: Set<String> = [], full = 0, other: [String] = []
-        for (member, process, out) in processes {
-            let said = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            switch (process.terminationStatus, said) {
-            case (0, "booked\n"): booked.insert(member)
-            case (3, let s) where s.contains("is full"): full += 1
-            default: other.append("\(member): \(process.terminationStatus) \(said)")
-            }
-        }
-        #expect(other.isEmpty, "\(other)")
-        #expect(booked.count == 5 && full == 45, "booked \(booked.sorted()), full \(full)")
-        let places = try Desk.run([url, "places"]).out.split(separator: "\n").filter { $0.hasSuffix(" 2026-11-30") }.map { String($0.split(separator: " ")[0]) }
-        #expect(Set(places) == booked && places.count == booked.count, "the database holds \(places.sorted()), the desks were told \(booked.sorted())")
+        let race = try BookDesk.race(on: url, members: (0..<50).map { "m\($0)" }, date: "2026-11-30")
+        #expect(race.other.isEmpty, "\(race.other)")
+        #expect(race.booked.count == 5 && race.full == 45, "booked \(race.booked.sorted()), full \(race.full)")
+        let places = try BookDesk.places(on: url, date: "2026-11-30")
+        #expect(Set(places) == race.booked && places.count == race.booked.count, "the database holds \(places.sorted()), the desks were told \(race.booked.sorted())")
     }
 
     @Test("a book written from SQLite's records reads back the same from PostgreSQL, and a booking writes only its roster")
@@ -226,45 +208,12 @@ struct PostgresBookStorageTests {
     func serverGoesAway() async throws {
         let cluster = try PostgresCluster()
         let url = cluster.url()
-        #expect(try Desk.run([url, "seed", "10"]).status == 0)
-        #expect(try Desk.run([url, "book", "m1", "2026-11-30"]).status == 0)
+        #expect(try BookDesk.run([url, "seed", "10"]).status == 0)
+        #expect(try BookDesk.run([url, "book", "m1", "2026-11-30"]).status == 0)
         cluster.stop()
-        let gone = try Desk.run([url, "book", "m2", "2026-11-30"])
+        let gone = try BookDesk.run([url, "book", "m2", "2026-11-30"])
         #expect(gone.status == 1 && gone.out.contains("cannot be reached"), "\(gone)")
         #expect(gone.out.split(separator: "\n").count == 1, "not one line: \(gone.out)")
-    }
-}
-
-/// `_BookDesk`, built next to the test bundle (the test target depends on it).
-enum Desk {
-    static var url: URL {
-        let folder = Bundle.main.bundleURL.pathExtension == "xctest" ? Bundle.main.bundleURL.deletingLastPathComponent() : Bundle.main.bundleURL
-        return folder.appendingPathComponent("_BookDesk")
-    }
-
-    /// Runs the desk and waits, at most two minutes (then it is killed by
-    /// its process ID): its exit code and what it printed.
-    @discardableResult
-    static func run(_ arguments: [String]) throws -> (status: Int32, out: String) {
-        let process = Process(), out = Pipe()
-        process.executableURL = url
-        process.arguments = arguments
-        process.standardOutput = out
-        process.standardError = out
-        try process.run()
-        let watchdog = watch(process)
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        watchdog.cancel()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
-
-    /// Kills `process` by its ID if it still runs in two minutes: a desk that hangs fails its test, not the suite.
-    static func watch(_ process: Process) -> DispatchWorkItem {
-        let pid = process.processIdentifier
-        let item = DispatchWorkItem { if process.isRunning { kill(pid, SIGKILL) } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 120, execute: item)
-        return item
     }
 }
 

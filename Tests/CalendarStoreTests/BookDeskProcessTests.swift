@@ -1,4 +1,5 @@
 import Foundation
+import _CalendarTestSupport
 import Testing
 
 /// Desks as separate processes on one SQLite book (`_BookDesk`, the
@@ -9,57 +10,19 @@ import Testing
 /// change owes delivered in the end, none for a change that did not land.
 @Suite("Book storage: desks as processes on one SQLite file")
 struct BookDeskProcessTests {
-    /// `_BookDesk`, built next to the test bundle (the test target depends on it).
-    static var desk: URL {
-        let folder = Bundle.main.bundleURL.pathExtension == "xctest" ? Bundle.main.bundleURL.deletingLastPathComponent() : Bundle.main.bundleURL
-        return folder.appendingPathComponent("_BookDesk")
-    }
-
-    /// Runs the desk and waits: its exit code and what it printed.
-    @discardableResult
-    static func run(_ arguments: [String]) throws -> (status: Int32, out: String) {
-        let process = Process(), out = Pipe()
-        process.executableURL = desk
-        process.arguments = arguments
-        process.standardOutput = out
-        process.standardError = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
-
     @Test("twenty processes race for the last three places: three booked, seventeen told full, every 'booked' in the database")
     func twentyProcesses() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("horari-desks-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let db = folder.appendingPathComponent("gym.sqlite").path
-        #expect(try Self.run([db, "seed", "30"]).status == 0)
-        for member in ["m0", "m1"] { #expect(try Self.run([db, "book", member, "2026-11-30"]).status == 0) }
-        let processes = try (10..<30).map { i -> (String, Process, Pipe) in
-            let process = Process(), out = Pipe()
-            process.executableURL = Self.desk
-            process.arguments = [db, "book", "m\(i)", "2026-11-30"]
-            process.standardOutput = out
-            process.standardError = out
-            try process.run()
-            return ("m\(i)", process, out)
-        }
-        var booked: Set<String> = [], full = 0, other: [String] = []
-        for (member, process, out) in processes {
-            let said = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            switch (process.terminationStatus, said) {
-            case (0, "booked\n"): booked.insert(member)
-            case (3, let s) where s.contains("is full"): full += 1
-            default: other.append("\(member): \(process.terminationStatus) \(said)")
-            }
-        }
-        #expect(other.isEmpty, "\(other)")
-        #expect(booked.count == 3 && full == 17, "booked \(booked.sorted()), full \(full)")
-        let places = try Self.run([db, "places"]).out.split(separator: "\n").filter { $0.hasSuffix(" 2026-11-30") }.map { String($0.split(separator: " ")[0]) }
-        #expect(Set(places) == booked.union(["m0", "m1"]), "\(places)")
+        #expect(try BookDesk.run([db, "seed", "30"]).status == 0)
+        for member in ["m0", "m1"] { #expect(try BookDesk.run([db, "book", member, "2026-11-30"]).status == 0) }
+        let race = try BookDesk.race(on: db, members: (10..<30).map { "m\($0)" }, date: "2026-11-30")
+        #expect(race.other.isEmpty, "\(race.other)")
+        #expect(race.booked.count == 3 && race.full == 17, "booked \(race.booked.sorted()), full \(race.full)")
+        let places = try BookDesk.places(on: db, date: "2026-11-30")
+        #expect(Set(places) == race.booked.union(["m0", "m1"]), "\(places)")
     }
 
     @Test("killed at random moments of thirty changes and their delivery: in the end every message owed is delivered, none for a change that did not land")
@@ -69,12 +32,12 @@ struct BookDeskProcessTests {
         try FileManager.default.createDirectory(at: outbox, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let db = folder.appendingPathComponent("gym.sqlite").path
-        #expect(try Self.run([db, "seed", "20"]).status == 0)
+        #expect(try BookDesk.run([db, "seed", "20"]).status == 0)
         var generator = SystemRandomNumberGenerator()
         var killed = 0
         for run in 0..<30 {
             let process = Process()
-            process.executableURL = Self.desk
+            process.executableURL = BookDesk.url
             process.arguments = [db, "churn", outbox.path, "\(run + 1)", "40"]
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
@@ -87,18 +50,18 @@ struct BookDeskProcessTests {
             process.waitUntilExit()
         }
         #expect(killed > 10, "only \(killed) of 30 runs were killed before they finished; the test says little")
-        let delivered = try Self.run([db, "deliver", outbox.path])
+        let delivered = try BookDesk.run([db, "deliver", outbox.path])
         #expect(delivered.status == 0, "\(delivered.out)")
         // Every message the database holds (each committed with its change) has its file; every file is one of them.
-        let messages = try Self.run([db, "messages"]).out.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+        let messages = try BookDesk.run([db, "messages"]).out.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
         let files = try FileManager.default.contentsOfDirectory(atPath: outbox.path).filter { $0.hasSuffix(".eml") }
         #expect(Set(files) == Set(messages.map { $0[0] + ".eml" }), "\(files.count) files, \(messages.count) messages")
         #expect(!messages.isEmpty)
         // Only bookings were made: the places held are exactly those invited.
-        let places = Set(try Self.run([db, "places"]).out.split(separator: "\n").map(String.init))
+        let places = Set(try BookDesk.run([db, "places"]).out.split(separator: "\n").map(String.init))
         let invited = messages.filter { $0[3] == "REQUEST" }.map { "\($0[1]) \($0[2])" }
         #expect(Set(invited) == places && invited.count == places.count, "\(places.count) places, \(invited.count) invitations")
         // Nothing is left owed.
-        #expect(try Self.run([db, "deliver", outbox.path]).out == "delivered 0\n")
+        #expect(try BookDesk.run([db, "deliver", outbox.path]).out == "delivered 0\n")
     }
 }
