@@ -157,11 +157,9 @@ public struct PostgresBookStorage: BookStorage {
 
     /// Makes a commit, in one transaction holding the revision row, if the store is still at its `basedOn`.
     public func commit(_ commit: BookCommit) async throws -> Bool {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
         let messages: [(id: String, body: Data)]
         do {
-            messages = try commit.owed.map { ($0.id, try encoder.encode($0)) }
+            messages = try commit.owed.map { ($0.id, try $0.storedBody()) }
         } catch {
             throw CalendarStoreError(.io, "\(place): an owed message could not be written (\(error)); nothing was changed")
         }
@@ -222,12 +220,7 @@ public struct PostgresBookStorage: BookStorage {
             }
             return bodies
         }
-        let decoder = JSONDecoder()
-        return try bodies.map { body throws(CalendarStoreError) in
-            do { return try decoder.decode(OwedMessage.self, from: body) } catch {
-                throw CalendarStoreError(.badResponse, "\(place): an owed message cannot be read (\(error)); it stays owed")
-            }
-        }
+        return try OwedMessage.owed(fromStored: bodies, in: place)
     }
 
     /// Takes delivered messages off the owed list; each stays in
@@ -249,7 +242,7 @@ public struct PostgresBookStorage: BookStorage {
     /// PostgresNIO does not stop a statement the server is running when its
     /// task is cancelled, so the server's limit is what ends it.
     private var transactionLimits: PostgresQuery {
-        let ms = max(1, Int(waitingAtMost.components.seconds * 1000 + waitingAtMost.components.attoseconds / 1_000_000_000_000_000))
+        let ms = max(1, Int(waitingAtMost / .milliseconds(1)))
         // A statement's own limit a second past the lock's, so that a held lock says so.
         return "SELECT set_config('lock_timeout', \(String(ms)), true), set_config('statement_timeout', \(String(ms + 1000)), true)"
     }

@@ -104,14 +104,12 @@ func desk<Storage: BookStorage>(_ storage: Storage) async throws {
                     group.addTask {
                         let t0 = clock.now
                         try await change("b\(i)")
-                        let d = clock.now - t0
-                        return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+                        return (clock.now - t0) / .seconds(1)
                     }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
-            let d = clock.now - start
-            return (each.sorted(), Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18)
+            return (each.sorted(), (clock.now - start) / .seconds(1))
         }
         let booked = try await burst { member in
             _ = try await store.changeTelling(gym: gym) { book in try book.book(member: member, classID: "spin", on: date, now: now) }

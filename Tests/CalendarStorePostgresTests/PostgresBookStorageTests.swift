@@ -75,7 +75,7 @@ struct PostgresBookStorageTests {
             _ = try await lite.change { $0 = book }
             let fromPostgres = try await storage.load(), fromSQLite = try await lite.storage.load()
             #expect(fromPostgres.records == fromSQLite.records, "the two stores hold other records for one book")
-            let before = try await storage.load()
+            let before = fromPostgres
             _ = try await store.changeOccurrence(of: "yoga", on: try Gym.monday, members: ["m3"]) { book in
                 try book.book(member: "m3", classID: "yoga", on: try Gym.monday, now: Gym.now)
             }
@@ -223,19 +223,11 @@ final class SilentServer: @unchecked Sendable {
     let fd: Int32
     let port: Int
     init() throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        self.fd = fd
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-        guard fd >= 0, bound == 0, listen(fd, 16) == 0 else {
-            port = 0
+        (fd, port) = try PostgresCluster.loopbackSocket()
+        guard listen(fd, 16) == 0 else {
+            _ = Glibc.close(fd)
             throw PostgresCluster.Failure(description: "no silent server")
         }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-        port = Int(UInt16(bigEndian: address.sin_port))
     }
     func close() { _ = Glibc.close(fd) }
 }

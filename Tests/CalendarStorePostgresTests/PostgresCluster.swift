@@ -123,17 +123,26 @@ final class PostgresCluster: @unchecked Sendable {
 
     /// A port on 127.0.0.1 nothing listens on now.
     private static func freePort() throws -> Int {
+        let (fd, port) = try loopbackSocket()
+        close(fd)
+        return port
+    }
+
+    /// A TCP socket bound to 127.0.0.1 at a port the system chose, and that port.
+    static func loopbackSocket() throws -> (fd: Int32, port: Int) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw Failure(description: "no socket for a free port") }
-        defer { close(fd) }
+        guard fd >= 0 else { throw Failure(description: "no socket on 127.0.0.1") }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = 0
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-        guard bound == 0 else { throw Failure(description: "could not bind a port on 127.0.0.1") }
+        guard bound == 0 else {
+            close(fd)
+            throw Failure(description: "could not bind a port on 127.0.0.1")
+        }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-        return Int(UInt16(bigEndian: address.sin_port))
+        return (fd, Int(UInt16(bigEndian: address.sin_port)))
     }
 }

@@ -102,6 +102,31 @@ public struct OwedMessage: Hashable, Sendable, Codable {
     }
 }
 
+extension OwedMessage {
+    /// Its JSON form as the library's stores keep it, keys sorted: the same
+    /// message is the same text in SQLite and in PostgreSQL.
+    package func storedBody() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return try encoder.encode(self)
+    }
+
+    /// A message read back from the text a store kept.
+    package init(storedBody body: Data) throws {
+        self = try JSONDecoder().decode(OwedMessage.self, from: body)
+    }
+
+    /// The owed messages a store kept, read back in order; one that cannot
+    /// be read (a newer Horari's, damaged) is an error that names `place`.
+    package static func owed(fromStored bodies: [Data], in place: String) throws(CalendarStoreError) -> [OwedMessage] {
+        try bodies.map { body throws(CalendarStoreError) in
+            do { return try OwedMessage(storedBody: body) } catch {
+                throw CalendarStoreError(.badResponse, "\(place): an owed message cannot be read (\(error)); it stays owed")
+            }
+        }
+    }
+}
+
 /// Thrown by a sender given to `BookStore.deliver(_:)` for a message it
 /// cannot send now (no sender address, a mail it cannot make): the message
 /// stays owed, and delivery goes on with the next.

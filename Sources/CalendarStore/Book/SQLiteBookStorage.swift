@@ -177,9 +177,7 @@ public struct SQLiteBookStorage: BookStorage {
     /// A commit, with the calendar's new text when it changed (`DatabaseCalendar`).
     func commit(_ change: BookCommit, calendar: CalendarPart?) async throws -> Bool {
         let commit = change
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let messages = try commit.owed.map { ($0.id, try encoder.encode($0)) }
+        let messages = try commit.owed.map { ($0.id, try $0.storedBody()) }
         do {
             return try await pool.writeWithoutTransaction { db in
                 var made = false
@@ -244,12 +242,7 @@ public struct SQLiteBookStorage: BookStorage {
         do {
             bodies = try await pool.read { db in try Data.fetchAll(db, sql: "SELECT body FROM owed_message WHERE delivered_at IS NULL ORDER BY position") }
         } catch { throw Self.storeError(error, path: path, doing: "read") }
-        let decoder = JSONDecoder()
-        return try bodies.map { body in
-            do { return try decoder.decode(OwedMessage.self, from: body) } catch {
-                throw CalendarStoreError(.badResponse, "\(path): an owed message cannot be read (\(error)); it stays owed")
-            }
-        }
+        return try OwedMessage.owed(fromStored: bodies, in: path)
     }
 
     /// A message the store holds, and when it was delivered.
@@ -269,9 +262,8 @@ public struct SQLiteBookStorage: BookStorage {
                 try Row.fetchAll(db, sql: "SELECT body, delivered_at FROM owed_message ORDER BY position").map { ($0["body"], $0["delivered_at"]) }
             }
         } catch { throw Self.storeError(error, path: path, doing: "read") }
-        let decoder = JSONDecoder()
         return try rows.map { body, at in
-            do { return LoggedMessage(message: try decoder.decode(OwedMessage.self, from: body), deliveredAt: at.map(Date.init(timeIntervalSince1970:))) } catch {
+            do { return LoggedMessage(message: try OwedMessage(storedBody: body), deliveredAt: at.map(Date.init(timeIntervalSince1970:))) } catch {
                 throw CalendarStoreError(.badResponse, "\(path): a message cannot be read (\(error))")
             }
         }
