@@ -7,7 +7,9 @@ import Foundation
 /// against its own backend from any test framework.
 ///
 /// Each check gets a new, empty store from `makeStorage`, and says what
-/// failed in a sentence. The library runs the same checks on its own
+/// failed in a sentence. A store that is a `CalendarDatabase` (it keeps the
+/// calendar's text beside the book, for `CalendarStore`) is checked for that
+/// too. The library runs the same checks on its own
 /// stores (`MemoryBookStorage`, `SQLiteBookStorage`) in its tests.
 ///
 /// ```swift
@@ -83,7 +85,17 @@ public struct BookStorageConformance<Storage: BookStorage>: Sendable {
             ("a refused change commits nothing, and owes nothing", Self.refusedChange),
             ("a change owes its messages until they are delivered", Self.delivery),
         ]
-        return all.map { name, body in Check(name: name) { storage in try await body(storage, desks) } }
+        let calendar: [(String, @Sendable (any CalendarDatabase) async throws -> Void)] = [
+            ("the calendar's text commits with the book, byte for byte and in order", calendarText),
+            ("a stale commit leaves the calendar's text as it was", staleCalendarText),
+        ]
+        let calendarChecks = Storage.self is any CalendarDatabase.Type ? calendar.map { name, check in
+            (name, { @Sendable (storage: Storage, _: Int) async throws in
+                guard let database = storage as? any CalendarDatabase else { throw BookStorageConformanceFailure(check: "", message: "not a CalendarDatabase") }
+                try await check(database)
+            })
+        } : []
+        return (all + calendarChecks).map { name, body in Check(name: name) { storage in try await body(storage, desks) } }
     }
 
     private static func emptyStore(_ storage: Storage, desks: Int) async throws {
@@ -255,6 +267,43 @@ public struct BookStorageConformance<Storage: BookStorage>: Sendable {
         try expect(try await store.deliver { sent.append($0) } == owed.count && sent == owed, "delivery did not send every owed message once, in order")
         try expect(try await store.owed().isEmpty, "delivered messages are still owed")
     }
+}
+
+/// The calendar's text, as `CalendarStore` writes it: an event whose text
+/// holds bytes a store must not touch (a CRLF, a folded line, UTF-8).
+private func calendarText(_ storage: any CalendarDatabase) async throws {
+    let empty = try await storage.loadCalendar()
+    try expect(empty.snapshot.revision == 0 && empty.text == nil, "a new store holds a calendar's text")
+    let header = Data("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Horari//conformance//EN\r\nX-WR-CALNAME:Gimnàs\r\nEND:VCALENDAR\r\n".utf8)
+    let components = (0..<3).map { i in
+        CalendarText.Component(name: i == 2 ? "VTODO" : "VEVENT", uid: i == 1 ? nil : "item-\(i)",
+                               text: Data("BEGIN:VEVENT\r\nUID:item-\(i)\r\nSUMMARY:Reunió \(i)\r\nDESCRIPTION:a long line fol\r\n ded here\r\nEND:VEVENT\r\n".utf8))
+    }
+    let written = CalendarText(header: header, components: components)
+    let key = RecordKey(kind: "member", id: "a")
+    try expect(try await storage.commit(BookCommit(id: "c1", basedOn: 0, writes: [.init(key: key, body: body("1"))], owed: []), calendar: written),
+               "a commit with the calendar's text on revision 0 was refused")
+    var read = try await storage.loadCalendar()
+    try expect(read.text == written, "the calendar's text came back changed: \(read.text.map { "\($0.components.count) components" } ?? "none")")
+    try expect(read.snapshot.revision == 1 && read.snapshot.records.map(\.key) == [key], "the calendar's read does not hold the book's records at revision 1")
+    // A commit of the book alone leaves the text as it was.
+    try expect(try await storage.commit(BookCommit(id: "c2", basedOn: 1, writes: [.init(key: key, body: body("2"))], owed: [])), "a commit on revision 1 was refused")
+    read = try await storage.loadCalendar()
+    try expect(read.text == written && read.snapshot.revision == 2, "a commit of the book alone changed the calendar's text")
+    // Fewer components replace more.
+    let shorter = CalendarText(header: header, components: [components[2]])
+    try expect(try await storage.commit(BookCommit(id: "c3", basedOn: 2, writes: [], owed: []), calendar: shorter), "a commit on revision 2 was refused")
+    read = try await storage.loadCalendar()
+    try expect(read.text == shorter, "a calendar of one component, written over three, reads as \(read.text?.components.count ?? 0)")
+}
+
+private func staleCalendarText(_ storage: any CalendarDatabase) async throws {
+    let first = CalendarText(header: Data("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nEND:VCALENDAR\r\n".utf8), components: [])
+    _ = try await storage.commit(BookCommit(id: "first", basedOn: 0, writes: [], owed: []), calendar: first)
+    let stale = CalendarText(header: Data("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nX-WR-CALNAME:stale\r\nEND:VCALENDAR\r\n".utf8),
+                             components: [CalendarText.Component(name: "VEVENT", uid: "x", text: Data("BEGIN:VEVENT\r\nUID:x\r\nEND:VEVENT\r\n".utf8))])
+    try expect(!(try await storage.commit(BookCommit(id: "stale", basedOn: 0, writes: [], owed: []), calendar: stale)), "a commit on revision 0 was made after revision 1")
+    try expect(try await storage.loadCalendar().text == first, "a refused commit changed the calendar's text")
 }
 
 /// A check of ``BookStorageConformance`` that did not hold.

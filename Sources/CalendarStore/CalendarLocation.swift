@@ -10,6 +10,7 @@ import Foundation
 /// let folder = try CalendarLocation("calendars/gym/")                // a folder
 /// let server = try CalendarLocation("https://dav.example.com/gym/")  // a collection
 /// let database = try CalendarLocation("gym.sqlite")                  // a database
+/// let server = try CalendarLocation("postgres://desk@db.example.com/gym") // a database server
 /// ```
 public enum CalendarLocation: Hashable, Sendable, CustomStringConvertible {
     /// One `.ics` file holding the whole calendar.
@@ -21,6 +22,16 @@ public enum CalendarLocation: Hashable, Sendable, CustomStringConvertible {
     /// An SQLite database (`.sqlite`, `.sqlite3`, `.db`): the book's records
     /// (`SQLiteBookStorage`) and the calendar's other components beside them.
     case database(URL)
+    /// A database on a server, by its URL (`postgres://USER@HOST:PORT/DB`):
+    /// the book's records and the calendar beside them, for desks on many
+    /// machines. ``CalendarStore`` reads and changes it through the
+    /// ``CalendarDatabase`` it is given (the `CalendarStorePostgres`
+    /// product's `PostgresBookStorage`, or an app's own), since the library
+    /// itself speaks no server's protocol.
+    case server(URL)
+
+    /// The URL schemes of a database server: PostgreSQL's, as libpq reads them.
+    public static let serverSchemes: Set<String> = ["postgres", "postgresql"]
 
     /// The endings of a file that is an SQLite database rather than an `.ics` file.
     public static let databaseExtensions: Set<String> = ["sqlite", "sqlite3", "db"]
@@ -28,7 +39,8 @@ public enum CalendarLocation: Hashable, Sendable, CustomStringConvertible {
     /// The location a command-line argument names: an `http://` or
     /// `https://` URL is a collection; an existing folder, or a path that
     /// ends with `/`, is a folder; a path ending `.sqlite`, `.sqlite3` or
-    /// `.db` is a database; anything else is a file.
+    /// `.db` is a database; a `postgres://` or `postgresql://` URL is a
+    /// database server; anything else is a file.
     /// - Throws: ``CalendarStoreError`` for a URL of another scheme, or one without a host.
     public init(_ text: String) throws(CalendarStoreError) {
         let lower = text.lowercased()
@@ -39,8 +51,15 @@ public enum CalendarLocation: Hashable, Sendable, CustomStringConvertible {
             self = .collection(url.path.hasSuffix("/") ? url : url.appendingPathComponent(""))
             return
         }
-        if let scheme = URL(string: text)?.scheme, scheme.count > 1, text.contains("://") {
-            throw CalendarStoreError(.invalidLocation, "‘\(text)’: a calendar is a file, a folder, or an http(s):// CalDAV collection, not \(scheme)://")
+        if let scheme = URL(string: text)?.scheme?.lowercased(), scheme.count > 1, text.contains("://") {
+            guard Self.serverSchemes.contains(scheme) else {
+                throw CalendarStoreError(.invalidLocation, "‘\(Self.hidingPassword(text))’: a calendar is a file, a folder, an http(s):// CalDAV collection or a postgres:// database, not \(scheme)://")
+            }
+            guard let url = URL(string: text), url.host?.isEmpty == false else {
+                throw CalendarStoreError(.invalidLocation, "‘\(Self.hidingPassword(text))’ is not a database URL with a host, such as postgres://desk@127.0.0.1:5432/gym")
+            }
+            self = .server(url)
+            return
         }
         var isFolder: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: text, isDirectory: &isFolder)
@@ -63,7 +82,22 @@ public enum CalendarLocation: Hashable, Sendable, CustomStringConvertible {
             parts.user = nil
             parts.password = nil
             return parts.string ?? "(a URL)"
+        case .server(let url):
+            return Self.hidingPassword(url.absoluteString)
         }
+    }
+
+    /// A URL as it may be said: its password, if any, left out.
+    static func hidingPassword(_ text: String) -> String {
+        guard var parts = URLComponents(string: text), parts.password != nil else {
+            // Not a URL Foundation reads, or none with a password: `user:secret@` cut by hand.
+            guard let scheme = text.range(of: "://"), let at = text[scheme.upperBound...].firstIndex(of: "@") else { return text }
+            let userInfo = text[scheme.upperBound..<at]
+            guard let colon = userInfo.firstIndex(of: ":") else { return text }
+            return String(text[..<colon]) + String(text[at...])
+        }
+        parts.password = nil
+        return parts.string ?? "(a URL)"
     }
 }
 

@@ -3,10 +3,11 @@ import Foundation
 import ICalendarKit
 
 /// A calendar where it lives — one `.ics` file, a folder of one `.ics` per
-/// `UID`, or a CalDAV collection — read whole, and changed under that
-/// place's own guarantee: a file under its lock and saved atomically, a
+/// `UID`, a CalDAV collection, or a database — read whole, and changed under
+/// that place's own guarantee: a file under its lock and saved atomically, a
 /// folder under its lock with only the changed files written, a collection
-/// with conditional writes.
+/// with conditional writes, a database in one transaction
+/// (``CalendarDatabase``).
 ///
 /// ```swift
 /// let store = CalendarStore(try CalendarLocation("calendars/gym/"))
@@ -39,6 +40,11 @@ public struct CalendarStore: Sendable {
     /// How a request a collection's server answers 423, 429, 500, 502, 503
     /// or 504 is sent again (``CalDAVClient/retryPolicy``).
     public var retryPolicy = RetryPolicy()
+    /// The database a ``CalendarLocation/server(_:)`` (or an app's own
+    /// backend) is read and changed through; `nil` for the other places,
+    /// and for an SQLite ``CalendarLocation/database(_:)``, which the store
+    /// opens itself.
+    public let database: (any CalendarDatabase)?
 
     /// A store for a location.
     /// - Parameters:
@@ -50,6 +56,40 @@ public struct CalendarStore: Sendable {
         self.location = location
         self.options = options
         self.credentials = credentials
+        self.database = nil
+    }
+
+    /// A store for a calendar kept in a database the caller opened: a
+    /// PostgreSQL server (`CalendarStorePostgres`), or an app's own backend.
+    ///
+    /// ```swift
+    /// try await PostgresBookStorage.withStorage(url: "postgres://desk@127.0.0.1/gym") { database in
+    ///     let store = CalendarStore(try CalendarLocation("postgres://desk@127.0.0.1/gym"), database: database)
+    ///     print(try await store.load().calendar.items.count)
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - location: where it is, as messages name it (``CalendarLocation/server(_:)``).
+    ///   - database: the database, open.
+    ///   - options: how its text is read.
+    public init(_ location: CalendarLocation, database: any CalendarDatabase, options: ImportOptions = ImportOptions()) {
+        self.location = location
+        self.options = options
+        self.credentials = nil
+        self.database = database
+    }
+
+    /// The database the calendar is kept in, for a database or a server:
+    /// the one given, else an SQLite file opened (made when missing).
+    /// - Throws: for a server the store was not given a database for.
+    func calendarDatabase() throws(CalendarStoreError) -> (any CalendarDatabase)? {
+        if let database { return database }
+        switch location {
+        case .database(let url): return try SQLiteBookStorage(path: url.path)
+        case .server: throw CalendarStoreError(.invalidLocation, "\(location): a database server is read through its storage, which this store was not given",
+                                               suggestion: "open it with CalendarStorePostgres (PostgresBookStorage.withStorage) and give it to CalendarStore(_:database:)")
+        case .file, .folder, .collection: return nil
+        }
     }
 
     /// Where collections' caches live when ``cacheFolder`` is `nil`, on this
@@ -74,6 +114,7 @@ public struct CalendarStore: Sendable {
 
     /// Whether there is a calendar there yet.
     public var exists: Bool {
+        if database != nil { return true }
         switch location {
         case .file(let url), .database(let url):
             var isFolder: ObjCBool = false
@@ -81,7 +122,7 @@ public struct CalendarStore: Sendable {
         case .folder(let url):
             var isFolder: ObjCBool = false
             return FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) && isFolder.boolValue
-        case .collection:
+        case .collection, .server:
             return true
         }
     }
@@ -101,9 +142,9 @@ public struct CalendarStore: Sendable {
             do { return try FolderStore(folder: url, options: options).load() } catch { throw .store(error) }
         case .collection(let url):
             do { return try await collectionStore(url).load() } catch { throw CalendarStoreFailure.classify(error) }
-        case .database(let url):
+        case .database, .server:
             guard exists else { return ImportResult(calendar: ICalendar(), diagnostics: []) }
-            do { return try await DatabaseCalendar(url: url, options: options).load() } catch { throw CalendarStoreFailure.classify(error) }
+            do { return try await databaseCalendar().load() } catch { throw CalendarStoreFailure.classify(error) }
         }
     }
 
@@ -203,14 +244,32 @@ public struct CalendarStore: Sendable {
                 return try await collectionStore(url).update(
                     exporterFor: { c throws in try Boxed<Failure>.exporting { try exporterFor(c) } },
                     whileWaiting: whileWaiting, ifDamaged: ifDamaged) { c throws in try Boxed.run { () throws(Failure) in try body(&c) } }
-            case .database(let url):
-                return try await DatabaseCalendar(url: url, options: options).update(
+            case .database, .server:
+                return try await databaseCalendar().update(
                     exporterFor: { c throws in try Boxed<Failure>.exporting { try exporterFor(c) } }
                 ) { c throws in try Boxed.run { () throws(Failure) in try body(&c) } }
             }
         } catch {
             throw CalendarStoreFailure.classify(error)
         }
+    }
+
+    /// Whether the calendar is kept in a database (SQLite, a server, an app's own).
+    var isDatabase: Bool {
+        switch location {
+        case .database, .server: true
+        case .file, .folder, .collection: database != nil
+        }
+    }
+
+    /// The calendar in this store's database.
+    func databaseCalendar() throws(CalendarStoreError) -> DatabaseCalendar {
+        // Looked at before it is opened, which makes an SQLite file.
+        let newFile: URL? = if self.database == nil, case .database(let url) = location, !exists { url } else { nil }
+        guard let database = try calendarDatabase() else {
+            throw CalendarStoreError(.invalidLocation, "\(location) is not a database")
+        }
+        return DatabaseCalendar(storage: database, place: location.description, options: options, newFile: newFile)
     }
 
     /// The store of a collection, as this store is set up.

@@ -6,7 +6,10 @@ import NIOSSL
 import PostgresNIO
 
 /// A `BookStorage` in a PostgreSQL database, through
-/// PostgresNIO: for a gym whose desks are many machines.
+/// PostgresNIO: for a gym whose desks are many machines. It is a
+/// `CalendarDatabase` too: the calendar the book is shown in lives beside
+/// the records, so `CalendarStore` and `SchedulingStore` work on it as on
+/// an SQLite file (`horari … --calendar postgres://…`).
 ///
 /// The tables live in a schema of their own (`horari` unless you name
 /// another), beside the app's own tables. A commit is one transaction that
@@ -35,7 +38,7 @@ import PostgresNIO
 /// This module is empty unless the package's `PostgreSQL` trait is on (it is
 /// by default): an app that does not depend on this product builds none of
 /// SwiftNIO either way.
-public struct PostgresBookStorage: BookStorage {
+public struct PostgresBookStorage: CalendarDatabase {
     /// The connection pool; it must be running (`client.run()`) while the storage is used.
     public let client: PostgresClient
     /// The PostgreSQL schema that holds the tables.
@@ -54,8 +57,8 @@ public struct PostgresBookStorage: BookStorage {
 
     private let logger = Logger(label: "horari.postgres")
 
-    /// The schema version this Horari writes. Never change one that shipped: add the next.
-    static let schemaVersion = 1
+    /// The schema version this Horari writes: the number of ``migrations``.
+    static var schemaVersion: Int { migrations.count }
 
     /// Opens the book in `schema` of the database `client` connects to,
     /// making its tables when there are none.
@@ -110,6 +113,36 @@ public struct PostgresBookStorage: BookStorage {
         }
     }
 
+    /// Makes a pool for `url`, starts it in a task of its own, and opens the
+    /// storage: for a program that uses one database for the rest of its run
+    /// (a command-line tool), where ``withStorage(url:schema:_:)``'s scope
+    /// does not fit. Cancel `running` (and await it) to close the pool.
+    ///
+    /// ```swift
+    /// let (storage, running) = try await PostgresBookStorage.connect(url: "postgres://desk@127.0.0.1/gym")
+    /// defer { running.cancel() }
+    /// let store = CalendarStore(try CalendarLocation("postgres://desk@127.0.0.1/gym"), database: storage)
+    /// ```
+    /// - Parameters:
+    ///   - url: as ``withStorage(url:schema:_:)`` takes it.
+    ///   - schema: the PostgreSQL schema for the tables; default `horari`.
+    /// - Returns: the storage, and the task that runs its pool.
+    /// - Throws: what ``Location/init(url:)``, ``Location/probe()`` and ``open(client:schema:place:)`` throw;
+    ///   the pool is closed then.
+    public static func connect(url: String, schema: String = "horari") async throws(CalendarStoreError) -> (storage: PostgresBookStorage, running: Task<Void, Never>) {
+        let location = try Location(url: url)
+        try await location.probe()
+        let client = PostgresClient(configuration: try location.configuration())
+        let running = Task { await client.run() }
+        do {
+            return (try await open(client: client, schema: schema, place: location.description), running)
+        } catch {
+            running.cancel()
+            await running.value
+            throw error
+        }
+    }
+
     // MARK: - BookStorage
 
     /// Every record, with the store's revision, read in one statement (one snapshot).
@@ -155,8 +188,10 @@ public struct PostgresBookStorage: BookStorage {
         }
     }
 
-    /// Makes a commit, in one transaction holding the revision row, if the store is still at its `basedOn`.
-    public func commit(_ commit: BookCommit) async throws -> Bool {
+    /// Makes a commit, in one transaction holding the revision row, if the
+    /// store is still at its `basedOn`, with the calendar's new text when
+    /// `calendar` is given.
+    public func commit(_ commit: BookCommit, calendar: CalendarText?) async throws -> Bool {
         let messages: [(id: String, body: Data)]
         do {
             messages = try commit.owed.map { ($0.id, try $0.storedBody()) }
@@ -185,10 +220,74 @@ public struct PostgresBookStorage: BookStorage {
                     try await connection.query("INSERT INTO \(unescaped: quoted).owed_message (id, commit_id, body) VALUES (\(message.id), \(commit.id), \(message.body))",
                                                logger: logger)
                 }
+                if let calendar {
+                    try await connection.query("""
+                        INSERT INTO \(unescaped: quoted).calendar_header (one, text) VALUES (1, \(calendar.header))
+                        ON CONFLICT (one) DO UPDATE SET text = excluded.text
+                        """, logger: logger)
+                    try await connection.query("DELETE FROM \(unescaped: quoted).calendar_component", logger: logger)
+                    // One statement, however many components: arrays, unnested in order
+                    // (PostgresNIO sends no array of optionals, nor of bytes: a UID's absence is a
+                    // flag, and the text travels as base64, decoded by the server).
+                    let components = calendar.components
+                    if !components.isEmpty {
+                        try await connection.query("""
+                            INSERT INTO \(unescaped: quoted).calendar_component (position, name, uid, text)
+                            SELECT position, name, CASE WHEN has_uid THEN uid END, decode(text, 'base64')
+                            FROM unnest(\(Array(Int64(0)..<Int64(components.count)))::bigint[], \(components.map(\.name))::text[],
+                                        \(components.map { $0.uid != nil })::bool[], \(components.map { $0.uid ?? "" })::text[],
+                                        \(components.map { $0.text.base64EncodedString() })::text[]) AS c (position, name, has_uid, uid, text)
+                            """, logger: logger)
+                    }
+                }
                 let next = commit.basedOn + 1
                 try await connection.query("INSERT INTO \(unescaped: quoted).commit (id, revision) VALUES (\(commit.id), \(next))", logger: logger)
                 try await connection.query("UPDATE \(unescaped: quoted).revision SET value = \(next) WHERE one = 1", logger: logger)
                 return true
+            }
+        }
+    }
+
+    /// The book's records and the calendar's text, read in one transaction
+    /// (`REPEATABLE READ`: one snapshot for every statement).
+    public func loadCalendar() async throws -> StoredCalendar {
+        let quoted = quoted, logger = logger, limits = transactionLimits
+        return try await run("read") {
+            try await client.withConnection { connection in
+                try await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
+                do {
+                    try await connection.query(limits, logger: logger)
+                    var revision: Int64 = 0
+                    var records: [StoredRecord] = []
+                    for try await (value, kind, id, version, body) in try await connection.query("""
+                        SELECT rev.value, r.kind, r.id, r.version, r.body
+                        FROM \(unescaped: quoted).revision rev
+                        LEFT JOIN \(unescaped: quoted).record r ON true
+                        ORDER BY r.kind COLLATE "C", r.id COLLATE "C"
+                        """, logger: logger).decode((Int64, String?, String?, Int64?, Data?).self) {
+                        revision = value
+                        if let kind, let id, let version, let body {
+                            records.append(StoredRecord(key: RecordKey(kind: kind, id: id), version: version, body: body))
+                        }
+                    }
+                    var header: Data?
+                    for try await text in try await connection.query("SELECT text FROM \(unescaped: quoted).calendar_header", logger: logger).decode(Data.self) {
+                        header = text
+                    }
+                    var components: [CalendarText.Component] = []
+                    if header != nil {
+                        for try await (name, uid, text) in try await connection.query(
+                            "SELECT name, uid, text FROM \(unescaped: quoted).calendar_component ORDER BY position", logger: logger).decode((String, String?, Data).self) {
+                            components.append(CalendarText.Component(name: name, uid: uid, text: text))
+                        }
+                    }
+                    try await connection.query("COMMIT", logger: logger)
+                    let snapshot = BookSnapshot(revision: revision, records: records)
+                    return StoredCalendar(snapshot: snapshot, text: header.map { CalendarText(header: $0, components: components) })
+                } catch {
+                    _ = try? await connection.query("ROLLBACK", logger: logger)
+                    throw error
+                }
             }
         }
     }
@@ -263,9 +362,9 @@ public struct PostgresBookStorage: BookStorage {
                     "SELECT table_name::text FROM information_schema.tables WHERE table_schema = \(schema) ORDER BY table_name", logger: logger).decode(String.self) {
                     tables.append(name)
                 }
-                let ours: Set<String> = ["schema_version", "record", "revision", "commit", "owed_message"]
+                let ours: Set<String> = ["schema_version", "record", "revision", "commit", "owed_message", "calendar_header", "calendar_component"]
+                var version = 0
                 if tables.contains("schema_version"), Set(tables).isSubset(of: ours) {
-                    var version = 0
                     for try await value in try await connection.query("SELECT version FROM \(unescaped: quoted).schema_version", logger: logger).decode(Int32.self) {
                         version = Int(value)
                     }
@@ -273,31 +372,44 @@ public struct PostgresBookStorage: BookStorage {
                         throw CalendarStoreError(.newerSchema, "\(place) was written by a newer Horari (schema version \(version); this one knows \(Self.schemaVersion)); nothing was changed",
                                                  suggestion: "use that version, or a newer one")
                     }
-                    return
-                }
-                guard tables.isEmpty else {
+                } else if !tables.isEmpty {
                     throw CalendarStoreError(.notADatabase, "\(place) holds tables of another program (\(tables.prefix(3).joined(separator: ", "))), not a Horari book; nothing was changed",
                                              suggestion: "name another schema for the book")
                 }
-                try await connection.query("CREATE SCHEMA IF NOT EXISTS \(unescaped: quoted)", logger: logger)
-                for statement in [
-                    "CREATE TABLE \(quoted).schema_version (one integer PRIMARY KEY CHECK (one = 1), version integer NOT NULL)",
-                    "INSERT INTO \(quoted).schema_version (one, version) VALUES (1, \(Self.schemaVersion))",
-                    "CREATE TABLE \(quoted).record (kind text NOT NULL, id text NOT NULL, version bigint NOT NULL, body bytea NOT NULL, PRIMARY KEY (kind, id))",
-                    "CREATE TABLE \(quoted).revision (one integer PRIMARY KEY CHECK (one = 1), value bigint NOT NULL)",
-                    "INSERT INTO \(quoted).revision (one, value) VALUES (1, 0)",
-                    "CREATE TABLE \(quoted).commit (id text PRIMARY KEY, revision bigint NOT NULL)",
-                    """
-                    CREATE TABLE \(quoted).owed_message (position bigserial PRIMARY KEY, id text NOT NULL UNIQUE, commit_id text NOT NULL,
-                        body bytea NOT NULL, delivered_at timestamptz)
-                    """,
-                    "CREATE INDEX owed_message_undelivered ON \(quoted).owed_message (position) WHERE delivered_at IS NULL",
-                ] {
-                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                guard version < Self.schemaVersion else { return }
+                for migration in Self.migrations.dropFirst(version) {
+                    for statement in migration(quoted) {
+                        try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                    }
                 }
+                try await connection.query("UPDATE \(unescaped: quoted).schema_version SET version = \(Int32(Self.schemaVersion))", logger: logger)
             }
         }
     }
+
+    /// The schema's migrations, in order, each given the quoted schema name:
+    /// version 1 is the book, version 2 the calendar beside it
+    /// (`CalendarDatabase`). Never change one that shipped: add the next.
+    static let migrations: [@Sendable (String) -> [String]] = [
+        { quoted in [
+            "CREATE SCHEMA IF NOT EXISTS \(quoted)",
+            "CREATE TABLE \(quoted).schema_version (one integer PRIMARY KEY CHECK (one = 1), version integer NOT NULL)",
+            "INSERT INTO \(quoted).schema_version (one, version) VALUES (1, 1)",
+            "CREATE TABLE \(quoted).record (kind text NOT NULL, id text NOT NULL, version bigint NOT NULL, body bytea NOT NULL, PRIMARY KEY (kind, id))",
+            "CREATE TABLE \(quoted).revision (one integer PRIMARY KEY CHECK (one = 1), value bigint NOT NULL)",
+            "INSERT INTO \(quoted).revision (one, value) VALUES (1, 0)",
+            "CREATE TABLE \(quoted).commit (id text PRIMARY KEY, revision bigint NOT NULL)",
+            """
+            CREATE TABLE \(quoted).owed_message (position bigserial PRIMARY KEY, id text NOT NULL UNIQUE, commit_id text NOT NULL,
+                body bytea NOT NULL, delivered_at timestamptz)
+            """,
+            "CREATE INDEX owed_message_undelivered ON \(quoted).owed_message (position) WHERE delivered_at IS NULL",
+        ] },
+        { quoted in [
+            "CREATE TABLE \(quoted).calendar_header (one integer PRIMARY KEY CHECK (one = 1), text bytea NOT NULL)",
+            "CREATE TABLE \(quoted).calendar_component (position bigint PRIMARY KEY, name text NOT NULL, uid text, text bytea NOT NULL)",
+        ] },
+    ]
 
     // MARK: - Errors
 

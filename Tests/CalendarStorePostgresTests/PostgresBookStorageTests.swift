@@ -127,7 +127,7 @@ struct PostgresBookStorageTests {
         #expect(try PostgresBookStorage.Location(url: "postgres://gym:\(secret)@db.example:6543/book").description == "postgres://gym@db.example:6543/book")
     }
 
-    @Test("a schema of another program's tables, or of a newer Horari, is refused and left as it was")
+    @Test("a schema of another program's tables, or of a newer Horari, is refused and left as it was; an older Horari's is brought up to date, its book kept")
     func foreignAndNewerSchemas() async throws {
         let cluster = try PostgresCluster()
         defer { cluster.stop() }
@@ -157,6 +157,18 @@ struct PostgresBookStorageTests {
             var tables = 0
             for try await _ in try await client.query("SELECT 1 FROM information_schema.tables WHERE table_schema = 'shop'").decode(Int32.self) { tables += 1 }
             #expect(tables == 1, "another program's schema was changed")
+            // Version 1 (stop 47's: the book without the calendar beside it) opens as version 2, its records kept.
+            let older = try await PostgresBookStorage.open(client: client, schema: "older")
+            let key = RecordKey(kind: "member", id: "marta")
+            #expect(try await older.commit(BookCommit(id: "c1", basedOn: 0, writes: [.init(key: key, body: Data("{}".utf8))], owed: [])))
+            try await client.query("DROP TABLE older.calendar_header, older.calendar_component")
+            try await client.query("UPDATE older.schema_version SET version = 1")
+            let migrated = try await PostgresBookStorage.open(client: client, schema: "older")
+            let read = try await migrated.loadCalendar()
+            #expect(read.snapshot.revision == 1 && read.snapshot.records.map(\.key) == [key] && read.text == nil, "\(read.snapshot.records)")
+            var version: Int32 = 0
+            for try await value in try await client.query("SELECT version FROM older.schema_version").decode(Int32.self) { version = value }
+            #expect(version == 2)
         }
     }
 

@@ -4,10 +4,11 @@ import Foundation
 import ICalendarKit
 import SchedulingICalendar
 
-// A calendar kept in an SQLite database (`CalendarLocation.database`), for
+// A calendar kept in a database (`CalendarLocation.database`, SQLite, and
+// `.server`, PostgreSQL or an app's own: any `CalendarDatabase`), for
 // every caller of `CalendarStore` — the CLI's views, imports, exports and
 // item edits as much as `SchedulingStore`'s changes. The book's records
-// are `SQLiteBookStorage`'s versioned records; the calendar — its own
+// are the storage's versioned records; the calendar — its own
 // properties and each top-level component (events, tasks, zones, and the
 // records as last written with what other programs added to them) — is
 // kept beside them as iCalendar text, one row a component. A read gives
@@ -18,28 +19,30 @@ import SchedulingICalendar
 // messages it owes in one transaction, made only if no other change was
 // committed meanwhile (else made again on what is there then).
 
-/// A calendar in an SQLite database: the book's records and the calendar's other components.
+/// A calendar in a database: the book's records and the calendar's other components.
 struct DatabaseCalendar: Sendable {
-    let url: URL
+    /// The database.
+    let storage: any CalendarDatabase
+    /// How messages name it (no password).
+    let place: String
     let options: ImportOptions
-
-    /// The database, opened (made when missing).
-    func storage() throws(CalendarStoreError) -> SQLiteBookStorage { try SQLiteBookStorage(path: url.path) }
+    /// The SQLite file a change makes, which a refused first change removes again.
+    var newFile: URL?
 
     /// The calendar, with the book written into it.
     func load() async throws -> ImportResult {
-        let read = try await storage().loadWithCalendar()
-        return try compose(read.snapshot, header: read.header, components: read.components.map(\.text))
+        try compose(try await storage.loadCalendar())
     }
 
     /// The calendar a snapshot and the calendar's text make.
-    private func compose(_ snapshot: BookSnapshot, header: Data?, components: [Data]) throws -> ImportResult {
+    private func compose(_ read: StoredCalendar) throws -> ImportResult {
+        let snapshot = read.snapshot
         var result = ImportResult(calendar: ICalendar(), diagnostics: [])
-        if let header {
-            var text = header
+        if let stored = read.text {
+            var text = stored.header
             let end = Data("END:VCALENDAR\r\n".utf8)
             if text.suffix(end.count) == end { text.removeLast(end.count) }
-            for component in components { text.append(component) }
+            for component in stored.components { text.append(component.text) }
             text.append(end)
             // Whole, whatever the caller asked: a record is known by properties a
             // schedule-only reading leaves out, and must be, to be written again.
@@ -50,7 +53,7 @@ struct DatabaseCalendar: Sendable {
         if !snapshot.records.isEmpty {
             let book: SchedulingBook
             do { book = try BookRecords.book(from: snapshot.records, newZone: result.calendar.timesZoneName) } catch {
-                throw CalendarStoreError(.badResponse, "\(url.path): the book's records do not make a book (\(error)); nothing was changed")
+                throw CalendarStoreError(.badResponse, "\(place): the book's records do not make a book (\(error)); nothing was changed")
             }
             result.calendar.setScheduling(book)
         }
@@ -62,13 +65,12 @@ struct DatabaseCalendar: Sendable {
     /// another change came first.
     func update<T>(exporterFor: (ICalendar) throws -> ICalendarExporter, owing: ((T, ICalendar, _ commitID: String) -> [OwedMessage])? = nil,
                    _ body: (inout ICalendar) throws -> T) async throws -> T {
-        // A change refused on a database that was not there leaves none behind, as on a file.
-        let existed = FileManager.default.fileExists(atPath: url.path)
+        // A change refused on an SQLite file that was not there leaves none behind, as on a file.
         do {
             return try await make(exporterFor: exporterFor, owing: owing, body)
         } catch {
-            if !existed {
-                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+            if let newFile {
+                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: newFile.path + suffix) }
             }
             throw error
         }
@@ -77,10 +79,9 @@ struct DatabaseCalendar: Sendable {
     /// ``update(exporterFor:owing:_:)``, on a database made if missing.
     private func make<T>(exporterFor: (ICalendar) throws -> ICalendarExporter, owing: ((T, ICalendar, _ commitID: String) -> [OwedMessage])?,
                          _ body: (inout ICalendar) throws -> T) async throws -> T {
-        let storage = try storage()
         for attempt in 0..<200 {
-            let read = try await storage.loadWithCalendar()
-            var calendar = try compose(read.snapshot, header: read.header, components: read.components.map(\.text)).calendar
+            let read = try await storage.loadCalendar()
+            var calendar = try compose(read).calendar
             let result = try body(&calendar)
             // The book, as the calendar now holds it: records only where there is a book.
             var records: [RecordKey: Data] = [:]
@@ -95,11 +96,11 @@ struct DatabaseCalendar: Sendable {
             let rest = calendar
             let bytes = [UInt8](try exporterFor(rest).exportData(rest))
             guard let outline = ICalendarOutline(bytes: bytes, indexing: ["UID"]) else {
-                throw CalendarStoreError(.io, "\(url.path): the calendar's text could not be cut into components; nothing was changed")
+                throw CalendarStoreError(.io, "\(place): the calendar's text could not be cut into components; nothing was changed")
             }
-            let part = SQLiteBookStorage.CalendarPart(
+            let part = CalendarText(
                 header: Data(outline.calendarText(including: [])),
-                components: outline.components.map { ($0.name, $0.value("UID"), Data(bytes[$0.range])) })
+                components: outline.components.map { CalendarText.Component(name: $0.name, uid: $0.value("UID"), text: Data(bytes[$0.range])) })
             let writes = BookRecords.writes(from: read.snapshot.records, to: records)
             let commitID = UUID().uuidString.lowercased()
             let owed = owing?(result, calendar, commitID) ?? []
@@ -111,14 +112,15 @@ struct DatabaseCalendar: Sendable {
                 if let uid = component.uid { recordUIDs.insert(uid) }
             }
             let plain = { (uid: String?) in uid.map { !recordUIDs.contains($0) } ?? true }
-            let sameText = read.header == part.header
-                && read.components.filter { plain($0.uid) }.map(\.text) == part.components.filter { plain($0.uid) }.map(\.text)
+            let held = read.text?.components ?? []
+            let sameText = read.text?.header == part.header
+                && held.filter { plain($0.uid) }.map(\.text) == part.components.filter { plain($0.uid) }.map(\.text)
             if writes.isEmpty, owed.isEmpty, sameText { return result }
             let change = BookCommit(id: commitID, basedOn: read.snapshot.revision, writes: writes, owed: owed)
             if try await storage.commit(change, calendar: sameText ? nil : part) { return result }
             if Task.isCancelled { throw CalendarStoreError(.cancelled, "cancelled while other changes were committed first; nothing was changed") }
-            await BookStore<SQLiteBookStorage>.pause(afterLosing: attempt)
+            await BookStore<SomeCalendarDatabase>.pause(afterLosing: attempt)
         }
-        throw CalendarStoreError(.conflict, "\(url.path): other changes were committed first 200 times in a row; nothing was changed, try again")
+        throw CalendarStoreError(.conflict, "\(place): other changes were committed first 200 times in a row; nothing was changed, try again")
     }
 }

@@ -3,13 +3,16 @@ import Foundation
 
 /// A ``BookStorage`` in memory: the reference implementation of the
 /// protocol's guarantees, for tests, previews and an app's first steps.
-/// Copies share one store; nothing outlives the process.
-public final class MemoryBookStorage: BookStorage {
+/// Copies share one store; nothing outlives the process. It keeps a
+/// calendar's text too (``CalendarDatabase``), so a ``CalendarStore`` can
+/// work on it.
+public final class MemoryBookStorage: CalendarDatabase {
     private struct State {
         var revision: Int64 = 0
         var records: [RecordKey: StoredRecord] = [:]
         var commits: Set<String> = []
         var owed: [OwedMessage] = []
+        var calendar: CalendarText?
     }
 
     /// Sound as `Sendable`: every access to the state holds the lock.
@@ -23,10 +26,17 @@ public final class MemoryBookStorage: BookStorage {
         state.withLock { BookSnapshot(revision: $0.revision, records: $0.records.values.sorted { $0.key < $1.key }) }
     }
 
-    /// Makes a commit if the store is still at its ``BookCommit/basedOn``.
-    public func commit(_ commit: BookCommit) async throws -> Bool {
+    /// Every record and the calendar's text, with the store's revision.
+    public func loadCalendar() async throws -> StoredCalendar {
+        state.withLock { StoredCalendar(snapshot: BookSnapshot(revision: $0.revision, records: $0.records.values.sorted { $0.key < $1.key }), text: $0.calendar) }
+    }
+
+    /// Makes a commit if the store is still at its ``BookCommit/basedOn``,
+    /// with the calendar's new text when `calendar` is given.
+    public func commit(_ commit: BookCommit, calendar: CalendarText?) async throws -> Bool {
         state.withLock { s in
             guard s.revision == commit.basedOn else { return false }
+            if let calendar { s.calendar = calendar }
             for write in commit.writes {
                 if let body = write.body {
                     s.records[write.key] = StoredRecord(key: write.key, version: (s.records[write.key]?.version ?? 0) + 1, body: body)

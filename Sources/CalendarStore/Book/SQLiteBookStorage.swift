@@ -22,7 +22,7 @@ import GRDB
 /// let gym = BookStore(storage, newBookZone: "Europe/Madrid")
 /// let book = try await gym.book()
 /// ```
-public struct SQLiteBookStorage: BookStorage {
+public struct SQLiteBookStorage: CalendarDatabase {
     /// The database file.
     public let path: String
     private let pool: DatabasePool
@@ -163,19 +163,10 @@ public struct SQLiteBookStorage: BookStorage {
         } catch { throw Self.storeError(error, path: path, doing: "read") }
     }
 
-    /// Makes a commit, in one `BEGIN IMMEDIATE` transaction, if the store is still at its ``BookCommit/basedOn``.
-    public func commit(_ commit: BookCommit) async throws -> Bool {
-        try await self.commit(commit, calendar: nil)
-    }
-
-    /// The calendar part of a commit: its header and its components, replacing those held.
-    struct CalendarPart: Sendable {
-        var header: Data
-        var components: [(name: String, uid: String?, text: Data)]
-    }
-
-    /// A commit, with the calendar's new text when it changed (`DatabaseCalendar`).
-    func commit(_ change: BookCommit, calendar: CalendarPart?) async throws -> Bool {
+    /// Makes a commit, in one `BEGIN IMMEDIATE` transaction, if the store is
+    /// still at its ``BookCommit/basedOn``, with the calendar's new text
+    /// when `calendar` is given.
+    public func commit(_ change: BookCommit, calendar: CalendarText?) async throws -> Bool {
         let commit = change
         let messages = try commit.owed.map { ($0.id, try $0.storedBody()) }
         do {
@@ -214,17 +205,21 @@ public struct SQLiteBookStorage: BookStorage {
         } catch { throw Self.storeError(error, path: path, doing: "write") }
     }
 
-    /// Everything at one revision, with the calendar's text (its header, `nil` when none was written).
-    func loadWithCalendar() async throws -> (snapshot: BookSnapshot, header: Data?, components: [(uid: String?, text: Data)]) {
+    /// The book's records and the calendar's text, read in one transaction.
+    public func loadCalendar() async throws -> StoredCalendar {
         do {
             return try await pool.read { db in
                 let revision = try Int64.fetchOne(db, sql: "SELECT value FROM revision") ?? 0
                 let rows = try Row.fetchAll(db, sql: "SELECT kind, id, version, body FROM record ORDER BY kind, id")
                 let header = try Data.fetchOne(db, sql: "SELECT text FROM calendar_header")
-                let components = try Row.fetchAll(db, sql: "SELECT uid, text FROM calendar_component ORDER BY position").map { (uid: $0["uid"] as String?, text: $0["text"] as Data) }
-                return (BookSnapshot(revision: revision, records: rows.map {
+                let snapshot = BookSnapshot(revision: revision, records: rows.map {
                     StoredRecord(key: RecordKey(kind: $0["kind"], id: $0["id"]), version: $0["version"], body: $0["body"])
-                }), header, components)
+                })
+                guard let header else { return StoredCalendar(snapshot: snapshot, text: nil) }
+                let components = try Row.fetchAll(db, sql: "SELECT name, uid, text FROM calendar_component ORDER BY position").map {
+                    CalendarText.Component(name: $0["name"], uid: $0["uid"], text: $0["text"])
+                }
+                return StoredCalendar(snapshot: snapshot, text: CalendarText(header: header, components: components))
             }
         } catch { throw Self.storeError(error, path: path, doing: "read") }
     }

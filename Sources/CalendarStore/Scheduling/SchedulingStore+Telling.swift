@@ -29,7 +29,7 @@ extension SchedulingStore {
     ///   - body: the change; it may run more than once (see ``change(_:)``).
     /// - Returns: what `body` returned, the notices, the book's clocks.
     public func changeTelling<T: Sendable>(gym: SchedulingNotice.Person? = nil, _ body: (inout SchedulingBook) throws -> T) async throws(SchedulingStoreError) -> Told<T> {
-        if let database = store.location.database { return try await changeOwing(in: database, gym: gym) { book in try book.telling(now: try settings.now(book.timeZone.identifier), body) } }
+        if store.isDatabase { return try await changeOwing(gym: gym) { book in try book.telling(now: try settings.now(book.timeZone.identifier), body) } }
         return try await change { book in try book.telling(now: try settings.now(book.timeZone.identifier), body) }
     }
 
@@ -43,8 +43,8 @@ extension SchedulingStore {
     /// - Returns: what `body` returned, the notices, the book's clocks.
     public func changeOccurrenceTelling<T: Sendable>(of classID: String, on date: LocalDate, members: [String] = [], gym: SchedulingNotice.Person? = nil,
                                                      _ body: (inout SchedulingBook) throws -> T) async throws(SchedulingStoreError) -> Told<T> {
-        if let database = store.location.database {
-            return try await changeOwing(in: database, gym: gym, scope: .occurrence(classID: classID, date: date, members: members)) { book in
+        if store.isDatabase {
+            return try await changeOwing(gym: gym, scope: .occurrence(classID: classID, date: date, members: members)) { book in
                 try book.telling(now: try settings.now(book.timeZone.identifier), body)
             }
         }
@@ -70,8 +70,8 @@ extension SchedulingStore {
     /// - Throws: ``SchedulingStoreError``: `.failed` with a `ReplyError` for an
     ///   answer the book refuses; nothing is changed.
     public func apply(_ reply: SchedulingReply, gym: SchedulingNotice.Person?) async throws(SchedulingStoreError) -> Told<ReplyOutcome> {
-        if let database = store.location.database {
-            return try await changeOwing(in: database, gym: gym) { book in try book.applyTelling(reply, gym: gym, now: try settings.now(book.timeZone.identifier)) }
+        if store.isDatabase {
+            return try await changeOwing(gym: gym) { book in try book.applyTelling(reply, gym: gym, now: try settings.now(book.timeZone.identifier)) }
         }
         return try await change { book in try book.applyTelling(reply, gym: gym, now: try settings.now(book.timeZone.identifier)) }
     }
@@ -82,9 +82,9 @@ extension SchedulingStore {
     /// (`BookStore`'s guarantee, Docs/Storage.md): the change and what it
     /// owes land together or not at all, and stay owed until delivered
     /// (``owedMessages()``, ``deliver(_:)``).
-    private func changeOwing<T: Sendable>(in database: URL, gym: SchedulingNotice.Person? = nil, scope: BookStore<SQLiteBookStorage>.Scope = .whole,
+    private func changeOwing<T: Sendable>(gym: SchedulingNotice.Person? = nil, scope: BookStore<SomeCalendarDatabase>.Scope = .whole,
                                           _ body: (inout SchedulingBook) throws -> Told<T>) async throws(SchedulingStoreError) -> Told<T> {
-        try await turns.run { () async throws(SchedulingStoreError) in try await changeInDatabase(database, scope: scope, body) { told, commitID in
+        try await turns.run { () async throws(SchedulingStoreError) in try await changeInDatabase(scope: scope, body) { told, commitID in
             let made = (try? settings.now(told.timeZone.identifier)) ?? Date()
             return told.notices.notices.enumerated().map { i, notice in
                 OwedMessage(id: "\(commitID)-\(i + 1)", commitID: commitID, notice: notice, gym: gym, madeAt: made, timeZone: told.timeZone.identifier)
@@ -93,11 +93,11 @@ extension SchedulingStore {
     }
 
     /// The messages changes owe and nobody has delivered, oldest first: on
-    /// a database (`CalendarLocation.database`); none elsewhere, where the
-    /// caller sends what a change returns.
+    /// a database (`CalendarLocation.database`, `.server`); none elsewhere,
+    /// where the caller sends what a change returns.
     public func owedMessages() async throws(SchedulingStoreError) -> [OwedMessage] {
-        guard let database = store.location.database, FileManager.default.fileExists(atPath: database.path) else { return [] }
-        do { return try await SQLiteBookStorage(path: database.path).owedMessages() } catch { throw BookStore<SQLiteBookStorage>.storageFailure(error) }
+        guard let storage = try openedDatabase() else { return [] }
+        do { return try await storage.owedMessages() } catch { throw BookStore<SomeCalendarDatabase>.storageFailure(error) }
     }
 
     /// Delivers what is owed on a database with `send`, one message at a
@@ -106,9 +106,7 @@ extension SchedulingStore {
     /// - Returns: how many were delivered.
     @discardableResult
     nonisolated(nonsending) public func deliver(_ send: (OwedMessage) async throws -> Void) async throws(SchedulingStoreError) -> Int {
-        guard let database = store.location.database, FileManager.default.fileExists(atPath: database.path) else { return 0 }
-        let storage: SQLiteBookStorage
-        do { storage = try SQLiteBookStorage(path: database.path) } catch { throw .store(error) }
+        guard let storage = try openedDatabase() else { return 0 }
         return try await BookStore(storage).deliver(send)
     }
 }

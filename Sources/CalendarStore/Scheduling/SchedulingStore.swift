@@ -120,7 +120,7 @@ public struct SchedulingStore: Sendable {
 
     /// ``book()`` or ``bookAllowingCache()``, in this call's turn.
     private func read(allowingCache: Bool) async throws(SchedulingStoreError) -> (book: SchedulingBook, asOf: Date?) {
-        if let database = store.location.database, let books = try await bookStore(database) { return (try await books.book(), nil) }
+        if store.isDatabase, let books = try await bookStore() { return (try await books.book(), nil) }
         let read: CachedRead
         do {
             read = allowingCache ? try await store.loadAllowingCache() : CachedRead(result: try await store.load(), asOf: nil)
@@ -160,9 +160,9 @@ public struct SchedulingStore: Sendable {
     /// commit: on its records (`BookStore`: the whole book, or one
     /// occurrence's records), or, while the database holds no book yet, on
     /// the calendar it is shown in, whose clock the new book takes.
-    func changeInDatabase<T: Sendable>(_ database: URL, scope: BookStore<SQLiteBookStorage>.Scope = .whole, _ body: (inout SchedulingBook) throws -> T,
+    func changeInDatabase<T: Sendable>(scope: BookStore<SomeCalendarDatabase>.Scope = .whole, _ body: (inout SchedulingBook) throws -> T,
                                        owing: ((T, String) -> [OwedMessage])?) async throws(SchedulingStoreError) -> T {
-        if let books = try await bookStore(database) {
+        if let books = try await bookStore() {
             return try await books.commit(scope) { book, commitID in
                 let result = try body(&book)
                 return (result, owing?(result, commitID) ?? [])
@@ -170,7 +170,7 @@ public struct SchedulingStore: Sendable {
         }
         let newZone = settings.newCalendarZone ?? TimeZone.current.identifier
         do {
-            return try await DatabaseCalendar(url: database, options: store.options).update(
+            return try await store.databaseCalendar().update(
                 exporterFor: exporter, owing: owing.map { owing in { result, _, commitID in owing(result, commitID) } }
             ) { calendar in
                 if calendar.calendarZone(namedBy: ICalendar.bookZoneProperties) == nil, calendar.items.isEmpty { calendar.timeZone = newZone }
@@ -180,14 +180,19 @@ public struct SchedulingStore: Sendable {
     }
 
     /// The book's records in a database, once it holds a book; `nil` before.
-    private func bookStore(_ database: URL) async throws(SchedulingStoreError) -> BookStore<SQLiteBookStorage>? {
-        guard FileManager.default.fileExists(atPath: database.path) else { return nil }
-        let storage: SQLiteBookStorage
-        do { storage = try SQLiteBookStorage(path: database.path) } catch { throw .store(error) }
+    private func bookStore() async throws(SchedulingStoreError) -> BookStore<SomeCalendarDatabase>? {
+        guard let storage = try openedDatabase() else { return nil }
         let gym: BookSnapshot
-        do { gym = try await storage.load([BookRecords.gymKey]) } catch { throw BookStore<SQLiteBookStorage>.storageFailure(error) }
+        do { gym = try await storage.load([BookRecords.gymKey]) } catch { throw BookStore<SomeCalendarDatabase>.storageFailure(error) }
         guard !gym.records.isEmpty else { return nil }
         return BookStore(storage, newBookZone: settings.newCalendarZone, now: settings.now)
+    }
+
+    /// The calendar's database, when there is one to read (an SQLite file
+    /// that is not there yet is not made by a read).
+    func openedDatabase() throws(SchedulingStoreError) -> SomeCalendarDatabase? {
+        guard store.isDatabase, store.exists else { return nil }
+        do { return try store.calendarDatabase().map(SomeCalendarDatabase.init(base:)) } catch { throw .store(error) }
     }
 
     /// ``change(_:)``, in this call's turn (the caller takes it): under a
@@ -195,7 +200,7 @@ public struct SchedulingStore: Sendable {
     /// database, committing what `owing` says the change owes with it.
     func changeWhole<T: Sendable>(_ body: (inout SchedulingBook) throws -> T,
                                   owing: ((T, _ commitID: String) -> [OwedMessage])? = nil) async throws(SchedulingStoreError) -> T {
-        if let database = store.location.database { return try await changeInDatabase(database, body, owing: owing) }
+        if store.isDatabase { return try await changeInDatabase(body, owing: owing) }
         do {
             return try await changeWhole(body, lease: nil)
         } catch let error where error.isLeaseNeeded {
@@ -312,8 +317,8 @@ public struct SchedulingStore: Sendable {
             if let done = try await changeOccurrence(of: classID, on: date, members: members, inFile: url, body) { return done }
         case .collection:
             if let done = try await changeOccurrenceOnCollection(of: classID, on: date, members: members, body) { return done }
-        case .database(let url):
-            return try await changeInDatabase(url, scope: .occurrence(classID: classID, date: date, members: members), body, owing: nil)
+        case .database, .server:
+            return try await changeInDatabase(scope: .occurrence(classID: classID, date: date, members: members), body, owing: nil)
         default:
             break
         }
@@ -409,17 +414,11 @@ public struct SchedulingStore: Sendable {
 }
 
 extension CalendarLocation {
-    /// The database, for a calendar kept in SQLite.
-    var database: URL? {
-        if case .database(let url) = self { return url }
-        return nil
-    }
-
     /// Whether the calendar is kept one resource per UID: a folder or a collection.
     var isResourcePerUID: Bool {
         switch self {
         case .folder, .collection: true
-        case .file, .database: false
+        case .file, .database, .server: false
         }
     }
 

@@ -11,9 +11,11 @@ import Foundation
 /// Debian package makes, and its programs run as that user through
 /// `setpriv`, which executes them in place: the process ID kept is the
 /// server's own.
-final class PostgresCluster: @unchecked Sendable {
+///
+/// Not API: shared by the tests only.
+public final class PostgresCluster: @unchecked Sendable {
     /// The folder of `initdb`, `postgres` and `pg_isready`, when there is one.
-    static var binaries: URL? {
+    public static var binaries: URL? {
         let env = ProcessInfo.processInfo.environment["HORARI_POSTGRES_BIN"]
         for path in [env, "/usr/lib/postgresql/15/bin"].compactMap({ $0 }) where FileManager.default.isExecutableFile(atPath: path + "/initdb") {
             return URL(fileURLWithPath: path)
@@ -22,23 +24,30 @@ final class PostgresCluster: @unchecked Sendable {
     }
 
     /// Whether `make test` asked for PostgreSQL, so that its absence is a failure, not a skip.
-    static var required: Bool { ProcessInfo.processInfo.environment["HORARI_POSTGRES_BIN"] != nil }
+    public static var required: Bool { ProcessInfo.processInfo.environment["HORARI_POSTGRES_BIN"] != nil }
 
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+    /// Why the cluster could not be made or started.
+    public struct Failure: Error, CustomStringConvertible {
+        /// What went wrong.
+        public var description: String
+        /// A failure.
+        public init(description: String) { self.description = description }
     }
 
-    let folder: URL
-    let port: Int
-    let server: Process
+    /// The cluster's folder.
+    public let folder: URL
+    /// Its port on 127.0.0.1.
+    public let port: Int
+    /// The server's process.
+    public let server: Process
     /// The user that logs in (trusted, on 127.0.0.1 only).
-    let user = "horari"
+    public let user = "horari"
 
     /// `postgres://horari@127.0.0.1:PORT/DATABASE`.
-    func url(database: String = "postgres") -> String { "postgres://\(user)@127.0.0.1:\(port)/\(database)" }
+    public func url(database: String = "postgres") -> String { "postgres://\(user)@127.0.0.1:\(port)/\(database)" }
 
     /// Makes and starts a cluster; throws when the server does not answer within 60 s.
-    init() throws {
+    public init() throws {
         guard let bin = Self.binaries else {
             throw Failure(description: "PostgreSQL 15's server is not installed (HORARI_POSTGRES_BIN, or /usr/lib/postgresql/15/bin): make deps installs it")
         }
@@ -80,7 +89,7 @@ final class PostgresCluster: @unchecked Sendable {
     }
 
     /// Stops the server by its process ID (a fast shutdown, then SIGKILL after 20 s) and removes the folder.
-    func stop() {
+    public func stop() {
         if server.isRunning {
             kill(server.processIdentifier, SIGINT)
             let deadline = Date().addingTimeInterval(20)
@@ -129,7 +138,7 @@ final class PostgresCluster: @unchecked Sendable {
     }
 
     /// A TCP socket bound to 127.0.0.1 at a port the system chose, and that port.
-    static func loopbackSocket() throws -> (fd: Int32, port: Int) {
+    public static func loopbackSocket() throws -> (fd: Int32, port: Int) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "no socket on 127.0.0.1") }
         var address = sockaddr_in()

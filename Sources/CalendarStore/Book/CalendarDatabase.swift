@@ -1,0 +1,103 @@
+import Foundation
+
+// A database that keeps, beside a book's records, the calendar the book is
+// shown in (issue 40, 1 and 3): what `CalendarStore` needs of a database to
+// read and change a calendar there, with the same commit as the book's. SQLite
+// and PostgreSQL implement it; so can an app's own backend, which then works
+// with `CalendarStore`, `SchedulingStore` and the CLI unchanged.
+
+/// The calendar a book is shown in, as a database keeps it beside the
+/// book's records: the calendar's own properties, and each other top-level
+/// component as iCalendar text.
+///
+/// The text is what ``CalendarStore`` wrote; a database keeps it as bytes
+/// and gives it back unchanged, in order.
+public struct CalendarText: Hashable, Sendable {
+    /// One top-level component (an event, a task, a zone, a record as last
+    /// written with what other programs added to it).
+    public struct Component: Hashable, Sendable {
+        /// Its name: `VEVENT`, `VTODO`, `VTIMEZONE`, …
+        public var name: String
+        /// Its `UID`, when it has one.
+        public var uid: String?
+        /// Its iCalendar text, `BEGIN` to `END` with the line breaks.
+        public var text: Data
+
+        /// A component.
+        public init(name: String, uid: String?, text: Data) {
+            self.name = name
+            self.uid = uid
+            self.text = text
+        }
+    }
+
+    /// The calendar's own text: `BEGIN:VCALENDAR`, its properties, `END:VCALENDAR`.
+    public var header: Data
+    /// Its components, in order.
+    public var components: [Component]
+
+    /// A calendar's text.
+    public init(header: Data, components: [Component]) {
+        self.header = header
+        self.components = components
+    }
+}
+
+/// A book's records and its calendar's text, read together at one revision.
+public struct StoredCalendar: Sendable {
+    /// The book's records and the store's revision.
+    public var snapshot: BookSnapshot
+    /// The calendar's text; `nil` when none was ever written.
+    public var text: CalendarText?
+
+    /// What a database holds.
+    public init(snapshot: BookSnapshot, text: CalendarText?) {
+        self.snapshot = snapshot
+        self.text = text
+    }
+}
+
+/// A ``BookStorage`` that also keeps the calendar the book is shown in:
+/// what ``CalendarStore`` reads and changes a calendar through, on
+/// ``CalendarLocation/database(_:)`` (``SQLiteBookStorage``) and
+/// ``CalendarLocation/server(_:)`` (the `CalendarStorePostgres` product's
+/// `PostgresBookStorage`, or an app's own backend, handed to
+/// ``CalendarStore/init(_:database:options:)``).
+///
+/// Its two calls extend the storage's guarantees to the calendar's text:
+/// ``loadCalendar()`` reads the records and the text at one revision, and
+/// ``commit(_:calendar:)`` commits the text with the records and the
+/// messages owed, all or nothing, under the same compare-and-set. The
+/// `BookStorageConformance` suite checks both.
+public protocol CalendarDatabase: BookStorage {
+    /// The book's records and the calendar's text, read together at one revision.
+    func loadCalendar() async throws -> StoredCalendar
+    /// Makes a commit, as ``BookStorage/commit(_:)`` does, replacing the
+    /// calendar's text with `calendar` in the same transaction (`nil`
+    /// leaves it as it is).
+    /// - Returns: `true` when made; `false` when the store has moved on (nothing was written).
+    func commit(_ commit: BookCommit, calendar: CalendarText?) async throws -> Bool
+}
+
+extension CalendarDatabase {
+    /// A commit of the book alone: the calendar's text is left as it is.
+    public func commit(_ commit: BookCommit) async throws -> Bool {
+        try await self.commit(commit, calendar: nil)
+    }
+}
+
+/// Any ``CalendarDatabase``, as one type: what ``BookStore`` is made on
+/// inside ``CalendarStore`` and ``SchedulingStore``, which take databases of
+/// every kind.
+struct SomeCalendarDatabase: CalendarDatabase {
+    let base: any CalendarDatabase
+
+    func load() async throws -> BookSnapshot { try await base.load() }
+    func load(_ keys: Set<RecordKey>) async throws -> BookSnapshot { try await base.load(keys) }
+    func commit(_ commit: BookCommit) async throws -> Bool { try await base.commit(commit) }
+    func hasCommitted(_ commitID: String) async throws -> Bool { try await base.hasCommitted(commitID) }
+    func owedMessages() async throws -> [OwedMessage] { try await base.owedMessages() }
+    func markDelivered(_ messageIDs: [String]) async throws { try await base.markDelivered(messageIDs) }
+    func loadCalendar() async throws -> StoredCalendar { try await base.loadCalendar() }
+    func commit(_ commit: BookCommit, calendar: CalendarText?) async throws -> Bool { try await base.commit(commit, calendar: calendar) }
+}
