@@ -193,7 +193,7 @@ fuzz: fuzz-build corpus
 ## CalDAV client and store's own tests against Radicale run where HORARI_RADICALE_PYTHON is
 ## set (a plain `swift test` skips them): in CI's `make test` and in test-pure, once each way.
 conformance: deps corpus
-	$(SWIFT) build -c release --product horari
+	$(SWIFT) build -c release --product horari $(NO_POSTGRES)
 	$(VENV)/bin/python Conformance/dateutil_differential.py .build/release/horari --rules 3000
 	$(VENV)/bin/python Conformance/corpus_check.py .build/release/horari $(CORPUS)
 	$(VENV)/bin/python Conformance/alarms_check.py .build/release/horari $(CORPUS)
@@ -236,15 +236,15 @@ $(LIBICAL_REF): Benchmarks/libical_ref.c
 WHOLE_PROCESS := $(PYTHON) Benchmarks/whole_process.py --horari .build/release/horari --libical $(LIBICAL_REF)
 
 bench: deps corpus $(LIBICAL_REF)
-	$(SWIFT) run -c release HorariBench
-	$(SWIFT) build -c release --product horari
+	$(SWIFT) run -c release $(NO_POSTGRES) HorariBench
+	$(SWIFT) build -c release --product horari $(NO_POSTGRES)
 	$(WHOLE_PROCESS)
-	$(SWIFT) build -c release --product _BookDesk
-	$(PYTHON) Benchmarks/postgres_bench.py --desk .build/release/_BookDesk --pg-bin $(POSTGRES_BIN)
+	$(SWIFT) build -c release --build-path .build/pg --product _BookDesk
+	$(PYTHON) Benchmarks/postgres_bench.py --desk .build/pg/release/_BookDesk --pg-bin $(POSTGRES_BIN)
 
 bench-quick: deps corpus $(LIBICAL_REF)
-	$(SWIFT) run -c release HorariBench --quick
-	$(SWIFT) build -c release --product horari
+	$(SWIFT) run -c release $(NO_POSTGRES) HorariBench --quick
+	$(SWIFT) build -c release --product horari $(NO_POSTGRES)
 	$(WHOLE_PROCESS) --quick
 
 clean:

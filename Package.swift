@@ -135,6 +135,7 @@ let package = Package(
                 "CalendarScheduling",
                 "SchedulingICalendar",
                 "CalendarStore",
+                "CalendarStorePostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Examples/horari",

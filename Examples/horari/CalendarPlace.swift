@@ -7,9 +7,10 @@ import ICalendarKit
 
 /// Where the calendar a command works on lives (`CalendarStore`): one
 /// `.ics` file, a folder of one `.ics` per UID (what khal and vdirsyncer
-/// keep), or a CalDAV collection, `--calendar https://…/`. A file is read
+/// keep), a CalDAV collection, `--calendar https://…/`, an SQLite database
+/// (`gym.sqlite`) or a PostgreSQL one (`postgres://…`). A file is read
 /// and saved as it always was (under its lock, atomically, a booking
-/// splicing one record); a folder and a collection through the store.
+/// splicing one record); the others through the store.
 struct CalendarPlace {
     /// Where it is.
     let location: CalendarLocation
@@ -48,6 +49,15 @@ struct CalendarPlace {
         return nil
     }
 
+    /// Whether the calendar is kept in a database (SQLite or a server),
+    /// which keeps the messages its changes owe until they are delivered.
+    var keepsOwedMessages: Bool {
+        switch location {
+        case .database, .server: true
+        case .file, .folder, .collection: false
+        }
+    }
+
     /// The path or URL, as messages say it.
     var path: String { location.description }
 
@@ -56,6 +66,7 @@ struct CalendarPlace {
         switch location {
         case .file(let url), .database(let url): url.lastPathComponent
         case .folder(let url), .collection(let url): url.lastPathComponent + "/"
+        case .server: location.description
         }
     }
 
@@ -70,7 +81,7 @@ struct CalendarPlace {
     /// year's resource, not the class's history.
     /// - Parameter year: the current year on the book's clock.
     func setScheduling(_ book: SchedulingBook, in calendar: inout ICalendar, year: Int) {
-        if file == nil, database == nil {
+        if !keepsOwedMessages, file == nil {
             calendar.setScheduling(book, splittingClassesBefore: year)
         } else {
             calendar.setScheduling(book)
@@ -78,8 +89,13 @@ struct CalendarPlace {
     }
 
     /// The store that reads and changes it.
-    /// - Throws: for a collection, a `HORARI_CALDAV_TIMEOUT` that is not a number of seconds above 0.
-    func store(_ options: ImportOptions = ImportOptions()) throws -> CalendarStore {
+    /// - Throws: for a collection, a `HORARI_CALDAV_TIMEOUT` that is not a
+    ///   number of seconds above 0; for a database server, what opening it
+    ///   throws (`ServerDatabases`).
+    func store(_ options: ImportOptions = ImportOptions()) async throws -> CalendarStore {
+        if case .server(let url) = location {
+            return CalendarStore(location, database: try await ServerDatabases.shared.database(url), options: options)
+        }
         var store = CalendarStore(location, options: options)
         store.notices = { FileHandle.standardError.write(Data("\(location): \($0)\n".utf8)) }
         if case .collection = location, let limit = try Self.requestTimeout() { store.requestTimeout = limit }
@@ -99,8 +115,9 @@ struct CalendarPlace {
     }
 }
 
-/// The calendar a command works on: `--calendar` (a file, a folder, or an
-/// `http(s)://` collection), else the XDG data folder's file.
+/// The calendar a command works on: `--calendar` (a file, a folder, an
+/// `http(s)://` collection, an SQLite file or a `postgres://` database),
+/// else the XDG data folder's file.
 func calendarPlace(_ option: String?) throws -> CalendarPlace {
     guard let option else { return CalendarPlace(location: .file(defaultCalendarFile()), isDefault: true) }
     do { return CalendarPlace(location: try CalendarLocation(option)) } catch { throw CLIError(error.description) }

@@ -76,13 +76,20 @@ struct Horari: AsyncParsableCommand {
         if !ZoneRules.hasSystemTimeZoneFiles {
             FileHandle.standardError.write(Data("horari: note: no time zone files in \(ZoneRules.systemTimeZoneFolder) (install tzdata, or set TZDIR to a folder of them); zones come from Foundation's own data, and abbreviations may read GMT+1 where the tz database writes CET\n".utf8))
         }
+        var failure: (any Error)?
         do {
             if var asynchronous = command as? any AsyncParsableCommand {
                 try await asynchronous.run()
             } else {
                 try command.run()
             }
-        } catch let error as ValidationError {
+        } catch {
+            failure = error
+        }
+        // The pools of the database servers the command opened close before it exits.
+        await ServerDatabases.shared.closeAll()
+        guard let failure else { return }
+        do { throw failure } catch let error as ValidationError {
             // A value the parser took but the command could not use (a date that
             // does not exist, an unknown zone): a usage error, said once, without
             // the root's usage line that swift-argument-parser would print here.

@@ -398,14 +398,14 @@ extension Import {
         case (let answer, _): print("\(o.name.shown) answered \(answer.rawValue.lowercased()) for \(reply.recurrenceID == nil ? "session " : "")\(o.about).")
         }
         if let promoted = o.promoted { print("\(promoted) moved up from the waitlist and has the place.") }
-        if let folder, place.database != nil {
+        if let folder, place.keepsOwedMessages {
             try await book.scheduling(place) { store async throws(SchedulingStoreError) in try await outbox.deliverOwed(by: store, into: folder) }
             outbox.sayUntold(told.notices.untold)
         } else if let folder {
             try outbox.write(told.notices, into: folder, zone: told.timeZone, now: now)
         } else if !told.notices.notices.isEmpty {
             let n = told.notices.notices.count
-            print("\(n) message\(n == 1 ? " is" : "s are") owed; " + (place.database != nil
+            print("\(n) message\(n == 1 ? " is" : "s are") owed; " + (place.keepsOwedMessages
                 ? "\(place.name) keeps \(n == 1 ? "it" : "them") until `horari outbox DIR --calendar \(place.path)` delivers \(n == 1 ? "it" : "them")."
                 : "give --outbox DIR to write \(n == 1 ? "it" : "them")."))
         }

@@ -83,7 +83,7 @@ func damagedOrPlain(_ error: ICalendarError, _ place: CalendarPlace) -> CLIError
     case .file(let url): "the file as it is now is then kept beside it as \(url.lastPathComponent).damaged"
     case .folder: "each damaged file as it is now is then kept beside it as NAME.damaged"
     case .collection: "each damaged resource, as the server has it now, is then kept in horari's cache (its path is said)"
-    case .database: "the database is left as it is"
+    case .database, .server: "the database is left as it is"
     }
     return CLIError("""
         \(error.message).

@@ -166,7 +166,7 @@ extension BookOptions {
     /// every message owed is delivered, those the change committed and any
     /// an earlier one left.
     private func written<T>(_ told: Told<T>, _ outbox: OutboxOptions, _ folder: URL, _ place: CalendarPlace) async throws -> T {
-        if place.database != nil {
+        if place.keepsOwedMessages {
             // The change is made: a delivery that fails now leaves its messages owed, for `horari outbox`.
             do {
                 try await scheduling(place) { store async throws(SchedulingStoreError) in try await outbox.deliverOwed(by: store, into: folder) }

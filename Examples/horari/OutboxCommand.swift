@@ -26,7 +26,7 @@ struct OutboxCommand: AsyncParsableCommand {
     @Argument(help: "The folder to write the messages into (made if missing).")
     var folder: String
 
-    @Option(help: "The calendar: a database (gym.sqlite). Files, folders and collections owe nothing: their changes write their mail at once.")
+    @Option(help: "The calendar: a database (gym.sqlite, postgres://USER@HOST/DB). Files, folders and collections owe nothing: their changes write their mail at once.")
     var calendar: String?
 
     @Option(help: "The gym's address, 'Name <address>': who a class's messages are from, when the change did not say.")
@@ -34,8 +34,8 @@ struct OutboxCommand: AsyncParsableCommand {
 
     func run() async throws {
         let place = try calendarPlace(calendar)
-        guard place.database != nil else {
-            throw ValidationError("--calendar \(place.path): only a database calendar (.sqlite) keeps messages owed; a file's, a folder's and a collection's changes write theirs with --outbox")
+        guard place.keepsOwedMessages else {
+            throw ValidationError("--calendar \(place.path): only a database calendar (.sqlite, postgres://) keeps messages owed; a file's, a folder's and a collection's changes write theirs with --outbox")
         }
         guard place.exists else { throw noCalendarYet(place) }
         var outbox = try OutboxOptions.parse(["--outbox", folder] + (gym.map { ["--gym", $0] } ?? []))

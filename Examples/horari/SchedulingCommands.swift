@@ -86,7 +86,7 @@ struct BookOptions: ParsableArguments {
         let settings = SchedulingStore.Settings(
             now: { zone in try Self.instant(typed, inZone: timeZone ?? zone) }, newCalendarZone: newZone,
             ifDamaged: damagePolicy(force: force), whileWaiting: { sayWaiting(for: place) })
-        let gym = SchedulingStore(try place.store(), settings: settings)
+        let gym = SchedulingStore(try await place.store(), settings: settings)
         do {
             return try await call(gym)
         } catch {
