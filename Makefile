@@ -183,7 +183,8 @@ fuzz: fuzz-build corpus
 			echo "$$exe failed (status $$status); the input is in .build/fuzz-artifacts/$$t/"; exit 1; }; \
 	done
 
-## Conformance against peers from PyPI: dateutil (recurrence), recurring-ical-events on
+## Conformance against peers from PyPI (and PostgreSQL 15 from Debian, for the kills of
+## Conformance/outbox_crash.py on a server): dateutil (recurrence), recurring-ical-events on
 ## ~317 real files (import; the user's round trip through import --into; validate --strict
 ## of every Google, Exchange, Outlook and SabreDAV export), the client matrix (khal,
 ## Radicale, calcurse from Debian, ical, icalendar, vobject on every export of the sample);
@@ -207,6 +208,9 @@ conformance: deps corpus
 	$(VENV)/bin/python Conformance/json_schema_check.py .build/release/horari
 	$(VENV)/bin/python Conformance/imip_check.py .build/release/horari
 	$(VENV)/bin/python Conformance/outbox_crash.py .build/release/horari
+	@# The same kills on PostgreSQL: the debug horari (make test's; the release one leaves SwiftNIO out).
+	$(SWIFT) build --product horari
+	$(VENV)/bin/python Conformance/outbox_crash.py .build/debug/horari --postgres-bin $(POSTGRES_BIN)
 	@command -v faketime >/dev/null || { echo "Installing faketime with apt-get..."; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq faketime >/dev/null; }
 	$(VENV)/bin/python Conformance/readme_tour.py .build/release/horari --khal $(VENV)/bin/khal

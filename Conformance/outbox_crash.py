@@ -3,6 +3,12 @@
 on a database calendar, and checks that the messages they owe survive.
 
     python3 Conformance/outbox_crash.py .build/release/horari [--runs 30]
+    python3 Conformance/outbox_crash.py .build/debug/horari --postgres-bin /usr/lib/postgresql/15/bin
+
+The first on an SQLite calendar; the second on a PostgreSQL 15 the script
+starts itself (Conformance/pg_cluster.py: a cluster in a temporary folder,
+on 127.0.0.1, stopped by its process ID), `--calendar postgres://…`, read
+back with `psql`.
 
 The sample gym is imported into an SQLite calendar, its members given
 addresses and booked into Yoga on many dates. Then `horari classes close DATE
@@ -19,7 +25,7 @@ delivers whatever is still owed. What must hold (issue 40, 4):
   one that did not land told no one.
 
 Python's `email` package reads the .eml files, `icalendar` their invitations,
-Python's `sqlite3` the database; none of them is horari.
+Python's `sqlite3` or PostgreSQL's `psql` the database; none of them is horari.
 """
 import datetime
 import email
@@ -36,6 +42,8 @@ import time
 
 import icalendar
 
+from pg_cluster import Cluster
+
 NOW = "2026-11-22 10:00"
 GYM = "Gimnàs Sants <hola@gimnas.example>"
 MEMBERS = ["marta", "oriol", "nuria", "pol", "quim", "aina"]
@@ -45,9 +53,30 @@ BOOKED = ["marta", "pol", "quim"]
 def main():
     horari = os.path.abspath(sys.argv[1])
     runs = int(sys.argv[sys.argv.index("--runs") + 1]) if "--runs" in sys.argv else 30
+    if "--postgres-bin" in sys.argv:
+        with Cluster(sys.argv[sys.argv.index("--postgres-bin") + 1], durable=False) as cluster:
+            check(horari, runs, cluster.url())
+    else:
+        check(horari, runs, None)
+
+
+def owed_rows(work, postgres):
+    """Every message the database committed, in order: (its JSON, whether delivered), read by sqlite3 or psql."""
+    if postgres is None:
+        connection = sqlite3.connect(os.path.join(work, "gym.sqlite"))
+        rows = connection.execute("SELECT body, delivered_at FROM owed_message ORDER BY position").fetchall()
+        connection.close()
+        return [(json.loads(body), delivered_at is not None) for body, delivered_at in rows]
+    query = ("SELECT json_build_array(convert_from(body, 'UTF8')::json, delivered_at IS NOT NULL) "
+             "FROM horari.owed_message ORDER BY position")
+    out = subprocess.run(["psql", postgres, "-X", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-c", query], capture_output=True, text=True, check=True).stdout
+    return [tuple(json.loads(line)) for line in out.splitlines() if line.strip()]
+
+
+def check(horari, runs, postgres):
     work = tempfile.mkdtemp(prefix="horari-outbox-crash-")
     env = dict(os.environ, TZ="Asia/Tokyo", LC_ALL="C.UTF-8")
-    db = os.path.join(work, "gym.sqlite")
+    calendar = postgres or "gym.sqlite"
     out = os.path.join(work, "out")
     failures = []
 
@@ -59,9 +88,9 @@ def main():
 
     try:
         horari_run("sample", "--write", "gym.ics")
-        horari_run("import", "gym.ics", "--into", "gym.sqlite")
+        horari_run("import", "gym.ics", "--into", calendar)
         for m in MEMBERS:
-            horari_run("members", "edit", m, "--email", f"{m}@example.com", "--calendar", "gym.sqlite")
+            horari_run("members", "edit", m, "--email", f"{m}@example.com", "--calendar", calendar)
         # Yoga meets on Mondays and Wednesdays: the closures' dates, then the changes'.
         day, dates = datetime.date(2026, 12, 7), []
         while len(dates) < runs + 10:
@@ -71,40 +100,43 @@ def main():
         closing, changing = dates[:runs], dates[runs:runs + 10]
         for d in closing + changing:
             for m in BOOKED:
-                horari_run("book", "--member", m, "--class", "yoga", "--date", d, "--calendar", "gym.sqlite", "--now", NOW)
+                horari_run("book", "--member", m, "--class", "yoga", "--date", d, "--calendar", calendar, "--now", NOW)
 
         rng = random.Random(int(os.environ.get("OUTBOX_CRASH_SEED", str(int(time.time())))))
         killed = {"close": 0, "change": 0}
+        # Kills land across a whole change: pauses up to about twice a read of
+        # the book (a debug build on a server takes far longer than a release
+        # build on a file), and at least a quarter of a second.
+        started = time.monotonic()
+        horari_run("classes", "closures", "--all", "--calendar", calendar)
+        longest = max(0.25, 2.5 * (time.monotonic() - started))
 
         def killed_run(kind, args):
             p = subprocess.Popen([horari, *args], cwd=work, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            time.sleep(rng.uniform(0.005, 0.25))
+            time.sleep(rng.uniform(0.005, longest))
             if p.poll() is None:
                 p.kill()
                 killed[kind] += 1
             p.wait()
 
-        common = ["--calendar", "gym.sqlite", "--outbox", "out", "--gym", GYM, "--now", NOW]
+        common = ["--calendar", calendar, "--outbox", "out", "--gym", GYM, "--now", NOW]
         for i, d in enumerate(closing):
             killed_run("close", ["classes", "close", d, "--reason", f"Closed {i}"] + common)
         for i in range(runs):
             d = changing[i % len(changing)]
             killed_run("change", ["classes", "change", "yoga", "--from", d, "--time", ["19:00", "20:00", "18:30"][i % 3]] + common)
-        delivered = subprocess.run([horari, "outbox", "out", "--calendar", "gym.sqlite", "--gym", GYM], cwd=work, env=env, capture_output=True, text=True)
+        delivered = subprocess.run([horari, "outbox", "out", "--calendar", calendar, "--gym", GYM], cwd=work, env=env, capture_output=True, text=True)
         if delivered.returncode != 0:
             failures.append(f"horari outbox failed ({delivered.returncode}): {delivered.stderr.strip()}")
 
-        # What the database committed, read by Python's sqlite3.
-        connection = sqlite3.connect(db)
-        rows = connection.execute("SELECT body, delivered_at FROM owed_message ORDER BY position").fetchall()
+        # What the database committed, read by Python's sqlite3 or by psql.
         committed = {}
-        for body, delivered_at in rows:
-            message = json.loads(body)
+        for message, delivered in owed_rows(work, postgres):
             notice = message["notice"]
             place = notice["subject"]["classPlace"]["_0"]
             key = (notice["recipient"]["email"], notice["method"], notice["sequence"], place["originalStart"][:10])
             committed[key] = committed.get(key, 0) + 1
-            if delivered_at is None:
+            if not delivered:
                 failures.append(f"owed and not delivered after horari outbox: {key}")
         # What reached the outbox, read by Python's email and icalendar.
         mailed = set()
@@ -127,7 +159,7 @@ def main():
             failures.append(f"an .eml no committed change owes: {key}")
 
         # The closures that landed, as horari lists them, and whom they told.
-        listed = json.loads(horari_run("classes", "closures", "--all", "--calendar", "gym.sqlite", "--format", "json"))
+        listed = json.loads(horari_run("classes", "closures", "--all", "--calendar", calendar, "--format", "json"))
         landed = {c["first"] for c in listed["closures"]}
         for d in closing:
             told = {to for (to, method, _, day) in mailed if method == "CANCEL" and day == d}
@@ -135,7 +167,7 @@ def main():
             if told != expected:
                 failures.append(f"closure of {d} ({'landed' if d in landed else 'not landed'}): told {sorted(told)}, expected {sorted(expected)}")
 
-        print(f"outbox_crash: {runs} closures ({killed['close']} killed, {len(landed)} landed) and {runs} class changes "
+        print(f"outbox_crash ({'PostgreSQL' if postgres else 'SQLite'}): {runs} closures ({killed['close']} killed, {len(landed)} landed) and {runs} class changes "
               f"({killed['change']} killed); {len(committed)} messages committed, {len(mailed)} delivered")
         if killed["close"] + killed["change"] < runs // 2:
             failures.append(f"only {killed['close'] + killed['change']} of {2 * runs} runs were killed before they ended; the check says little")
