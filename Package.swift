@@ -194,7 +194,8 @@ let package = Package(
             dependencies: [
                 "CalendarCore", "CalendarScheduling", "CalendarStore", "BookStorageConformance", "CalendarStorePostgres", "_BookDesk", "_CalendarTestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
-            ]),
+            ],
+            exclude: ["Support/cut_proxy.py"]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: [

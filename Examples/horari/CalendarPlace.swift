@@ -189,10 +189,16 @@ func sayReadFromCache(_ location: CalendarLocation, asOf: Date) {
     FileHandle.standardError.write(Data("\(location): the server cannot be reached; showing the calendar as of \(when) (horari's cache, \(TimeZone.current.identifier)); changes need the server\n".utf8))
 }
 
-/// Refuses a database's name (`.sqlite`, `.sqlite3`, `.db`) for a file that
-/// gets iCalendar text: written there, it would not open as the database
-/// its name promises.
+/// Refuses a database's name (`.sqlite`, `.sqlite3`, `.db`), or a URL
+/// (`postgres://…`, said without its password), for a file that gets
+/// iCalendar text: written there, it would not open as the database its
+/// name promises.
 func refuseDatabaseName(_ path: String?, option: String) throws {
+    if let path, path.contains("://") {
+        let named: String
+        do { named = try CalendarLocation(path).description } catch { throw ValidationError("\(option): \(error.description)") }
+        throw ValidationError("\(option) \(named): that is a URL, and this writes an .ics file; write a file, then `horari import FILE --into URL`")
+    }
     guard let path, CalendarLocation.databaseExtensions.contains(URL(fileURLWithPath: path).pathExtension.lowercased()) else { return }
     let ics = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent + ".ics"
     throw ValidationError("\(option) \(path): that is a database's name, and this writes an .ics file; write \(ics), then `horari import \(ics) --into \(path)`")

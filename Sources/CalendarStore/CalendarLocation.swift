@@ -51,12 +51,16 @@ public enum CalendarLocation: Hashable, Sendable, CustomStringConvertible {
             self = .collection(url.path.hasSuffix("/") ? url : url.appendingPathComponent(""))
             return
         }
-        if let scheme = URL(string: text)?.scheme?.lowercased(), scheme.count > 1, text.contains("://") {
+        if let range = text.range(of: "://"), text[..<range.lowerBound].count > 1,
+           text[..<range.lowerBound].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }) {
+            // A URL, whether or not Foundation reads it (`p#ss` in a password): never taken for a file's path.
+            let scheme = text[..<range.lowerBound].lowercased()
             guard Self.serverSchemes.contains(scheme) else {
                 throw CalendarStoreError(.invalidLocation, "‘\(Self.hidingPassword(text))’: a calendar is a file, a folder, an http(s):// CalDAV collection or a postgres:// database, not \(scheme)://")
             }
             guard let url = URL(string: text), url.host?.isEmpty == false else {
-                throw CalendarStoreError(.invalidLocation, "‘\(Self.hidingPassword(text))’ is not a database URL with a host, such as postgres://desk@127.0.0.1:5432/gym")
+                throw CalendarStoreError(.invalidLocation, "‘\(Self.hidingPassword(text))’ is not a database URL Horari can read (with a host, such as postgres://desk@127.0.0.1:5432/gym)",
+                                         suggestion: "write a password's reserved characters (# / ? @ :) percent-encoded, as %23 %2F %3F %40 %3A")
             }
             self = .server(url)
             return
@@ -87,16 +91,22 @@ public enum CalendarLocation: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// A URL as it may be said: its password, if any, left out.
+    /// A URL as it may be said: its password, if any, left out (in its
+    /// user part, or a `password=` setting, as libpq takes one).
     static func hidingPassword(_ text: String) -> String {
-        guard var parts = URLComponents(string: text), parts.password != nil else {
-            // Not a URL Foundation reads, or none with a password: `user:secret@` cut by hand.
-            guard let scheme = text.range(of: "://"), let at = text[scheme.upperBound...].firstIndex(of: "@") else { return text }
-            let userInfo = text[scheme.upperBound..<at]
-            guard let colon = userInfo.firstIndex(of: ":") else { return text }
-            return String(text[..<colon]) + String(text[at...])
+        guard var parts = URLComponents(string: text) else {
+            // Not a URL Foundation reads: everything between `://` and the last `@`
+            // but the user, and every setting, cut by hand.
+            guard let scheme = text.range(of: "://") else { return text }
+            let rest = text[scheme.upperBound...]
+            let host = rest.lastIndex(of: "@").map { at in String(rest[..<at].prefix { $0 != ":" }) + String(rest[at...]) } ?? String(rest)
+            return String(text[..<scheme.upperBound]) + String(host.prefix { $0 != "?" })
         }
         parts.password = nil
+        if let items = parts.queryItems {
+            let kept = items.filter { $0.name.lowercased() != "password" }
+            parts.queryItems = kept.isEmpty ? nil : kept
+        }
         return parts.string ?? "(a URL)"
     }
 }

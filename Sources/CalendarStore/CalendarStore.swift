@@ -61,6 +61,7 @@ public struct CalendarStore: Sendable {
 
     /// A store for a calendar kept in a database the caller opened: a
     /// PostgreSQL server (`CalendarStorePostgres`), or an app's own backend.
+    /// Every read and change goes to `database`, whatever `location` says.
     ///
     /// ```swift
     /// try await PostgresBookStorage.withStorage(url: "postgres://desk@127.0.0.1/gym") { database in
@@ -134,6 +135,9 @@ public struct CalendarStore: Sendable {
     ///   is cancelled) or ``CalendarStoreFailure/calendar(_:)`` for a file
     ///   that is not iCalendar.
     public func load() async throws(CalendarStoreFailure<Never>) -> ImportResult {
+        if database != nil {
+            do { return try await databaseCalendar().load() } catch { throw CalendarStoreFailure.classify(error) }
+        }
         switch location {
         case .file(let url):
             do { return try CalendarFile.load(url, options: options) } catch { throw .calendar(error) }
@@ -232,6 +236,11 @@ public struct CalendarStore: Sendable {
         _ body: (inout ICalendar) throws(Failure) -> T
     ) async throws(CalendarStoreFailure<Failure>) -> T {
         do {
+            if database != nil {
+                return try await databaseCalendar().update(
+                    exporterFor: { c throws in try Boxed<Failure>.exporting { try exporterFor(c) } }
+                ) { c throws in try Boxed.run { () throws(Failure) in try body(&c) } }
+            }
             switch location {
             case .file(let url):
                 return try CalendarFile.update(url, options: options, exporterFor: { c throws in try Boxed<Failure>.exporting { try exporterFor(c) } },
@@ -266,10 +275,12 @@ public struct CalendarStore: Sendable {
     func databaseCalendar() throws(CalendarStoreError) -> DatabaseCalendar {
         // Looked at before it is opened, which makes an SQLite file.
         let newFile: URL? = if self.database == nil, case .database(let url) = location, !exists { url } else { nil }
-        guard let database = try calendarDatabase() else {
-            throw CalendarStoreError(.invalidLocation, "\(location) is not a database")
-        }
-        return DatabaseCalendar(storage: database, place: location.description, options: options, newFile: newFile)
+        guard isDatabase else { throw CalendarStoreError(.invalidLocation, "\(location) is not a database") }
+        let store = self
+        return DatabaseCalendar(open: { () throws(CalendarStoreError) in
+            guard let database = try store.calendarDatabase() else { throw CalendarStoreError(.invalidLocation, "\(store.location) is not a database") }
+            return database
+        }, place: location.description, options: options, newFile: newFile)
     }
 
     /// The store of a collection, as this store is set up.

@@ -45,8 +45,10 @@ extension PostgresBookStorage {
             guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(), ["postgres", "postgresql"].contains(scheme) else {
                 throw CalendarStoreError(.invalidLocation, "not a postgres:// URL", suggestion: "write postgres://USER@HOST:PORT/DATABASE")
             }
+            // Said without its password, nor its settings (a `password=` among them).
             var shown = components
             shown.password = nil
+            shown.query = nil
             let safe = shown.string ?? "postgres://…"
             guard let host = components.host, !host.isEmpty else {
                 throw CalendarStoreError(.invalidLocation, "\(safe) names no host", suggestion: "write postgres://USER@HOST:PORT/DATABASE")

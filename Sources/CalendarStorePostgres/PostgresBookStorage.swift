@@ -364,15 +364,17 @@ public struct PostgresBookStorage: CalendarDatabase {
                 }
                 let ours: Set<String> = ["schema_version", "record", "revision", "commit", "owed_message", "calendar_header", "calendar_component"]
                 var version = 0
-                if tables.contains("schema_version"), Set(tables).isSubset(of: ours) {
+                if tables.contains("schema_version") {
+                    // Read first: a newer Horari's schema may hold tables this one does not know.
                     for try await value in try await connection.query("SELECT version FROM \(unescaped: quoted).schema_version", logger: logger).decode(Int32.self) {
                         version = Int(value)
                     }
-                    if version > Self.schemaVersion {
-                        throw CalendarStoreError(.newerSchema, "\(place) was written by a newer Horari (schema version \(version); this one knows \(Self.schemaVersion)); nothing was changed",
-                                                 suggestion: "use that version, or a newer one")
-                    }
-                } else if !tables.isEmpty {
+                }
+                if version > Self.schemaVersion {
+                    throw CalendarStoreError(.newerSchema, "\(place) was written by a newer Horari (schema version \(version); this one knows \(Self.schemaVersion)); nothing was changed",
+                                             suggestion: "use that version, or a newer one")
+                }
+                if version == 0 && !tables.isEmpty || !Set(tables).isSubset(of: ours) {
                     throw CalendarStoreError(.notADatabase, "\(place) holds tables of another program (\(tables.prefix(3).joined(separator: ", "))), not a Horari book; nothing was changed",
                                              suggestion: "name another schema for the book")
                 }
@@ -418,7 +420,7 @@ public struct PostgresBookStorage: CalendarDatabase {
     /// connection as long as it is asked to: the deadline is what ends it.)
     private func run<T: Sendable>(_ doing: String, _ body: @escaping @Sendable () async throws -> T) async throws(CalendarStoreError) -> T {
         // The server's own limits (transactionLimits) end a statement first; this is the backstop.
-        try await Self.within(waitingAtMost + .seconds(5), place: place, doing: doing, body)
+        return try await Self.within(waitingAtMost + .seconds(5), place: place, doing: doing, body)
     }
 
     /// `body` within `limit`, its errors as one line each.

@@ -142,6 +142,7 @@ struct PostgresBookStorageTests {
             }
             _ = try await PostgresBookStorage.open(client: client, schema: "future")
             try await client.query("UPDATE future.schema_version SET version = 99")
+            try await client.query("CREATE TABLE future.shiny_new_table (id integer)")
             do {
                 _ = try await PostgresBookStorage.open(client: client, schema: "future")
                 Issue.record("a newer Horari's schema was opened")
@@ -203,6 +204,47 @@ struct PostgresBookStorageTests {
         }
     }
 
+    @Test("a connection cut in the middle of a commit: cut before the COMMIT reaches the server, nothing is changed and the desk says so; cut after, the change stands once and the desk says booked",
+          arguments: ["before", "after"])
+    func cutMidCommit(_ mode: String) async throws {
+        let cluster = try PostgresCluster()
+        defer { cluster.stop() }
+        try await Self.withClient(cluster) { client in
+            let direct = try await PostgresBookStorage.open(client: client)
+            _ = try await BookStore(direct, newBookZone: "Europe/Madrid").change { $0 = try Gym.book() }
+        }
+        let proxy = try CutProxy(upstream: cluster.port, mode: mode)
+        defer { proxy.stop() }
+        var answer: Result<String, any Error> = .success("")
+        try await PostgresBookStorage.withStorage(url: "postgres://\(cluster.user)@127.0.0.1:\(proxy.port)/postgres") { storage in
+            let store = BookStore(storage, newBookZone: "Europe/Madrid")
+            do {
+                let told = try await store.changeTelling(gym: nil) { book in
+                    try book.book(member: "m3", classID: "yoga", on: try Gym.monday, now: Gym.now)
+                }
+                answer = .success("\(told.result)")
+            } catch {
+                answer = .failure(error)
+            }
+        }
+        #expect(proxy.hasCut, "the proxy never cut a commit")
+        try await Self.withClient(cluster) { client in
+            let direct = try await PostgresBookStorage.open(client: client)
+            let book = try await BookStore(direct, newBookZone: "Europe/Madrid").book()
+            let booked = try book.roster(classID: "yoga", on: try Gym.monday).confirmed.contains("m3")
+            let owed = try await direct.owedMessages()
+            switch (mode, answer) {
+            case ("before", .failure(let error)):
+                #expect(!booked && owed.isEmpty, "a commit cut before its COMMIT left m3 booked (\(booked)) or \(owed.count) messages owed")
+                #expect("\(error)".contains("not made: nothing was changed"), "\(error)")
+            case ("after", .success):
+                #expect(booked && owed.count == 1, "a commit whose answer was lost: m3 booked \(booked), \(owed.count) messages owed, not 1")
+            default:
+                Issue.record("cut \(mode) the COMMIT, the desk was told \(answer)")
+            }
+        }
+    }
+
     @Test("records come back in key order whatever the database's collation: the same book as SQLite's for mixed-case and numbered IDs")
     func keyOrder() async throws {
         let cluster = try PostgresCluster()
@@ -242,6 +284,53 @@ final class SilentServer: @unchecked Sendable {
         }
     }
     func close() { _ = Glibc.close(fd) }
+}
+
+/// Support/cut_proxy.py, run by python3: a proxy in front of the cluster
+/// that cuts the first commit's connection `before` or `after` its COMMIT.
+final class CutProxy: @unchecked Sendable {
+    let process = Process()
+    let port: Int
+    private let output: FileHandle
+    private let outputURL: URL
+
+    init(upstream: Int, mode: String) throws {
+        outputURL = FileManager.default.temporaryDirectory.appendingPathComponent("horari-cut-proxy-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+        output = try FileHandle(forWritingTo: outputURL)
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Support/cut_proxy.py").path, "\(upstream)", mode]
+        process.standardOutput = output
+        try process.run()
+        let deadline = Date().addingTimeInterval(20)
+        while true {
+            if let first = try String(contentsOf: outputURL, encoding: .utf8).split(separator: "\n").first, let port = Int(first) {
+                self.port = port
+                return
+            }
+            guard process.isRunning, Date() < deadline else {
+                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+                process.waitUntilExit()
+                try? output.close()
+                throw PostgresCluster.Failure(description: "the cut proxy did not start")
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+    }
+
+    /// Whether it cut a commit (it says `cut`).
+    var hasCut: Bool { ((try? String(contentsOf: outputURL, encoding: .utf8)) ?? "").split(separator: "\n").contains("cut") }
+
+    /// Stops it by its process ID (SIGKILL: a child of the test runner
+    /// inherits its blocked signals, SIGTERM among them).
+    func stop() {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        try? output.close()
+        try? FileManager.default.removeItem(at: outputURL)
+    }
 }
 
 /// A number that counts up, shared by tasks.

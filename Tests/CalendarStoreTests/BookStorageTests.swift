@@ -44,6 +44,15 @@ struct BookStorageTests {
         #expect(failed.contains("an answer lost after the commit is not a change made twice"), "\(failures)")
     }
 
+    @Test("a CalendarDatabase is checked for the calendar's text too; the suite catches one that loses components or writes on a stale revision")
+    func suiteChecksCalendarText() async {
+        let calendarChecks = ["the calendar's text commits with the book, byte for byte and in order", "a stale commit leaves the calendar's text as it was"]
+        #expect(Set(calendarChecks).isSubset(of: BookStorageConformance { MemoryBookStorage() }.checks.map(\.name)))
+        #expect(Set(calendarChecks).isDisjoint(with: BookStorageConformance { LastWriteWins() }.checks.map(\.name)), "a bare BookStorage was given the calendar's checks")
+        let failures = await BookStorageConformance { CarelessCalendar() }.run()
+        #expect(Set(failures.map(\.check)) == Set(calendarChecks), "\(failures)")
+    }
+
     @Test("the test gym with sessions, bookings, a waitlist, a closure and policies reads back the same from SQLite, and a booking writes only its roster")
     func richBook() async throws {
         let folder = try Self.scratch()
@@ -292,6 +301,25 @@ final class LastWriteWins: BookStorage {
         return try await inner.commit(forced)
     }
     func hasCommitted(_ commitID: String) async throws -> Bool { false }
+    func owedMessages() async throws -> [OwedMessage] { try await inner.owedMessages() }
+    func markDelivered(_ messageIDs: [String]) async throws { try await inner.markDelivered(messageIDs) }
+}
+
+/// A database that keeps the book right and the calendar's text wrong: it
+/// drops a component without a UID, and takes a stale commit's text.
+final class CarelessCalendar: CalendarDatabase {
+    private let inner = MemoryBookStorage()
+    private let text = Locked<CalendarText?>(nil)
+    func load() async throws -> BookSnapshot { try await inner.load() }
+    func loadCalendar() async throws -> StoredCalendar { StoredCalendar(snapshot: try await inner.load(), text: text.withLock { $0 }) }
+    func commit(_ commit: BookCommit, calendar: CalendarText?) async throws -> Bool {
+        if var calendar {
+            calendar.components.removeAll { $0.uid == nil }
+            text.withLock { $0 = calendar }
+        }
+        return try await inner.commit(commit)
+    }
+    func hasCommitted(_ commitID: String) async throws -> Bool { try await inner.hasCommitted(commitID) }
     func owedMessages() async throws -> [OwedMessage] { try await inner.owedMessages() }
     func markDelivered(_ messageIDs: [String]) async throws { try await inner.markDelivered(messageIDs) }
 }

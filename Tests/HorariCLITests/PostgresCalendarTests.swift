@@ -92,6 +92,14 @@ struct PostgresCalendarTests {
         #expect(hostless.status != 0 && hostless.stderr.contains("postgres://desk@127.0.0.1:5432/gym"), "\(hostless)")
         let other = try runner.run(["month", "--calendar", "mysql://desk:s3cret@127.0.0.1/gym"])
         #expect(other.status != 0 && other.stderr.contains("postgres://") && !other.stderr.contains("s3cret"), "\(other)")
+        // A password Foundation cannot read as a URL, a password= setting, a URL where a file is written: never said.
+        for arguments in [["month", "--calendar", "postgres://desk:p#s3cret@127.0.0.1/gym"], ["month", "--calendar", "postgres://desk:p/s3cret@127.0.0.1/gym"],
+                          ["month", "--calendar", "postgres://desk@127.0.0.1:\(port)/gym?password=s3cret"],
+                          ["export", "$WORK/gym.ics", "--out", "postgres://desk:s3cret@127.0.0.1/gym"], ["sample", "--write", "postgres://desk:p#s3cret@127.0.0.1/gym"]] {
+            let refused = try runner.run(arguments)
+            #expect(refused.status != 0 && !refused.stderr.isEmpty && !(refused.stderr + refused.stdout).contains("s3cret"), "\(arguments): \(refused)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: runner.work.appendingPathComponent("postgres:").path), "a URL was written as a path")
     }
 }
 #endif

@@ -156,6 +156,15 @@ public struct BookStore<Storage: BookStorage>: Sendable {
         return .store(CalendarStoreError(.io, "the book's store failed (\(describe(error))); nothing was changed"))
     }
 
+    /// A commit that failed, which the store then said it did not make
+    /// (``BookStorage/hasCommitted(_:)``): the error's code, and a message
+    /// that says so, whatever the error guessed (a connection lost mid-commit
+    /// cannot tell by itself).
+    static func notMade(_ error: CalendarStoreError) -> CalendarStoreError {
+        let said = error.message.components(separatedBy: "; ").first ?? error.message
+        return CalendarStoreError(error.code, status: error.status, "\(said); the store says the change was not made: nothing was changed", suggestion: "try again")
+    }
+
     private func read(_ snapshot: BookSnapshot) throws(SchedulingStoreError) -> SchedulingBook {
         do { return try BookRecords.book(from: snapshot.records, newZone: newBookZone) } catch {
             throw .store(CalendarStoreError(.badResponse, "the store's records do not make a book (\(Self.describe(error))); nothing was changed"))
@@ -259,6 +268,7 @@ public struct BookStore<Storage: BookStorage>: Sendable {
                     throw .store(CalendarStoreError(.transport, "the store did not answer whether the change was made (\(Self.describe(error))); look before trying again"))
                 }
                 if landed { return result }
+                if let error = error as? CalendarStoreError { throw .store(Self.notMade(error)) }
                 throw Self.storageFailure(error)
             }
             if made { return result }

@@ -21,8 +21,9 @@ import SchedulingICalendar
 
 /// A calendar in a database: the book's records and the calendar's other components.
 struct DatabaseCalendar: Sendable {
-    /// The database.
-    let storage: any CalendarDatabase
+    /// Opens the database, for one call: an SQLite file's pool is closed
+    /// when the call ends, before a refused first change removes the file.
+    let open: @Sendable () throws(CalendarStoreError) -> any CalendarDatabase
     /// How messages name it (no password).
     let place: String
     let options: ImportOptions
@@ -31,7 +32,7 @@ struct DatabaseCalendar: Sendable {
 
     /// The calendar, with the book written into it.
     func load() async throws -> ImportResult {
-        try compose(try await storage.loadCalendar())
+        try compose(try await open().loadCalendar())
     }
 
     /// The calendar a snapshot and the calendar's text make.
@@ -79,6 +80,7 @@ struct DatabaseCalendar: Sendable {
     /// ``update(exporterFor:owing:_:)``, on a database made if missing.
     private func make<T>(exporterFor: (ICalendar) throws -> ICalendarExporter, owing: ((T, ICalendar, _ commitID: String) -> [OwedMessage])?,
                          _ body: (inout ICalendar) throws -> T) async throws -> T {
+        let storage = try open()
         for attempt in 0..<200 {
             let read = try await storage.loadCalendar()
             var calendar = try compose(read).calendar
@@ -117,7 +119,19 @@ struct DatabaseCalendar: Sendable {
                 && held.filter { plain($0.uid) }.map(\.text) == part.components.filter { plain($0.uid) }.map(\.text)
             if writes.isEmpty, owed.isEmpty, sameText { return result }
             let change = BookCommit(id: commitID, basedOn: read.snapshot.revision, writes: writes, owed: owed)
-            if try await storage.commit(change, calendar: sameText ? nil : part) { return result }
+            let made: Bool
+            do {
+                made = try await storage.commit(change, calendar: sameText ? nil : part)
+            } catch {
+                // As BookStore does: a commit whose answer was lost may have been made; ask.
+                if error is CancellationError { throw error }
+                if let error = error as? CalendarStoreError, error.code == .busy || error.code == .cancelled { throw error }
+                guard let landed = try? await storage.hasCommitted(commitID) else { throw error }
+                if landed { return result }
+                if let error = error as? CalendarStoreError { throw BookStore<SomeCalendarDatabase>.notMade(error) }
+                throw error
+            }
+            if made { return result }
             if Task.isCancelled { throw CalendarStoreError(.cancelled, "cancelled while other changes were committed first; nothing was changed") }
             await BookStore<SomeCalendarDatabase>.pause(afterLosing: attempt)
         }

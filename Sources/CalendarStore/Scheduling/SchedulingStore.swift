@@ -312,13 +312,14 @@ public struct SchedulingStore: Sendable {
     /// ``changeOccurrence(of:on:members:_:)``, in this call's turn.
     private func changeOne<T: Sendable>(of classID: String, on date: LocalDate, members: [String],
                                         _ body: (inout SchedulingBook) throws -> T) async throws(SchedulingStoreError) -> T {
+        if store.isDatabase {
+            return try await changeInDatabase(scope: .occurrence(classID: classID, date: date, members: members), body, owing: nil)
+        }
         switch store.location {
         case .file(let url) where store.exists:
             if let done = try await changeOccurrence(of: classID, on: date, members: members, inFile: url, body) { return done }
         case .collection:
             if let done = try await changeOccurrenceOnCollection(of: classID, on: date, members: members, body) { return done }
-        case .database, .server:
-            return try await changeInDatabase(scope: .occurrence(classID: classID, date: date, members: members), body, owing: nil)
         default:
             break
         }
