@@ -81,7 +81,7 @@ struct Expand: AsyncParsableCommand {
             }
             // One answer per request, written at once (unbuffered): a client
             // may wait for each line before sending the next request.
-            FileHandle.standardOutput.write(try encoder.encode(answer) + Data("\n".utf8))
+            writeToStandardOutput(try encoder.encode(answer) + Data("\n".utf8))
         }
     }
 }
@@ -158,6 +158,15 @@ struct ExpandAnswer: Encodable {
 }
 
 /// A failure reported to the user on stderr with exit code 1.
+/// Writes to standard output. A reader that went away (`horari export … |
+/// head`) ends the command quietly with 141, as SIGPIPE does in a shell:
+/// Foundation's `write(_:)` traps on the error instead, and once a
+/// PostgreSQL pool has run, SwiftNIO has set SIGPIPE aside for the whole
+/// process, so the error is what a closed pipe gives.
+func writeToStandardOutput(_ data: Data) {
+    do { try FileHandle.standardOutput.write(contentsOf: data) } catch { Foundation.exit(141) }
+}
+
 struct CLIError: Error, CustomStringConvertible {
     var description: String
     init(_ message: String) { description = message }

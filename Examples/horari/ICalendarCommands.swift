@@ -14,6 +14,12 @@ import SchedulingICalendar
 /// `detail` how much of each item to keep (`.schedule` only for read-only commands).
 func loadCalendar(_ path: String, strict: Bool = false, quiet: Bool = false, libical: Bool = ImportOptions.libicalIsAvailable,
                   detail: ImportOptions.ItemDetail = .complete) throws -> ImportResult {
+    // A URL is not a file to read here: said without its password, never read as a path.
+    if path.contains("://") {
+        let named: String
+        do { named = try CalendarLocation(path).description } catch { throw CLIError(error.description) }
+        throw CLIError("\(named) is a URL, and this reads an .ics file; write the calendar to one first (`horari export \(named) --out FILE`)")
+    }
     let result: ImportResult
     let progress = ProgressLine(file: path)
     let name = URL(fileURLWithPath: path).lastPathComponent
@@ -56,7 +62,7 @@ struct Validate: AsyncParsableCommand {
     @Argument(help: "The .ics file (default: --calendar, else the default calendar).")
     var file: String?
 
-    @Option(help: "The calendar, instead of FILE: a file, a folder of one .ics per event, or a CalDAV collection's https:// URL (default: $XDG_DATA_HOME/horari/calendar.ics, else ~/.local/share/horari/calendar.ics).")
+    @Option(help: "The calendar, instead of FILE: a file, a folder of one .ics per event, a CalDAV collection's https:// URL, an SQLite database (gym.sqlite) or a postgres://USER@HOST:PORT/DB URL (default: $XDG_DATA_HOME/horari/calendar.ics, else ~/.local/share/horari/calendar.ics).")
     var calendar: String?
 
     @Flag(help: "Treat warnings as errors (notes still pass).")
@@ -70,7 +76,8 @@ struct Validate: AsyncParsableCommand {
 
     func run() async throws {
         let place = try calendarPlace(file: self.file, option: calendar)
-        let file = self.file ?? place.path
+        // A server is named as its place says it: never with the password the argument held.
+        let file = if case .server = place.location { place.path } else { self.file ?? place.path }
         // libical always reads the file here: its findings are what validation is for
         // (a build without the LibICal trait says, as a warning, that they did not run).
         let result = try await loadExistingCalendar(place, quiet: true, libical: true)
@@ -209,7 +216,7 @@ struct Import: AsyncParsableCommand {
     @Argument(help: "The .ics file to import.")
     var file: String
 
-    @Option(help: "The calendar to merge into, created when missing: a file, a folder of one .ics per event, or a CalDAV collection's https:// URL (default: $XDG_DATA_HOME/horari/calendar.ics, else ~/.local/share/horari/calendar.ics).")
+    @Option(help: "The calendar to merge into, created when missing: a file, a folder of one .ics per event, a CalDAV collection's https:// URL, an SQLite database (gym.sqlite) or a postgres://USER@HOST:PORT/DB URL (default: $XDG_DATA_HOME/horari/calendar.ics, else ~/.local/share/horari/calendar.ics).")
     var into: String?
 
     @Option(help: "The zone a new calendar keeps (default: the file's X-WR-TIMEZONE, else the system's).")
@@ -324,7 +331,7 @@ struct Import: AsyncParsableCommand {
         let differing = left.filter { !$0.sameAsBook }
         if !differing.isEmpty {
             let names = differing.prefix(5).map(\.uid).joined(separator: ", ") + (differing.count > 5 ? ", …" : "")
-            print("left \(differing.count) record\(differing.count == 1 ? "" : "s") of the book as \(target.name) has \(differing.count == 1 ? "it" : "them") (\(names)): "
+            print("left \(differing.count) record\(differing.count == 1 ? "" : "s") of the file out of \(target.name)'s book, which keeps its own (\(names)): "
                   + "classes, sessions, rosters and people change only through horari's own commands, which check the rules and tell who is concerned")
         }
         for uid in report.conflicts { print("conflict (same SEQUENCE and timestamps, kept ours): \(uid)") }
@@ -437,7 +444,7 @@ struct Export: AsyncParsableCommand {
     @Argument(help: "The calendar: a file, a folder, or a CalDAV collection's URL (default: --calendar, else the default calendar).")
     var file: String?
 
-    @Option(help: "The calendar, instead of FILE: a file, a folder of one .ics per event, or a CalDAV collection's https:// URL (default: $XDG_DATA_HOME/horari/calendar.ics, else ~/.local/share/horari/calendar.ics).")
+    @Option(help: "The calendar, instead of FILE: a file, a folder of one .ics per event, a CalDAV collection's https:// URL, an SQLite database (gym.sqlite) or a postgres://USER@HOST:PORT/DB URL (default: $XDG_DATA_HOME/horari/calendar.ics, else ~/.local/share/horari/calendar.ics).")
     var calendar: String?
 
     @Option(help: "Write here instead of standard output.")
@@ -492,7 +499,7 @@ struct Export: AsyncParsableCommand {
             }
         } else {
             progress.finish()
-            exporter.export(calendar) { FileHandle.standardOutput.write(Data($0)) }
+            exporter.export(calendar) { writeToStandardOutput(Data($0)) }
         }
     }
 }

@@ -40,7 +40,7 @@ struct Occurrences: AsyncParsableCommand {
     @Argument(help: "The .ics file (default: --calendar, else the default calendar).")
     var file: String?
 
-    @Option(help: "The calendar, instead of FILE: a file, a folder of one .ics per event, or a CalDAV collection's https:// URL (default: $XDG_DATA_HOME/horari/calendar.ics, else ~/.local/share/horari/calendar.ics).")
+    @Option(help: "The calendar, instead of FILE: a file, a folder of one .ics per event, a CalDAV collection's https:// URL, an SQLite database (gym.sqlite) or a postgres://USER@HOST:PORT/DB URL (default: $XDG_DATA_HOME/horari/calendar.ics, else ~/.local/share/horari/calendar.ics).")
     var calendar: String?
 
     @Option(help: "The start of the window: YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS.")

@@ -102,7 +102,7 @@ struct Sample: AsyncParsableCommand {
         out += "\n" + legend(mview, schedule: schedule, zone: zone, today: day, painter: painter) + "\n"
         out += comingUp(from: day, schedule: schedule, book: book, clock: try Clock(named: zoneName), names: names, painter: painter)
         out += "\nSave it to try the other commands:  horari sample --write gym.ics\n"
-        FileHandle.standardOutput.write(Data(out.utf8))
+        writeToStandardOutput(Data(out.utf8))
     }
 
     /// One swatch per coloured item in the month, then what red and reverse video mean.

@@ -9,7 +9,7 @@ import SchedulingICalendar
 /// The options every command that reads or changes a calendar file takes:
 /// the file, the clock, and the time the request is made.
 struct BookOptions: ParsableArguments {
-    @Option(help: "The calendar: a file, a folder of one .ics per event, or a CalDAV collection's https:// URL (default: $XDG_DATA_HOME/horari/calendar.ics, else ~/.local/share/horari/calendar.ics).")
+    @Option(help: "The calendar: a file, a folder of one .ics per event, a CalDAV collection's https:// URL, an SQLite database (gym.sqlite) or a postgres://USER@HOST:PORT/DB URL (default: $XDG_DATA_HOME/horari/calendar.ics, else ~/.local/share/horari/calendar.ics).")
     var calendar: String?
 
     @Option(help: "The time of the request, 'YYYY-MM-DD HH:MM' on the calendar's clock (default: now; for scripts and tests).")

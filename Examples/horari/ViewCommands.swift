@@ -7,7 +7,7 @@ import SchedulingICalendar
 
 /// The options every view command takes.
 struct ViewOptions: ParsableArguments {
-    @Option(help: "The calendar: a file, a folder of one .ics per event, or a CalDAV collection's https:// URL (default: $XDG_DATA_HOME/horari/calendar.ics, else ~/.local/share/horari/calendar.ics).")
+    @Option(help: "The calendar: a file, a folder of one .ics per event, a CalDAV collection's https:// URL, an SQLite database (gym.sqlite) or a postgres://USER@HOST:PORT/DB URL (default: $XDG_DATA_HOME/horari/calendar.ics, else ~/.local/share/horari/calendar.ics).")
     var calendar: String?
 
     @Option(help: "The first day of the week: monday … sunday (default: the locale's; Sunday in the C locale, as ncal).")
@@ -101,8 +101,8 @@ extension ShortIDs {
 func printJSON<T: Encodable>(_ value: T, command: String, timeZone: String) throws {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    FileHandle.standardOutput.write(try encoder.encode(JSONDocument(command: command, timeZone: timeZone, body: value)))
-    FileHandle.standardOutput.write(Data("\n".utf8))
+    writeToStandardOutput(try encoder.encode(JSONDocument(command: command, timeZone: timeZone, body: value)))
+    writeToStandardOutput(Data("\n".utf8))
 }
 
 /// The envelope of every `--format json` output; the body's keys sit beside

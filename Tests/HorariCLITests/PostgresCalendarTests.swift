@@ -75,6 +75,15 @@ struct PostgresCalendarTests {
         }
         let again = try runner.run(["import", "$WORK/back.ics", "--into", url])
         #expect(again.status == 0 && again.stdout.contains("updated 0,"), "\(again.stdout)\(again.stderr)")
+
+        // The URL with a password (trust login ignores it): validate names the place without it.
+        let withPassword = url.replacingOccurrences(of: "://\(cluster.user)@", with: "://\(cluster.user):s3cret@")
+        let validated = try runner.run(["validate", withPassword])
+        #expect(validated.status == 0 && !(validated.stdout + validated.stderr).contains("s3cret") && validated.stdout.contains(url), "\(validated)")
+        // A reader that goes away: the ending a shell gives a closed pipe (141), not a crash, though
+        // SwiftNIO has set SIGPIPE aside for the process.
+        let piped = try runner.run([], shell: "{ '\(CLIRunner.binary.path)' export '\(url)'; echo \"status $?\" >&2; } | true")
+        #expect(piped.stderr.hasSuffix("status 141\n") && !piped.stderr.contains("crashed"), "\(piped.stderr)")
     }
 
     @Test("a server that is not there, a password in the URL, a URL without a host: one line each, exit 1 or 2, the password never shown")
@@ -99,6 +108,8 @@ struct PostgresCalendarTests {
             let refused = try runner.run(arguments)
             #expect(refused.status != 0 && !refused.stderr.isEmpty && !(refused.stderr + refused.stdout).contains("s3cret"), "\(arguments): \(refused)")
         }
+        let source = try runner.run(["import", "postgres://desk:s3cret@127.0.0.1:\(port)/gym", "--into", "$WORK/gym.sqlite"])
+        #expect(source.status == 1 && source.stderr.contains("is a URL, and this reads an .ics file") && !source.stderr.contains("s3cret"), "\(source)")
         #expect(!FileManager.default.fileExists(atPath: runner.work.appendingPathComponent("postgres:").path), "a URL was written as a path")
     }
 }
