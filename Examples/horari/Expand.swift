@@ -158,13 +158,28 @@ struct ExpandAnswer: Encodable {
 }
 
 /// A failure reported to the user on stderr with exit code 1.
-/// Writes to standard output. A reader that went away (`horari export … |
-/// head`) ends the command quietly with 141, as SIGPIPE does in a shell:
-/// Foundation's `write(_:)` traps on the error instead, and once a
-/// PostgreSQL pool has run, SwiftNIO has set SIGPIPE aside for the whole
-/// process, so the error is what a closed pipe gives.
+/// Writes to standard output, as `FileHandle.standardOutput.write(_:)` did
+/// (straight to the descriptor, past `print`'s buffer). A reader that went
+/// away (`horari export … | head`) ends the command quietly with 141, as
+/// SIGPIPE does in a shell: Foundation's `write(_:)` traps on the error
+/// instead, and once a PostgreSQL pool has run, SwiftNIO has set SIGPIPE
+/// aside for the whole process, so the error is what a closed pipe gives.
 func writeToStandardOutput(_ data: Data) {
-    do { try FileHandle.standardOutput.write(contentsOf: data) } catch { Foundation.exit(141) }
+    data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+        guard let base = bytes.baseAddress else { return }
+        var written = 0
+        while written < bytes.count {
+            let n = write(STDOUT_FILENO, base + written, bytes.count - written)
+            if n > 0 {
+                written += n
+            } else if n < 0, errno == EINTR {
+                continue
+            } else {
+                // EPIPE, or any other failure to write: nothing more can be said here.
+                Foundation.exit(141)
+            }
+        }
+    }
 }
 
 struct CLIError: Error, CustomStringConvertible {
