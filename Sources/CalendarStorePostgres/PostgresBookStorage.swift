@@ -167,25 +167,32 @@ public struct PostgresBookStorage: CalendarDatabase {
                 ORDER BY r.kind COLLATE "C", r.id COLLATE "C"
                 """
         } else {
-            query = """
-                SELECT rev.value, r.kind, r.id, r.version, r.body
-                FROM \(unescaped: quoted).revision rev
-                LEFT JOIN \(unescaped: quoted).record r ON true
-                ORDER BY r.kind COLLATE "C", r.id COLLATE "C"
-                """
+            query = allRecords
         }
-        return try await run("read") {
-            var revision: Int64 = 0
-            var records: [StoredRecord] = []
-            for try await (value, kind, id, version, body) in try await client.query(query, logger: logger)
-                .decode((Int64, String?, String?, Int64?, Data?).self) {
-                revision = value
-                if let kind, let id, let version, let body {
-                    records.append(StoredRecord(key: RecordKey(kind: kind, id: id), version: version, body: body))
-                }
+        return try await run("read") { try await Self.snapshot(of: try await client.query(query, logger: logger)) }
+    }
+
+    /// Every record with the revision, in key order by bytes: one statement, one snapshot.
+    private var allRecords: PostgresQuery {
+        """
+        SELECT rev.value, r.kind, r.id, r.version, r.body
+        FROM \(unescaped: quoted).revision rev
+        LEFT JOIN \(unescaped: quoted).record r ON true
+        ORDER BY r.kind COLLATE "C", r.id COLLATE "C"
+        """
+    }
+
+    /// The snapshot the rows of a `revision LEFT JOIN record` read make.
+    private static func snapshot(of rows: PostgresRowSequence) async throws -> BookSnapshot {
+        var revision: Int64 = 0
+        var records: [StoredRecord] = []
+        for try await (value, kind, id, version, body) in rows.decode((Int64, String?, String?, Int64?, Data?).self) {
+            revision = value
+            if let kind, let id, let version, let body {
+                records.append(StoredRecord(key: RecordKey(kind: kind, id: id), version: version, body: body))
             }
-            return BookSnapshot(revision: revision, records: records)
         }
+        return BookSnapshot(revision: revision, records: records)
     }
 
     /// Makes a commit, in one transaction holding the revision row, if the
@@ -251,25 +258,13 @@ public struct PostgresBookStorage: CalendarDatabase {
     /// The book's records and the calendar's text, read in one transaction
     /// (`REPEATABLE READ`: one snapshot for every statement).
     public func loadCalendar() async throws -> StoredCalendar {
-        let quoted = quoted, logger = logger, limits = transactionLimits
+        let quoted = quoted, logger = logger, limits = transactionLimits, allRecords = allRecords
         return try await run("read") {
             try await client.withConnection { connection in
                 try await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
                 do {
                     try await connection.query(limits, logger: logger)
-                    var revision: Int64 = 0
-                    var records: [StoredRecord] = []
-                    for try await (value, kind, id, version, body) in try await connection.query("""
-                        SELECT rev.value, r.kind, r.id, r.version, r.body
-                        FROM \(unescaped: quoted).revision rev
-                        LEFT JOIN \(unescaped: quoted).record r ON true
-                        ORDER BY r.kind COLLATE "C", r.id COLLATE "C"
-                        """, logger: logger).decode((Int64, String?, String?, Int64?, Data?).self) {
-                        revision = value
-                        if let kind, let id, let version, let body {
-                            records.append(StoredRecord(key: RecordKey(kind: kind, id: id), version: version, body: body))
-                        }
-                    }
+                    let snapshot = try await Self.snapshot(of: try await connection.query(allRecords, logger: logger))
                     var header: Data?
                     for try await text in try await connection.query("SELECT text FROM \(unescaped: quoted).calendar_header", logger: logger).decode(Data.self) {
                         header = text
@@ -282,7 +277,6 @@ public struct PostgresBookStorage: CalendarDatabase {
                         }
                     }
                     try await connection.query("COMMIT", logger: logger)
-                    let snapshot = BookSnapshot(revision: revision, records: records)
                     return StoredCalendar(snapshot: snapshot, text: header.map { CalendarText(header: $0, components: components) })
                 } catch {
                     _ = try? await connection.query("ROLLBACK", logger: logger)

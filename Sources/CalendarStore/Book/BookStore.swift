@@ -156,11 +156,30 @@ public struct BookStore<Storage: BookStorage>: Sendable {
         return .store(CalendarStoreError(.io, "the book's store failed (\(describe(error))); nothing was changed"))
     }
 
+    /// After a commit threw `error`: `nil` when the store says it was made
+    /// all the same (its answer was lost on the way back), else the failure
+    /// to report. A cancellation before it was sent and a lock not had in
+    /// time (`.busy`, `BookStorage.commit`'s contract) are certainly not
+    /// made and not asked about; anything else is asked
+    /// (``BookStorage/hasCommitted(_:)``) before it is said not to be made.
+    /// Shared by every change that commits: this store's and the database calendar's.
+    static func settle(_ error: any Error, commitID: String, in storage: some BookStorage) async -> CalendarStoreError? {
+        // Cancelled before it was sent (GRDB checks first): nothing was written.
+        if error is CancellationError { return CalendarStoreError(.cancelled, "cancelled; nothing was changed") }
+        if let error = error as? CalendarStoreError, error.code == .busy { return error }
+        guard let landed = try? await storage.hasCommitted(commitID) else {
+            return CalendarStoreError(.transport, "the store did not answer whether the change was made (\(describe(error))); look before trying again")
+        }
+        if landed { return nil }
+        if let error = error as? CalendarStoreError { return notMade(error) }
+        return CalendarStoreError(.io, "the book's store failed (\(describe(error))); nothing was changed")
+    }
+
     /// A commit that failed, which the store then said it did not make
     /// (``BookStorage/hasCommitted(_:)``): the error's code, and a message
     /// that says so, whatever the error guessed (a connection lost mid-commit
     /// cannot tell by itself).
-    static func notMade(_ error: CalendarStoreError) -> CalendarStoreError {
+    private static func notMade(_ error: CalendarStoreError) -> CalendarStoreError {
         let said = error.message.components(separatedBy: "; ").first ?? error.message
         return CalendarStoreError(error.code, status: error.status, "\(said); the store says the change was not made: nothing was changed", suggestion: "try again")
     }
@@ -259,17 +278,8 @@ public struct BookStore<Storage: BookStorage>: Sendable {
             do {
                 made = try await storage.commit(change)
             } catch {
-                // Cancelled before it was sent (GRDB checks first): nothing was written.
-                if error is CancellationError { throw Self.storageFailure(error) }
-                // A lock not had in time: certainly not made (BookStorage.commit's contract).
-                if let error = error as? CalendarStoreError, error.code == .busy { throw .store(error) }
-                // The answer may be lost after the commit was made: ask before saying it was not.
-                guard let landed = try? await storage.hasCommitted(commitID) else {
-                    throw .store(CalendarStoreError(.transport, "the store did not answer whether the change was made (\(Self.describe(error))); look before trying again"))
-                }
-                if landed { return result }
-                if let error = error as? CalendarStoreError { throw .store(Self.notMade(error)) }
-                throw Self.storageFailure(error)
+                if let failure = await Self.settle(error, commitID: commitID, in: storage) { throw .store(failure) }
+                return result
             }
             if made { return result }
             if Task.isCancelled { throw .store(CalendarStoreError(.cancelled, "cancelled while other changes were committed first; nothing was changed")) }

@@ -123,13 +123,9 @@ struct DatabaseCalendar: Sendable {
             do {
                 made = try await storage.commit(change, calendar: sameText ? nil : part)
             } catch {
-                // As BookStore does: a commit whose answer was lost may have been made; ask.
-                if error is CancellationError { throw error }
-                if let error = error as? CalendarStoreError, error.code == .busy || error.code == .cancelled { throw error }
-                guard let landed = try? await storage.hasCommitted(commitID) else { throw error }
-                if landed { return result }
-                if let error = error as? CalendarStoreError { throw BookStore<SomeCalendarDatabase>.notMade(error) }
-                throw error
+                // A commit whose answer was lost may have been made: settled as BookStore settles it.
+                if let failure = await BookStore<SomeCalendarDatabase>.settle(error, commitID: commitID, in: storage) { throw failure }
+                return result
             }
             if made { return result }
             if Task.isCancelled { throw CalendarStoreError(.cancelled, "cancelled while other changes were committed first; nothing was changed") }
