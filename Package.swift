@@ -63,9 +63,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        // SHA-256 for the cache's and a folder's file names: CryptoKit's API,
-        // CryptoKit itself on Apple platforms (BoringSSL, built from source, on Linux).
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         // `swift package generate-documentation` (the DocC catalogs in Sources/*/*.docc).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
         // SQLite, the book's embedded store (SQLiteBookStorage): Debian's libsqlite3-dev, the system's on Apple platforms.
@@ -93,7 +90,8 @@ let package = Package(
         // scheduling store, the gym's book on any of them (SchedulingStore).
         .target(name: "CalendarStore", dependencies: [
             "CalendarCore", "ICalendarKit", "CalendarScheduling", "SchedulingICalendar",
-            .product(name: "Crypto", package: "swift-crypto"),
+            // SHA-256 for the cache's and a folder's file names: CryptoKit on Apple platforms.
+            .target(name: "CLibCrypto", condition: .when(platforms: [.linux])),
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         // The protocol's guarantees as checks an app runs against its own BookStorage (any test framework).
@@ -120,6 +118,12 @@ let package = Package(
             dependencies: ["_CalendarTestSupport"],
             path: "Tests/Fixtures",
             resources: [.copy("ics"), .copy("fuzz"), .copy("dateutil_rrule_cases.json"), .copy("ciede2000_css_vs_red.json")]
+        ),
+        // OpenSSL's libcrypto (Debian's libssl-dev): SHA-256 on Linux, in CalendarStore's Digest only.
+        .systemLibrary(
+            name: "CLibCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl"])]
         ),
         .systemLibrary(
             name: "CLibICal",

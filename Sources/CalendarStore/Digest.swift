@@ -1,13 +1,20 @@
-internal import Crypto
+#if canImport(CryptoKit)
+internal import CryptoKit
+#else
+internal import CLibCrypto
+#endif
 
 /// SHA-256 in hexadecimal, for names that a `UID` or a server's `href`
 /// cannot steer: a resource's file or name is derived from a digest, never
 /// from the text as it stands.
 ///
-/// swift-crypto's `SHA256` (CryptoKit's API; CryptoKit itself on Apple
-/// platforms), in place of the library's own implementation it replaced
-/// (issue 30): a well-kept library rather than hand-written code, and the
-/// same names as before, so caches and folders written earlier are found.
+/// From the platform's own well-kept library: CryptoKit on Apple platforms,
+/// OpenSSL's libcrypto on Linux (Debian's `libssl-dev`, one `EVP_Digest`
+/// call). swift-crypto, which issue 30 chose, compiled BoringSSL from source
+/// in every build: about 100 s a build tree on this 2-core machine, in five
+/// of CI's trees, and in every Linux app's first build, for file names
+/// (`Docs/Platforms.md`). The digests are the same, so caches and folders
+/// written before are found; `FolderStoreTests` checks FIPS 180-4's vectors.
 enum Digest {
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
@@ -16,14 +23,32 @@ enum Digest {
     static func sha256Hex(_ bytes: some Sequence<UInt8>) -> String {
         var text: [UInt8] = []
         text.reserveCapacity(64)
-        for byte in SHA256.hash(data: Array(bytes)) {
+        for byte in sha256(Array(bytes)) {
             text.append(hexDigits[Int(byte >> 4)])
             text.append(hexDigits[Int(byte & 0x0f)])
         }
         return String(decoding: text, as: UTF8.self)
     }
-}
 
+    /// The 32 bytes of the SHA-256 of `bytes`.
+    private static func sha256(_ bytes: [UInt8]) -> [UInt8] {
+        #if canImport(CryptoKit)
+        return Array(SHA256.hash(data: bytes))
+        #else
+        var digest = [UInt8](repeating: 0, count: 32)
+        var length: UInt32 = 0
+        let done = bytes.withUnsafeBytes { input in
+            digest.withUnsafeMutableBufferPointer { output in
+                EVP_Digest(input.baseAddress, input.count, output.baseAddress, &length, EVP_sha256(), nil)
+            }
+        }
+        // EVP_Digest fails only when OpenSSL cannot allocate its context: out
+        // of memory, where Swift's own allocations stop the process as well.
+        precondition(done == 1 && length == 32, "OpenSSL's EVP_Digest could not run (out of memory)")
+        return digest
+        #endif
+    }
+}
 
 /// The name a resource is stored under, in a folder or a collection.
 enum ResourceName {
