@@ -12,18 +12,19 @@ PEERS := 'python-dateutil==2.9.0.post0' 'icalendar==7.3.0' 'recurring-ical-event
 CORPUS := $(VENV)/corpus
 CORPUS_SDISTS := 'icalendar==7.3.0' 'recurring-ical-events==3.8.2' 'khal==0.14.1' 'python-dateutil==2.9.0.post0'
 
-.PHONY: deps run test test-long test-pure examples test-thread test-address leak-check corpus fuzz-build fuzz build-check snippets docs conformance bench bench-quick clean
+.PHONY: deps run test test-long test-pure examples test-thread conformance-peers conformance-clients test-address leak-check corpus fuzz-build fuzz build-check snippets docs conformance bench bench-quick clean
 
 ## Install libical-dev (and pkg-config), SQLite's headers for GRDB
-## (libsqlite3-dev), and PostgreSQL 15's server for CalendarStorePostgres's tests
-## (postgresql-15: the tests make a cluster of their own in a temporary
-## folder), from Debian's packages when missing.
+## (libsqlite3-dev), OpenSSL's libcrypto for SHA-256 (libssl-dev), and
+## PostgreSQL 15's server for CalendarStorePostgres's tests (postgresql-15: the
+## tests make a cluster of their own in a temporary folder), from Debian's
+## packages when missing.
 POSTGRES_BIN := /usr/lib/postgresql/15/bin
 deps:
-	@if ! pkg-config --exists libical 2>/dev/null || [ ! -f /usr/include/sqlite3.h ] || [ ! -x $(POSTGRES_BIN)/initdb ]; then \
-		echo "Installing libical-dev, libsqlite3-dev, postgresql-15 and pkg-config with apt-get..."; \
+	@if ! pkg-config --exists libical libcrypto 2>/dev/null || [ ! -f /usr/include/sqlite3.h ] || [ ! -x $(POSTGRES_BIN)/initdb ]; then \
+		echo "Installing libical-dev, libsqlite3-dev, libssl-dev, postgresql-15 and pkg-config with apt-get..."; \
 		$(SUDO) apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libical-dev libsqlite3-dev postgresql-15 pkg-config >/dev/null; \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libical-dev libsqlite3-dev libssl-dev postgresql-15 pkg-config >/dev/null; \
 	fi
 
 ## The main job: this month of the sample gym calendar embedded in horari (a bare `horari`).
@@ -34,8 +35,14 @@ run: deps
 ## the long tests: `make test-long`) and the example apps. CalendarStorePostgres's
 ## tests start PostgreSQL 15 from POSTGRES_BIN (HORARI_POSTGRES_BIN: there, its
 ## absence fails them rather than skipping them).
+## (`swift test --skip-build`: the tests build-check built. A plain `swift test`
+## after `swift build --build-tests` runs the build plugins again and recompiled
+## horari and four test targets, 154 s of CI's run; `swift build --product X`
+## after it builds every module again without testability, 70 s more. So every
+## target here that needs the default tree's programs builds it as build-check
+## does, and finds them in .build/debug.)
 test: deps build-check examples
-	HORARI_POSTGRES_BIN=$(POSTGRES_BIN) $(SWIFT) test
+	HORARI_POSTGRES_BIN=$(POSTGRES_BIN) $(SWIFT) test --skip-build
 
 ## The long tests: those tagged `.long`, each many seconds in a debug build
 ## (the libical differential, the extents against occurrences), which a plain
@@ -50,42 +57,47 @@ test-long: deps
 	HORARI_LONG_TESTS=1 $(SWIFT) test $(addprefix --filter ,$(LONG_TESTS))
 
 ## Without libical (the `LibICal` trait off, as an iOS app builds Horari; CI
-## only): the library and its tests built with no C in .build/pure, and no
-## libical linked; the ICalendarKit, store and scheduling-glue tests run there
-## (the CLI's are left out: `horari validate` exists to run libical's checks);
-## the PortableICS example built both ways, printing the same occurrences for
-## its own and the corpus's Google and Outlook files; and the corpus read by
-## both builds of `horari` to the same occurrences (Conformance/trait_agreement.py).
-PURE := --disable-default-traits --build-path .build/pure
+## only), under ThreadSanitizer: one build tree (.build/tsan) for two of CI's
+## configurations, since the suites with threads (the scheduling actor, 1,000
+## concurrent bookings, the book's stores, the CalDAV transport) are the same
+## code either way. There:
+## - the library and its tests built with no C but SQLite's and libcrypto's,
+##   without a warning, and `horari` linking no libical;
+## - every suite but HorariCLITests (the CLI's are processes of their own, one
+##   thread each; they run plainly and under AddressSanitizer, and
+##   `horari validate` exists to run libical's checks);
+## - the PortableICS example built both ways, printing the same occurrences for
+##   its own and the corpus's Google and Outlook files; built with libical, it
+##   runs under ThreadSanitizer, so the importer's libical queue
+##   (LibICalChecker, the one piece of threads the trait adds) is checked on
+##   real files;
+## - the corpus read by both builds of `horari` to the same occurrences
+##   (Conformance/trait_agreement.py), the one without libical under
+##   ThreadSanitizer.
+## (TSan's `atexit_sleep_ms=0`: by default each process it watches sleeps a
+## second at exit, which made the corpus's 1,268 runs take 9.7 minutes instead
+## of 2.5.) `make test-thread` is the same target.
+PURE := --disable-default-traits
+TSAN := --sanitize=thread --build-path .build/tsan $(PURE)
+TSAN_ENV := TSAN_OPTIONS=atexit_sleep_ms=0
 test-pure: deps corpus
-	$(SWIFT) build $(PURE) --build-tests 2>&1 | tee .build/pure-build.log
-	@if grep -E '/(Sources|Tests)/.*warning:' .build/pure-build.log; then \
+	@mkdir -p .build
+	$(SWIFT) build $(TSAN) --build-tests 2>&1 | tee .build/tsan-build.log
+	@if grep -E '/(Sources|Tests)/.*warning:' .build/tsan-build.log; then \
 		echo "error: the build without libical has warnings"; exit 1; fi
-	@if ldd .build/pure/debug/horari | grep libical; then \
+	@if ldd .build/tsan/debug/horari | grep libical; then \
 		echo "error: horari built without the LibICal trait links libical"; exit 1; fi
-	HORARI_RADICALE_PYTHON=$(CURDIR)/$(VENV)/bin/python $(SWIFT) test $(PURE) --filter 'ICalendarKitTests|CalendarStoreTests|IntegrationTests'
+	HORARI_RADICALE_PYTHON=$(CURDIR)/$(VENV)/bin/python $(TSAN_ENV) $(SWIFT) test $(TSAN) --skip-build --disable-xctest --skip HorariCLITests
 	EXAMPLE_APPS=PortableICS EXAMPLE_SCRATCH=.build/pure-examples sh Examples/check_examples.sh "$(SWIFT)"
-	sh Examples/PortableICS/check_both_ways.sh "$(SWIFT)" $(CORPUS)
-	$(SWIFT) build --product horari
-	$(VENV)/bin/python Conformance/trait_agreement.py .build/debug/horari .build/pure/debug/horari $(CORPUS)
+	$(TSAN_ENV) sh Examples/PortableICS/check_both_ways.sh "$(SWIFT)" $(CORPUS)
+	$(SWIFT) build --build-tests
+	$(TSAN_ENV) $(VENV)/bin/python Conformance/trait_agreement.py .build/debug/horari .build/tsan/debug/horari $(CORPUS)
 
-## The example apps (Examples/TaskPlanner, TrainerApp, GymApp), each its own package
-## depending on the library by path: built from its own folder into one shared scratch
-## folder (.build/examples, so the library compiles once), run, and its output compared
-## with its expected-output.txt; each app's DocC article must quote its main.swift whole.
-examples: deps
-	sh Examples/check_examples.sh "$(SWIFT)"
+test-thread: test-pure
 
-## Every suite with threads in it under ThreadSanitizer (the scheduling actor,
-## 1,000 concurrent bookings, the importer's libical queue, the book's stores,
-## the CalDAV transport), in its own build folder, on the default traits but
-## PostgreSQL (SwiftNIO compiles in the default build tree only: NO_POSTGRES).
-## Left out: IntegrationTests and HorariCLITests, one thread each (the CLI's
-## are processes of their own), which took 650 of this run's 700 seconds and
-## checked no thread; they run plainly and under AddressSanitizer.
+## The sanitizers' and the release builds use the default traits but PostgreSQL:
+## SwiftNIO compiles in the default build tree only.
 NO_POSTGRES := --traits LibICal
-test-thread: deps
-	$(SWIFT) test --sanitize=thread --build-path .build/tsan --disable-xctest $(NO_POSTGRES) --skip 'IntegrationTests|HorariCLITests'
 
 ## The whole suite, the long tests too, under AddressSanitizer, with
 ## LeakSanitizer's check at exit, but for HorariCLITests (the CLI's golden
@@ -106,19 +118,25 @@ leak-check: deps corpus
 ## The README's and the DocC articles' Swift snippets, run in a scratch folder
 ## (every build already compiles them: Plugins/CompileDocSnippets).
 snippets: deps
-	$(SWIFT) run DocSnippets Examples/Samples/gym.ics
+	$(SWIFT) build --build-tests
+	$(SWIFT) run --skip-build DocSnippets Examples/Samples/gym.ics
 
 ## DocC archives for the seven library modules (swift-docc-plugin); any warning fails.
+DOC_TARGETS := CalendarCore ICalendarKit CalendarViews CalendarScheduling SchedulingICalendar CalendarStore CalendarStorePostgres
 docs: deps
 	@mkdir -p .build
-	@for t in CalendarCore ICalendarKit CalendarViews CalendarScheduling SchedulingICalendar CalendarStore CalendarStorePostgres; do \
-		for try in 1 2; do \
-			$(SWIFT) package generate-documentation --target $$t > .build/docc-$$t.log 2>&1 && break; \
-			if [ $$try = 1 ] && grep -q "Program crashed" .build/docc-$$t.log; then \
-				echo "$$t: swift-package itself crashed (a SwiftPM fault seen once in CI, not the docs'): once more"; continue; fi; \
-			cat .build/docc-$$t.log; exit 1; \
-		done; \
-		if grep -q "warning:" .build/docc-$$t.log; then grep -A4 "warning:" .build/docc-$$t.log; exit 1; fi; \
+	@rm -rf .build/plugins/Swift-DocC/outputs/*.doccarchive
+	@# One invocation for the seven: the plugin's own tool (snippet-extract, 14 s)
+	@# is built once, not seven times; each target's symbol graph is still built.
+	@for try in 1 2; do \
+		$(SWIFT) package generate-documentation $(addprefix --target ,$(DOC_TARGETS)) > .build/docc.log 2>&1 && break; \
+		if [ $$try = 1 ] && grep -q "Program crashed" .build/docc.log; then \
+			echo "swift-package itself crashed (a SwiftPM fault seen once in CI, not the docs'): once more"; continue; fi; \
+		cat .build/docc.log; exit 1; \
+	done
+	@if grep -q "warning:" .build/docc.log; then grep -A4 "warning:" .build/docc.log; exit 1; fi
+	@for t in $(DOC_TARGETS); do \
+		[ -d .build/plugins/Swift-DocC/outputs/$$t.doccarchive ] || { echo "error: no archive for $$t"; cat .build/docc.log; exit 1; }; \
 		echo "$$t: documentation built without warnings"; done
 
 build-check:
@@ -192,33 +210,44 @@ fuzz: fuzz-build corpus
 ## server, with the caldav package as a second client: Conformance/caldav_check.py; the
 ## GymApp example booking on it through SchedulingStore: Conformance/gymapp_radicale.py). The
 ## CalDAV client and store's own tests against Radicale run where HORARI_RADICALE_PYTHON is
-## set (a plain `swift test` skips them): in CI's `make test` and in test-pure, once each way.
+## set (a plain `swift test` skips them): in CI's `make test` and in test-pure (under ThreadSanitizer), once each way.
+## The checks that only read and compare run two at a time (the machine's two
+## cores; each is one process at a time, and they share no port or file),
+## in two lanes of about the same length (make -j2 --output-sync: each lane's
+## output whole, when it ends); the races, the kills and the README's tour,
+## whose timing is what they test, run alone after them.
+HORARI_RELEASE := .build/release/horari
 conformance: deps corpus
 	$(SWIFT) build -c release --product horari $(NO_POSTGRES)
-	$(VENV)/bin/python Conformance/dateutil_differential.py .build/release/horari --rules 3000
-	$(VENV)/bin/python Conformance/corpus_check.py .build/release/horari $(CORPUS)
-	$(VENV)/bin/python Conformance/alarms_check.py .build/release/horari $(CORPUS)
 	@command -v calcurse >/dev/null || { echo "Installing calcurse with apt-get..."; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq calcurse >/dev/null; }
 	@command -v ncal >/dev/null || { echo "Installing ncal with apt-get..."; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq ncal >/dev/null; }
-	sh Conformance/ncal_check.sh .build/release/horari
-	sh Conformance/booking_race.sh .build/release/horari $(VENV)/bin/python
-	sh Conformance/cli_failures.sh .build/release/horari
-	$(VENV)/bin/python Conformance/json_schema_check.py .build/release/horari
-	$(VENV)/bin/python Conformance/imip_check.py .build/release/horari
-	$(VENV)/bin/python Conformance/outbox_crash.py .build/release/horari
-	@# The same kills on PostgreSQL: the debug horari (make test's; the release one leaves SwiftNIO out).
-	$(SWIFT) build --product horari
-	$(VENV)/bin/python Conformance/outbox_crash.py .build/debug/horari --postgres-bin $(POSTGRES_BIN)
 	@command -v faketime >/dev/null || { echo "Installing faketime with apt-get..."; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq faketime >/dev/null; }
-	$(VENV)/bin/python Conformance/readme_tour.py .build/release/horari --khal $(VENV)/bin/khal
-	$(VENV)/bin/python Conformance/clients_check.py .build/release/horari Examples/Samples/gym.ics
-	$(VENV)/bin/python Conformance/caldav_check.py .build/release/horari Examples/Samples/gym.ics
-	$(VENV)/bin/python Conformance/freebusy_check.py .build/release/horari
+	$(MAKE) --no-print-directory -j2 --output-sync=target conformance-peers conformance-clients
+	sh Conformance/booking_race.sh $(HORARI_RELEASE) $(VENV)/bin/python
+	$(VENV)/bin/python Conformance/outbox_crash.py $(HORARI_RELEASE)
+	@# The same kills on PostgreSQL: the debug horari (make test's; the release one leaves SwiftNIO out).
+	$(SWIFT) build --build-tests
+	$(VENV)/bin/python Conformance/outbox_crash.py .build/debug/horari --postgres-bin $(POSTGRES_BIN)
+	$(VENV)/bin/python Conformance/readme_tour.py $(HORARI_RELEASE) --khal $(VENV)/bin/khal
 	cd Examples/GymApp && $(SWIFT) build --scratch-path $(CURDIR)/.build/examples
 	$(VENV)/bin/python Conformance/gymapp_radicale.py .build/examples/debug/GymApp
+
+# conformance's two lanes (after its build; not for use alone).
+conformance-peers:
+	$(VENV)/bin/python Conformance/corpus_check.py $(HORARI_RELEASE) $(CORPUS)
+	$(VENV)/bin/python Conformance/dateutil_differential.py $(HORARI_RELEASE) --rules 3000
+	$(VENV)/bin/python Conformance/alarms_check.py $(HORARI_RELEASE) $(CORPUS)
+	sh Conformance/cli_failures.sh $(HORARI_RELEASE)
+conformance-clients:
+	$(VENV)/bin/python Conformance/caldav_check.py $(HORARI_RELEASE) Examples/Samples/gym.ics
+	sh Conformance/ncal_check.sh $(HORARI_RELEASE)
+	$(VENV)/bin/python Conformance/clients_check.py $(HORARI_RELEASE) Examples/Samples/gym.ics
+	$(VENV)/bin/python Conformance/json_schema_check.py $(HORARI_RELEASE)
+	$(VENV)/bin/python Conformance/imip_check.py $(HORARI_RELEASE)
+	$(VENV)/bin/python Conformance/freebusy_check.py $(HORARI_RELEASE)
 
 ## Benchmarks (release build): one table, each figure beside its reference measured
 ## in the same run — libical in process and alone (Benchmarks/libical_ref.c), the
@@ -247,8 +276,9 @@ bench: deps corpus $(LIBICAL_REF)
 	$(PYTHON) Benchmarks/postgres_bench.py --desk .build/pg/release/_BookDesk --pg-bin $(POSTGRES_BIN)
 
 bench-quick: deps corpus $(LIBICAL_REF)
-	$(SWIFT) run -c release $(NO_POSTGRES) HorariBench --quick
+	$(SWIFT) build -c release --product HorariBench $(NO_POSTGRES)
 	$(SWIFT) build -c release --product horari $(NO_POSTGRES)
+	.build/release/HorariBench --quick
 	$(WHOLE_PROCESS) --quick
 
 clean:
