@@ -56,6 +56,13 @@ test-long: deps
 	@[ -n "$(LONG_TESTS)" ] || { echo "error: no test is tagged .long"; exit 1; }
 	HORARI_LONG_TESTS=1 $(SWIFT) test $(addprefix --filter ,$(LONG_TESTS))
 
+## The example apps (Examples/TaskPlanner, TrainerApp, GymApp), each its own package
+## depending on the library by path: built from its own folder into one shared scratch
+## folder (.build/examples, so the library compiles once), run, and its output compared
+## with its expected-output.txt; each app's DocC article must quote its main.swift whole.
+examples: deps
+	sh Examples/check_examples.sh "$(SWIFT)"
+
 ## Without libical (the `LibICal` trait off, as an iOS app builds Horari; CI
 ## only), under ThreadSanitizer: one build tree (.build/tsan) for two of CI's
 ## configurations, since the suites with threads (the scheduling actor, 1,000
@@ -69,8 +76,9 @@ test-long: deps
 ## - the PortableICS example built both ways, printing the same occurrences for
 ##   its own and the corpus's Google and Outlook files; built with libical, it
 ##   runs under ThreadSanitizer, so the importer's libical queue
-##   (LibICalChecker, the one piece of threads the trait adds) is checked on
-##   real files;
+##   (LibICalChecker) and lock (LibICal.serialized), what the trait adds to
+##   the threads, are checked on real files (one import at a time: concurrent
+##   imports with libical are no longer under TSan);
 ## - the corpus read by both builds of `horari` to the same occurrences
 ##   (Conformance/trait_agreement.py), the one without libical under
 ##   ThreadSanitizer.
@@ -95,8 +103,8 @@ test-pure: deps corpus
 
 test-thread: test-pure
 
-## The sanitizers' and the release builds use the default traits but PostgreSQL:
-## SwiftNIO compiles in the default build tree only.
+## AddressSanitizer's and the release builds use the default traits but PostgreSQL
+## (ThreadSanitizer's uses none): SwiftNIO compiles in the default build tree only.
 NO_POSTGRES := --traits LibICal
 
 ## The whole suite, the long tests too, under AddressSanitizer, with
@@ -211,11 +219,12 @@ fuzz: fuzz-build corpus
 ## GymApp example booking on it through SchedulingStore: Conformance/gymapp_radicale.py). The
 ## CalDAV client and store's own tests against Radicale run where HORARI_RADICALE_PYTHON is
 ## set (a plain `swift test` skips them): in CI's `make test` and in test-pure (under ThreadSanitizer), once each way.
-## The checks that only read and compare run two at a time (the machine's two
-## cores; each is one process at a time, and they share no port or file),
-## in two lanes of about the same length (make -j2 --output-sync: each lane's
-## output whole, when it ends); the races, the kills and the README's tour,
-## whose timing is what they test, run alone after them.
+## The checks that only read and compare, each one process at a time, run two
+## at a time (the machine's two cores; they share no port or file), in two
+## lanes of about the same length (make -j2 --output-sync: each lane's output
+## whole, when it ends). Alone after them: the corpus check (which runs a
+## process a core itself), and the races, the kills, the CalDAV faults and the
+## README's tour, whose timing is what they test.
 HORARI_RELEASE := .build/release/horari
 conformance: deps corpus
 	$(SWIFT) build -c release --product horari $(NO_POSTGRES)
@@ -226,6 +235,8 @@ conformance: deps corpus
 	@command -v faketime >/dev/null || { echo "Installing faketime with apt-get..."; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq faketime >/dev/null; }
 	$(MAKE) --no-print-directory -j2 --output-sync=target conformance-peers conformance-clients
+	$(VENV)/bin/python Conformance/corpus_check.py $(HORARI_RELEASE) $(CORPUS)
+	$(VENV)/bin/python Conformance/caldav_check.py $(HORARI_RELEASE) Examples/Samples/gym.ics
 	sh Conformance/booking_race.sh $(HORARI_RELEASE) $(VENV)/bin/python
 	$(VENV)/bin/python Conformance/outbox_crash.py $(HORARI_RELEASE)
 	@# The same kills on PostgreSQL: the debug horari (make test's; the release one leaves SwiftNIO out).
@@ -237,17 +248,15 @@ conformance: deps corpus
 
 # conformance's two lanes (after its build; not for use alone).
 conformance-peers:
-	$(VENV)/bin/python Conformance/corpus_check.py $(HORARI_RELEASE) $(CORPUS)
 	$(VENV)/bin/python Conformance/dateutil_differential.py $(HORARI_RELEASE) --rules 3000
 	$(VENV)/bin/python Conformance/alarms_check.py $(HORARI_RELEASE) $(CORPUS)
-	sh Conformance/cli_failures.sh $(HORARI_RELEASE)
-conformance-clients:
-	$(VENV)/bin/python Conformance/caldav_check.py $(HORARI_RELEASE) Examples/Samples/gym.ics
-	sh Conformance/ncal_check.sh $(HORARI_RELEASE)
-	$(VENV)/bin/python Conformance/clients_check.py $(HORARI_RELEASE) Examples/Samples/gym.ics
 	$(VENV)/bin/python Conformance/json_schema_check.py $(HORARI_RELEASE)
 	$(VENV)/bin/python Conformance/imip_check.py $(HORARI_RELEASE)
 	$(VENV)/bin/python Conformance/freebusy_check.py $(HORARI_RELEASE)
+conformance-clients:
+	sh Conformance/ncal_check.sh $(HORARI_RELEASE)
+	sh Conformance/cli_failures.sh $(HORARI_RELEASE)
+	$(VENV)/bin/python Conformance/clients_check.py $(HORARI_RELEASE) Examples/Samples/gym.ics
 
 ## Benchmarks (release build): one table, each figure beside its reference measured
 ## in the same run — libical in process and alone (Benchmarks/libical_ref.c), the

@@ -91,7 +91,7 @@ let package = Package(
         .target(name: "CalendarStore", dependencies: [
             "CalendarCore", "ICalendarKit", "CalendarScheduling", "SchedulingICalendar",
             // SHA-256 for the cache's and a folder's file names: CryptoKit on Apple platforms.
-            .target(name: "CLibCrypto", condition: .when(platforms: [.linux])),
+            .target(name: "CLibCrypto", condition: .when(platforms: [.linux, .android, .openbsd])),
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         // The protocol's guarantees as checks an app runs against its own BookStorage (any test framework).

@@ -8,8 +8,8 @@
 #
 # The build with libical is made under ThreadSanitizer, in a scratch folder of
 # its own (.build/tsan-examples): its import hands each component to libical
-# on a queue of its own (LibICalChecker), the one piece of threads the trait
-# adds, and the corpus is real work for it. A race ends the run with TSan's
+# on a queue of its own (LibICalChecker) behind one lock (LibICal.serialized),
+# what the trait adds to the threads, and the corpus is real work for it. A race ends the run with TSan's
 # exit code, 66. (Set TSAN_OPTIONS=atexit_sleep_ms=0, as make test-pure does,
 # or each run sleeps a second at its end.)
 #

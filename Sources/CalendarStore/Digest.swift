@@ -9,11 +9,11 @@ internal import CLibCrypto
 /// from the text as it stands.
 ///
 /// From the platform's own well-kept library: CryptoKit on Apple platforms,
-/// OpenSSL's libcrypto on Linux (Debian's `libssl-dev`, one `EVP_Digest`
+/// OpenSSL's libcrypto elsewhere (Debian's `libssl-dev`, one `EVP_Digest`
 /// call). swift-crypto, which issue 30 chose, compiled BoringSSL from source
-/// in every build: about 100 s a build tree on this 2-core machine, in five
-/// of CI's trees, and in every Linux app's first build, for file names
-/// (`Docs/Platforms.md`). The digests are the same, so caches and folders
+/// in every build: about 100 s a build tree on this 2-core machine, in four
+/// of CI's trees, and in the first build of every Linux app without
+/// PostgreSQL, for file names (`Docs/Platforms.md`). The digests are the same, so caches and folders
 /// written before are found; `FolderStoreTests` checks FIPS 180-4's vectors.
 enum Digest {
     private static let hexDigits = Array("0123456789abcdef".utf8)
