@@ -16,6 +16,10 @@ every .ics file of the corpus (the peers' test suites, `make corpus`):
    and shown without it (Docs/ICalendar.md, "Without libical"). Those files
    are counted and named, not failed.
 
+Either build may run under a sanitizer (`make test-pure` runs the one without
+libical under ThreadSanitizer): a sanitizer's report in any run fails that
+file, with the report's first lines, whatever its output.
+
 Exit status 0 when every file agrees (or differs only as 2 allows), 1 otherwise.
 
 Usage: trait_agreement.py HORARI_WITH_LIBICAL HORARI_WITHOUT CORPUS_DIR
@@ -32,8 +36,19 @@ GENERATED = re.compile(rb'"uid": "horari-[0-9a-f]{16}@generated"')
 UNREADABLE = b"libical could not read this"
 
 
+SANITIZER = re.compile(rb"(WARNING|ERROR): (Thread|Address|Leak|UndefinedBehavior)Sanitizer")
+
+
+class SanitizerReport(Exception):
+    """A sanitizer's report in a run's standard error: the file fails, whatever the run printed."""
+
+
 def run(cmd, timeout=300):
     p = subprocess.run(cmd, capture_output=True, timeout=timeout, env=dict(os.environ, TZ="UTC"))
+    if SANITIZER.search(p.stderr):
+        report = p.stderr[SANITIZER.search(p.stderr).start():].decode("utf-8", "replace")
+        raise SanitizerReport("%s %s (exit %d):\n%s" % (os.path.basename(cmd[0]), cmd[1], p.returncode,
+                                                         "\n".join(report.splitlines()[:20])))
     return p.returncode, p.stdout, p.stderr
 
 
@@ -53,6 +68,13 @@ def imported(horari, path, scratch, tag):
 
 
 def check(args):
+    try:
+        return compare(args)
+    except SanitizerReport as report:
+        return args[2], "runs differ: a sanitizer reported in " + str(report), None
+
+
+def compare(args):
     with_libical, without, path, scratch = args
     name = os.path.basename(path)
     a, b = occurrences(with_libical, path), occurrences(without, path)
@@ -84,7 +106,9 @@ def main():
         with cf.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
             for path, failure, reason in pool.map(check, jobs):
                 rel = os.path.relpath(path, corpus)
-                if failure:
+                if failure and failure.startswith("runs differ: "):
+                    failures.append("%s: %s" % (rel, failure[len("runs differ: "):]))
+                elif failure:
                     failures.append("%s: the two builds' %s differ" % (rel, failure))
                 elif reason:
                     justified.append("%s: %s (kept as written with libical, shown without)" % (rel, reason))
