@@ -1,6 +1,11 @@
 # Horari — every set-up step lives here, so a fresh Debian machine with Swift
 # needs nothing else: `make run` and `make test` install libical-dev first.
 SWIFT ?= swift
+# Recipes pipe builds into tee (for the warnings check); with pipefail a build
+# that fails fails its target, instead of leaving an older binary for
+# `swift test --skip-build` and the checks to run.
+SHELL := /bin/bash
+.SHELLFLAGS := -o pipefail -c
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 PYTHON ?= python3
 VENV := .venv-conformance
@@ -39,8 +44,8 @@ run: deps
 ## after `swift build --build-tests` runs the build plugins again and recompiled
 ## horari and four test targets, 154 s of CI's run; `swift build --product X`
 ## after it builds every module again without testability, 70 s more. So every
-## target here that needs the default tree's programs builds it as build-check
-## does, and finds them in .build/debug.)
+## target here that needs the default tree's programs depends on build-check,
+## and finds them in .build/debug.)
 test: deps build-check examples
 	HORARI_POSTGRES_BIN=$(POSTGRES_BIN) $(SWIFT) test --skip-build
 
@@ -88,7 +93,7 @@ examples: deps
 PURE := --disable-default-traits
 TSAN := --sanitize=thread --build-path .build/tsan $(PURE)
 TSAN_ENV := TSAN_OPTIONS=atexit_sleep_ms=0
-test-pure: deps corpus
+test-pure: deps corpus build-check
 	@mkdir -p .build
 	$(SWIFT) build $(TSAN) --build-tests 2>&1 | tee .build/tsan-build.log
 	@if grep -E '/(Sources|Tests)/.*warning:' .build/tsan-build.log; then \
@@ -98,7 +103,6 @@ test-pure: deps corpus
 	HORARI_RADICALE_PYTHON=$(CURDIR)/$(VENV)/bin/python $(TSAN_ENV) $(SWIFT) test $(TSAN) --skip-build --disable-xctest --skip HorariCLITests
 	EXAMPLE_APPS=PortableICS EXAMPLE_SCRATCH=.build/pure-examples sh Examples/check_examples.sh "$(SWIFT)"
 	$(TSAN_ENV) sh Examples/PortableICS/check_both_ways.sh "$(SWIFT)" $(CORPUS)
-	$(SWIFT) build --build-tests
 	$(TSAN_ENV) $(VENV)/bin/python Conformance/trait_agreement.py .build/debug/horari .build/tsan/debug/horari $(CORPUS)
 
 test-thread: test-pure
@@ -125,8 +129,7 @@ leak-check: deps corpus
 
 ## The README's and the DocC articles' Swift snippets, run in a scratch folder
 ## (every build already compiles them: Plugins/CompileDocSnippets).
-snippets: deps
-	$(SWIFT) build --build-tests
+snippets: deps build-check
 	$(SWIFT) run --skip-build DocSnippets Examples/Samples/gym.ics
 
 ## DocC archives for the seven library modules (swift-docc-plugin); any warning fails.
@@ -226,7 +229,7 @@ fuzz: fuzz-build corpus
 ## process a core itself), and the races, the kills, the CalDAV faults and the
 ## README's tour, whose timing is what they test.
 HORARI_RELEASE := .build/release/horari
-conformance: deps corpus
+conformance: deps corpus build-check
 	$(SWIFT) build -c release --product horari $(NO_POSTGRES)
 	@command -v calcurse >/dev/null || { echo "Installing calcurse with apt-get..."; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq calcurse >/dev/null; }
@@ -239,8 +242,7 @@ conformance: deps corpus
 	$(VENV)/bin/python Conformance/caldav_check.py $(HORARI_RELEASE) Examples/Samples/gym.ics
 	sh Conformance/booking_race.sh $(HORARI_RELEASE) $(VENV)/bin/python
 	$(VENV)/bin/python Conformance/outbox_crash.py $(HORARI_RELEASE)
-	@# The same kills on PostgreSQL: the debug horari (make test's; the release one leaves SwiftNIO out).
-	$(SWIFT) build --build-tests
+	@# The same kills on PostgreSQL: the debug horari (build-check's; the release one leaves SwiftNIO out).
 	$(VENV)/bin/python Conformance/outbox_crash.py .build/debug/horari --postgres-bin $(POSTGRES_BIN)
 	$(VENV)/bin/python Conformance/readme_tour.py $(HORARI_RELEASE) --khal $(VENV)/bin/khal
 	cd Examples/GymApp && $(SWIFT) build --scratch-path $(CURDIR)/.build/examples
