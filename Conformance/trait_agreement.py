@@ -45,8 +45,9 @@ class SanitizerReport(Exception):
 
 def run(cmd, timeout=300):
     p = subprocess.run(cmd, capture_output=True, timeout=timeout, env=dict(os.environ, TZ="UTC"))
-    if SANITIZER.search(p.stderr):
-        report = p.stderr[SANITIZER.search(p.stderr).start():].decode("utf-8", "replace")
+    found = SANITIZER.search(p.stderr)
+    if found:
+        report = p.stderr[found.start():].decode("utf-8", "replace")
         raise SanitizerReport("%s %s (exit %d):\n%s" % (os.path.basename(cmd[0]), cmd[1], p.returncode,
                                                          "\n".join(report.splitlines()[:20])))
     return p.returncode, p.stdout, p.stderr
@@ -71,7 +72,7 @@ def check(args):
     try:
         return compare(args)
     except SanitizerReport as report:
-        return args[2], "runs differ: a sanitizer reported in " + str(report), None
+        return args[2], "a sanitizer reported in " + str(report), None
 
 
 def compare(args):
@@ -79,14 +80,14 @@ def compare(args):
     name = os.path.basename(path)
     a, b = occurrences(with_libical, path), occurrences(without, path)
     if a != b:
-        return path, "occurrences", None
+        return path, "the two builds' occurrences differ", None
     ra = imported(with_libical, path, scratch, name + ".with")
     rb = imported(without, path, scratch, name + ".without")
     if (ra[0], ra[1]) == (rb[0], rb[1]):
         return path, None, None
     if UNREADABLE in ra[2]:
         return path, None, "libical could not read a component"
-    return path, "import", None
+    return path, "the two builds' imports differ", None
 
 
 def main():
@@ -106,10 +107,8 @@ def main():
         with cf.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
             for path, failure, reason in pool.map(check, jobs):
                 rel = os.path.relpath(path, corpus)
-                if failure and failure.startswith("runs differ: "):
-                    failures.append("%s: %s" % (rel, failure[len("runs differ: "):]))
-                elif failure:
-                    failures.append("%s: the two builds' %s differ" % (rel, failure))
+                if failure:
+                    failures.append("%s: %s" % (rel, failure))
                 elif reason:
                     justified.append("%s: %s (kept as written with libical, shown without)" % (rel, reason))
     print("trait agreement: %d files; %d agree on every occurrence, read directly and imported; "
