@@ -242,6 +242,8 @@ conformance: deps corpus build-check
 	$(VENV)/bin/python Conformance/caldav_check.py $(HORARI_RELEASE) Examples/Samples/gym.ics
 	sh Conformance/booking_race.sh $(HORARI_RELEASE) $(VENV)/bin/python
 	$(VENV)/bin/python Conformance/outbox_crash.py $(HORARI_RELEASE)
+	$(VENV)/bin/python Conformance/outbox_crash.py $(HORARI_RELEASE) --file
+	$(VENV)/bin/python Conformance/outbox_crash.py $(HORARI_RELEASE) --folder
 	@# The same kills on PostgreSQL: the debug horari (build-check's; the release one leaves SwiftNIO out).
 	$(VENV)/bin/python Conformance/outbox_crash.py .build/debug/horari --postgres-bin $(POSTGRES_BIN)
 	$(VENV)/bin/python Conformance/readme_tour.py $(HORARI_RELEASE) --khal $(VENV)/bin/khal

@@ -3,12 +3,18 @@
 on a database calendar, and checks that the messages they owe survive.
 
     python3 Conformance/outbox_crash.py .build/release/horari [--runs 30]
+    python3 Conformance/outbox_crash.py .build/release/horari --file
+    python3 Conformance/outbox_crash.py .build/release/horari --folder
     python3 Conformance/outbox_crash.py .build/debug/horari --postgres-bin /usr/lib/postgresql/15/bin
 
-The first on an SQLite calendar; the second on a PostgreSQL 15 the script
-starts itself (Conformance/pg_cluster.py: a cluster in a temporary folder,
-on 127.0.0.1, stopped by its process ID), `--calendar postgres://…`, read
-back with `psql`.
+The first on an SQLite calendar; the second on the sample's own `.ics` file,
+which keeps what a change owes as journals of its own, in the same save
+(read back with Python's `icalendar`); the third on a folder of one `.ics`
+per UID (a vdir), whose change of several files is journalled first; the
+fourth on a PostgreSQL 15 the
+script starts itself (Conformance/pg_cluster.py: a cluster in a temporary
+folder, on 127.0.0.1, stopped by its process ID), `--calendar postgres://…`,
+read back with `psql`.
 
 The sample gym is imported into an SQLite calendar, its members given
 addresses and booked into Yoga on many dates. Then `horari classes close DATE
@@ -21,12 +27,15 @@ delivers whatever is still owed. What must hold (issue 40, 4):
   is delivered: marked so, and its .eml is in out/ (matched by recipient,
   method, SEQUENCE and occurrence);
 - every .eml in out/ is one of those: none for a change that did not land;
+  (a file forgets a message once it is delivered, so there every message it
+  was seen to owe after a kill is delivered, and it owes none at the end);
 - every closure that landed told each member booked that day (a CANCEL), and
   one that did not land told no one.
 
 Python's `email` package reads the .eml files, `icalendar` their invitations,
 Python's `sqlite3` or PostgreSQL's `psql` the database; none of them is horari.
 """
+import base64
 import datetime
 import email
 import glob
@@ -57,7 +66,27 @@ def main():
         with Cluster(sys.argv[sys.argv.index("--postgres-bin") + 1], durable=False) as cluster:
             check(horari, runs, cluster.url())
     else:
-        check(horari, runs, None)
+        check(horari, runs, None, in_file="gym.ics" if "--file" in sys.argv else "gym/" if "--folder" in sys.argv else None)
+
+
+def owed_in_file(path):
+    """The messages a calendar file (or each file of a folder) owes, read by Python's icalendar: each VJOURNAL of CATEGORIES horari-owed, its X-HORARI-OWED JSON in base64."""
+    if os.path.isdir(path):
+        return [m for name in sorted(os.listdir(path)) if name.endswith(".ics") and not name.startswith(".") for m in owed_in_file(os.path.join(path, name))]
+    with open(path, "rb") as f:
+        calendar = icalendar.Calendar.from_ical(f.read())
+    owed = []
+    for journal in calendar.walk("VJOURNAL"):
+        categories = journal.get("CATEGORIES")
+        if categories is not None and "horari-owed" in categories.to_ical().decode().lower().split(","):
+            owed.append(json.loads(base64.b64decode(str(journal.get("X-HORARI-OWED")))))
+    return owed
+
+
+def message_key(message):
+    notice = message["notice"]
+    place = notice["subject"]["classPlace"]["_0"]
+    return (notice["recipient"]["email"], notice["method"], notice["sequence"], place["originalStart"][:10])
 
 
 def owed_rows(work, postgres):
@@ -73,10 +102,12 @@ def owed_rows(work, postgres):
     return [tuple(json.loads(line)) for line in out.splitlines() if line.strip()]
 
 
-def check(horari, runs, postgres):
+def check(horari, runs, postgres, in_file=None):
+    """On a database (postgres's URL, else SQLite), or on `in_file`: the calendar file `gym.ics` or the folder `gym/`."""
     work = tempfile.mkdtemp(prefix="horari-outbox-crash-")
     env = dict(os.environ, TZ="Asia/Tokyo", LC_ALL="C.UTF-8")
-    calendar = postgres or "gym.sqlite"
+    calendar = postgres or in_file or "gym.sqlite"
+    seen_owed = {}
     out = os.path.join(work, "out")
     failures = []
 
@@ -88,7 +119,8 @@ def check(horari, runs, postgres):
 
     try:
         horari_run("sample", "--write", "gym.ics")
-        horari_run("import", "gym.ics", "--into", calendar)
+        if calendar != "gym.ics":
+            horari_run("import", "gym.ics", "--into", calendar)
         for m in MEMBERS:
             horari_run("members", "edit", m, "--email", f"{m}@example.com", "--calendar", calendar)
         # Yoga meets on Mondays and Wednesdays: the closures' dates, then the changes'.
@@ -118,6 +150,9 @@ def check(horari, runs, postgres):
                 p.kill()
                 killed[kind] += 1
             p.wait()
+            if in_file:
+                for message in owed_in_file(os.path.join(work, calendar)):
+                    seen_owed[message["id"]] = message
 
         common = ["--calendar", calendar, "--outbox", "out", "--gym", GYM, "--now", NOW]
         for i, d in enumerate(closing):
@@ -129,12 +164,16 @@ def check(horari, runs, postgres):
         if delivered.returncode != 0:
             failures.append(f"horari outbox failed ({delivered.returncode}): {delivered.stderr.strip()}")
 
-        # What the database committed, read by Python's sqlite3 or by psql.
+        # What the store committed, read by Python's sqlite3, psql or icalendar.
         committed = {}
-        for message, delivered in owed_rows(work, postgres):
-            notice = message["notice"]
-            place = notice["subject"]["classPlace"]["_0"]
-            key = (notice["recipient"]["email"], notice["method"], notice["sequence"], place["originalStart"][:10])
+        if in_file:
+            for message in owed_in_file(os.path.join(work, calendar)):
+                failures.append(f"owed and not delivered after horari outbox: {message_key(message)}")
+            rows = [(message, True) for message in seen_owed.values()]
+        else:
+            rows = owed_rows(work, postgres)
+        for message, delivered in rows:
+            key = message_key(message)
             committed[key] = committed.get(key, 0) + 1
             if not delivered:
                 failures.append(f"owed and not delivered after horari outbox: {key}")
@@ -155,7 +194,7 @@ def check(horari, runs, postgres):
                 mailed.add((to, str(cal.get("METHOD")), int(event.get("SEQUENCE", 0)), when.date().isoformat() if hasattr(when, "date") else when.isoformat()))
         for key in sorted(set(committed) - mailed):
             failures.append(f"committed, owed, and no .eml for it: {key}")
-        for key in sorted(mailed - set(committed)):
+        for key in sorted(mailed - set(committed)) if not in_file else []:
             failures.append(f"an .eml no committed change owes: {key}")
 
         # The closures that landed, as horari lists them, and whom they told.
@@ -167,8 +206,8 @@ def check(horari, runs, postgres):
             if told != expected:
                 failures.append(f"closure of {d} ({'landed' if d in landed else 'not landed'}): told {sorted(told)}, expected {sorted(expected)}")
 
-        print(f"outbox_crash ({'PostgreSQL' if postgres else 'SQLite'}): {runs} closures ({killed['close']} killed, {len(landed)} landed) and {runs} class changes "
-              f"({killed['change']} killed); {len(committed)} messages committed, {len(mailed)} delivered")
+        print(f"outbox_crash ({'PostgreSQL' if postgres else 'folder' if in_file == 'gym/' else '.ics file' if in_file else 'SQLite'}): {runs} closures ({killed['close']} killed, {len(landed)} landed) and {runs} class changes "
+              f"({killed['change']} killed); {len(committed)} messages {'seen owed after a kill' if in_file else 'committed'}, {len(mailed)} delivered")
         if killed["close"] + killed["change"] < runs // 2:
             failures.append(f"only {killed['close'] + killed['change']} of {2 * runs} runs were killed before they ended; the check says little")
         for f in failures[:40]:

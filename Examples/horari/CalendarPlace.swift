@@ -49,15 +49,6 @@ struct CalendarPlace {
         return nil
     }
 
-    /// Whether the calendar is kept in a database (SQLite or a server),
-    /// which keeps the messages its changes owe until they are delivered.
-    var keepsOwedMessages: Bool {
-        switch location {
-        case .database, .server: true
-        case .file, .folder, .collection: false
-        }
-    }
-
     /// The path or URL, as messages say it.
     var path: String { location.description }
 
@@ -81,9 +72,10 @@ struct CalendarPlace {
     /// year's resource, not the class's history.
     /// - Parameter year: the current year on the book's clock.
     func setScheduling(_ book: SchedulingBook, in calendar: inout ICalendar, year: Int) {
-        if !keepsOwedMessages, file == nil {
+        switch location {
+        case .folder, .collection:
             calendar.setScheduling(book, splittingClassesBefore: year)
-        } else {
+        case .file, .database, .server:
             calendar.setScheduling(book)
         }
     }

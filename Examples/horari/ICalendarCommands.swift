@@ -396,7 +396,6 @@ extension Import {
         } catch let error as ReplyError {
             throw CLIError("\(file): \(error.description); nothing was changed")
         }
-        let now = try book.instant(inZone: told.timeZone.identifier)
         let o = told.result
         switch (o.answer, o.gaveUpPlace) {
         case (.declined, true): print("\(o.name.shown) declined \(o.about): the place is given up.")
@@ -405,16 +404,12 @@ extension Import {
         case (let answer, _): print("\(o.name.shown) answered \(answer.rawValue.lowercased()) for \(reply.recurrenceID == nil ? "session " : "")\(o.about).")
         }
         if let promoted = o.promoted { print("\(promoted) moved up from the waitlist and has the place.") }
-        if let folder, place.keepsOwedMessages {
+        if let folder {
             try await book.scheduling(place) { store async throws(SchedulingStoreError) in try await outbox.deliverOwed(by: store, into: folder) }
             outbox.sayUntold(told.notices.untold)
-        } else if let folder {
-            try outbox.write(told.notices, into: folder, zone: told.timeZone, now: now)
         } else if !told.notices.notices.isEmpty {
             let n = told.notices.notices.count
-            print("\(n) message\(n == 1 ? " is" : "s are") owed; " + (place.keepsOwedMessages
-                ? "\(place.name) keeps \(n == 1 ? "it" : "them") until `horari outbox DIR --calendar \(place.path)` delivers \(n == 1 ? "it" : "them")."
-                : "give --outbox DIR to write \(n == 1 ? "it" : "them")."))
+            print("\(n) message\(n == 1 ? " is" : "s are") owed; \(place.name) keeps \(n == 1 ? "it" : "them") until `horari outbox DIR --calendar \(place.path)` delivers \(n == 1 ? "it" : "them").")
         }
     }
 }
@@ -465,7 +460,8 @@ struct Export: AsyncParsableCommand {
         let file = place.path
         // No libical: the export is written from the model, which libical's
         // reading does not change (Docs/ICalendar.md, “When libical runs”).
-        var calendar = try await loadExistingCalendar(place, libical: false).calendar
+        // What the calendar owes people is its own to deliver, never exported (Docs/Storage.md).
+        var calendar = try await loadExistingCalendar(place, libical: false).calendar.withoutOwedMessages
         let exporter = ICalendarExporter()
         if nameInstructors, audience.isEmpty {
             throw ValidationError("--name-instructors goes with --for public")

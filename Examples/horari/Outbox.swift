@@ -60,29 +60,7 @@ struct OutboxOptions: ParsableArguments {
         return url
     }
 
-    /// Writes each notice as an `.eml` into the folder and says what was written, and who was not told.
-    func write(_ told: ChangeNotices, into folder: URL, zone: ZoneRules, now: Date) throws {
-        let gym = try gymPerson()
-        var written: [String] = []
-        for notice in told.notices {
-            let mail: IMIPMessage
-            do {
-                guard let made = try notice.email(onClocks: zone, gym: gym, date: now) else {
-                    say("Not told: \(notice.recipient.name.shown) (\(notice.method.rawValue) \(notice.uid)): no sender; give --gym 'Name <address>'.")
-                    continue
-                }
-                mail = made
-            } catch {
-                say("Not told: \(notice.recipient.name.shown): \(error.message).")
-                continue
-            }
-            written.append(try save(mail, notice, into: folder))
-        }
-        sayWritten(written, folder: folder)
-        sayUntold(told.untold)
-    }
-
-    /// Delivers what a database owes (the change just made, and any an
+    /// Delivers what the calendar owes (the change just made, and any an
     /// earlier one left: a process killed before it delivered) into the
     /// folder, marking each message delivered once its file is written
     /// (`SchedulingStore.deliver(_:)`). A message that cannot be written
@@ -161,22 +139,17 @@ extension BookOptions {
         return try await written(told, outbox, folder, place)
     }
 
-    /// The change's result, once its messages are written (dated the
-    /// request's time, as the store's change was); on a database, once
-    /// every message owed is delivered, those the change committed and any
-    /// an earlier one left.
+    /// The change's result, once every message owed is delivered: those
+    /// the change kept with it and any an earlier one left (a process
+    /// killed before it wrote them).
     private func written<T>(_ told: Told<T>, _ outbox: OutboxOptions, _ folder: URL, _ place: CalendarPlace) async throws -> T {
-        if place.keepsOwedMessages {
-            // The change is made: a delivery that fails now leaves its messages owed, for `horari outbox`.
-            do {
-                try await scheduling(place) { store async throws(SchedulingStoreError) in try await outbox.deliverOwed(by: store, into: folder) }
-            } catch {
-                FileHandle.standardError.write(Data("Warning: the change was made, and its messages stay owed: \(error) Deliver them with `horari outbox \(outbox.outbox ?? folder.path) --calendar \(place.path)`.\n".utf8))
-            }
-            outbox.sayUntold(told.notices.untold)
-            return told.result
+        // The change is made: a delivery that fails now leaves its messages owed, for `horari outbox`.
+        do {
+            try await scheduling(place) { store async throws(SchedulingStoreError) in try await outbox.deliverOwed(by: store, into: folder) }
+        } catch {
+            FileHandle.standardError.write(Data("Warning: the change was made, and its messages stay owed: \(error) Deliver them with `horari outbox \(outbox.outbox ?? folder.path) --calendar \(place.path)`.\n".utf8))
         }
-        try outbox.write(told.notices, into: folder, zone: told.timeZone, now: try instant(inZone: timeZone ?? told.timeZone.identifier))
+        outbox.sayUntold(told.notices.untold)
         return told.result
     }
 }

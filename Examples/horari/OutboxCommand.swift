@@ -3,30 +3,31 @@ import CalendarScheduling
 import CalendarStore
 import Foundation
 
-/// `horari outbox DIR --calendar gym.sqlite`: delivers the messages a
-/// database's changes owe and nobody delivered — a change killed before it
+/// `horari outbox DIR --calendar gym.ics`: delivers the messages a
+/// calendar's changes owe and nobody delivered — a change killed before it
 /// wrote its mail, a reply imported without --outbox — into DIR, one `.eml`
 /// each, marking each delivered once written (Docs/Storage.md).
 struct OutboxCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "outbox",
-        abstract: "Write the messages a database calendar still owes people into a folder, as e-mail.",
+        abstract: "Write the messages a calendar still owes people into a folder, as e-mail.",
         discussion: """
-            A change made on a database calendar (--calendar gym.sqlite) with --outbox commits the \
-            messages it owes together with the change, and writes them; one killed before it wrote \
+            A change made with --outbox keeps the messages it owes together with the change (in \
+            the same save of a file, folder or collection, the same commit of a database), and \
+            writes them; one killed before it wrote \
             them, or an answer imported without --outbox, leaves them owed. This writes every owed \
             message into DIR (one .eml each, for 'sendmail -t'), oldest first, and marks it delivered. \
             A message written twice (a crash between writing and marking) is the same file, with the \
             same Message-ID and SEQUENCE.
 
             Example:
-              horari outbox out/ --calendar gym.sqlite --gym 'Gym <desk@gym.example>'
+              horari outbox out/ --calendar gym.ics --gym 'Gym <desk@gym.example>'
             """)
 
     @Argument(help: "The folder to write the messages into (made if missing).")
     var folder: String
 
-    @Option(help: "The calendar: a database (gym.sqlite, postgres://USER@HOST/DB). Files, folders and collections owe nothing: their changes write their mail at once.")
+    @Option(help: "The calendar: a file, a folder, a CalDAV collection's URL, an SQLite database (gym.sqlite) or a postgres://USER@HOST:PORT/DB URL (default: the default calendar).")
     var calendar: String?
 
     @Option(help: "The gym's address, 'Name <address>': who a class's messages are from, when the change did not say.")
@@ -34,9 +35,6 @@ struct OutboxCommand: AsyncParsableCommand {
 
     func run() async throws {
         let place = try calendarPlace(calendar)
-        guard place.keepsOwedMessages else {
-            throw ValidationError("--calendar \(place.path): only a database calendar (.sqlite, postgres://) keeps messages owed; a file's, a folder's and a collection's changes write theirs with --outbox")
-        }
         guard place.exists else { throw noCalendarYet(place) }
         var outbox = try OutboxOptions.parse(["--outbox", folder] + (gym.map { ["--gym", $0] } ?? []))
         outbox.onStandardError = false

@@ -18,6 +18,10 @@ import Darwin
 /// exclusive `flock` on the folder, reads every file, and writes only the
 /// files whose resources changed (a temporary file beside, `fsync`,
 /// `rename`), so two processes take turns and a crash leaves whole files.
+/// A change of several files is written first as one journal
+/// (`.horari-change`, hidden from vdir readers), then file by file: one
+/// killed halfway is finished by the next call that reads the folder, so a
+/// change — a class with the messages it owes, say — lands whole or not at all.
 struct FolderStore {
     let folder: URL
     let options: ImportOptions
@@ -81,8 +85,13 @@ struct FolderStore {
         throw CalendarStoreError(.notACalendar, "\(folder.path) holds \(whole.count == 1 ? "a whole calendar" : "\(whole.count) whole calendars") (\(listed)), not one .ics per event as a calendar folder (vdir) does, so it is not read as one calendar", suggestion: "name \(whole.count == 1 ? "the file" : "one of the files") instead (--calendar \(first))")
     }
 
-    /// Loads the calendar.
+    /// Loads the calendar (first finishing a change a killed process left halfway).
     func load() throws(CalendarStoreError) -> ImportResult {
+        if FileManager.default.fileExists(atPath: journal.path) {
+            let lock = try FolderLock.lock(folder, whileWaiting: nil)
+            defer { lock.release() }
+            try finishJournalledChange()
+        }
         let (calendar, diagnostics, _) = try read()
         return ImportResult(calendar: calendar, diagnostics: diagnostics)
     }
@@ -94,9 +103,10 @@ struct FolderStore {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let lock = try FolderLock.lock(folder, whileWaiting: whileWaiting)
         defer { lock.release() }
+        try finishJournalledChange()
         let (before, diagnostics, files) = try read()
         // What a killed process left while saving one of the folder's files (once it is known to be a calendar's folder).
-        CalendarFile.removeStaleTemporaries(in: folder) { $0.hasSuffix(".ics") }
+        CalendarFile.removeStaleTemporaries(in: folder) { $0.hasSuffix(".ics") || $0 == Self.journalName }
         try Resources.refuseDamage(at: folder.path, diagnostics, ifDamaged)
         var after = before
         let result = try body(&after)
@@ -122,32 +132,83 @@ struct FolderStore {
         }
         // Every name in the folder, as a case-insensitive disk would compare them: a new resource takes none of them.
         var taken = Set(((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).map { $0.lowercased() })
-        for (done, write) in writes.enumerated() {
+        let entries = writes.map { write in
             let name = write.name ?? Resources.freeName(for: write.key) { taken.contains($0.lowercased()) }
             taken.insert(name.lowercased())
-            let url = folder.appendingPathComponent(name)
+            return JournalledChange.Entry(name: name, bytes: write.contents.isEmpty ? nil : Data(Resources.text(of: write.contents, in: after, exporter: exporter)))
+        }
+        guard entries.count > 1 else { return try apply(entries) }
+        let text: Data
+        do { text = try JSONEncoder().encode(JournalledChange(entries: entries)) } catch {
+            throw CalendarStoreError(.io, "cannot write the change's journal \(journal.path): \(error)")
+        }
+        try Self.writeAtomically([UInt8](text), to: journal)
+        try apply(entries)
+        try removeJournal()
+    }
+
+    /// A change of several files, as its journal keeps it until every file is written.
+    struct JournalledChange: Codable {
+        /// One file: its new bytes, or `nil` to remove it.
+        struct Entry: Codable {
+            var name: String
+            var bytes: Data?
+        }
+        var entries: [Entry]
+    }
+
+    /// The journal's name: hidden, and not `.ics`, so no vdir reader takes it for an event.
+    static let journalName = ".horari-change"
+
+    private var journal: URL { folder.appendingPathComponent(Self.journalName) }
+
+    /// Writes each file of a change, whole (a temporary file, `rename`).
+    private func apply(_ entries: [JournalledChange.Entry]) throws(CalendarStoreError) {
+        for (done, entry) in entries.enumerated() {
+            let url = folder.appendingPathComponent(entry.name)
             do throws(CalendarStoreError) {
-                if write.contents.isEmpty {
+                if let bytes = entry.bytes {
+                    try Self.writeAtomically([UInt8](bytes), to: url)
+                } else {
                     do { try SystemCall.unlink(url.path) } catch where error.errno != ENOENT {
                         throw CalendarStoreError(.io, "cannot remove \(url.path): \(error.reason)")
                     } catch {}  // already gone is gone
-                } else {
-                    try Self.writeAtomically(Resources.text(of: write.contents, in: after, exporter: exporter), to: url)
                 }
             } catch {
-                throw Self.cutShort(error, done: done, of: writes.count, in: folder)
+                throw Self.cutShort(error, done: done, of: entries.count, in: folder)
             }
         }
     }
 
+    /// Finishes the change a killed process journalled and did not finish
+    /// (under the folder's lock). A journal is written whole or not at all,
+    /// so one that does not read, or names a file outside the folder, is
+    /// not Horari's: it is refused, and nothing is written.
+    private func finishJournalledChange() throws(CalendarStoreError) {
+        guard let data = FileManager.default.contents(atPath: journal.path) else { return }
+        guard let change = try? JSONDecoder().decode(JournalledChange.self, from: data),
+              change.entries.allSatisfy({ !$0.name.isEmpty && !$0.name.hasPrefix(".") && !$0.name.contains("/") }) else {
+            throw CalendarStoreError(.notACalendar, "\(journal.path) is not the journal of a change Horari made; nothing was changed",
+                                     suggestion: "move it out of the folder if another program wrote it")
+        }
+        try apply(change.entries)
+        try removeJournal()
+    }
+
+    private func removeJournal() throws(CalendarStoreError) {
+        do { try SystemCall.unlink(journal.path) } catch where error.errno != ENOENT {
+            throw CalendarStoreError(.io, "cannot remove \(journal.path): \(error.reason)")
+        } catch {}
+    }
+
     /// A change that stopped at one file (a full disk, say): how many of
-    /// its files were written, and that making it again finishes it (each
-    /// file is whole, before or after, and a change is made on what the
-    /// folder holds).
+    /// its files were written, and that the next call that reads the folder
+    /// writes the rest (each file is whole, before or after, and the
+    /// change's journal holds them all).
     static func cutShort(_ error: CalendarStoreError, done: Int, of count: Int, in folder: URL) -> CalendarStoreError {
         guard count > 1 else { return error }
         let landed = done == 0 ? "none of its \(count) files was written" : "\(done) of its \(count) files \(done == 1 ? "was" : "were") written before it, the other \(count - done) not"
-        return CalendarStoreError(error.code, status: error.status, "\(error.message); the change of \(folder.path)/ stopped there: \(landed) (each file whole); making the same change again (the same command) writes what is left")
+        return CalendarStoreError(error.code, status: error.status, "\(error.message); the change of \(folder.path)/ stopped there: \(landed) (each file whole); its journal holds the rest, which the next command that reads the folder writes")
     }
 
     /// Copies a file of the folder beside it, byte for byte, as `NAME.damaged` (else `NAME.damaged-N`).

@@ -53,6 +53,9 @@ extension ICalendar {
     /// a book of its own: it would add a member or a class behind the
     /// book's back. Into a calendar that holds no book, everything comes
     /// along: a backup imported into an empty calendar gives its book back.
+    /// A message a change owed where the file came from (a `VJOURNAL` of
+    /// `CATEGORIES:horari-owed`) never comes along, into any calendar: it
+    /// is its own store's to deliver, and is listed as left.
     ///
     /// ```swift
     /// var gym = try ICalendarImporter().importCalendar(from: gymData).calendar
@@ -70,15 +73,24 @@ extension ICalendar {
     ///   report's `unchanged`).
     /// - Complexity: O(*n* + *m*) for *n* items here and *m* incoming, besides the merge's own.
     public mutating func importMerging(_ incoming: ICalendar, zoneNamedBy zoneProperties: [String] = ICalendar.bookZoneProperties) -> (report: MergeReport, left: [RecordLeft]) {
-        guard holdsBookRecords else { return (merge(incoming, zoneNamedBy: zoneProperties), []) }
+        // A message another store owed is that store's to deliver: brought
+        // here, it would be sent again (a backup restored after it was
+        // sent), or sent for a change this book never made (a forged file).
+        var incoming = incoming
+        var owed: [RecordLeft] = []
+        incoming.components.removeAll { component in
+            guard SchedulingRecordNames.isOwedMessage(component) else { return false }
+            owed.append(RecordLeft(uid: component.uid ?? "", component: component.name, sameAsBook: false))
+            return true
+        }
+        guard holdsBookRecords else { return (merge(incoming, zoneNamedBy: zoneProperties), owed) }
         var recordItems: [String: CalendarItem] = [:]
         for item in items where SchedulingBook.isSchedulingItem(item) { recordItems[item.uid] = item }
         var recordComponents: [String: ContentComponent] = [:]
         for component in components where SchedulingBook.isSchedulingComponent(component) {
             if let uid = component.uid { recordComponents[uid] = component }
         }
-        var left: [RecordLeft] = []
-        var incoming = incoming
+        var left = owed
         incoming.items.removeAll { item in
             if let ours = recordItems[item.uid] {
                 left.append(RecordLeft(uid: item.uid, component: item.kind == .task ? "VTODO" : "VEVENT", sameAsBook: ours.hasSameContent(as: item)))

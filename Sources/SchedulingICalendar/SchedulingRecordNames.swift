@@ -1,3 +1,6 @@
+import CalendarCore
+import Foundation
+
 /// The names of the book's records that a change made in place of a file
 /// (CalendarStore's `SchedulingFile`) looks for without reading the file:
 /// the book's mapping knows them, storage asks for them.
@@ -11,4 +14,21 @@ package enum SchedulingRecordNames {
     package static let earlierForm = Names.components
     /// The prefix of a member's journal `UID` (`member:`).
     package static let memberUIDPrefix = Names.uidPrefix(Names.memberCategory)
+    /// The `CATEGORIES` of a message a change owes, kept in a calendar
+    /// that is not a database (a `VJOURNAL`, CalendarStore's
+    /// `SchedulingStore`): the store's own, never exchanged.
+    package static let owedCategory = "horari-owed"
+    /// The property that holds an owed message's content (its JSON, as text).
+    package static let owedProperty = "X-HORARI-OWED"
+    /// The prefix of an owed message's `UID` (`owed:`).
+    package static let owedUIDPrefix = "owed:"
+
+    /// Whether a component is a message a change owes (see ``owedCategory``).
+    package static func isOwedMessage(_ component: ContentComponent) -> Bool {
+        guard component.name.uppercased() == "VJOURNAL" else { return false }
+        return component.properties.contains { line in
+            line.name.uppercased() == "CATEGORIES"
+                && line.value.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces).lowercased() == owedCategory }
+        }
+    }
 }

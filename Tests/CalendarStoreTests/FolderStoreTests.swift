@@ -99,6 +99,45 @@ struct FolderStoreTests {
         #expect(try names(folder) == ["horari-calendar.ics", "yoga.ics"])
     }
 
+    @Test("a change of several files killed after its first is finished by the next read, from its journal; a journal Horari did not write is refused, nothing written")
+    func journalledChange() async throws {
+        let scratch = try scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let (folder, whole) = (scratch.appendingPathComponent("gym"), scratch.appendingPathComponent("whole"))
+        let store = CalendarStore(.folder(folder))
+        try await store.update { calendar in calendar.items = [try event("yoga", "Yoga", day: 23), try event("spin", "Spinning", day: 27)] }
+        try FileManager.default.copyItem(at: folder, to: whole)
+        // The change made whole elsewhere: what a killed process had journalled.
+        try await CalendarStore(.folder(whole)).update { calendar in
+            if let yoga = calendar.items.firstIndex(where: { $0.uid == "yoga" }) { calendar.items[yoga].title = "Yoga flow" }
+            calendar.items.removeAll { $0.uid == "spin" }
+            calendar.items.append(try event("pilates", "Pilates", day: 26))
+        }
+        let entries = ["yoga.ics", "spin.ics", "pilates.ics"].map { name in
+            FolderStore.JournalledChange.Entry(name: name, bytes: FileManager.default.contents(atPath: whole.appendingPathComponent(name).path))
+        }
+        #expect(entries.map { $0.bytes == nil } == [false, true, false])
+        let journal = folder.appendingPathComponent(FolderStore.journalName)
+        try JSONEncoder().encode(FolderStore.JournalledChange(entries: entries)).write(to: journal)
+        try #require(entries[0].bytes).write(to: folder.appendingPathComponent("yoga.ics"))  // killed after its first file
+        let read = try await store.load().calendar
+        #expect(read.items.map(\.title).sorted() == ["Pilates", "Yoga flow"])
+        #expect(try names(folder) == names(whole) && !FileManager.default.fileExists(atPath: journal.path))
+
+        // Not Horari's journal: a name outside the folder is never written.
+        let outside = scratch.appendingPathComponent("evil.ics")
+        try JSONEncoder().encode(FolderStore.JournalledChange(entries: [.init(name: "../evil.ics", bytes: Data("x".utf8)), .init(name: "yoga.ics", bytes: nil)])).write(to: journal)
+        for attempt in [false, true] {
+            do {
+                if attempt { try await store.update { _ in } } else { _ = try await store.load() }
+                Issue.record("a foreign journal was taken")
+            } catch {
+                #expect("\(error)".contains("is not the journal of a change Horari made; nothing was changed"), "\(error)")
+            }
+        }
+        #expect(!FileManager.default.fileExists(atPath: outside.path) && FileManager.default.fileExists(atPath: folder.appendingPathComponent("yoga.ics").path))
+    }
+
     @Test("an empty folder, or one with vdirsyncer's metadata, is an empty calendar; a folder of other things and no .ics is refused, read or changed, and left as it was")
     func folderOfOtherThings() async throws {
         let folder = try scratch()

@@ -204,6 +204,54 @@ struct SchedulingStoreTests {
     )
     func closureOnACollection() async throws { try await closureAcrossDesks("collection") }
 
+    @Test(
+        "a change's messages are kept in the calendar with it: another desk lists them, oldest first; each delivered once is gone, one a sender keeps stays; never imported or exported",
+        arguments: ["file", "folder"])
+    func owedMessagesLiveWithTheBook(_ kind: String) async throws {
+        let place = try Place.make(kind)
+        defer { place.stop() }
+        let desk = place.desk("a")
+        try await Self.openGym(desk)
+        let now = try Self.now("")
+        let added = try await desk.changeTelling { book in
+            try book.addSession(id: "s1", coach: "marc", client: "anna", startingAt: try Gym.now("2026-11-26 18:00"), duration: .minutes(45), now: now)
+        }
+        let cancelled = try await desk.changeTelling { book in try book.setStatus(.cancelled, ofSession: "s1", coach: "marc", now: now) }
+        let owed = try await place.desk("b").owedMessages()
+        #expect(owed.map(\.notice) == added.notices.notices + cancelled.notices.notices && owed.map(\.notice.method) == [.request, .cancel], "\(owed.map(\.notice.method))")
+        #expect(Set(owed.map(\.commitID)).count == 2 && owed.allSatisfy { $0.madeAt == now && $0.timeZone == Gym.zone })
+
+        // The store's own: an export leaves them out, an import takes none, into a book or into an empty calendar.
+        let calendar = try await place.store.load().calendar
+        #expect(calendar.components.count - calendar.withoutOwedMessages.components.count == 2)
+        var other = ICalendar(items: [])
+        other.setScheduling(try Gym.book())
+        let (_, left) = other.importMerging(calendar)
+        #expect(left.filter { $0.uid.hasPrefix("owed:") }.count == 2 && other == other.withoutOwedMessages)
+        var empty = ICalendar(items: [])
+        _ = empty.importMerging(calendar)
+        #expect(empty == empty.withoutOwedMessages && empty.components.count == calendar.withoutOwedMessages.components.count)
+
+        // Delivered one at a time: a message the sender keeps stays owed, the other is gone.
+        var sent: [OwedMessage] = []
+        let first = try await desk.deliver { message in
+            if message.notice.method == .cancel { throw StaysOwed("not now") }
+            sent.append(message)
+        }
+        #expect(first == 1 && sent == [owed[0]])
+        #expect(try await place.desk("c").owedMessages() == [owed[1]])
+        try await desk.deliver { sent.append($0) }
+        #expect(sent == owed)
+        #expect(try await desk.owedMessages().isEmpty)
+        #expect(try await desk.book().session("s1", coach: "marc").status == .cancelled)
+    }
+
+    @Test(
+        "on a CalDAV collection (Radicale): the same, the messages in resources of their own",
+        .enabled(if: TestServer.radicalePython != nil, "set HORARI_RADICALE_PYTHON to a Python with Radicale 3 to test against a real CalDAV server")
+    )
+    func owedMessagesOnACollection() async throws { try await owedMessagesLiveWithTheBook("collection") }
+
     @Test("a booking in a folder writes the class's file alone: no member's, coach's or other class's file is touched")
     func bookingWritesOnlyTheClass() async throws {
         let place = try Place.make("folder")

@@ -196,18 +196,18 @@ public struct SchedulingStore: Sendable {
     }
 
     /// ``change(_:)``, in this call's turn (the caller takes it): under a
-    /// weekly limit on a collection, holding the book's lease; in a
-    /// database, committing what `owing` says the change owes with it.
+    /// weekly limit on a collection, holding the book's lease; keeping what
+    /// `owing` says the change owes with it, in the same commit or save.
     func changeWhole<T: Sendable>(_ body: (inout SchedulingBook) throws -> T,
                                   owing: ((T, _ commitID: String) -> [OwedMessage])? = nil) async throws(SchedulingStoreError) -> T {
         if store.isDatabase { return try await changeInDatabase(body, owing: owing) }
         do {
-            return try await changeWhole(body, lease: nil)
+            return try await changeWhole(body, lease: nil, owing: owing)
         } catch let error where error.isLeaseNeeded {
             let token = UUID().uuidString
             try await takeLease(token)
             do {
-                let result = try await changeWhole(body, lease: token)
+                let result = try await changeWhole(body, lease: token, owing: owing)
                 try? await giveBackLease(token)
                 return result
             } catch {
@@ -217,7 +217,8 @@ public struct SchedulingStore: Sendable {
         }
     }
 
-    private func changeWhole<T: Sendable>(_ body: (inout SchedulingBook) throws -> T, lease: String?) async throws(SchedulingStoreError) -> T {
+    private func changeWhole<T: Sendable>(_ body: (inout SchedulingBook) throws -> T, lease: String?,
+                                          owing: ((T, _ commitID: String) -> [OwedMessage])?) async throws(SchedulingStoreError) -> T {
         let newZone = settings.newCalendarZone ?? TimeZone.current.identifier
         // In yearly parts where a class's one resource would hold its whole history.
         let inParts = store.location.isResourcePerUID
@@ -229,7 +230,10 @@ public struct SchedulingStore: Sendable {
                    (try? calendar.classBookingPolicy())??.weeklyLimit != nil {
                     throw LeaseNeeded()
                 }
-                return try changeBook(in: &calendar, inParts: inParts, body)
+                let result = try changeBook(in: &calendar, inParts: inParts, body)
+                // The messages the change owes, in the same save (a new commit ID each time the change runs).
+                if let owing { try calendar.owe(owing(result, UUID().uuidString.lowercased())) }
+                return result
             }
         } catch { throw .from(error.underlying) }
     }

@@ -1,0 +1,158 @@
+import CalendarCore
+import CalendarScheduling
+import Foundation
+import ICalendarKit
+import SchedulingICalendar
+
+// The messages a change owes, where the book lives in a calendar — a
+// `.ics` file, a folder, a CalDAV collection (issue 40, 4; Docs/Storage.md,
+// "Owed messages in a calendar"). A database commits them with the change
+// (`BookStorage`); a calendar keeps each as a `VJOURNAL` of its own
+// (`CATEGORIES:horari-owed`, the message's JSON in `X-HORARI-OWED`, as
+// base64), written
+// in the same save as the change: in a file, one atomic rename; in a folder,
+// one journalled change (`FolderStore`); on a collection, the same pending
+// writes, finished together. Delivery removes each once it is sent. Calendar
+// apps do not show journals, an import never takes one (it is its own
+// store's to deliver), and `ICalendar.withoutOwedMessages` leaves them out
+// of an export.
+
+extension OwedMessage {
+    /// The message as a calendar keeps it: a private `VJOURNAL` whose
+    /// `X-HORARI-OWED` holds ``storedBody()`` in base64. Base64, not the
+    /// JSON as escaped text: peers disagree on an unknown property's
+    /// escapes (Python's icalendar reads an `X-` value raw, so `\,` stays),
+    /// and base64 needs none, so every reader gets the same bytes.
+    /// - Parameter position: where it stands among the messages the
+    ///   calendar owes (`X-HORARI-POSITION`): a folder's and a collection's
+    ///   resources have no order of their own, and clocks may agree (a
+    ///   fixed `now`) or disagree (two machines).
+    func journal(position: Int) throws -> ContentComponent {
+        let body = try storedBody().base64EncodedString()
+        return ContentComponent(name: "VJOURNAL", properties: ContentLines([
+            // No DTSTAMP: the exporter writes the save's, as for the book's records.
+            ContentLine(name: "UID", value: SchedulingRecordNames.owedUIDPrefix + id),
+            ContentLine(name: "SUMMARY", text: "Owed: \(notice.method.rawValue) \(notice.uid) to \(notice.recipient.email)"),
+            ContentLine(name: "CATEGORIES", value: SchedulingRecordNames.owedCategory),
+            ContentLine(name: "CLASS", value: "PRIVATE"),
+            ContentLine(name: Self.positionProperty, value: String(position)),
+            ContentLine(name: SchedulingRecordNames.owedProperty, value: body),
+        ]))
+    }
+
+    /// The property that orders the messages a calendar owes.
+    fileprivate static let positionProperty = "X-HORARI-POSITION"
+}
+
+extension ICalendar {
+    /// The messages changes owe that this calendar keeps, oldest first.
+    /// - Parameter place: the calendar's place, for the error.
+    /// - Throws: `CalendarStoreError` naming a journal whose message cannot
+    ///   be read (it stays, owed).
+    func owedMessages(in place: String) throws(CalendarStoreError) -> [OwedMessage] {
+        let journals = components.filter(SchedulingRecordNames.isOwedMessage).sorted { Self.position(of: $0) < Self.position(of: $1) }
+        let bodies = journals.map { journal in
+            let text = journal.properties.first { $0.name.uppercased() == SchedulingRecordNames.owedProperty }?.value ?? ""
+            return Data(base64Encoded: text.trimmingCharacters(in: .whitespaces)) ?? Data()
+        }
+        return try OwedMessage.owed(fromStored: bodies, in: place)
+    }
+
+    /// Keeps `messages` with the calendar, owed until delivered, after
+    /// those it owes already.
+    mutating func owe(_ messages: [OwedMessage]) throws {
+        let last = components.filter(SchedulingRecordNames.isOwedMessage).map(Self.position(of:)).max() ?? 0
+        components += try messages.enumerated().map { i, message in try message.journal(position: last + 1 + i) }
+    }
+
+    /// Where an owed message's journal stands (0 when it does not say).
+    private static func position(of journal: ContentComponent) -> Int {
+        journal.properties.first { $0.name.uppercased() == OwedMessage.positionProperty }.flatMap { Int($0.value.trimmingCharacters(in: .whitespaces)) } ?? 0
+    }
+
+    /// Takes delivered messages off the calendar.
+    mutating func removeOwed(_ ids: Set<String>) {
+        components.removeAll { SchedulingRecordNames.isOwedMessage($0) && ids.contains(Self.owedID(of: $0)) }
+    }
+
+    /// The calendar as it is exchanged: without the messages its store
+    /// owes (an export, a backup), which are that store's to deliver.
+    public var withoutOwedMessages: ICalendar {
+        var calendar = self
+        calendar.components.removeAll(where: SchedulingRecordNames.isOwedMessage)
+        return calendar
+    }
+
+    /// An owed message's ID, from its journal's `UID`.
+    private static func owedID(of journal: ContentComponent) -> String {
+        String((journal.uid ?? "").dropFirst(SchedulingRecordNames.owedUIDPrefix.count))
+    }
+}
+
+extension SchedulingStore {
+    /// What a change owes, as the store keeps it: each notice, from `gym`,
+    /// dated the request's time on the book's clock.
+    func owing<T>(gym: SchedulingNotice.Person?) -> (Told<T>, String) -> [OwedMessage] {
+        { told, commitID in
+            let made = (try? settings.now(told.timeZone.identifier)) ?? Date()
+            return told.notices.notices.enumerated().map { i, notice in
+                OwedMessage(id: "\(commitID)-\(i + 1)", commitID: commitID, notice: notice, gym: gym, madeAt: made, timeZone: told.timeZone.identifier)
+            }
+        }
+    }
+
+    /// The messages a calendar (not a database) keeps owed, oldest first.
+    func owedInCalendar() async throws(SchedulingStoreError) -> [OwedMessage] {
+        guard store.exists else { return [] }
+        let loaded: ImportResult
+        do { loaded = try await store.load() } catch { throw .from(error.underlying) }
+        do { return try loaded.calendar.owedMessages(in: store.location.description) } catch { throw .store(error) }
+    }
+
+    /// Delivers what a calendar (not a database) keeps owed, as
+    /// `BookStore.deliver(_:)` does a database's: one message at a time,
+    /// each taken off the calendar once `send` returns.
+    nonisolated(nonsending) func deliverFromCalendar(_ send: (OwedMessage) async throws -> Void) async throws(SchedulingStoreError) -> Int {
+        var delivered = 0
+        for message in try await owedInCalendar() {
+            do { try await send(message) } catch is StaysOwed { continue } catch { throw .from(error) }
+            do { try await removeOwed([message.id]) } catch {
+                throw .store(CalendarStoreError(error.storeError?.code ?? .io,
+                                                "message \(message.id) was delivered, and could not be marked so (\(error)); it stays owed and will be delivered again, with the same bytes"))
+            }
+            delivered += 1
+        }
+        return delivered
+    }
+
+    /// Takes delivered messages off the calendar: in a file, only their
+    /// journals' bytes (`CalendarFile.splice`), else in a change of the calendar.
+    private func removeOwed(_ ids: Set<String>) async throws(SchedulingStoreError) {
+        if case .file(let url) = store.location {
+            let prefix = SchedulingRecordNames.owedUIDPrefix
+            let removed: Void?
+            do {
+                removed = try CalendarFile.splice(url, indexing: ["UID", "CATEGORIES"], whileWaiting: settings.whileWaiting) { outline in
+                    var splice = ICalendarSplice()
+                    for c in outline.components where c.name == "VJOURNAL" && c.values("CATEGORIES") == [SchedulingRecordNames.owedCategory] {
+                        if let uid = c.values("UID").first, uid.hasPrefix(prefix), ids.contains(String(uid.dropFirst(prefix.count))) { splice.remove(c) }
+                    }
+                    return ((), splice)
+                }
+            } catch { throw .from(error) }
+            if removed != nil { return }
+        }
+        do {
+            try await store.update(exporterFor: { _ in ICalendarExporter(options: .init(includeRejected: true)) },
+                                   whileWaiting: settings.whileWaiting, ifDamaged: settings.ifDamaged) { calendar in calendar.removeOwed(ids) }
+        } catch { throw .from(error.underlying) }
+    }
+}
+
+extension SchedulingStoreError {
+    /// The store's own error, when it is one.
+    fileprivate var storeError: CalendarStoreError? {
+        if case .store(let error) = self { return error }
+        return nil
+    }
+}
