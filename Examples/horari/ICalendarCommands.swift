@@ -328,7 +328,11 @@ struct Import: AsyncParsableCommand {
         if !report.calendarPropertiesNotTaken.isEmpty {
             print("kept \(target.name)'s own \(report.calendarPropertiesNotTaken.joined(separator: ", ")); the file's differ")
         }
-        let differing = left.filter { !$0.sameAsBook }
+        let owed = left.filter(\.isOwedMessage).count
+        if owed > 0 {
+            print("left out \(owed) message\(owed == 1 ? "" : "s") \(file) owes people: \(owed == 1 ? "it is" : "they are") delivered from where \(owed == 1 ? "it was" : "they were") made (horari outbox DIR --calendar \(file))")
+        }
+        let differing = left.filter { !$0.sameAsBook && !$0.isOwedMessage }
         if !differing.isEmpty {
             let names = differing.prefix(5).map(\.uid).joined(separator: ", ") + (differing.count > 5 ? ", …" : "")
             print("left \(differing.count) record\(differing.count == 1 ? "" : "s") of the file out of \(target.name)'s book, which keeps its own (\(names)): "

@@ -23,12 +23,16 @@ public struct RecordLeft: Hashable, Sendable {
     /// Whether the file's version says the same as the book's (an export
     /// imported back): nothing to leave, in truth.
     public var sameAsBook: Bool
+    /// Whether it is a message a change owed where the file came from,
+    /// which is that calendar's to deliver, not a record of the book.
+    public var isOwedMessage: Bool
 
     /// Creates a note of a record left.
-    public init(uid: String, component: String, sameAsBook: Bool) {
+    public init(uid: String, component: String, sameAsBook: Bool, isOwedMessage: Bool = false) {
         self.uid = uid
         self.component = component
         self.sameAsBook = sameAsBook
+        self.isOwedMessage = isOwedMessage
     }
 }
 
@@ -80,7 +84,7 @@ extension ICalendar {
         var owed: [RecordLeft] = []
         incoming.components.removeAll { component in
             guard SchedulingRecordNames.isOwedMessage(component) else { return false }
-            owed.append(RecordLeft(uid: component.uid ?? "", component: component.name, sameAsBook: false))
+            owed.append(RecordLeft(uid: component.uid ?? "", component: component.name, sameAsBook: false, isOwedMessage: true))
             return true
         }
         guard holdsBookRecords else { return (merge(incoming, zoneNamedBy: zoneProperties), owed) }
