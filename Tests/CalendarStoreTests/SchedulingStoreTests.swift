@@ -227,7 +227,7 @@ struct SchedulingStoreTests {
         var other = ICalendar(items: [])
         other.setScheduling(try Gym.book())
         let (_, left) = other.importMerging(calendar)
-        #expect(left.filter(\.isOwedMessage).map(\.uid) == owed.map { "owed:" + $0.id } && other == other.withoutOwedMessages)
+        #expect(Set(left.filter(\.isOwedMessage).map(\.uid)) == Set(owed.map { "owed:" + $0.id }) && other == other.withoutOwedMessages)
         var empty = ICalendar(items: [])
         _ = empty.importMerging(calendar)
         #expect(empty == empty.withoutOwedMessages && empty.components.count == calendar.withoutOwedMessages.components.count)
