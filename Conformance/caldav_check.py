@@ -43,10 +43,16 @@ Radicale (started here on 127.0.0.1, stopped by its process id), with the
    saying as of when; a booking is refused with one line, nothing kept.
 13. horari doctor: on Radicale, bookings are safe (and its scratch calendar
    and resource are gone afterwards); through the lost-update proxy, not.
+14. a weekly limit of 2 and a booking cut off while holding the book's
+   lease (the server gone for the rest of the command): once the lease
+   lapses and another desk books the member's second place of the week,
+   the first desk's next command drops the unfinished booking, and says
+   so, instead of giving the member a third.
 
 Usage: caldav_check.py HORARI_BINARY SAMPLE.ics [--only-faults]
 Exit status 0 when every check passes, 1 otherwise.
 """
+import base64
 import hashlib
 import json
 import os
@@ -56,6 +62,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 
 import caldav
 import icalendar
@@ -468,7 +475,60 @@ def run_all(horari, sample, work, server, proxy):
         check(r.returncode == 1 and len(lines) == 1 and needle in lines[0] and not r.stdout,
               "%s: one line, exit 1 (%s)" % (what, lines[0] if lines else ""), "exit %d: %s" % (r.returncode, r.stderr))
 
+    weekly_limit_cut_off(horari, sample, work, server, proxy, front)
     run_faults(horari, work, url, server)
+
+
+def lapse_lease(url):
+    """Writes the book's lease as lapsed, as 30 s of the clock would: the
+    calendar's own resource (UID horari-calendar), conditional on its tag."""
+    auth = "Basic " + base64.b64encode(("%s:%s" % (USER, PASSWORD)).encode()).decode()
+    for obj in caldav.DAVClient(url=url, username=USER, password=PASSWORD).calendar(url=url).objects():
+        href = str(obj.url)
+        with urllib.request.urlopen(urllib.request.Request(href, headers={"Authorization": auth})) as answer:
+            text, etag = answer.read().decode(), answer.headers["ETag"]
+        if "UID:horari-calendar\r\n" not in text:
+            continue
+        lines = [l if not l.startswith("X-HORARI-LEASE:") else l.rsplit(" ", 1)[0] + " 20000101T000000Z" for l in text.split("\r\n")]
+        urllib.request.urlopen(urllib.request.Request(href, data="\r\n".join(lines).encode(), method="PUT", headers={
+            "Authorization": auth, "If-Match": etag, "Content-Type": "text/calendar; charset=utf-8"})).read()
+        return "X-HORARI-LEASE:" in text
+    return False
+
+
+def weekly_limit_cut_off(horari, sample, work, server, proxy, front):
+    # 14. A weekly limit of 2 and a booking cut off (issue 40, 5): desk A books lim into Wednesday's Yoga
+    # holding the book's lease; its PUT is cut off and the server stays gone, so the write stays pending.
+    # A's lease lapses; desk B books lim into Thursday's Pilates (Monday's Yoga is booked: 2 of 2). A's
+    # next command, a read, must not finish the booking: lim would hold 3 places in a week of 2.
+    url = server.base + "/%s/limit/" % USER
+    r = subprocess.run([horari, "import", sample, "--into", url], capture_output=True, text=True, env=front.env(), timeout=300)
+    for args in (["classes", "policy", "--weekly-limit", "2"], ["members", "add", "lim", "--name", "Lim Sala"],
+                 ["book", "--member", "lim", "--class", "yoga", "--date", "2026-12-07"]):
+        r = front.run(args + NOW, url)
+        check(r.returncode == 0, "a weekly limit: " + " ".join(args), r.stdout + r.stderr)
+    a, purl = Desk(horari, work, "cut-off"), proxy.base + "/%s/limit/" % USER
+    a.run(["classes", "timetable"] + NOW, purl)
+    proxy.cut = ("PUT", "down", 1)  # the lease's PUT goes through; the booking's does not, nor anything after
+    r = a.run(["book", "--member", "lim", "--class", "yoga", "--date", "2026-12-09"] + NOW, purl)
+    proxy.up()
+    pending = a.state(purl).get("pending", [])
+    check(r.returncode == 1 and pending and "Booked" not in r.stdout,
+          "a weekly limit: a booking made holding the lease and cut off is not said booked, and kept pending",
+          "exit %d: %s%s\npending: %s" % (r.returncode, r.stdout, r.stderr, pending))
+    lapsed = lapse_lease(url)
+    r = front.run(["book", "--member", "lim", "--class", "pilates", "--date", "2026-12-10"] + NOW, url)
+    check(lapsed and r.returncode == 0 and r.stdout.startswith("Booked lim"),
+          "a weekly limit: once the cut-off desk's lease lapsed, another desk books the second place of the week",
+          "lease lapsed: %s; exit %d: %s%s" % (lapsed, r.returncode, r.stdout, r.stderr))
+    r = a.run(["book", "--member", "lim", "--list"] + NOW, purl)
+    held = [d for d in ("2026-12-07", "2026-12-09", "2026-12-10") if d in r.stdout]
+    check(r.returncode == 0 and held == ["2026-12-07", "2026-12-10"] and "dropped" in r.stderr and not a.state(purl).get("pending")
+          and roster(url, "yoga", "20261209T183000") == [],
+          "a weekly limit: the cut-off desk's next command drops its unfinished booking (it says so) rather than give lim a third place",
+          "exit %d; held %s\n%s%s" % (r.returncode, held, r.stdout, r.stderr))
+    r = front.run(["validate", "--strict"], url)
+    check(r.returncode == 0, "a weekly limit: the collection validates strictly after", r.stdout + r.stderr)
 
 
 def run_faults(horari, work, url, server):
@@ -479,10 +539,11 @@ def run_faults(horari, work, url, server):
     # 13. horari doctor: Radicale is safe; through the lost-update proxy it is not; the scratch resource is removed.
     desk = Desk(horari, work, "doctor")
     members = sorted(os.listdir(os.path.join(server.storage, USER, "gym")))
+    collections = sorted(os.listdir(os.path.join(server.storage, USER)))
     r = desk.run_plain(["doctor", url])
     check(r.returncode == 0 and "Bookings are safe" in r.stdout and "NO  " not in r.stdout
           and sorted(os.listdir(os.path.join(server.storage, USER, "gym"))) == members
-          and sorted(os.listdir(os.path.join(server.storage, USER))) == ["gym"],
+          and sorted(os.listdir(os.path.join(server.storage, USER))) == collections,
           "horari doctor on Radicale: sync-collection, MKCALENDAR, conditional writes under a race: bookings are safe; its scratch calendar and resource removed",
           "exit %d: %s%s" % (r.returncode, r.stdout, r.stderr))
     proxy = FaultProxy(server.port, work, "lost-update", "--hold", "5")

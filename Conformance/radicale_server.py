@@ -70,7 +70,10 @@ class Proxy:
     whose next request is cut off: ("PUT", "before") closes the connection
     without passing the request on (the server went away); ("PUT", "after")
     passes it on and closes the connection without passing the answer back
-    (the answer was lost). `hold(method, n, seconds)` holds the next `n`
+    (the answer was lost); ("PUT", "down", k) lets k requests of the method
+    through, then cuts the next off before it is passed on, and every
+    request after it, until `up()` (the server gone for the rest of a
+    command). `hold(method, n, seconds)` holds the next `n`
     requests of a method until all `n` have come (or `seconds` have passed),
     then lets them go on at once: writes that surely race, however slowly
     a loaded machine starts the processes that make them."""
@@ -79,6 +82,7 @@ class Proxy:
         self.target = target
         self.statuses = {}
         self.cut = None
+        self.down = False
         self.lock = threading.Lock()
         self.arrived = threading.Condition(self.lock)
         self.held = None
@@ -95,8 +99,16 @@ class Proxy:
                 body = self.rfile.read(length) if length else None
                 with proxy.lock:
                     cut = proxy.cut if proxy.cut and proxy.cut[0] == self.command else None
+                    if cut and cut[1] == "down":
+                        if cut[2] > 0:
+                            proxy.cut = (cut[0], "down", cut[2] - 1)
+                            cut = None
+                        else:
+                            proxy.down = True
                     if cut:
                         proxy.cut = None
+                    if proxy.down:
+                        cut = (self.command, "before")
                 with proxy.lock:
                     held = proxy.held
                     if held and held["method"] == self.command and held["count"] < held["n"]:
@@ -139,6 +151,11 @@ class Proxy:
         self.base = "http://127.0.0.1:%d" % self.server.server_address[1]
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
+
+    def up(self):
+        with self.lock:
+            self.down = False
+            self.cut = None
 
     def hold(self, method, n, seconds):
         with self.lock:

@@ -1,6 +1,7 @@
 import CalendarCore
 import Foundation
 import ICalendarKit
+import SchedulingICalendar
 
 /// A write the server took and then let another client's write over (two
 /// writes with one `If-Match` both taken): the change is made again.
@@ -18,6 +19,10 @@ extension CollectionStore {
     /// and is only created (`If-None-Match: *`), never written over another's.
     func write(_ writes: [Resources.Write], in after: ICalendar, exporter: ICalendarExporter, state: inout State) async throws {
         var pending: [PendingWrite] = []
+        // A change holding the book's lease checked a rule across records (a weekly limit) on the book as it was then.
+        let lease = after.properties.contains { $0.name == ICalendar.leaseProperty }
+            ? state.members.first { $0.value.uids?.contains(Resources.propertiesUID) == true }.map { LeaseGuard(href: $0.key, etag: $0.value.etag) }
+            : nil
         var taken = Set(state.members.keys)
         for write in writes {
             let (href, etag) = try await target(of: write, state: state, taken: taken)
@@ -30,7 +35,7 @@ extension CollectionStore {
             } else if etag == nil {
                 continue  // nothing to remove
             }
-            pending.append(PendingWrite(href: href, etag: etag, file: file))
+            pending.append(PendingWrite(href: href, etag: etag, file: file, lease: lease))
         }
         let written = pending.compactMap { write -> Written? in
             guard let name = write.file, let ours = FileManager.default.contents(atPath: file(name).path) else { return nil }
@@ -103,7 +108,22 @@ extension CollectionStore {
     /// change cut off by an earlier command, it is said on standard error
     /// and the write is dropped. A write whose answer was lost is settled
     /// by asking the server (``settle(_:after:state:)``).
+    ///
+    /// A change made holding the book's lease is finished later only while
+    /// the calendar's own resource is as that change left it: another
+    /// desk that took the lease since (the first desk's lapsed, 30 s after
+    /// it was cut off) may have booked the same member into another class
+    /// of the week, and the two together could pass a weekly limit that
+    /// each checked alone. It is dropped then, and that is said: the
+    /// command that made it had said it was not finished.
     func finishPending(_ state: inout State, raceIsConflict: Bool = false) async throws {
+        if !raceIsConflict, let lease = state.pending.first?.lease, state.members[lease.href]?.etag != lease.etag {
+            state.pending.removeAll()
+            try saveState(state)
+            sweep(state)
+            notices?("another desk changed the book since a change an earlier command could not write in full was made under the book's rules (a weekly limit); that change is dropped, as those rules may no longer allow it: make it again")
+            return
+        }
         while let write = state.pending.first {
             do {
                 try await make(write, &state)

@@ -91,6 +91,16 @@ struct CollectionStore {
         var etag: String?
         /// The cache file with the text to write; `nil` when the member goes.
         var file: String?
+        /// For a change made holding the book's lease (under a weekly
+        /// limit): the calendar's own resource and its tag then. Finished by
+        /// a later command, the change is made only while that tag stands.
+        var lease: LeaseGuard? = nil
+    }
+
+    /// The calendar's own resource, as a change holding the book's lease left it.
+    struct LeaseGuard: Codable, Equatable {
+        var href: String
+        var etag: String?
     }
 
     // MARK: Reading
