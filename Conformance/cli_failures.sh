@@ -52,6 +52,10 @@ expect "wrong date" 2 "2026-02-30 does not exist" "$WORK/gym.ics" -- \
   "$HORARI" add Lunch --start '2026-02-30 14:00' --calendar "$WORK/gym.ics"
 expect "wrong time" 2 "is not a time of day" "$WORK/gym.ics" -- \
   "$HORARI" add Lunch --start '2026-11-24 25:00' --calendar "$WORK/gym.ics"
+expect "a two-digit year (issue 41, 6)" 2 "has a short year (‘26’); write the year in full: YYYY-MM (for example 2026-11)" "$WORK/gym.ics" -- \
+  "$HORARI" month 26-11 --calendar "$WORK/gym.ics"
+expect "a two-digit year in a date" 2 "is not YYYY-MM-DD" "$WORK/gym.ics" -- \
+  "$HORARI" day 26-11-30 --calendar "$WORK/gym.ics"
 expect "missing file" 1 "nowhere.ics" "$WORK/gym.ics" -- \
   "$HORARI" import "$WORK/nowhere.ics" --into "$WORK/gym.ics"
 expect "a full class" 1 "is full" "$WORK/gym.ics" -- \

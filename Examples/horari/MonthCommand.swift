@@ -42,10 +42,17 @@ struct Month: AsyncParsableCommand {
 
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable { case text, json }
 
+/// "2026-11" (or "2026-1"). The year has four digits, as every date
+/// argument's: "26-11" drew the year 26 (issue 41, 6), where a person meant
+/// 2026; guessing the century (as `date -d` does not) would be worse than asking.
 func parseMonth(_ text: String?, default today: LocalDate) throws -> (Int, Int) {
     guard let text else { return (today.year, today.month) }
-    let parts = text.split(separator: "-")
-    guard parts.count == 2, let y = Int(parts[0]), let m = Int(parts[1]), (1...9999).contains(y), (1...12).contains(m) else {
+    let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+    if parts.count == 2, (1...2).contains(parts[0].count), parts[0].allSatisfy(\.isASCII), Int(parts[0]) != nil {
+        throw ValidationError("the month ‘\(text)’ has a short year (‘\(parts[0])’); write the year in full: YYYY-MM (for example \(today.year / 100)\(parts[0].count == 1 ? "0" : "")\(parts[0])-\(parts[1]))")
+    }
+    guard parts.count == 2, parts[0].count == 4, (1...2).contains(parts[1].count), let y = Int(parts[0]), let m = Int(parts[1]),
+          (1...9999).contains(y), (1...12).contains(m) else {
         throw ValidationError("the month ‘\(text)’ is not YYYY-MM (for example 2026-11)")
     }
     return (y, m)
