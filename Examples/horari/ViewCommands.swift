@@ -259,7 +259,8 @@ struct List: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List the occurrences from a date onward, grouped by month, a page at a time.",
         discussion: """
-            When there is more, the last line gives the --page token of the next page. \
+            When there is more, the last line gives the --page token of the next page; \
+            --before with a page's previousPage token (--format json) gives the page before it. \
             With --pending, the tasks still to do instead: the overdue first, marked, \
             then by due time, then those with no date (someday); with --done, the \
             tasks done, the latest first, each with when.
@@ -281,6 +282,9 @@ struct List: AsyncParsableCommand {
     @Option(help: "Continue after a page: the token the previous page printed.")
     var page: String?
 
+    @Option(help: "The page before a page: its previousPage token (--format json).")
+    var before: String?
+
     @Flag(help: "The tasks still to do: overdue (marked), then by due time, then someday.")
     var pending = false
 
@@ -297,11 +301,14 @@ struct List: AsyncParsableCommand {
 
     func validate() throws {
         if pending && done { throw ValidationError("give --pending or --done, not both") }
+        if before != nil, page != nil || from != nil { throw ValidationError("--before goes alone: not with --page or --from") }
         if let category {
             do { try CalendarItem.checkCategory(category) } catch { throw ValidationError("--category: \(error.message)") }
         }
         if pending || done {
-            if page != nil || from != nil { throw ValidationError("--page and --from list occurrences; --\(pending ? "pending" : "done") lists tasks") }
+            if page != nil || before != nil || from != nil {
+                throw ValidationError("--page, --before and --from list occurrences; --\(pending ? "pending" : "done") lists tasks")
+            }
         } else if now != nil {
             throw ValidationError("--now goes with --pending or --done")
         }
@@ -321,6 +328,11 @@ struct List: AsyncParsableCommand {
                 throw ValidationError("--page ‘\(page)’ is not a token printed by horari list")
             }
             list = ListView(after: cursor, schedule: context.schedule, options: options)
+        } else if let before {
+            guard let cursor = ListView.Cursor(token: before) else {
+                throw ValidationError("--before ‘\(before)’ is not a token printed by horari list")
+            }
+            list = ListView(before: cursor, schedule: context.schedule, options: options)
         } else {
             let day = try parseDate(from, option: "--from", default: context.today)
             list = ListView(from: day, schedule: context.schedule, options: options)

@@ -138,7 +138,10 @@ public struct ListView: Hashable, Sendable, Codable {
     /// within the lookahead.
     public let nextPage: Cursor?
     /// Where the page before this one ends (this page's first occurrence),
-    /// or `nil` for an empty page. Pass it to ``init(before:schedule:options:)``.
+    /// for ``init(before:schedule:options:)``; `nil` when nothing comes
+    /// before this page within the lookahead, or the page is empty. (A
+    /// position, not a direction: on a page of one occurrence it is the
+    /// same token as ``nextPage``, which goes to ``init(after:schedule:options:)``.)
     public let previousPage: Cursor?
 
     /// Every occurrence on the page, in order.
@@ -192,6 +195,23 @@ public struct ListView: Hashable, Sendable, Codable {
         self.init(page: Array(found.suffix(limit)), zone: zone, more: found.count > limit, forward: false, options: options)
     }
 
+    /// Whether any occurrence comes before the cursor's within `days`:
+    /// windows going back, as ``init(before:schedule:options:)`` takes
+    /// them, stopping at the first found.
+    private static func anyBefore(_ cursor: Cursor, schedule: Schedule, zone: ZoneRules, days: Int) -> Bool {
+        let horizon = cursor.startSeconds - Int64(max(0, days)) * 86_400
+        var width: Int64 = 31 * 86_400
+        var windowEnd = cursor.startSeconds + 1
+        while windowEnd > horizon {
+            let windowStart = max(horizon, windowEnd - width)
+            let batch = schedule.occurrences(from: Date(epochSeconds: windowStart), to: Date(epochSeconds: windowEnd), floatingZone: zone)
+            if batch.contains(where: { $0.startSeconds >= windowStart && $0.startSeconds < windowEnd && comes($0, before: cursor) }) { return true }
+            windowEnd = windowStart
+            width *= 2
+        }
+        return false
+    }
+
     private init(schedule: Schedule, options: Options, forwardFrom start: Int64, after cursor: Cursor?, until end: Int64? = nil) {
         let limit = max(0, options.limit)
         let zone = options.timeZone(for: schedule)
@@ -206,10 +226,15 @@ public struct ListView: Hashable, Sendable, Codable {
             guard o.startSeconds >= start, o.startSeconds < horizon, cursor.map({ Self.comes(o, after: $0) }) ?? true else { continue }
             found.append(o)
         }
-        self.init(page: Array(found.prefix(limit)), zone: zone, more: found.count > limit, forward: true, options: options)
+        let page = Array(found.prefix(limit))
+        let earlier = page.first.map { Self.anyBefore(Cursor($0), schedule: schedule, zone: zone, days: options.lookaheadDays) } ?? false
+        self.init(page: page, zone: zone, more: found.count > limit, forward: true, earlier: earlier, options: options)
     }
 
-    private init(page: [Occurrence], zone: ZoneRules, more: Bool, forward: Bool, options: Options) {
+    /// - Parameters:
+    ///   - more: whether more comes after the page (going forward) or before it (going back).
+    ///   - earlier: going forward, whether anything comes before the page.
+    private init(page: [Occurrence], zone: ZoneRules, more: Bool, forward: Bool, earlier: Bool = true, options: Options) {
         var sections: [Section] = []
         for o in page.map({ DisplayOccurrence($0, zone: zone) }) {
             let date = o.start.date
@@ -223,7 +248,7 @@ public struct ListView: Hashable, Sendable, Codable {
         self.sections = sections
         // Going forward, "more" means more after the page; going back, more before it.
         nextPage = forward ? (more ? page.last.map(Cursor.init) : nil) : page.last.map(Cursor.init)
-        previousPage = forward ? page.first.map(Cursor.init) : (more ? page.first.map(Cursor.init) : nil)
+        previousPage = (forward ? earlier : more) ? page.first.map(Cursor.init) : nil
     }
 
     /// Whether `o` comes after the cursor's occurrence in the schedule's order.

@@ -248,6 +248,13 @@ struct ListViewTests {
             let back = ListView(before: previous, schedule: schedule, options: options)
             #expect(back.occurrences.map(\.id) == pages[i - 1].occurrences.map(\.id))
         }
+        // The first page has nothing before it: no previous page to go to (issue 41, 7: it led forward).
+        #expect(pages[0].previousPage == nil)
+        // A page from a later date has: the page before it ends just before its first occurrence.
+        let later = ListView(after: try #require(pages[0].nextPage), schedule: schedule, options: options)
+        let fromLater = ListView(from: try #require(later.occurrences.first).start.date, schedule: schedule, options: options)
+        let before = ListView(before: try #require(fromLater.previousPage), schedule: schedule, options: options)
+        #expect(before.occurrences.map(\.id) == everything.prefix { $0 != fromLater.occurrences.first?.id }.suffix(3).map { $0 })
     }
 
     @Test("Nothing ahead within the lookahead: an empty page with no next")

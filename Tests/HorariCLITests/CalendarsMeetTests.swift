@@ -374,4 +374,26 @@ extension CalendarsMeetTests {
         let nothing = try run(["classes", "change", "yoga", "--from", "2026-12-01"])
         #expect(nothing.status == 2 && nothing.stderr.contains("nothing to change"))
     }
+
+    @Test("list --format json pages both ways: nextPage with --page, previousPage with --before back to the page before; the first page has none (issue 41, 7)")
+    func jsonPagesBothWays() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        func page(_ arguments: [String]) throws -> (starts: [String], next: String?, previous: String?) {
+            let r = try runner.run(["list", "--calendar", "$WORK/gym.ics", "--limit", "3", "--format", "json"] + arguments)
+            #expect(r.status == 0, "\(r.stderr)")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+            let starts = (json["sections"] as? [[String: Any]] ?? []).flatMap { $0["occurrences"] as? [[String: Any]] ?? [] }.compactMap { $0["start"] as? String }
+            return (starts, json["nextPage"] as? String, json["previousPage"] as? String)
+        }
+        let first = try page(["--from", "2020-01-01"])
+        #expect(first.starts.count == 3 && first.previous == nil, "\(first)")
+        let second = try page(["--page", try #require(first.next)])
+        #expect(second.starts.count == 3 && Set(second.starts).isDisjoint(with: first.starts), "\(second)")
+        let back = try page(["--before", try #require(second.previous)])
+        #expect(back.starts == first.starts, "\(back.starts) is not \(first.starts)")
+        let both = try runner.run(["list", "--calendar", "$WORK/gym.ics", "--before", try #require(second.previous), "--page", try #require(first.next)])
+        #expect(both.status == 2 && both.stderr.contains("--before goes alone"), "\(both.stderr)")
+    }
+
 }
