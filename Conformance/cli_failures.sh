@@ -56,6 +56,10 @@ expect "a two-digit year (issue 41, 6)" 2 "has a short year (‘26’); write th
   "$HORARI" month 26-11 --calendar "$WORK/gym.ics"
 expect "a two-digit year in a date" 2 "is not YYYY-MM-DD" "$WORK/gym.ics" -- \
   "$HORARI" day 26-11-30 --calendar "$WORK/gym.ics"
+holds "expand cut at its cap is said, exit 1 (issue 41, 8)" 1 "stopped after 100,000 occurrences, the most printed without --limit" -- \
+  "$HORARI" expand --rrule FREQ=MINUTELY --dtstart 20260101T000000 --to 20270101T000000
+holds "expand at exactly its cap is whole, exit 0" 0 "20260310T102300" -- \
+  "$HORARI" expand --rrule 'FREQ=MINUTELY;COUNT=100000' --dtstart 20260101T000000
 expect "missing file" 1 "nowhere.ics" "$WORK/gym.ics" -- \
   "$HORARI" import "$WORK/nowhere.ics" --into "$WORK/gym.ics"
 expect "a full class" 1 "is full" "$WORK/gym.ics" -- \

@@ -9,7 +9,9 @@ struct Expand: AsyncParsableCommand {
         discussion: """
             Occurrences print in the form of --dtstart: YYYYMMDD for a date, \
             YYYYMMDDTHHMMSS for a floating or zoned time (the wall time in --tzid, \
-            moved forward out of a daylight-saving gap), and a trailing Z for UTC.
+            moved forward out of a daylight-saving gap), and a trailing Z for UTC. \
+            Without --limit, at most 100,000 print: when there are more, that is said \
+            and the exit status is 1.
 
             Examples:
               horari expand --rrule 'FREQ=WEEKLY;BYDAY=MO,WE;COUNT=4' \\
@@ -54,13 +56,12 @@ struct Expand: AsyncParsableCommand {
             return
         }
         let request = ExpandRequest(rrule: rrule ?? "", dtstart: dtstart ?? "", tzid: tzid, limit: limit, from: from, to: to)
-        do {
-            let answer = try request.expansion()
-            for warning in answer.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
-            for line in answer.occurrences { print(line) }
-        } catch {
-            throw CLIError(error.message)
-        }
+        let answer: (occurrences: [String], warnings: [String], cut: Bool)
+        do { answer = try request.expansion() } catch { throw CLIError(error.message) }
+        for warning in answer.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
+        for line in answer.occurrences { print(line) }
+        // Cut at the cap, which nobody asked for: said, and not a success (issue 41, 8).
+        if answer.cut { throw CLIError(ExpandRequest.cutMessage) }
     }
 
     private func runJSONLines() throws {
@@ -73,7 +74,7 @@ struct Expand: AsyncParsableCommand {
             do {
                 let request = try decoder.decode(ExpandRequest.self, from: Data(line.utf8))
                 let expansion = try request.expansion()
-                answer = ExpandAnswer(occurrences: expansion.occurrences, warnings: expansion.warnings, error: nil)
+                answer = ExpandAnswer(occurrences: expansion.occurrences, warnings: expansion.warnings + (expansion.cut ? [ExpandRequest.cutMessage] : []), error: nil)
             } catch let failure as ExpandFailure {
                 answer = ExpandAnswer(occurrences: nil, warnings: [], error: failure.message)
             } catch {
@@ -98,12 +99,18 @@ struct ExpandRequest: Decodable {
     /// The hard cap on one request's occurrences when it gives no limit.
     static let defaultCap = 100_000
 
-    /// The occurrences, with a warning for each deviation read leniently.
-    func expansion() throws(ExpandFailure) -> (occurrences: [String], warnings: [String]) {
+    /// What is said when the cap cut the occurrences short.
+    static let cutMessage = "stopped after \(defaultCap.formatted(.number.locale(Locale(identifier: "en_US")))) occurrences, the most printed without --limit; there are more: give --limit, or a window with --from and --to"
+
+    /// The occurrences, with a warning for each deviation read leniently,
+    /// and whether the cap cut them short (no limit was given, and there are more).
+    func expansion() throws(ExpandFailure) -> (occurrences: [String], warnings: [String], cut: Bool) {
         do {
             var warnings: [String] = []
-            let occurrences = try expand(warnings: &warnings)
-            return (occurrences, warnings)
+            var occurrences = try expand(warnings: &warnings)
+            let cut = limit == nil && occurrences.count > Self.defaultCap
+            if cut { occurrences.removeLast(occurrences.count - Self.defaultCap) }
+            return (occurrences, warnings, cut)
         } catch let failure as ExpandFailure {
             throw failure
         } catch {
@@ -133,7 +140,8 @@ struct ExpandRequest: Decodable {
         if toDate == nil && limit == nil && !set.isBounded {
             throw ExpandFailure(message: "the rule has no COUNT or UNTIL: give a limit or a window end")
         }
-        let instances = try set.instances(from: fromDate, to: toDate, limit: limit ?? Self.defaultCap, floatingZone: zone)
+        // One more than the cap, to know whether it cut anything.
+        let instances = try set.instances(from: fromDate, to: toDate, limit: limit ?? Self.defaultCap + 1, floatingZone: zone)
         return instances.map { $0.start.icalValue }
     }
 }
