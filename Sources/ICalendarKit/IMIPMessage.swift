@@ -86,10 +86,16 @@ public struct IMIPMessage: Hashable, Sendable {
     }
 
     /// A name for the message's file in an outbox: the method, the
-    /// recipient and a digest of the message, letters, digits, `.`, `-` and `_` only.
+    /// recipient and a digest of the message, letters, digits, `.`, `-` and
+    /// `_` only, at most 140 bytes. The recipient is cut to its first 100
+    /// characters: a valid address may be 254 long, and whole it made a
+    /// name past the 255 bytes a file name may have, so every message to
+    /// it failed after its change was made (issue 41, 13). The digest
+    /// covers the whole address, so two long addresses alike at the start
+    /// still get names of their own.
     public var fileName: String {
-        let who = to.email.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") ? $0 : "_" }
-        return "\(method.lowercased())-\(String(who))-\(digest).eml"
+        let who = to.email.prefix(100).map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") ? $0 : "_" }
+        return "\(method.lowercased().prefix(16))-\(String(who))-\(digest).eml"
     }
 
     /// The `Message-ID`: a digest of the message at the sender's domain,

@@ -132,6 +132,19 @@ struct InvitationTests {
         #expect(!headers.contains("\r\nBcc:") && headers.contains("To: Anna Puig <anna@example.com>"))
         #expect(text.contains("Content-Type: multipart/alternative") && text.contains("Content-Type: text/calendar; charset=UTF-8; method=REQUEST"))
         #expect(text.contains("filename=\"invite.ics\"") && mail.fileName.hasPrefix("request-anna_example.com-") && mail.fileName.hasSuffix(".eml"))
+        // A valid address of 247 characters (64 before the @): a file name a disk takes, and its own (issue 41, 13).
+        let long = String(repeating: "a", count: 64) + "@" + String(repeating: "b", count: 60) + "." + String(repeating: "c", count: 60) + "." + String(repeating: "d", count: 52) + ".example"
+        let longer = long.replacingOccurrences(of: ".example", with: ".exampl2")
+        #expect(long.count == 247)
+        let names = try [long, longer].map { address in
+            try IMIPMessage(from: .init(name: "Marc Soler", email: "marc@gym.example"), to: .init(name: "A", email: address), subject: "s", text: "t",
+                            method: "REQUEST", calendar: ics, date: now).fileName
+        }
+        #expect(names.allSatisfy { $0.utf8.count <= 140 } && names[0] != names[1], "\(names)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("horari-long-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try mail.data().write(to: folder.appendingPathComponent(names[0]))
         // The calendar part, decoded, is the iTIP text.
         let parts = text.components(separatedBy: "method=REQUEST\r\nContent-Transfer-Encoding: base64\r\n\r\n")
         let body = try #require(parts.last?.components(separatedBy: "\r\n--").first)
