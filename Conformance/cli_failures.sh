@@ -60,6 +60,12 @@ holds "expand cut at its cap is said, exit 1 (issue 41, 8)" 1 "stopped after 100
   "$HORARI" expand --rrule FREQ=MINUTELY --dtstart 20260101T000000 --to 20270101T000000
 holds "expand at exactly its cap is whole, exit 0" 0 "20260310T102300" -- \
   "$HORARI" expand --rrule 'FREQ=MINUTELY;COUNT=100000' --dtstart 20260101T000000
+printf 'BEGIN:VEVENT\r\nUID:bare-1\r\nDTSTAMP:20261101T000000Z\r\nDTSTART:20261130T100000Z\r\nDURATION:PT1H\r\nSUMMARY:Bare\r\nEND:VEVENT\r\n' > "$WORK/bare.ics"
+holds "a bare event file imports whole, exit 0 (issue 41, 4)" 0 "added 1, updated 0, unchanged 0, kept newer 0, conflicts 0, not in the file 0" -- \
+  "$HORARI" import "$WORK/bare.ics" --into "$WORK/bare-into.ics"
+printf 'BEGIN:VALARM\r\nACTION:DISPLAY\r\nTRIGGER:-PT5M\r\nDESCRIPTION:x\r\nEND:VALARM\r\n' > "$WORK/alarm.ics"
+expect "a bare VALARM holds nothing to import" 1 "holds nothing to import: its VALARM is outside any event or task" "$WORK/bare-into.ics" -- \
+  "$HORARI" import "$WORK/alarm.ics" --into "$WORK/bare-into.ics"
 expect "missing file" 1 "nowhere.ics" "$WORK/gym.ics" -- \
   "$HORARI" import "$WORK/nowhere.ics" --into "$WORK/gym.ics"
 expect "a full class" 1 "is full" "$WORK/gym.ics" -- \

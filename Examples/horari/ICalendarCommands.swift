@@ -241,6 +241,15 @@ struct Import: AsyncParsableCommand {
             return try await applyReply(read.calendar)
         }
         var incoming = read.calendar
+        // An alarm outside any event or task is nobody's (a bare VALARM file): left out, and said (issue 41, 4).
+        let strays = incoming.components.filter { $0.name == "VALARM" }.count
+        if strays > 0 {
+            incoming.components.removeAll { $0.name == "VALARM" }
+            guard !incoming.items.isEmpty || !incoming.components.isEmpty else {
+                throw CLIError("\(file) holds nothing to import: its \(strays == 1 ? "VALARM is" : "\(strays) VALARMs are") outside any event or task, and an alarm belongs inside one; nothing was changed")
+            }
+            FileHandle.standardError.write(Data("\(file): left out \(strays) VALARM\(strays == 1 ? "" : "s") outside any event or task (an alarm belongs inside one)\n".utf8))
+        }
         // What the reader could not take (a component past a limit, a line
         // too long, a value it could not read): said in the summary, and the
         // import fails unless --force (issue 28, 15; Docs/ICalendar.md).

@@ -19,8 +19,9 @@ extension CollectionStore {
     /// and is only created (`If-None-Match: *`), never written over another's.
     func write(_ writes: [Resources.Write], in after: ICalendar, exporter: ICalendarExporter, state: inout State) async throws {
         var pending: [PendingWrite] = []
-        // A change holding the book's lease checked a rule across records (a weekly limit) on the book as it was then.
-        let lease = after.properties.contains { $0.name == ICalendar.leaseProperty }
+        // A change made holding this desk's lease checked a rule across records (a weekly limit) on the book as it was then.
+        let held = HeldLease.token.map { token in after.properties.contains { $0.name == ICalendar.leaseProperty && $0.value.hasPrefix(token + " ") } } ?? false
+        let lease = held
             ? state.members.first { $0.value.uids?.contains(Resources.propertiesUID) == true }.map { LeaseGuard(href: $0.key, etag: $0.value.etag) }
             : nil
         var taken = Set(state.members.keys)
@@ -109,13 +110,15 @@ extension CollectionStore {
     /// and the write is dropped. A write whose answer was lost is settled
     /// by asking the server (``settle(_:after:state:)``).
     ///
-    /// A change made holding the book's lease is finished later only while
-    /// the calendar's own resource is as that change left it: another
-    /// desk that took the lease since (the first desk's lapsed, 30 s after
-    /// it was cut off) may have booked the same member into another class
-    /// of the week, and the two together could pass a weekly limit that
-    /// each checked alone. It is dropped then, and that is said: the
-    /// command that made it had said it was not finished.
+    /// A change made holding the book's lease, none of whose writes was
+    /// made, is finished later only while the calendar's own resource is as
+    /// it was when the change was made: another desk that took the lease
+    /// since (the first desk's lapsed, 30 s after it was cut off) may have
+    /// booked the same member into another class of the week, and the two
+    /// together could pass a weekly limit that each checked alone. It is
+    /// dropped then, and that is said: the command that made it had said it
+    /// was not finished. Once one of its writes is made, the rest are always
+    /// finished: half a change (a booking without its message) is worse.
     func finishPending(_ state: inout State, raceIsConflict: Bool = false) async throws {
         if !raceIsConflict, let lease = state.pending.first?.lease, state.members[lease.href]?.etag != lease.etag {
             state.pending.removeAll()
@@ -151,6 +154,8 @@ extension CollectionStore {
                 return
             }
             state.pending.removeFirst()
+            // Begun, the change is finished whatever is written meanwhile (its own write of the calendar's resource included).
+            for i in state.pending.indices { state.pending[i].lease = nil }
             try saveState(state)
             if !raceIsConflict { notices?("\(Self.displayName(write.href)): written now, finishing a change an earlier command could not write in full") }
         }

@@ -91,13 +91,14 @@ struct CollectionStore {
         var etag: String?
         /// The cache file with the text to write; `nil` when the member goes.
         var file: String?
-        /// For a change made holding the book's lease (under a weekly
+        /// For a change made holding this desk's lease (under a weekly
         /// limit): the calendar's own resource and its tag then. Finished by
-        /// a later command, the change is made only while that tag stands.
+        /// a later command before any of its writes was made, the change is
+        /// made only while that tag stands.
         var lease: LeaseGuard? = nil
     }
 
-    /// The calendar's own resource, as a change holding the book's lease left it.
+    /// The calendar's own resource, as it was when a change holding the book's lease was made.
     struct LeaseGuard: Codable, Equatable {
         var href: String
         var etag: String?
@@ -473,4 +474,12 @@ struct CollectionStore {
         guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return text }
         return String(text.unicodeScalars.map { $0.properties.generalCategory == .control ? "\\u{\(String($0.value, radix: 16, uppercase: true))}" : String($0) }.joined())
     }
+}
+
+/// The book's lease the calling task holds (`SchedulingStore`, a change of
+/// the whole book under a weekly limit): a collection's pending writes of a
+/// change made holding it are guarded (``CollectionStore/LeaseGuard``);
+/// another desk's lease, or a stale one, in the calendar guards nothing.
+enum HeldLease {
+    @TaskLocal static var token: String?
 }

@@ -85,12 +85,13 @@ struct FolderStore {
         throw CalendarStoreError(.notACalendar, "\(folder.path) holds \(whole.count == 1 ? "a whole calendar" : "\(whole.count) whole calendars") (\(listed)), not one .ics per event as a calendar folder (vdir) does, so it is not read as one calendar", suggestion: "name \(whole.count == 1 ? "the file" : "one of the files") instead (--calendar \(first))")
     }
 
-    /// Loads the calendar (first finishing a change a killed process left halfway).
+    /// Loads the calendar, first finishing a change a killed process left
+    /// halfway; when that cannot be done now (a read-only folder, a journal
+    /// not Horari's), the folder is read as it is, and the next change says why.
     func load() throws(CalendarStoreError) -> ImportResult {
-        if FileManager.default.fileExists(atPath: journal.path) {
-            let lock = try FolderLock.lock(folder, whileWaiting: nil)
+        if FileManager.default.fileExists(atPath: journal.path), let lock = try? FolderLock.lock(folder, whileWaiting: nil) {
             defer { lock.release() }
-            try finishJournalledChange()
+            try? finishJournalledChange()
         }
         let (calendar, diagnostics, _) = try read()
         return ImportResult(calendar: calendar, diagnostics: diagnostics)
@@ -187,7 +188,7 @@ struct FolderStore {
     private func finishJournalledChange() throws(CalendarStoreError) {
         guard let data = FileManager.default.contents(atPath: journal.path) else { return }
         guard let change = try? JSONDecoder().decode(JournalledChange.self, from: data),
-              change.entries.allSatisfy({ !$0.name.isEmpty && !$0.name.hasPrefix(".") && !$0.name.contains("/") }) else {
+              change.entries.allSatisfy({ $0.name.hasSuffix(".ics") && !$0.name.hasPrefix(".") && !$0.name.contains("/") && !$0.name.contains("\u{0}") }) else {
             throw CalendarStoreError(.notACalendar, "\(journal.path) is not the journal of a change Horari made; nothing was changed",
                                      suggestion: "move it out of the folder if another program wrote it")
         }

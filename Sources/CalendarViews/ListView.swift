@@ -96,11 +96,15 @@ public struct ListView: Hashable, Sendable, Codable {
                 .replacingOccurrences(of: "=", with: "")
         }
 
-        /// Reads a ``token``; `nil` for a text that is not one.
+        /// Reads a ``token``; `nil` for a text that is not one, or whose
+        /// times lie outside the years 1 to 9999 (a page's arithmetic on a
+        /// forged one would overflow).
         public init?(token: String) {
             var base64 = token.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
             base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
             guard let data = Data(base64Encoded: base64), let f = try? JSONDecoder().decode(Fields.self, from: data) else { return nil }
+            let years = Int64(-62_135_596_800)...Int64(253_402_300_799)  // 0001-01-01 … 9999-12-31T23:59:59Z
+            guard years.contains(f.s), years.contains(f.e) else { return nil }
             (startSeconds, endSeconds, id) = (f.s, f.e, Occurrence.ID(uid: f.u, recurrenceID: f.r))
         }
 

@@ -88,7 +88,9 @@ extension ImportSession {
             return
         }
         if state.stack.isEmpty {
-            report(.warning, line.number, .unbalanced, "BEGIN:\(name) is outside any VCALENDAR; it is read as if it were inside one")
+            // Nothing is lost (`.other`, not `.unbalanced`): a bare event file imported whole
+            // and then said part of it "could not be read", exit 1 (issue 41, 4).
+            report(.warning, line.number, .other, "BEGIN:\(name) is outside any VCALENDAR; it is read as if it were inside one")
             sawCalendarData = true
         }
         // A calendar component cannot begin inside an event, a task, an

@@ -50,24 +50,36 @@ extension ICalendar {
     /// - Throws: `CalendarStoreError` naming a journal whose message cannot
     ///   be read (it stays, owed).
     func owedMessages(in place: String) throws(CalendarStoreError) -> [OwedMessage] {
-        let journals = components.filter(SchedulingRecordNames.isOwedMessage).sorted { Self.position(of: $0) < Self.position(of: $1) }
+        let journals = components.filter(SchedulingRecordNames.isOwedMessage)
         let bodies = journals.map { journal in
             let text = journal.properties.first { $0.name.uppercased() == SchedulingRecordNames.owedProperty }?.value ?? ""
             return Data(base64Encoded: text.trimmingCharacters(in: .whitespaces)) ?? Data()
         }
-        return try OwedMessage.owed(fromStored: bodies, in: place)
+        let messages = try OwedMessage.owed(fromStored: bodies, in: place)
+        // By position; two desks of a collection may take the same one: then the older change, then the ID.
+        return zip(journals.map(Self.position(of:)), messages).sorted { a, b in
+            (a.0, a.1.madeAt, a.1.commitID, Self.index(of: a.1)) < (b.0, b.1.madeAt, b.1.commitID, Self.index(of: b.1))
+        }.map(\.1)
     }
 
     /// Keeps `messages` with the calendar, owed until delivered, after
     /// those it owes already.
     mutating func owe(_ messages: [OwedMessage]) throws {
         let last = components.filter(SchedulingRecordNames.isOwedMessage).map(Self.position(of:)).max() ?? 0
+        // (A position is at most a billion: one another program wrote larger is read as that.)
         components += try messages.enumerated().map { i, message in try message.journal(position: last + 1 + i) }
     }
 
-    /// Where an owed message's journal stands (0 when it does not say).
+    /// Where an owed message's journal stands: 0 when it does not say, at
+    /// most a billion (so the next never overflows).
     private static func position(of journal: ContentComponent) -> Int {
-        journal.properties.first { $0.name.uppercased() == OwedMessage.positionProperty }.flatMap { Int($0.value.trimmingCharacters(in: .whitespaces)) } ?? 0
+        let n = journal.properties.first { $0.name.uppercased() == OwedMessage.positionProperty }.flatMap { Int($0.value.trimmingCharacters(in: .whitespaces)) } ?? 0
+        return min(max(n, 0), 1_000_000_000)
+    }
+
+    /// A message's place among its change's (its ID ends `-N`).
+    private static func index(of message: OwedMessage) -> Int {
+        message.id.split(separator: "-").last.flatMap { Int($0) } ?? 0
     }
 
     /// Takes delivered messages off the calendar.
@@ -83,9 +95,15 @@ extension ICalendar {
         return calendar
     }
 
-    /// An owed message's ID, from its journal's `UID`.
-    private static func owedID(of journal: ContentComponent) -> String {
-        String((journal.uid ?? "").dropFirst(SchedulingRecordNames.owedUIDPrefix.count))
+    /// An owed message's ID, from its journal's `UID` (`owed:ID`).
+    static func owedID(of journal: ContentComponent) -> String {
+        owedID(uid: journal.uid ?? "")
+    }
+
+    /// An owed message's ID, from a journal's `UID` as written.
+    static func owedID(uid: String) -> String {
+        let uid = uid.trimmingCharacters(in: .whitespaces)
+        return uid.hasPrefix(SchedulingRecordNames.owedUIDPrefix) ? String(uid.dropFirst(SchedulingRecordNames.owedUIDPrefix.count)) : uid
     }
 }
 
@@ -129,15 +147,20 @@ extension SchedulingStore {
     /// journals' bytes (`CalendarFile.splice`), else in a change of the calendar.
     private func removeOwed(_ ids: Set<String>) async throws(SchedulingStoreError) {
         if case .file(let url) = store.location {
-            let prefix = SchedulingRecordNames.owedUIDPrefix
             let removed: Void?
             do {
                 removed = try CalendarFile.splice(url, indexing: ["UID", "CATEGORIES"], whileWaiting: settings.whileWaiting) { outline in
                     var splice = ICalendarSplice()
-                    for c in outline.components where c.name == "VJOURNAL" && c.values("CATEGORIES") == [SchedulingRecordNames.owedCategory] {
-                        if let uid = c.values("UID").first, uid.hasPrefix(prefix), ids.contains(String(uid.dropFirst(prefix.count))) { splice.remove(c) }
+                    var found: Set<String> = []
+                    for c in outline.components where c.name == "VJOURNAL" {
+                        // As `SchedulingRecordNames.isOwedMessage` reads a journal: any CATEGORIES line, any case.
+                        let categories = c.values("CATEGORIES").flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+                        guard categories.contains(SchedulingRecordNames.owedCategory), let uid = c.values("UID").first else { continue }
+                        let id = ICalendar.owedID(uid: uid)
+                        if ids.contains(id) { splice.remove(c); found.insert(id) }
                     }
-                    return ((), splice)
+                    // One not found here (written otherwise) is taken off by the change of the whole file below.
+                    return found == ids ? ((), splice) : nil
                 }
             } catch { throw .from(error) }
             if removed != nil { return }

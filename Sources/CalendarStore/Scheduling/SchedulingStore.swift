@@ -223,7 +223,8 @@ public struct SchedulingStore: Sendable {
         // In yearly parts where a class's one resource would hold its whole history.
         let inParts = store.location.isResourcePerUID
         do {
-            return try await store.update(exporterFor: exporter, whileWaiting: settings.whileWaiting, ifDamaged: settings.ifDamaged) { calendar in
+            return try await HeldLease.$token.withValue(lease) {
+                try await store.update(exporterFor: exporter, whileWaiting: settings.whileWaiting, ifDamaged: settings.ifDamaged) { calendar in
                 if calendar.calendarZone(namedBy: ICalendar.bookZoneProperties) == nil, calendar.items.isEmpty { calendar.timeZone = newZone }
                 // Asked of the calendar's properties before the book is read: without the lease, it is not read twice.
                 if case .collection = store.location, lease == nil || calendar.bookLease?.token != lease,
@@ -234,8 +235,13 @@ public struct SchedulingStore: Sendable {
                 // The messages the change owes, in the same save (a new commit ID each time the change runs).
                 if let owing { try calendar.owe(owing(result, UUID().uuidString.lowercased())) }
                 return result
+                }
             }
-        } catch { throw .from(error.underlying) }
+        } catch let error as CalendarStoreFailure<any Error> {
+            throw .from(error.underlying)
+        } catch {
+            throw .from(error)
+        }
     }
 
     /// Reads the book a calendar keeps, changes it with `body`, and writes it back into the calendar.
