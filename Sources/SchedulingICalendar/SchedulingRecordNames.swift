@@ -26,9 +26,13 @@ package enum SchedulingRecordNames {
     /// Whether a component is a message a change owes (see ``owedCategory``).
     package static func isOwedMessage(_ component: ContentComponent) -> Bool {
         guard component.name.uppercased() == "VJOURNAL" else { return false }
-        return component.properties.contains { line in
-            line.name.uppercased() == "CATEGORIES"
-                && line.value.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces).lowercased() == owedCategory }
-        }
+        return namesOwedCategory(component.properties.filter { $0.name.uppercased() == "CATEGORIES" }.map(\.value))
+    }
+
+    /// Whether `CATEGORIES` values, as written (any line, any case, lists
+    /// split at commas), name ``owedCategory``: the one test of a journal
+    /// read whole and of one found in a file's outline.
+    package static func namesOwedCategory(_ values: [String]) -> Bool {
+        values.contains { $0.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces).lowercased() == owedCategory } }
     }
 }

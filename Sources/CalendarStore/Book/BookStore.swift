@@ -129,13 +129,22 @@ public struct BookStore<Storage: BookStorage>: Sendable {
     /// - Returns: how many were delivered.
     @discardableResult
     nonisolated(nonsending) public func deliver(_ send: (OwedMessage) async throws -> Void) async throws(SchedulingStoreError) -> Int {
+        let storage = storage
+        return try await Self.deliver(try await owed(), send: send) { id in try await storage.markDelivered([id]) }
+    }
+
+    /// The delivery loop every store shares (a database's here, a
+    /// calendar's in `SchedulingStore`): each message sent, then marked
+    /// with `mark`; ``StaysOwed`` skips one, any other error stops there.
+    nonisolated(nonsending) static func deliver(_ owed: [OwedMessage], send: (OwedMessage) async throws -> Void,
+                                                mark: (String) async throws -> Void) async throws(SchedulingStoreError) -> Int {
         var delivered = 0
-        for message in try await owed() {
+        for message in owed {
             do { try await send(message) } catch is StaysOwed { continue } catch { throw .from(error) }
-            do { try await storage.markDelivered([message.id]) } catch {
-                let why = (error as? CalendarStoreError)?.message ?? Self.describe(error)
-                throw .store(CalendarStoreError((error as? CalendarStoreError)?.code ?? .io,
-                                                "message \(message.id) was delivered, and could not be marked so (\(why)); it stays owed and will be delivered again, with the same bytes"))
+            do { try await mark(message.id) } catch {
+                let inner = (error as? CalendarStoreError) ?? { if case .store(let e) = error as? SchedulingStoreError { return e }; return nil }()
+                throw .store(CalendarStoreError(inner?.code ?? .io,
+                                                "message \(message.id) was delivered, and could not be marked so (\(inner?.message ?? describe(error))); it stays owed and will be delivered again, with the same bytes"))
             }
             delivered += 1
         }

@@ -131,16 +131,7 @@ extension SchedulingStore {
     /// `BookStore.deliver(_:)` does a database's: one message at a time,
     /// each taken off the calendar once `send` returns.
     nonisolated(nonsending) func deliverFromCalendar(_ send: (OwedMessage) async throws -> Void) async throws(SchedulingStoreError) -> Int {
-        var delivered = 0
-        for message in try await owedInCalendar() {
-            do { try await send(message) } catch is StaysOwed { continue } catch { throw .from(error) }
-            do { try await removeOwed([message.id]) } catch {
-                throw .store(CalendarStoreError(error.storeError?.code ?? .io,
-                                                "message \(message.id) was delivered, and could not be marked so (\(error)); it stays owed and will be delivered again, with the same bytes"))
-            }
-            delivered += 1
-        }
-        return delivered
+        try await BookStore<SomeCalendarDatabase>.deliver(try await owedInCalendar(), send: send) { id in try await removeOwed([id]) }
     }
 
     /// Takes delivered messages off the calendar: in a file, only their
@@ -153,9 +144,7 @@ extension SchedulingStore {
                     var splice = ICalendarSplice()
                     var found: Set<String> = []
                     for c in outline.components where c.name == "VJOURNAL" {
-                        // As `SchedulingRecordNames.isOwedMessage` reads a journal: any CATEGORIES line, any case.
-                        let categories = c.values("CATEGORIES").flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-                        guard categories.contains(SchedulingRecordNames.owedCategory), let uid = c.values("UID").first else { continue }
+                        guard SchedulingRecordNames.namesOwedCategory(c.values("CATEGORIES")), let uid = c.values("UID").first else { continue }
                         let id = ICalendar.owedID(uid: uid)
                         if ids.contains(id) { splice.remove(c); found.insert(id) }
                     }
@@ -169,13 +158,5 @@ extension SchedulingStore {
             try await store.update(exporterFor: { _ in ICalendarExporter(options: .init(includeRejected: true)) },
                                    whileWaiting: settings.whileWaiting, ifDamaged: settings.ifDamaged) { calendar in calendar.removeOwed(ids) }
         } catch { throw .from(error.underlying) }
-    }
-}
-
-extension SchedulingStoreError {
-    /// The store's own error, when it is one.
-    fileprivate var storeError: CalendarStoreError? {
-        if case .store(let error) = self { return error }
-        return nil
     }
 }
