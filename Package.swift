@@ -92,6 +92,8 @@ let package = Package(
             "CalendarCore", "ICalendarKit", "CalendarScheduling", "SchedulingICalendar",
             // SHA-256 for the cache's and a folder's file names: CryptoKit on Apple platforms.
             .target(name: "CLibCrypto", condition: .when(platforms: [.linux, .android, .openbsd])),
+            // HTTP for CalDAV on Linux (URLSession on Apple platforms): HTTPTransport+Curl.swift says why.
+            .target(name: "CCurl", condition: .when(platforms: [.linux])),
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         // The protocol's guarantees as checks an app runs against its own BookStorage (any test framework).
@@ -124,6 +126,11 @@ let package = Package(
             name: "CLibCrypto",
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"]), .brew(["openssl"])]
+        ),
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         .systemLibrary(
             name: "CLibICal",

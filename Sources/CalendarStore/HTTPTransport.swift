@@ -27,7 +27,9 @@ enum HTTPOutcome: Sendable {
     case redirect(Int, String?)
 }
 
-/// The HTTP exchanges of one ``CalDAVClient``: one `URLSession` for all of
+#if !canImport(CCurl)
+// On Linux, HTTPTransport+Curl.swift: swift-corelibs-foundation's URLSession spins a core while it waits.
+/// The HTTP exchanges of one ``CalDAVClient`` on Apple platforms: one `URLSession` for all of
 /// them (its connections kept alive and reused), with one session-level
 /// delegate that keeps each task's state by its identifier —
 /// swift-corelibs-foundation has no per-task delegates. A call suspends
@@ -353,3 +355,4 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         end(id, as: .completed)
     }
 }
+#endif
