@@ -53,10 +53,11 @@ final class HTTPTransport: Sendable {
         let method = request.httpMethod ?? "GET"
         let write = ["PUT", "DELETE", "MKCALENDAR", "MKCOL"].contains(method)
         let transfer = CurlTransfer(limit: limit)
-        guard let handle = take() else {
+        // A write's handle is new and goes with its connection (a pooled one would lose its warm connection).
+        let fresh = write || connectionPerRequest
+        guard let handle = fresh ? CurlHandle() : take() else {
             throw CalendarStoreError(.transport, "\(what): libcurl could not make a transfer")
         }
-        let fresh = write || connectionPerRequest
         let timeout = timeout
         let code = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<CURLcode, Never>) in
@@ -70,7 +71,8 @@ final class HTTPTransport: Sendable {
         } onCancel: {
             transfer.cancel()
         }
-        if !fresh { idle.withLock { $0.append(handle) } }
+        // The outcome reads the handle's error text: before another exchange may take the handle.
+        defer { if !fresh { idle.withLock { $0.append(handle) } } }
         return try Self.outcome(code, transfer.finished(), handle: handle, what: what, url: request.url, timeout: timeout, limit: limit)
     }
 
@@ -85,7 +87,8 @@ final class HTTPTransport: Sendable {
     ) throws(CalendarStoreError) -> HTTPOutcome {
         let host = url?.host ?? "the server"
         let place = url?.port.map { "\(host):\($0)" } ?? host
-        if state.cancelled {
+        // Cancelled only when the cancellation ended the transfer: an answer that came first stands.
+        if code == CURLE_ABORTED_BY_CALLBACK && state.cancelled {
             throw CalendarStoreError(.cancelled, "\(what): cancelled before the answer came")
         }
         if state.tooLarge {
@@ -112,7 +115,7 @@ final class HTTPTransport: Sendable {
         case CURLE_COULDNT_RESOLVE_HOST: return "the host name \(host) could not be resolved"
         case CURLE_GOT_NOTHING: return "\(place) closed the connection without an HTTP answer"
         case CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_PARTIAL_FILE: return "the connection to \(place) was lost"
-        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_CERTPROBLEM:
+        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM:
             return "the TLS connection to \(place) failed (its certificate is not trusted by the system's roots, or the handshake failed)"
         case CURLE_WEIRD_SERVER_REPLY: return "\(place) answered something that is not HTTP"
         default:
@@ -133,11 +136,13 @@ final class CurlHandle: @unchecked Sendable {
     // @unchecked: `curl` and `errorBuffer` are touched by one thread at a time, as said above.
     private let curl: UnsafeMutableRawPointer
     /// libcurl's words for the last failure (CURLOPT_ERRORBUFFER).
-    private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+
+    private let errorBuffer: UnsafeMutablePointer<CChar>
 
     init?() {
         guard let curl = curl_easy_init() else { return nil }
         self.curl = curl
+        errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
     }
 
@@ -151,7 +156,11 @@ final class CurlHandle: @unchecked Sendable {
 
     /// Runs `request` on this thread, reporting to `transfer`; at most `timeout` seconds.
     func perform(_ request: URLRequest, method: String, transfer: CurlTransfer, fresh: Bool, timeout: TimeInterval) -> CURLcode {
+        // Cancelled before it started: nothing is sent (libcurl may send before its first progress call).
+        if transfer.isCancelled { return CURLE_ABORTED_BY_CALLBACK }
         curl_easy_reset(curl)
+        // No pointer of this call's is left in the handle after it.
+        defer { curl_easy_reset(curl) }
         errorBuffer[0] = 0
         var headers: UnsafeMutablePointer<curl_slist>?
         // No `Expect: 100-continue`: a body goes at once, in one exchange.
@@ -165,6 +174,8 @@ final class CurlHandle: @unchecked Sendable {
         var code = CURLE_OK
         func set(_ result: CURLcode) { if code == CURLE_OK { code = result } }
         set(horari_curl_set_pointer(curl, CURLOPT_URL, request.url?.absoluteString ?? ""))
+        // HTTP and HTTPS only, whatever a redirect or a URL says (CalDAVClient allows no other scheme either).
+        set(horari_curl_set_pointer(curl, CURLOPT_PROTOCOLS_STR, "http,https"))
         set(horari_curl_set_pointer(curl, CURLOPT_ERRORBUFFER, errorBuffer))
         set(horari_curl_set_long(curl, CURLOPT_NOSIGNAL, 1))
         set(horari_curl_set_long(curl, CURLOPT_TIMEOUT_MS, milliseconds))
@@ -179,7 +190,11 @@ final class CurlHandle: @unchecked Sendable {
             set(horari_curl_set_long(curl, CURLOPT_NOBODY, 1))
         } else if let body = request.httpBody {
             set(horari_curl_set_offset(curl, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)))
-            set(body.withUnsafeBytes { horari_curl_set_pointer(curl, CURLOPT_COPYPOSTFIELDS, $0.baseAddress ?? UnsafeRawPointer(errorBuffer)) })
+            if body.isEmpty {
+                set(horari_curl_set_pointer(curl, CURLOPT_COPYPOSTFIELDS, ""))
+            } else {
+                set(body.withUnsafeBytes { horari_curl_set_pointer(curl, CURLOPT_COPYPOSTFIELDS, $0.baseAddress) })
+            }
             set(horari_curl_set_pointer(curl, CURLOPT_CUSTOMREQUEST, method))
         } else if method != "GET" {
             set(horari_curl_set_pointer(curl, CURLOPT_CUSTOMREQUEST, method))
@@ -251,6 +266,10 @@ final class CurlTransfer: Sendable {
                 state.body = []
                 return 0
             }
+            // Room for a declared length at once, so the array never doubles past the limit.
+            if state.body.isEmpty, let length = state.headers["content-length"].flatMap(Int.init), length > 0 {
+                state.body.reserveCapacity(min(length, limit))
+            }
             state.body.append(contentsOf: bytes)
             return bytes.count
         }
@@ -260,6 +279,8 @@ final class CurlTransfer: Sendable {
     /// again: after a `100 Continue` the real answer follows); 0 ends a
     /// transfer whose `Content-Length` is over the limit.
     func header(_ bytes: UnsafeRawBufferPointer) -> Int {
+        // A folded line (obsolete, RFC 9112 §5.2) continues the field before it; CalDAV needs none of those.
+        if let first = bytes.first, first == 0x20 || first == 0x09 { return bytes.count }
         let line = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         let limit = limit
         return state.withLock { state in

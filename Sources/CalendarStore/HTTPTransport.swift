@@ -23,7 +23,7 @@ struct HTTPReply: Sendable {
 enum HTTPOutcome: Sendable {
     /// An answer.
     case reply(HTTPReply)
-    /// A redirect (3xx), not followed by URLSession: its status and `Location`.
+    /// A redirect (301, 302, 303, 307, 308), not followed by the transport: its status and `Location`.
     case redirect(Int, String?)
 }
 
