@@ -106,6 +106,8 @@ expect "a closure of days gone by" 1 "2026-11-16 has passed (today is 2026-11-22
   "$HORARI" classes close 2026-11-16..2026-11-23 --reason Oops --calendar "$WORK/gym.ics" --now '2026-11-22 10:00'
 expect "open, a range backwards" 2 "ends before it starts" "$WORK/gym.ics" -- \
   "$HORARI" classes open 2026-12-26..2026-12-24 --calendar "$WORK/gym.ics"
+expect "opening hours that leave classes outside them (issue 41, 5)" 1 "these would fall outside the new hours: Reformer Pilates on Thursdays from 19:00 to 19:50; Spinning on Fridays from 07:00 to 07:45" "$WORK/gym.ics" -- \
+  "$HORARI" classes hours --set 'MO-FR 08:00-19:00' --calendar "$WORK/gym.ics" --now '2026-11-22 10:00'
 printf 'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//T//EN\r\nBEGIN:VEVENT\r\nUID:m\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260101T000000Z\r\nRRULE:FREQ=MINUTELY\r\nSUMMARY:Tick\r\nBEGIN:VALARM\r\nACTION:DISPLAY\r\nDESCRIPTION:x\r\nTRIGGER:-P366D\r\nREPEAT:1000\r\nDURATION:PT1M\r\nEND:VALARM\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n' > "$WORK/tick-alarm.ics"
 expect "a minutely alarm repeated 1,000 times, ten years, under ulimit -v 1000000" 1 "more than 100,000 alarms go off between 2026-01-01 and 2036-01-01; ask for a shorter window" "$WORK/tick-alarm.ics" -- \
   sh -c 'ulimit -v 1000000; exec "$0" "$@"' "$HORARI" alarms --from 2026-01-01 --to 2036-01-01 --calendar "$WORK/tick-alarm.ics"

@@ -130,8 +130,9 @@ extension Classes {
         static let configuration = CommandConfiguration(
             abstract: "Show or set the gym's opening hours, which new classes and sessions must fit.",
             discussion: """
-                A weekday without hours is closed. Classes and sessions booked before are \
-                kept; the hours apply to the next one added or moved.
+                A weekday without hours is closed. Hours that would leave a class, a moved \
+                occurrence or a session still to come outside them are refused, naming each; \
+                move, end or cancel those first. What took place before now never counts.
 
                 Examples:
                   horari classes hours
@@ -151,7 +152,7 @@ extension Classes {
             } else {
                 let new = none ? nil : try parseHours(hours, option: "--set")
                 opening = try await book.change { b in
-                    b.openingHours = new
+                    try b.setOpeningHours(new, now: try book.instant(in: b))
                     return new
                 }
             }

@@ -306,6 +306,50 @@ extension SchedulingBook {
 // MARK: - Opening hours
 
 extension SchedulingBook {
+    /// Sets the gym's opening hours (`nil`, or hours with no day, for no
+    /// limit), refusing hours that would leave outside them anything still to
+    /// come: a class on one of its weekdays (one whose last date is not before
+    /// `now`'s date), an occurrence moved to `now`'s date or later, a
+    /// scheduled session that starts at or after `now`. Nothing changes when
+    /// it is refused; move, end or cancel those first. (What took place
+    /// before `now` is history, and never refuses new hours.)
+    ///
+    /// - Parameters:
+    ///   - hours: the new hours.
+    ///   - now: the time of the request.
+    /// - Throws: ``SchedulingError/invalid(field:reason:)`` (field
+    ///   `openingHours`), naming each class, moved occurrence and session
+    ///   outside the new hours and when it meets.
+    public mutating func setOpeningHours(_ hours: WorkingHours?, now: Date) throws(SchedulingError) {
+        var candidate = self
+        candidate.openingHours = hours
+        let nowSeconds = Int64(now.timeIntervalSince1970.rounded(.down))
+        let today = wall(nowSeconds).date
+        var outside: [String] = []
+        func keep(_ check: () throws(SchedulingError) -> Void) {
+            do { try check() } catch {
+                guard case .outsideOpeningHours(let what, let when, let start, let end, _) = error else { return outside.append(error.description) }
+                outside.append("\(what) \(when) from \(start) to \(end)")
+            }
+        }
+        for series in classTimetable.classes where series.lastDate.map({ $0 >= today }) ?? true {
+            keep { () throws(SchedulingError) in try candidate.checkOpeningHours(of: series) }
+            for (_, change) in series.changes.sorted(by: { $0.key < $1.key }) {
+                guard case .moved(let start, let length) = change, start.date >= today else { continue }
+                keep { () throws(SchedulingError) in try candidate.checkOpeningHours("\(series.title) (moved)", at: start, for: length) }
+            }
+        }
+        let sessions = coachSessions.sessionsByID.values.filter { $0.status == .scheduled && instant(of: $0) >= nowSeconds }
+        for session in sessions.sorted(by: { ($0.start, $0.id) < ($1.start, $1.id) }) {
+            keep { () throws(SchedulingError) in try candidate.checkOpeningHours("session ‘\(session.id)’", at: session.start, for: session.duration) }
+        }
+        guard outside.isEmpty else {
+            let shown = outside.prefix(10).joined(separator: "; ") + (outside.count > 10 ? "; and \(outside.count - 10) more" : "")
+            throw .invalid(field: .openingHours, reason: "these would fall outside the new hours: \(shown); move, end or cancel them first, or choose hours that hold them")
+        }
+        openingHours = hours
+    }
+
     /// Refuses a session or moved occurrence outside the gym's opening
     /// hours on its date (its weekday's, or the date's own). Its end is
     /// read on the clock at its last instant, so a day the clocks change

@@ -41,8 +41,10 @@ public struct SchedulingBook: Sendable {
     /// When the gym is open, by weekday (and dates that differ): every new
     /// class and moved occurrence, and every new or moved session, must lie
     /// inside one stretch of it (``SchedulingError/outsideOpeningHours(what:when:start:end:hours:)``);
-    /// `nil` (the default) for no limit. What the book holds already is kept.
-    public var openingHours: WorkingHours? {
+    /// `nil` (the default) for no limit. Set it with
+    /// ``setOpeningHours(_:now:)``, which refuses hours that would leave a
+    /// class, a moved occurrence or a session still to come outside them.
+    public package(set) var openingHours: WorkingHours? {
         // No hours at all is no limit, as `nil` is (and reads back so from a calendar).
         didSet { if openingHours?.isUnset == true { openingHours = nil } }
     }

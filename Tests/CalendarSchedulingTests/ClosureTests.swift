@@ -214,6 +214,40 @@ struct ClosureTests {
         #expect(book.openingHours == nil)
     }
 
+    @Test("new opening hours that would leave a class, a moved occurrence or a session still to come outside them are refused, naming each; what took place before now never counts (issue 41, 5)")
+    func hoursThatExcludeWhatIsBooked() throws {
+        var book = try Gym.book()
+        let late = ClassSeries(id: "late", title: "Late spin", weekdays: [.thursday], time: try TimeOfDay(parsing: "23:30"), duration: .minutes(60),
+                               capacity: 8, firstDate: try Gym.day("2026-11-01"))
+        try book.addClass(late)
+        try book.moveOccurrence(classID: "yoga", on: try Gym.day("2026-12-07"), to: try Gym.at("2026-12-07 21:30"))
+        let session = try book.addSession(coach: "marc", client: "anna", start: try Gym.at("2026-12-02 19:00"), duration: .minutes(60), now: booked)
+        var hours = WorkingHours()
+        try hours.set([TimeRange(parsing: "07:00-19:30")], on: [.monday, .tuesday, .wednesday, .thursday, .friday])
+        let before = book
+        let refused = refusal { try book.setOpeningHours(hours, now: try Gym.now("2026-11-25 10:00")) }
+        #expect(refused == .invalid(field: .openingHours, reason: "these would fall outside the new hours: Late spin on Thursdays from 23:30 to 00:30 the next day; "
+            + "Yoga (moved) on 2026-12-07 from 21:30 to 22:30; session ‘\(session.id)’ on 2026-12-02 from 19:00 to 20:00; move, end or cancel them first, or choose hours that hold them"))
+        #expect(book == before)
+        // Later, the move and the session are history; the late class still meets every Thursday.
+        #expect(refusal { try book.setOpeningHours(hours, now: try Gym.now("2026-12-08 10:00")) }
+                == .invalid(field: .openingHours, reason: "these would fall outside the new hours: Late spin on Thursdays from 23:30 to 00:30 the next day; move, end or cancel them first, or choose hours that hold them"))
+        // Ended before now, it is history too, and the hours are set.
+        var ended = try book.classSeries("late")
+        ended.lastDate = try Gym.day("2026-11-30")
+        try book.updateClass(ended)
+        try book.setOpeningHours(hours, now: try Gym.now("2026-12-08 10:00"))
+        #expect(book.openingHours == hours)
+        // Hours that hold everything, and none, are always taken.
+        var always = WorkingHours()
+        try always.set([TimeRange(parsing: "00:00-24:00")], on: Weekday.allCases)
+        var fresh = before
+        try fresh.setOpeningHours(always, now: try Gym.now("2026-11-25 10:00"))
+        #expect(fresh.openingHours == always)
+        try fresh.setOpeningHours(nil, now: try Gym.now("2026-11-25 10:00"))
+        #expect(fresh.openingHours == nil)
+    }
+
     @Test("opening hours through midnight: a session may run into the next day where the gym is open from midnight; a day the clocks go back counts its hour")
     func hoursAcrossMidnightAndClockChanges() throws {
         var book = try Gym.book()

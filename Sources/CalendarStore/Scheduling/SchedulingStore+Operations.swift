@@ -114,9 +114,11 @@ extension SchedulingStore {
     }
 
     /// Sets the gym's opening hours (`nil` for none), which new classes and
-    /// sessions must fit (`SchedulingBook.openingHours`).
+    /// sessions must fit; refused, naming them, when a class, a moved
+    /// occurrence or a session still to come would fall outside them
+    /// (`SchedulingBook.setOpeningHours(_:now:)`, at the settings' `now`).
     public func setOpeningHours(_ hours: WorkingHours?) async throws(SchedulingStoreError) {
-        try await change { book in book.openingHours = hours }
+        try await change { book in try book.setOpeningHours(hours, now: try now(book)) }
     }
 
     /// Moves one occurrence of a class to another wall time on the book's
