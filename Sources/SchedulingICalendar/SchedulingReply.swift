@@ -19,6 +19,9 @@ import ICalendarKit
 //   (a session's client; a member on the occurrence's roster);
 // - its SEQUENCE is not older than the book's (§2.1.5): an answer to an
 //   earlier time is not an answer to this one.
+// - its DTSTAMP is readable (RFC 5545 §3.8.7.2 makes it REQUIRED with a METHOD)
+//   and not later than the desk's now by more than ``SchedulingReply.clockSkew``:
+//   a stamp from the future would otherwise outrank every real answer after it;
 // - of two answers to the same version of a session, the one made later
 //   (DTSTAMP, §2.1.5) stands, in whatever order they are imported: a desk
 //   importing a folder of answers reads them in file-name order, not in the
@@ -39,9 +42,16 @@ public struct SchedulingReply: Hashable, Sendable {
     public var answer: AttendeeAnswer
     /// The organizer it names, their address.
     public var organizer: String
-    /// When the answer was made (its `DTSTAMP`), when it says: of two
-    /// answers to the same version, the later one stands (RFC 5546 §2.1.5).
+    /// When the answer was made (its `DTSTAMP`): of two answers to the same
+    /// version, the later one stands (RFC 5546 §2.1.5). Always there: a reply
+    /// without a readable one is refused when read (``ReplyError/noStamp``).
     public var stamp: Date?
+
+    /// How far ahead of the desk's clock a reply's `DTSTAMP` may be (a
+    /// phone's clock a little fast): 15 minutes. Further is refused
+    /// (``ReplyError/stampInFuture(stamped:now:)``), since a stamp from the
+    /// future would outrank every real answer made after it.
+    public static let clockSkew: TimeInterval = 15 * 60
 
     /// Reads the reply in a calendar.
     /// - Parameter calendar: a calendar as a mail program's invitation answer holds it.
@@ -81,7 +91,8 @@ public struct SchedulingReply: Hashable, Sendable {
         self.attendee = address
         self.answer = answer
         self.organizer = organizer
-        self.stamp = event.stamp.flatMap { try? $0.instant(floatingIn: .utc) }
+        guard let stamp = event.stamp.flatMap({ try? $0.instant(floatingIn: .utc) }) else { throw .noStamp }
+        self.stamp = stamp
     }
 
     static func address(_ value: String) -> String? {
@@ -123,6 +134,10 @@ public enum ReplyError: HorariError, Hashable, Sendable {
     case olderAnswer(stamped: Date, recorded: Date)
     /// The book refused the change the answer asks for (a place given up after the cut-off).
     case refused(SchedulingError)
+    /// No `DTSTAMP`, or one that is not a date-time: when the answer was made is unknown.
+    case noStamp
+    /// A `DTSTAMP` later than the desk's now by more than ``SchedulingReply/clockSkew``.
+    case stampInFuture(stamped: Date, now: Date)
 
     /// What is wrong, and what to do.
     public var description: String {
@@ -145,6 +160,9 @@ public enum ReplyError: HorariError, Hashable, Sendable {
         case .olderAnswer(let stamped, let recorded):
             "the reply was made at \(SchedulingBook.utcText(stamped)), before the answer already recorded (made at \(SchedulingBook.utcText(recorded))); the later answer stands"
         case .refused(let e): e.description
+        case .noStamp: "the reply has no DTSTAMP that can be read, so when the answer was made is unknown; ask them to answer again from their calendar program"
+        case .stampInFuture(let stamped, let now):
+            "the reply says it was made at \(SchedulingBook.utcText(stamped)), later than now (\(SchedulingBook.utcText(now))) by more than a clock can be wrong; check the machine's clock, or ask them to answer again"
         }
     }
 
@@ -176,6 +194,8 @@ public enum ReplyError: HorariError, Hashable, Sendable {
         case .olderSequence: 13
         case .refused: 14
         case .olderAnswer: 15
+        case .noStamp: 16
+        case .stampInFuture: 17
         }
     }
 
@@ -216,6 +236,8 @@ extension SchedulingBook {
     /// - Returns: what it did.
     /// - Throws: ``ReplyError``; nothing is changed.
     public mutating func apply(_ reply: SchedulingReply, gym: SchedulingNotice.Person?, now: Date) throws(ReplyError) -> ReplyOutcome {
+        guard let stamp = reply.stamp else { throw .noStamp }
+        guard stamp.timeIntervalSince(now) <= SchedulingReply.clockSkew else { throw .stampInFuture(stamped: stamp, now: now) }
         if let recurrenceID = reply.recurrenceID {
             return try applyToClass(reply, date: bookWall(recurrenceID).date, gym: gym, now: now)
         }

@@ -215,6 +215,8 @@ struct InvitationTests {
     @Test("two answers to one invitation read in the wrong order: the later one (DTSTAMP) stands, also after the calendar and the JSON; a new invitation takes any answer")
     func laterAnswerStands() throws {
         var book = try Gym.book()
+        // The desk reads them on the 22nd, after both were made.
+        let read = Date(timeIntervalSince1970: 1_795_338_000)
         let session = try telling(&book) {
             try _ = $0.addSession(id: "s1", coach: "marc", client: "anna", startingAt: try Gym.now("2026-11-26 18:00"), duration: .minutes(45), now: now)
         }.notices[0]
@@ -226,14 +228,14 @@ struct InvitationTests {
         }
         let declined = try answer("DECLINED", at: "20261121T110000Z"), accepted = try answer("ACCEPTED", at: "20261121T090000Z")
         #expect(declined.stamp == Date(timeIntervalSince1970: 1_795_258_800) && accepted.stamp == Date(timeIntervalSince1970: 1_795_251_600))
-        _ = try book.apply(declined, gym: gym, now: now)
+        _ = try book.apply(declined, gym: gym, now: read)
         var calendar = ICalendar(items: [])
         calendar.setScheduling(book)
         let fromCalendar = try ICalendarImporter().importCalendar(from: exporter.export(calendar)).calendar.schedulingBook()
         let fromJSON = try JSONDecoder().decode(SchedulingBook.self, from: try JSONEncoder().encode(book))
         for var b in [book, fromCalendar, fromJSON] {
             #expect(throws: ReplyError.olderAnswer(stamped: try #require(accepted.stamp), recorded: try #require(declined.stamp))) {
-                _ = try b.apply(accepted, gym: gym, now: now)
+                _ = try b.apply(accepted, gym: gym, now: read)
             }
             #expect(try b.session("s1", coach: "marc").answer == .declined)
         }
@@ -242,12 +244,39 @@ struct InvitationTests {
         _ = try telling(&inOrder) {
             try _ = $0.addSession(id: "s1", coach: "marc", client: "anna", startingAt: try Gym.now("2026-11-26 18:00"), duration: .minutes(45), now: now)
         }
-        _ = try inOrder.apply(accepted, gym: gym, now: now)
-        _ = try inOrder.apply(declined, gym: gym, now: now)
+        _ = try inOrder.apply(accepted, gym: gym, now: read)
+        _ = try inOrder.apply(declined, gym: gym, now: read)
         #expect(try inOrder.session("s1", coach: "marc").answer == .declined)
         // Moved, Anna is asked again: her answer to the new time is taken whatever it is stamped.
         _ = try telling(&book) { try _ = $0.moveSession("s1", coach: "marc", toInstant: try Gym.now("2026-11-27 10:00"), duration: nil, now: now) }
         #expect(try book.session("s1", coach: "marc").answeredAt == nil)
+    }
+
+    @Test("a reply stamped in the future, or with no readable DTSTAMP, is refused and changes nothing; a real later answer is still taken (issue 41, 10)")
+    func stampsThatCannotBeTrusted() throws {
+        var book = try Gym.book()
+        let session = try telling(&book) {
+            try _ = $0.addSession(id: "s1", coach: "marc", client: "anna", startingAt: try Gym.now("2026-11-26 18:00"), duration: .minutes(45), now: now)
+        }.notices[0]
+        func answer(_ partstat: String, stamp: String?) throws -> SchedulingReply {
+            try reply(to: session, zone: book.timeZone, partstat) { text in
+                text.replacingOccurrences(of: "DTSTAMP:20261120T090000Z\r\n", with: stamp.map { "DTSTAMP:\($0)\r\n" } ?? "")
+            }
+        }
+        let before = book
+        // The year 9999: it would outrank every real answer after it.
+        let forged = try answer("DECLINED", stamp: "99991231T235959Z")
+        #expect(throws: ReplyError.stampInFuture(stamped: try #require(forged.stamp), now: now)) { _ = try book.apply(forged, gym: gym, now: now) }
+        #expect(book == before)
+        // Within the skew (a phone's clock ten minutes fast) it is taken.
+        let fast = try answer("ACCEPTED", stamp: "20261120T091000Z")
+        _ = try book.apply(fast, gym: gym, now: now)
+        #expect(try book.session("s1", coach: "marc").answer == .accepted)
+        // No DTSTAMP, or one that is no date-time: refused when read.
+        #expect(throws: ReplyError.noStamp) { try answer("DECLINED", stamp: nil) }
+        #expect(throws: ReplyError.noStamp) { try answer("DECLINED", stamp: "garbage") }
+        #expect(ReplyError.noStamp.errorCode == 16 && ReplyError.stampInFuture(stamped: now, now: now).errorCode == 17)
+        #expect(try book.session("s1", coach: "marc").answer == .accepted)
     }
 
     @Test("a reply that is not one, names several, is forged, is older, or comes from someone not invited is refused with a line, and nothing changes")
