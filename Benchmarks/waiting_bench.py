@@ -21,8 +21,12 @@ import platform
 import socket
 import statistics
 import subprocess
+import sys
 import threading
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Conformance"))
+from radicale_server import free_port  # noqa: E402
 
 
 def silent_server():
@@ -39,15 +43,6 @@ def silent_server():
 
     threading.Thread(target=accept, daemon=True).start()
     return listener.getsockname()[1]
-
-
-def closed_port():
-    """A port nobody listens on (bound, then let go)."""
-    probe = socket.socket()
-    probe.bind(("127.0.0.1", 0))
-    port = probe.getsockname()[1]
-    probe.close()
-    return port
 
 
 def wait_all(args_list, env):
@@ -75,7 +70,7 @@ def main():
     env = dict(os.environ, HORARI_CALDAV_TIMEOUT=str(args.seconds))
     horari = [args.horari, "list", "--calendar", url]
     # What a desk costs that is not waiting (starting, the refusal): the same command on a closed port.
-    refused = [args.horari, "list", "--calendar", "http://127.0.0.1:%d/gym/" % closed_port()]
+    refused = [args.horari, "list", "--calendar", "http://127.0.0.1:%d/gym/" % free_port()]  # bound, then let go: nobody listens
     curl = ["curl", "-s", "-m", str(args.seconds), url]
     figures = {}
     for _ in range(args.rounds):

@@ -323,7 +323,7 @@ extension SchedulingBook {
     public mutating func setOpeningHours(_ hours: WorkingHours?, now: Date) throws(SchedulingError) {
         var candidate = self
         candidate.openingHours = hours
-        let nowSeconds = Int64(now.timeIntervalSince1970.rounded(.down))
+        let nowSeconds = Self.seconds(now)
         let today = wall(nowSeconds).date
         var outside: [String] = []
         func keep(_ check: () throws(SchedulingError) -> Void) {

@@ -123,11 +123,6 @@ final class HTTPTransport: Sendable {
             return "the request to \(place) failed: \(WebDAVXML.oneLine(text))"
         }
     }
-
-    /// Seconds, as messages say them.
-    static func seconds(_ interval: TimeInterval) -> String {
-        interval == interval.rounded() ? "\(Int(interval)) s" : "\(interval) s"
-    }
 }
 
 /// One libcurl easy handle: its one owner frees it. Used by one transfer at a

@@ -27,6 +27,13 @@ enum HTTPOutcome: Sendable {
     case redirect(Int, String?)
 }
 
+extension HTTPTransport {
+    /// Seconds, as messages say them (both transports).
+    static func seconds(_ interval: TimeInterval) -> String {
+        interval == interval.rounded() ? "\(Int(interval)) s" : "\(interval) s"
+    }
+}
+
 #if !canImport(CCurl)
 // On Linux, HTTPTransport+Curl.swift: swift-corelibs-foundation's URLSession spins a core while it waits.
 /// The HTTP exchanges of one ``CalDAVClient`` on Apple platforms: one `URLSession` for all of
@@ -157,11 +164,6 @@ final class HTTPTransport: Sendable {
             if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
         }
         return headers
-    }
-
-    /// Seconds, as messages say them.
-    static func seconds(_ interval: TimeInterval) -> String {
-        interval == interval.rounded() ? "\(Int(interval)) s" : "\(interval) s"
     }
 
     /// What a failed connection says: the host, and what happened.
