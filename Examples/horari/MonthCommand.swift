@@ -143,10 +143,12 @@ struct Painter {
     }
 
     /// `text` in a colour (bold for several items), in reverse video for today.
+    /// Red only for several items: any other colour is drawn as
+    /// `ItemColor.displayed` says (a red item from elsewhere in deeppink).
     func paint(_ text: String, color: ItemColor?, bold: Bool = false, today: Bool = false) -> String {
         guard enabled else { return text }
         var codes: [String] = []
-        if let c = color { codes.append(foreground(c.rgb)) }
+        if let c = color { codes.append(foreground(c == .red && bold ? c.rgb : c.displayed.rgb)) }
         if bold { codes.append("1") }
         if today { codes.append("7") }
         return codes.isEmpty ? text : "\u{1B}[" + codes.joined(separator: ";") + "m" + text + "\u{1B}[0m"
@@ -164,11 +166,12 @@ struct Painter {
         return "✓ " + (enabled ? "\u{1B}[9m" + title.shown + "\u{1B}[0m" : title.shown)
     }
 
-    /// A dot in an item's colour; an item without one gets the views' colour
-    /// for uncoloured items (`ItemColor.fallback`), so that every item shows.
+    /// A dot in an item's colour (as `ItemColor.displayed` draws it: never
+    /// red); an item without one gets the views' colour for uncoloured items
+    /// (`ItemColor.fallback`), so that every item shows.
     func swatch(_ color: ItemColor?) -> String {
         guard enabled else { return "•" }
-        return "\u{1B}[" + foreground((color ?? .fallback).rgb) + "m•\u{1B}[0m"
+        return "\u{1B}[" + foreground((color ?? .fallback).displayed.rgb) + "m•\u{1B}[0m"
     }
 
     private func foreground(_ rgb: ItemColor.RGB) -> String {

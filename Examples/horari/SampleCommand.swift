@@ -147,7 +147,7 @@ struct Sample: AsyncParsableCommand {
                 let occurrence = try? book.occurrence(classID: series.id, on: original)
             {
                 line += " — " + (occurrence.placesLeft == 0
-                    ? painter.paint("full", color: .red, bold: true) + (occurrence.waiting > 0 ? ", \(occurrence.waiting) waiting" : "")
+                    ? painter.paint("full", color: nil, bold: true) + (occurrence.waiting > 0 ? ", \(occurrence.waiting) waiting" : "")
                     : "\(occurrence.placesLeft) of \(occurrence.capacity) places left")
             }
             if o.kind == .task { line += " (to do)" }

@@ -649,13 +649,7 @@ struct Classes: AsyncParsableCommand {
             let today = try book.today(in: current)
             let start: TimeOfDay
             do { start = try TimeOfDay(parsing: time) } catch { throw ValidationError("--time: \(error.description)") }
-            var colour: ItemColor?
-            if let color {
-                colour = try parseColor(color)
-                do { try CalendarItem(uid: id, title: title, start: .date(today), color: colour).validate() } catch {
-                    throw CLIError("--color ‘\(color)’: \(error)")
-                }
-            }
+            let colour = try color.map(parseColor)
             let series = ClassSeries(
                 id: id, title: title, weekdays: try parseWeekdays(days, option: "--days"), time: start, duration: .minutes(minutes), capacity: capacity,
                 location: location, instructor: instructor, color: colour, firstDate: try parseDate(from, option: "--from", default: today),

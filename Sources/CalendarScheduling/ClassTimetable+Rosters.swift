@@ -364,7 +364,10 @@ public struct TimetableEntry: Hashable, Sendable, Codable {
     public var location: String?
     /// Who teaches it.
     public var instructor: String?
-    /// Its colour.
+    /// The colour to draw it in: the class's own, or `ItemColor.redStandIn`
+    /// for one of the red family, which marks busy days (`ItemColor.displayed`;
+    /// ``SchedulingBook/addClass(_:)`` refuses such a colour, and a book read
+    /// from elsewhere may still hold one).
     public var color: ItemColor?
     /// The member's own place in it, when the timetable was asked for a member.
     public var place: MemberPlace?
@@ -373,7 +376,7 @@ public struct TimetableEntry: Hashable, Sendable, Codable {
         self.occurrence = occurrence
         location = series?.location
         instructor = series?.instructor
-        color = series?.color
+        color = series?.color?.displayed
         self.place = place
     }
 }

@@ -239,8 +239,10 @@ extension SchedulingBook {
     /// the first meeting is the `DTSTART`).
     /// - Parameter series: the class.
     /// - Throws: ``SchedulingError`` for a taken ID, or a series that never
-    ///   meets, has no title, no weekday, no places or an impossible length.
+    ///   meets, has no title, no weekday, no places, an impossible length or
+    ///   a colour of the red family (which marks days with several items).
     public mutating func addClass(_ series: ClassSeries) throws(SchedulingError) {
+        try Self.checkColor(series.color)
         try checkOpeningHours(of: series)
         try classTimetable.addClass(series)
     }
@@ -258,6 +260,7 @@ extension SchedulingBook {
     @discardableResult
     public mutating func updateClass(_ series: ClassSeries) throws(SchedulingError) -> [AffectedBookings] {
         let old = try classSeries(series.id)
+        if series.color != old.color { try Self.checkColor(series.color) }
         // The gym's hours and closures bound what changes, as for a new class or a move; what stays as it was is kept.
         if (series.time, series.duration, series.weekdays) != (old.time, old.duration, old.weekdays) { try checkOpeningHours(of: series) }
         for (date, change) in series.changes.sorted(by: { $0.key < $1.key }) where change != old.changes[date] {

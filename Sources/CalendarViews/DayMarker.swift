@@ -8,7 +8,9 @@ public enum DayMarker: Hashable, Sendable, Codable {
     case none
     /// Exactly one occurrence touches the day: its item's colour, or the
     /// view's colour for items without one (``MonthView/Options/uncolored``),
-    /// so every item marks its day.
+    /// so every item marks its day — as `ItemColor.displayed` draws it:
+    /// a colour in the red family becomes `ItemColor.redStandIn`, since red
+    /// means several.
     case single(ItemColor)
     /// Two or more occurrences touch the day (same colour or not): drawn red.
     /// Done tasks are not counted (nor do they make a day ``single(_:)``).
@@ -102,7 +104,7 @@ func markers(for days: Range<Int>, schedule: Schedule, zone: ZoneRules, uncolore
     return zip(counts, colors).map { count, color in
         switch count {
         case 0: .none
-        case 1: .single(color ?? uncolored)
+        case 1: .single((color ?? uncolored).displayed)
         default: .several(count: count)
         }
     }

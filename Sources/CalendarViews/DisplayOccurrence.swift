@@ -16,7 +16,10 @@ public struct DisplayOccurrence: Hashable, Sendable, Codable, Identifiable {
     public let kind: CalendarItem.Kind
     /// The item's title.
     public let title: String
-    /// The item's colour, if it has one.
+    /// The colour to draw it in, if its item has one: the item's own, or
+    /// `ItemColor.redStandIn` for one in the red family, which marks busy
+    /// days only (`ItemColor.displayed`). The item keeps its own colour:
+    /// `schedule.item(uid: id.uid)?.color`.
     public let color: ItemColor?
     /// Where it takes place, if the item says.
     public let location: String?
@@ -45,7 +48,7 @@ public struct DisplayOccurrence: Hashable, Sendable, Codable, Identifiable {
         id = occurrence.id
         kind = occurrence.item.kind
         title = occurrence.item.title
-        color = occurrence.item.color
+        color = occurrence.item.color?.displayed
         location = occurrence.item.location
         isDone = occurrence.item.isDone
         isCancelled = occurrence.item.isCancelled

@@ -45,7 +45,8 @@ public struct TaskList: Hashable, Sendable, Codable {
         public let id: Occurrence.ID
         /// The title.
         public let title: String
-        /// The colour, if it has one.
+        /// The colour to draw it in, if it has one (`ItemColor.displayed`:
+        /// never a colour of the red family, which marks busy days).
         public let color: ItemColor?
         /// Its categories (subjects).
         public let categories: [String]
@@ -114,7 +115,7 @@ public struct TaskList: Hashable, Sendable, Codable {
             let isOverdue: Bool = if let (time, (wall, seconds, _)) = due, !task.isDone {
                 time.isDate ? wall.date < today : seconds < nowSeconds
             } else { false }
-            let e = Entry(id: Occurrence.ID(uid: task.uid, recurrenceID: recurrenceID), title: task.title, color: task.color, categories: task.categories,
+            let e = Entry(id: Occurrence.ID(uid: task.uid, recurrenceID: recurrenceID), title: task.title, color: task.color?.displayed, categories: task.categories,
                           due: due?.1.0, dueIsDate: due?.0.isDate ?? false, dueAt: due?.1.2, start: start?.0, startAt: start?.2,
                           isOverdue: isOverdue, repeats: repeats, isDone: task.isDone, completed: completed?.0, completedAt: completed?.2)
             return (e, due?.1.1 ?? start?.1 ?? Int64.max)

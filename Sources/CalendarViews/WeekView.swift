@@ -109,7 +109,8 @@ public struct WeekView: Hashable, Sendable, Codable {
         /// The text to show: the one item's title, the localised "Several
         /// items" ("Several tasks" when all are tasks), or `nil` for an empty day.
         public var label: String?
-        /// The colour to draw: the one item's, red for several, `nil` otherwise.
+        /// The colour to draw: the one item's (as `ItemColor.displayed`
+        /// draws it, never red), red for several, `nil` otherwise.
         public var color: ItemColor?
         /// How many done tasks the day holds besides its ``content``.
         public var done: Int

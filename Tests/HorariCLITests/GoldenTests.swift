@@ -45,6 +45,8 @@ let goldenCases: [GoldenCase] = {
         // Views.
         GoldenCase("month", ["month", "2026-11"] + sample + ["--first-weekday", "monday", "--week-numbers", "--color", "never"]),
         GoldenCase("month-color", ["month", "2026-11"] + sample + ["--first-weekday", "monday", "--week-numbers", "--color", "always"], environment: always),
+        // Issue 41, 3: a red item from another program is drawn in deeppink; red only for the 10th's two items.
+        GoldenCase("month-red-from-elsewhere", ["month", "2026-12", "--calendar", "$FIXTURES/red-elsewhere.ics", "--color", "always", "--time-zone", "UTC", "--today", "2026-11-22"], environment: always),
         GoldenCase("month-empty-like-ncal", ["month", "2026-02", "--calendar", "$FIXTURES/empty-utc.ics", "--color", "never", "--today", "2026-11-22"]),
         GoldenCase("month-no-calendar-yet", ["month", "2026-02", "--color", "never"]),
         GoldenCase("day-other-zone", ["day", "2026-11-26", "--calendar", "$SAMPLE", "--time-zone", "America/New_York", "--color", "never"]),

@@ -16,6 +16,11 @@ import Foundation
 /// and lightness are separate numbers — not just pure red. The reasons for
 /// its bounds, and the verdict on all 147 CSS colour names, are in the
 /// repository's `Docs/Colors.md`.
+///
+/// An item can still arrive with such a colour — imported or merged from a
+/// program that allows it. The item keeps it (a round trip is lossless), and
+/// every view draws it in ``redStandIn`` instead (``displayed``), so that red
+/// on a screen always means a busy day.
 public struct ItemColor: Hashable, Sendable, Codable, CustomStringConvertible {
     /// An sRGB colour with 8 bits a channel.
     public struct RGB: Hashable, Sendable, Codable {
@@ -127,6 +132,26 @@ public struct ItemColor: Hashable, Sendable, Codable, CustomStringConvertible {
 
     /// Whether this colour is reserved for busy days under the default rules.
     public var isReservedForBusyDays: Bool { ReservedRedFamily().contains(self) }
+
+    /// The colour an item of this colour is drawn in: this colour, or
+    /// ``redStandIn`` for one in the ``ReservedRedFamily``.
+    ///
+    /// Views (`CalendarViews`: the month's day marks, the week's days, the
+    /// day's and the list's occurrences, the task list) draw items in this
+    /// colour, so a red item from another program never looks like a busy
+    /// day. The item itself keeps its colour.
+    ///
+    /// ```swift
+    /// ItemColor.red.displayed            // deeppink
+    /// try ItemColor.named("teal").displayed   // teal
+    /// ```
+    public var displayed: ItemColor { isReservedForBusyDays ? .redStandIn : self }
+
+    /// What a view draws an item in when its own colour is in the red family:
+    /// `deeppink` (`#ff1493`), the warm colour nearest to red that is clearly
+    /// not red (hue 356°, 24° outside the family), so the item still looks
+    /// like the colour it was given.
+    public static let redStandIn = ItemColor(name: "deeppink", rgb: RGB(255, 20, 147))
 
     /// A colour's lightness, chroma and hue in CIE L\*C\*h(ab) (sRGB, D65).
     public struct LCh: Hashable, Sendable {
