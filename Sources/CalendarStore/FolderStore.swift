@@ -63,15 +63,18 @@ struct FolderStore {
         return (read.calendar, diagnostics + read.diagnostics, resources)
     }
 
-    /// Refuses a folder whose `.ics` files are whole calendars side by side
-    /// (`gym.ics`, `club.ics`), which is not a calendar folder.
+    /// Refuses a folder where any `.ics` file holds several `UID`s.
     ///
-    /// A calendar folder (vdir) holds one event or task per file. A stray
-    /// file of several, written by another program, is kept and read with
-    /// the rest; but when two or more files hold several `UID`s each, or
-    /// every file that holds any does, the folder is a place where calendar
-    /// files are kept, not one calendar: reading it as one merged them
-    /// without a word, and a change wrote a new file among them (issue 28, 8).
+    /// A calendar folder (vdir) holds one event or task per file (with its
+    /// changed instances, which share its `UID`), as a CalDAV collection
+    /// holds one per resource (RFC 4791 §4.1). A file of several — a whole
+    /// calendar dropped among them, or `gym.ics` beside `club.ics` — makes
+    /// it a place where calendar files are kept, not one calendar: read as
+    /// one, its events would be merged without a word, and a change would
+    /// write new files among them (issue 28, 8; issue 41, 16). khal, which
+    /// keeps vdirs too, skips such a file with a warning; Horari refuses the
+    /// folder instead, so that no event is left out of an answer unseen,
+    /// and names the files and what to do.
     static func refuseWholeCalendars(_ resources: [ResourceReader.Resource], in folder: URL) throws(CalendarStoreError) {
         var whole: [(name: String, uids: Int)] = []
         var single = 0
@@ -79,10 +82,16 @@ struct FolderStore {
             let uids = r.keys.count { if case .uid = $0 { true } else { false } }
             if uids > 1 { whole.append((r.id, uids)) } else if uids == 1 { single += 1 }
         }
-        guard whole.count >= 2 || (!whole.isEmpty && single == 0) else { return }
+        guard !whole.isEmpty else { return }
         let listed = whole.prefix(3).map { "\($0.name): \($0.uids) UIDs" }.joined(separator: ", ") + (whole.count > 3 ? ", …" : "")
         let first = folder.appendingPathComponent(whole[0].name).path
-        throw CalendarStoreError(.notACalendar, "\(folder.path) holds \(whole.count == 1 ? "a whole calendar" : "\(whole.count) whole calendars") (\(listed)), not one .ics per event as a calendar folder (vdir) does, so it is not read as one calendar", suggestion: "name \(whole.count == 1 ? "the file" : "one of the files") instead (--calendar \(first))")
+        let what = whole.count == 1 ? "a whole calendar" : "\(whole.count) whole calendars"
+        guard single > 0 else {
+            throw CalendarStoreError(.notACalendar, "\(folder.path) holds \(what) (\(listed)), not one .ics per event as a calendar folder (vdir) does, so it is not read as one calendar",
+                                     suggestion: "name \(whole.count == 1 ? "the file" : "one of the files") instead (--calendar \(first))")
+        }
+        throw CalendarStoreError(.notACalendar, "\(folder.path) is a calendar folder (vdir) of \(single) \(single == 1 ? "file" : "files") of one event or task each, and also holds \(what) (\(listed)); a folder holds one event or task per file, so it is not read until that is so",
+                                 suggestion: "move \(whole.count == 1 ? "that file" : "those files") out of the folder, then import \(whole.count == 1 ? "it" : "each") into it (horari import \(whole[0].name) --into \(folder.path)), which writes one file per event")
     }
 
     /// Loads the calendar, first finishing a change a killed process left

@@ -201,32 +201,65 @@ struct FolderStoreTests {
         #expect(again.diagnostics.map(\.message) == ["office-b.ics defines the zone ‘My Office’ otherwise than another resource; its times are read with the first definition read"])
     }
 
-    /// A folder another program wrote: several events in one file, a file
-    /// that is not iCalendar. Nothing of it is lost by a change.
+    /// A folder another program wrote: an event with a changed instance in
+    /// one file (one UID), a file that is not iCalendar. Nothing of it is
+    /// lost by a change.
     @Test("another program's files keep their names and what else they hold")
     func foreignFiles() async throws {
         let folder = try scratch()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let two = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//khal//EN\r\n"
-            + "BEGIN:VEVENT\r\nUID:a\r\nDTSTAMP:20261101T000000Z\r\nDTSTART:20261123T100000Z\r\nSUMMARY:A\r\nEND:VEVENT\r\n"
-            + "BEGIN:VEVENT\r\nUID:b\r\nDTSTAMP:20261101T000000Z\r\nDTSTART:20261124T100000Z\r\nSUMMARY:B\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
-        try Data(two.utf8).write(to: folder.appendingPathComponent("two-events.ics"))
+        let series = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//khal//EN\r\n"
+            + "BEGIN:VEVENT\r\nUID:a\r\nDTSTAMP:20261101T000000Z\r\nDTSTART:20261123T100000Z\r\nRRULE:FREQ=DAILY;COUNT=3\r\nSUMMARY:A\r\nEND:VEVENT\r\n"
+            + "BEGIN:VEVENT\r\nUID:a\r\nDTSTAMP:20261101T000000Z\r\nRECURRENCE-ID:20261124T100000Z\r\nDTSTART:20261124T120000Z\r\nSUMMARY:A, later\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        try Data(series.utf8).write(to: folder.appendingPathComponent("series.ics"))
         try Data("not a calendar".utf8).write(to: folder.appendingPathComponent("notes.ics"))
-        // A vdir's own file of one event beside them (a folder of whole
-        // calendars alone is refused: wholeCalendars).
-        try Data(two.replacingOccurrences(of: "BEGIN:VEVENT\r\nUID:b\r\nDTSTAMP:20261101T000000Z\r\nDTSTART:20261124T100000Z\r\nSUMMARY:B\r\nEND:VEVENT\r\n", with: "")
-            .replacingOccurrences(of: "UID:a", with: "UID:c").replacingOccurrences(of: "SUMMARY:A", with: "SUMMARY:C").utf8).write(to: folder.appendingPathComponent("c.ics"))
+        let one = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//khal//EN\r\n"
+            + "BEGIN:VEVENT\r\nUID:c\r\nDTSTAMP:20261101T000000Z\r\nDTSTART:20261123T100000Z\r\nSUMMARY:C\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        try Data(one.utf8).write(to: folder.appendingPathComponent("c.ics"))
         let store = CalendarStore(.folder(folder))
         let read = try await store.load()
-        #expect(read.calendar.items.map(\.uid) == ["c", "a", "b"])
+        #expect(read.calendar.items.map(\.uid) == ["c", "a"])
         #expect(read.diagnostics.contains { $0.message.hasPrefix("notes.ics: ") })
         try await store.update { calendar in
             if let i = calendar.items.firstIndex(where: { $0.uid == "a" }) { calendar.items[i].title = "A, renamed" }
         }
-        #expect(try names(folder) == ["c.ics", "notes.ics", "two-events.ics"])
+        #expect(try names(folder) == ["c.ics", "notes.ics", "series.ics"])
         let after = try await store.load().calendar
-        #expect(after.items.map(\.title) == ["C", "A, renamed", "B"])
+        #expect(after.items.map(\.title) == ["C", "A, renamed"])
+        #expect(after.item(uid: "a")?.overrides.count == 1)
         #expect(try String(contentsOf: folder.appendingPathComponent("notes.ics"), encoding: .utf8) == "not a calendar")
+    }
+
+    /// Issue 41, 16: one whole calendar among one-event files was read as
+    /// part of the folder; two were refused. Any file of several UIDs now
+    /// refuses it, naming the file and how to bring its events in.
+    @Test("a whole calendar beside one-event files: the folder is refused, read or changed, and left as it was; moved out and imported, each event gets its file")
+    func wholeCalendarAmongEvents() async throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func calendar(_ uids: [String]) -> String {
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Horari tests//EN\r\n"
+                + uids.map { "BEGIN:VEVENT\r\nUID:\($0)\r\nDTSTAMP:20261101T000000Z\r\nDTSTART:20261123T100000Z\r\nSUMMARY:\($0)\r\nEND:VEVENT\r\n" }.joined()
+                + "END:VCALENDAR\r\n"
+        }
+        try Data(calendar(["a"]).utf8).write(to: folder.appendingPathComponent("a.ics"))
+        try Data(calendar(["b"]).utf8).write(to: folder.appendingPathComponent("b.ics"))
+        try Data(calendar(["g1", "g2", "g3"]).utf8).write(to: folder.appendingPathComponent("gym.ics"))
+        let store = CalendarStore(.folder(folder))
+        let read = await failure { _ = try await store.load() }
+        #expect(read?.code == .notACalendar)
+        #expect(read?.description.contains("of 2 files of one event or task each, and also holds a whole calendar (gym.ics: 3 UIDs)") == true, "\(read?.description ?? "")")
+        #expect(read?.description.contains("horari import gym.ics --into") == true, "\(read?.description ?? "")")
+        #expect(await failure { try await store.update { calendar in calendar.items.append(try event("new", "New", day: 24)) } } != nil)
+        #expect(try names(folder) == ["a.ics", "b.ics", "gym.ics"])
+        // What the error says to do: move it out, import it in.
+        let outside = folder.deletingLastPathComponent().appendingPathComponent("gym-\(UUID().uuidString).ics")
+        defer { try? FileManager.default.removeItem(at: outside) }
+        try FileManager.default.moveItem(at: folder.appendingPathComponent("gym.ics"), to: outside)
+        let gym = try ICalendarImporter().importCalendar(from: Data(contentsOf: outside)).calendar
+        try await store.update { calendar in _ = calendar.merge(gym) }
+        #expect(try await store.load().calendar.items.map(\.uid).sorted() == ["a", "b", "g1", "g2", "g3"])
+        #expect(try names(folder).count == 5)
     }
 
     /// Issue 28, 8: `--calendar somedir` on a folder of whole calendars
