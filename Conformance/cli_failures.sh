@@ -178,6 +178,14 @@ mkdir "$M/somedir" && cp "$WORK/gym.ics" "$M/somedir/gym.ics" && cp "$M/tokyo-gy
 expect "8. a folder of whole calendars is not a calendar" 1 "not one .ics per event as a calendar folder (vdir) does" "$M/somedir/gym.ics" -- \
   "$HORARI" $add --calendar "$M/somedir"
 [ "$(ls "$M/somedir" | tr '\n' ' ')" = "club.ics gym.ics " ] || { echo "FAIL 8. a folder of whole calendars: it now holds $(ls "$M/somedir" | tr '\n' ' ')"; failures=$((failures + 1)); }
+# Issue 41, 16: one whole calendar among one-event files refuses the folder too, saying how to bring it in.
+mkdir "$M/vdir" && "$HORARI" add 'Dentist' --start '2026-11-24 09:00' --calendar "$M/vdir" >/dev/null && cp "$WORK/gym.ics" "$M/vdir/gym.ics"
+expect "41, 16. a whole calendar among one-event files" 1 "move that file out of the folder, then import it into it (horari import gym.ics --into $M/vdir)" "$M/vdir/gym.ics" -- \
+  "$HORARI" month 2026-11 --calendar "$M/vdir"
+[ "$(ls "$M/vdir" | wc -l)" -eq 3 ] || { echo "FAIL 41, 16: the folder now holds $(ls "$M/vdir" | tr '\n' ' ')"; failures=$((failures + 1)); }
+# Issue 41, 12: a name whose RFC 2047 word stands for a line break.
+expect "41, 12. a name whose encoded word stands for a line break" 1 "holds an encoded word (=?…?=) that stands for a line break" "$M/gym.ics" -- \
+  "$HORARI" members add eve --name '=?UTF-8?Q?Eve=0D=0ABcc:_all@example.com?=' --email eve@example.com --calendar "$M/gym.ics"
 expect "8. a calendar in a folder that does not exist" 1 "there is no folder $M/nope for the calendar" "$WORK/gym.ics" -- \
   "$HORARI" $add --calendar "$M/nope/missing.ics"
 [ ! -e "$M/nope" ] || { echo "FAIL 8. a calendar in a folder that does not exist: the folder was made"; failures=$((failures + 1)); }

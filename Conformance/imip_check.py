@@ -20,7 +20,9 @@ calendar program would. Checked against RFC 6047 and RFC 5546:
 - the messages one person gets about one event carry rising SEQUENCEs, so
   their calendar takes each (RFC 5546 §2.1.4);
 - an address with a line break in it adds no header: the member is not told
-  and says so, and no message carries a Bcc.
+  and says so, and no message carries a Bcc;
+- a name or --gym whose RFC 2047 word stands for a line break is refused; a
+  class title typed as such a word is shown in the Subject as typed.
 """
 import email
 import os
@@ -33,6 +35,7 @@ from email import policy
 import icalendar
 
 CALENDAR_TYPES = ("text/calendar", "application/ics")
+TYPED_WORD = "=?UTF-8?Q?Pilates=0D=0ABcc:_everyone@example.com?="  # a class title, as a person typed it
 
 
 def run(horari, args, cwd, ok=True):
@@ -134,6 +137,10 @@ def main():
             ["members", "add", "pol", "--name", "Pol Riera"],
             ["members", "add", "eve", "--name", "Eve", "--email", "eve@example.com\nBcc: everyone@example.com"],
             ["classes", "add", "yoga", "--title", "Ioga", "--days", "WE", "--time", "19:00", "--minutes", "60", "--capacity", "2", "--location", "Sala 1"],
+            # A title typed as an RFC 2047 word that stands for a line break (issue 41, 12): taken as
+            # text, and every Subject must show it as typed, never decode it into a header.
+            ["classes", "add", "pilates", "--title", TYPED_WORD, "--days", "TH", "--time", "10:00", "--minutes", "60", "--capacity", "5"],
+            ["members", "add", "mallory", "--name", "=?UTF-8?Q?Mallory=0D=0ABcc:_everyone@example.com?=", "--email", "mallory@example.com"],
         ]
         for args in setup:
             p = run(horari, args + cal, work, ok=False)
@@ -141,6 +148,10 @@ def main():
                 # An address with a line break would add a header to every message she is sent.
                 if p.returncode == 0 or "e-mail address" not in p.stderr:
                     failures.append(f"an address with a line break was taken: {p.returncode} {p.stderr.strip()}")
+            elif args[2] == "mallory":
+                # So would a name whose encoded word stands for one: mail programs decode it.
+                if p.returncode == 0 or "encoded word" not in p.stderr:
+                    failures.append(f"a name whose encoded word stands for a line break was taken: {p.returncode} {p.stderr.strip()}")
             elif p.returncode != 0:
                 raise SystemExit(f"FAIL: horari {' '.join(args)}: {p.stderr.strip()}")
         changes = [
@@ -158,6 +169,7 @@ def main():
             ["cancel", "--member", "marta", "--class", "yoga", "--date", "2026-12-16"],
             ["book", "--member", "marta", "--class", "yoga", "--date", "2026-12-16"],
             ["sessions", "cancel", "s1", "--coach", "marc"],
+            ["book", "--member", "joan", "--class", "pilates", "--date", "2026-12-03"],
         ]
         said, order = [], []
         outbox = os.path.join(work, "outbox")
@@ -175,7 +187,18 @@ def main():
                          "--gym", "Gym <desk@gym.example>\nBcc: everyone@example.com"] + cal + now, work, ok=False)
         if p.returncode == 0 or "--gym" not in p.stderr:
             failures.append(f"a --gym with a line break was taken: {p.returncode} {p.stderr.strip()}")
+        p = run(horari, ["book", "--member", "joan", "--class", "yoga", "--date", "2026-12-23", "--outbox", "outbox",
+                         "--gym", "=?UTF-8?Q?Gym=0D=0ABcc:_everyone@example.com?= <desk@gym.example>"] + cal + now, work, ok=False)
+        if p.returncode == 0 or "encoded word" not in p.stderr:
+            failures.append(f"a --gym name whose encoded word stands for a line break was taken: {p.returncode} {p.stderr.strip()}")
         written()
+        typed = [n for n in order if n.startswith("request-joan")]
+        subjects = []
+        for name in typed:
+            with open(os.path.join(outbox, name), "rb") as f:
+                subjects.append(str(email.message_from_binary_file(f, policy=policy.default)["Subject"]))
+        if not any(TYPED_WORD in s for s in subjects):
+            failures.append(f"no Subject shows the title typed as an encoded word as typed: {subjects}")
         if not any("Not told (no e-mail address on record): Pol Riera" in s for s in said):
             failures.append("Pol, who has no address, is not listed as not told")
 

@@ -98,6 +98,10 @@ public struct SchedulingBook: Sendable {
         if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
             throw .invalid(field: .name, reason: "the \(kind)'s name has a line break or another control character; give it on one line")
         }
+        // Mail programs decode RFC 2047 words in a To: header: such a name would end the line there (issue 41, 12).
+        if EncodedWords.standForAControlCharacter(name) {
+            throw .invalid(field: .name, reason: "the \(kind)'s name holds an encoded word (=?…?=) that stands for a line break or another control character; give the name as plain text on one line")
+        }
     }
 
     /// Refuses an e-mail address with a line break or another control

@@ -137,6 +137,9 @@ public struct IMIPMessage: Hashable, Sendable {
         if let name = box.name, name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
             throw IMIPError("\(what)'s name has a line break or another control character; give the name on one line")
         }
+        if let name = box.name, EncodedWords.standForAControlCharacter(name) {
+            throw IMIPError("\(what)'s name holds an encoded word (=?…?=) that stands for a line break or another control character; give the name as plain text on one line")
+        }
         let parts = box.email.split(separator: "@", omittingEmptySubsequences: false)
         let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.!#$%&'*+-/=?^_`{|}~")
         guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !parts[1].hasPrefix("."), !parts[1].hasSuffix("."),
@@ -148,9 +151,12 @@ public struct IMIPMessage: Hashable, Sendable {
     /// `Name <address>`: a name of letters, digits and spaces as it is;
     /// other ASCII as a quoted string (`"Puig, Marta"`: a bare comma would
     /// make two recipients, a bare `<…>` another address, RFC 5322 §3.4);
-    /// anything else as RFC 2047 encoded words, which hold no such character.
+    /// anything else, and any name holding `=?…?=` (which mail programs
+    /// decode even inside quotes), as RFC 2047 encoded words of our own,
+    /// which a reader decodes back to the name as typed.
     static func header(_ box: Mailbox) -> String {
         guard let name = box.name, !name.isEmpty else { return box.email }
+        if EncodedWords.mayHoldAny(name) { return encodedWords(name, always: true) + " <\(box.email)>" }
         let scalars = name.unicodeScalars
         if scalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || $0 == " " || ($0.value >= 0x30 && $0.value <= 0x39)) }) {
             return name + " <\(box.email)>"
@@ -161,11 +167,13 @@ public struct IMIPMessage: Hashable, Sendable {
         return encodedWords(name, always: true) + " <\(box.email)>"
     }
 
-    /// Text as RFC 2047 encoded words when it is not plain ASCII, each word
-    /// at most 75 characters, so no header line is too long.
+    /// Text as RFC 2047 encoded words when it is not plain ASCII or holds
+    /// `=?…?=` (a title typed as an encoded word is shown as typed, never
+    /// decoded into a line break: issue 41, 12), each word at most 75
+    /// characters, so no header line is too long.
     static func encodedWords(_ text: String, always: Bool = false) -> String {
         let oneLine = text.replacingOccurrences(of: "\r", with: " ").replacingOccurrences(of: "\n", with: " ")
-        if !always, oneLine.unicodeScalars.allSatisfy({ $0.isASCII && $0.value >= 0x20 && $0.value != 0x7F }), oneLine.utf8.count <= 900 { return oneLine }
+        if !always, !EncodedWords.mayHoldAny(oneLine), oneLine.unicodeScalars.allSatisfy({ $0.isASCII && $0.value >= 0x20 && $0.value != 0x7F }), oneLine.utf8.count <= 900 { return oneLine }
         var words: [String] = [], chunk = ""
         for character in oneLine {
             if (chunk + String(character)).utf8.count > 45 {

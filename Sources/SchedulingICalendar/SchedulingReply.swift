@@ -12,7 +12,11 @@ import ICalendarKit
 //   not renegotiate times: they are refused as not supported, by name);
 // - one event, with exactly one ATTENDEE (§3.2.3: "MUST include ... the
 //   replying Attendee" and only them);
-// - its UID and RECURRENCE-ID name a session or a class occurrence of the book;
+// - its UID and RECURRENCE-ID name a session still to come (scheduled, not
+//   over) or a class occurrence of the book: the RECURRENCE-ID is the
+//   occurrence's original start, the instant its invitation named (in any
+//   zone), never a date, another time or RANGE=THISANDFUTURE (one
+//   invitation, one occurrence);
 // - its ORGANIZER is the one the book sent as (the coach, or the gym): a
 //   reply naming another organizer was not an answer to this book;
 // - its ATTENDEE is the person the book invited, by the address on record
@@ -67,18 +71,21 @@ public struct SchedulingReply: Hashable, Sendable {
         }
         // The answer's event: read as an item, or kept as written when it has
         // no DTSTART (an iTIP message may leave it out: RFC 5546 §4.2.2).
-        typealias Event = (uid: String, recurrenceID: CalendarTime?, sequence: Int, stamp: CalendarTime?, properties: [ContentLine])
+        typealias Event = (uid: String, recurrenceID: CalendarTime?, thisAndFuture: Bool, sequence: Int, stamp: CalendarTime?, properties: [ContentLine])
         var events: [Event] = calendar.items.flatMap { item in
-            (item.hasMaster ? [(item.uid, nil, item.sequence, item.timestamp, Array(item.properties))] : [])
-                + item.overrides.map { ($0.item.uid, $0.recurrenceID, $0.item.sequence, $0.item.timestamp, Array($0.item.properties)) }
+            (item.hasMaster ? [(item.uid, nil, false, item.sequence, item.timestamp, Array(item.properties))] : [])
+                + item.overrides.map { ($0.item.uid, $0.recurrenceID, $0.thisAndFuture, $0.item.sequence, $0.item.timestamp, Array($0.item.properties)) }
         }
         for c in calendar.components where c.name == "VEVENT" {
             let line = { (name: String) in c.properties.first { $0.name == name } }
             let recurrenceID = line("RECURRENCE-ID").flatMap { try? CalendarTime(icalValue: $0.value, tzid: $0.parameter("TZID")) }
-            events.append((line("UID")?.value ?? "", recurrenceID, line("SEQUENCE").flatMap { Int($0.value.trimmingCharacters(in: .whitespaces)) } ?? 0,
+            events.append((line("UID")?.value ?? "", recurrenceID, line("RECURRENCE-ID")?.parameter("RANGE")?.uppercased() == "THISANDFUTURE",
+                           line("SEQUENCE").flatMap { Int($0.value.trimmingCharacters(in: .whitespaces)) } ?? 0,
                            line("DTSTAMP").flatMap { try? CalendarTime(icalValue: $0.value) }, Array(c.properties)))
         }
         guard events.count == 1, let event = events.first else { throw .events(events.count) }
+        // A place is answered one occurrence at a time: the book sends one invitation an occurrence.
+        if event.thisAndFuture { throw .thisAndFuture }
         let attendees = event.properties.filter { $0.name == "ATTENDEE" }
         guard attendees.count == 1, let attendee = attendees.first else { throw .attendees(attendees.count) }
         guard let address = Self.address(attendee.value) else { throw .notAnAddress(attendee.value) }
@@ -138,6 +145,10 @@ public enum ReplyError: HorariError, Hashable, Sendable {
     case noStamp
     /// A `DTSTAMP` later than the desk's now by more than ``SchedulingReply/clockSkew``.
     case stampInFuture(stamped: Date, now: Date)
+    /// The reply answers an occurrence and every later one (`RANGE=THISANDFUTURE`).
+    case thisAndFuture
+    /// The session it answers is no longer to come: done, missed, cancelled, or over.
+    case sessionOver(String, status: String)
 
     /// What is wrong, and what to do.
     public var description: String {
@@ -163,6 +174,10 @@ public enum ReplyError: HorariError, Hashable, Sendable {
         case .noStamp: "the reply has no DTSTAMP that can be read, so when the answer was made is unknown; ask them to answer again from their calendar program"
         case .stampInFuture(let stamped, let now):
             "the reply says it was made at \(SchedulingBook.utcText(stamped)), later than now (\(SchedulingBook.utcText(now))) by more than a clock can be wrong; check the machine's clock, or ask them to answer again"
+        case .thisAndFuture:
+            "the reply answers an occurrence and every later one (RANGE=THISANDFUTURE), but each occurrence has a place and an invitation of its own; ask them to answer each invitation"
+        case .sessionOver(let id, let status):
+            "session ‘\(id)’ is \(status), so an answer to its invitation changes nothing; change it at the desk if something is wrong (horari sessions mark)"
         }
     }
 
@@ -196,6 +211,8 @@ public enum ReplyError: HorariError, Hashable, Sendable {
         case .olderAnswer: 15
         case .noStamp: 16
         case .stampInFuture: 17
+        case .thisAndFuture: 18
+        case .sessionOver: 19
         }
     }
 
@@ -239,7 +256,7 @@ extension SchedulingBook {
         guard let stamp = reply.stamp else { throw .noStamp }
         guard stamp.timeIntervalSince(now) <= SchedulingReply.clockSkew else { throw .stampInFuture(stamped: stamp, now: now) }
         if let recurrenceID = reply.recurrenceID {
-            return try applyToClass(reply, date: bookWall(recurrenceID).date, gym: gym, now: now)
+            return try applyToClass(reply, recurrenceID: recurrenceID, gym: gym, now: now)
         }
         guard let session = coachSessions.sessionsByID[reply.uid] else { throw .unknownEvent(uid: reply.uid, instance: nil) }
         let coach = people.coachesByID[session.coachID], client = people.clientsByKey[ClientKey(session)]
@@ -248,6 +265,12 @@ extension SchedulingBook {
         guard let email = client?.email, email.caseInsensitiveCompare(reply.attendee) == .orderedSame else {
             throw .notInvited(reply.attendee, to: "session ‘\(session.id)’")
         }
+        // Only a session still to come is answered: a reply about one done, missed or cancelled, or over, changes nothing.
+        guard session.status == .scheduled else { throw .sessionOver(session.id, status: session.status.rawValue) }
+        let ends = instant(of: session) + session.duration.components.seconds
+        guard Int64(now.timeIntervalSince1970.rounded(.down)) < ends else {
+            throw .sessionOver(session.id, status: "over (it ended at \(wall(ends)))")
+        }
         guard reply.sequence >= session.sequence else { throw .olderSequence(reply.sequence, current: session.sequence) }
         // Two answers to one version: the later one stands, whichever is read last (§2.1.5).
         if let stamped = reply.stamp, let recorded = session.answeredAt, stamped < recorded { throw .olderAnswer(stamped: stamped, recorded: recorded) }
@@ -255,9 +278,15 @@ extension SchedulingBook {
         return ReplyOutcome(personID: session.clientID, name: client?.name ?? session.clientID, answer: reply.answer, about: session.id, gaveUpPlace: false, promoted: nil)
     }
 
-    private mutating func applyToClass(_ reply: SchedulingReply, date: LocalDate, gym: SchedulingNotice.Person?, now: Date) throws(ReplyError) -> ReplyOutcome {
+    private mutating func applyToClass(_ reply: SchedulingReply, recurrenceID: CalendarTime, gym: SchedulingNotice.Person?, now: Date) throws(ReplyError) -> ReplyOutcome {
+        let date = bookWall(recurrenceID).date
         let key = ClassOccurrence.ID(classID: reply.uid, date: date)
-        guard let series = classTimetable.classesByID[reply.uid], series.meets(on: date) else {
+        // The occurrence its invitation named: the class's original start that
+        // day (RECURRENCE-ID, RFC 5545 §3.8.4.4), the same instant, not a date
+        // or another time of the same day (issue 41, 11).
+        guard let series = classTimetable.classesByID[reply.uid], series.meets(on: date), !recurrenceID.isDate,
+              let asked = try? recurrenceID.epochSeconds(floatingIn: zone),
+              let original = try? CalendarTime.zoned(series.time.on(date), timeZone.identifier).epochSeconds(floatingIn: zone), asked == original else {
             throw .unknownEvent(uid: reply.uid, instance: String(describing: reply.recurrenceID?.icalValue ?? ""))
         }
         let expected = gym?.email ?? "the gym"

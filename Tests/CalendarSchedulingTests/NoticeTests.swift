@@ -142,6 +142,12 @@ struct NoticeTests {
         marc.email = "marc@gym.example\u{0B}"
         #expect(field(refusal { try book.updateCoach(marc) }) == .email)
         #expect(try book.member("marta").email == "marta@example.com")
+        // A name whose RFC 2047 word stands for a line break, which a mail program decodes (issue 41, 12).
+        #expect(field(refusal { try book.addMember(Member(id: "eve", name: "=?UTF-8?Q?Eve=0D=0ABcc:_all@example.com?=", email: "eve@example.com")) }) == .name)
+        #expect(field(refusal { try book.addMember(Member(id: "eve", name: "=?utf-8?b?RXZlDQpCY2M6IGFsbEBleGFtcGxlLmNvbQ==?=", email: "eve@example.com")) }) == .name)
+        // One that stands for plain text, or only looks like one, is a name like any other.
+        try book.addMember(Member(id: "joan", name: "=?UTF-8?Q?Joan_Mir=C3=B3?=", email: "joan@example.com"))
+        try book.addMember(Member(id: "q", name: "What =? is ?= this", email: "q@example.com"))
     }
 
     @Test("a class changed from a date on: its members there are told the new time; those of its earlier dates, kept as a class of their own, are told nothing")

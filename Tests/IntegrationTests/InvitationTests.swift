@@ -130,6 +130,17 @@ struct InvitationTests {
         let text = String(decoding: mail.data(), as: UTF8.self)
         let headers = text.components(separatedBy: "\r\n\r\n")[0]
         #expect(!headers.contains("\r\nBcc:") && headers.contains("To: Anna Puig <anna@example.com>"))
+        // Issue 41, 12: text typed as an RFC 2047 word is written as words of our own, so a
+        // reader shows it as typed; a name whose word stands for a line break is refused.
+        let typed = try IMIPMessage(from: .init(name: "=?UTF-8?Q?Gym?=", email: "desk@gym.example"), to: .init(name: "Anna Puig", email: "anna@example.com"),
+                                    subject: "Booked: =?UTF-8?Q?Yoga=0D=0ABcc:_everyone@example.com?=", text: "t", method: "REQUEST", calendar: ics, date: now)
+        let typedHeaders = String(decoding: typed.data(), as: UTF8.self).components(separatedBy: "\r\n\r\n")[0]
+        #expect(!typedHeaders.contains("Q?Yoga") && !typedHeaders.contains("Q?Gym") && !typedHeaders.contains("\r\nBcc:"), "\(typedHeaders)")
+        let subjectLine = try #require(typedHeaders.components(separatedBy: "\r\nDate:").first?.components(separatedBy: "Subject: ").last)
+        #expect(EncodedWords.decoded(subjectLine.replacingOccurrences(of: "?=\r\n =?", with: "?==?")) == "Booked: =?UTF-8?Q?Yoga=0D=0ABcc:_everyone@example.com?=")
+        #expect(throws: IMIPError.self) {
+            _ = try IMIPMessage.Mailbox(parsing: "=?UTF-8?Q?Gym=0D=0ABcc:_x@y.z?= <desk@gym.example>")
+        }
         #expect(text.contains("Content-Type: multipart/alternative") && text.contains("Content-Type: text/calendar; charset=UTF-8; method=REQUEST"))
         #expect(text.contains("filename=\"invite.ics\"") && mail.fileName.hasPrefix("request-anna_example.com-") && mail.fileName.hasSuffix(".eml"))
         // A valid address of 247 characters (64 before the @): a file name a disk takes, and its own (issue 41, 13).
@@ -315,6 +326,72 @@ struct InvitationTests {
         #expect(refusal { try reply(to: invited, zone: book.timeZone, "NEEDS-ACTION") } == .noAnswer("NEEDS-ACTION"))
         #expect(throws: ReplyError.notAReply("REQUEST")) { _ = try reply(to: invited, zone: book.timeZone, "DECLINED") { $0.replacingOccurrences(of: "METHOD:REPLY", with: "METHOD:REQUEST") } }
         #expect(book.backupContent() == before.backupContent())
+    }
+
+    @Test("a reply about another instance (another time that day, a date, this and every later one), or about a session done or over, is refused; the invitation's own instance is taken (issue 41, 11)")
+    func wrongInstances() throws {
+        var book = try Gym.book()
+        let date = try Gym.day("2026-12-02")
+        let invited = try telling(&book) { try _ = $0.book(member: "marta", classID: "yoga", on: date, now: now) }.notices[0]
+        let text = exporter.export(try #require(invited.iTIPCalendar(onClocks: book.timeZone, gym: gym)))
+        let line = try #require(text.components(separatedBy: "\r\n").first { $0.hasPrefix("RECURRENCE-ID") })
+        #expect(line.hasPrefix("RECURRENCE-ID;TZID=Europe/Madrid:20261202T"), "\(line)")
+        func answer(_ recurrenceID: String) throws -> SchedulingReply {
+            try reply(to: invited, zone: book.timeZone, "DECLINED") { $0.replacingOccurrences(of: line, with: recurrenceID) }
+        }
+        let before = book
+        for other in ["RECURRENCE-ID;TZID=Europe/Madrid:20261202T120000", "RECURRENCE-ID;VALUE=DATE:20261202", "RECURRENCE-ID:20261202T235900Z"] {
+            var b = book
+            let wrong = try answer(other)
+            do {
+                _ = try b.apply(wrong, gym: gym, now: now)
+                Issue.record("a reply with \(other) was taken")
+            } catch {
+                #expect(error.errorCode == 8, "\(other): \(error)")
+            }
+        }
+        #expect(throws: ReplyError.thisAndFuture) { _ = try answer(line.replacingOccurrences(of: "RECURRENCE-ID;", with: "RECURRENCE-ID;RANGE=THISANDFUTURE;")) }
+        #expect(ReplyError.thisAndFuture.errorCode == 18)
+        #expect(book == before)
+        // The same instant written in UTC is the same instance: taken.
+        let wall = String(line.suffix(15))
+        let instant = try CalendarTime(icalValue: wall, tzid: "Europe/Madrid").instant(floatingIn: .utc)
+        let utc = CalendarTime.utc(LocalDateTime(localSeconds: Int64(instant.timeIntervalSince1970))).icalValue
+        var b = book
+        #expect(try b.apply(try answer("RECURRENCE-ID:\(utc)"), gym: gym, now: now).gaveUpPlace)
+
+        // A session: answered while it is to come; done, or over, refused.
+        let session = try telling(&book) {
+            try _ = $0.addSession(id: "s1", coach: "marc", client: "anna", startingAt: try Gym.now("2026-11-26 18:00"), duration: .minutes(45), now: now)
+        }.notices[0]
+        let after = try Gym.now("2026-11-26 19:00")
+        var over = book
+        #expect(throws: ReplyError.self) { _ = try over.apply(try reply(to: session, zone: book.timeZone, "DECLINED"), gym: gym, now: after) }
+        _ = try over.setStatus(.completed, ofSession: "s1", coach: "marc", now: after)
+        #expect(throws: ReplyError.sessionOver("s1", status: "completed")) { _ = try over.apply(try reply(to: session, zone: book.timeZone, "DECLINED"), gym: gym, now: now) }
+        #expect(try over.session("s1", coach: "marc").answer == nil)
+        _ = try book.apply(try reply(to: session, zone: book.timeZone, "TENTATIVE"), gym: gym, now: now)
+        #expect(try book.session("s1", coach: "marc").answer == .tentative)
+    }
+
+    @Test("a member's TENTATIVE, through a store, changes nothing in the calendar file: no record is written again with a new DTSTAMP (issue 41, 11)")
+    func tentativeWritesNothing() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("horari-tentative-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var book = try Gym.book()
+        let date = try Gym.day("2026-12-02")
+        let invited = try telling(&book) { try _ = $0.book(member: "marta", classID: "yoga", on: date, now: now) }.notices[0]
+        var calendar = ICalendar(items: [])
+        calendar.setScheduling(book)
+        let file = folder.appendingPathComponent("gym.ics")
+        try Data(exporter.export(calendar).utf8).write(to: file)
+        let written = try Data(contentsOf: file)
+        let later = now.addingTimeInterval(3600)
+        let store = SchedulingStore(CalendarStore(try CalendarLocation(file.path)), settings: .init(now: { _ in later }))
+        let told = try await store.apply(try reply(to: invited, zone: book.timeZone, "TENTATIVE"), gym: gym)
+        #expect(told.result.answer == .tentative && told.notices.notices.isEmpty)
+        #expect(try Data(contentsOf: file) == written)
     }
 
     @Test("through a store, the one who declined is not sent a cancellation of their own answer; the promoted member is invited")

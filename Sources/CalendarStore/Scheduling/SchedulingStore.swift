@@ -244,11 +244,15 @@ public struct SchedulingStore: Sendable {
         }
     }
 
-    /// Reads the book a calendar keeps, changes it with `body`, and writes it back into the calendar.
+    /// Reads the book a calendar keeps, changes it with `body`, and writes it
+    /// back into the calendar — unless `body` left it as it was (a member's
+    /// TENTATIVE, say): written, every record would take the save's
+    /// `DTSTAMP` though none changed (issue 41, 11).
     private func changeBook<T>(in calendar: inout ICalendar, inParts: Bool, _ body: (inout SchedulingBook) throws -> T) throws -> T {
         var book = try readBook(calendar)
+        let before = book
         let result = try body(&book)
-        try write(book, into: &calendar, inParts: inParts)
+        if book != before { try write(book, into: &calendar, inParts: inParts) }
         return result
     }
 
