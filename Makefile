@@ -102,9 +102,9 @@ test-pure: deps corpus build-check
 	@if ldd .build/tsan/debug/horari | grep libical; then \
 		echo "error: horari built without the LibICal trait links libical"; exit 1; fi
 	HORARI_RADICALE_PYTHON=$(CURDIR)/$(VENV)/bin/python $(TSAN_ENV) $(SWIFT) test $(TSAN) --skip-build --disable-xctest --skip HorariCLITests
-	EXAMPLE_APPS=PortableICS EXAMPLE_SCRATCH=.build/pure-examples sh Examples/check_examples.sh "$(SWIFT)"
-	$(TSAN_ENV) sh Examples/PortableICS/check_both_ways.sh "$(SWIFT)" $(CORPUS)
-	$(TSAN_ENV) $(VENV)/bin/python Conformance/trait_agreement.py .build/debug/horari .build/tsan/debug/horari $(CORPUS)
+	EXAMPLE_APPS=PortableICS EXAMPLE_SCRATCH=.build/pure-examples $(TIMED) sh Examples/check_examples.sh "$(SWIFT)"
+	$(TSAN_ENV) $(TIMED) sh Examples/PortableICS/check_both_ways.sh "$(SWIFT)" $(CORPUS)
+	$(TSAN_ENV) $(TIMED) $(VENV)/bin/python Conformance/trait_agreement.py .build/debug/horari .build/tsan/debug/horari $(CORPUS)
 
 test-thread: test-pure
 
@@ -238,6 +238,8 @@ fuzz: fuzz-build corpus
 ## 221 against 185, ncal 111 against 66; the CalDAV checks are no slower, since
 ## they wait on servers).
 HORARI_CHECKED := .build/debug/horari
+# Each check says how long it took (check-time: …), so CI's log says where the minutes go.
+TIMED := sh Conformance/timed.sh
 conformance: deps corpus build-check
 	@command -v calcurse >/dev/null || { echo "Installing calcurse with apt-get..."; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq calcurse >/dev/null; }
@@ -246,28 +248,29 @@ conformance: deps corpus build-check
 	@command -v faketime >/dev/null || { echo "Installing faketime with apt-get..."; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq faketime >/dev/null; }
 	$(MAKE) --no-print-directory -j2 --output-sync=target conformance-peers conformance-clients
-	$(VENV)/bin/python Conformance/corpus_check.py $(HORARI_CHECKED) $(CORPUS)
-	$(VENV)/bin/python Conformance/caldav_check.py $(HORARI_CHECKED) Examples/Samples/gym.ics
-	sh Conformance/booking_race.sh $(HORARI_CHECKED) $(VENV)/bin/python
-	$(VENV)/bin/python Conformance/outbox_crash.py $(HORARI_CHECKED)
-	$(VENV)/bin/python Conformance/outbox_crash.py $(HORARI_CHECKED) --file
-	$(VENV)/bin/python Conformance/outbox_crash.py $(HORARI_CHECKED) --folder
-	$(VENV)/bin/python Conformance/outbox_crash.py $(HORARI_CHECKED) --postgres-bin $(POSTGRES_BIN)
-	$(VENV)/bin/python Conformance/readme_tour.py $(HORARI_CHECKED) --khal $(VENV)/bin/khal
+	$(TIMED) $(VENV)/bin/python Conformance/corpus_check.py $(HORARI_CHECKED) $(CORPUS)
+	$(TIMED) $(VENV)/bin/python Conformance/caldav_check.py $(HORARI_CHECKED) Examples/Samples/gym.ics
+	$(TIMED) sh Conformance/booking_race.sh $(HORARI_CHECKED) $(VENV)/bin/python
+	$(TIMED) $(VENV)/bin/python Conformance/outbox_crash.py $(HORARI_CHECKED)
+	$(TIMED) $(VENV)/bin/python Conformance/outbox_crash.py $(HORARI_CHECKED) --file
+	$(TIMED) $(VENV)/bin/python Conformance/outbox_crash.py $(HORARI_CHECKED) --folder
+	$(TIMED) $(VENV)/bin/python Conformance/outbox_crash.py $(HORARI_CHECKED) --postgres-bin $(POSTGRES_BIN)
+	$(TIMED) $(VENV)/bin/python Conformance/readme_tour.py $(HORARI_CHECKED) --khal $(VENV)/bin/khal
 	cd Examples/GymApp && $(SWIFT) build --scratch-path $(CURDIR)/.build/examples
-	$(VENV)/bin/python Conformance/gymapp_radicale.py .build/examples/debug/GymApp
+	$(TIMED) $(VENV)/bin/python Conformance/gymapp_radicale.py .build/examples/debug/GymApp
 
-# conformance's two lanes (after its build; not for use alone).
+# conformance's two lanes (after its build; not for use alone), about even
+# (this machine, debug horari: 193 s and 249 s).
 conformance-peers:
-	$(VENV)/bin/python Conformance/dateutil_differential.py $(HORARI_CHECKED) --rules 3000
-	$(VENV)/bin/python Conformance/alarms_check.py $(HORARI_CHECKED) $(CORPUS)
-	$(VENV)/bin/python Conformance/json_schema_check.py $(HORARI_CHECKED)
-	$(VENV)/bin/python Conformance/imip_check.py $(HORARI_CHECKED)
-	$(VENV)/bin/python Conformance/freebusy_check.py $(HORARI_CHECKED)
+	$(TIMED) $(VENV)/bin/python Conformance/dateutil_differential.py $(HORARI_CHECKED) --rules 3000
+	$(TIMED) $(VENV)/bin/python Conformance/alarms_check.py $(HORARI_CHECKED) $(CORPUS)
+	$(TIMED) $(VENV)/bin/python Conformance/json_schema_check.py $(HORARI_CHECKED)
+	$(TIMED) $(VENV)/bin/python Conformance/imip_check.py $(HORARI_CHECKED)
+	$(TIMED) $(VENV)/bin/python Conformance/freebusy_check.py $(HORARI_CHECKED)
+	$(TIMED) $(VENV)/bin/python Conformance/clients_check.py $(HORARI_CHECKED) Examples/Samples/gym.ics
 conformance-clients:
-	sh Conformance/ncal_check.sh $(HORARI_CHECKED)
-	sh Conformance/cli_failures.sh $(HORARI_CHECKED)
-	$(VENV)/bin/python Conformance/clients_check.py $(HORARI_CHECKED) Examples/Samples/gym.ics
+	$(TIMED) sh Conformance/ncal_check.sh $(HORARI_CHECKED)
+	$(TIMED) sh Conformance/cli_failures.sh $(HORARI_CHECKED)
 
 ## Benchmarks (release build): one table, each figure beside its reference measured
 ## in the same run — libical in process and alone (Benchmarks/libical_ref.c), the
