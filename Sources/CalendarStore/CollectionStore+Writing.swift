@@ -45,7 +45,15 @@ extension CollectionStore {
         }
         state.pending = pending
         try saveState(state)
-        try await finishPending(&state, raceIsConflict: true)
+        do {
+            try await finishPending(&state, raceIsConflict: true)
+        } catch let error as CalendarStoreError where !state.pending.isEmpty && state.pending.count < pending.count && error.code != .conflict {
+            // Cut off after some writes: say which are on the server and which are not (issue 41, 14).
+            let made = pending.prefix(pending.count - state.pending.count).map { Self.displayName($0.href) }
+            let left = state.pending.map { Self.displayName($0.href) }
+            throw CalendarStoreError(error.code, status: error.status, error.message
+                + "; \(made.count) of the change's \(pending.count) writes \(made.count == 1 ? "was" : "were") made (\(made.joined(separator: ", "))), \(left.count) not yet (\(left.joined(separator: ", ")))")
+        }
         try await confirm(written, state: &state)
     }
 
@@ -128,9 +136,12 @@ extension CollectionStore {
             return
         }
         while let write = state.pending.first {
+            // Said only when this write is made now: one found already there, or given up, was not (issue 41, 14).
+            var writtenNow = true
             do {
                 try await make(write, &state)
             } catch let error as CalendarStoreError where error.code == .conflict && error.status == 412 {
+                writtenNow = false
                 // Already there (a write the server made before failing, or whose answer was lost) is done.
                 if try await !adopt(write, &state) {
                     if raceIsConflict {
@@ -157,7 +168,7 @@ extension CollectionStore {
             // Begun, the change is finished whatever is written meanwhile (its own write of the calendar's resource included).
             for i in state.pending.indices { state.pending[i].lease = nil }
             try saveState(state)
-            if !raceIsConflict { notices?("\(Self.displayName(write.href)): written now, finishing a change an earlier command could not write in full") }
+            if !raceIsConflict, writtenNow { notices?("\(Self.displayName(write.href)): written now, finishing a change an earlier command could not write in full") }
         }
         sweep(state)
     }

@@ -267,7 +267,7 @@ struct CollectionStore {
         } catch let error as CalendarStoreError where !state.pending.isEmpty {
             // Cut off half-way: what is left is kept, and finished by the next command.
             throw CalendarStoreError(error.code, status: error.status, error.message
-                + "; the change is kept in horari's cache, and the next command on this calendar writes what is left of it")
+                + "; what is left of the change is kept in horari's cache, and the next command on this calendar writes it")
         }
     }
 

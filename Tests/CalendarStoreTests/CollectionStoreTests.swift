@@ -538,6 +538,21 @@ struct CollectionStoreTests {
         #expect(try await a.load().calendar.items.contains { $0.uid == "extra" })
         #expect(told.all.count == 1)
         #expect(told.all.first?.hasPrefix("extra.ics: written now") == true, "\(told.all)")
+
+        // A pending write of a member another client changed since: left as they made it, and only
+        // that is said, not also "written now" (issue 41, 14).
+        state = try JSONDecoder().decode(CollectionStore.State.self, from: Data(contentsOf: stateFile))
+        let yoga = try #require(state.members.keys.first { $0.hasSuffix("/yoga.ics") })
+        let oldTag = state.members[yoga]?.etag
+        try await b.update { calendar in try change(&calendar, "yoga") { $0.title = "Yoga, as b made it" } }
+        try Data(text.replacingOccurrences(of: "UID:extra", with: "UID:yoga").replacingOccurrences(of: "SUMMARY:Extra", with: "SUMMARY:Yoga, as a cut off").utf8)
+            .write(to: cache.appendingPathComponent("pending-yoga.ics"))
+        state.pending = [CollectionStore.PendingWrite(href: yoga, etag: oldTag, file: "pending-yoga.ics")]
+        try JSONEncoder().encode(state).write(to: stateFile)
+        let before = told.all.count
+        #expect(try await a.load().calendar.items.first { $0.uid == "yoga" }?.title == "Yoga, as b made it")
+        let said = Array(told.all.dropFirst(before))
+        #expect(said.count == 1 && said.first?.contains("it is left as they made it, without that change") == true, "\(said)")
     }
 
     /// Issue 29: after one read through a proxy that rewrote entity tags,
