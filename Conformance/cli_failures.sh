@@ -178,6 +178,13 @@ mkdir "$M/somedir" && cp "$WORK/gym.ics" "$M/somedir/gym.ics" && cp "$M/tokyo-gy
 expect "8. a folder of whole calendars is not a calendar" 1 "not one .ics per event as a calendar folder (vdir) does" "$M/somedir/gym.ics" -- \
   "$HORARI" $add --calendar "$M/somedir"
 [ "$(ls "$M/somedir" | tr '\n' ' ')" = "club.ics gym.ics " ] || { echo "FAIL 8. a folder of whole calendars: it now holds $(ls "$M/somedir" | tr '\n' ' ')"; failures=$((failures + 1)); }
+# Issue 41, 1: a class changed from a date on keeps its ID for the dates before.
+cp "$WORK/gym.ics" "$M/changed.ics"
+"$HORARI" classes change yoga --from 2026-12-10 --time 20:00 --calendar "$M/changed.ics" --now '2026-11-22 10:00' >/dev/null
+holds "41, 1. a changed class books by its own ID before the change" 0 "Booked marta into Yoga, Wed 2026-12-02 18:30–19:30" -- \
+  "$HORARI" book --member marta --class yoga --date 2026-12-02 --calendar "$M/changed.ics" --now '2026-11-22 10:00'
+holds "41, 1. … and after it" 0 "Booked marta into Yoga, Mon 2026-12-14 20:00–21:00" -- \
+  "$HORARI" book --member marta --class yoga --date 2026-12-14 --calendar "$M/changed.ics" --now '2026-11-22 10:00'
 # Issue 41, 16: one whole calendar among one-event files refuses the folder too, saying how to bring it in.
 mkdir "$M/vdir" && "$HORARI" add 'Dentist' --start '2026-11-24 09:00' --calendar "$M/vdir" >/dev/null && cp "$WORK/gym.ics" "$M/vdir/gym.ics"
 expect "41, 16. a whole calendar among one-event files" 1 "move that file out of the folder, then import it into it (horari import gym.ics --into $M/vdir)" "$M/vdir/gym.ics" -- \

@@ -91,6 +91,7 @@ extension ClassTimetable {
         if date > old.firstDate {
             var part = old
             part.id = freeClassID("\(old.id)-until-\(date.adding(days: -1).basicISO)")
+            part.partOf = old.partOf ?? old.id
             part.lastDate = min(old.lastDate ?? date.adding(days: -1), date.adding(days: -1))
             part.changes = old.changes.filter { $0.key < date }
             earlier = try? Self.normalised(part)

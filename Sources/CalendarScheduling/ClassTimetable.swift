@@ -84,8 +84,12 @@ extension ClassTimetable {
     /// The key of a class's occurrence on a date it meets.
     package func occurrenceKey(_ classID: String, _ date: LocalDate) throws(SchedulingError) -> ClassOccurrence.ID {
         let s = try classSeries(classID)
-        guard s.meets(on: date) else { throw .notAnOccurrence(classID: classID, title: s.title, date: date, meets: s.meetingText) }
-        return ClassOccurrence.ID(classID: classID, date: date)
+        if s.meets(on: date) { return ClassOccurrence.ID(classID: classID, date: date) }
+        // A class changed from a date on keeps its ID for the dates before: its earlier part holds them (issue 41, 1).
+        if let part = classesByID.values.first(where: { $0.partOf == classID && $0.meets(on: date) }) {
+            return ClassOccurrence.ID(classID: part.id, date: date)
+        }
+        throw .notAnOccurrence(classID: classID, title: s.title, date: date, meets: s.meetingText)
     }
 
     func occurrence(_ key: ClassOccurrence.ID) throws(SchedulingError) -> ClassOccurrence {
@@ -159,24 +163,24 @@ extension ClassTimetable {
 
     mutating func cancelOccurrence(classID: String, on date: LocalDate) throws(SchedulingError) -> AffectedBookings {
         let key = try occurrenceKey(classID, date)
-        let series = try classSeries(classID)
+        let series = try classSeries(key.classID)
         if let c = closure(of: series, on: date) { throw .gymClosed(what: series.title, date: date, closure: c) }
-        classesByID[classID]?.changes[date] = .cancelled
+        classesByID[key.classID]?.changes[date] = .cancelled
         let removed = removeRosters { $0 == key }
         return removed.first ?? AffectedBookings(occurrence: key, confirmed: [], waitlisted: [])
     }
 
     mutating func moveOccurrence(classID: String, on date: LocalDate, to start: LocalDateTime, duration: Duration?) throws(SchedulingError) -> ClassOccurrence {
         let key = try occurrenceKey(classID, date)
-        let title = try classSeries(classID).title
+        let title = try classSeries(key.classID).title
         // Onto a closed date, never; off one (a class moved out of a closure), as any move.
         if let c = closure(on: start.date) { throw .gymClosed(what: title, date: start.date, closure: c) }
-        let length = duration ?? classesByID[classID]?.duration ?? .zero
+        let length = duration ?? classesByID[key.classID]?.duration ?? .zero
         try SchedulingBook.checkLength(length, "a class")
-        if let other = try occurrenceOverlapping(classID: classID, besides: date, start: start, length: length) {
+        if let other = try occurrenceOverlapping(classID: key.classID, besides: date, start: start, length: length) {
             throw .occurrenceOverlaps(classID: classID, title: other.title, date: date, other: other.id.date, otherStart: other.start, otherDuration: other.duration)
         }
-        classesByID[classID]?.changes[date] = .moved(to: start, duration: length)
+        classesByID[key.classID]?.changes[date] = .moved(to: start, duration: length)
         return try occurrence(key)
     }
 

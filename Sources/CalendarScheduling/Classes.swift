@@ -33,6 +33,12 @@ public struct ClassSeries: Hashable, Sendable, Codable, Identifiable {
     public var lastDate: LocalDate?
     /// Occurrences that are cancelled or moved, by original date.
     public var changes: [LocalDate: OccurrenceChange]
+    /// The class whose earlier dates this series holds, when it was made by
+    /// changing that class from a date on (`zumba` for
+    /// `zumba-until-20261209`, ``SchedulingBook/changeClass(_:from:_:)``):
+    /// the class keeps its ID for every date, so booking `zumba` on one of
+    /// these dates books this series' occurrence.
+    public var partOf: String?
 
     /// Creates a series.
     /// - Parameters:
@@ -48,11 +54,13 @@ public struct ClassSeries: Hashable, Sendable, Codable, Identifiable {
     ///   - firstDate: the first date it may meet.
     ///   - lastDate: the last date it may meet, if any.
     ///   - changes: occurrences cancelled or moved, by original date.
+    ///   - partOf: the class whose earlier dates it holds, if any.
     public init(
         id: String, title: String, weekdays: [Weekday], time: TimeOfDay, duration: Duration, capacity: Int,
         location: String? = nil, instructor: String? = nil, color: ItemColor? = nil,
-        firstDate: LocalDate, lastDate: LocalDate? = nil, changes: [LocalDate: OccurrenceChange] = [:]
+        firstDate: LocalDate, lastDate: LocalDate? = nil, changes: [LocalDate: OccurrenceChange] = [:], partOf: String? = nil
     ) {
+        self.partOf = partOf
         self.id = id
         self.title = title
         self.weekdays = Array(Set(weekdays)).sorted()

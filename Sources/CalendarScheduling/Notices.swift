@@ -315,12 +315,16 @@ extension SchedulingBook {
                 let member = people.membersByID[id] ?? before.people.membersByID[id]
                 guard let occurrence = (method == .request ? now : was) ?? was ?? now,
                       let series = (method == .request ? newSeries : oldSeries) ?? oldSeries else { continue }
+                // The earlier dates of a class changed from a date on answer to the class's own ID, as
+                // their first invitations did: a later message about one is about the same event (issue 41, 1).
+                let own = ClassOccurrence.ID(classID: series.partOf ?? key.classID, date: key.date)
                 guard let email = Self.address(member?.email) else {
-                    told.untold.append(UntoldChange(personID: id, name: member?.name ?? id, method: method, about: key.description))
+                    told.untold.append(UntoldChange(personID: id, name: member?.name ?? id, method: method, about: own.description))
                     continue
                 }
                 var shown = occurrence
                 (shown.booked, shown.waiting) = (0, 0)  // a member is told of their place, not of how full the class is
+                shown.id = own
                 let place = SchedulingNotice.ClassPlace(occurrence: shown, location: series.location, instructor: series.instructor,
                                                         originalStart: series.time.on(key.date))
                 told.notices.append(SchedulingNotice(method: method, reason: reason, recipient: .init(id: id, name: member?.name ?? id, email: email),

@@ -286,7 +286,7 @@ extension Session {
 }
 
 extension ClassSeries {
-    private enum CodingKeys: String, CodingKey { case id, title, weekdays, time, duration, capacity, location, instructor, color, firstDate, lastDate, changes }
+    private enum CodingKeys: String, CodingKey { case id, title, weekdays, time, duration, capacity, location, instructor, color, firstDate, lastDate, changes, partOf }
     private enum ChangeKeys: String, CodingKey { case date, kind, start, duration }
 
     /// Decodes a series; `changes` is a list of `{"date", "kind": "cancelled"}`
@@ -318,7 +318,8 @@ extension ClassSeries {
             time: try c.decode(TimeOfDay.self, forKey: .time), duration: try c.decodeDuration(.duration), capacity: try c.decode(Int.self, forKey: .capacity),
             location: try c.decodeIfPresent(String.self, forKey: .location), instructor: try c.decodeIfPresent(String.self, forKey: .instructor),
             color: try c.decodeIfPresent(ItemColor.self, forKey: .color), firstDate: try c.decode(LocalDate.self, forKey: .firstDate),
-            lastDate: try c.decodeIfPresent(LocalDate.self, forKey: .lastDate), changes: changes)
+            lastDate: try c.decodeIfPresent(LocalDate.self, forKey: .lastDate), changes: changes,
+            partOf: try c.decodeIfPresent(String.self, forKey: .partOf))
     }
 
     /// Encodes a series, its changes by date.
@@ -336,6 +337,7 @@ extension ClassSeries {
         try c.encodeIfPresent(color, forKey: .color)
         try c.encode(firstDate, forKey: .firstDate)
         try c.encodeIfPresent(lastDate, forKey: .lastDate)
+        try c.encodeIfPresent(partOf, forKey: .partOf)
         var list = c.nestedUnkeyedContainer(forKey: .changes)
         for date in changes.keys.sorted() {
             var change = list.nestedContainer(keyedBy: ChangeKeys.self)

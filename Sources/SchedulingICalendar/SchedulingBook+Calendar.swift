@@ -45,6 +45,8 @@ public struct SchedulingContent: Hashable, Sendable {
 enum Names {
     static let capacity = "X-HORARI-CAPACITY"
     static let instructor = "X-HORARI-INSTRUCTOR"
+    /// On the earlier dates of a class changed from a date on (`zumba-until-20261209`): the class's ID (`ClassSeries.partOf`).
+    static let partOf = "X-HORARI-PART-OF"
     /// On a yearly part of a class's series (`ID@YEAR`): the class's ID.
     static let classPart = "X-HORARI-CLASS-PART"
     static let coach = "X-HORARI-COACH"
@@ -178,6 +180,7 @@ extension SchedulingBook {
         let rule = RecurrenceRule(frequency: .weekly, until: until, byDay: series.weekdays.map { .init($0) })
         var properties = [ContentLine(name: Names.capacity, value: String(series.capacity))]
         properties += optional(Names.instructor, series.instructor)
+        properties += optional(Names.partOf, series.partOf)
         // A closed date is an EXDATE like a cancelled one: every calendar hides it.
         var closed = Set(series.changes.filter { $0.value == .cancelled }.keys)
         for c in closures {

@@ -280,11 +280,12 @@ extension SchedulingBook {
 
     private mutating func applyToClass(_ reply: SchedulingReply, recurrenceID: CalendarTime, gym: SchedulingNotice.Person?, now: Date) throws(ReplyError) -> ReplyOutcome {
         let date = bookWall(recurrenceID).date
-        let key = ClassOccurrence.ID(classID: reply.uid, date: date)
+        // The class's own ID answers for its earlier dates too, after a change from a date on (issue 41, 1).
+        let key = (try? classTimetable.occurrenceKey(reply.uid, date)) ?? ClassOccurrence.ID(classID: reply.uid, date: date)
         // The occurrence its invitation named: the class's original start that
         // day (RECURRENCE-ID, RFC 5545 §3.8.4.4), the same instant, not a date
         // or another time of the same day (issue 41, 11).
-        guard let series = classTimetable.classesByID[reply.uid], series.meets(on: date), !recurrenceID.isDate,
+        guard let series = classTimetable.classesByID[key.classID], series.meets(on: date), !recurrenceID.isDate,
               let asked = try? recurrenceID.epochSeconds(floatingIn: zone),
               let original = try? CalendarTime.zoned(series.time.on(date), timeZone.identifier).epochSeconds(floatingIn: zone), asked == original else {
             throw .unknownEvent(uid: reply.uid, instance: String(describing: reply.recurrenceID?.icalValue ?? ""))

@@ -374,6 +374,35 @@ struct InvitationTests {
         #expect(try book.session("s1", coach: "marc").answer == .tentative)
     }
 
+    @Test("a class changed from a date on keeps its ID for every date: booked, cancelled and answered as yoga before the change too; its messages keep the UID yoga; the calendar keeps the part's class (issue 41, 1)")
+    func classKeepsItsID() throws {
+        var book = try Gym.book()
+        let monday = try Gym.day("2026-11-23"), wednesday = try Gym.day("2026-11-25")
+        let first = try telling(&book) { try _ = $0.book(member: "marta", classID: "yoga", on: monday, now: now) }.notices[0]
+        let report = try book.changeClass("yoga", from: try Gym.day("2026-12-01"), ClassChange(time: TimeOfDay(hour: 19)))
+        #expect(try report.earlierPart == "yoga-until-20261130" && book.classSeries("yoga-until-20261130").partOf == "yoga")
+        // Booked by the class's own ID on a date before the change: the earlier part's occurrence.
+        let booked = try telling(&book) { try _ = $0.book(member: "oriol", classID: "yoga", on: wednesday, now: now) }
+        #expect(try book.roster(classID: "yoga", on: wednesday).confirmed == ["oriol"])
+        #expect(try book.occurrence(classID: "yoga", on: wednesday).id.classID == "yoga-until-20261130")
+        #expect(booked.notices.map(\.uid) == ["yoga"])
+        // A later message about an earlier booking has the UID its first invitation had.
+        let cancelled = try telling(&book) { try _ = $0.cancelBooking(member: "marta", classID: "yoga", on: monday, now: now) }
+        #expect(first.uid == "yoga" && cancelled.notices.map(\.uid) == ["yoga"])
+        // Oriol's answer to his invitation (UID yoga) is his place's.
+        let answer = try book.apply(try reply(to: booked.notices[0], zone: book.timeZone, "DECLINED"), gym: gym, now: now)
+        #expect(try answer.gaveUpPlace && book.roster(classID: "yoga", on: wednesday).confirmed.isEmpty)
+        // A date neither meets is still refused, naming the class.
+        #expect(throws: SchedulingError.self) { _ = try book.occurrence(classID: "yoga", on: try Gym.day("2026-11-24")) }
+        // The part's class is kept in the calendar and the JSON.
+        var calendar = ICalendar(items: [])
+        calendar.setScheduling(book)
+        let reread = try ICalendarImporter().importCalendar(from: exporter.export(calendar)).calendar.schedulingBook()
+        let fromJSON = try JSONDecoder().decode(SchedulingBook.self, from: try JSONEncoder().encode(book))
+        #expect(try reread.classSeries("yoga-until-20261130").partOf == "yoga")
+        #expect(try fromJSON.classSeries("yoga-until-20261130").partOf == "yoga")
+    }
+
     @Test("a member's TENTATIVE, through a store, changes nothing in the calendar file: no record is written again with a new DTSTAMP (issue 41, 11)")
     func tentativeWritesNothing() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("horari-tentative-\(UUID().uuidString)")

@@ -85,7 +85,14 @@ extension SchedulingStore {
     private func changeOwing<T: Sendable>(gym: SchedulingNotice.Person? = nil, scope: BookStore<SomeCalendarDatabase>.Scope = .whole,
                                           _ body: (inout SchedulingBook) throws -> Told<T>) async throws(SchedulingStoreError) -> Told<T> {
         try await turns.run { () async throws(SchedulingStoreError) in
-            if store.isDatabase { return try await changeInDatabase(scope: scope, body, owing: owing(gym: gym)) }
+            if store.isDatabase {
+                do throws(SchedulingStoreError) {
+                    return try await changeInDatabase(scope: scope, body, owing: owing(gym: gym))
+                } catch where Self.mayBeInAPart(error) {
+                    if case .whole = scope { throw error }
+                    return try await changeInDatabase(scope: .whole, body, owing: owing(gym: gym))
+                }
+            }
             return try await changeWhole(body, owing: owing(gym: gym))
         }
     }

@@ -326,18 +326,33 @@ public struct SchedulingStore: Sendable {
     /// ``changeOccurrence(of:on:members:_:)``, in this call's turn.
     private func changeOne<T: Sendable>(of classID: String, on date: LocalDate, members: [String],
                                         _ body: (inout SchedulingBook) throws -> T) async throws(SchedulingStoreError) -> T {
-        if store.isDatabase {
-            return try await changeInDatabase(scope: .occurrence(classID: classID, date: date, members: members), body, owing: nil)
-        }
-        switch store.location {
-        case .file(let url) where store.exists:
-            if let done = try await changeOccurrence(of: classID, on: date, members: members, inFile: url, body) { return done }
-        case .collection:
-            if let done = try await changeOccurrenceOnCollection(of: classID, on: date, members: members, body) { return done }
-        default:
-            break
+        do {
+            if store.isDatabase {
+                return try await changeInDatabase(scope: .occurrence(classID: classID, date: date, members: members), body, owing: nil)
+            }
+            switch store.location {
+            case .file(let url) where store.exists:
+                if let done = try await changeOccurrence(of: classID, on: date, members: members, inFile: url, body) { return done }
+            case .collection:
+                if let done = try await changeOccurrenceOnCollection(of: classID, on: date, members: members, body) { return done }
+            default:
+                break
+            }
+        } catch where Self.mayBeInAPart(error) {
+            // Made again below, on the whole book.
         }
         return try await changeWhole(body)
+    }
+
+    /// Whether a change made on one class's records may belong to another
+    /// series: a class changed from a date on keeps its earlier dates in a
+    /// part of its own (`ClassSeries.partOf`), which the class's records
+    /// alone do not hold, so such a date is refused there. The change is
+    /// then made on the whole book, which answers for it by the class's own
+    /// ID, or refuses the date as before (issue 41, 1).
+    static func mayBeInAPart(_ error: SchedulingStoreError) -> Bool {
+        if case .refused(.notAnOccurrence) = error { return true }
+        return false
     }
 
     // MARK: - Inside
