@@ -19,6 +19,13 @@ struct FolderStoreTests {
                      end: .duration(.init(seconds: 3600)), timestamp: .utc(try LocalDateTime(year: 2026, month: 11, day: 1)))
     }
 
+    /// A calendar of one event per UID, each with its UID as title.
+    private func calendar(_ uids: [String]) -> String {
+        "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Horari tests//EN\r\n"
+            + uids.map { "BEGIN:VEVENT\r\nUID:\($0)\r\nDTSTAMP:20261101T000000Z\r\nDTSTART:20261123T100000Z\r\nSUMMARY:\($0)\r\nEND:VEVENT\r\n" }.joined()
+            + "END:VCALENDAR\r\n"
+    }
+
     private func names(_ folder: URL) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") }.sorted()
     }
@@ -237,11 +244,6 @@ struct FolderStoreTests {
     func wholeCalendarAmongEvents() async throws {
         let folder = try scratch()
         defer { try? FileManager.default.removeItem(at: folder) }
-        func calendar(_ uids: [String]) -> String {
-            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Horari tests//EN\r\n"
-                + uids.map { "BEGIN:VEVENT\r\nUID:\($0)\r\nDTSTAMP:20261101T000000Z\r\nDTSTART:20261123T100000Z\r\nSUMMARY:\($0)\r\nEND:VEVENT\r\n" }.joined()
-                + "END:VCALENDAR\r\n"
-        }
         try Data(calendar(["a"]).utf8).write(to: folder.appendingPathComponent("a.ics"))
         try Data(calendar(["b"]).utf8).write(to: folder.appendingPathComponent("b.ics"))
         try Data(calendar(["g1", "g2", "g3"]).utf8).write(to: folder.appendingPathComponent("gym.ics"))
@@ -268,11 +270,6 @@ struct FolderStoreTests {
     func wholeCalendars() async throws {
         let folder = try scratch()
         defer { try? FileManager.default.removeItem(at: folder) }
-        func calendar(_ uids: [String]) -> String {
-            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Horari tests//EN\r\n"
-                + uids.map { "BEGIN:VEVENT\r\nUID:\($0)\r\nDTSTAMP:20261101T000000Z\r\nDTSTART:20261123T100000Z\r\nSUMMARY:\($0)\r\nEND:VEVENT\r\n" }.joined()
-                + "END:VCALENDAR\r\n"
-        }
         try Data(calendar(["g1", "g2", "g3"]).utf8).write(to: folder.appendingPathComponent("gym.ics"))
         try Data(calendar(["c1", "c2"]).utf8).write(to: folder.appendingPathComponent("club.ics"))
         let store = CalendarStore(.folder(folder))
