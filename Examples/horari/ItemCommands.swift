@@ -269,7 +269,7 @@ struct Add: AsyncParsableCommand {
         // A task with only a due time has no start to count from (RFC 5545
         // §3.8.6.3): its reminders count from the due time.
         let edge: CalendarCore.Alarm.Edge = start == nil && task ? .end : .start
-        for text in alarm { item.addAlarm(try Alarms.reminder(text, option: "--alarm", from: edge, title: title)) }
+        for text in alarm { try item.addAlarm(try Alarms.reminder(text, option: "--alarm", from: edge, title: title)) }
         return item
     }
 }

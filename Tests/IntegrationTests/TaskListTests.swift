@@ -143,10 +143,41 @@ struct TaskListTests {
     @Test("a reminder on a task with no date: counted from a start or due it has not, it cannot ring; at a time of its own, it does")
     func undatedAlarms() throws {
         var task = CalendarItem(undatedTask: "kant", title: "Read Kant")
-        task.addAlarm(try Alarm(.before(.minutes(15))))
-        task.addAlarm(try Alarm(.absolute(try CalendarTime(icalValue: "20261128T090000Z"))))
+        let never = try Alarm(.before(.minutes(15)))
+        // Refused when it is added (issue 41, 9); a file's such VALARM is read and reported.
+        #expect(throws: AlarmError.self) { try task.addAlarm(never) }
+        #expect(!task.hasAlarms)
+        task.components.append(never.component)
+        try task.addAlarm(try Alarm(.absolute(try CalendarTime(icalValue: "20261128T090000Z"))))
         let report = try Schedule(items: [task]).alarms(from: try at("20261101T000000Z"), to: try at("20261201T000000Z"))
         #expect(report.instants.map(\.time) == [try at("20261128T090000Z")])
         #expect(report.problems.map(\.error.code) == [.noStart])
+    }
+
+    @Test("a task made with a due time only is due and overdue then, its alarm counted from the due time (RELATED=END) rings, one from its start is refused when added (issue 41, 9)")
+    func dueOnlyTasks() throws {
+        let due = try CalendarTime(icalValue: "20261204T120000Z")
+        var essay = CalendarItem(task: "essay", title: "Hand in the essay", due: due)
+        #expect(essay.due() == due && !essay.hasStart && !essay.isUndated)
+        do {
+            try essay.addAlarm(try Alarm(.before(.hours(3))))
+            Issue.record("an alarm counted from a start the task has not was added")
+        } catch {
+            #expect(error.code == .noStart && error.message.contains("RELATED=END"), "\(error)")
+        }
+        try essay.addAlarm(try Alarm(.relative(.before(.hours(3)), to: .end), message: "The essay is due at noon"))
+        let schedule = try Schedule(items: [essay])
+        let report = schedule.alarms(from: try at("20261201T000000Z"), to: try at("20261205T000000Z"))
+        #expect(report.instants.map(\.time) == [try at("20261204T090000Z")] && report.problems.isEmpty)
+        // Pending before noon, overdue after; what CalendarItem(uid:kind:title:start:) made was never due.
+        let before = TaskList(schedule: schedule, now: try at("20261204T110000Z"), options: .init(timeZone: .utc))
+        let after = TaskList(schedule: schedule, now: try at("20261204T130000Z"), options: .init(timeZone: .utc))
+        #expect(before.upcoming.map(\.title) == ["Hand in the essay"] && after.overdue.map(\.title) == ["Hand in the essay"])
+        #expect(CalendarItem(uid: "x", kind: .task, title: "x", start: due).due() == nil)
+        // Written as a VTODO with DUE and no DTSTART, the alarm RELATED=END; read back the same.
+        let text = ICalendarExporter().export(ICalendar(items: [essay]))
+        #expect(text.contains("DUE:20261204T120000Z") && !text.contains("DTSTART") && text.contains("TRIGGER;RELATED=END:-PT3H"), "\(text)")
+        let back = try #require(try ICalendarImporter().importCalendar(from: text).calendar.item(uid: "essay"))
+        #expect(try back.due() == due && back.alarms().map(\.relatesToEnd) == [true])
     }
 }

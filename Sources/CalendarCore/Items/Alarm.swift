@@ -10,7 +10,7 @@ import Foundation
 ///
 /// ```swift
 /// let reminder = try Alarm(.before(.minutes(15)), message: "Yoga in 15 minutes")
-/// item.addAlarm(reminder)
+/// try item.addAlarm(reminder)
 /// ```
 ///
 /// How a trigger is counted (RFC 5545 §3.3.6, §3.8.6.3): hours, minutes and
@@ -275,12 +275,7 @@ extension CalendarItem {
         for c in components where Self.isAlarm(c) {
             do throws(AlarmError) {
                 let alarm = try Alarm(component: c)
-                if case .relative = alarm.trigger, isUndated {
-                    throw AlarmError(.noStart, property: "TRIGGER", "the task ‘\(title)’ has no date, so an alarm counted from its start or due time cannot go off; give the alarm a date and time of its own (TRIGGER;VALUE=DATE-TIME:…) or give the task a date")
-                }
-                if case .relative(_, .start) = alarm.trigger, !hasStart, kind == .task {
-                    throw AlarmError(.noStart, property: "TRIGGER", "the task ‘\(title)’ has no DTSTART, so an alarm counted from its start cannot go off; count it from its due time (TRIGGER;RELATED=END:…) or give the task a start")
-                }
+                if let never = whyNeverRings(alarm, dueNeeded: false) { throw never }
                 found.append(alarm)
             } catch {
                 problems.append(error)
@@ -299,8 +294,35 @@ extension CalendarItem {
     package static func isAlarm(_ component: ContentComponent) -> Bool { component.name.uppercased() == "VALARM" }
 
     /// Adds an alarm, written as its `VALARM` after the item's other components.
-    public mutating func addAlarm(_ alarm: Alarm) {
+    ///
+    /// - Throws: ``AlarmError/Code/noStart`` for an alarm that could never
+    ///   go off on this item (issue 41, 9): one counted from the start of a
+    ///   task that has none (a task with a due time only: count it from the
+    ///   due time, `.relative(…, to: .end)`, RFC 5545's `RELATED=END`), one
+    ///   counted from the due time of a task that has none, or one counted
+    ///   from either on a task with no date at all. The item is unchanged.
+    public mutating func addAlarm(_ alarm: Alarm) throws(AlarmError) {
+        if let never = whyNeverRings(alarm, dueNeeded: true) { throw never }
         components.append(alarm.component)
+    }
+
+    /// Why an alarm can never go off on this item, if it cannot: counted from
+    /// a start or due time the item does not have. (`dueNeeded`: a task's
+    /// alarm counted from a due time it lacks; a file's such alarm is still
+    /// read, counted from its start, as before — RFC 5545 §3.8.6.3 requires
+    /// the DUE, and what peers ring for it is for the alarms check to settle.)
+    func whyNeverRings(_ alarm: Alarm, dueNeeded: Bool) -> AlarmError? {
+        guard case .relative(_, let edge) = alarm.trigger, kind == .task else { return nil }
+        if isUndated {
+            return AlarmError(.noStart, property: "TRIGGER", "the task ‘\(title)’ has no date, so an alarm counted from its start or due time cannot go off; give the alarm a date and time of its own (TRIGGER;VALUE=DATE-TIME:…) or give the task a date")
+        }
+        if edge == .start, !hasStart {
+            return AlarmError(.noStart, property: "TRIGGER", "the task ‘\(title)’ has no DTSTART, so an alarm counted from its start cannot go off; count it from its due time (TRIGGER;RELATED=END:…) or give the task a start")
+        }
+        if dueNeeded, edge == .end, end == nil {
+            return AlarmError(.noStart, property: "TRIGGER", "the task ‘\(title)’ has no DUE, so an alarm counted from its due time cannot go off; count it from its start (TRIGGER:…, RELATED=START) or give the task a due time")
+        }
+        return nil
     }
 }
 

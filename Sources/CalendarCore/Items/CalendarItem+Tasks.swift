@@ -50,6 +50,33 @@ extension CalendarItem {
                   categories: categories, status: status, hasStart: false)
     }
 
+    /// A task due at a time, with no start of its own: a `VTODO` with `DUE`
+    /// and no `DTSTART`, as Apple Reminders and Thunderbird write one. It is
+    /// due, and then overdue, at that time (``due(floatingZone:zones:)``),
+    /// and its alarms count from it (`Alarm.Trigger.relative(_:to:)` with
+    /// `.end`, RFC 5545's `RELATED=END`).
+    ///
+    /// ```swift
+    /// var essay = CalendarItem(task: "essay", title: "Hand in the essay", due: .utc(try LocalDateTime(year: 2026, month: 12, day: 4, hour: 12)))
+    /// try essay.addAlarm(try Alarm(.relative(.before(.hours(3)), to: .end), message: "The essay is due at noon"))
+    /// ```
+    ///
+    /// (`CalendarItem(uid:kind:title:start:)` with `.task` makes a task that
+    /// *starts* then and is never due.)
+    /// - Parameters:
+    ///   - uid: the `UID`.
+    ///   - title: the title.
+    ///   - due: when it is due.
+    ///   - notes: the notes (`DESCRIPTION`).
+    ///   - color: the colour.
+    ///   - categories: its subjects (`CATEGORIES`).
+    ///   - status: its status; still to do by default.
+    public init(task uid: String, title: String, due: CalendarTime, notes: String? = nil, color: ItemColor? = nil,
+                categories: [String] = [], status: ItemStatus? = .needsAction) {
+        self.init(uid: uid, kind: .task, title: title, start: due, end: .at(due), notes: notes, color: color,
+                  categories: categories, status: status, hasStart: false)
+    }
+
     /// The placeholder ``start`` of an undated task: 1970-01-01, a date no
     /// view reads (the task has no `DTSTART` to write).
     package static let undatedStart = CalendarTime.date(LocalDate(dayNumber: 0))
