@@ -20,7 +20,8 @@ import ICalendarKit
 // - its ORGANIZER is the one the book sent as (the coach, or the gym): a
 //   reply naming another organizer was not an answer to this book;
 // - its ATTENDEE is the person the book invited, by the address on record
-//   (a session's client; a member on the occurrence's roster);
+//   (a session's client, once a message was made for the session; a member
+//   on the occurrence's roster who was sent one);
 // - its SEQUENCE is not older than the book's (§2.1.5): an answer to an
 //   earlier time is not an answer to this one.
 // - its DTSTAMP is readable (RFC 5545 §3.8.7.2 makes it REQUIRED with a METHOD)
@@ -262,7 +263,8 @@ extension SchedulingBook {
         let coach = people.coachesByID[session.coachID], client = people.clientsByKey[ClientKey(session)]
         let expected = Self.address(coach?.email) ?? gym?.email ?? ""
         guard reply.organizer.caseInsensitiveCompare(expected) == .orderedSame else { throw .otherOrganizer(named: reply.organizer, expected: expected) }
-        guard let email = client?.email, email.caseInsensitiveCompare(reply.attendee) == .orderedSame else {
+        // The client, invited: a session no message was ever made for (its SEQUENCE still 0) invited no one (issue 41, 11).
+        guard let email = client?.email, email.caseInsensitiveCompare(reply.attendee) == .orderedSame, session.sequence > 0 else {
             throw .notInvited(reply.attendee, to: "session ‘\(session.id)’")
         }
         // Only a session still to come is answered: a reply about one done, missed or cancelled, or over, changes nothing.

@@ -372,6 +372,12 @@ struct InvitationTests {
         #expect(try over.session("s1", coach: "marc").answer == nil)
         _ = try book.apply(try reply(to: session, zone: book.timeZone, "TENTATIVE"), gym: gym, now: now)
         #expect(try book.session("s1", coach: "marc").answer == .tentative)
+        // A session added without telling anyone (its SEQUENCE 0): a reply about it comes from someone never invited.
+        var untold = try Gym.book()
+        try untold.addSession(id: "s1", coach: "marc", client: "anna", startingAt: try Gym.now("2026-11-26 18:00"), duration: .minutes(45), now: now)
+        let forged = try reply(to: session, zone: book.timeZone, "DECLINED") { $0.replacingOccurrences(of: "SEQUENCE:1", with: "SEQUENCE:0") }
+        #expect(throws: ReplyError.notInvited("anna@example.com", to: "session ‘s1’")) { _ = try untold.apply(forged, gym: gym, now: now) }
+        #expect(try untold.session("s1", coach: "marc").answer == nil)
     }
 
     @Test("a class changed from a date on keeps its ID for every date: booked, cancelled and answered as yoga before the change too; its messages keep the UID yoga; the calendar keeps the part's class (issue 41, 1)")
