@@ -409,6 +409,15 @@ struct InvitationTests {
         #expect(try fromJSON.classSeries("yoga-until-20261130").partOf == "yoga")
     }
 
+    /// The book written as `gym.ics` in `folder`, and a store on that file whose clock reads `now`.
+    func fileStore(of book: SchedulingBook, in folder: URL, now: Date) throws -> (store: SchedulingStore, file: URL) {
+        var calendar = ICalendar(items: [])
+        calendar.setScheduling(book)
+        let file = folder.appendingPathComponent("gym.ics")
+        try Data(exporter.export(calendar).utf8).write(to: file)
+        return (SchedulingStore(CalendarStore(try CalendarLocation(file.path)), settings: .init(now: { _ in now })), file)
+    }
+
     @Test("a member's TENTATIVE, through a store, changes nothing in the calendar file: no record is written again with a new DTSTAMP (issue 41, 11)")
     func tentativeWritesNothing() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("horari-tentative-\(UUID().uuidString)")
@@ -417,13 +426,8 @@ struct InvitationTests {
         var book = try Gym.book()
         let date = try Gym.day("2026-12-02")
         let invited = try telling(&book) { try _ = $0.book(member: "marta", classID: "yoga", on: date, now: now) }.notices[0]
-        var calendar = ICalendar(items: [])
-        calendar.setScheduling(book)
-        let file = folder.appendingPathComponent("gym.ics")
-        try Data(exporter.export(calendar).utf8).write(to: file)
+        let (store, file) = try fileStore(of: book, in: folder, now: now.addingTimeInterval(3600))
         let written = try Data(contentsOf: file)
-        let later = now.addingTimeInterval(3600)
-        let store = SchedulingStore(CalendarStore(try CalendarLocation(file.path)), settings: .init(now: { _ in later }))
         let told = try await store.apply(try reply(to: invited, zone: book.timeZone, "TENTATIVE"), gym: gym)
         #expect(told.result.answer == .tentative && told.notices.notices.isEmpty)
         #expect(try Data(contentsOf: file) == written)
@@ -440,12 +444,7 @@ struct InvitationTests {
         let date = try Gym.day("2026-12-01")
         let invited = try telling(&book) { try _ = $0.book(member: "marta", classID: "pilates", on: date, now: now) }.notices[0]
         _ = try book.book(member: "oriol", classID: "pilates", on: date, now: now, whenFull: .joinWaitlist)
-        var calendar = ICalendar(items: [])
-        calendar.setScheduling(book)
-        let file = folder.appendingPathComponent("gym.ics")
-        try Data(exporter.export(calendar).utf8).write(to: file)
-        let clock = now
-        let store = SchedulingStore(CalendarStore(try CalendarLocation(file.path)), settings: .init(now: { _ in clock }))
+        let (store, _) = try fileStore(of: book, in: folder, now: now)
         let told = try await store.apply(try reply(to: invited, zone: book.timeZone, "DECLINED"), gym: gym)
         #expect(told.notices.notices.map { "\($0.method.rawValue) \($0.recipient.id) \($0.sequence)" } == ["REQUEST oriol 2"])
         #expect(try await store.book().roster(classID: "pilates", on: date).confirmed == ["oriol"])
