@@ -9,9 +9,11 @@
 set -eu
 HORARI=${1:?usage: make_gym.sh PATH/TO/horari OUT.ics}
 OUT=${2:?usage: make_gym.sh PATH/TO/horari OUT.ics}
-# The calendar's own header: its name, its zone, and the month the sample is
-# written for (`horari` moves it to the current month by whole weeks).
-printf 'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Horari//Sample gym calendar//EN\r\nX-WR-CALNAME:Gimnàs Sants\r\nX-WR-TIMEZONE:Europe/Madrid\r\nX-HORARI-SAMPLE-MONTH:2026-11\r\nEND:VCALENDAR\r\n' > "$OUT"
+# The calendar's own header: its name, its zone, the month the sample is
+# written for (`horari` moves it to the current month by whole weeks), and the
+# domain of its UIDs (`yoga@gym.example`; a book started from nothing draws a
+# random one, Docs/SchedulingICalendar.md "One booking, one UID").
+printf 'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Horari//Sample gym calendar//EN\r\nX-WR-CALNAME:Gimnàs Sants\r\nX-WR-TIMEZONE:Europe/Madrid\r\nX-HORARI-SAMPLE-MONTH:2026-11\r\nX-HORARI-UID-DOMAIN:gym.example\r\nEND:VCALENDAR\r\n' > "$OUT"
 at="--calendar $OUT --time-zone Europe/Madrid --now 2026-11-01T09:00"
 run() {
   # shellcheck disable=SC2086

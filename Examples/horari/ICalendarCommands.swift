@@ -296,13 +296,15 @@ struct Import: AsyncParsableCommand {
                         return true
                     }
                 }
-                try refuseMessagesAboutTheBook(incoming, into: calendar, target: target)
                 // A member's export brought back: each of its class
-                // occurrences merges into its class (issue 28, 4).
+                // occurrences merges into its class (issue 28, 4). Written
+                // as the instances her invitations name (issue 41, 2), it is
+                // taken out before messages about the book are refused.
                 occurrences = []
                 if incoming.holdsClassOccurrences, let book = try? calendar.schedulingBook(defaultTimeZone: calendarZoneName(of: calendar)) {
                     occurrences = incoming.removeClassOccurrences(of: book)
                 }
+                try refuseMessagesAboutTheBook(incoming, into: calendar, target: target)
                 progress.show("Merging \(incoming.items.count) items into \(target.name)…")
                 // The book's records change only through the book (Docs/Storage.md).
                 let (report, recordsLeft) = calendar.importMerging(incoming, zoneNamedBy: ICalendar.bookZoneProperties)
@@ -378,9 +380,10 @@ extension Import {
         // record it cannot read must not let the message through.
         var records: [String: CalendarItem] = [:]
         for item in calendar.items where SchedulingBook.isSchedulingItem(item) { records[item.uid] = item }
+        let domain = calendar.bookUIDDomain
         for item in incoming.items where isMessage || !item.hasMaster {
-            guard let record = records[item.uid] else { continue }
-            let what = "the book's \(record.recurrenceRules.isEmpty ? "session" : "class") ‘\(item.uid)’"
+            guard let record = records[item.uid] ?? records[SchedulingBook.recordID(fromUID: item.uid, domain: domain)] else { continue }
+            let what = "the book's \(record.recurrenceRules.isEmpty ? "session" : "class") ‘\(record.uid)’"
             let kind = method.map { "is a METHOD:\($0) message about \(what) (what the book sends people, not a change to the book)" }
                 ?? "holds only \(item.overrides.count == 1 ? "an occurrence" : "occurrences") of \(what), as a message about one does (merged, it would take the place of the book's own, with its roster)"
             throw CLIError("\(file) \(kind); bookings change with `horari book` and `horari cancel`, and a person's answer is imported as it comes back (METHOD:REPLY); nothing was changed in \(target.name)")

@@ -104,13 +104,20 @@ public struct SchedulingNotice: Hashable, Sendable, Codable {
     /// The `SEQUENCE` it carries.
     public var sequence: Int
 
-    /// The iCalendar UID of what it is about: the session's ID, or the class's.
-    public var uid: String {
+    /// The book's ``SchedulingBook/uidDomain`` when the notice was made.
+    public var uidDomain: String?
+
+    /// The ID of what it is about: the session's, or the class's.
+    public var recordID: String {
         switch subject {
         case .session(let s): s.id
         case .classPlace(let p): p.occurrence.id.classID
         }
     }
+
+    /// The iCalendar UID of what it is about: ``recordID`` as the book sends
+    /// it out (`yoga@DOMAIN`, ``SchedulingBook/exchangeUID(_:domain:)``).
+    public var uid: String { SchedulingBook.exchangeUID(recordID, domain: uidDomain) }
 }
 
 /// What a change owed people who have no e-mail address: they were not
@@ -224,7 +231,7 @@ extension SchedulingBook {
                 let organizer = coach.flatMap { c in Self.address(c.email).map { SchedulingNotice.Person(id: c.id, name: c.name, email: $0) } }
                 told.notices.append(SchedulingNotice(
                     method: method, reason: reason, recipient: .init(id: s.clientID, name: client?.name ?? s.clientID, email: email),
-                    organizer: organizer, subject: .session(session), sequence: sequence))
+                    organizer: organizer, subject: .session(session), sequence: sequence, uidDomain: uidDomain))
             }
         }
     }
@@ -328,7 +335,7 @@ extension SchedulingBook {
                 let place = SchedulingNotice.ClassPlace(occurrence: shown, location: series.location, instructor: series.instructor,
                                                         originalStart: series.time.on(key.date))
                 told.notices.append(SchedulingNotice(method: method, reason: reason, recipient: .init(id: id, name: member?.name ?? id, email: email),
-                                                     organizer: nil, subject: .classPlace(place), sequence: sequence))
+                                                     organizer: nil, subject: .classPlace(place), sequence: sequence, uidDomain: uidDomain))
             }
         }
     }

@@ -9,7 +9,7 @@ import Foundation
 //
 // ```json
 // {
-//   "schema": 1, "timeZone": "Europe/Madrid",
+//   "schema": 1, "timeZone": "Europe/Madrid", "uidDomain": "gimnas.example",
 //   "policy": {"withinWorkingHours": true, "notInPast": true, "minimumNotice": "PT2H", "refuseSkippedTimes": true},
 //   "openingHours": {"weekly": {"monday": ["07:00-22:00"]}, "dates": {}},
 //   "closures": [{"first": "2026-12-24", "last": "2026-12-26", "reason": "Christmas"}],
@@ -35,7 +35,7 @@ extension SchedulingBook: Codable {
     /// The version of the JSON form this library writes and reads.
     public static let jsonSchema = 1
 
-    private enum CodingKeys: String, CodingKey { case schema, timeZone, policy, classPolicy, openingHours, closures, coaches, clients, sessions, members, classes, rosters, classSequences }
+    private enum CodingKeys: String, CodingKey { case schema, timeZone, uidDomain, policy, classPolicy, openingHours, closures, coaches, clients, sessions, members, classes, rosters, classSequences }
 
     private struct RosterForm: Codable {
         var classID: String
@@ -54,6 +54,7 @@ extension SchedulingBook: Codable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(Self.jsonSchema, forKey: .schema)
         try c.encode(timeZone.identifier, forKey: .timeZone)
+        try c.encodeIfPresent(uidDomain, forKey: .uidDomain)
         try c.encodeIfPresent(policy, forKey: .policy)
         try c.encodeIfPresent(classPolicy, forKey: .classPolicy)
         try c.encodeIfPresent(openingHours, forKey: .openingHours)
@@ -89,6 +90,11 @@ extension SchedulingBook: Codable {
         }
         self.init(timeZone: zone, policy: try c.decodeIfPresent(SchedulingPolicy.self, forKey: .policy))
         classPolicy = try c.decodeIfPresent(ClassBookingPolicy.self, forKey: .classPolicy)
+        // A book written before books had a UID domain keeps its bare UIDs (SchedulingBook+UIDs.swift).
+        uidDomain = try c.decodeIfPresent(String.self, forKey: .uidDomain)
+        if let domain = uidDomain {
+            do { try Self.checkUIDDomain(domain) } catch { throw DecodingError.dataCorruptedError(forKey: .uidDomain, in: c, debugDescription: error.description) }
+        }
         for coach in try c.decode([Coach].self, forKey: .coaches) { try addCoach(coach) }
         for client in try c.decode([Client].self, forKey: .clients) { try addClient(client) }
         for member in try c.decode([Member].self, forKey: .members) { try addMember(member) }

@@ -49,6 +49,12 @@ public struct SchedulingBook: Sendable {
         didSet { if openingHours?.isUnset == true { openingHours = nil } }
     }
 
+    /// What makes the UIDs the book sends out globally unique: a class or
+    /// session is sent as `ID@DOMAIN` (``exchangeUID(_:)``). A new book
+    /// draws one (``newUIDDomain()``); `nil` for a book written before books
+    /// had one, which keeps sending bare IDs. Set it with ``setUIDDomain(_:)``.
+    public internal(set) var uidDomain: String?
+
     /// The coaches with their hours, their clients, and the members.
     public internal(set) var people = PeopleDirectory()
     /// The coaches' sessions with their clients.
@@ -56,13 +62,14 @@ public struct SchedulingBook: Sendable {
     /// The classes with their occurrences, rosters and waitlists.
     public internal(set) var classTimetable: ClassTimetable
 
-    /// Creates an empty book on a zone's clocks.
+    /// Creates an empty book on a zone's clocks, with a fresh ``uidDomain``.
     /// - Parameters:
     ///   - timeZone: the zone, such as `try .named("Europe/Madrid")` or `.of(TimeZone.current)`.
     ///   - policy: the rules new sessions must keep, if any.
     public init(timeZone: ZoneRules, policy: SchedulingPolicy? = nil) {
         self.timeZone = timeZone
         self.policy = policy
+        uidDomain = Self.newUIDDomain()
         coachSessions = CoachSessions(zone: timeZone)
         classTimetable = ClassTimetable(zone: timeZone)
     }

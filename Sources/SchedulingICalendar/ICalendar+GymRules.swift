@@ -2,7 +2,8 @@ import CalendarCore
 import CalendarScheduling
 import ICalendarKit
 
-/// The gym's opening hours and closures (issue 31, 3), kept in the
+/// The gym's opening hours and closures (issue 31, 3), and its book's UID
+/// domain (`X-HORARI-UID-DOMAIN`, SchedulingBook+UIDs.swift), kept in the
 /// calendar that holds its book, as its booking rules are
 /// (`ICalendar+ClassPolicy.swift`), so every program booking into it keeps
 /// them: `schedulingBook(defaultTimeZone:)` reads them into the book and
@@ -25,6 +26,14 @@ extension ICalendar {
     package static let openingDateHoursProperty = "X-HORARI-OPENING-DATE-HOURS"
     package static let closureProperty = "X-HORARI-CLOSURE"
     static let fromParameter = "X-HORARI-FROM", throughParameter = "X-HORARI-THROUGH"
+    /// The calendar property of the book's UID domain (`SchedulingBook.uidDomain`).
+    package static let uidDomainProperty = "X-HORARI-UID-DOMAIN"
+
+    /// The domain of the UIDs the book this calendar holds sends out
+    /// (`X-HORARI-UID-DOMAIN`, `SchedulingBook.uidDomain`); `nil` for none.
+    public var bookUIDDomain: String? {
+        properties.first { $0.name == Self.uidDomainProperty }?.value.trimmingCharacters(in: .whitespaces)
+    }
 
     /// The gym's opening hours this calendar records; `nil` for none.
     /// - Throws: `SchedulingError.invalid(field:reason:)` naming the property that cannot be read.
@@ -58,16 +67,28 @@ extension ICalendar {
         return closures
     }
 
-    /// Reads the gym's hours and closures into a book read from this calendar.
+    /// Reads the gym's hours, closures and UID domain into a book read from
+    /// this calendar. A calendar that holds a book but names no domain holds
+    /// one written before books had one: it keeps its bare UIDs. One that
+    /// holds no book yet keeps the new book's fresh domain.
     func readGymRules(into book: inout SchedulingBook) throws(SchedulingError) {
         book.openingHours = try openingHours()
         book.restoreClosures(try gymClosures())
+        if let domain = bookUIDDomain {
+            do { try book.setUIDDomain(domain) } catch .invalid(_, let reason) {
+                throw .invalid(field: .property(Self.uidDomainProperty), reason: reason)
+            }
+        } else if holdsBookRecords {
+            try book.setUIDDomain(nil)
+        }
     }
 
     /// Records a book's opening hours and closures in place of those recorded before.
     mutating func writeGymRules(of book: SchedulingBook) {
-        let names = [Self.openingHoursProperty, Self.openingDateHoursProperty, Self.closureProperty]
+        let names = [Self.openingHoursProperty, Self.openingDateHoursProperty, Self.closureProperty, Self.uidDomainProperty]
         properties.removeAll { names.contains($0.name) }
+        // A calendar that is no book yet is not marked as one.
+        if let domain = book.uidDomain, !book.holdsNoRecords { properties.append(ContentLine(name: Self.uidDomainProperty, value: domain)) }
         if let hours = book.openingHours {
             properties += SchedulingBook.lines(of: hours, weekly: Self.openingHoursProperty, dates: Self.openingDateHoursProperty)
         }

@@ -16,7 +16,8 @@ import ICalendarKit
 
 /// A record of the book an import left as it was, and why.
 public struct RecordLeft: Hashable, Sendable {
-    /// The `UID` of the record in the incoming file.
+    /// The `UID` of the record: the book's own (`yoga`) for a record the
+    /// file names as the book sends it out (`yoga@DOMAIN`).
     public var uid: String
     /// The component it came as (`VEVENT`, `VJOURNAL`, …).
     public var component: String
@@ -95,9 +96,11 @@ extension ICalendar {
             if let uid = component.uid { recordComponents[uid] = component }
         }
         var left = owed
+        // `yoga@DOMAIN`, as the book sends its class out, is the class `yoga` (SchedulingBook+UIDs.swift).
+        let domain = bookUIDDomain
         incoming.items.removeAll { item in
-            if let ours = recordItems[item.uid] {
-                left.append(RecordLeft(uid: item.uid, component: item.kind == .task ? "VTODO" : "VEVENT", sameAsBook: ours.hasSameContent(as: item)))
+            if let ours = recordItems[item.uid] ?? recordItems[SchedulingBook.recordID(fromUID: item.uid, domain: domain)] {
+                left.append(RecordLeft(uid: ours.uid, component: item.kind == .task ? "VTODO" : "VEVENT", sameAsBook: ours.hasSameContent(as: item)))
                 return true
             }
             guard SchedulingBook.isSchedulingItem(item) || recordComponents[item.uid] != nil else { return false }

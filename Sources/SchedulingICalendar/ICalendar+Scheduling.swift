@@ -181,8 +181,8 @@ extension ICalendar {
         guard holdsClassOccurrences else { return [] }
         var taken: [ClassOccurrence.ID] = []
         items.removeAll { item in
-            guard let id = book.classOccurrence(exportedAs: item) else { return false }
-            taken.append(id)
+            guard let ids = book.classOccurrences(exportedAs: item) else { return false }
+            taken += ids
             return true
         }
         return taken

@@ -26,7 +26,7 @@ extension SchedulingBook {
     public func alarms(member memberID: String, from: Date, to: Date, defaults: [Alarm]) throws(SchedulingError) -> AlarmReport {
         // The member's schedule draws waitlist places too (TENTATIVE); a
         // place not held is not a class to go to.
-        let held = try memberSchedule(member: memberID).items.filter { $0.status == .confirmed }
+        let held = try memberItems(member: memberID, heldOnly: true)
         return Schedule(items: held, onBookZone: timeZone).alarms(from: from, to: to, floatingZone: timeZone, defaults: defaults)
     }
 
@@ -85,10 +85,23 @@ extension SchedulingBook {
             if item.uid == id || classes[id] == nil { classes[id, default: ([], [:])].reminders = item.alarmComponents }
             for o in item.overrides where o.item.hasAlarms { classes[id, default: ([], [:])].instances[bookWall(o.recurrenceID).date] = o.item.alarmComponents }
         }
-        let held = try memberSchedule(member: memberID).items.filter { $0.status == .confirmed }.map { item in
-            guard let id = classOccurrence(exportedAs: item), let records = classes[id.classID] else { return item }
+        let held = try memberItems(member: memberID, heldOnly: true).map { item in
+            // Her dates of a class ring the class's reminders, or a date's own.
+            guard let classID = item.properties.first(where: { $0.name == Names.classID })?.value else { return item }
             var item = item
-            item.components = records.instances[id.date] ?? records.reminders
+            item.components = classes[classID]?.reminders ?? []
+            for instance in [item.start] + item.recurrenceDates {
+                guard let key = try? classTimetable.occurrenceKey(classID, bookWall(instance).date), let records = classes[key.classID] else { continue }
+                let own = records.instances[key.date] ?? records.reminders
+                if let i = item.overrides.firstIndex(where: { $0.recurrenceID == instance }) {
+                    item.overrides[i].item.components = own
+                } else if own != item.components {
+                    // A date whose reminders are not the series': an instance of its own.
+                    var single = item
+                    (single.start, single.recurrenceDates, single.overrides, single.components) = (instance, [], [], own)
+                    item.overrides.append(RecurrenceOverride(recurrenceID: instance, item: single))
+                }
+            }
             return item
         }
         return Schedule(items: held, onBookZone: timeZone).alarms(from: from, to: to, floatingZone: timeZone, defaults: defaults)

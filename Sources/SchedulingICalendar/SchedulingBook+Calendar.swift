@@ -13,7 +13,8 @@ public enum ExportAudience: Hashable, Sendable {
     /// The public timetable with each class's instructor
     /// (`X-HORARI-INSTRUCTOR`), for a gym whose staff agreed to be named.
     case publicTimetableNamingInstructors
-    /// One member's booked occurrences, each as its own event; nobody else's name.
+    /// One member's booked occurrences, as the instances of their classes her
+    /// invitations name (``SchedulingBook/memberSchedule(member:)``); nobody else's name.
     case member(String)
     /// One coach's sessions with their clients; no other coach's clients.
     case coach(String)
@@ -111,13 +112,13 @@ extension SchedulingBook {
             // The default names no person: an instructor is staff, and
             // staff are named only when the gym says so.
             let items = classes.map { series in
-                var item = calendarItem(for: series)
+                var item = sentOut(calendarItem(for: series))
                 item.properties.removeAll { $0.name == Names.instructor }
                 return item
             }
             return SchedulingContent(items: items, components: [])
         case .publicTimetableNamingInstructors:
-            return SchedulingContent(items: classes.map(calendarItem(for:)), components: [])
+            return SchedulingContent(items: classes.map { sentOut(calendarItem(for: $0)) }, components: [])
         case .member(let id):
             return SchedulingContent(items: try memberSchedule(member: id).items, components: [])
         case .coach(let id):
@@ -129,6 +130,15 @@ extension SchedulingBook {
         case .everything:
             return backupContent()
         }
+    }
+
+    /// A class as the public timetable sends it out: under its UID
+    /// ``exchangeUID(_:)``, its instances too.
+    private func sentOut(_ item: CalendarItem) -> CalendarItem {
+        var item = item
+        item.uid = exchangeUID(item.uid)
+        for i in item.overrides.indices { item.overrides[i].item.uid = item.uid }
+        return item
     }
 
     /// Everything in the book, to restore it from: what ``content(for:)``
@@ -254,38 +264,75 @@ extension SchedulingBook {
             status: session.status == .cancelled ? .cancelled : .confirmed, sequence: session.sequence, properties: ContentLines(properties))
     }
 
-    /// A member's classes, each occurrence as its own event that the views
-    /// draw and other calendars import: a place held is `CONFIRMED`
-    /// (`PARTSTAT=ACCEPTED`); a place on the waitlist is `TENTATIVE`
+    /// A member's classes as the views draw them and other calendars import
+    /// them: one item per class, under the UID the book sends the class out
+    /// under (``exchangeUID(_:)``), whose dates (`RDATE`) are the ones she
+    /// holds a place in or waits for, each named by the `RECURRENCE-ID` her
+    /// invitation to it carries (the class's start that day, RFC 5546
+    /// §3.2.2.1); so a calendar that imports her export and her invitations
+    /// shows each class once (issue 41, 2). A place held is `CONFIRMED`
+    /// (`PARTSTAT=ACCEPTED`); a date the class moved is an instance of its
+    /// own; a place on the waitlist is a `TENTATIVE` instance
     /// (`PARTSTAT=TENTATIVE`), its position in `X-HORARI-WAITLIST-POSITION`
     /// and its title ("Yoga (waitlist 2)").
+    ///
+    /// A date is written as an instance only where it differs: calcurse,
+    /// which reads no `RECURRENCE-ID`, shows an instance beside its date.
     /// - Parameter memberID: the member.
     /// - Throws: `SchedulingError.unknownMember(_:)`.
     public func memberSchedule(member memberID: String) throws(SchedulingError) -> Schedule {
-        let member = try member(memberID)
-        let items = try agenda(member: memberID).map { entry in
-            let o = entry.occurrence
-            let series = classTimetable.classesByID[o.id.classID]
-            var title = o.title, status = ItemStatus.confirmed, partstat = "ACCEPTED"
-            var properties: [ContentLine] = []
-            if case .waitlisted(let position) = entry.place {
-                (title, status, partstat) = (o.title + " (waitlist \(position))", .tentative, "TENTATIVE")
-                properties.append(ContentLine(name: Names.waitlistPosition, value: String(position)))
-            }
-            return CalendarItem(
-                uid: "\(o.id.classID)/\(o.id.date.basicISO)", title: title, start: .zoned(o.start, timeZone.identifier),
-                end: .lasting(o.duration), color: series?.color, location: series?.location, status: status,
-                properties: ContentLines([
-                    ContentLine(name: "ATTENDEE", parameters: [.init(name: "CN", values: [member.name]), .init(name: "PARTSTAT", values: [partstat])], value: Self.address(member.email, "member", member.id)),
-                    ContentLine(name: Names.classID, value: o.id.classID), ContentLine(name: Names.date, value: o.id.date.basicISO),
-                ] + properties))
-        }
-        return Schedule(items: items, onBookZone: timeZone)
+        Schedule(items: try memberItems(member: memberID, heldOnly: false), onBookZone: timeZone)
     }
 
-    /// The class occurrence an item of a member's export stands for
-    /// (``memberSchedule(member:)``: `X-HORARI-CLASS` and `X-HORARI-DATE`),
-    /// when it names a class of this book; `nil` for any other item.
+    /// A member's classes as ``memberSchedule(member:)`` writes them; with
+    /// `heldOnly`, only the places she holds (not those she waits for).
+    func memberItems(member memberID: String, heldOnly: Bool) throws(SchedulingError) -> [CalendarItem] {
+        let member = try member(memberID)
+        func attendee(_ partstat: String) -> ContentLine {
+            ContentLine(name: "ATTENDEE", parameters: [.init(name: "CN", values: [member.name]), .init(name: "PARTSTAT", values: [partstat])], value: Self.address(member.email, "member", member.id))
+        }
+        var items: [String: CalendarItem] = [:], order: [String] = []
+        for entry in try agenda(member: memberID) {
+            let o = entry.occurrence
+            guard let part = classTimetable.classesByID[o.id.classID] else { continue }
+            if heldOnly, case .waitlisted = entry.place { continue }
+            // A class changed from a date on keeps its own ID for its earlier dates (issue 41, 1).
+            let classID = part.partOf ?? part.id
+            let series = classTimetable.classesByID[classID] ?? part
+            let uid = exchangeUID(classID)
+            let original = CalendarTime.zoned(part.time.on(o.id.date), timeZone.identifier)
+            if items[uid] == nil {
+                order.append(uid)
+                items[uid] = CalendarItem(
+                    uid: uid, title: series.title, start: original, end: .lasting(series.duration), color: series.color, location: series.location,
+                    status: .confirmed, properties: ContentLines([attendee("ACCEPTED"), ContentLine(name: Names.classID, value: classID)]))
+            } else {
+                items[uid]?.recurrenceDates.append(original)
+            }
+            var instance = CalendarItem(uid: uid, title: o.title, start: .zoned(o.start, timeZone.identifier), end: .lasting(o.duration),
+                                        color: part.color, location: part.location, status: .confirmed,
+                                        properties: ContentLines([attendee("ACCEPTED"), ContentLine(name: Names.classID, value: o.id.classID),
+                                                                  ContentLine(name: Names.date, value: o.id.date.basicISO)]))
+            if case .waitlisted(let position) = entry.place {
+                instance.title = o.title + " (waitlist \(position))"
+                instance.status = .tentative
+                instance.properties = ContentLines([attendee("TENTATIVE")] + instance.properties.dropFirst()
+                                                   + [ContentLine(name: Names.waitlistPosition, value: String(position))])
+            }
+            guard let master = items[uid] else { continue }
+            // The same as its date of the series: written once, as the series.
+            let asSeries = instance.title == master.title && instance.start == original && o.duration == series.duration
+                && instance.status == .confirmed && instance.location == master.location && instance.color == master.color
+            if !asSeries { items[uid]?.overrides.append(RecurrenceOverride(recurrenceID: original, item: instance)) }
+        }
+        return order.compactMap { items[$0] }
+    }
+
+    /// The class occurrence an item of a member's export stands for, as it
+    /// was written before issue 41, 2 (one event an occurrence,
+    /// `X-HORARI-CLASS` and `X-HORARI-DATE`), when it names a class of this
+    /// book; `nil` for any other item. See ``classOccurrences(exportedAs:)``
+    /// for every form.
     ///
     /// Such an item is a view of the occurrence, not an event of its own:
     /// importing a member's export back into the gym merges it into its
@@ -293,20 +340,43 @@ extension SchedulingBook {
     /// - Parameter item: an item read from a calendar.
     /// - Returns: the occurrence's ID, or `nil`.
     public func classOccurrence(exportedAs item: CalendarItem) -> ClassOccurrence.ID? {
-        guard Self.isClassOccurrenceExport(item),
-              let classID = item.properties.first(where: { $0.name == Names.classID })?.value, classTimetable.classesByID[classID] != nil,
-              let text = item.properties.first(where: { $0.name == Names.date })?.value,
+        guard !item.isRecurring, item.hasMaster, let classID = item.properties.first(where: { $0.name == Names.classID })?.value,
+              classTimetable.classesByID[classID] != nil, let text = item.properties.first(where: { $0.name == Names.date })?.value,
               let date = try? CalendarTime(icalValue: text).localDate else { return nil }
         return ClassOccurrence.ID(classID: classID, date: date)
     }
 
-    /// Whether an item is written as a member's export writes a class
-    /// occurrence (`X-HORARI-CLASS` and `X-HORARI-DATE`, no rule), whatever
-    /// book it came from: a check that needs no book, so that a caller reads
-    /// one only when an incoming calendar holds such items.
+    /// The class occurrences an item of a member's export stands for
+    /// (``memberSchedule(member:)``: her dates of a class of this book, by
+    /// their `RECURRENCE-ID`s; or, as written before, one event an
+    /// occurrence); `nil` unless every one is an occurrence of this book.
+    /// - Parameter item: an item read from a calendar.
+    public func classOccurrences(exportedAs item: CalendarItem) -> [ClassOccurrence.ID]? {
+        guard Self.isClassOccurrenceExport(item), let classID = item.properties.first(where: { $0.name == Names.classID })?.value else { return nil }
+        if Self.isOneOccurrenceExport(item) { return classOccurrence(exportedAs: item).map { [$0] } }
+        var ids: [ClassOccurrence.ID] = []
+        for instance in [item.start] + item.recurrenceDates {
+            guard let key = try? classTimetable.occurrenceKey(classID, bookWall(instance).date) else { return nil }
+            ids.append(key)
+        }
+        return ids
+    }
+
+    /// One event an occurrence: a member's export as written before issue 41, 2.
+    static func isOneOccurrenceExport(_ item: CalendarItem) -> Bool {
+        !item.isRecurring && item.overrides.isEmpty && item.properties.contains { $0.name == Names.date }
+    }
+
+    /// Whether an item is written as a member's export writes class
+    /// occurrences: a series of a class (`X-HORARI-CLASS`, with no rule and
+    /// no capacity: not a class of a book) whose dates are hers, or one
+    /// event an occurrence (`X-HORARI-CLASS` and `X-HORARI-DATE`, the form
+    /// before issue 41, 2); whatever book it came from: a check that needs
+    /// no book, so that a caller reads one only when an incoming calendar
+    /// holds such items.
     /// - Parameter item: an item read from a calendar.
     public static func isClassOccurrenceExport(_ item: CalendarItem) -> Bool {
-        !item.isRecurring && item.properties.contains { $0.name == Names.classID } && item.properties.contains { $0.name == Names.date }
+        item.hasMaster && item.recurrenceRules.isEmpty && item.properties.contains { $0.name == Names.classID } && !isSchedulingItem(item)
     }
 
     /// A coach's sessions (cancelled ones too) as a schedule the views draw.

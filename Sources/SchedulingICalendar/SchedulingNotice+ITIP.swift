@@ -5,9 +5,10 @@ import ICalendarKit
 
 // A notice as the iTIP message (RFC 5546) a calendar program reads.
 //
-// One VEVENT, named by the UID the book stores it under (the session's ID;
-// a class occurrence as its series' UID and RECURRENCE-ID, RFC 5546 §3.2.2.1
-// "an instance of a recurring event"), with the notice's SEQUENCE. It names
+// One VEVENT, named by the UID the book sends it out under (`uid`: the
+// session's ID, or a class occurrence as its series' UID and RECURRENCE-ID,
+// RFC 5546 §3.2.2.1 "an instance of a recurring event"; `ID@DOMAIN` for a
+// book with a UID domain, SchedulingBook+UIDs.swift), with the notice's SEQUENCE. It names
 // the organizer and the one recipient: never another client or member, and
 // never the coach's notes (the exports' privacy, issue 28). A zoned time
 // carries its TZID, and the exporter writes a VTIMEZONE for it.
@@ -40,13 +41,13 @@ extension SchedulingNotice {
             if s.isLaterOfRepeatedTime, case .repeated(_, let later) = zone.reading(ofWall: s.start.localSeconds) {
                 start = .utc(LocalDateTime(localSeconds: later))
             }
-            item = CalendarItem(uid: s.id, title: "Training with \(organizerName(organizer))", start: start, end: .lasting(s.duration),
+            item = CalendarItem(uid: uid, title: "Training with \(organizerName(organizer))", start: start, end: .lasting(s.duration),
                                 location: s.location, status: status, sequence: sequence, properties: ContentLines(people))
         case .classPlace(let p):
             var notes: String?
             if case .closed(let why) = reason { notes = "The gym is closed: \(why)." }
             // The instance alone (RFC 5546 §3.2.2.1): a series with no master, one override.
-            let instance = CalendarItem(uid: p.occurrence.id.classID, title: p.occurrence.title, start: .zoned(p.occurrence.start, zone.identifier),
+            let instance = CalendarItem(uid: uid, title: p.occurrence.title, start: .zoned(p.occurrence.start, zone.identifier),
                                         end: .lasting(p.occurrence.duration), notes: notes, location: p.location, status: status, sequence: sequence,
                                         properties: ContentLines(people))
             item = CalendarItem(uid: instance.uid, title: instance.title, start: instance.start, end: instance.end,

@@ -259,7 +259,8 @@ extension SchedulingBook {
         if let recurrenceID = reply.recurrenceID {
             return try applyToClass(reply, recurrenceID: recurrenceID, gym: gym, now: now)
         }
-        guard let session = coachSessions.sessionsByID[reply.uid] else { throw .unknownEvent(uid: reply.uid, instance: nil) }
+        // `s-anna@DOMAIN` as this book sends it out, or a bare ID (SchedulingBook+UIDs.swift).
+        guard let session = coachSessions.sessionsByID[recordID(fromUID: reply.uid)] else { throw .unknownEvent(uid: reply.uid, instance: nil) }
         let coach = people.coachesByID[session.coachID], client = people.clientsByKey[ClientKey(session)]
         let expected = Self.address(coach?.email) ?? gym?.email ?? ""
         guard reply.organizer.caseInsensitiveCompare(expected) == .orderedSame else { throw .otherOrganizer(named: reply.organizer, expected: expected) }
@@ -283,7 +284,8 @@ extension SchedulingBook {
     private mutating func applyToClass(_ reply: SchedulingReply, recurrenceID: CalendarTime, gym: SchedulingNotice.Person?, now: Date) throws(ReplyError) -> ReplyOutcome {
         let date = bookWall(recurrenceID).date
         // The class's own ID answers for its earlier dates too, after a change from a date on (issue 41, 1).
-        let key = (try? classTimetable.occurrenceKey(reply.uid, date)) ?? ClassOccurrence.ID(classID: reply.uid, date: date)
+        let classID = recordID(fromUID: reply.uid)
+        let key = (try? classTimetable.occurrenceKey(classID, date)) ?? ClassOccurrence.ID(classID: classID, date: date)
         // The occurrence its invitation named: the class's original start that
         // day (RECURRENCE-ID, RFC 5545 §3.8.4.4), the same instant, not a date
         // or another time of the same day (issue 41, 11).
@@ -331,7 +333,7 @@ extension SchedulingBook {
     /// - Throws: ``ReplyError``; nothing is changed.
     public mutating func applyTelling(_ reply: SchedulingReply, gym: SchedulingNotice.Person?, now: Date) throws(ReplyError) -> Told<ReplyOutcome> {
         var told = try telling(now: now) { book throws(ReplyError) in try book.apply(reply, gym: gym, now: now) }
-        told.notices.notices.removeAll { $0.method == .cancel && $0.recipient.id == told.result.personID && $0.uid == reply.uid }
+        told.notices.notices.removeAll { $0.method == .cancel && $0.recipient.id == told.result.personID && $0.recordID == recordID(fromUID: reply.uid) }
         return told
     }
 }

@@ -28,9 +28,14 @@ public enum Gym {
     /// - Parameter text: the wall time, `YYYY-MM-DD HH:MM`.
     public static func now(_ text: String) throws -> Date { try CalendarTime.zoned(at(text), zone).instant(floatingIn: .utc) }
 
-    /// The gym's book: its coaches, clients, members and two class series, with no session or booking yet.
+    /// The domain of the gym's UIDs (`yoga@gym.example`).
+    public static let uidDomain = "gym.example"
+
+    /// The gym's book: its coaches, clients, members and two class series,
+    /// with no session or booking yet; its UIDs are `ID@gym.example`.
     public static func book() throws -> SchedulingBook {
         var book = SchedulingBook(timeZone: try .named(zone))
+        try book.setUIDDomain(uidDomain)
         var hours = WorkingHours()
         try hours.set([TimeRange(parsing: "09:00-13:00"), TimeRange(parsing: "16:00-20:00")], on: [.monday, .tuesday, .wednesday, .thursday, .friday])
         try book.addCoach(Coach(id: "marc", name: "Marc Soler", email: "marc@gym.example", workingHours: hours))

@@ -18,7 +18,7 @@ struct NoticeTests {
     }
 
     func summary(_ told: ChangeNotices) -> [String] {
-        told.notices.map { "\($0.method.rawValue) \($0.recipient.email) \($0.uid) \($0.sequence)" }
+        told.notices.map { "\($0.method.rawValue) \($0.recipient.email) \($0.recordID) \($0.sequence)" }
     }
 
     @Test("a member who books, cancels and books again is told REQUEST, CANCEL, REQUEST with a higher SEQUENCE each time; the promoted member is told too")

@@ -163,9 +163,10 @@ extension CalendarsMeetTests {
         #expect(imported.stdout.contains("added 0,") && imported.stdout.contains("merged 3 class occurrences"), "\(imported.stdout)")
         let after = try runner.run(["week", "2026-11-23", "--calendar", "$WORK/gym.ics", "--format", "json"])
         #expect(after.stdout == before.stdout, "the week is as it was")
-        // Into a calendar without the gym's classes (her own), they are her events, once however often.
-        #expect(try runner.run(["import", "$WORK/marta.ics", "--into", "$WORK/mine.ics"]).stdout.hasPrefix("added 3,"))
-        #expect(try runner.run(["import", "$WORK/marta.ics", "--into", "$WORK/mine.ics"]).stdout.hasPrefix("added 0, updated 0, unchanged 3,"))
+        // Into a calendar without the gym's classes (her own), they are her events, once however often:
+        // Yoga's two dates are two instances of one UID, as her invitations name them (issue 41, 2).
+        #expect(try runner.run(["import", "$WORK/marta.ics", "--into", "$WORK/mine.ics"]).stdout.hasPrefix("added 2,"))
+        #expect(try runner.run(["import", "$WORK/marta.ics", "--into", "$WORK/mine.ics"]).stdout.hasPrefix("added 0, updated 0, unchanged 2,"))
     }
 }
 

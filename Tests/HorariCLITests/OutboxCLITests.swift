@@ -68,11 +68,43 @@ struct OutboxCLITests {
         #expect(written == ["METHOD:REQUEST SEQUENCE:1", "METHOD:CANCEL SEQUENCE:2", "METHOD:REQUEST SEQUENCE:3"])
     }
 
+    @Test("a member's export and her invitation imported into one calendar show her class once, in either order: one UID, yoga@gym.example, and one RECURRENCE-ID, also in her reminders (issue 41, 2)")
+    func exportAndInvitationMeet() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        _ = try runner.run(["members", "edit", "quim", "--email", "quim@example.com"] + Self.at)
+        #expect(try runner.run(["book", "--member", "quim", "--class", "yoga", "--date", "2026-12-02"] + Self.at).status == 0)
+        let booked = try runner.run(["book", "--member", "quim", "--class", "yoga", "--date", "2026-11-30", "--outbox", "$WORK/outbox"] + Self.gym + Self.at)
+        #expect(booked.status == 0, "\(booked.stderr)")
+        let folder = runner.work.appendingPathComponent("outbox")
+        let invitation = try #require(try files(in: folder).first.flatMap { try calendarPart(folder.appendingPathComponent($0)) })
+        #expect(invitation.contains("\r\nUID:yoga@gym.example\r\n") && invitation.contains("\r\nRECURRENCE-ID;TZID=Europe/Madrid:20261130T183000\r\n"), "\(invitation)")
+        try Data(invitation.utf8).write(to: runner.work.appendingPathComponent("invite.ics"))
+        #expect(try runner.run(["export", "$WORK/gym.ics", "--for", "member", "quim", "--out", "$WORK/quim.ics"]).status == 0)
+        let export = try CLIRunner.text(of: runner.work.appendingPathComponent("quim.ics"))
+        #expect(export.contains("\r\nUID:yoga@gym.example\r\n") && export.contains("\r\nDTSTART;TZID=Europe/Madrid:20261130T183000\r\n")
+                && export.contains("\r\nRDATE;TZID=Europe/Madrid:20261202T183000\r\n"), "\(export)")
+        #expect(!export.contains("UID:yoga/"), "the form before issue 41, 2")
+        for (n, files) in [["quim.ics", "invite.ics"], ["invite.ics", "quim.ics"]].enumerated() {
+            for file in files {
+                let out = try runner.run(["import", "$WORK/\(file)", "--into", "$WORK/mine\(n).ics"])
+                #expect(out.status == 0, "\(file): \(out.stdout)\(out.stderr)")
+            }
+            let shown = try runner.run(["occurrences", "$WORK/mine\(n).ics", "--from", "2026-11-30", "--to", "2026-12-03"])
+            let yoga = shown.stdout.components(separatedBy: "\n").filter { $0.contains("Yoga") }
+            #expect(yoga.count == 2 && yoga.first?.contains("2026-11-30") == true && yoga.last?.contains("2026-12-02") == true, "\(files): \(shown.stdout)")
+        }
+        let alarms = try runner.run(["alarms", "--member", "quim", "--from", "2026-11-30", "--to", "2026-12-01", "--default", "-PT1H", "--format", "json"] + Self.at)
+        #expect(alarms.stdout.contains("\"uid\":\"yoga@gym.example\"") || alarms.stdout.contains("\"uid\" : \"yoga@gym.example\""), "\(alarms.stdout)\(alarms.stderr)")
+        #expect(alarms.stdout.contains("2026-11-30T18:30:00"), "\(alarms.stdout)")
+    }
+
     @Test("the book's own invitation imported into its calendar, with its METHOD or without, is refused and changes nothing: merged, it took the place of the whole class")
     func ownInvitationNotMerged() throws {
         let runner = try CLIRunner()
         defer { runner.cleanUp() }
         _ = try runner.run(["members", "edit", "quim", "--email", "quim@example.com"] + Self.at)
+        #expect(try runner.run(["book", "--member", "quim", "--class", "yoga", "--date", "2026-12-02"] + Self.at).status == 0)
         let booked = try runner.run(["book", "--member", "quim", "--class", "yoga", "--date", "2026-11-30", "--outbox", "$WORK/outbox"] + Self.gym + Self.at)
         #expect(booked.status == 0, "\(booked.stderr)")
         let folder = runner.work.appendingPathComponent("outbox")

@@ -205,7 +205,10 @@ struct AppDeveloperTests {
         #expect(try book.book(member: "joana", classID: "yoga", on: "2026-11-25", now: early, whenFull: .joinWaitlist) == .waitlisted(position: 1))
         #expect(try book.agenda(member: "joana").map(\.place) == [.booked, .waitlisted(position: 1)])
         let schedule = try book.memberSchedule(member: "joana")
-        #expect(schedule.items.map(\.title) == ["Yoga", "Yoga (waitlist 1)"] && schedule.items.map(\.status) == [.confirmed, .tentative])
+        // Her places are the dates of Yoga her invitations name: one UID, each date by its RECURRENCE-ID (issue 41, 2).
+        let places = schedule.occurrences(from: try Gym.now("2026-11-23 00:00"), to: try Gym.now("2026-11-26 00:00"))
+        #expect(schedule.items.map(\.uid) == ["yoga@gym.example"] && places.map(\.item.title) == ["Yoga", "Yoga (waitlist 1)"] && places.map(\.item.status) == [.confirmed, .tentative])
+        #expect(places.map(\.id.recurrenceID) == [.zoned(try Gym.at("2026-11-23 18:30"), Gym.zone), .zoned(try Gym.at("2026-11-25 18:30"), Gym.zone)])
         let week = try book.timetable(weekOf: "2026-11-26", member: "joana")
         #expect(week.map(\.date.description).first == "2026-11-23" && week.count == 7)
         let wednesday = try #require(week[2].entries.first)

@@ -43,7 +43,7 @@ struct InvitationTests {
         let (calendar, text) = try read(try #require(notice.iTIPCalendar(onClocks: book.timeZone, gym: gym)))
         #expect(calendar.method == "REQUEST")
         let event = try #require(calendar.items.first)
-        #expect(calendar.items.count == 1 && event.uid == "s1" && event.sequence == 1 && event.location == "Sala 3")
+        #expect(calendar.items.count == 1 && event.uid == "s1@gym.example" && event.sequence == 1 && event.location == "Sala 3")
         #expect(event.start == .zoned(try Gym.at("2026-11-26 18:00"), "Europe/Madrid"))
         for name in Self.requestRequires { #expect(text.contains("\n\(name)") || text.contains("\n\(name);") || text.contains("\n\(name):"), "\(name)") }
         #expect(text.contains("BEGIN:VTIMEZONE\r\nTZID:Europe/Madrid"))
@@ -66,7 +66,7 @@ struct InvitationTests {
         let series = try #require(calendar.items.first)
         #expect(!series.hasMaster && series.overrides.count == 1)
         let instance = try #require(series.overrides.first)
-        #expect(series.uid == "yoga" && instance.recurrenceID == .zoned(try Gym.at("2026-12-02 18:30"), "Europe/Madrid"))
+        #expect(series.uid == "yoga@gym.example" && instance.recurrenceID == .zoned(try Gym.at("2026-12-02 18:30"), "Europe/Madrid"))
         #expect(instance.item.sequence == 2 && instance.item.title == "Yoga" && instance.item.location == "Sala 2")
         let organizer = instance.item.properties.first { $0.name == "ORGANIZER" }
         #expect(organizer?.value == "mailto:desk@gym.example" && organizer?.parameter("CN") == "Gym Sants")
@@ -391,10 +391,10 @@ struct InvitationTests {
         let booked = try telling(&book) { try _ = $0.book(member: "oriol", classID: "yoga", on: wednesday, now: now) }
         #expect(try book.roster(classID: "yoga", on: wednesday).confirmed == ["oriol"])
         #expect(try book.occurrence(classID: "yoga", on: wednesday).id.classID == "yoga-until-20261130")
-        #expect(booked.notices.map(\.uid) == ["yoga"])
+        #expect(booked.notices.map(\.uid) == ["yoga@gym.example"])
         // A later message about an earlier booking has the UID its first invitation had.
         let cancelled = try telling(&book) { try _ = $0.cancelBooking(member: "marta", classID: "yoga", on: monday, now: now) }
-        #expect(first.uid == "yoga" && cancelled.notices.map(\.uid) == ["yoga"])
+        #expect(first.uid == "yoga@gym.example" && cancelled.notices.map(\.uid) == ["yoga@gym.example"])
         // Oriol's answer to his invitation (UID yoga) is his place's.
         let answer = try book.apply(try reply(to: booked.notices[0], zone: book.timeZone, "DECLINED"), gym: gym, now: now)
         #expect(try answer.gaveUpPlace && book.roster(classID: "yoga", on: wednesday).confirmed.isEmpty)
