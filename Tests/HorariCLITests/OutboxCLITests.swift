@@ -25,6 +25,17 @@ struct OutboxCLITests {
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// Quim, given an address, is booked into Yoga on 2026-11-30 with
+    /// `--outbox`: his invitation's calendar part.
+    func invitationToQuim(_ runner: CLIRunner) throws -> String {
+        _ = try runner.run(["members", "edit", "quim", "--email", "quim@example.com"] + Self.at)
+        let booked = try runner.run(["book", "--member", "quim", "--class", "yoga", "--date", "2026-11-30", "--outbox", "$WORK/outbox"] + Self.gym + Self.at)
+        #expect(booked.status == 0, "\(booked.stderr)")
+        let folder = runner.work.appendingPathComponent("outbox")
+        let eml = try #require(files(in: folder).first.map { folder.appendingPathComponent($0) })
+        return try #require(try calendarPart(eml))
+    }
+
     /// An `.eml`'s calendar part's METHOD and SEQUENCE.
     func methodAndSequence(_ url: URL) throws -> String {
         guard let calendar = try calendarPart(url) else { return "\(url.lastPathComponent) has no calendar part" }
@@ -72,12 +83,8 @@ struct OutboxCLITests {
     func exportAndInvitationMeet() throws {
         let runner = try CLIRunner()
         defer { runner.cleanUp() }
-        _ = try runner.run(["members", "edit", "quim", "--email", "quim@example.com"] + Self.at)
         #expect(try runner.run(["book", "--member", "quim", "--class", "yoga", "--date", "2026-12-02"] + Self.at).status == 0)
-        let booked = try runner.run(["book", "--member", "quim", "--class", "yoga", "--date", "2026-11-30", "--outbox", "$WORK/outbox"] + Self.gym + Self.at)
-        #expect(booked.status == 0, "\(booked.stderr)")
-        let folder = runner.work.appendingPathComponent("outbox")
-        let invitation = try #require(try files(in: folder).first.flatMap { try calendarPart(folder.appendingPathComponent($0)) })
+        let invitation = try invitationToQuim(runner)
         #expect(invitation.contains("\r\nUID:yoga@gym.example\r\n") && invitation.contains("\r\nRECURRENCE-ID;TZID=Europe/Madrid:20261130T183000\r\n"), "\(invitation)")
         try Data(invitation.utf8).write(to: runner.work.appendingPathComponent("invite.ics"))
         #expect(try runner.run(["export", "$WORK/gym.ics", "--for", "member", "quim", "--out", "$WORK/quim.ics"]).status == 0)
@@ -103,13 +110,7 @@ struct OutboxCLITests {
     func ownInvitationNotMerged() throws {
         let runner = try CLIRunner()
         defer { runner.cleanUp() }
-        _ = try runner.run(["members", "edit", "quim", "--email", "quim@example.com"] + Self.at)
-        #expect(try runner.run(["book", "--member", "quim", "--class", "yoga", "--date", "2026-12-02"] + Self.at).status == 0)
-        let booked = try runner.run(["book", "--member", "quim", "--class", "yoga", "--date", "2026-11-30", "--outbox", "$WORK/outbox"] + Self.gym + Self.at)
-        #expect(booked.status == 0, "\(booked.stderr)")
-        let folder = runner.work.appendingPathComponent("outbox")
-        let eml = try #require(files(in: folder).first.map { folder.appendingPathComponent($0) })
-        let invitation = try #require(try calendarPart(eml))
+        let invitation = try invitationToQuim(runner)
         let original = runner.calendarBytes
         for (name, text) in [("invite.ics", invitation), ("no-method.ics", invitation.replacingOccurrences(of: "METHOD:REQUEST\r\n", with: ""))] {
             try Data(text.utf8).write(to: runner.work.appendingPathComponent(name))
