@@ -14,7 +14,7 @@ public enum ExportAudience: Hashable, Sendable {
     /// (`X-HORARI-INSTRUCTOR`), for a gym whose staff agreed to be named.
     case publicTimetableNamingInstructors
     /// One member's booked occurrences, as the instances of their classes her
-    /// invitations name (``SchedulingBook/memberSchedule(member:)``); nobody else's name.
+    /// invitations name (`SchedulingBook.memberSchedule(member:)`); nobody else's name.
     case member(String)
     /// One coach's sessions with their clients; no other coach's clients.
     case coach(String)
@@ -133,7 +133,7 @@ extension SchedulingBook {
     }
 
     /// A class as the public timetable sends it out: under its UID
-    /// ``exchangeUID(_:)``, its instances too.
+    /// `exchangeUID(_:)`, its instances too.
     private func sentOut(_ item: CalendarItem) -> CalendarItem {
         var item = item
         item.uid = exchangeUID(item.uid)
@@ -266,7 +266,7 @@ extension SchedulingBook {
 
     /// A member's classes as the views draw them and other calendars import
     /// them: one item per class, under the UID the book sends the class out
-    /// under (``exchangeUID(_:)``), whose dates (`RDATE`) are the ones she
+    /// under (`exchangeUID(_:)`, CalendarScheduling), whose dates (`RDATE`) are the ones she
     /// holds a place in or waits for, each named by the `RECURRENCE-ID` her
     /// invitation to it carries (the class's start that day, RFC 5546
     /// §3.2.2.1); so a calendar that imports her export and her invitations
