@@ -21,8 +21,9 @@ import Foundation
 //
 // One booking is one UID in every place: the class's UID with the
 // occurrence's RECURRENCE-ID, as an invitation to one instance is written
-// (RFC 5546 §3.2.2.1); a member's calendar is the same instances, so
-// importing both into one calendar shows each class once.
+// (RFC 5546 §3.2.2.1); a member's calendar is a series of her dates of the
+// class under the same UID, so importing both into one calendar shows each
+// class once (SchedulingICalendar's `memberSchedule(member:)`).
 
 extension SchedulingBook {
     /// A fresh domain for a new book's UIDs: a random UUID, lowercased.

@@ -78,7 +78,7 @@ extension ICalendar {
             do { try book.setUIDDomain(domain) } catch .invalid(_, let reason) {
                 throw .invalid(field: .property(Self.uidDomainProperty), reason: reason)
             }
-        } else if holdsBookRecords {
+        } else if !book.holdsNoRecords {
             try book.setUIDDomain(nil)
         }
     }

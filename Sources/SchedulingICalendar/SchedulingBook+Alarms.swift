@@ -87,11 +87,12 @@ extension SchedulingBook {
         }
         let held = try memberItems(member: memberID, heldOnly: true).map { item in
             // Her dates of a class ring the class's reminders, or a date's own.
-            guard let classID = item.properties.first(where: { $0.name == Names.classID })?.value else { return item }
+            guard let classID = item.properties.first(where: { $0.name == Names.classID })?.value,
+                  let keys = classOccurrences(exportedAs: item) else { return item }
             var item = item
             item.components = classes[classID]?.reminders ?? []
-            for instance in [item.start] + item.recurrenceDates {
-                guard let key = try? classTimetable.occurrenceKey(classID, bookWall(instance).date), let records = classes[key.classID] else { continue }
+            for (instance, key) in zip([item.start] + item.recurrenceDates, keys) {
+                guard let records = classes[key.classID] else { continue }
                 let own = records.instances[key.date] ?? records.reminders
                 if let i = item.overrides.firstIndex(where: { $0.recurrenceID == instance }) {
                     item.overrides[i].item.components = own

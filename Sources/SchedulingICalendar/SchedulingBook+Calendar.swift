@@ -13,8 +13,8 @@ public enum ExportAudience: Hashable, Sendable {
     /// The public timetable with each class's instructor
     /// (`X-HORARI-INSTRUCTOR`), for a gym whose staff agreed to be named.
     case publicTimetableNamingInstructors
-    /// One member's booked occurrences, as the instances of their classes her
-    /// invitations name (`SchedulingBook.memberSchedule(member:)`); nobody else's name.
+    /// One member's dates of each class, under the class's UID her invitations
+    /// carry (`SchedulingBook.memberSchedule(member:)`); nobody else's name.
     case member(String)
     /// One coach's sessions with their clients; no other coach's clients.
     case coach(String)
@@ -309,21 +309,19 @@ extension SchedulingBook {
             } else {
                 items[uid]?.recurrenceDates.append(original)
             }
-            var instance = CalendarItem(uid: uid, title: o.title, start: .zoned(o.start, timeZone.identifier), end: .lasting(o.duration),
-                                        color: part.color, location: part.location, status: .confirmed,
-                                        properties: ContentLines([attendee("ACCEPTED"), ContentLine(name: Names.classID, value: o.id.classID),
-                                                                  ContentLine(name: Names.date, value: o.id.date.basicISO)]))
-            if case .waitlisted(let position) = entry.place {
-                instance.title = o.title + " (waitlist \(position))"
-                instance.status = .tentative
-                instance.properties = ContentLines([attendee("TENTATIVE")] + instance.properties.dropFirst()
-                                                   + [ContentLine(name: Names.waitlistPosition, value: String(position))])
-            }
-            guard let master = items[uid] else { continue }
-            // The same as its date of the series: written once, as the series.
-            let asSeries = instance.title == master.title && instance.start == original && o.duration == series.duration
-                && instance.status == .confirmed && instance.location == master.location && instance.color == master.color
-            if !asSeries { items[uid]?.overrides.append(RecurrenceOverride(recurrenceID: original, item: instance)) }
+            // A date as the series has it is written once, as the series;
+            // one that differs (moved, waitlisted, of a part) is an instance.
+            var waiting: Int?
+            if case .waitlisted(let position) = entry.place { waiting = position }
+            guard waiting != nil || o.title != series.title || o.start != part.time.on(o.id.date) || o.duration != series.duration
+                || part.location != series.location || part.color != series.color else { continue }
+            var properties = [attendee(waiting == nil ? "ACCEPTED" : "TENTATIVE"), ContentLine(name: Names.classID, value: o.id.classID),
+                              ContentLine(name: Names.date, value: o.id.date.basicISO)]
+            if let waiting { properties.append(ContentLine(name: Names.waitlistPosition, value: String(waiting))) }
+            let instance = CalendarItem(uid: uid, title: waiting.map { o.title + " (waitlist \($0))" } ?? o.title, start: .zoned(o.start, timeZone.identifier),
+                                        end: .lasting(o.duration), color: part.color, location: part.location,
+                                        status: waiting == nil ? .confirmed : .tentative, properties: ContentLines(properties))
+            items[uid]?.overrides.append(RecurrenceOverride(recurrenceID: original, item: instance))
         }
         return order.compactMap { items[$0] }
     }
