@@ -12,7 +12,7 @@ VENV := .venv-conformance
 # The peers that referee us, pinned so that their verdicts do not drift.
 PEERS := 'python-dateutil==2.9.0.post0' 'icalendar==7.3.0' 'recurring-ical-events==3.8.2' \
 	'x-wr-timezone==2.0.1' 'vobject==0.9.9' 'khal==0.14.1' 'Radicale==3.9.0' \
-	'jsonschema==4.26.0' 'ical==14.3.1' 'caldav==3.6.0'
+	'jsonschema==4.26.0' 'ical==14.3.1' 'caldav==3.6.0' 'xandikos==0.4.10'
 # Real .ics files: the test corpora inside these source distributions.
 CORPUS := $(VENV)/corpus
 CORPUS_SDISTS := 'icalendar==7.3.0' 'recurring-ical-events==3.8.2' 'khal==0.14.1' 'python-dateutil==2.9.0.post0'
@@ -222,7 +222,8 @@ fuzz: fuzz-build corpus
 ## of every Google, Exchange, Outlook and SabreDAV export), the client matrix (khal,
 ## Radicale, calcurse from Debian, ical, icalendar, vobject on every export of the sample);
 ## month grids against ncal for every month 2000–2030; the gym on Radicale (a real CalDAV
-## server, with the caldav package as a second client: Conformance/caldav_check.py; the
+## server, with the caldav package as a second client: Conformance/caldav_check.py; bookings
+## raced on Xandikos, a second server from PyPI: Conformance/xandikos_check.py; the
 ## GymApp example booking on it through SchedulingStore: Conformance/gymapp_radicale.py). The
 ## CalDAV client and store's own tests against Radicale run where HORARI_RADICALE_PYTHON is
 ## set (a plain `swift test` skips them): in CI's `make test` and in test-pure (under ThreadSanitizer), once each way.
@@ -251,6 +252,7 @@ conformance: deps corpus build-check
 	$(TIMED) $(VENV)/bin/python Conformance/corpus_check.py $(HORARI_CHECKED) $(CORPUS)
 	$(TIMED) $(VENV)/bin/python Conformance/caldav_check.py $(HORARI_CHECKED) Examples/Samples/gym.ics
 	$(TIMED) sh Conformance/booking_race.sh $(HORARI_CHECKED) $(VENV)/bin/python
+	$(TIMED) $(VENV)/bin/python Conformance/xandikos_check.py $(HORARI_CHECKED) Examples/Samples/gym.ics
 	$(TIMED) $(VENV)/bin/python Conformance/outbox_crash.py $(HORARI_CHECKED)
 	$(TIMED) $(VENV)/bin/python Conformance/outbox_crash.py $(HORARI_CHECKED) --file
 	$(TIMED) $(VENV)/bin/python Conformance/outbox_crash.py $(HORARI_CHECKED) --folder

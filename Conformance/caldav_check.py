@@ -48,6 +48,10 @@ Radicale (started here on 127.0.0.1, stopped by its process id), with the
    lapses and another desk books the member's second place of the week,
    the first desk's next command drops the unfinished booking, and says
    so, instead of giving the member a third.
+15. a lost update that lands after the first look (the proxy writes the
+   old text back once the writer's first confirmation is answered, as
+   Xandikos can): the booking's second look finds it, books again, and
+   horari doctor from that desk says bookings are not safe there.
 
 Usage: caldav_check.py HORARI_BINARY SAMPLE.ics [--only-faults]
 Exit status 0 when every check passes, 1 otherwise.
@@ -303,6 +307,32 @@ def fault_race(horari, work, url, server, mode, cls, date, recurrence, capacity,
     check(faults > 0, "%s: the proxy did fall short (%d times)" % (mode, faults), str(counts))
 
 
+def late_lost_update(horari, work, url, server):
+    """One desk books through the late-lost-update proxy: its second look finds its write gone, books again, and says so to doctor."""
+    front = Desk(horari, work, "front")
+    r = front.run(["members", "add", "late1", "--name", "Late One"] + NOW, url)
+    check(r.returncode == 0, "late: member added", r.stderr)
+    proxy = FaultProxy(server.port, work, "late-lost-update")
+    desk = Desk(horari, work, "late")
+    purl = proxy.base + "/%s/gym/" % USER
+    try:
+        r = desk.run(["book", "--member", "late1", "--class", "yoga", "--date", "2026-12-21"] + NOW, purl)
+        seen = roster(url, "yoga", "20261221T183000")
+        record = desk.state(purl).get("lostUpdates") or {}
+        doctor = desk.run_plain(["doctor", purl])
+    finally:
+        counts = proxy.stop()
+    check(counts.get("late") == 1 and r.returncode == 0 and r.stdout.startswith("Booked late1") and "late1" in seen
+          and record.get("count") == 1 and record.get("resource") == "yoga.ics",
+          "a write of the old text that lands after the booking's first look (as Xandikos lets one land): the second look finds the "
+          "booking gone and books again; late1 on the server's roster; the desk's cache records the lost update",
+          "exit %d: %s%s\nroster: %s\nrecord: %s\nproxy: %s" % (r.returncode, r.stdout, r.stderr, seen, record, counts))
+    check(doctor.returncode == 1 and "NO  lost updates found by this machine's changes" in doctor.stdout
+          and "1 found, the last on yoga.ics" in doctor.stdout,
+          "horari doctor from that desk: bookings are NOT safe, for the lost update its booking found (the probe's own race passed)",
+          "exit %d: %s%s" % (doctor.returncode, doctor.stdout, doctor.stderr))
+
+
 def main():
     horari, sample = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
     with tempfile.TemporaryDirectory() as work:
@@ -536,6 +566,8 @@ def run_faults(horari, work, url, server):
     fault_race(horari, work, url, server, "faults", "spin", "2026-12-18", "20261218T070000", 10, 4, "f")
     # 11. two PUTs with one If-Match both taken: Yoga on 2026-12-16 (12 places), the last 3.
     fault_race(horari, work, url, server, "lost-update", "yoga", "2026-12-16", "20261216T183000", 12, 3, "l")
+    # 15. a lost update that lands after the writer's first look (as Xandikos lets one land): Yoga on 2026-12-21.
+    late_lost_update(horari, work, url, server)
     # 13. horari doctor: Radicale is safe; through the lost-update proxy it is not; the scratch resource is removed.
     desk = Desk(horari, work, "doctor")
     members = sorted(os.listdir(os.path.join(server.storage, USER, "gym")))
@@ -551,7 +583,7 @@ def run_faults(horari, work, url, server):
         r = desk.run_plain(["doctor", proxy.base + "/%s/gym/" % USER])
     finally:
         proxy.stop()
-    check(r.returncode == 1 and "Bookings are NOT safe" in r.stdout and "NO  two writes with one If-Match" in r.stdout,
+    check(r.returncode == 1 and "Bookings are NOT safe" in r.stdout and "NO  writes with one If-Match at once" in r.stdout,
           "horari doctor through a server that takes two writes with one If-Match: bookings are not safe, exit 1",
           "exit %d: %s%s" % (r.returncode, r.stdout, r.stderr))
     # 12. the server gone: reads answer from the cache, saying as of when; a change is refused, nothing kept.

@@ -19,7 +19,18 @@ Modes:
                machine the second may come seconds later), so that whoever
                wrote first can find out by asking again. (A lost update
                made after the first writer has confirmed its write is one
-               no client can see; no server that honours If-Match makes one.)
+               no client can see at once; no server that honours If-Match
+               makes one. Xandikos does: late-lost-update plays it.)
+  late-lost-update
+               the first PUT with an If-Match that the server takes is
+               passed on and answered as usual; the proxy kept the text it
+               replaced (a GET before passing it on). After the next
+               REPORT (the writer's confirmation, its first look) has been
+               answered, the proxy writes that old text back without an
+               If-Match: a second writer's write that checked the old tag
+               and landed late, as Xandikos lets one land. Later REPORTs
+               wait till it is written (it lands within the writer's pause
+               before its second look). Once per proxy.
 
 Usage: fault_proxy.py TARGET_PORT PORT_FILE MODE [--share 0.3] [--seed 29] [--hold 30]
 It listens on a free port, writes it to PORT_FILE, and serves until it is
@@ -43,7 +54,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("target_port", type=int)
     parser.add_argument("port_file")
-    parser.add_argument("mode", choices=["faults", "lost-update"])
+    parser.add_argument("mode", choices=["faults", "lost-update", "late-lost-update"])
     parser.add_argument("--share", type=float, default=0.3)
     parser.add_argument("--seed", type=int, default=29)
     parser.add_argument("--hold", type=float, default=30.0)
@@ -51,7 +62,9 @@ def main():
 
     lock = threading.Lock()
     rng = random.Random(args.seed)
-    counts = {"writes": 0, "423": 0, "503": 0, "500-after-write": 0, "doubled": 0, "passed": 0}
+    counts = {"writes": 0, "423": 0, "503": 0, "500-after-write": 0, "doubled": 0, "passed": 0, "late": 0}
+    late = {"old": None}  # late-lost-update: (path, text) to write back after the next REPORT, once
+    late_written = threading.Event()  # … and written: later REPORTs wait for it (it lands within the writer's pause)
     firsts = {}  # (path, If-Match) -> First: the first PUT with them, and what became of it
 
     class First:
@@ -111,6 +124,37 @@ def main():
                     forward(method, path, headers, body)
                     counts["500-after-write"] += 1
                     return self.reply(500, [("Content-Type", "text/plain")], b"Internal Server Error")
+            if method == "PUT" and args.mode == "late-lost-update" and "If-Match" in headers and counts["late"] == 0:
+                with lock:
+                    mine = late["old"] is None
+                    if mine:
+                        late["old"] = "taking"
+                if mine:
+                    status, _, old = forward("GET", path, {k: v for k, v in headers.items() if k.lower() == "authorization"}, None)
+                    answer = forward(method, path, headers, body)
+                    with lock:
+                        late["old"] = (path, old) if status == 200 and 200 <= answer[0] < 300 else None
+                    return self.reply(*answer)
+            if method == "REPORT" and args.mode == "late-lost-update":
+                if late["old"] == "done":
+                    late_written.wait(30)
+                answer = forward(method, path, headers, body)
+                with lock:
+                    pending = late["old"] if isinstance(late["old"], tuple) else None
+                    if pending:
+                        late["old"] = "done"
+                        counts["late"] += 1
+                if pending:
+                    # Answered first, then the stale write lands: after the writer's first look.
+                    self.reply(*answer)
+                    self.wfile.flush()
+                    write = {k: v for k, v in headers.items() if k.lower() == "authorization"}
+                    write["Content-Type"] = "text/calendar; charset=utf-8"
+                    status, _, _ = forward("PUT", pending[0], write, pending[1])
+                    late_written.set()
+                    sys.stderr.write("late: the old text of %s written back after a REPORT: %d\n" % (pending[0], status))
+                    return
+                return self.reply(*answer)
             if method == "PUT" and args.mode == "lost-update" and "If-Match" in headers:
                 key = (path, headers["If-Match"])
                 with lock:

@@ -4,7 +4,9 @@ folder, and stopped by its process id. Also a small HTTP proxy in front of
 it that counts what passes and can cut a request off, to play a server that
 goes away in the middle of a command.
 
-Used by clients_check.py and caldav_check.py."""
+Also Xandikos, a second server, for xandikos_check.py.
+
+Used by clients_check.py, caldav_check.py and xandikos_check.py."""
 import http.client
 import http.server
 import os
@@ -168,3 +170,34 @@ class Proxy:
     def stop(self):
         self.server.shutdown()
         self.server.server_close()
+
+
+class Xandikos:
+    """Xandikos (a second CalDAV server from PyPI, git-backed), with no
+    authentication (it takes any user and password) on 127.0.0.1 on a free
+    port, serving a scratch folder; `--defaults` makes the principal
+    /gym/ and its calendar home /gym/calendars/. Stopped by its process id."""
+
+    def __init__(self, work, python=None):
+        self.port = free_port()
+        folder = os.path.join(work, "xandikos")
+        os.makedirs(folder, exist_ok=True)
+        self.log = open(os.path.join(folder, "log"), "w")
+        self.process = subprocess.Popen([python or sys.executable, "-m", "xandikos", "serve", "-d", os.path.join(folder, "data"),
+                                         "--defaults", "-l", "127.0.0.1", "-p", str(self.port), "--current-user-principal", "/gym/",
+                                         "--no-detect-systemd"],
+                                        stdout=self.log, stderr=subprocess.STDOUT)
+        self.base = "http://127.0.0.1:%d" % self.port
+        deadline = time.time() + 60
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                break
+            except OSError:
+                if self.process.poll() is not None or time.time() > deadline:
+                    self.stop()
+                    raise RuntimeError("Xandikos did not start; see %s" % os.path.join(folder, "log"))
+                time.sleep(0.1)
+
+    def stop(self):
+        Radicale.stop(self)

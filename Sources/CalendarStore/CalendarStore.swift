@@ -284,6 +284,15 @@ public struct CalendarStore: Sendable {
     }
 
     /// The store of a collection, as this store is set up.
+    /// For a CalDAV collection: the lost updates this machine's changes
+    /// found there (a server that took two writes with one `If-Match`), as
+    /// its cache records them; `nil` when none was found, or for any other
+    /// location. `horari doctor` says bookings are not safe on such a server.
+    public func lostUpdatesSeen() -> LostUpdatesSeen? {
+        guard case .collection(let url) = location else { return nil }
+        return collectionStore(url).lostUpdatesSeen()
+    }
+
     private func collectionStore(_ url: URL) -> CollectionStore {
         CollectionStore(url, options: options, credentials: credentials, netrc: netrc, notices: notices, cacheFolder: cacheFolder, timeout: requestTimeout,
                         retryPolicy: retryPolicy)

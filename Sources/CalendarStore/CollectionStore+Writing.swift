@@ -45,6 +45,7 @@ extension CollectionStore {
         }
         state.pending = pending
         try saveState(state)
+        let started = ContinuousClock.now
         do {
             try await finishPending(&state, raceIsConflict: true)
         } catch let error as CalendarStoreError where !state.pending.isEmpty && state.pending.count < pending.count && error.code != .conflict {
@@ -54,7 +55,14 @@ extension CollectionStore {
             throw CalendarStoreError(error.code, status: error.status, error.message
                 + "; \(made.count) of the change's \(pending.count) writes \(made.count == 1 ? "was" : "were") made (\(made.joined(separator: ", "))), \(left.count) not yet (\(left.joined(separator: ", ")))")
         }
-        try await confirm(written, state: &state)
+        let perWrite = (ContinuousClock.now - started) / max(pending.count, 1)
+        try await confirm(written, state: &state, secondLookAfter: Self.secondLookPause(perWrite: perWrite))
+    }
+
+    /// How long a change waits before its second look (``confirm(_:state:secondLookAfter:)``):
+    /// twice what one of its writes took, at least 50 ms and at most a second.
+    static func secondLookPause(perWrite: Duration) -> Duration {
+        min(max(perWrite * 2, .milliseconds(50)), .seconds(1))
     }
 
     /// A member written by a change: its text before (`nil` for a new one) and as written.
@@ -87,21 +95,59 @@ extension CollectionStore {
     /// change — a server that took two writes with one `If-Match`, the
     /// other after ours — throws ``LostUpdate``, and the change is made
     /// again. A sync that fails leaves the writes as their answers said.
-    func confirm(_ written: [Written], state: inout State) async throws {
+    ///
+    /// **The second look.** A server whose `If-Match` check and write are
+    /// not one step (Xandikos 0.4: it checks the tag, parses both texts
+    /// for its commit message, then takes its lock and writes) can take a
+    /// write that checked the old tag *after* ours was made and confirmed:
+    /// the first look saw our text, and the other desk's write lands a few
+    /// milliseconds later. That write was already being handled when ours
+    /// was answered, and handling it takes about what ours took; so the
+    /// change looks again after `secondLookAfter` (twice what one of its
+    /// writes took, from 50 ms to 1 s: ``secondLookPause(perWrite:)``),
+    /// and only then says it was made. A write that reached the server
+    /// later still would have checked our tag, and been refused. Each lost
+    /// update found is recorded in the cache (``lostUpdatesSeen()``), for
+    /// `horari doctor` to say the server is not safe for bookings.
+    func confirm(_ written: [Written], state: inout State, secondLookAfter pause: Duration) async throws {
         guard !written.isEmpty else { return }
         let tags = Dictionary(written.map { ($0.href, state.members[$0.href]?.etag) }, uniquingKeysWith: { a, _ in a })
-        do { try await refresh(&state) } catch let error as CalendarStoreError where error.code != .cancelled { return }
+        for look in 0..<2 {
+            if look == 1 {
+                do { try await Task.sleep(for: pause) } catch {
+                    throw CalendarStoreError(.cancelled, "the change was cancelled while it was being confirmed; it was written, and the next command shows whether the server kept it")
+                }
+            }
+            do { try await refresh(&state) } catch let error as CalendarStoreError where error.code != .cancelled { return }
+            if let lost = lostWrite(written, tags: tags, state: state) {
+                state.lostUpdates = LostUpdatesSeen(count: (state.lostUpdates?.count ?? 0) + 1, last: Date(), resource: Self.displayName(lost.href))
+                try saveState(state)
+                throw LostUpdate(message: lost.message)
+            }
+        }
+    }
+
+    /// The first member written that the server no longer holds as this change made it.
+    private func lostWrite(_ written: [Written], tags: [String: String?], state: State) -> (href: String, message: String)? {
         for w in written {
             guard let member = state.members[w.href] else {
-                throw LostUpdate(message: "\(Self.displayName(w.href)): written, then removed by another client before the change was confirmed")
+                return (w.href, "\(Self.displayName(w.href)): written, then removed by another client before the change was confirmed")
             }
             if let tag = tags[w.href] ?? nil, member.etag == tag { continue }
             guard let current = FileManager.default.contents(atPath: file(member.file).path) else { continue }
             let normal = { (text: [UInt8]) in ChangeCheck.normalised(text, options: options) }
             if !ChangeCheck.holds(base: w.base.map(normal), ours: normal(w.ours), current: normal([UInt8](current))) {
-                throw LostUpdate(message: "\(Self.displayName(w.href)): the server took the write and then another client's over it (two writes with one If-Match); the change is made again on what it holds")
+                return (w.href, "\(Self.displayName(w.href)): the server took the write and then another client's over it (two writes with one If-Match); the change is made again on what it holds")
             }
         }
+        return nil
+    }
+
+    /// The lost updates this desk's changes found on the collection
+    /// (``confirm(_:state:secondLookAfter:)``), as its cache recorded them;
+    /// `nil` when none was found.
+    func lostUpdatesSeen() -> LostUpdatesSeen? {
+        (try? readState())?.lostUpdates
     }
 
     /// A new resource's href under `path`: ``Resources/freeName(for:isTaken:)``

@@ -72,6 +72,8 @@ struct CollectionStore {
         var members: [String: Member] = [:]
         /// Writes of a change cut off half-way, to finish first.
         var pending: [PendingWrite] = []
+        /// The lost updates this desk's changes found (``CollectionStore/confirm(_:state:secondLookAfter:)``).
+        var lostUpdates: LostUpdatesSeen? = nil
 
         struct Member: Codable, Equatable {
             var etag: String?

@@ -324,6 +324,28 @@ struct CalDAVRadicaleTests {
         #expect(principal.filter { !$0.hasPrefix(".") } == ["gym"], "the scratch calendar is gone: \(principal)")
     }
 
+    @Test("a probe with a lost update this machine found is not safe, whatever its race saw; with none found it is as the race said")
+    func probeAddingLostUpdates() throws {
+        let race = CalDAVProbe.Finding(what: "writes with one If-Match at once", holds: true, detail: "yes")
+        let safe = CalDAVProbe(findings: [race], bookingsAreSafe: true)
+        let none = safe.adding(nil)
+        #expect(none.bookingsAreSafe)
+        #expect(none.findings.count == 2 && none.findings[1].holds == true && none.findings[1].detail == "none")
+        let seen = LostUpdatesSeen(count: 2, last: Date(timeIntervalSince1970: 1_795_000_000), resource: "yoga.ics")
+        let found = safe.adding(seen)
+        #expect(!found.bookingsAreSafe)
+        #expect(found.findings[1].holds == false)
+        #expect(found.findings[1].detail.hasPrefix("no: 2 found, the last on yoga.ics at 2026-"), "\(found.findings[1].detail)")
+        #expect(!CalDAVProbe(findings: [], bookingsAreSafe: false).adding(nil).bookingsAreSafe)
+    }
+
+    @Test("the second look waits twice what one write took, from 50 ms to a second")
+    func secondLookPause() {
+        #expect(CollectionStore.secondLookPause(perWrite: .milliseconds(3)) == .milliseconds(50))
+        #expect(CollectionStore.secondLookPause(perWrite: .milliseconds(120)) == .milliseconds(240))
+        #expect(CollectionStore.secondLookPause(perWrite: .seconds(4)) == .seconds(1))
+    }
+
     @Test("hrefs that leave the collection are refused and nothing is written")
     func hostileHrefs() async throws {
         let server = try TestServer.radicale()
