@@ -269,9 +269,11 @@ extension CollectionStore {
             && !error.message.contains("could not be resolved")
     }
 
-    /// Whether the server's member already is what a pending write would
-    /// make it (compared by content); if so, it is recorded in the cache as
-    /// the server holds it.
+    /// Whether the server's member already holds what a pending write would
+    /// make it: the same content, or (for a member that was there) the
+    /// change's lines with others' changes beside them
+    /// (``ChangeCheck/holds(base:ours:current:)``); if so, it is recorded in
+    /// the cache as the server holds it.
     private func adopt(_ write: PendingWrite, _ state: inout State) async throws -> Bool {
         let current: CalDAVResource?
         do { current = try await client.get(write.href) } catch {
@@ -282,8 +284,14 @@ extension CollectionStore {
             if current == nil { state.members[write.href] = nil }
             return current == nil
         }
-        guard let current, let data = current.data, let ours = try? [UInt8](Data(contentsOf: self.file(file))),
-              Self.sameContent(data, ours, options: options) else { return false }
+        guard let current, let data = current.data, let ours = try? [UInt8](Data(contentsOf: self.file(file))) else { return false }
+        // The write made, and another desk's built on it since (a 500 after the write, the retry's 412 coming after
+        // another booking): the change is there when its lines are, not only when the text is ours byte for byte.
+        let base = state.members[write.href].flatMap { FileManager.default.contents(atPath: self.file($0.file).path) }.map { [UInt8]($0) }
+        let normal = { (text: [UInt8]) in ChangeCheck.normalised(text, options: options) }
+        guard Self.sameContent(data, ours, options: options)
+                || (write.etag != nil && base != nil && ChangeCheck.holds(base: base.map(normal), ours: normal(ours), current: normal(data)))
+        else { return false }
         let name = Self.fileName(write.href, current.etag)
         try FolderStore.writeAtomically(data, to: self.file(name))
         state.members[write.href] = State.Member(etag: current.etag, file: name, uids: ResourceReader.scan(data)?.uids)
