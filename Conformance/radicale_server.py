@@ -25,6 +25,20 @@ def free_port():
     return port
 
 
+def wait_for_port(server, name, log, seconds):
+    """Waits till `server` (its .process, .port and .stop()) takes connections; stops it and raises if it ends or `seconds` pass first."""
+    deadline = time.time() + seconds
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", server.port), timeout=1).close()
+            return
+        except OSError:
+            if server.process.poll() is not None or time.time() > deadline:
+                server.stop()
+                raise RuntimeError("%s did not start; see %s" % (name, log))
+            time.sleep(0.1)
+
+
 class Radicale:
     """Radicale with no authentication check (any user and password log in)
     and each user's collections their own (`owner_only`)."""
@@ -43,16 +57,7 @@ class Radicale:
                                         stdout=self.log, stderr=subprocess.STDOUT)
         self.base = "http://127.0.0.1:%d" % self.port
         self.storage = os.path.join(folder, "collections", "collection-root")
-        deadline = time.time() + 30
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
-                break
-            except OSError:
-                if self.process.poll() is not None or time.time() > deadline:
-                    self.stop()
-                    raise RuntimeError("Radicale did not start; see %s" % os.path.join(folder, "log"))
-                time.sleep(0.1)
+        wait_for_port(self, "Radicale", os.path.join(folder, "log"), 30)
 
     def stop(self):
         if self.process.poll() is None:
@@ -188,16 +193,7 @@ class Xandikos:
                                          "--no-detect-systemd"],
                                         stdout=self.log, stderr=subprocess.STDOUT)
         self.base = "http://127.0.0.1:%d" % self.port
-        deadline = time.time() + 60
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
-                break
-            except OSError:
-                if self.process.poll() is not None or time.time() > deadline:
-                    self.stop()
-                    raise RuntimeError("Xandikos did not start; see %s" % os.path.join(folder, "log"))
-                time.sleep(0.1)
+        wait_for_port(self, "Xandikos", os.path.join(folder, "log"), 60)
 
     def stop(self):
         Radicale.stop(self)
