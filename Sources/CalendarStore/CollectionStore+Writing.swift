@@ -138,8 +138,7 @@ extension CollectionStore {
             }
             if let tag = tags[w.href] ?? nil, member.etag == tag { continue }
             guard let current = FileManager.default.contents(atPath: file(member.file).path) else { continue }
-            let normal = { (text: [UInt8]) in ChangeCheck.normalised(text, options: options) }
-            if !ChangeCheck.holds(base: w.base.map(normal), ours: normal(w.ours), current: normal([UInt8](current))) {
+            if !ChangeCheck.holds(base: w.base, ours: w.ours, current: [UInt8](current), options: options) {
                 return (w.href, "\(Self.displayName(w.href)): the server took the write and then another client's over it (two writes with one If-Match); the change is made again on what it holds")
             }
         }
@@ -291,9 +290,8 @@ extension CollectionStore {
         // The write made, and another desk's built on it since (a 500 after the write, the retry's 412 coming after
         // another booking): the change is there when its lines are, not only when the text is ours byte for byte.
         let base = state.members[write.href].flatMap { FileManager.default.contents(atPath: self.file($0.file).path) }.map { [UInt8]($0) }
-        let normal = { (text: [UInt8]) in ChangeCheck.normalised(text, options: options) }
         guard Self.sameContent(data, ours, options: options)
-                || (write.etag != nil && base != nil && ChangeCheck.holds(base: base.map(normal), ours: normal(ours), current: normal(data)))
+                || (write.etag != nil && base != nil && ChangeCheck.holds(base: base, ours: ours, current: data, options: options))
         else { return false }
         let name = Self.fileName(write.href, current.etag)
         try FolderStore.writeAtomically(data, to: self.file(name))
@@ -340,6 +338,14 @@ enum ChangeCheck {
     static func holds(base: [UInt8]?, ours: [UInt8], current: [UInt8]) -> Bool {
         let before = base.map(lines) ?? [], after = lines(ours), now = lines(current)
         return after.subtracting(before).isSubset(of: now) && before.subtracting(after).isDisjoint(with: now)
+    }
+
+    /// ``holds(base:ours:current:)`` on the three texts as Horari writes
+    /// them (``normalised(_:options:)``), so that what a server rewrites is
+    /// not taken for another client's change.
+    static func holds(base: [UInt8]?, ours: [UInt8], current: [UInt8], options: ImportOptions) -> Bool {
+        let normal = { (text: [UInt8]) in normalised(text, options: options) }
+        return holds(base: base.map(normal), ours: normal(ours), current: normal(current))
     }
 
     /// A resource's text as Horari writes it (read and written again), so
