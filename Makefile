@@ -133,9 +133,12 @@ leak-check: deps corpus
 ## The README's and the DocC articles' Swift snippets, run in a scratch folder
 ## (every build already compiles them: Plugins/CompileDocSnippets).
 ## (The program build-check built, started directly: `swift run --skip-build`
-## spends 3.6 s of SwiftPM's own work first.)
+## spends 3.6 s of SwiftPM's own work first.) Then each sample alone, as a
+## developer pastes it: its own main.swift, top-level code, only its own imports
+## (Conformance/samples_alone.py), compiled against the modules build-check made.
 snippets: deps build-check
 	.build/debug/DocSnippets Examples/Samples/gym.ics
+	$(TIMED) $(PYTHON) Conformance/samples_alone.py .
 
 ## DocC archives for the seven library modules (swift-docc-plugin); any warning fails.
 DOC_TARGETS := CalendarCore ICalendarKit CalendarViews CalendarScheduling SchedulingICalendar CalendarStore CalendarStorePostgres
