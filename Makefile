@@ -131,9 +131,9 @@ leak-check: deps corpus
 	sh Conformance/leak_check.sh .build/asan/debug/horari $(CORPUS) Tests/Fixtures/ics Examples/Samples
 
 ## The README's and the DocC articles' Swift snippets, run in a scratch folder
-## (every build already compiles them: Plugins/CompileDocSnippets).
-## (The program build-check built, started directly: `swift run --skip-build`
-## spends 3.6 s of SwiftPM's own work first.) Then each sample alone, as a
+## by the program build-check built (every build compiles them:
+## Plugins/CompileDocSnippets; started directly, as `swift run --skip-build`
+## spends 3.6 s of SwiftPM's own work first). Then each sample alone, as a
 ## developer pastes it: its own main.swift, top-level code, only its own imports
 ## (Conformance/samples_alone.py), compiled against the modules build-check made.
 snippets: deps build-check
