@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Named `Scheduler` until issue 30, a name every app that also imports
 /// Combine (whose `Scheduler` protocol is in scope) had to qualify; the old
-/// name stays, deprecated, for one release.
+/// name went with the other renamed shims before 0.5.0 (see `CHANGELOG.md`).
 ///
 /// Every change runs on the actor, one at a time, against the current book,
 /// so capacity is never exceeded and no two sessions clash however many
@@ -401,7 +401,3 @@ public struct MemberDesk: Sendable {
         try await run { book, member throws(SchedulingError) in try book.timetable(weekOf: date, firstWeekday: firstWeekday, member: member) }
     }
 }
-
-/// The front desk under its name before issue 30, which collided with Combine's `Scheduler`.
-@available(*, deprecated, renamed: "FrontDesk", message: "renamed FrontDesk: Scheduler collided with Combine's Scheduler protocol")
-public typealias Scheduler = FrontDesk

@@ -101,25 +101,6 @@ public struct RetryPolicy: Sendable, Hashable {
         self.longestWait = min(max(longestWait, .zero), .seconds(300))
     }
 
-    /// A policy whose waits are given in seconds, as before lengths were `Duration`s.
-    /// - Parameters:
-    ///   - retries: how many times a request is sent again.
-    ///   - baseDelay: the first wait's upper bound, in seconds; not finite is 0.05.
-    ///   - maxDelay: the longest one wait may be, in seconds; not finite is 2.
-    @available(*, deprecated, renamed: "init(retries:firstWait:longestWait:)", message: "lengths are Duration in Horari's API")
-    public init(retries: Int = 8, baseDelay: TimeInterval, maxDelay: TimeInterval = 2) {
-        self.init(retries: retries, firstWait: Duration(timeInterval: baseDelay.isFinite ? baseDelay : 0.05),
-                  longestWait: Duration(timeInterval: maxDelay.isFinite ? maxDelay : 2))
-    }
-
-    /// ``firstWait`` in seconds, under its name before lengths were `Duration`s.
-    @available(*, deprecated, renamed: "firstWait")
-    public var baseDelay: TimeInterval { firstWait.timeInterval }
-
-    /// ``longestWait`` in seconds, under its name before lengths were `Duration`s.
-    @available(*, deprecated, renamed: "longestWait")
-    public var maxDelay: TimeInterval { longestWait.timeInterval }
-
     /// Never asks again: the server's passing answer is the caller's.
     public static let never = RetryPolicy(retries: 0)
 
@@ -137,13 +118,6 @@ public struct RetryPolicy: Sendable, Hashable {
         let bound = min(firstWait.timeInterval * Double(1 << min(max(attempt - 1, 0), 20)), longest)
         return Duration(timeInterval: bound > 0 ? Double.random(in: bound / 2...bound) : 0)
     }
-
-    /// The wait before a retry in seconds, under its name before lengths were `Duration`s.
-    /// - Parameters:
-    ///   - attempt: which retry this is, from 1.
-    ///   - retryAfter: the server's `Retry-After` header.
-    @available(*, deprecated, renamed: "wait(attempt:retryAfter:)")
-    public func delay(attempt: Int, retryAfter: String?) -> TimeInterval { wait(attempt: attempt, retryAfter: retryAfter).timeInterval }
 
     /// A `Retry-After` value in seconds: delta-seconds, or an HTTP date from now.
     static func seconds(_ value: String) -> TimeInterval? {

@@ -98,9 +98,6 @@ public struct CalDAVClient: Sendable {
     public let credentials: CalDAVCredentials?
     /// The longest one request may take, from sending to the last byte of its answer, in seconds.
     public let requestTimeout: Duration
-    /// ``requestTimeout`` in seconds, under its name before lengths were `Duration`s.
-    @available(*, deprecated, renamed: "requestTimeout", message: "lengths are Duration in Horari's API: requestTimeout")
-    public var timeout: TimeInterval { requestTimeout.timeInterval }
     /// The largest answer read, in bytes; a larger one is ``CalendarStoreError/Code/tooLarge``.
     public let maxResponseBytes: Int
     /// How a request the server answers with a passing status (423, 429,
@@ -167,23 +164,6 @@ public struct CalDAVClient: Sendable {
         self.transport = HTTPTransport(timeout: self.requestTimeout.timeInterval, limit: self.maxResponseBytes)
     }
 
-    /// A client whose request timeout is given in seconds, as before lengths were `Duration`s.
-    ///
-    /// - Parameters:
-    ///   - collection: the calendar collection.
-    ///   - credentials: sent with every request; `nil` sends none.
-    ///   - timeout: the longest one request may take, in seconds; not a number is 30.
-    ///   - maxResponseBytes: the largest answer read, in bytes.
-    ///   - retryPolicy: how a request answered with a passing status is sent again.
-    @available(*, deprecated, renamed: "init(collection:credentials:requestTimeout:maxResponseBytes:retryPolicy:)",
-               message: "lengths are Duration in Horari's API: requestTimeout: .seconds(30)")
-    public init(collection: URL, credentials: CalDAVCredentials?, timeout: TimeInterval, maxResponseBytes: Int = 32 << 20,
-                retryPolicy: RetryPolicy = RetryPolicy()) {
-        self.init(collection: collection, credentials: credentials, requestTimeout: Duration(timeInterval: timeout.isNaN ? 30 : timeout),
-                  maxResponseBytes: maxResponseBytes, retryPolicy: retryPolicy)
-    }
-
-
     // MARK: - Answers
 
     static let xmlType = "application/xml; charset=utf-8"
@@ -235,5 +215,4 @@ public struct CalDAVClient: Sendable {
             throw CalendarStoreError(.transport, status: status, "\(what): the server answered \(status) (\(HTTPURLResponse.localizedString(forStatusCode: status)))")
         }
     }
-
 }

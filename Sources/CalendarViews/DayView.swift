@@ -51,13 +51,6 @@ public struct DayView: Hashable, Sendable, Codable {
         /// whole minutes, at least one.
         public var minimumLength: Duration
 
-        /// ``minimumLength`` in whole minutes.
-        @available(*, deprecated, renamed: "minimumLength", message: "lengths are Durations in Horari's API: `.minutes(15)`")
-        public var minimumMinutes: Int {
-            get { minimumLength.wholeMinutes }
-            set { minimumLength = .seconds(newValue * 60) }
-        }
-
         /// Creates options.
         /// - Parameters:
         ///   - timeZone: the zone to show times on; `nil` for the schedule's own.
@@ -70,19 +63,6 @@ public struct DayView: Hashable, Sendable, Codable {
             self.names = names
             self.minimumLength = minimumLength
         }
-
-        /// Creates options with the least height in whole minutes.
-        @available(*, deprecated, renamed: "init(timeZone:today:names:minimumLength:)", message: "lengths are Durations in Horari's API: `minimumLength: .minutes(15)`")
-        public init(timeZone: ZoneRules? = nil, today: LocalDate? = nil, names: CalendarNames = .english, minimumMinutes: Int) {
-            self.init(timeZone: timeZone, today: today, names: names, minimumLength: .seconds(minimumMinutes * 60))
-        }
-
-        /// Creates options with the display zone under its old name.
-        @available(*, deprecated, renamed: "init(timeZone:)", message: "the display zone is `timeZone`, as everywhere in Horari")
-        public init(zone: ZoneRules?, today: LocalDate? = nil, names: CalendarNames = .english, minimumMinutes: Int = 15) {
-            self.init(timeZone: zone, today: today, names: names, minimumLength: .seconds(minimumMinutes * 60))
-        }
-
     }
 
     /// A timed occurrence placed on the day.

@@ -17,16 +17,4 @@ extension DisplayZoneOptions {
     /// schedule's calendar zone, else UTC.
     /// - Parameter schedule: the schedule shown.
     public func timeZone(for schedule: Schedule) -> ZoneRules { timeZone ?? schedule.timeZone ?? .utc }
-
-    /// The display zone under its old name.
-    @available(*, deprecated, renamed: "timeZone")
-    public var zone: ZoneRules? {
-        get { timeZone }
-        set { timeZone = newValue }
-    }
-
-    /// The zone a view is placed in, under its old name.
-    /// - Parameter schedule: the schedule shown.
-    @available(*, deprecated, renamed: "timeZone(for:)")
-    public func zone(for schedule: Schedule) -> ZoneRules { timeZone(for: schedule) }
 }

@@ -48,13 +48,6 @@ public struct ListView: Hashable, Sendable, Codable {
             self.lookaheadDays = lookaheadDays
             self.names = names
         }
-
-        /// Creates options with the display zone under its old name.
-        @available(*, deprecated, renamed: "init(timeZone:)", message: "the display zone is `timeZone`, as everywhere in Horari")
-        public init(zone: ZoneRules?, limit: Int = 50, lookaheadDays: Int = 3653, names: CalendarNames = .english) {
-            self.init(timeZone: zone, limit: limit, lookaheadDays: lookaheadDays, names: names)
-        }
-
     }
 
     /// The place of an occurrence in the list's order, where the next (or

@@ -43,13 +43,6 @@ public struct MonthView: Hashable, Sendable, Codable {
             self.today = today
             self.selected = selected
         }
-
-        /// Creates options with the display zone under its old name.
-        @available(*, deprecated, renamed: "init(timeZone:)", message: "the display zone is `timeZone`, as everywhere in Horari")
-        public init(firstWeekday: Weekday = .monday, zone: ZoneRules?, today: LocalDate? = nil, selected: LocalDate? = nil) {
-            self.init(firstWeekday: firstWeekday, timeZone: zone, today: today, selected: selected)
-        }
-
     }
 
     /// One day cell.

@@ -43,14 +43,6 @@ public struct WeekView: Hashable, Sendable, Codable {
             self.selected = selected
             self.names = names
         }
-
-        /// Creates options with the display zone under its old name.
-        @available(*, deprecated, renamed: "init(timeZone:)", message: "the display zone is `timeZone`, as everywhere in Horari")
-        public init(firstWeekday: Weekday? = nil, zone: ZoneRules?, today: LocalDate? = nil, selected: LocalDate? = nil,
-                    names: CalendarNames = .english) {
-            self.init(firstWeekday: firstWeekday, timeZone: zone, today: today, selected: selected, names: names)
-        }
-
     }
 
     /// What a day holds that is still to do: done tasks and cancelled items

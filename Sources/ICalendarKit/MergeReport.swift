@@ -344,7 +344,3 @@ extension ICalendar {
         return .orderedSame
     }
 }
-
-/// The merge report under its name before issue 30: it reports a merge, not a sync with a server.
-@available(*, deprecated, renamed: "MergeReport")
-public typealias SyncReport = MergeReport

@@ -147,7 +147,3 @@ public actor LiveSchedule {
         for continuation in subscribers.values { continuation.yield(change) }
     }
 }
-
-/// The live schedule under its name before issue 30: "store" now means persistence only (CalendarStore).
-@available(*, deprecated, renamed: "LiveSchedule", message: "renamed LiveSchedule: a store is where a calendar is kept (CalendarStore); this holds items in memory")
-public typealias ScheduleStore = LiveSchedule
