@@ -245,21 +245,22 @@ extension ItemDuration {
 extension CalendarItem.End {
     /// An end given as an exact length after the start (`DURATION`).
     ///
-    /// - Parameter duration: the length, such as `.minutes(45)`.
+    /// - Parameter duration: the length, such as `.seconds(45 * 60)`.
     public static func lasting(_ duration: Duration) -> CalendarItem.End { .duration(ItemDuration(duration)) }
 }
 
+// Not public: the standard library's `Duration` has no minutes or hours,
+// and a library that adds them collides with an app's own (issue 43).
+// Apps write `.seconds(45 * 60)`; the package's own code and tests use these.
 extension Duration {
     /// Whole minutes, rounded down (for a scheduling length).
-    public var wholeMinutes: Int { Int(components.seconds / 60) }
-}
+    package var wholeMinutes: Int { Int(components.seconds / 60) }
 
-extension Duration {
     /// A length of whole minutes, as the scheduling book counts them.
     /// - Parameter minutes: the minutes.
-    public static func minutes(_ minutes: Int) -> Duration { .seconds(Int64(minutes) * 60) }
+    package static func minutes(_ minutes: Int) -> Duration { .seconds(Int64(minutes) * 60) }
 
     /// A length of whole hours.
     /// - Parameter hours: the hours.
-    public static func hours(_ hours: Int) -> Duration { .seconds(Int64(hours) * 3600) }
+    package static func hours(_ hours: Int) -> Duration { .seconds(Int64(hours) * 3600) }
 }

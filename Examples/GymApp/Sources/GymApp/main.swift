@@ -17,13 +17,13 @@ func day(_ d: LocalDate) -> String { "\(String(describing: d.weekday).prefix(3).
 // The timetable: each class meets weekly and takes a number of members.
 var book = SchedulingBook(timeZone: madrid)
 try book.addClass(ClassSeries(id: "yoga", title: "Yoga", weekdays: [.monday, .wednesday], time: "18:30",
-                              duration: .minutes(60), capacity: 12, location: "Sala 2", color: try .named("teal"),
+                              duration: .seconds(3600), capacity: 12, location: "Sala 2", color: try .named("teal"),
                               firstDate: "2026-09-07"))
 try book.addClass(ClassSeries(id: "pilates", title: "Reformer Pilates", weekdays: [.thursday], time: "19:00",
-                              duration: .minutes(50), capacity: 3, location: "Sala 1", color: try .named("mediumpurple"),
+                              duration: .seconds(50 * 60), capacity: 3, location: "Sala 1", color: try .named("mediumpurple"),
                               firstDate: "2026-09-03"))
 try book.addClass(ClassSeries(id: "spin", title: "Spinning", weekdays: [.friday], time: "07:00",
-                              duration: .minutes(45), capacity: 10, color: try .named("darkorange"), firstDate: "2026-09-04"))
+                              duration: .seconds(45 * 60), capacity: 10, color: try .named("darkorange"), firstDate: "2026-09-04"))
 for (id, name) in [("marta", "Marta Roig"), ("oriol", "Oriol Camps"), ("aina", "Aina Serra"), ("quim", "Quim Puig"), ("nuria", "Núria Vila")] {
     try book.addMember(Member(id: id, name: name))
 }

@@ -20,10 +20,10 @@ func task(_ uid: String, _ title: String, due: LocalDateTime, color: String) thr
 }
 
 let swimming = CalendarItem(uid: "5a7f0c1d-swim@planner", title: "Swimming", start: .zoned("2026-11-02T18:30", madrid.identifier),
-                            end: .lasting(.minutes(45)), color: try .named("teal"),
+                            end: .lasting(.seconds(45 * 60)), color: try .named("teal"),
                             recurrenceRules: [try RecurrenceRule(parsing: "FREQ=WEEKLY;BYDAY=MO,SA")])
 let lab = CalendarItem(uid: "c9d8e7f6-lab@planner", title: "Chemistry lab", start: .zoned("2026-11-25T10:00", madrid.identifier),
-                       end: .lasting(.hours(2)), color: try .named("darkorange"), location: "Lab B")
+                       end: .lasting(.seconds(2 * 3600)), color: try .named("darkorange"), location: "Lab B")
 
 // The store checks every item it takes and hands out immutable snapshots.
 let store = try LiveSchedule(items: [

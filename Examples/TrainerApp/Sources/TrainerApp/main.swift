@@ -7,7 +7,7 @@ import Foundation
 let now = Date(timeIntervalSince1970: 1_795_420_800)  // Monday 2026-11-23, 09:00 in Madrid
 func clock(_ t: LocalDateTime) -> String { String(format: "%02d:%02d", t.hour, t.minute) }
 func line(_ s: Session) -> String {
-    "\(s.start.date) \(clock(s.start))  \(s.duration.wholeMinutes) min  \(s.workoutType ?? "Training")  [\(s.id), \(s.status.rawValue)]"
+    "\(s.start.date) \(clock(s.start))  \(s.duration.components.seconds / 60) min  \(s.workoutType ?? "Training")  [\(s.id), \(s.status.rawValue)]"
 }
 
 // The book: coaches with their hours, each with their own clients.
@@ -15,31 +15,31 @@ var book = SchedulingBook(timeZone: try .named("Europe/Madrid"))
 var hours = WorkingHours()
 try hours.set(["09:00-13:00", "16:00-20:00"], on: [.monday, .tuesday, .wednesday, .thursday])
 try hours.set(["08:00-14:00"], on: [.friday])
-try book.addCoach(Coach(id: "marc", name: "Marc Soler", workingHours: hours, buffer: .minutes(10), color: try .named("teal")))
+try book.addCoach(Coach(id: "marc", name: "Marc Soler", workingHours: hours, buffer: .seconds(10 * 60), color: try .named("teal")))
 try book.addCoach(Coach(id: "laia", name: "Laia Vidal", workingHours: hours, color: try .named("slateblue")))
 try book.addClient(Client(id: "anna", coachID: "marc", name: "Anna Puig", color: try .named("orange")))
 try book.addClient(Client(id: "pau", coachID: "marc", name: "Pau Ferrer"))
 try book.addClient(Client(id: "jordi", coachID: "laia", name: "Jordi Mas"))
 
 // Last weeks' sessions, entered before the app kept the rules, then settled.
-try book.addSession(id: "a-1110", coach: "marc", client: "anna", start: "2026-11-10T18:00", duration: .minutes(60),
+try book.addSession(id: "a-1110", coach: "marc", client: "anna", start: "2026-11-10T18:00", duration: .seconds(3600),
                     notes: "Squat 5×5 at 60 kg.", color: try .named("royalblue"), workoutType: "Strength")
-try book.addSession(id: "a-1117", coach: "marc", client: "anna", start: "2026-11-17T18:00", duration: .minutes(60), workoutType: "Mobility")
+try book.addSession(id: "a-1117", coach: "marc", client: "anna", start: "2026-11-17T18:00", duration: .seconds(3600), workoutType: "Mobility")
 try book.setStatus(.completed, ofSession: "a-1110", coach: "marc", now: now)
 try book.setStatus(.noShow, ofSession: "a-1117", coach: "marc", now: now)
 
 // From now on every booking keeps the policy: within working hours, not in
 // the past, at least two hours ahead.
-book.policy = SchedulingPolicy(minimumNotice: .hours(2))
+book.policy = SchedulingPolicy(minimumNotice: .seconds(2 * 3600))
 
 // The scheduler shares the book between tasks; a desk speaks for one person.
 let scheduler = FrontDesk(book: book)
 let marc = try await scheduler.coach("marc")
 let laia = try await scheduler.coach("laia")
-let booked = try await marc.addSession(id: "a-1124", client: "anna", start: "2026-11-24T10:00", duration: .minutes(60),
+let booked = try await marc.addSession(id: "a-1124", client: "anna", start: "2026-11-24T10:00", duration: .seconds(3600),
                                        location: "Gimnàs Sants", workoutType: "Strength", now: now)
 print("Marc books Anna: \(line(booked))")
-try await laia.addSession(id: "j-1124", client: "jordi", start: "2026-11-24T10:00", duration: .minutes(45), now: now)
+try await laia.addSession(id: "j-1124", client: "jordi", start: "2026-11-24T10:00", duration: .seconds(45 * 60), now: now)
 print("Laia books Jordi at the same time: each coach keeps their own diary")
 
 // Refused requests say why, and change nothing.
@@ -48,7 +48,7 @@ let requests: [(client: String, start: LocalDateTime)] = [
 ]
 for request in requests {
     do {
-        try await marc.addSession(client: request.client, start: request.start, duration: .minutes(45), now: now)
+        try await marc.addSession(client: request.client, start: request.start, duration: .seconds(45 * 60), now: now)
     } catch .clash(let clash) {
         print("Refused \(request.start.date) \(clock(request.start)): \(clash)")
         print("  (in the way: \(clash.existing.id), \(clash.reason == .client ? "the same client" : "the coach is busy"))")
@@ -58,13 +58,13 @@ for request in requests {
 }
 
 // Free slots of 45 minutes on Tuesday, on the quarter hour, clear of the buffer.
-let slots = try await marc.freeSlots(from: "2026-11-24", through: "2026-11-24", length: .minutes(45),
-                                     alignedTo: .minutes(15), notBefore: now)
+let slots = try await marc.freeSlots(from: "2026-11-24", through: "2026-11-24", length: .seconds(45 * 60),
+                                     alignedTo: .seconds(15 * 60), notBefore: now)
 print("\nMarc's free 45-minute slots on 2026-11-24:")
 print("  " + slots.map { "\(clock($0.start))–\(clock($0.end))" }.joined(separator: "  "))
 if let slot = slots.first(where: { $0.start.hour >= 11 }) {
     let session = try await marc.addSession(in: slot, client: "pau", notes: "First session: assessment.", now: now)
-    print("Pau takes the first slot after 11:00: \(session.start.date) \(clock(session.start)), \(session.duration.wholeMinutes) min")
+    print("Pau takes the first slot after 11:00: \(session.start.date) \(clock(session.start)), \(session.duration.components.seconds / 60) min")
 }
 
 // A coach sees only their own clients: to Laia, Anna does not exist.
@@ -102,9 +102,9 @@ print(String(decoding: try encoder.encode(loaded.session("a-1124", coach: "marc"
 for coach in loaded.coaches {
     let clients = try loaded.clients(coach: coach.id)
     let sessions = try loaded.sessions(coach: coach.id)
-    print("  \(coach.name), buffer \(coach.buffer.wholeMinutes) min: clients \(clients.map(\.name).joined(separator: ", ")); sessions \(sessions.map(\.id).joined(separator: ", "))")
+    print("  \(coach.name), buffer \(coach.buffer.components.seconds / 60) min: clients \(clients.map(\.name).joined(separator: ", ")); sessions \(sessions.map(\.id).joined(separator: ", "))")
 }
 if let policy = loaded.policy {
-    print("  policy: \(policy.minimumNotice.wholeMinutes) minutes' notice, within working hours: \(policy.withinWorkingHours)")
+    print("  policy: \(policy.minimumNotice.components.seconds / 60) minutes' notice, within working hours: \(policy.withinWorkingHours)")
 }
 try FileManager.default.removeItem(at: file)
