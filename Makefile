@@ -139,6 +139,7 @@ leak-check: deps corpus
 snippets: deps build-check
 	.build/debug/DocSnippets Examples/Samples/gym.ics
 	$(TIMED) $(PYTHON) Conformance/samples_alone.py .
+	$(PYTHON) Conformance/api_rules.py .
 
 ## DocC archives for the seven library modules (swift-docc-plugin); any warning fails.
 DOC_TARGETS := CalendarCore ICalendarKit CalendarViews CalendarScheduling SchedulingICalendar CalendarStore CalendarStorePostgres
