@@ -385,11 +385,6 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
         _modify { makeUnique(); yield &storage.fields.hasMaster }
     }
 
-    /// The organizer, from the `ORGANIZER` line.
-    public var organizer: Participant? { properties.first { $0.name == "ORGANIZER" }.map(Participant.init) }
-    /// The attendees, from the `ATTENDEE` lines.
-    public var attendees: [Participant] { properties.filter { $0.name == "ATTENDEE" }.map(Participant.init) }
-
     /// The identifier, the `UID`.
     public var id: String { uid }
 

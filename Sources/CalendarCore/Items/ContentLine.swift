@@ -260,20 +260,3 @@ public struct ContentComponent: Hashable, Sendable, Codable {
         self.components = components
     }
 }
-
-/// Someone taking part in an item, read from an `ORGANIZER` or `ATTENDEE` line.
-public struct Participant: Hashable, Sendable {
-    /// The calendar address, usually `mailto:…`.
-    public var address: String
-    /// The display name (`CN`), if given.
-    public var name: String?
-    /// The participation status (`PARTSTAT`), if given.
-    public var status: String?
-
-    /// Reads a participant from a content line.
-    public init(_ line: ContentLine) {
-        address = line.value
-        name = line.parameter("CN")
-        status = line.parameter("PARTSTAT")
-    }
-}
