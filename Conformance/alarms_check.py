@@ -113,7 +113,7 @@ def peer(path, zone_name, start, end):
 
 
 def ours(horari, path, zone_name, start, end):
-    cmd = [horari, "alarms", "--calendar", path, "--from", start.strftime("%Y-%m-%d"), "--to", end.strftime("%Y-%m-%d"),
+    cmd = [horari, "alarms", "--calendar", path, "--from", start.strftime("%Y-%m-%d"), "--to", (end - dt.timedelta(days=1)).strftime("%Y-%m-%d"),
            "--time-zone", zone_name, "--format", "json"]
     p = subprocess.run(cmd, capture_output=True, timeout=300)
     if p.returncode != 0:

@@ -131,7 +131,7 @@ READS = [
     ["week", "2026-11-25"],
     ["day", "2026-11-26"],
     ["list", "--from", "2026-11-23", "--limit", "40"],
-    ["occurrences", "--from", "2026-11-23", "--to", "2026-12-21"],
+    ["occurrences", "--from", "2026-11-23", "--to", "2026-12-20"],
     ["classes", "timetable", "--week", "2026-11-26"] + NOW,
     ["classes", "timetable", "--week", "2026-12-03"] + NOW,
     ["classes", "timetable"] + NOW,

@@ -102,7 +102,7 @@ def khal_check(horari, exported, work):
     if r.returncode != 0:
         return ["khal list failed: " + r.stderr[-400:]]
     listed = set(l.strip() for l in r.stdout.splitlines() if l.strip())
-    ours = sh([horari, "occurrences", exported, "--from", FROM, "--to", TO, "--format", "jsonl"])
+    ours = sh([horari, "occurrences", exported, "--from", FROM, "--to", TO + "T00:00:00", "--format", "jsonl"])
     problems, count = [], 0
     for line in ours.stdout.splitlines():
         o = json.loads(line)
@@ -240,7 +240,7 @@ def calcurse_check(horari, exported, work):
         elif line.startswith(" ") and line.strip():
             text = line[1:]
             shown.append(text if text[:4].isdigit() and text[10:11] == " " else f"{day} {text}")
-    ours = sh([horari, "occurrences", exported, "--from", FROM, "--to", TO, "--format", "jsonl"])
+    ours = sh([horari, "occurrences", exported, "--from", FROM, "--to", TO + "T00:00:00", "--format", "jsonl"])
     want = []
     for line in ours.stdout.splitlines():
         o = json.loads(line)
@@ -284,7 +284,7 @@ class Justified(list):
 
 def horari_events(horari, exported):
     """horari's VEVENT occurrences in the window, as (uid, wall start in its own zone, summary)."""
-    r = sh([horari, "occurrences", exported, "--from", FROM, "--to", TO, "--format", "jsonl"])
+    r = sh([horari, "occurrences", exported, "--from", FROM, "--to", TO + "T00:00:00", "--format", "jsonl"])
     out = []
     for line in r.stdout.splitlines():
         o = json.loads(line)
@@ -341,7 +341,7 @@ def icalendar_check(horari, exported):
     r = sh([sys.executable, os.path.join(HERE, "peers", "expand_reference.py"), exported, FROM, TO])
     if r.returncode != 0:
         return ["icalendar cannot read the export: " + r.stderr[-300:]]
-    ours = sh([horari, "occurrences", exported, "--from", FROM, "--to", TO, "--format", "jsonl"])
+    ours = sh([horari, "occurrences", exported, "--from", FROM, "--to", TO + "T00:00:00", "--format", "jsonl"])
     theirs = sorted(r.stdout.splitlines())
     mine = sorted(ours.stdout.splitlines())
     problems = ["icalendar + recurring-ical-events: not in horari's: " + x for x in theirs if x not in mine]

@@ -5,7 +5,7 @@ For every .ics file in the test corpora of icalendar, recurring-ical-events,
 khal and python-dateutil (the source distributions, fetched from PyPI into the
 conformance virtual environment):
 
-1. occurrences: `horari occurrences FILE --from 2000-01-01 --to 2030-01-01
+1. occurrences: `horari occurrences FILE --from 2000-01-01 --to 2030-01-01T00:00:00
    --format jsonl --max-per-series 2000` must equal the reference expander
    (peers/expand_reference.py, recurring-ical-events), except for the files
    listed in corpus_differences.json with the reason, each justified in
@@ -55,7 +55,7 @@ def run(cmd, timeout=180):
 
 
 def ours(horari, path):
-    rc, out, err = run([horari, "occurrences", path, "--from", WINDOW[0], "--to", WINDOW[1],
+    rc, out, err = run([horari, "occurrences", path, "--from", WINDOW[0], "--to", WINDOW[1] + "T00:00:00",
                         "--format", "jsonl", "--max-per-series", "2000"])
     return rc, GENERATED.sub('"uid": null', out.decode("utf-8", "replace")), err
 

@@ -164,9 +164,13 @@ def main():
         for start, end in WINDOWS:
             server_busy, server_free = periods(report(url, start, end))
             day = lambda t: f"{t[0:4]}-{t[4:6]}-{t[6:8]}"
-            # The window is whole days in UTC for the CLI; narrower windows are clipped here.
-            r = subprocess.run([horari, "freebusy", "--calendar", url, "--from", day(start), "--to", day(end) if end[9:] == "000000Z" else
-                                __import__("datetime").date.fromisoformat(day(end)).__add__(__import__("datetime").timedelta(days=1)).isoformat(),
+            # The window is whole days in UTC for the CLI, its --to the last day
+            # included (a window ending at midnight ends the day before); narrower
+            # windows are clipped here.
+            last = __import__("datetime").date.fromisoformat(day(end))
+            if end[9:] == "000000Z":
+                last -= __import__("datetime").timedelta(days=1)
+            r = subprocess.run([horari, "freebusy", "--calendar", url, "--from", day(start), "--to", last.isoformat(),
                                 "--time-zone", "UTC"], capture_output=True, text=True, env=env, timeout=300)
             if r.returncode != 0:
                 failures.append(f"horari freebusy {start}..{end}: {r.stderr.strip()}")

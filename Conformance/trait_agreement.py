@@ -54,7 +54,7 @@ def run(cmd, timeout=300):
 
 
 def occurrences(horari, path):
-    rc, out, _ = run([horari, "occurrences", path, "--from", WINDOW[0], "--to", WINDOW[1],
+    rc, out, _ = run([horari, "occurrences", path, "--from", WINDOW[0], "--to", WINDOW[1] + "T00:00:00",
                       "--format", "jsonl", "--max-per-series", "2000"])
     return rc, GENERATED.sub(b'"uid": null', out)
 

@@ -19,10 +19,10 @@ struct Alarms: AsyncParsableCommand {
             before every booked class.
 
             Examples:
-              horari alarms --from 2026-11-23 --to 2026-11-30 --calendar gym.ics
-              horari alarms --from 2026-11-23 --to 2026-11-30 --member marta \\
+              horari alarms --from 2026-11-23 --to 2026-11-29 --calendar gym.ics
+              horari alarms --from 2026-11-23 --to 2026-11-29 --member marta \\
                   --default -PT1H --calendar gym.ics
-              horari alarms --from '2026-11-25 08:00' --to 2026-11-26 \\
+              horari alarms --from '2026-11-25 08:00' --to 2026-11-25 \\
                   --format json --calendar gym.ics
             """
     )
@@ -30,7 +30,7 @@ struct Alarms: AsyncParsableCommand {
     @Option(help: "The start of the window: YYYY-MM-DD or 'YYYY-MM-DD HH:MM' on the clock shown.")
     var from: String
 
-    @Option(help: "The end of the window (exclusive).")
+    @Option(help: "The last day included (YYYY-MM-DD), or the instant the window ends, excluded ('YYYY-MM-DD HH:MM').")
     var to: String
 
     @Option(help: "Only this member's booked classes.")
@@ -102,13 +102,14 @@ struct Alarms: AsyncParsableCommand {
 
     /// The window's instants: dates at midnight, times as typed, on `clock`.
     private func window(on clock: Clock) throws -> (Date, Date) {
-        func instant(_ text: String, _ option: String) throws -> Date {
-            let seconds = text.count == 10 ? clock.instant(LocalDateTime(localSeconds: Int64(try parseDate(text, option: option).dayNumber) * 86_400))
+        // A date is its midnight for --from and the end of that day for --to.
+        func instant(_ text: String, _ option: String, days: Int) throws -> Date {
+            let seconds = text.count == 10 ? clock.instant(LocalDateTime(localSeconds: Int64(try parseDate(text, option: option).dayNumber + days) * 86_400))
                 : try clock.instant(typed: text, option: option).instant
             return Date(timeIntervalSince1970: TimeInterval(seconds))
         }
-        let (start, end) = (try instant(from, "--from"), try instant(to, "--to"))
-        guard end > start else { throw ValidationError("--to ‘\(to)’ is not after --from ‘\(from)’") }
+        let (start, end) = (try instant(from, "--from", days: 0), try instant(to, "--to", days: 1))
+        guard end > start else { throw ValidationError("--to ‘\(to)’ is before --from ‘\(from)’; give the earlier date first") }
         return (start, end)
     }
 

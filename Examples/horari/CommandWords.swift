@@ -47,6 +47,9 @@ enum CommandWords {
             current = next
             index += 1
         }
+        // The command the user typed is the one named (`horari --verison`:
+        // "horari has no option", not the hidden default's name).
+        let typed = path
         if !current.configuration.subcommands.isEmpty {
             guard let byDefault = current.configuration.defaultSubcommand else { return nil }
             path.append(byDefault)
@@ -59,12 +62,12 @@ enum CommandWords {
             guard word.hasPrefix("-"), word.count > 1, !isNumber(word) else { continue }
             if word.hasPrefix("--") {
                 let name = String(word.dropFirst(2).prefix { $0 != "=" })
-                guard let takesValue = known.long[name] else { return unknownOption("--" + name, in: path, known: known) }
+                guard let takesValue = known.long[name] else { return unknownOption("--" + name, in: typed, known: known) }
                 if takesValue, !word.contains("=") { _ = words.next() }
             } else {
                 let letters = Array(word.dropFirst())
                 for (n, letter) in letters.enumerated() {
-                    guard let takesValue = known.short[letter] else { return unknownOption("-\(letter)", in: path, known: known) }
+                    guard let takesValue = known.short[letter] else { return unknownOption("-\(letter)", in: typed, known: known) }
                     if takesValue {
                         if n == letters.count - 1 { _ = words.next() }
                         break

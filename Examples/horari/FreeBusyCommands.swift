@@ -66,11 +66,11 @@ struct FreeBusy: AsyncParsableCommand {
             they are. Times are UTC, as in a VFREEBUSY.
 
             Example:
-              horari freebusy --calendar marc.ics --from 2026-11-23 --to 2026-11-30
+              horari freebusy --calendar marc.ics --from 2026-11-23 --to 2026-11-29
             """)
     @Option(help: "The calendar: a file, a folder, or a CalDAV collection's URL.") var calendar: String
     @Option(help: "The window's first date, YYYY-MM-DD (its midnight, on --time-zone).") var from: String
-    @Option(help: "The window's end date, YYYY-MM-DD, excluded.") var to: String
+    @Option(help: "The window's last date, YYYY-MM-DD, included.") var to: String
     @Option(help: "The clocks the dates and floating times are read on (default: the calendar's own).") var timeZone: String?
 
     func run() async throws {
@@ -79,8 +79,8 @@ struct FreeBusy: AsyncParsableCommand {
         let zoneName = timeZone ?? calendarZoneName(of: read.calendar)
         let clock = try Clock(named: zoneName, zones: read.calendar.zones)
         let first = try parseDate(from, option: "--from"), last = try parseDate(to, option: "--to")
-        guard first < last else { throw ValidationError("--to \(last) is not after --from \(first); the window ends on the date it names, excluded") }
-        let (start, end) = (first.start(in: clock.rules), last.start(in: clock.rules))
+        guard first <= last else { throw ValidationError("--to ‘\(to)’ is before --from ‘\(from)’; give the earlier date first") }
+        let (start, end) = (first.start(in: clock.rules), last.adding(days: 1).start(in: clock.rules))
         let periods: [FreeBusyPeriod]
         do throws(FreeBusyError) { periods = try read.calendar.busyTime(from: start, to: end, floatingZone: clock.rules) } catch {
             throw CLIError("\(place.path): \(error.message)")

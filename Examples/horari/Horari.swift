@@ -28,6 +28,9 @@ struct Horari: AsyncParsableCommand {
               horari --generate-completion-script fish \\
                   > ~/.config/fish/completions/horari.fish
 
+            Dates: a --to date is the last day included, in every command (a date and
+            time is the instant a window ends); a class's last date is --until.
+
             Exit codes: 0 success, 1 the request was refused (the message says why,
             on standard error), 2 usage error (a mistyped command or option, a
             negative length, a date that does not exist), the same in every command.
@@ -66,7 +69,7 @@ struct Horari: AsyncParsableCommand {
                 Foundation.exit(2)
             }
             if exitCode(for: error) == .validationFailure {
-                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                FileHandle.standardError.write(Data((oneVoice(fullMessage(for: error)) + "\n").utf8))
                 Foundation.exit(2)
             }
             exit(withError: error)
@@ -98,5 +101,23 @@ struct Horari: AsyncParsableCommand {
         } catch {
             exit(withError: error)
         }
+    }
+
+    /// A value the parser refused, said as the commands say theirs (issue 43,
+    /// 11): swift-argument-parser's "The value '-30' is invalid for
+    /// '--minutes <minutes>': REASON", its help line and its usage become
+    /// "--minutes ‘-30’: REASON" and where to read more. Any other message
+    /// (a missing option, with its usage) is left as the parser wrote it.
+    static func oneVoice(_ message: String) -> String {
+        let lines = message.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let first = lines.first, first.hasPrefix("Error: The value '"),
+              let valueEnd = first.range(of: "' is invalid for '"),
+              let optionEnd = first.range(of: "': ", range: valueEnd.upperBound..<first.endIndex) else { return message }
+        let value = first[first.index(first.startIndex, offsetBy: "Error: The value '".count)..<valueEnd.lowerBound]
+        let option = first[valueEnd.upperBound..<optionEnd.lowerBound].prefix { $0 != " " }
+        let reason = first[optionEnd.upperBound...]
+        let more = lines.first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("See '") }
+            .map { "\n" + $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "for more information.", with: "for its options.") } ?? ""
+        return "Error: \(option) ‘\(value)’: \(reason)\(more)"
     }
 }

@@ -80,6 +80,8 @@ struct Validate: AsyncParsableCommand {
         let file = if case .server = place.location { place.path } else { self.file ?? place.path }
         // libical always reads the file here: its findings are what validation is for
         // (a build without the LibICal trait says, as a warning, that they did not run).
+        // Checking is not starting: a missing file is named, with no advice to create one.
+        guard place.exists else { throw CLIError("\(file): no such file to check") }
         let result = try await loadExistingCalendar(place, quiet: true, libical: true)
         for d in result.diagnostics { print("\(file):\(d)") }
         // The rules the calendar asks for (`horari rules`), checked on every item.

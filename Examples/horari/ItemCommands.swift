@@ -170,6 +170,10 @@ func itemEnd(start: CalendarTime, end: String?, minutes: Int?, clock: Clock) thr
     var time = try parseTime(end, option: "--end", clock: clock)
     // An all-day end typed as the last day is made exclusive, as RFC 5545 wants.
     if start.isDate, case .date(let last) = time { time = .date(last.adding(days: 1)) }
+    // Backwards is a mistake in what was typed: a usage error (2), as a negative --minutes is.
+    if let from = clock.seconds(start), let to = clock.seconds(time), to < from {
+        throw ValidationError("--end ‘\(end)’ is before the start, \(dayText(clock.wall(from).date)) \(clock.time(from)); give an end after it")
+    }
     return .at(time)
 }
 

@@ -18,9 +18,10 @@ struct Occurrences: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print every occurrence of a calendar file's events and tasks in a window.",
         discussion: """
-            The window is [--from, --to); bounds are read as wall times in each event's \
-            own zone, as recurring-ical-events does. An occurrence is printed when it \
-            overlaps the window.
+            The window runs from --from to the end of the day --to names, as dates do \
+            in every horari command, or to the instant a date and time names (excluded); \
+            bounds are read as wall times in each event's own zone, as \
+            recurring-ical-events does. An occurrence is printed when it overlaps the window.
 
             --format jsonl prints one JSON object per occurrence with the keys uid, \
             recurrence_id, start, end, summary, component, tzid, sorted by start and end \
@@ -31,8 +32,8 @@ struct Occurrences: AsyncParsableCommand {
             and memory does not grow with the window.
 
             Examples:
-              horari occurrences team.ics --from 2026-01-01 --to 2026-02-01
-              horari occurrences team.ics --from 2000-01-01 --to 2030-01-01 \\
+              horari occurrences team.ics --from 2026-01-01 --to 2026-01-31
+              horari occurrences team.ics --from 2000-01-01 --to 2029-12-31 \\
                   --format jsonl --max-per-series 2000
             """
     )
@@ -46,7 +47,7 @@ struct Occurrences: AsyncParsableCommand {
     @Option(help: "The start of the window: YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS.")
     var from: String
 
-    @Option(help: "The end of the window (exclusive).")
+    @Option(help: "The last day included (YYYY-MM-DD), or the instant the window ends, excluded (YYYY-MM-DDTHH:MM:SS).")
     var to: String
 
     @Option(help: "At most this many occurrences per series (UID); 0 for no limit.")
@@ -65,7 +66,8 @@ struct Occurrences: AsyncParsableCommand {
 
     func run() async throws {
         let fromWall = try wallSeconds(from, "--from")
-        let toWall = try wallSeconds(to, "--to")
+        let toWall = try wallSeconds(to, "--to", dayEnd: true)
+        guard toWall > fromWall else { throw ValidationError("--to ‘\(to)’ is before --from ‘\(from)’; give the earlier date first") }
         // Without libical's second reading, which changes no occurrence
         // (Docs/ICalendar.md, "When libical runs"), and without what no
         // occurrence line shows (descriptions, alarms, kept properties):
@@ -124,10 +126,12 @@ struct Occurrences: AsyncParsableCommand {
         }
     }
 
-    private func wallSeconds(_ text: String, _ option: String) throws -> Int64 {
+    /// A bound's wall time; with `dayEnd`, a date is the end of that day (the next midnight).
+    private func wallSeconds(_ text: String, _ option: String, dayEnd: Bool = false) throws -> Int64 {
         let compact = text.replacingOccurrences(of: "-", with: "").replacingOccurrences(of: ":", with: "")
         do {
-            return try CalendarTime(icalValue: compact).wallTime.localSeconds
+            let time = try CalendarTime(icalValue: compact)
+            return time.wallTime.localSeconds + (dayEnd && time.isDate ? 86_400 : 0)
         } catch {
             throw ValidationError("\(option) ‘\(text)’ is not YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS: \(error.message)")
         }

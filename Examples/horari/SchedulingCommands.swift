@@ -648,7 +648,7 @@ struct Classes: AsyncParsableCommand {
             let current = try await book.readOrNew()
             let today = try book.today(in: current)
             let start: TimeOfDay
-            do { start = try TimeOfDay(parsing: time) } catch { throw ValidationError("--time: \(error.description)") }
+            do { start = try TimeOfDay(parsing: time) } catch { throw ValidationError("--time ‘\(time)’: \(error.description)") }
             let colour = try color.map(parseColor)
             let series = ClassSeries(
                 id: id, title: title, weekdays: try parseWeekdays(days, option: "--days"), time: start, duration: .minutes(minutes), capacity: capacity,

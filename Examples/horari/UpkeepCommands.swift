@@ -272,7 +272,7 @@ extension Classes {
             var change = ClassChange(duration: minutes.map { .minutes($0) }, capacity: capacity,
                                      location: location.map { $0.isEmpty ? nil : $0 }, instructor: instructor.map { $0.isEmpty ? nil : $0 })
             if let time {
-                do { change.time = try TimeOfDay(parsing: time) } catch { throw ValidationError("--time: \(error.description)") }
+                do { change.time = try TimeOfDay(parsing: time) } catch { throw ValidationError("--time ‘\(time)’: \(error.description)") }
             }
             if let days { change.weekdays = try parseWeekdays(days, option: "--days") }
             guard !change.isEmpty else { throw ValidationError("nothing to change: give --time, --minutes, --capacity, --location, --instructor or --days") }

@@ -27,7 +27,9 @@ public enum SchedulingError: HorariError, Hashable, Sendable {
     case unknownClass(String)
     /// An ID that is already taken by another record of the same kind.
     case duplicateID(String, kind: String)
-    /// A value the book cannot take, with the field and the reason.
+    /// A value the book cannot take, with the field and the reason. The
+    /// description is the reason, a sentence that names what it refuses; for
+    /// a property read from a file it starts with the property's name.
     case invalid(field: Field, reason: String)
     /// The session would overlap another of the same coach or client (buffer included).
     case clash(SessionClash)
@@ -145,7 +147,10 @@ public enum SchedulingError: HorariError, Hashable, Sendable {
         case .duplicateID(let id, let kind):
             ("a \(kind) with ID ‘\(id)’ already exists", "choose another ID")
         case .invalid(let field, let reason):
-            ("\(field): \(reason)", nil)
+            // A record's field is named by the reason's own words; a file's
+            // property (upper case, `X-HORARI-BUFFER`) is named before it, as
+            // the reader needs it to find the line (issue 43, 11).
+            (field.rawValue.first?.isUppercase == true ? "\(field): \(reason)" : reason, nil)
         case .clash(let clash):
             (clash.description, nil)
         case .sessionNotScheduled(let id, let status):

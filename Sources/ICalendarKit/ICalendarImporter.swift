@@ -57,6 +57,12 @@ public struct ICalendarImporter: Sendable {
     ///   - progress: called after each block (256 KiB) is read, with the bytes
     ///     read so far, on the calling thread; for a progress line.
     public func importCalendar(contentsOf url: URL, progress: ((Int) -> Void)? = nil) throws(ICalendarError) -> ImportResult {
+        // A folder opens for reading on Linux and fails only at the first
+        // read, with Foundation's "could not be completed": said here instead.
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue {
+            throw ICalendarError(.io, "\(url.path) is a folder, not an .ics file; give the path of one file")
+        }
         let handle: FileHandle
         do { handle = try FileHandle(forReadingFrom: url) } catch {
             // The system's own words (strerror), which say what to check, rather

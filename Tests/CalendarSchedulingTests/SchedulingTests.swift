@@ -43,9 +43,9 @@ struct SessionTests {
             (refusal { try book.deleteClass("pilates") }, "there is no class ‘pilates’"),
             // The coach's own client's ID is taken; another coach's (joan is Laia's) is not: IDs are each coach's own (issue 28, 9).
             (refusal { try book.addClient(Client(id: "anna", coachID: "marc", name: "Another Anna")) }, "a client with ID ‘anna’ already exists; choose another ID"),
-            (refusal { try book.addMember(Member(id: "new one", name: "Spaced")) }, "id: ‘new one’ is not a usable member ID; use letters, digits and dashes, without spaces"),
-            (refusal { try book.addCoach(Coach(id: "x", name: " ")) }, "name: the coach has no name"),
-            (refusal { try book.addCoach(Coach(id: "x", name: "X", buffer: .minutes(-5))) }, "buffer: a buffer is whole minutes from 0 to 24 hours, not -PT5M"),
+            (refusal { try book.addMember(Member(id: "new one", name: "Spaced")) }, "‘new one’ is not a usable member ID; use letters, digits and dashes, without spaces"),
+            (refusal { try book.addCoach(Coach(id: "x", name: " ")) }, "the coach has no name"),
+            (refusal { try book.addCoach(Coach(id: "x", name: "X", buffer: .minutes(-5))) }, "a buffer is whole minutes from 0 to 24 hours, not -PT5M"),
         ]
         for (error, message) in cases { #expect(error?.description == message) }
         // A book takes its zone as `ZoneRules`, so an unknown zone is the zone's own error, matched by code.
@@ -366,14 +366,14 @@ struct BookingTests {
         noPlaces.capacity = 0
         var never = base
         never.lastDate = try Gym.day("2026-11-23")
-        #expect(refusal { try book.addClass(noDay) }?.description == "weekdays: the class meets on no day; give at least one weekday")
-        #expect(refusal { try book.addClass(noPlaces) }?.description == "capacity: a class takes at least one member, not 0")
-        #expect(refusal { try book.addClass(never) }?.description == "lastDate: the last date 2026-11-23 is before the first, 2026-11-24")
+        #expect(refusal { try book.addClass(noDay) }?.description == "the class meets on no day; give at least one weekday")
+        #expect(refusal { try book.addClass(noPlaces) }?.description == "a class takes at least one member, not 0")
+        #expect(refusal { try book.addClass(never) }?.description == "the last date 2026-11-23 is before the first, 2026-11-24")
         var yoga = base
         yoga.id = "yoga"
         #expect(refusal { try book.addClass(yoga) } == .duplicateID("yoga", kind: "class"))
-        #expect(refusal { _ = try TimeOfDay(parsing: "25:00") }?.description == "time: 25:00 is not a time of day; use 00:00 to 24:00")
-        #expect(refusal { _ = try TimeRange(parsing: "13:00-09:00") }?.description == "hours: 13:00-09:00 ends before it starts; write the earlier time first")
+        #expect(refusal { _ = try TimeOfDay(parsing: "25:00") }?.description == "25:00 is not a time of day; use 00:00 to 24:00")
+        #expect(refusal { _ = try TimeRange(parsing: "13:00-09:00") }?.description == "13:00-09:00 ends before it starts; write the earlier time first")
     }
 }
 

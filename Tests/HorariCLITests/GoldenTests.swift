@@ -106,8 +106,8 @@ let goldenCases: [GoldenCase] = {
         GoldenCase("league-list-color", ["list", "--from", "2026-10-01", "--calendar", "$FIXTURES/league.ics", "--today", "2026-09-01", "--color", "always"], environment: always),
         GoldenCase("league-list-json", ["list", "--from", "2026-10-01", "--limit", "3", "--calendar", "$FIXTURES/league.ics", "--today", "2026-09-01", "--format", "json"]),
         // Reminders (issue 31, 1): a member's booked classes and a coach's sessions with a default; one too far away refused.
-        GoldenCase("alarms-member-default", ["alarms", "--member", "marta", "--from", "2026-11-23", "--to", "2026-11-30", "--default", "-PT1H", "--calendar", "$SAMPLE"]),
-        GoldenCase("alarms-coach-json", ["alarms", "--coach", "marc", "--from", "2026-11-23", "--to", "2026-11-30", "--default", "-PT30M", "--format", "json", "--calendar", "$SAMPLE"]),
+        GoldenCase("alarms-member-default", ["alarms", "--member", "marta", "--from", "2026-11-23", "--to", "2026-11-29", "--default", "-PT1H", "--calendar", "$SAMPLE"]),
+        GoldenCase("alarms-coach-json", ["alarms", "--coach", "marc", "--from", "2026-11-23", "--to", "2026-11-29", "--default", "-PT30M", "--format", "json", "--calendar", "$SAMPLE"]),
         GoldenCase("add-alarm-too-far", ["add", "Physio", "--start", "2026-11-25 12:00", "--alarm", "-P9999W"] + work, unchanged: true),
         GoldenCase("add-alarm", ["add", "Physio", "--start", "2026-11-25 12:00", "--minutes", "45", "--alarm", "-PT30M", "--id", "physio"] + work),
         GoldenCase("view-wrong-date", ["day", "2026-02-30"] + sample),
@@ -189,9 +189,9 @@ let goldenCases: [GoldenCase] = {
         // iCalendar.
         GoldenCase("expand", ["expand", "--rrule", "FREQ=WEEKLY;BYDAY=MO,WE;COUNT=4", "--dtstart", "20261102T183000", "--tzid", "Europe/Madrid"]),
         GoldenCase("expand-bad-rule", ["expand", "--rrule", "FREQ=WEEKLY;BYDAY=XX", "--dtstart", "20261102T183000"]),
-        GoldenCase("occurrences", ["occurrences", "$SAMPLE", "--from", "2026-11-23", "--to", "2026-11-30"]),
-        GoldenCase("occurrences-json", ["occurrences", "$SAMPLE", "--from", "2026-11-27", "--to", "2026-11-29", "--format", "json"]),
-        GoldenCase("occurrences-jsonl", ["occurrences", "$SAMPLE", "--from", "2026-11-27", "--to", "2026-11-29", "--format", "jsonl"]),
+        GoldenCase("occurrences", ["occurrences", "$SAMPLE", "--from", "2026-11-23", "--to", "2026-11-29"]),
+        GoldenCase("occurrences-json", ["occurrences", "$SAMPLE", "--from", "2026-11-27", "--to", "2026-11-28", "--format", "json"]),
+        GoldenCase("occurrences-jsonl", ["occurrences", "$SAMPLE", "--from", "2026-11-27", "--to", "2026-11-28", "--format", "jsonl"]),
         GoldenCase("validate", ["validate", "$SAMPLE"]),
         GoldenCase("validate-broken", ["validate", "$FIXTURES/bad.ics"]),
         GoldenCase("import", ["import", "$FIXTURES/basic.ics", "--into", "$WORK/gym.ics"]),

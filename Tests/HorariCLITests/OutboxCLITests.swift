@@ -97,11 +97,11 @@ struct OutboxCLITests {
                 let out = try runner.run(["import", "$WORK/\(file)", "--into", "$WORK/mine\(n).ics"])
                 #expect(out.status == 0, "\(file): \(out.stdout)\(out.stderr)")
             }
-            let shown = try runner.run(["occurrences", "$WORK/mine\(n).ics", "--from", "2026-11-30", "--to", "2026-12-03"])
+            let shown = try runner.run(["occurrences", "$WORK/mine\(n).ics", "--from", "2026-11-30", "--to", "2026-12-02"])
             let yoga = shown.stdout.components(separatedBy: "\n").filter { $0.contains("Yoga") }
             #expect(yoga.count == 2 && yoga.first?.contains("2026-11-30") == true && yoga.last?.contains("2026-12-02") == true, "\(files): \(shown.stdout)")
         }
-        let alarms = try runner.run(["alarms", "--member", "quim", "--from", "2026-11-30", "--to", "2026-12-01", "--default", "-PT1H", "--format", "json"] + Self.at)
+        let alarms = try runner.run(["alarms", "--member", "quim", "--from", "2026-11-30", "--to", "2026-11-30", "--default", "-PT1H", "--format", "json"] + Self.at)
         #expect(alarms.stdout.contains("\"uid\":\"yoga@gym.example\"") || alarms.stdout.contains("\"uid\" : \"yoga@gym.example\""), "\(alarms.stdout)\(alarms.stderr)")
         #expect(alarms.stdout.contains("2026-11-30T18:30:00"), "\(alarms.stdout)")
     }
