@@ -80,6 +80,16 @@ def main():
             ["classes", "closures", "--calendar", gym] + now,
             ["classes", "closures", "--all", "--calendar", gym] + now,
             ["classes", "timetable", "--week", "2026-12-24", "--calendar", gym],
+            # Every list answers --format json (issue 43, 13).
+            ["coaches", "list", "--calendar", gym],
+            ["clients", "list", "--coach", "marc", "--calendar", gym] + now,
+            ["members", "list", "--calendar", gym],
+            ["book", "--member", "marta", "--list", "--calendar", gym] + now,
+            ["book", "--member", "aina", "--list", "--calendar", gym] + now,  # with a waitlist place
+            ["classes", "hours", "--calendar", gym],
+            ["classes", "hours", "--set", "MO-FR 07:00-22:00", "--set", "SA 09:00-14:00", "--calendar", gym] + now,
+            ["classes", "policy", "--calendar", gym],
+            ["classes", "policy", "--window", "14", "--cutoff", "12", "--weekly-limit", "3", "--calendar", gym],
         ]
         run(horari, ["book", "--member", "marta", "--class", "pilates", "--date", "2026-12-24", "--calendar", gym] + now, work)
         # A session with a colour and a workout type, so that both are in the output.

@@ -142,6 +142,7 @@ extension Classes {
         @Option(name: .customLong("set"), help: "Weekdays then ranges, such as 'MO-FR 07:00-14:00 16:00-22:00'; repeat for other days. Replaces all the hours.")
         var hours: [String] = []
         @Flag(help: "Remove the opening hours: any time is taken.") var none = false
+        @Option(help: "text or json.") var format: OutputFormat = .text
         @OptionGroup var book: BookOptions
 
         func run() async throws {
@@ -155,6 +156,9 @@ extension Classes {
                     try b.setOpeningHours(new, now: try book.instant(in: b))
                     return new
                 }
+            }
+            if format == .json {
+                return try printJSON(OpeningHoursJSON(openingHours: WeeklyHoursJSON.of(opening)), command: "classes hours", timeZone: try book.clock(for: try await book.read()).display.name)
             }
             guard let opening, !opening.weekly.isEmpty else { return print("No opening hours: classes and sessions may be at any time.") }
             for day in Weekday.allCases {

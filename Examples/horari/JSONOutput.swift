@@ -91,3 +91,107 @@ struct TimetableJSON: Encodable {
     var classes: [ClassJSON]?
     var occurrences: [ClassOccurrenceJSON]?
 }
+
+/// Weekly hours as `coaches list` and `classes hours` print them: one entry
+/// per open weekday, Monday first, its ranges as `HH:MM-HH:MM`.
+struct WeeklyHoursJSON: Encodable {
+    let weekday: String
+    let ranges: [String]
+
+    static func of(_ hours: WorkingHours?) -> [WeeklyHoursJSON] {
+        Weekday.allCases.compactMap { day in
+            hours?.weekly[day].map { WeeklyHoursJSON(weekday: day.icalCode, ranges: $0.map(\.description)) }
+        }
+    }
+}
+
+/// The body of `coaches list`.
+struct CoachesJSON: Encodable {
+    struct Coach: Encodable {
+        let id: String
+        let name: String
+        let email: String?
+        let bufferMinutes: Int
+        let color: ItemColor?
+        let hours: [WeeklyHoursJSON]
+    }
+    let coaches: [Coach]
+
+    init(_ book: SchedulingBook) {
+        coaches = book.coaches.map {
+            Coach(id: $0.id, name: $0.name, email: $0.email, bufferMinutes: $0.buffer.wholeMinutes, color: $0.color, hours: WeeklyHoursJSON.of($0.workingHours))
+        }
+    }
+}
+
+/// The body of `clients list`: one coach's clients, each with the day they last trained.
+struct ClientsJSON: Encodable {
+    struct Client: Encodable {
+        let id: String
+        let name: String
+        let email: String?
+        let color: ItemColor?
+        let lastTrained: LocalDate?
+    }
+    let coach: String
+    let clients: [Client]
+}
+
+/// The body of `members list`.
+struct MembersJSON: Encodable {
+    struct Member: Encodable {
+        let id: String
+        let name: String
+        let email: String?
+    }
+    let members: [Member]
+
+    init(_ book: SchedulingBook) {
+        members = book.members.map { Member(id: $0.id, name: $0.name, email: $0.email) }
+    }
+}
+
+/// The body of `book --list`: a member's places, booked first, then waited for.
+struct BookingsJSON: Encodable {
+    struct Place: Encodable {
+        let uid: String
+        let title: String
+        let date: LocalDate
+        let start: String
+        let end: String
+        let state: String
+        let position: Int?
+    }
+    let member: String
+    let places: [Place]
+
+    init(member: String, booked: [ClassOccurrence], waiting: [(ClassOccurrence, Int)], clock: BookClock) {
+        func place(_ o: ClassOccurrence, _ position: Int?) -> Place {
+            let t = clock.instant(o.start, later: false)
+            let e = t + o.duration.components.seconds
+            return Place(uid: o.id.classID, title: o.title, date: o.id.date,
+                         start: ISOText.instant(wall: clock.display.wall(t), seconds: t), end: ISOText.instant(wall: clock.display.wall(e), seconds: e),
+                         state: position == nil ? "booked" : "waitlist", position: position)
+        }
+        self.member = member
+        places = booked.map { place($0, nil) } + waiting.map { place($0.0, $0.1) }
+    }
+}
+
+/// The body of `classes hours`: the gym's opening hours, each open weekday;
+/// an empty list is no opening hours (any time is taken).
+struct OpeningHoursJSON: Encodable {
+    let openingHours: [WeeklyHoursJSON]
+}
+
+/// The body of `classes policy`; a rule not set is left out.
+struct PolicyJSON: Encodable {
+    let bookingWindowDays: Int?
+    let cancellationCutoffHours: Int?
+    let weeklyLimit: Int?
+
+    init(_ p: ClassBookingPolicy) {
+        (bookingWindowDays, weeklyLimit) = (p.bookingWindowDays, p.weeklyLimit)
+        cancellationCutoffHours = p.cancellationCutoff.map { Int($0.components.seconds / 3600) }
+    }
+}

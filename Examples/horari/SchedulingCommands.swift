@@ -321,20 +321,26 @@ struct Clients: AsyncParsableCommand {
     struct ListClients: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list", abstract: "List one coach's clients (never another coach's), each with when they last trained.",
-            discussion: "Example:\n  horari clients list --coach marc")
+            discussion: "Examples:\n  horari clients list --coach marc\n  horari clients list --coach marc --format json")
         @Option(help: "The coach.") var coach: String
+        @Option(help: "text or json.") var format: OutputFormat = .text
         @OptionGroup var book: BookOptions
 
         func run() async throws {
             let b = try await book.read()
             let clock = try book.clock(for: b)
+            var listed: [ClientsJSON.Client] = []
             do {
                 for c in try b.clients(coach: coach) {
                     // The last completed session: a coach's "when did Anna last train?".
-                    let last = try b.lastTrained(client: c.id, coach: coach).map { "\tlast trained \(clock.display.wall(clock.instant($0.start, later: $0.isLaterOfRepeatedTime)).date)" } ?? "\tnot trained yet"
-                    print("\(c.id)\t\(c.name)\(c.email.map { "\t" + $0 } ?? "")\(last)")
+                    let last = try b.lastTrained(client: c.id, coach: coach).map { clock.display.wall(clock.instant($0.start, later: $0.isLaterOfRepeatedTime)).date }
+                    listed.append(ClientsJSON.Client(id: c.id, name: c.name, email: c.email, color: c.color, lastTrained: last))
                 }
             } catch { throw CLIError(error.description) }
+            if format == .json { return try printJSON(ClientsJSON(coach: coach, clients: listed), command: "clients list", timeZone: clock.display.name) }
+            for c in listed {
+                print(columns([c.id, c.name, c.email ?? "no e-mail", c.lastTrained.map { "last trained \($0)" } ?? "not trained yet"]))
+            }
         }
     }
 }
@@ -588,6 +594,7 @@ struct Classes: AsyncParsableCommand {
         @Option(parsing: .unconditional, help: "How many days ahead a place can be booked, or 'none'.") var window: String?
         @Option(parsing: .unconditional, help: "How many hours before the start a place can no longer be given up, or 'none'.") var cutoff: String?
         @Option(parsing: .unconditional, help: "The most places a member may hold in one week, or 'none'.") var weeklyLimit: String?
+        @Option(help: "text or json.") var format: OutputFormat = .text
         @OptionGroup var book: BookOptions
 
         func run() async throws {
@@ -621,6 +628,10 @@ struct Classes: AsyncParsableCommand {
                 }
             }
             let p = policy ?? ClassBookingPolicy()
+            if format == .json {
+                let calendar = try await loadExistingCalendar(try book.place, quiet: true).calendar
+                return try printJSON(PolicyJSON(p), command: "classes policy", timeZone: try Clock(option: book.timeZone, calendar: calendar).name)
+            }
             print("Booking window: " + (p.bookingWindowDays.map { "\($0) day\($0 == 1 ? "" : "s") ahead" } ?? "none"))
             print("Cancellation cut-off: " + (p.cancellationCutoff.map { "\($0.components.seconds / 3600) hours before the start" } ?? "none"))
             print("Weekly limit: " + (p.weeklyLimit.map { "\($0) place\($0 == 1 ? "" : "s") a week" } ?? "none"))
@@ -786,6 +797,7 @@ struct Book: AsyncParsableCommand {
     @Option(help: "The occurrence's date, YYYY-MM-DD.") var date: String?
     @Flag(help: "Join the waitlist when the class is full.") var waitlist = false
     @Flag(help: "List the member's bookings and waitlists instead.") var list = false
+    @Option(help: "With --list: text or json.") var format: OutputFormat = .text
     @OptionGroup var book: BookOptions
     @OptionGroup var outbox: OutboxOptions
 
@@ -813,12 +825,14 @@ struct Book: AsyncParsableCommand {
     private func printBookings() async throws {
         let b = try await book.read()
         let clock = try book.clock(for: b)
-        do {
-            let booked = try b.bookings(member: member), waiting = try b.waitlists(member: member)
-            if booked.isEmpty && waiting.isEmpty { print("\(member) has no bookings.") }
-            for o in booked { print("\(clock.span(o.start, minutes: o.duration.wholeMinutes))  \(o.title.shown)  booked") }
-            for (o, p) in waiting { print("\(clock.span(o.start, minutes: o.duration.wholeMinutes))  \(o.title.shown)  waitlist #\(p)") }
-        } catch { throw CLIError(error.description) }
+        let booked: [ClassOccurrence], waiting: [(ClassOccurrence, Int)]
+        do { (booked, waiting) = (try b.bookings(member: member), try b.waitlists(member: member)) } catch { throw CLIError(error.description) }
+        if format == .json {
+            return try printJSON(BookingsJSON(member: member, booked: booked, waiting: waiting, clock: clock), command: "book --list", timeZone: clock.display.name)
+        }
+        if booked.isEmpty && waiting.isEmpty { print("\(member) has no bookings.") }
+        for o in booked { print("\(clock.span(o.start, minutes: o.duration.wholeMinutes))  \(o.title.shown)  booked") }
+        for (o, p) in waiting { print("\(clock.span(o.start, minutes: o.duration.wholeMinutes))  \(o.title.shown)  waitlist #\(p)") }
     }
 }
 

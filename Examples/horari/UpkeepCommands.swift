@@ -26,6 +26,10 @@ private func hoursText(_ hours: WorkingHours) -> String {
     return days.isEmpty ? "no hours" : days.joined(separator: ", ")
 }
 
+/// A list's row: each field in the same place on every line (one tab between
+/// fields, and no field left empty, so a column never disappears).
+func columns(_ fields: [String]) -> String { fields.map { $0.isEmpty ? "–" : $0 }.joined(separator: "\t") }
+
 /// Asks on a terminal before a removal; without one, --yes is the only answer.
 private func confirmRemoval(_ question: String, yes: Bool, what: String) throws -> Bool {
     try confirmOnTerminal(question, yes: yes, refusing: "removing \(what)")
@@ -61,13 +65,15 @@ extension Coaches {
     struct ListCoaches: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list", abstract: "List the coaches: ID, name, e-mail, buffer and weekly hours.",
-            discussion: "Example:\n  horari coaches list")
+            discussion: "Examples:\n  horari coaches list\n  horari coaches list --format json")
+        @Option(help: "text or json.") var format: OutputFormat = .text
         @OptionGroup var book: BookOptions
 
         func run() async throws {
             let b = try await book.read()
+            if format == .json { return try printJSON(CoachesJSON(b), command: "coaches list", timeZone: try book.clock(for: b).display.name) }
             for c in b.coaches {
-                print([c.id, c.name, c.email ?? "", "buffer \(c.buffer.wholeMinutes) min", hoursText(c.workingHours)].joined(separator: "\t"))
+                print(columns([c.id, c.name, c.email ?? "no e-mail", "buffer \(c.buffer.wholeMinutes) min", hoursText(c.workingHours)]))
             }
         }
     }
@@ -179,11 +185,14 @@ extension Clients {
 extension Members {
     struct ListMembers: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "list", abstract: "List the members: ID, name and e-mail.", discussion: "Example:\n  horari members list")
+            commandName: "list", abstract: "List the members: ID, name and e-mail.", discussion: "Examples:\n  horari members list\n  horari members list --format json")
+        @Option(help: "text or json.") var format: OutputFormat = .text
         @OptionGroup var book: BookOptions
 
         func run() async throws {
-            for m in try await book.read().members { print(([m.id, m.name] + (m.email.map { [$0] } ?? [])).joined(separator: "\t")) }
+            let b = try await book.read()
+            if format == .json { return try printJSON(MembersJSON(b), command: "members list", timeZone: try book.clock(for: b).display.name) }
+            for m in b.members { print(columns([m.id, m.name, m.email ?? "no e-mail"])) }
         }
     }
 

@@ -294,7 +294,7 @@ extension CalendarsMeetTests {
         #expect(try run(["clients", "remove", "pau", "--coach", "marc", "--yes"]).stdout == "Removed client pau (Pau Ferrer) of coach marc, and 1 session: s-pau-1124.\n")
         // Another coach's client is as unknown as one that does not exist.
         #expect(try run(["clients", "remove", "anna", "--coach", "laia", "--yes"]).stderr.contains("coach ‘laia’ has no client ‘anna’"))
-        #expect(try run(["members", "list"]).stdout.hasPrefix("aina\tAina Soler\n"))
+        #expect(try run(["members", "list"]).stdout.hasPrefix("aina\tAina Soler\tno e-mail\n"))  // no column that disappears (issue 43, 13)
         #expect(try run(["members", "edit", "marta", "--email", "marta.r@example.com"]).stdout == "Member marta: e-mail ‘none’ → ‘marta.r@example.com’.\n")
         let removed = try run(["members", "remove", "marta", "--yes"])
         #expect(removed.stdout.contains("pilates on 2026-11-26: their place is given up; aina moves up from the waitlist"), "\(removed.stdout)")
