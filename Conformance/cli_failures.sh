@@ -372,6 +372,16 @@ grep -q "horari add" "$WORK/err" && { echo "FAIL validate a missing file: it sug
 mkdir -p "$WORK/a-folder"
 expect "import a folder (15)" 1 "a-folder is a folder, not an .ics file" "$WORK/gym.ics" -- \
   "$HORARI" import "$WORK/a-folder" --into "$WORK/gym.ics"
+expect "a locale no system knows (14)" 2 "--locale ‘klingon’ is not a locale this system knows" "$WORK/gym.ics" -- \
+  "$HORARI" month 2026-11 --locale klingon --calendar "$WORK/gym.ics"
+"$HORARI" month 2026-11 --locale C --color never --calendar "$WORK/gym.ics" > "$WORK/c-flag" 2>&1
+LANG=C LC_ALL= LC_TIME= "$HORARI" month 2026-11 --color never --calendar "$WORK/gym.ics" > "$WORK/c-env" 2>&1
+if cmp -s "$WORK/c-flag" "$WORK/c-env" && grep -q "^Su Mo Tu We Th Fr Sa" "$WORK/c-flag"; then echo "ok   --locale C and LANG=C: the same grid, Sunday first (14)"
+else echo "FAIL --locale C and LANG=C differ (14)"; diff "$WORK/c-flag" "$WORK/c-env" | head -5; failures=$((failures + 1)); fi
+holds "a bare horari speaks LANG (14)" 0 "noviembre 2026" -- \
+  env LANG=es_ES.UTF-8 LC_ALL= LC_TIME= "$HORARI" --today 2026-11-22 --color never
+holds "a short ID is a whole word (14)" 0 "Reformer Pilates  [pilates]" -- \
+  "$HORARI" day 2026-11-26 --color never --calendar "$WORK/gym.ics"
 
 # Hostile input (issue 28). check NAME CONDITION…: the condition is a command
 # run after the one under test, whose output is in $WORK/out and $WORK/err.

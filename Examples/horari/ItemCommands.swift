@@ -672,7 +672,11 @@ func resolveID(_ typed: String, in calendar: ICalendar, place: CalendarPlace) th
     case .found(let uid): return uid
     case .notFound: throw CLIError("there is no event or task with the ID ‘\(typed.shown)’ in \(place.path)")
     case .ambiguous(let uids):
-        let lines = uids.prefix(10).map { uid in "  \(ids.short(for: uid).shown)  \(calendar.item(uid: uid)?.title.shown ?? "")" }
+        let shown = uids.prefix(10).map { ids.short(for: $0).shown }
+        let width = shown.map(\.count).max() ?? 0
+        let lines = zip(uids.prefix(10), shown).map { uid, id in
+            "  \(id.padding(toLength: width, withPad: " ", startingAt: 0))  \(calendar.item(uid: uid)?.title.shown ?? "")"
+        }
         let more = uids.count > 10 ? "\n  … and \(uids.count - 10) more" : ""
         throw CLIError("the ID ‘\(typed.shown)’ is the start of \(uids.count) items; type more of one of them:\n\(lines.joined(separator: "\n"))\(more)")
     }

@@ -55,6 +55,8 @@ struct Sample: AsyncParsableCommand {
     @Option(help: "The day to show as today, YYYY-MM-DD (default: today in the gym's zone).") var today: String?
     @Option(help: "The IANA zone to show times in (default: the gym's, Europe/Madrid).") var timeZone: String?
     @Option(help: "The first day of the week: monday … sunday.") var firstWeekday = "monday"
+    @Option(help: "The locale for month and weekday names, such as ca_ES or es_ES (default: the environment's, LC_ALL, LC_TIME or LANG; en_US_POSIX in the C locale).")
+    var locale: String?
     @Option(help: "auto (colour on a terminal unless NO_COLOR is set), always or never.") var color: ColorChoice = .auto
     @Option(help: "How many coming items to list.") var upcoming = 8
     @Option(help: "Write the sample, moved to this month, to this .ics file (refused if it exists) and show nothing.") var write: String?
@@ -90,7 +92,7 @@ struct Sample: AsyncParsableCommand {
         do { book = try calendar.schedulingBook(defaultTimeZone: gymZone) } catch { throw CLIError("the embedded sample: \(error.description)") }
         let schedule = calendar.schedule(zoneNamedBy: ICalendar.bookZoneProperties)
         let painter = Painter(choice: color)
-        let names = CalendarNames(locale: Locale(identifier: "en_US_POSIX"))
+        let names = CalendarNames(locale: Locale(identifier: try ViewOptions.chosenLocale(locale) ?? "en_US_POSIX"))
         let mview = MonthView(year: day.year, month: day.month, schedule: schedule,
                               options: .init(firstWeekday: try parseWeekday(firstWeekday), timeZone: zone, today: day))
 

@@ -70,10 +70,33 @@ struct ViewOptions: ParsableArguments {
         let today = try parseDate(self.today, option: "--today", default: clock.today())
         // Every view takes its names and its first weekday from the same
         // place: the flags, else the environment's locale, else ncal's C locale.
-        let chosen = locale ?? Self.environmentLocale()
+        let chosen = try Self.chosenLocale(locale)
         let names = CalendarNames(locale: Locale(identifier: chosen ?? "en_US_POSIX"))
         let first = try firstWeekday.map(parseWeekday) ?? (chosen == nil ? .sunday : names.firstWeekday)
         return Context(clock: clock, today: today, names: names, firstWeekday: first, schedule: schedule, painter: Painter(choice: color))
+    }
+
+    /// The locale a command's names come from: `--locale`, else the
+    /// environment's; `nil` is the C locale (`--locale C` and `LANG=C` alike:
+    /// en_US_POSIX names, Sunday first). A name this system does not know is
+    /// refused when typed, and passed over in the environment, as
+    /// `setlocale` falls back to C.
+    static func chosenLocale(_ option: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> String? {
+        guard let option else { return environmentLocale(environment).flatMap { isKnown($0) ? $0 : nil } }
+        let name = String(option.prefix { $0 != "." && $0 != "@" }).replacingOccurrences(of: "-", with: "_")
+        if name == "C" || name == "POSIX" { return nil }
+        guard isKnown(name) else {
+            throw ValidationError("--locale ‘\(option.prefix(40))’ is not a locale this system knows; give one such as en_US, ca_ES, es_ES, it_IT, or C")
+        }
+        return name
+    }
+
+    /// Whether Foundation has data for a locale: a listed identifier, or one
+    /// whose language is an ISO 639 language (`es_419`, `ca_AD`).
+    private static func isKnown(_ name: String) -> Bool {
+        if Locale.availableIdentifiers.contains(name) { return true }
+        guard let language = Locale(identifier: name).language.languageCode else { return false }
+        return Locale.LanguageCode.isoLanguageCodes.contains(language)
     }
 
     /// The locale the environment names for dates, as POSIX chooses it: the

@@ -1,7 +1,14 @@
 /// IDs a person can type for a calendar's items, shortened as git shortens
 /// commit hashes: each UID's shortest prefix that no other UID starts with,
 /// but never fewer than ``minimumLength`` characters, and the UID itself
-/// when it is no longer than that.
+/// when it is no longer than that. A word or a number is never cut: a prefix
+/// that would end inside a run of letters and digits takes the whole run
+/// (`open-day-2026@gym.example` is `open-day`, not `open-d`;
+/// `pilates@gym.example` is `pilates`; `s-anna-1112` is not `s-anna-111`),
+/// except a run of hexadecimal digits with a letter among them, a generated
+/// UID's part, which is cut as git cuts a hash; and an ID does not end on a
+/// separator when the words before it are unique already (`staff-meeting`
+/// is `staff`, not `staff-`), even if that is shorter than ``minimumLength``.
 ///
 /// ```swift
 /// let ids = ShortIDs(calendar.items.map(\.uid))
@@ -37,7 +44,9 @@ public struct ShortIDs: Sendable {
             var shared = 0
             if i > 0 { shared = max(shared, Self.commonPrefix(characters, sorted[i - 1].1)) }
             if i + 1 < sorted.count { shared = max(shared, Self.commonPrefix(characters, sorted[i + 1].1)) }
-            lengths[uid] = min(characters.count, max(Self.minimumLength, shared + 1))
+            var n = Self.wholeWord(characters, min(characters.count, max(Self.minimumLength, shared + 1)))
+            while n > shared + 1, n < characters.count, !Self.isWordCharacter(characters[n - 1]) { n -= 1 }
+            lengths[uid] = n
         }
         self.sorted = sorted
         self.lengths = lengths
@@ -81,6 +90,19 @@ public struct ShortIDs: Sendable {
         case 1: return .found(matches[0])
         default: return .ambiguous(matches)
         }
+    }
+
+    /// `n`, or the end of the word the first `n` characters would cut (a
+    /// run of letters and digits, unless it is hexadecimal with a letter).
+    private static func isWordCharacter(_ x: Character) -> Bool { x.isLetter || x.isNumber }
+
+    private static func wholeWord(_ c: [Character], _ n: Int) -> Int {
+        guard n > 0, n < c.count, isWordCharacter(c[n - 1]), isWordCharacter(c[n]) else { return n }
+        var start = n - 1, end = n
+        while start > 0, isWordCharacter(c[start - 1]) { start -= 1 }
+        while end < c.count, isWordCharacter(c[end]) { end += 1 }
+        let run = c[start..<end]
+        return run.allSatisfy(\.isHexDigit) && run.contains(where: \.isLetter) ? n : end
     }
 
     private static func commonPrefix(_ a: [Character], _ b: [Character]) -> Int {
