@@ -209,12 +209,14 @@ func itemsBreaking(_ rules: ValidationRules, in calendar: ICalendar, structure: 
 
 /// The rules a calendar asks for (`ICalendar.rulesName`, default `default`).
 func calendarRules(of calendar: ICalendar) throws -> (name: String, rules: ValidationRules) {
-    let name = calendar.rulesName ?? "default"
-    guard let preset = ValidationRules.presets.first(where: { $0.name == name.lowercased() }) else {
-        let known = ValidationRules.presets.map(\.name).joined(separator: " or ")
-        throw CLIError("the calendar asks for rules ‘\(name)’ (X-HORARI-RULES), which horari does not know; use \(known) with `horari rules`")
-    }
-    return preset
+    do { return try calendar.validationRules() } catch { throw unknownRules(error) }
+}
+
+/// The library's refusal of a calendar's unknown rules, with horari's remedy.
+func unknownRules(_ error: BookImportError) -> CLIError {
+    guard case .unknownRules(let name) = error else { return CLIError(error.description) }
+    let known = ValidationRules.presets.map(\.name).joined(separator: " or ")
+    return CLIError("the calendar asks for rules ‘\(name)’ (X-HORARI-RULES), which horari does not know; use \(known) with `horari rules`")
 }
 
 /// Said on standard error when another process has held a calendar's lock for a second.

@@ -283,34 +283,25 @@ struct Import: AsyncParsableCommand {
                 whileWaiting: { sayWaiting(for: target) }, ifDamaged: damagePolicy(force: force)
             ) { calendar in
                 let isNew = calendar.calendarZone(namedBy: ICalendar.bookZoneProperties) == nil && calendar.items.isEmpty
-                // Whatever reaches a calendar meets its rules, as `add` and
-                // `edit` do: each item that breaks them is refused with its
-                // line, the rest imported; --force takes them as written.
-                let (rulesName, rules) = try calendarRules(of: calendar)
-                refused = []
-                if !force {
-                    incoming.items.removeAll { item in
-                        guard !SchedulingBook.isSchedulingItem(item) else { return false }
-                        let breaks = item.ruleBreaks(rules)
-                        guard !breaks.isEmpty else { return false }
-                        let at = line(of: item.uid).map { "\(file):\($0): " } ?? "\(file): "
-                        refused.append("\(at)refused ‘\(item.title.shown)’ (the \(rulesName) rules of \(target.name)): " + breaks.map(\.message).joined(separator: "; "))
-                        return true
-                    }
-                }
-                // A member's export brought back: each of its class
-                // occurrences merges into its class (issue 28, 4). Written
-                // as the instances her invitations name (issue 41, 2), it is
-                // taken out before messages about the book are refused.
-                occurrences = []
-                if incoming.holdsClassOccurrences, let book = try? calendar.schedulingBook(defaultTimeZone: calendarZoneName(of: calendar)) {
-                    occurrences = incoming.removeClassOccurrences(of: book)
-                }
-                try refuseMessagesAboutTheBook(incoming, into: calendar, target: target)
                 progress.show("Merging \(incoming.items.count) items into \(target.name)…")
-                // The book's records change only through the book (Docs/Storage.md).
-                let (report, recordsLeft) = calendar.importMerging(incoming, zoneNamedBy: ICalendar.bookZoneProperties)
-                left = recordsLeft
+                // The library's import policy (rules, a member's export, messages
+                // about the book, the book's records kept): --force takes items
+                // that break the rules as written.
+                let rulesName = calendar.rulesName ?? "default"
+                let done: BookImportReport
+                do {
+                    done = try calendar.importKeepingBook(incoming, takingRuleBreakers: force)
+                } catch let error as BookImportError {
+                    if case .unknownRules = error { throw unknownRules(error) }
+                    throw CLIError("\(file) \(error.problem); bookings change with `horari book` and `horari cancel`, and a person's answer is imported as it comes back (METHOD:REPLY); nothing was changed in \(target.name)")
+                }
+                refused = done.refused.map { item in
+                    let at = line(of: item.uid).map { "\(file):\($0): " } ?? "\(file): "
+                    return "\(at)refused ‘\(item.title.shown)’ (the \(rulesName) rules of \(target.name)): " + item.breaks.map(\.message).joined(separator: "; ")
+                }
+                occurrences = done.classOccurrences
+                left = done.recordsLeft
+                let report = done.merge
                 // The new calendar's clock. Not as X-WR-TIMEZONE unless it is the
                 // file's own: Google, Apple, x-wr-timezone and this library read
                 // floating times in an X-WR-TIMEZONE, so writing one the file did
@@ -366,32 +357,6 @@ struct Import: AsyncParsableCommand {
 }
 
 extension Import {
-    /// Refuses a file that speaks of the book's own classes and sessions as
-    /// a message does: an iTIP message other than an answer (the book's own
-    /// invitation or cancellation, `METHOD:REQUEST`, `CANCEL`, `ADD`), or
-    /// instances of a class with no series (what such a message holds,
-    /// its `METHOD` taken off). Merged, the one occurrence it names would
-    /// take the place of the book's — with one person on it, where the book
-    /// has the whole roster and waitlist — or the session would lose what
-    /// the book keeps of it. Nothing is changed.
-    func refuseMessagesAboutTheBook(_ incoming: ICalendar, into calendar: ICalendar, target: CalendarPlace) throws {
-        let method = incoming.method?.uppercased()
-        let isMessage = method.map { $0 != "PUBLISH" } ?? false
-        guard isMessage || incoming.items.contains(where: { !$0.hasMaster }) else { return }
-        // The book's records by their marks, not by reading the book: one
-        // record it cannot read must not let the message through.
-        var records: [String: CalendarItem] = [:]
-        for item in calendar.items where SchedulingBook.isSchedulingItem(item) { records[item.uid] = item }
-        let domain = calendar.bookUIDDomain
-        for item in incoming.items where isMessage || !item.hasMaster {
-            guard let record = records[item.uid] ?? records[SchedulingBook.recordID(fromUID: item.uid, domain: domain)] else { continue }
-            let what = "the book's \(record.recurrenceRules.isEmpty ? "session" : "class") ‘\(record.uid)’"
-            let kind = method.map { "is a METHOD:\($0) message about \(what) (what the book sends people, not a change to the book)" }
-                ?? "holds only \(item.overrides.count == 1 ? "an occurrence" : "occurrences") of \(what), as a message about one does (merged, it would take the place of the book's own, with its roster)"
-            throw CLIError("\(file) \(kind); bookings change with `horari book` and `horari cancel`, and a person's answer is imported as it comes back (METHOD:REPLY); nothing was changed in \(target.name)")
-        }
-    }
-
     /// Applies an iTIP REPLY to the book in --into; another method is refused by name.
     private func applyReply(_ calendar: ICalendar) async throws {
         let reply: SchedulingReply

@@ -153,4 +153,13 @@ struct ErrorsAsFoundationTests {
         #expect(seen(period).text == period.message && period.message.contains("ends before it starts"))
         #expect((seen(period).domain, seen(period).code) == ("Horari.FreeBusyError", 1))
     }
+
+    @Test("BookImportError (issue 43, 1): a message about the book, with its remedy and code")
+    func bookImport() {
+        let s = seen(BookImportError.messageAboutTheBook(record: "yoga", isClass: true, method: "REQUEST", instances: 1))
+        #expect(s.text.hasPrefix("the file is a METHOD:REQUEST message about the book's class ‘yoga’"))
+        #expect(s.suggestion == "bookings change through the book's own operations, and a person's answer is applied as it comes back (METHOD:REPLY)")
+        #expect((s.domain, s.code) == ("Horari.BookImportError", 2))
+        #expect((seen(BookImportError.unknownRules("x")).domain, seen(BookImportError.unknownRules("x")).code) == ("Horari.BookImportError", 1))
+    }
 }
