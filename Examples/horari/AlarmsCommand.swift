@@ -88,7 +88,8 @@ struct Alarms: AsyncParsableCommand {
         if report.instants.isEmpty { print("No alarms go off between \(from) and \(to).") }
         for a in report.instants {
             let t = Int64(a.time.timeIntervalSince1970.rounded(.down))
-            var line = "\(clock.wall(t).date) \(clock.time(t))  \(a.title.isEmpty ? "(no title)" : a.title), \(Self.when(a, clock: clock))"
+            // Dates and times written one way, as the views and confirmations write them (issue 43, 12).
+            var line = "\(dayText(clock.wall(t).date)) \(clock.time(t))  \(a.title.isEmpty ? "(no title)" : a.title), \(Self.when(a, clock: clock))"
             if let message = a.alarm.message, message != a.title { line += "  “\(message)”" }
             if a.alarm.action != "DISPLAY" { line += "  [\(a.alarm.action.lowercased())]" }
             if a.repetition > 0 { line += "  [again, \(a.repetition) of \(a.alarm.repeatCount)]" }
@@ -113,13 +114,13 @@ struct Alarms: AsyncParsableCommand {
         return (start, end)
     }
 
-    /// "starts 2026-11-25 18:30", "all day 2026-11-28", "due 2026-11-27 20:00".
+    /// "starts Wed 2026-11-25 18:30", "all day Sat 2026-11-28", "due Fri 2026-11-27 20:00".
     static func when(_ a: AlarmInstant, clock: Clock) -> String {
         let dueOnly = a.kind == .task && a.occurrenceStart == a.occurrenceEnd
         let (word, time) = a.kind == .task && (dueOnly || a.alarm.relatesToEnd) ? ("due", a.occurrenceEnd) : ("starts", a.occurrenceStart)
-        if case .date(let d) = time { return word == "due" ? "due \(d)" : "all day \(d)" }
+        if case .date(let d) = time { return word == "due" ? "due \(dayText(d))" : "all day \(dayText(d))" }
         guard let t = clock.seconds(time) else { return "\(word) \(time)" }
-        return "\(word) \(clock.wall(t).date) \(clock.time(t))"
+        return "\(word) \(dayText(clock.wall(t).date)) \(clock.time(t))"
     }
 
     /// `--default -PT1H`, `add --alarm -P1D`: a display reminder that far

@@ -109,6 +109,11 @@ struct Clock {
     /// The line a view's header carries when its zone is not the machine's.
     var header: String? { isSystem ? nil : "Times in \(name)" }
 
+    /// What a confirmation adds after a time when its zone is not the
+    /// machine's (` Europe/Madrid`, as the library writes a zoned time);
+    /// nothing when it is.
+    var zoneNote: String { isSystem ? "" : " \(name)" }
+
     func wall(_ t: Int64) -> LocalDateTime { LocalDateTime(localSeconds: rules.wall(atInstant: t)) }
 
     /// The instant of a wall reading on this clock (the first, where the clocks repeat it).

@@ -121,13 +121,16 @@ func parseColor(_ text: String) throws -> ItemColor {
     do { return try ItemColor.named(text) } catch { throw ValidationError("--color ‘\(text)’: \(error.message) or #RRGGBB") }
 }
 
-/// "event ‘Yoga’ (Fri 2026-11-27 18:00–19:00)", its times on `clock`.
+/// "event ‘Yoga’ (Fri 2026-11-27 18:00–19:00)", its times on `clock`,
+/// which is named when it is not the machine's (issue 43, 12): a date
+/// alone is the same day on every clock.
 func describe(_ item: CalendarItem, clock: Clock) -> String {
     let kind = item.kind == .task ? "task" : "event"
-    return "\(kind) ‘\(item.title.shown)’ (\(describeTime(item, clock: clock))\(item.color.map { ", \($0)" } ?? ""))"
+    return "\(kind) ‘\(item.title.shown)’ (\(describeTime(item, clock: clock, zoneNote: clock.zoneNote))\(item.color.map { ", \($0)" } ?? ""))"
 }
 
-func describeTime(_ item: CalendarItem, clock: Clock) -> String {
+/// An item's time on `clock`; `zoneNote` follows a time of day (not a date alone).
+func describeTime(_ item: CalendarItem, clock: Clock, zoneNote: String = "") -> String {
     let start = item.start
     let day = dayText(start.localDate)
     let repeats = item.recurrenceRules.isEmpty ? "" : ", repeating \(item.recurrenceRules.map(\.icalValue).joined(separator: " "))"
@@ -139,8 +142,10 @@ func describeTime(_ item: CalendarItem, clock: Clock) -> String {
             return "\(dayText(clock.wall(s).date)) \(clock.time(s))"
         }
         if case .at(let time) = item.end { due = "due \(at(time))" } else { due = "no due date" }
-        guard item.hasStart else { return due + repeats }
-        return "from \(at(start)), " + due + repeats
+        let timed = !start.isDate || { if case .at(let time) = item.end { return !time.isDate } else { return false } }()
+        let note = timed ? zoneNote : ""
+        guard item.hasStart else { return due + note + repeats }
+        return "from \(at(start)), " + due + note + repeats
     }
     if start.isDate {
         if case .at(let end) = item.end, end.localDate > start.localDate.adding(days: 1) {
@@ -150,7 +155,7 @@ func describeTime(_ item: CalendarItem, clock: Clock) -> String {
     }
     guard let from = clock.seconds(start) else { return day + repeats }
     let to = from + item.length(floatingIn: clock.rules, zones: clock.zones)
-    return (to > from ? clock.span(from: from, to: to) : "\(dayText(clock.wall(from).date)) \(clock.time(from))") + repeats
+    return (to > from ? clock.span(from: from, to: to) : "\(dayText(clock.wall(from).date)) \(clock.time(from))") + zoneNote + repeats
 }
 
 /// The end an item gets from --end or --minutes.
@@ -505,7 +510,7 @@ struct Delete: AsyncParsableCommand {
         let uid = try resolveID(id, in: calendar, place: try book.place)
         let shown = try item(uid, in: calendar)
         let instance = try occurrenceOf(shown, text, clock: seriesClock)
-        let when = "\(dayText(instance.recurrenceID.localDate))\(instance.recurrenceID.isDate ? "" : " " + clock(instance.recurrenceID.wallTime))"
+        let when = "\(dayText(instance.recurrenceID.localDate))\(instance.recurrenceID.isDate ? "" : " " + clock(instance.recurrenceID.wallTime) + seriesClock.zoneNote)"
         let what = andFollowing ? "‘\(shown.title.shown)’ from \(when) on" : "the occurrence of ‘\(shown.title.shown)’ on \(when)"
         guard try confirm("Delete \(what)? [y/N] ") else {
             print("Nothing deleted.")

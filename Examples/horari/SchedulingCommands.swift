@@ -190,6 +190,14 @@ struct BookClock {
     /// A session's time on the display clock.
     func span(_ s: Session) -> String { span(s.start, minutes: s.duration.wholeMinutes, later: s.isLaterOfRepeatedTime) }
 
+    /// A span as a confirmation says it: naming the clock when it is not
+    /// the machine's, so a time typed on the gym's clock is not read on
+    /// another (issue 43, 12). Lists and views say it once, in their header.
+    func said(_ start: LocalDateTime, minutes: Int, later: Bool = false) -> String { span(start, minutes: minutes, later: later) + display.zoneNote }
+
+    /// A session's span as a confirmation says it.
+    func said(_ s: Session) -> String { span(s) + display.zoneNote }
+
     /// A typed time (see `Clock.instant(typed:option:)`) as an instant, for
     /// the book's calls that take one: a session at the second of two equal
     /// wall times is booked as printed.
@@ -415,7 +423,7 @@ struct Sessions: AsyncParsableCommand {
                 return (try b.addSession(id: id, coach: coach, client: client, startingAt: start, duration: .minutes(minutes), location: location, notes: notes,
                                          color: color, workoutType: type, now: try book.instant(in: b)), clock)
             }
-            print("Booked session \(s.id): \(client) with \(coach), \(clock.span(s))\(s.workoutType.map { ", " + $0.shown } ?? "")\(s.location.map { " at " + $0.shown } ?? "").")
+            print("Booked session \(s.id): \(client) with \(coach), \(clock.said(s))\(s.workoutType.map { ", " + $0.shown } ?? "")\(s.location.map { " at " + $0.shown } ?? "").")
         }
     }
 
@@ -470,7 +478,7 @@ struct Sessions: AsyncParsableCommand {
                 }
                 return (s, clock)
             }
-            print("Moved session \(s.id) to \(clock.span(s)).")
+            print("Moved session \(s.id) to \(clock.said(s)).")
         }
     }
 
@@ -774,7 +782,7 @@ extension Classes {
                 return (try b.moveOccurrence(classID: id, on: date, to: start, duration: minutes.map { .minutes($0) }), clock)
             }
             let (o, clock) = try await book.changeOccurrence(classID: id, on: date, telling: outbox, move)
-            print("Moved \(o.title.shown) of \(date) to \(clock.span(o.start, minutes: o.duration.wholeMinutes)); its \(o.booked) booking(s) and \(o.waiting) waiting stay.")
+            print("Moved \(o.title.shown) of \(date) to \(clock.said(o.start, minutes: o.duration.wholeMinutes)); its \(o.booked) booking(s) and \(o.waiting) waiting stay.")
         }
     }
 }
@@ -816,9 +824,9 @@ struct Book: AsyncParsableCommand {
         }
         switch outcome {
         case .confirmed:
-            print("Booked \(member) into \(occurrence.title.shown), \(clock.span(occurrence.start, minutes: occurrence.duration.wholeMinutes)) (\(occurrence.placesLeft) of \(occurrence.capacity) places left).")
+            print("Booked \(member) into \(occurrence.title.shown), \(clock.said(occurrence.start, minutes: occurrence.duration.wholeMinutes)) (\(occurrence.placesLeft) of \(occurrence.capacity) places left).")
         case .waitlisted(let position):
-            print("\(occurrence.title.shown), \(clock.span(occurrence.start, minutes: occurrence.duration.wholeMinutes)) is full; \(member) is number \(position) on the waitlist.")
+            print("\(occurrence.title.shown), \(clock.said(occurrence.start, minutes: occurrence.duration.wholeMinutes)) is full; \(member) is number \(position) on the waitlist.")
         }
     }
 

@@ -15,7 +15,7 @@ struct BookInPlaceTests {
         let original = runner.calendarBytes
         let booked = try runner.run(["book", "--member", "quim", "--class", "yoga", "--date", "2026-11-30"] + Self.at)
         #expect(booked.status == 0, "\(booked.stderr)")
-        #expect(booked.stdout == "Booked quim into Yoga, Mon 2026-11-30 18:30–19:30 (11 of 12 places left).\n")
+        #expect(booked.stdout == "Booked quim into Yoga, Mon 2026-11-30 18:30–19:30 Europe/Madrid (11 of 12 places left).\n")
         // The whole-file save would have moved the events before the classes
         // and stamped every class and session with --now: only the new
         // instance is written, after the class's last instance (the 25th).

@@ -71,7 +71,7 @@ struct FeelTests {
         try input.fileHandleForWriting.close()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        #expect(text.contains("Delete task ‘Order new yoga mats’ (due Fri 2026-11-27 20:00, orchid)? [y/N]"), "\(text)")
+        #expect(text.contains("Delete task ‘Order new yoga mats’ (due Fri 2026-11-27 20:00 Europe/Madrid, orchid)? [y/N]"), "\(text)")
         let still = try String(contentsOfFile: calendar, encoding: .utf8).contains("UID:order-mats")
         #expect(still == !deletes, "answer \(answer.debugDescription): \(text)")
         #expect(text.contains(deletes ? "Deleted task" : "Nothing deleted."))
