@@ -18,7 +18,7 @@ public struct RefusedItem: Hashable, Sendable {
     public var breaks: [CalendarItemError]
 }
 
-/// What ``ICalendar/importKeepingBook(_:takingRuleBreakers:zoneNamedBy:)`` did.
+/// What `ICalendar.importKeepingBook(_:takingRuleBreakers:zoneNamedBy:)` did.
 public struct BookImportReport: Sendable {
     /// The merge of the items taken, by `UID`.
     public var merge: MergeReport
