@@ -110,7 +110,7 @@ struct Alarms: AsyncParsableCommand {
             return Date(timeIntervalSince1970: TimeInterval(seconds))
         }
         let (start, end) = (try instant(from, "--from", days: 0), try instant(to, "--to", days: 1))
-        guard end > start else { throw ValidationError("--to ‘\(to)’ is before --from ‘\(from)’; give the earlier date first") }
+        guard end > start else { throw backwardsWindow(from: from, to: to) }
         return (start, end)
     }
 

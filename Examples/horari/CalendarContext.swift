@@ -217,6 +217,11 @@ func calendarRules(of calendar: ICalendar) throws -> (name: String, rules: Valid
     do { return try calendar.validationRules() } catch { throw unknownRules(error) }
 }
 
+/// A window typed backwards (`--to` before `--from`): a usage error, said alike in every command.
+func backwardsWindow(from: String, to: String) -> ValidationError {
+    ValidationError("--to ‘\(to)’ is before --from ‘\(from)’; give the earlier date first")
+}
+
 /// The library's refusal of a calendar's unknown rules, with horari's remedy.
 func unknownRules(_ error: BookImportError) -> CLIError {
     guard case .unknownRules(let name) = error else { return CLIError(error.description) }

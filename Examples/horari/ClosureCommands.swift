@@ -147,19 +147,21 @@ extension Classes {
 
         func run() async throws {
             guard hours.isEmpty || !none else { throw ValidationError("give --set or --none, not both") }
-            let opening: WorkingHours?
+            // The JSON envelope's zone is read from the book read or changed here, not from a second reading.
+            let (book, format) = (book, format)
+            func zone(of b: SchedulingBook) throws -> String { format == .json ? try book.clock(for: b).display.name : "" }
+            let opening: WorkingHours?, zoneName: String
             if hours.isEmpty && !none {
-                opening = try await book.read().openingHours
+                let b = try await book.read()
+                (opening, zoneName) = (b.openingHours, try zone(of: b))
             } else {
                 let new = none ? nil : try parseHours(hours, option: "--set")
-                opening = try await book.change { b in
+                (opening, zoneName) = try await book.change { b in
                     try b.setOpeningHours(new, now: try book.instant(in: b))
-                    return new
+                    return (new, try zone(of: b))
                 }
             }
-            if format == .json {
-                return try printJSON(OpeningHoursJSON(openingHours: WeeklyHoursJSON.of(opening)), command: "classes hours", timeZone: try book.clock(for: try await book.read()).display.name)
-            }
+            if format == .json { return try printJSON(OpeningHoursJSON(openingHours: WeeklyHoursJSON.of(opening)), command: "classes hours", timeZone: zoneName) }
             guard let opening, !opening.weekly.isEmpty else { return print("No opening hours: classes and sessions may be at any time.") }
             for day in Weekday.allCases {
                 print("\(day.icalCode)  \(opening.weekly[day].map { $0.map(\.description).joined(separator: " ") } ?? "closed")")

@@ -79,7 +79,7 @@ struct FreeBusy: AsyncParsableCommand {
         let zoneName = timeZone ?? calendarZoneName(of: read.calendar)
         let clock = try Clock(named: zoneName, zones: read.calendar.zones)
         let first = try parseDate(from, option: "--from"), last = try parseDate(to, option: "--to")
-        guard first <= last else { throw ValidationError("--to ‘\(to)’ is before --from ‘\(from)’; give the earlier date first") }
+        guard first <= last else { throw backwardsWindow(from: from, to: to) }
         let (start, end) = (first.start(in: clock.rules), last.adding(days: 1).start(in: clock.rules))
         let periods: [FreeBusyPeriod]
         do throws(FreeBusyError) { periods = try read.calendar.busyTime(from: start, to: end, floatingZone: clock.rules) } catch {

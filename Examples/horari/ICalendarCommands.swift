@@ -287,7 +287,6 @@ struct Import: AsyncParsableCommand {
                 // The library's import policy (rules, a member's export, messages
                 // about the book, the book's records kept): --force takes items
                 // that break the rules as written.
-                let rulesName = calendar.rulesName ?? "default"
                 let done: BookImportReport
                 do {
                     done = try calendar.importKeepingBook(incoming, takingRuleBreakers: force)
@@ -297,7 +296,7 @@ struct Import: AsyncParsableCommand {
                 }
                 refused = done.refused.map { item in
                     let at = line(of: item.uid).map { "\(file):\($0): " } ?? "\(file): "
-                    return "\(at)refused ‘\(item.title.shown)’ (the \(rulesName) rules of \(target.name)): " + item.breaks.map(\.message).joined(separator: "; ")
+                    return "\(at)refused ‘\(item.title.shown)’ (the \(done.rulesName) rules of \(target.name)): " + item.breaks.map(\.message).joined(separator: "; ")
                 }
                 occurrences = done.classOccurrences
                 left = done.recordsLeft

@@ -680,7 +680,7 @@ func resolveID(_ typed: String, in calendar: ICalendar, place: CalendarPlace) th
         let shown = uids.prefix(10).map { ids.short(for: $0).shown }
         let width = shown.map(\.count).max() ?? 0
         let lines = zip(uids.prefix(10), shown).map { uid, id in
-            "  \(id.padding(toLength: width, withPad: " ", startingAt: 0))  \(calendar.item(uid: uid)?.title.shown ?? "")"
+            "  \(id)\(String(repeating: " ", count: width - id.count))  \(calendar.item(uid: uid)?.title.shown ?? "")"
         }
         let more = uids.count > 10 ? "\n  … and \(uids.count - 10) more" : ""
         throw CLIError("the ID ‘\(typed.shown)’ is the start of \(uids.count) items; type more of one of them:\n\(lines.joined(separator: "\n"))\(more)")

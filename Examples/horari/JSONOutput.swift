@@ -167,10 +167,8 @@ struct BookingsJSON: Encodable {
 
     init(member: String, booked: [ClassOccurrence], waiting: [(ClassOccurrence, Int)], clock: BookClock) {
         func place(_ o: ClassOccurrence, _ position: Int?) -> Place {
-            let t = clock.instant(o.start, later: false)
-            let e = t + o.duration.components.seconds
-            return Place(uid: o.id.classID, title: o.title, date: o.id.date,
-                         start: ISOText.instant(wall: clock.display.wall(t), seconds: t), end: ISOText.instant(wall: clock.display.wall(e), seconds: e),
+            let (start, end) = clock.instants(of: o)
+            return Place(uid: o.id.classID, title: o.title, date: o.id.date, start: start, end: end,
                          state: position == nil ? "booked" : "waitlist", position: position)
         }
         self.member = member

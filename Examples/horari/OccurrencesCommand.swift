@@ -67,7 +67,7 @@ struct Occurrences: AsyncParsableCommand {
     func run() async throws {
         let fromWall = try wallSeconds(from, "--from")
         let toWall = try wallSeconds(to, "--to", dayEnd: true)
-        guard toWall > fromWall else { throw ValidationError("--to ‘\(to)’ is before --from ‘\(from)’; give the earlier date first") }
+        guard toWall > fromWall else { throw backwardsWindow(from: from, to: to) }
         // Without libical's second reading, which changes no occurrence
         // (Docs/ICalendar.md, "When libical runs"), and without what no
         // occurrence line shows (descriptions, alarms, kept properties):

@@ -617,13 +617,17 @@ struct Classes: AsyncParsableCommand {
             let window = try number(self.window, "--window", 0...3660)
             let cutoff = try number(self.cutoff, "--cutoff", 0...720)
             let limit = try number(self.weeklyLimit, "--weekly-limit", 1...1000)
-            let policy: ClassBookingPolicy?
+            // The JSON envelope's zone is read from the calendar read or changed here, not from a second reading.
+            let (format, timeZone) = (format, book.timeZone)
+            func zone(of calendar: ICalendar) throws -> String { format == .json ? try Clock(option: timeZone, calendar: calendar).name : "" }
+            let policy: ClassBookingPolicy?, zoneName: String
             if window == nil, cutoff == nil, limit == nil {
                 guard try book.place.exists else { throw noCalendarYet(try book.place) }
                 let calendar = try await loadExistingCalendar(try book.place, quiet: true).calendar
                 do throws(SchedulingError) { policy = try calendar.classBookingPolicy() } catch { throw CLIError(error.description) }
+                zoneName = try zone(of: calendar)
             } else {
-                policy = try await book.updateCalendar { calendar in
+                (policy, zoneName) = try await book.updateCalendar { calendar in
                     var policy: ClassBookingPolicy
                     do throws(SchedulingError) {
                         policy = try calendar.classBookingPolicy() ?? ClassBookingPolicy()
@@ -632,14 +636,11 @@ struct Classes: AsyncParsableCommand {
                         if let limit { policy.weeklyLimit = limit }
                         try calendar.setClassBookingPolicy(policy == ClassBookingPolicy() ? nil : policy)
                     } catch { throw CLIError(error.description) }
-                    return policy
+                    return (policy, try zone(of: calendar))
                 }
             }
             let p = policy ?? ClassBookingPolicy()
-            if format == .json {
-                let calendar = try await loadExistingCalendar(try book.place, quiet: true).calendar
-                return try printJSON(PolicyJSON(p), command: "classes policy", timeZone: try Clock(option: book.timeZone, calendar: calendar).name)
-            }
+            if format == .json { return try printJSON(PolicyJSON(p), command: "classes policy", timeZone: zoneName) }
             print("Booking window: " + (p.bookingWindowDays.map { "\($0) day\($0 == 1 ? "" : "s") ahead" } ?? "none"))
             print("Cancellation cut-off: " + (p.cancellationCutoff.map { "\($0.components.seconds / 3600) hours before the start" } ?? "none"))
             print("Weekly limit: " + (p.weeklyLimit.map { "\($0) place\($0 == 1 ? "" : "s") a week" } ?? "none"))

@@ -83,8 +83,7 @@ struct ViewOptions: ParsableArguments {
     /// `setlocale` falls back to C.
     static func chosenLocale(_ option: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> String? {
         guard let option else { return environmentLocale(environment).flatMap { isKnown($0) ? $0 : nil } }
-        let name = String(option.prefix { $0 != "." && $0 != "@" }).replacingOccurrences(of: "-", with: "_")
-        if name == "C" || name == "POSIX" { return nil }
+        guard let name = posixName(option) else { return nil }
         guard isKnown(name) else {
             throw ValidationError("--locale ‘\(option.prefix(40))’ is not a locale this system knows; give one such as en_US, ca_ES, es_ES, it_IT, or C")
         }
@@ -106,10 +105,17 @@ struct ViewOptions: ParsableArguments {
     static func environmentLocale(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
         for key in ["LC_ALL", "LC_TIME", "LANG"] {
             guard let value = environment[key], !value.isEmpty else { continue }
-            let name = String(value.prefix { $0 != "." && $0 != "@" })
-            return name.isEmpty || name == "C" || name == "POSIX" ? nil : name
+            return posixName(value).flatMap { $0.isEmpty ? nil : $0 }
         }
         return nil
+    }
+
+    /// A locale as POSIX names it, without its encoding or modifier
+    /// (`ca_ES.UTF-8@euro` is `ca_ES`, `es-ES` is `es_ES`); `nil` for the C
+    /// or POSIX locale.
+    private static func posixName(_ value: String) -> String? {
+        let name = String(value.prefix { $0 != "." && $0 != "@" }).replacingOccurrences(of: "-", with: "_")
+        return name == "C" || name == "POSIX" ? nil : name
     }
 }
 

@@ -1,7 +1,6 @@
 import CalendarCore
 
-/// The display zone every view's options share: where a view places its
-/// items, and the old name it had.
+/// The display zone every view's options share: where a view places its items.
 ///
 /// `MonthView`, `WeekView`, `DayView` and `ListView` options all conform, so
 /// the zone is chosen one way everywhere: ``timeZone``, else the schedule's

@@ -27,6 +27,9 @@ public struct BookImportReport: Sendable {
     public var recordsLeft: [RecordLeft]
     /// The items refused for breaking the calendar's rules, in file order.
     public var refused: [RefusedItem]
+    /// The name of the rules the items were held to (`default` when the
+    /// calendar names none; `ICalendar.validationRules()`).
+    public var rulesName: String
     /// The dated class occurrences of a member's export, merged into their
     /// classes (who holds a place stays as the book says).
     public var classOccurrences: [ClassOccurrence.ID]
@@ -122,7 +125,7 @@ extension ICalendar {
     /// - Throws: ``BookImportError``, with nothing changed.
     public mutating func importKeepingBook(_ incoming: ICalendar, takingRuleBreakers: Bool = false,
                                            zoneNamedBy zoneProperties: [String] = ICalendar.bookZoneProperties) throws(BookImportError) -> BookImportReport {
-        let (_, rules) = try validationRules()
+        let (rulesName, rules) = try validationRules()
         var incoming = incoming
         var refused: [RefusedItem] = []
         if !takingRuleBreakers {
@@ -142,7 +145,7 @@ extension ICalendar {
         }
         try refuseMessagesAboutTheBook(incoming)
         let (merge, left) = importMerging(incoming, zoneNamedBy: zoneProperties)
-        return BookImportReport(merge: merge, recordsLeft: left, refused: refused, classOccurrences: occurrences)
+        return BookImportReport(merge: merge, recordsLeft: left, refused: refused, rulesName: rulesName, classOccurrences: occurrences)
     }
 
     /// Refuses a file that speaks of the book's own classes and sessions as

@@ -51,7 +51,7 @@ struct BookImportTests {
         var calendar = try gym()
         let done = try calendar.importKeepingBook(try file(Self.dentist + Self.drill))
         #expect(done.merge.added == ["dentist@example.com"])
-        #expect(done.refused.map(\.uid) == ["drill@example.com"])
+        #expect(done.refused.map(\.uid) == ["drill@example.com"] && done.rulesName == "default")
         #expect(done.refused.first?.breaks.map(\.code) == [.reservedColor])
         #expect(calendar.items.contains { $0.uid == "dentist@example.com" } && !calendar.items.contains { $0.uid == "drill@example.com" })
 

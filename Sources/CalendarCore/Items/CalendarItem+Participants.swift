@@ -23,7 +23,7 @@ extension CalendarItem {
     /// address).
     /// - Parameter attendee: who to add.
     public mutating func addAttendee(_ attendee: Participant) {
-        if let at = properties.firstIndex(where: { $0.name == Self.attendeeName && Participant($0).hasAddress(attendee.address) }) {
+        if let at = properties.firstIndex(where: { $0.name == Self.attendeeName && attendee.hasAddress($0.value) }) {
             properties[at] = attendee.line(named: Self.attendeeName)
         } else if let last = properties.lastIndex(where: { $0.name == Self.attendeeName }) {
             properties.insert(attendee.line(named: Self.attendeeName), at: last + 1)
@@ -37,7 +37,8 @@ extension CalendarItem {
     /// - Returns: the attendee removed, or `nil` if no attendee has the address.
     @discardableResult
     public mutating func removeAttendee(address: String) -> Participant? {
-        guard let at = properties.firstIndex(where: { $0.name == Self.attendeeName && Participant($0).hasAddress(address) }) else { return nil }
+        let wanted = Participant(address: address)
+        guard let at = properties.firstIndex(where: { $0.name == Self.attendeeName && wanted.hasAddress($0.value) }) else { return nil }
         return Participant(properties.remove(at: at))
     }
 

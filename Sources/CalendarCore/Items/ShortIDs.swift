@@ -92,10 +92,10 @@ public struct ShortIDs: Sendable {
         }
     }
 
-    /// `n`, or the end of the word the first `n` characters would cut (a
-    /// run of letters and digits, unless it is hexadecimal with a letter).
     private static func isWordCharacter(_ x: Character) -> Bool { x.isLetter || x.isNumber }
 
+    /// `n`, or the end of the word the first `n` characters would cut (a
+    /// run of letters and digits, unless it is hexadecimal with a letter).
     private static func wholeWord(_ c: [Character], _ n: Int) -> Int {
         guard n > 0, n < c.count, isWordCharacter(c[n - 1]), isWordCharacter(c[n]) else { return n }
         var start = n - 1, end = n
