@@ -136,20 +136,32 @@ def check(horari, runs, postgres, in_file=None):
 
         rng = random.Random(int(os.environ.get("OUTBOX_CRASH_SEED", str(int(time.time())))))
         killed = {"close": 0, "change": 0}
-        # Kills land across a whole change: pauses up to about twice a read of
-        # the book (a debug build on a server takes far longer than a release
-        # build on a file), and at least a quarter of a second.
+        # Kills land across a whole change. The pause is drawn up to 1.25 times
+        # the median time a change of this kind took when it ran to its end, so
+        # about four runs in five are killed somewhere inside, whatever the
+        # build and the machine's load (a debug build on a server takes far
+        # longer than a release build on a file, and CI runs lanes side by
+        # side). The first estimate is 2.5 reads of the book, at least 0.25 s.
         started = time.monotonic()
         horari_run("classes", "closures", "--all", "--calendar", calendar)
-        longest = max(0.25, 2.5 * (time.monotonic() - started))
+        first_guess = max(0.25, 2.5 * (time.monotonic() - started))
+        took = {"close": [], "change": []}
+
+        def longest(kind):
+            seen = sorted(took[kind])
+            return 1.25 * seen[len(seen) // 2] if seen else first_guess
 
         def killed_run(kind, args):
+            pause = rng.uniform(0.005, longest(kind))
+            started = time.monotonic()
             p = subprocess.Popen([horari, *args], cwd=work, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            time.sleep(rng.uniform(0.005, longest))
-            if p.poll() is None:
+            try:
+                p.wait(timeout=pause)
+                took[kind].append(time.monotonic() - started)
+            except subprocess.TimeoutExpired:
                 p.kill()
                 killed[kind] += 1
-            p.wait()
+                p.wait()
             if in_file:
                 for message in owed_in_file(os.path.join(work, calendar)):
                     seen_owed[message["id"]] = message
