@@ -111,11 +111,20 @@ struct Horari: AsyncParsableCommand {
     static func oneVoice(_ message: String) -> String {
         let lines = message.split(separator: "\n", omittingEmptySubsequences: false)
         guard let first = lines.first, first.hasPrefix("Error: The value '"),
-              let valueEnd = first.range(of: "' is invalid for '"),
-              let optionEnd = first.range(of: "': ", range: valueEnd.upperBound..<first.endIndex) else { return message }
+              let valueEnd = first.range(of: "' is invalid for '") else { return message }
+        let reason: String
+        let optionEnd: Range<String.Index>
+        if let end = first.range(of: "': ", range: valueEnd.upperBound..<first.endIndex) {
+            (optionEnd, reason) = (end, String(first[end.upperBound...]))
+        } else if let end = first.range(of: "'. Please provide one of ", range: valueEnd.upperBound..<first.endIndex) {
+            // A value outside a list of words: "give refuse or allow".
+            let words = first[end.upperBound...].trimmingCharacters(in: CharacterSet(charactersIn: ". ")).replacingOccurrences(of: "'", with: "")
+            (optionEnd, reason) = (end, "give " + words.replacingOccurrences(of: " and ", with: " or "))
+        } else {
+            return message
+        }
         let value = first[first.index(first.startIndex, offsetBy: "Error: The value '".count)..<valueEnd.lowerBound]
         let option = first[valueEnd.upperBound..<optionEnd.lowerBound].prefix { $0 != " " }
-        let reason = first[optionEnd.upperBound...]
         let more = lines.first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("See '") }
             .map { "\n" + $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "for more information.", with: "for its options.") } ?? ""
         return "Error: \(option) ‘\(value)’: \(reason)\(more)"

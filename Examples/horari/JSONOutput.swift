@@ -182,6 +182,19 @@ struct OpeningHoursJSON: Encodable {
     let openingHours: [WeeklyHoursJSON]
 }
 
+/// The body of `sessions policy`: the rules new and moved sessions keep.
+struct SessionPolicyJSON: Encodable {
+    let withinWorkingHours: Bool
+    let notInPast: Bool
+    let minimumNoticeMinutes: Int
+    let refuseSkippedTimes: Bool
+
+    init(_ p: SchedulingPolicy) {
+        (withinWorkingHours, notInPast, refuseSkippedTimes) = (p.withinWorkingHours, p.notInPast, p.refuseSkippedTimes)
+        minimumNoticeMinutes = Int(p.minimumNotice.components.seconds / 60)
+    }
+}
+
 /// The body of `classes policy`; a rule not set is left out.
 struct PolicyJSON: Encodable {
     let bookingWindowDays: Int?

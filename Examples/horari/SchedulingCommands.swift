@@ -392,7 +392,7 @@ struct Sessions: AsyncParsableCommand {
               horari sessions history --client anna
               horari sessions free --coach marc --from 2026-11-26 --to 2026-11-27
             """,
-        subcommands: [Add.self, ListSessions.self, History.self, Move.self, Cancel.self, Mark.self, Free.self])
+        subcommands: [Add.self, ListSessions.self, History.self, Move.self, Cancel.self, Mark.self, Free.self, Policy.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -419,11 +419,59 @@ struct Sessions: AsyncParsableCommand {
                 let clock = try book.clock(for: b)
                 let start = try clock.instant(typed: typed, option: "--start")
                 try elsewhere.map { try b.setBusyElsewhere($0, coach: coach) }
-                b.policy = SchedulingPolicy()
                 return (try b.addSession(id: id, coach: coach, client: client, startingAt: start, duration: .minutes(minutes), location: location, notes: notes,
                                          color: color, workoutType: type, now: try book.instant(in: b)), clock)
             }
             print("Booked session \(s.id): \(client) with \(coach), \(clock.said(s))\(s.workoutType.map { ", " + $0.shown } ?? "")\(s.location.map { " at " + $0.shown } ?? "").")
+        }
+    }
+
+    struct Policy: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show or set the rules every new or moved session keeps besides clashes.",
+            discussion: """
+                The rules are kept with the book, so every program booking into it keeps them. \
+                A new book refuses a session outside its coach's hours, one that starts in the \
+                past and one at a wall time the clocks skip, and asks no notice.
+
+                Examples:
+                  horari sessions policy
+                  horari sessions policy --notice 120
+                  horari sessions policy --past allow --outside-hours allow
+                """)
+        enum Allowance: String, ExpressibleByArgument, CaseIterable { case refuse, allow }
+        @Option(parsing: .unconditional, help: "How many minutes ahead of its start a session must be booked or moved (0 for none).",
+                transform: WholeNumber.buffer) var notice: Int?
+        @Option(help: "A session that starts before now: refuse or allow.") var past: Allowance?
+        @Option(help: "A session outside its coach's working hours: refuse or allow.") var outsideHours: Allowance?
+        @Option(help: "A session at a wall time the clocks skip: refuse, or allow (it moves forward by the gap).") var skippedTimes: Allowance?
+        @Option(help: "text or json.") var format: OutputFormat = .text
+        @OptionGroup var book: BookOptions
+
+        func run() async throws {
+            let (notice, past, outsideHours, skippedTimes) = (notice, past, outsideHours, skippedTimes)
+            let b: SchedulingBook
+            if notice == nil, past == nil, outsideHours == nil, skippedTimes == nil {
+                b = try await book.read()
+            } else {
+                b = try await book.change { b in
+                    var p = b.policy ?? SchedulingPolicy(withinWorkingHours: false, notInPast: false, refuseSkippedTimes: false)
+                    if let notice { p.minimumNotice = .seconds(notice * 60) }
+                    if let past { p.notInPast = past == .refuse }
+                    if let outsideHours { p.withinWorkingHours = outsideHours == .refuse }
+                    if let skippedTimes { p.refuseSkippedTimes = skippedTimes == .refuse }
+                    b.policy = p
+                    return b
+                }
+            }
+            let p = b.policy ?? SchedulingPolicy(withinWorkingHours: false, notInPast: false, refuseSkippedTimes: false)
+            if format == .json { return try printJSON(SessionPolicyJSON(p), command: "sessions policy", timeZone: try book.clock(for: b).display.name) }
+            func said(_ refused: Bool) -> String { refused ? "refused" : "allowed" }
+            let minutes = p.minimumNotice.components.seconds / 60
+            print("A session outside its coach's hours: \(said(p.withinWorkingHours))")
+            print("A session that starts in the past: \(said(p.notInPast))")
+            print("Notice: " + (minutes > 0 ? "\(minutes) minute\(minutes == 1 ? "" : "s") before the start" : "none"))
+            print("A wall time the clocks skip: \(p.refuseSkippedTimes ? "refused" : "moved forward by the gap")")
         }
     }
 
@@ -471,7 +519,6 @@ struct Sessions: AsyncParsableCommand {
                 let clock = try book.clock(for: b)
                 let start = try clock.instant(typed: typed, option: "--start")
                 try elsewhere.map { try b.setBusyElsewhere($0, coach: coach) }
-                b.policy = SchedulingPolicy()
                 var s = try b.moveSession(id, coach: coach, toInstant: start, duration: minutes.map { .minutes($0) }, now: try book.instant(in: b))
                 if color != nil || type != nil {
                     s = try b.styleSession(id, coach: coach, color: color ?? s.color, workoutType: type.map { $0.isEmpty ? nil : $0 } ?? s.workoutType)

@@ -55,7 +55,9 @@ extension SchedulingBook: Codable {
         try c.encode(Self.jsonSchema, forKey: .schema)
         try c.encode(timeZone.identifier, forKey: .timeZone)
         try c.encodeIfPresent(uidDomain, forKey: .uidDomain)
-        try c.encodeIfPresent(policy, forKey: .policy)
+        // Written even when there is none (`null`): a form with no key records
+        // none, and reads back with a new book's default.
+        try c.encode(policy, forKey: .policy)
         try c.encodeIfPresent(classPolicy, forKey: .classPolicy)
         try c.encodeIfPresent(openingHours, forKey: .openingHours)
         if !closures.isEmpty { try c.encode(closures, forKey: .closures) }
@@ -88,7 +90,7 @@ extension SchedulingBook: Codable {
         do { zone = try ZoneRules.named(zoneName) } catch {
             throw DecodingError.dataCorruptedError(forKey: .timeZone, in: c, debugDescription: error.message)
         }
-        self.init(timeZone: zone, policy: try c.decodeIfPresent(SchedulingPolicy.self, forKey: .policy))
+        self.init(timeZone: zone, policy: c.contains(.policy) ? try c.decodeIfPresent(SchedulingPolicy.self, forKey: .policy) : SchedulingPolicy())
         classPolicy = try c.decodeIfPresent(ClassBookingPolicy.self, forKey: .classPolicy)
         // A book written before books had a UID domain keeps its bare UIDs (SchedulingBook+UIDs.swift).
         uidDomain = try c.decodeIfPresent(String.self, forKey: .uidDomain)

@@ -31,8 +31,11 @@ public struct SchedulingBook: Sendable {
     /// The zone whose clocks the book's wall times are on.
     public let timeZone: ZoneRules
     package var zone: ZoneRules { timeZone }
-    /// The rules every new or moved session must keep besides clashes;
-    /// `nil` (the default) for none.
+    /// The rules every new or moved session must keep besides clashes: by
+    /// default `SchedulingPolicy()` (within the coach's hours, not in the
+    /// past, never at a wall time the clocks skip); `nil` for none, as a
+    /// back-office tool importing old sessions needs. Every store keeps it
+    /// with the book (in iCalendar, `X-HORARI-SESSION-POLICY`).
     public var policy: SchedulingPolicy?
     /// The rules every member's booking and giving up of a class place must
     /// keep: a booking window, a cancellation cut-off, a weekly limit;
@@ -65,8 +68,10 @@ public struct SchedulingBook: Sendable {
     /// Creates an empty book on a zone's clocks, with a fresh ``uidDomain``.
     /// - Parameters:
     ///   - timeZone: the zone, such as `try .named("Europe/Madrid")` or `.of(TimeZone.current)`.
-    ///   - policy: the rules new sessions must keep, if any.
-    public init(timeZone: ZoneRules, policy: SchedulingPolicy? = nil) {
+    ///   - policy: the rules new and moved sessions must keep; by default
+    ///     every rule of ``SchedulingPolicy/init(withinWorkingHours:notInPast:minimumNotice:refuseSkippedTimes:)``,
+    ///     `nil` for none.
+    public init(timeZone: ZoneRules, policy: SchedulingPolicy? = SchedulingPolicy()) {
         self.timeZone = timeZone
         self.policy = policy
         uidDomain = Self.newUIDDomain()

@@ -5,10 +5,12 @@ import Foundation
 /// clashes: within the coach's working hours, not in the past, with some
 /// notice, and never at a wall time the clocks skip.
 ///
-/// A book without a policy (``SchedulingBook/policy`` is `nil`) takes any
-/// time that does not clash, as a back-office tool importing old sessions
-/// needs; an app that books for people sets one. Records read from a file or
-/// from JSON are taken as they are; the policy applies to the next change.
+/// A new book has every rule on (``SchedulingBook/policy`` is
+/// `SchedulingPolicy()`), as an app that books for people needs; a book
+/// whose policy is `nil` takes any time that does not clash, as a
+/// back-office tool importing old sessions needs. The policy is kept with
+/// the book in every store. Records read from a file or from JSON are taken
+/// as they are; the policy applies to the next change.
 ///
 /// ```swift
 /// book.policy = SchedulingPolicy(minimumNotice: .hours(2))

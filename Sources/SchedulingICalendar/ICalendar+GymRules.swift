@@ -15,6 +15,11 @@ import ICalendarKit
 /// - `X-HORARI-CLOSURE;X-HORARI-FROM=20261224;X-HORARI-THROUGH=20261226:Christmas`,
 ///   one per closure, its reason as TEXT.
 ///
+/// - `X-HORARI-SESSION-POLICY;X-HORARI-NOTICE=PT2H:WITHIN-HOURS,NOT-IN-PAST,REFUSE-SKIPPED-TIMES`,
+///   the rules new and moved sessions keep (`SchedulingBook.policy`): the
+///   rules that are on, and the notice when there is one; `NONE` for no
+///   policy. A calendar that records none keeps a new book's default.
+///
 /// A closure is also written where every calendar sees it: each class's
 /// closed dates are `EXDATE`s of its series, so a member's calendar, a
 /// public timetable or another client shows no class there. Reading back,
@@ -26,6 +31,13 @@ extension ICalendar {
     package static let openingDateHoursProperty = "X-HORARI-OPENING-DATE-HOURS"
     package static let closureProperty = "X-HORARI-CLOSURE"
     static let fromParameter = "X-HORARI-FROM", throughParameter = "X-HORARI-THROUGH"
+    /// The calendar property of the rules sessions keep (`SchedulingBook.policy`), and its notice parameter.
+    package static let sessionPolicyProperty = "X-HORARI-SESSION-POLICY"
+    static let noticeParameter = "X-HORARI-NOTICE"
+    /// The rules' names in `X-HORARI-SESSION-POLICY`, in the order they are written.
+    static let sessionRules: [(name: String, rule: WritableKeyPath<SchedulingPolicy, Bool> & Sendable)] = [
+        ("WITHIN-HOURS", \.withinWorkingHours), ("NOT-IN-PAST", \.notInPast), ("REFUSE-SKIPPED-TIMES", \.refuseSkippedTimes),
+    ]
     /// The calendar property of the book's UID domain (`SchedulingBook.uidDomain`).
     package static let uidDomainProperty = "X-HORARI-UID-DOMAIN"
 
@@ -67,11 +79,48 @@ extension ICalendar {
         return closures
     }
 
+    /// The rules sessions keep that this calendar records: `.some(nil)` for
+    /// `NONE`, `nil` when it records none (the book keeps its default).
+    /// - Throws: `SchedulingError.invalid(field:reason:)` naming the property
+    ///   when a rule or the notice cannot be read.
+    public func sessionPolicy() throws(SchedulingError) -> SchedulingPolicy?? {
+        guard let line = properties.first(where: { $0.name == Self.sessionPolicyProperty }) else { return nil }
+        func refuse(_ why: String) -> SchedulingError {
+            .invalid(field: .property(Self.sessionPolicyProperty), reason: "\(why); set it again with `horari sessions policy`")
+        }
+        let names = line.value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).uppercased() }.filter { !$0.isEmpty }
+        if names == ["NONE"] { return .some(nil) }
+        var policy = SchedulingPolicy(withinWorkingHours: false, notInPast: false, refuseSkippedTimes: false)
+        for name in names {
+            guard let rule = Self.sessionRules.first(where: { $0.name == name }) else {
+                throw refuse("‘\(name.prefix(40))’ is not a rule (\(Self.sessionRules.map(\.name).joined(separator: ", ")), or NONE)")
+            }
+            policy[keyPath: rule.rule] = true
+        }
+        if let text = line.parameter(Self.noticeParameter) {
+            do throws(TimeValueError) { policy.minimumNotice = try ISOText.duration(text) } catch {
+                throw refuse("the notice ‘\(text.prefix(40))’ is not a duration such as PT2H")
+            }
+            guard policy.minimumNotice >= .zero else { throw refuse("the notice ‘\(text.prefix(40))’ is negative") }
+        }
+        return .some(policy)
+    }
+
+    /// The `X-HORARI-SESSION-POLICY` line of a policy (`NONE` for none).
+    static func sessionPolicyLine(_ policy: SchedulingPolicy?) -> ContentLine {
+        guard let policy else { return ContentLine(name: sessionPolicyProperty, value: "NONE") }
+        return ContentLine(
+            name: sessionPolicyProperty,
+            parameters: policy.minimumNotice > .zero ? [.init(name: noticeParameter, values: [ISOText.duration(policy.minimumNotice)])] : [],
+            value: sessionRules.filter { policy[keyPath: $0.rule] }.map(\.name).joined(separator: ","))
+    }
+
     /// Reads the gym's hours, closures and UID domain into a book read from
     /// this calendar. A calendar that holds a book but names no domain holds
     /// one written before books had one: it keeps its bare UIDs. One that
     /// holds no book yet keeps the new book's fresh domain.
     func readGymRules(into book: inout SchedulingBook) throws(SchedulingError) {
+        if let policy = try sessionPolicy() { book.policy = policy }
         book.openingHours = try openingHours()
         book.restoreClosures(try gymClosures())
         if let domain = bookUIDDomain {
@@ -85,8 +134,10 @@ extension ICalendar {
 
     /// Records a book's opening hours and closures in place of those recorded before.
     mutating func writeGymRules(of book: SchedulingBook) {
-        let names = [Self.openingHoursProperty, Self.openingDateHoursProperty, Self.closureProperty, Self.uidDomainProperty]
+        let names = [Self.openingHoursProperty, Self.openingDateHoursProperty, Self.closureProperty, Self.uidDomainProperty, Self.sessionPolicyProperty]
         properties.removeAll { names.contains($0.name) }
+        // A calendar that is no book yet, with the default rules, is not marked as one.
+        if !(book.holdsNoRecords && book.policy == SchedulingPolicy()) { properties.append(Self.sessionPolicyLine(book.policy)) }
         // A calendar that is no book yet is not marked as one.
         if let domain = book.uidDomain, !book.holdsNoRecords { properties.append(ContentLine(name: Self.uidDomainProperty, value: domain)) }
         if let hours = book.openingHours {

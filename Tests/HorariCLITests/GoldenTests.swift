@@ -77,6 +77,10 @@ let goldenCases: [GoldenCase] = {
         GoldenCase("classes-policy-none", ["classes", "policy", "--calendar", "$SAMPLE"]),
         GoldenCase("classes-policy-set", ["classes", "policy", "--window", "14", "--cutoff", "12", "--weekly-limit", "3"] + work),
         GoldenCase("classes-policy-bad", ["classes", "policy", "--weekly-limit", "0"] + work, unchanged: true),
+        // The rules sessions keep (issue 43, 1), kept with the book.
+        GoldenCase("sessions-policy", ["sessions", "policy", "--calendar", "$SAMPLE"]),
+        GoldenCase("sessions-policy-set", ["sessions", "policy", "--notice", "120", "--outside-hours", "allow"] + work),
+        GoldenCase("sessions-policy-bad", ["sessions", "policy", "--skipped-times", "sometimes"] + work, unchanged: true),
         // Closing the gym (issue 31, 3): Thursday 26's Pilates is full with one waiting.
         GoldenCase("classes-close", ["classes", "close", "2026-11-26", "--reason", "Boiler repair"] + work),
         GoldenCase("classes-close-json", ["classes", "close", "2026-11-25..2026-11-27", "--reason", "Boiler repair", "--format", "json"] + work),

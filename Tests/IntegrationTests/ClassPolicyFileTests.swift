@@ -4,6 +4,7 @@ import Foundation
 import ICalendarKit
 import SchedulingICalendar
 import Testing
+import _SchedulingTestSupport
 
 /// Issue 31, 4: the gym's class booking policy kept in its calendar.
 @Suite("Class booking policy in a calendar")
@@ -56,5 +57,57 @@ struct ClassPolicyFileTests {
             try typo.schedulingBook()
         }
         #expect(throws: SchedulingError.self) { try typo.schedulingCheck() }
+    }
+
+    /// Issue 43, 1: the session policy is the book's, kept in every store,
+    /// not a setting each program forces on its calls.
+    @Test("the session policy: a new book's default, kept in the calendar (NONE for none), in JSON (null for none), and a form that records none reads back as the default")
+    func sessionPolicyTravelsWithTheBook() throws {
+        let zone = try ZoneRules.named("Europe/Madrid")
+        #expect(SchedulingBook(timeZone: zone).policy == SchedulingPolicy())
+        let now = Date(timeIntervalSince1970: 1_795_000_000)  // 2026-11-18
+        var book = try Gym.book()
+        book.policy = SchedulingPolicy()
+        #expect(throws: SchedulingError.refusedByPolicy(.inThePast(start: "2026-11-17T10:00"))) {
+            try book.addSession(coach: "marc", client: "anna", start: "2026-11-17T10:00", duration: .seconds(3600), now: now)
+        }
+
+        func backAndForth(_ policy: SchedulingPolicy?) throws -> (text: String, book: SchedulingBook, json: SchedulingBook) {
+            var b = book
+            b.policy = policy
+            var calendar = ICalendar()
+            calendar.setScheduling(b)
+            let text = ICalendarExporter().export(calendar)
+            let read = try ICalendarImporter().importCalendar(from: text).calendar.schedulingBook()
+            let json = try JSONDecoder().decode(SchedulingBook.self, from: JSONEncoder().encode(b))
+            return (text.replacingOccurrences(of: "\r\n ", with: ""), read, json)  // unfolded
+        }
+        let notice = SchedulingPolicy(withinWorkingHours: false, minimumNotice: .seconds(2 * 3600))
+        let two = try backAndForth(notice)
+        #expect(two.text.contains("X-HORARI-SESSION-POLICY;X-HORARI-NOTICE=PT2H:NOT-IN-PAST,REFUSE-SKIPPED-TIMES\r\n"))
+        #expect(two.book.policy == notice && two.json.policy == notice)
+        let none = try backAndForth(nil)
+        #expect(none.text.contains("X-HORARI-SESSION-POLICY:NONE\r\n"))
+        #expect(none.book.policy == nil && none.json.policy == nil)
+        let standard = try backAndForth(SchedulingPolicy())
+        #expect(standard.text.contains("X-HORARI-SESSION-POLICY:WITHIN-HOURS,NOT-IN-PAST,REFUSE-SKIPPED-TIMES\r\n"))
+
+        // A calendar or a JSON form that records no policy (as 0.5.0 wrote them) reads back with the default.
+        let unrecorded = none.text.replacingOccurrences(of: "X-HORARI-SESSION-POLICY:NONE\r\n", with: "")
+        #expect(try ICalendarImporter().importCalendar(from: unrecorded).calendar.schedulingBook().policy == SchedulingPolicy())
+        var object = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(Gym.book())) as? [String: Any])
+        #expect(object["policy"] is NSNull)
+        object["policy"] = nil
+        #expect(try JSONDecoder().decode(SchedulingBook.self, from: JSONSerialization.data(withJSONObject: object)).policy == SchedulingPolicy())
+        // A plain calendar with the default is not marked as a book.
+        var plain = ICalendar()
+        plain.setScheduling(SchedulingBook(timeZone: zone))
+        #expect(!ICalendarExporter().export(plain).contains("X-HORARI-SESSION-POLICY"))
+
+        let typo = standard.text.replacingOccurrences(of: "NOT-IN-PAST,", with: "NOT-IN-THE-PAST,")
+        #expect(throws: SchedulingError.invalid(field: .property("X-HORARI-SESSION-POLICY"),
+                                                reason: "‘NOT-IN-THE-PAST’ is not a rule (WITHIN-HOURS, NOT-IN-PAST, REFUSE-SKIPPED-TIMES, or NONE); set it again with `horari sessions policy`")) {
+            try ICalendarImporter().importCalendar(from: typo).calendar.schedulingBook()
+        }
     }
 }

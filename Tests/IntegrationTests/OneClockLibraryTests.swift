@@ -70,7 +70,7 @@ struct OneClockLibraryTests {
 
     @Test("a session booked at the second 02:00 of the night the clocks go back stays there, through a backup too")
     func laterOfRepeatedTime() throws {
-        var book = SchedulingBook(timeZone: try .named("Europe/Madrid"))
+        var book = SchedulingBook(timeZone: try .named("Europe/Madrid"), policy: nil)
         var hours = WorkingHours()
         try hours.set([try TimeRange(parsing: "01:00-04:00")], on: [.sunday])
         try book.addCoach(Coach(id: "nit", name: "Night", workingHours: hours))

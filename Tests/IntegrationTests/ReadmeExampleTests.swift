@@ -57,16 +57,16 @@ struct ReadmeExampleTests {
         var book = SchedulingBook(timeZone: try .named("Europe/Madrid"))
         try book.addCoach(Coach(id: "marc", name: "Marc Soler", buffer: .minutes(10)))
         try book.addClient(Client(id: "anna", coachID: "marc", name: "Anna Puig"))
+        let monday = try LocalDate(year: 2026, month: 11, day: 23)
+        let now = Date(timeIntervalSince1970: 1_795_000_000)  // 2026-11-18; passed in, never read
         try book.addSession(id: "s1", coach: "marc", client: "anna",
-                            start: try LocalDateTime(year: 2026, month: 11, day: 26, hour: 18), duration: .minutes(60))
+                            start: try LocalDateTime(year: 2026, month: 11, day: 26, hour: 18), duration: .minutes(60), now: now)
 
         try book.addClass(ClassSeries(id: "yoga", title: "Yoga", weekdays: [.monday, .wednesday],
                                       time: try TimeOfDay(hour: 18, minute: 30), duration: .minutes(60), capacity: 1,
                                       firstDate: try LocalDate(year: 2026, month: 9, day: 7)))
         try book.addMember(Member(id: "marta", name: "Marta Roig"))
         try book.addMember(Member(id: "oriol", name: "Oriol Camps"))
-        let monday = try LocalDate(year: 2026, month: 11, day: 23)
-        let now = Date(timeIntervalSince1970: 1_795_000_000)  // 2026-11-18; passed in, never read
         try book.book(member: "marta", classID: "yoga", on: monday, now: now)
         do {
             try book.book(member: "oriol", classID: "yoga", on: monday, now: now)

@@ -5,7 +5,7 @@ import Foundation
 // A book as records and back: the book's JSON form (schema 1, the
 // CalendarScheduling article "Saving a book") cut at its lists — each
 // coach, client, session, member, class and roster one record, the rest
-// (zone, policies, hours, closures, class sequences) the `gym` record —
+// (zone, both policies, hours, closures, class sequences) the `gym` record —
 // each written as JSON with sorted keys, so a record the change did not
 // touch has the same bytes and is not written again.
 
@@ -26,9 +26,6 @@ enum BookRecords {
         guard var whole = try JSONSerialization.jsonObject(with: encoder.encode(book)) as? [String: Any] else {
             throw CalendarStoreError(.io, "the book's JSON form is not an object")
         }
-        // The session policy is the app's setting for its calls, not a record:
-        // a calendar does not keep it, and neither does a store.
-        whole["policy"] = nil
         var records: [RecordKey: Data] = [:]
         for list in lists {
             for case let element as [String: Any] in whole.removeValue(forKey: list.field) as? [Any] ?? [] {

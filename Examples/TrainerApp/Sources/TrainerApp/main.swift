@@ -10,8 +10,9 @@ func line(_ s: Session) -> String {
     "\(s.start.date) \(clock(s.start))  \(s.duration.components.seconds / 60) min  \(s.workoutType ?? "Training")  [\(s.id), \(s.status.rawValue)]"
 }
 
-// The book: coaches with their hours, each with their own clients.
-var book = SchedulingBook(timeZone: try .named("Europe/Madrid"))
+// The book: coaches with their hours, each with their own clients; no policy
+// yet, while the back office enters the sessions held before the app.
+var book = SchedulingBook(timeZone: try .named("Europe/Madrid"), policy: nil)
 var hours = WorkingHours()
 try hours.set(["09:00-13:00", "16:00-20:00"], on: [.monday, .tuesday, .wednesday, .thursday])
 try hours.set(["08:00-14:00"], on: [.friday])
