@@ -98,9 +98,9 @@ expect "--gym with no address" 2 "has no e-mail address a message can go to" "$W
 expect "--busy, a calendar that is not there" 1 "--busy $WORK/marc-own.ics: there is no such calendar" "$WORK/gym.ics" -- \
   "$HORARI" sessions add --coach marc --client anna --start '2026-11-27 10:00' --busy "$WORK/marc-own.ics" --calendar "$WORK/gym.ics" --now '2026-11-22 10:00'
 
-expect "--email that is no address" 2 "is not an e-mail address a message can go to" "$WORK/gym.ics" -- \
+expect "--email that is no address" 2 "--email: the member's e-mail address ‘not-an-address’ is not one address a message can go to; write it as name@example.com" "$WORK/gym.ics" -- \
   "$HORARI" members add eve --name Eve --email not-an-address --calendar "$WORK/gym.ics"
-expect "--email with a second address" 2 "is not an e-mail address a message can go to" "$WORK/gym.ics" -- \
+expect "--email with a second address" 2 "is not one address a message can go to; write it as name@example.com (the name goes in --name)" "$WORK/gym.ics" -- \
   "$HORARI" members edit marta --email 'marta@example.com>, eve@example.org' --calendar "$WORK/gym.ics"
 expect "a closure of days gone by" 1 "2026-11-16 has passed (today is 2026-11-22 on the gym's clocks)" "$WORK/gym.ics" -- \
   "$HORARI" classes close 2026-11-16..2026-11-23 --reason Oops --calendar "$WORK/gym.ics" --now '2026-11-22 10:00'

@@ -154,17 +154,11 @@ extension BookOptions {
     }
 }
 
-/// Refuses a typed `--email` that is not one address a message can go to
-/// (`name@example.com`): taken as given, it was kept, and every message
-/// to the person was then “not told (no e-mail address on record)”.
-/// '' (for none, as `edit` takes it) passes.
-func checkTypedEmail(_ email: String?) throws {
-    guard let email, !email.isEmpty else { return }
-    let box: IMIPMessage.Mailbox
-    do { box = try IMIPMessage.Mailbox(parsing: email) } catch {
-        throw ValidationError("--email ‘\(email.prefix(60))’ is not an e-mail address a message can go to; write it as name@example.com")
-    }
-    guard box.name == nil, box.email == email.trimmingCharacters(in: .whitespaces) else {
-        throw ValidationError("--email ‘\(email.prefix(60))’ is not one bare address; write it as name@example.com (the name goes in --name)")
+/// Refuses a typed `--email` the book would refuse (the library's
+/// `SchedulingBook.checkEmail(_:of:)`) as a usage error, before the
+/// calendar is read; '' (for none, as `edit` takes it) passes.
+func checkTypedEmail(_ email: String?, of kind: String) throws {
+    do throws(SchedulingError) { try SchedulingBook.checkEmail(email, of: kind) } catch {
+        throw ValidationError("--email: " + error.description.replacingOccurrences(of: "the record's name", with: "--name"))
     }
 }

@@ -286,7 +286,7 @@ struct Coaches: AsyncParsableCommand {
         @Argument(help: "The coach's ID.") var id: String
         @Option(help: "The coach's name.") var name: String
         @Option(help: "The coach's e-mail address.") var email: String?
-        func validate() throws { try checkTypedEmail(email) }
+        func validate() throws { try checkTypedEmail(email, of: "coach") }
         @Option(help: "Working hours: weekdays then ranges, such as 'MO-FR 09:00-13:00 16:00-20:00'; repeat for other days.") var hours: [String] = []
         @Option(parsing: .unconditional, help: "Minutes kept free between two sessions.", transform: WholeNumber.buffer) var buffer = 0
         @Option(help: "The colour of the coach's sessions (unless the client or session has one): a CSS name or #RRGGBB, not red.") var color: String?
@@ -315,7 +315,7 @@ struct Clients: AsyncParsableCommand {
         @Option(help: "The coach the client trains with.") var coach: String
         @Option(help: "The client's name.") var name: String
         @Option(help: "The client's e-mail address.") var email: String?
-        func validate() throws { try checkTypedEmail(email) }
+        func validate() throws { try checkTypedEmail(email, of: "client") }
         @Option(help: "The colour of the client's sessions (unless a session has its own): a CSS name or #RRGGBB, not red.") var color: String?
         @OptionGroup var book: BookOptions
 
@@ -366,7 +366,7 @@ struct Members: AsyncParsableCommand {
         @Argument(help: "The member's ID.") var id: String
         @Option(help: "The member's name.") var name: String
         @Option(help: "The member's e-mail address.") var email: String?
-        func validate() throws { try checkTypedEmail(email) }
+        func validate() throws { try checkTypedEmail(email, of: "member") }
         @OptionGroup var book: BookOptions
 
         func run() async throws {

@@ -85,7 +85,7 @@ extension Coaches {
         @Argument(help: "The coach's ID.") var id: String
         @Option(help: "A new name.") var name: String?
         @Option(help: "A new e-mail address ('' for none).") var email: String?
-        func validate() throws { try checkTypedEmail(email) }
+        func validate() throws { try checkTypedEmail(email, of: "coach") }
         @Option(help: "New weekly hours, replacing all of them: weekdays then ranges; repeat for other days.") var hours: [String] = []
         @Option(parsing: .unconditional, help: "Minutes kept free between two sessions.", transform: WholeNumber.buffer) var buffer: Int?
         @Option(help: "A new colour (a CSS name or #RRGGBB, not red; '' for none).") var color: String?
@@ -139,7 +139,7 @@ extension Clients {
         @Option(help: "The client's coach.") var coach: String
         @Option(help: "A new name.") var name: String?
         @Option(help: "A new e-mail address ('' for none).") var email: String?
-        func validate() throws { try checkTypedEmail(email) }
+        func validate() throws { try checkTypedEmail(email, of: "client") }
         @Option(help: "A new colour (a CSS name or #RRGGBB, not red; '' for none).") var color: String?
         @OptionGroup var book: BookOptions
 
@@ -203,7 +203,7 @@ extension Members {
         @Argument(help: "The member's ID.") var id: String
         @Option(help: "A new name.") var name: String?
         @Option(help: "A new e-mail address ('' for none).") var email: String?
-        func validate() throws { try checkTypedEmail(email) }
+        func validate() throws { try checkTypedEmail(email, of: "member") }
         @OptionGroup var book: BookOptions
 
         func run() async throws {

@@ -39,10 +39,10 @@ extension PeopleDirectory {
     /// The number of clients a coach has.
     func clientCount(coach id: String) -> Int { clientIDsByCoach[id]?.count ?? 0 }
 
-    mutating func addCoach(_ coach: Coach) throws(SchedulingError) {
+    mutating func addCoach(_ coach: Coach, asRead: Bool = false) throws(SchedulingError) {
         try SchedulingBook.checkID(coach.id, "coach")
         guard coachesByID[coach.id] == nil else { throw .duplicateID(coach.id, kind: "coach") }
-        try Self.checkCoach(coach)
+        try Self.checkCoach(coach, asRead: asRead)
         coachesByID[coach.id] = coach
     }
 
@@ -52,9 +52,9 @@ extension PeopleDirectory {
         coachesByID[coach.id] = coach
     }
 
-    private static func checkCoach(_ coach: Coach) throws(SchedulingError) {
+    private static func checkCoach(_ coach: Coach, asRead: Bool = false) throws(SchedulingError) {
         try SchedulingBook.checkName(coach.name, "coach")
-        try SchedulingBook.checkEmail(coach.email, "coach")
+        try SchedulingBook.checkEmail(coach.email, "coach", asRead: asRead)
         try SchedulingBook.checkColor(coach.color)
         guard coach.buffer >= .zero, coach.buffer <= .seconds(86_400), coach.buffer.components.seconds % 60 == 0 else {
             throw .invalid(field: .buffer, reason: "a buffer is whole minutes from 0 to 24 hours, not \(ISOText.duration(coach.buffer))")
@@ -103,13 +103,13 @@ extension PeopleDirectory {
         return (clientIDsByCoach[coachID] ?? []).compactMap { clientsByKey[ClientKey(coachID: coachID, id: $0)] }.sorted { ($0.name, $0.id) < ($1.name, $1.id) }
     }
 
-    mutating func addClient(_ client: Client) throws(SchedulingError) {
+    mutating func addClient(_ client: Client, asRead: Bool = false) throws(SchedulingError) {
         _ = try coach(client.coachID)
         try SchedulingBook.checkID(client.id, "client")
         let key = ClientKey(client)
         guard clientsByKey[key] == nil else { throw .duplicateID(client.id, kind: "client") }
         try SchedulingBook.checkName(client.name, "client")
-        try SchedulingBook.checkEmail(client.email, "client")
+        try SchedulingBook.checkEmail(client.email, "client", asRead: asRead)
         try SchedulingBook.checkColor(client.color)
         clientsByKey[key] = client
         clientIDsByCoach[client.coachID, default: []].insert(client.id)
@@ -149,11 +149,11 @@ extension PeopleDirectory {
     /// Every member, by ID.
     public var members: [Member] { membersByID.values.sorted { $0.id < $1.id } }
 
-    mutating func addMember(_ member: Member) throws(SchedulingError) {
+    mutating func addMember(_ member: Member, asRead: Bool = false) throws(SchedulingError) {
         try SchedulingBook.checkID(member.id, "member")
         guard membersByID[member.id] == nil else { throw .duplicateID(member.id, kind: "member") }
         try SchedulingBook.checkName(member.name, "member")
-        try SchedulingBook.checkEmail(member.email, "member")
+        try SchedulingBook.checkEmail(member.email, "member", asRead: asRead)
         membersByID[member.id] = member
     }
 
@@ -193,6 +193,10 @@ extension SchedulingBook {
     /// - Throws: ``SchedulingError`` for a taken ID, no name or a negative buffer.
     public mutating func addCoach(_ coach: Coach) throws(SchedulingError) { try people.addCoach(coach) }
 
+    /// Adds a coach read back from a saved form: its address is taken as it
+    /// is (``checkEmail(_:of:)`` applies to the next change).
+    package mutating func addCoach(_ coach: Coach, asRead: Bool) throws(SchedulingError) { try people.addCoach(coach, asRead: asRead) }
+
     /// Replaces a coach's details (name, e-mail, hours, buffer).
     /// - Parameter coach: the coach's new record (by its ID).
     /// - Throws: ``SchedulingError/unknownCoach(_:)``, or a value the book cannot take.
@@ -215,6 +219,9 @@ extension SchedulingBook {
     /// - Throws: ``SchedulingError`` for an unknown coach, an ID the coach's
     ///   own client has, or no name.
     public mutating func addClient(_ client: Client) throws(SchedulingError) { try people.addClient(client) }
+
+    /// Adds a client read back from a saved form (as ``addCoach(_:asRead:)``).
+    package mutating func addClient(_ client: Client, asRead: Bool) throws(SchedulingError) { try people.addClient(client, asRead: asRead) }
 
     /// Replaces a client's name, e-mail and colour, in the coach's scope.
     /// - Parameters:
@@ -249,6 +256,9 @@ extension SchedulingBook {
     /// - Parameter member: the member.
     /// - Throws: ``SchedulingError`` for a taken ID or no name.
     public mutating func addMember(_ member: Member) throws(SchedulingError) { try people.addMember(member) }
+
+    /// Adds a member read back from a saved form (as ``addCoach(_:asRead:)``).
+    package mutating func addMember(_ member: Member, asRead: Bool) throws(SchedulingError) { try people.addMember(member, asRead: asRead) }
 
     /// Replaces a member's name and e-mail; their places stay theirs.
     /// - Parameter member: the member's new record (by its ID).

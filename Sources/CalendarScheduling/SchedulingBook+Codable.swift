@@ -97,9 +97,9 @@ extension SchedulingBook: Codable {
         if let domain = uidDomain {
             do { try Self.checkUIDDomain(domain) } catch { throw DecodingError.dataCorruptedError(forKey: .uidDomain, in: c, debugDescription: error.description) }
         }
-        for coach in try c.decode([Coach].self, forKey: .coaches) { try addCoach(coach) }
-        for client in try c.decode([Client].self, forKey: .clients) { try addClient(client) }
-        for member in try c.decode([Member].self, forKey: .members) { try addMember(member) }
+        for coach in try c.decode([Coach].self, forKey: .coaches) { try addCoach(coach, asRead: true) }
+        for client in try c.decode([Client].self, forKey: .clients) { try addClient(client, asRead: true) }
+        for member in try c.decode([Member].self, forKey: .members) { try addMember(member, asRead: true) }
         for series in try c.decode([ClassSeries].self, forKey: .classes) { try addClass(series) }
         for session in try c.decode([Session].self, forKey: .sessions) { try restore(session) }
         for r in try c.decode([RosterForm].self, forKey: .rosters) {

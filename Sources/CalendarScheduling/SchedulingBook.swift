@@ -116,16 +116,35 @@ public struct SchedulingBook: Sendable {
         }
     }
 
-    /// Refuses an e-mail address with a line break or another control
-    /// character: written into a message's header it could add a header of
-    /// its own (issue 32). An address is otherwise taken as given; a
-    /// message goes only to one `IMIPMessage` can write (a space in it is
-    /// listed as not told). A calendar's records are read with them made
-    /// spaces (SchedulingICalendar), not refused.
-    static func checkEmail(_ email: String?, _ kind: String) throws(SchedulingError) {
-        guard let email else { return }
+    /// Refuses an e-mail address a message cannot go to: a coach's,
+    /// client's or member's is one bare address, `name@example.com` (the
+    /// person's name goes in the record's name), the address every message
+    /// to them is written to. `nil` or empty is none. The book checks every
+    /// new and changed record with it; an app checks what a person typed
+    /// with it before making the record.
+    /// - Parameters:
+    ///   - email: the address as typed.
+    ///   - kind: whose it is, for the message: `"member"`, `"coach"`, `"client"`.
+    /// - Throws: ``SchedulingError/invalid(field:reason:)`` for `.email`.
+    public static func checkEmail(_ email: String?, of kind: String) throws(SchedulingError) {
+        try checkEmail(email, kind, asRead: false)
+    }
+
+    /// As ``checkEmail(_:of:)``; `asRead`, for a record read back (a
+    /// calendar's, the JSON form's), refuses only a line break or another
+    /// control character, which written into a message's header could add a
+    /// header of its own (issue 32): records are taken as they are, and a
+    /// message goes only to an address `IMIPMessage` can write (any other
+    /// is listed as not told). A calendar's records are read with control
+    /// characters made spaces (SchedulingICalendar), not refused.
+    static func checkEmail(_ email: String?, _ kind: String, asRead: Bool = false) throws(SchedulingError) {
+        guard let email, !email.isEmpty else { return }
+        let shown = email.debugDescription.dropFirst().dropLast().prefix(60)
         if email.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-            throw .invalid(field: .email, reason: "the \(kind)'s e-mail address ‘\(email.debugDescription.dropFirst().dropLast())’ has a line break or another control character; write it as name@example.com")
+            throw .invalid(field: .email, reason: "the \(kind)'s e-mail address ‘\(shown)’ has a line break or another control character; write it as name@example.com")
+        }
+        guard asRead || MailAddress.isOne(email) else {
+            throw .invalid(field: .email, reason: "the \(kind)'s e-mail address ‘\(shown)’ is not one address a message can go to; write it as name@example.com\(email.contains("<") || email.contains(" ") ? " (the name goes in the record's name)" : "")")
         }
     }
 

@@ -140,10 +140,7 @@ public struct IMIPMessage: Hashable, Sendable {
         if let name = box.name, EncodedWords.standForAControlCharacter(name) {
             throw IMIPError("\(what)'s name holds an encoded word (=?…?=) that stands for a line break or another control character; give the name as plain text on one line")
         }
-        let parts = box.email.split(separator: "@", omittingEmptySubsequences: false)
-        let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.!#$%&'*+-/=?^_`{|}~")
-        guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !parts[1].hasPrefix("."), !parts[1].hasSuffix("."),
-              box.email.unicodeScalars.allSatisfy({ $0 == "@" || allowed.contains($0) }) else {
+        guard MailAddress.isOne(box.email) else {
             throw IMIPError("\(what) has no e-mail address a message can go to (‘\(box.email.debugDescription.dropFirst().dropLast())’); write it as name@example.com")
         }
     }

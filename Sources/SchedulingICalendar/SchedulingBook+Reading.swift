@@ -153,7 +153,7 @@ extension SchedulingBook {
     ) -> Set<String> {
         var unreadable: (coaches: Set<String>, clients: Set<String>) = ([], [])
         for (record, c) in byName[Names.coach] ?? [] {
-            do throws(SchedulingError) { try addCoach(readCoach(c)) } catch {
+            do throws(SchedulingError) { try addCoach(readCoach(c), asRead: true) } catch {
                 if let id = c.value("UID") { unreadable.coaches.insert(id) }
                 problems.append(Self.refusal(record, error, "the coach’s record is removed"))
             }
@@ -161,7 +161,7 @@ extension SchedulingBook {
         for (record, c) in byName[Names.client] ?? [] {
             do throws(SchedulingError) {
                 try addClient(Client(id: try Self.required(c, "UID"), coachID: try Self.required(c, Names.coach), name: Self.oneLine(try Self.required(c, Names.name)),
-                                     email: Self.readAddress(c.value(Names.email)), color: try Self.color(c)))
+                                     email: Self.readAddress(c.value(Names.email)), color: try Self.color(c)), asRead: true)
             } catch {
                 if let id = c.value("UID") { unreadable.clients.insert(id) }
                 let coach = c.value(Names.coach).flatMap { unreadable.coaches.contains($0) ? $0 : nil }
@@ -170,7 +170,7 @@ extension SchedulingBook {
         }
         for (record, c) in byName[Names.member] ?? [] {
             do throws(SchedulingError) {
-                try addMember(Member(id: try Self.required(c, "UID"), name: Self.oneLine(try Self.required(c, Names.name)), email: Self.readAddress(c.value(Names.email))))
+                try addMember(Member(id: try Self.required(c, "UID"), name: Self.oneLine(try Self.required(c, Names.name)), email: Self.readAddress(c.value(Names.email))), asRead: true)
             } catch { problems.append(Self.refusal(record, error, "the member’s record is removed")) }
         }
         return unreadable.clients

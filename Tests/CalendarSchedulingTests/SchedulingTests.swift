@@ -32,6 +32,29 @@ struct SessionTests {
         #expect(try book.clients(coach: "laia").map(\.id) == ["joan", "rosa"])
     }
 
+    /// Issue 43, 1: the check horari made of a typed --email is the book's.
+    @Test("an e-mail address is one a message can go to, on every new or changed record; a record read back is taken as it is")
+    func emailAddresses() throws {
+        var book = try Gym.book()
+        for bad in ["marta", "Marta Roig <marta@example.com>", "marta@example.com, eve@example.org", "marta@localhost", "marta@@example.com"] {
+            #expect(throws: SchedulingError.self, "\(bad)") { try book.addMember(Member(id: "m", name: "M", email: bad)) }
+            #expect(throws: SchedulingError.self, "\(bad)") { try book.updateCoach(Coach(id: "marc", name: "Marc", email: bad)) }
+            #expect(throws: SchedulingError.self, "\(bad)") { try SchedulingBook.checkEmail(bad, of: "member") }
+        }
+        #expect(throws: SchedulingError.invalid(field: .email, reason: "the member's e-mail address ‘Marta Roig <marta@example.com>’ is not one address a message can go to; write it as name@example.com (the name goes in the record's name)")) {
+            try SchedulingBook.checkEmail("Marta Roig <marta@example.com>", of: "member")
+        }
+        for good in ["marta@example.com", "marta.roig+gym@mail.example.cat", "", nil] as [String?] {
+            try SchedulingBook.checkEmail(good, of: "member")
+        }
+        try book.addMember(Member(id: "m", name: "M", email: "m@example.com"))
+        // Saved before the book checked addresses: read back as it is, refused on the next change.
+        var object = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(book)) as? [String: Any])
+        object["members"] = [["id": "old", "name": "Old", "email": "Old Member <old@example.com>"]]
+        let read = try JSONDecoder().decode(SchedulingBook.self, from: JSONSerialization.data(withJSONObject: object))
+        #expect(try read.member("old").email == "Old Member <old@example.com>")
+    }
+
     @Test("unknown and taken IDs are refused with messages that say what to do")
     func unknownAndTaken() throws {
         var book = try Gym.book()
