@@ -61,29 +61,8 @@ struct Clock {
     /// items' times are read with these, and the clock may be one of them.
     let zones: ZoneTable
 
-    /// The machine's zone: `TZ` when it names a zone (with or without the
-    /// leading `:` POSIX allows; Foundation reads `TZ=UTC` as `GMT` and
-    /// `TZ=:Europe/Madrid` as UTC), else the system's setting.
-    static var systemZoneName: String {
-        if var tz = ProcessInfo.processInfo.environment["TZ"], !tz.isEmpty {
-            if tz.hasPrefix(":") { tz.removeFirst() }
-            if let name = ZoneRules.ianaIdentifier(forTZID: tz) { return name }
-        }
-        return TimeZone.current.identifier
-    }
-
-    /// Names of the one zone with offset 0 and no changes.
-    private static let utcNames: Set<String> = [
-        "UTC", "GMT", "Z", "UCT", "Universal", "Zulu", "Greenwich", "GMT0", "Etc/UTC", "Etc/GMT", "Etc/UCT", "Etc/Universal",
-        "Etc/Zulu", "Etc/Greenwich", "Etc/GMT0", "Etc/GMT+0", "Etc/GMT-0",
-    ]
-
-    /// Whether two zone names name the same zone (any two names of UTC do).
-    static func sameZone(_ a: String, _ b: String) -> Bool {
-        if a == b || (utcNames.contains(a) && utcNames.contains(b)) { return true }
-        guard let x = ZoneRules.ianaIdentifier(forTZID: a) else { return false }
-        return x == ZoneRules.ianaIdentifier(forTZID: b)
-    }
+    /// The machine's zone (the library's `ZoneRules.currentIdentifier`: `TZ` first).
+    static var systemZoneName: String { ZoneRules.currentIdentifier }
 
     init(named name: String, option: String = "--time-zone", zones: ZoneTable = ZoneTable()) throws {
         do { rules = try zones.rules(forTZID: name) } catch { throw ValidationError("\(option) ‘\(name)’: \(error.message)") }
@@ -104,7 +83,7 @@ struct Clock {
     func seconds(_ t: CalendarTime) -> Int64? { try? t.epochSeconds(floatingIn: rules, zones: zones) }
 
     /// Whether this is the machine's zone, which views need not name.
-    var isSystem: Bool { Self.sameZone(name, Self.systemZoneName) }
+    var isSystem: Bool { ZoneRules.namesTheSameZone(name, Self.systemZoneName) }
 
     /// The line a view's header carries when its zone is not the machine's.
     var header: String? { isSystem ? nil : "Times in \(name)" }

@@ -229,6 +229,18 @@ struct TZIDResolutionTests {
         #expect(try ZoneRules.named(tzid).identifier == iana)
     }
 
+    /// Issue 43, 1: the CLI's own table of UTC's names is the library's.
+    @Test("two names of one zone are the same zone: UTC's many names, a TZID and the zone it names; two zones with today's offset are not")
+    func sameZone() {
+        for (a, b) in [("UTC", "GMT"), ("Etc/UTC", "Zulu"), ("Etc/GMT+0", "UTC"), ("\"Europe/Madrid\"", "Europe/Madrid"), ("/mozilla.org/20050126_1/Europe/Madrid", "Europe/Madrid")] {
+            #expect(ZoneRules.namesTheSameZone(a, b), "\(a) \(b)")
+        }
+        for (a, b) in [("Europe/Madrid", "Europe/Paris"), ("UTC", "Europe/London"), ("MyTimezone", "UTC"), ("Etc/GMT+1", "UTC")] {
+            #expect(!ZoneRules.namesTheSameZone(a, b), "\(a) \(b)")
+        }
+        #expect(ZoneRules.ianaIdentifier(forTZID: ZoneRules.currentIdentifier) != nil)
+    }
+
     @Test("custom names stay unknown: only their VTIMEZONE can define them", arguments: ["Western/Central Europe", "MyTimezone", "foo", ""])
     func customNames(_ tzid: String) {
         #expect(ZoneRules.ianaIdentifier(forTZID: tzid) == nil)

@@ -20,8 +20,38 @@ extension ZoneRules {
         (try? named(timeZone.identifier)) ?? ZoneRules(timeZone)
     }
 
-    /// The machine's zone (`TimeZone.current`).
-    public static var current: ZoneRules { of(.current) }
+    /// The machine's zone: the one named by ``currentIdentifier``.
+    public static var current: ZoneRules { (try? named(currentIdentifier)) ?? of(.current) }
+
+    /// The IANA name of the machine's zone: `TZ` when it names a zone (with
+    /// or without the leading `:` POSIX allows; Foundation reads `TZ=UTC` as
+    /// `GMT` and `TZ=:Europe/Madrid` as UTC), else the system's setting
+    /// (`TimeZone.current`).
+    public static var currentIdentifier: String {
+        if var tz = ProcessInfo.processInfo.environment["TZ"], !tz.isEmpty {
+            if tz.hasPrefix(":") { tz.removeFirst() }
+            if let name = ianaIdentifier(forTZID: tz) { return name }
+        }
+        return TimeZone.current.identifier
+    }
+
+    /// Whether two zone names name the same zone: the same IANA name by
+    /// ``ianaIdentifier(forTZID:)`` (`"Europe/Madrid"` and `Europe/Madrid`), or
+    /// any two names of UTC (`UTC`, `GMT`, `Etc/UTC`, `Zulu`, `Etc/GMT+0`…).
+    /// - Parameters:
+    ///   - a: a zone name.
+    ///   - b: another.
+    public static func namesTheSameZone(_ a: String, _ b: String) -> Bool {
+        if a == b || (utcAliases.contains(a) && utcAliases.contains(b)) { return true }
+        guard let x = ianaIdentifier(forTZID: a) else { return false }
+        return x == ianaIdentifier(forTZID: b)
+    }
+
+    /// Names of the one zone with offset 0 and no changes.
+    private static let utcAliases: Set<String> = [
+        "UTC", "GMT", "Z", "UCT", "Universal", "Zulu", "Greenwich", "GMT0", "Etc/UTC", "Etc/GMT", "Etc/UCT", "Etc/Universal",
+        "Etc/Zulu", "Etc/Greenwich", "Etc/GMT0", "Etc/GMT+0", "Etc/GMT-0",
+    ]
 
     /// The Foundation time zone with this identifier, when Foundation knows it.
     public var foundationTimeZone: TimeZone? { TimeZone(identifier: identifier) }
