@@ -377,9 +377,8 @@ struct Edit: AsyncParsableCommand {
             let rules = try calendarRules(of: calendar).rules
             let instance = try occurrenceOf(old, text, clock: clock)
             if andFollowing {
-                let newUID = freeUID(old.uid + "_R" + instance.recurrenceID.wallTime.basicISO, in: calendar)
-                let (head, tail) = try old.splitting(at: instance.recurrenceID, newUID: newUID, floatingZone: clock.rules, zones: clock.zones)
-                let revised = try revise(tail, clock: clock)
+                let (head, tail) = try calendar.splitSeries(uid: old.uid, at: instance.recurrenceID, floatingZone: clock.rules)
+                let (newUID, revised) = (tail.uid, try revise(tail, clock: clock))
                 if let head { try calendar.update(head, at: now, rules: rules) } else { try calendar.removeItem(uid: old.uid) }
                 try calendar.add(revised, at: now, rules: rules)
                 let ids = ShortIDs(calendar.items.map(\.uid))
@@ -702,15 +701,6 @@ func occurrenceOf(_ item: CalendarItem, _ text: String, clock: Clock) throws -> 
 }
 
 /// `base`, or `base-2`, `base-3`… when the calendar holds that UID.
-func freeUID(_ base: String, in calendar: ICalendar) -> String {
-    var uid = base, n = 1
-    while calendar.item(uid: uid) != nil {
-        n += 1
-        uid = "\(base)-\(n)"
-    }
-    return uid
-}
-
 /// Asks a yes/no question on a terminal (standard error); without one,
 /// `--yes` is the only answer, and `refusing` says what was not done.
 func confirmOnTerminal(_ question: String, yes: Bool, refusing: String) throws -> Bool {

@@ -63,6 +63,36 @@ extension ICalendar {
         return old
     }
 
+    /// A series split at an occurrence, for a change of it and every later
+    /// one ("this and following", as every calendar client offers): the
+    /// series up to it, and a new series from it on
+    /// (`CalendarItem.splitting(at:newUID:floatingZone:zones:)`, with this
+    /// calendar's zones). The new series' UID is the old one with `_R` and
+    /// the occurrence's wall time, as Google writes it
+    /// (`…_R20261130T090000`), then `-2`, `-3`… when this calendar holds
+    /// that UID already. Change the new series and ``add(_:at:rules:)`` it;
+    /// ``update(_:at:rules:)`` the old with the first part, or remove it when
+    /// there is none. Docs/WhereCalendarsMeet.md says why a split rather
+    /// than a `RANGE=THISANDFUTURE` override.
+    ///
+    /// - Parameters:
+    ///   - uid: the series.
+    ///   - recurrenceID: the occurrence the new series starts with.
+    ///   - floatingZone: the zone floating and all-day times are read in.
+    /// - Returns: `head` (`nil` when the occurrence is the series' first)
+    ///   and `tail`, the new series.
+    /// - Throws: `CalendarItemError.Code.notFound`, or as `splitting`.
+    public func splitSeries(uid: String, at recurrenceID: CalendarTime, floatingZone: ZoneRules) throws(CalendarItemError) -> (head: CalendarItem?, tail: CalendarItem) {
+        guard let series = item(uid: uid) else { throw CalendarItemError(.notFound, field: .uid, "there is no item with the UID ‘\(uid)’") }
+        let base = uid + "_R" + recurrenceID.wallTime.basicISO
+        var newUID = base, n = 1
+        while item(uid: newUID) != nil {
+            n += 1
+            newUID = "\(base)-\(n)"
+        }
+        return try series.splitting(at: recurrenceID, newUID: newUID, floatingZone: floatingZone, zones: zones)
+    }
+
     /// Removes the item with this UID, with every changed instance of it.
     ///
     /// - Returns: the removed item.
