@@ -136,10 +136,13 @@ leak-check: deps corpus
 ## spends 3.6 s of SwiftPM's own work first). Then each sample alone, as a
 ## developer pastes it: its own main.swift, top-level code, only its own imports
 ## (Conformance/samples_alone.py), compiled against the modules build-check made.
+## With them the sources' house rules: the public API's (api_rules.py) and
+## which module may spell iCalendar (module_names.py, Docs/Modules.md).
 snippets: deps build-check
 	.build/debug/DocSnippets Examples/Samples/gym.ics
 	$(TIMED) $(PYTHON) Conformance/samples_alone.py .
 	$(PYTHON) Conformance/api_rules.py .
+	$(PYTHON) Conformance/module_names.py .
 
 ## DocC archives for the seven library modules (swift-docc-plugin); any warning fails.
 DOC_TARGETS := CalendarCore ICalendarKit CalendarViews CalendarScheduling SchedulingICalendar CalendarStore CalendarStorePostgres

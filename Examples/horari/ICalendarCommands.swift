@@ -238,15 +238,11 @@ struct Import: AsyncParsableCommand {
         let read = try loadCalendar(file, libical: ImportOptions.libicalIsAvailable)
         // An answer to the book's invitation is applied to the book, not merged (issue 32, 3).
         // (An answer about an event only: a free/busy REPLY, or a task's, is merged as before.)
-        if let method = read.calendar.method?.uppercased(), ["REPLY", "COUNTER", "REFRESH", "DECLINECOUNTER"].contains(method),
-           read.calendar.items.contains(where: { $0.kind == .event }) || read.calendar.components.contains(where: { $0.name == "VEVENT" }) {
-            return try await applyReply(read.calendar)
-        }
+        if read.calendar.isAnswerAboutAnEvent { return try await applyReply(read.calendar) }
         var incoming = read.calendar
         // An alarm outside any event or task is nobody's (a bare VALARM file): left out, and said (issue 41, 4).
-        let strays = incoming.components.filter { $0.name == "VALARM" }.count
+        let strays = incoming.removeStrayAlarms()
         if strays > 0 {
-            incoming.components.removeAll { $0.name == "VALARM" }
             guard !incoming.items.isEmpty || !incoming.components.isEmpty else {
                 throw CLIError("\(file) holds nothing to import: its \(strays == 1 ? "VALARM is" : "\(strays) VALARMs are") outside any event or task, and an alarm belongs inside one; nothing was changed")
             }

@@ -16,7 +16,7 @@ enum SampleCalendar {
     /// The month the sample was written for, from its `X-HORARI-SAMPLE-MONTH`
     /// line (`YYYY-MM`).
     static func month(of text: String) -> (year: Int, month: Int)? {
-        guard let value = ICalendarText.calendarProperty("X-HORARI-SAMPLE-MONTH", in: text) else { return nil }
+        guard let value = ICalendarText.calendarProperty(ICalendar.sampleMonthProperty, in: text) else { return nil }
         let parts = value.split(separator: "-")
         guard parts.count == 2, let y = Int(parts[0]), let m = Int(parts[1]), (1...12).contains(m) else { return nil }
         return (y, m)
@@ -69,8 +69,7 @@ struct Sample: AsyncParsableCommand {
     func run() async throws {
         // The gym's zone decides today's date, which decides how far the sample
         // moves; so it is read from the text, and the sample imported once, moved.
-        let gymZone = String((ICalendar.bookZoneProperties + ["X-WR-TIMEZONE"]).lazy
-            .compactMap { ICalendarText.calendarProperty($0, in: SampleCalendar.text) }.first ?? "Europe/Madrid")
+        let gymZone = ICalendarText.calendarZone(in: SampleCalendar.text, namedBy: ICalendar.bookZoneProperties) ?? "Europe/Madrid"
         let zoneName = timeZone ?? gymZone
         let zone: ZoneRules
         do { zone = try ZoneRules.named(zoneName) } catch { throw ValidationError("--time-zone ‘\(zoneName)’: \(error.message)") }

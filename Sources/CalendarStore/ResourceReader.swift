@@ -170,7 +170,7 @@ enum ResourceReader {
         switch (key, content) {
         case (.properties, _): owners[Resources.propertiesUID]
         case (.uid(let uid), _): owners[uid]
-        case (.text, .component(let c)), (.text, .rejected(let c)), (.text, .properties(let c)): Resources.uid(of: c).flatMap { owners[$0] }
+        case (.text, .component(let c)), (.text, .rejected(let c)), (.text, .properties(let c)): c.uid.flatMap { owners[$0] }
         case (.text, .item(let item)): owners[item.uid]
         }
     }

@@ -46,10 +46,10 @@ enum Resources {
     /// A calendar split into its resources.
     static func split(_ calendar: ICalendar) -> [Key: Content] {
         var out: [Key: Content] = [:]
-        if let journal = propertiesJournal(calendar) { out[.properties] = .properties(journal) }
+        if let journal = calendar.propertiesJournal(uid: propertiesUID) { out[.properties] = .properties(journal) }
         for item in calendar.items where out[.uid(item.uid)] == nil { out[.uid(item.uid)] = .item(item) }
         for c in calendar.components {
-            if let uid = uid(of: c), out[.uid(uid)] == nil {
+            if let uid = c.uid, out[.uid(uid)] == nil {
                 out[.uid(uid)] = .component(c)
             } else {
                 out[.text(digest(c))] = .component(c)
@@ -80,7 +80,7 @@ enum Resources {
                 zones.formUnion(timeZoneIDs(item))
             }
         }
-        one.timeZoneDefinitions = calendar.timeZoneDefinitions.filter { d in tzid(of: d).map(zones.contains) ?? false }
+        one.timeZoneDefinitions = calendar.timeZoneDefinitions.filter { d in d.tzid.map(zones.contains) ?? false }
         return Array(ICalendarExporter(options: options).exportData(one))
     }
 
@@ -136,7 +136,7 @@ enum Resources {
             ContentLine(name: l.name, parameters: l.parameters.sorted { $0.name < $1.name }, value: l.value)
         }
         func lines(_ ls: ContentLines) -> ContentLines {
-            ContentLines(ls.filter { $0.name != "DTSTAMP" }.map(line).sorted { $0.text < $1.text })
+            ContentLines(ls.withoutStamps.map(line).sorted { $0.text < $1.text })
         }
         // Subcomponents in the order of their digests, each digest made once.
         func ordered(_ cs: [ContentComponent]) -> [ContentComponent] {
@@ -202,15 +202,15 @@ enum Resources {
             if calendar.productID == nil { calendar.productID = part.productID }
             for item in part.items where seenUIDs.insert(item.uid).inserted { calendar.items.append(item) }
             for c in part.components {
-                if c.name.uppercased() == "VJOURNAL", uid(of: c) == propertiesUID {
-                    applyProperties(c, to: &calendar)
-                } else if uid(of: c).map({ seenUIDs.insert($0).inserted }) ?? true {
+                if ICalendar.isPropertiesJournal(c, uid: propertiesUID) {
+                    calendar.applyPropertiesJournal(c)
+                } else if c.uid.map({ seenUIDs.insert($0).inserted }) ?? true {
                     calendar.components.append(c)
                 }
             }
             calendar.rejected += part.rejected
             for d in part.timeZoneDefinitions {
-                if let id = tzid(of: d), seenZones.insert(id).inserted {
+                if let id = d.tzid, seenZones.insert(id).inserted {
                     calendar.timeZoneDefinitions.append(d)
                     calendar.zones[id] = part.zones[id]
                 }
@@ -218,40 +218,6 @@ enum Resources {
             for id in part.zones.tzids where calendar.zones[id] == nil { calendar.zones[id] = part.zones[id] }
         }
         return calendar
-    }
-
-    // MARK: The calendar's own properties
-
-    /// The properties journal of a calendar that has any own property.
-    static func propertiesJournal(_ calendar: ICalendar) -> ContentComponent? {
-        var lines: [ContentLine] = []
-        if let name = calendar.name { lines.append(ContentLine(name: "X-WR-CALNAME", text: name)) }
-        if let zone = calendar.timeZone { lines.append(ContentLine(name: "X-WR-TIMEZONE", value: zone)) }
-        if let color = calendar.color {
-            if let css = color.cssName { lines.append(ContentLine(name: "COLOR", value: css)) }
-            lines.append(ContentLine(name: "X-APPLE-CALENDAR-COLOR", value: color.rgb.hex.uppercased()))
-        }
-        lines += Array(calendar.properties)
-        guard !lines.isEmpty else { return nil }
-        return ContentComponent(name: "VJOURNAL", properties: ContentLines([
-            ContentLine(name: "UID", value: propertiesUID), ContentLine(name: "SUMMARY", text: calendar.name ?? "Calendar properties"),
-            ContentLine(name: "CATEGORIES", value: propertiesUID), ContentLine(name: "CLASS", value: "PRIVATE"),
-        ] + lines))
-    }
-
-    private static func applyProperties(_ journal: ContentComponent, to calendar: inout ICalendar) {
-        var kept: [ContentLine] = []
-        for line in journal.properties {
-            switch line.name {
-            case "UID", "DTSTAMP", "SUMMARY", "CATEGORIES", "CLASS": break
-            case "X-WR-CALNAME": calendar.name = line.textValue
-            case "X-WR-TIMEZONE": calendar.timeZone = line.value
-            case "COLOR": if let c = try? ItemColor.named(line.value) { calendar.color = c }
-            case "X-APPLE-CALENDAR-COLOR": if calendar.color == nil, let rgb = ItemColor.RGB(hex: String(line.value.prefix(7))) { calendar.color = ItemColor(rgb: rgb) }
-            default: kept.append(line)
-            }
-        }
-        calendar.properties = ContentLines(kept)
     }
 
     /// Refuses a change to a calendar that did not import cleanly, unless
@@ -264,10 +230,6 @@ enum Resources {
     }
 
     // MARK: Small readings
-
-    static func uid(of c: ContentComponent) -> String? { c.properties.first { $0.name == "UID" }?.value }
-
-    static func tzid(of c: ContentComponent) -> String? { c.properties.first { $0.name == "TZID" }?.value }
 
     /// The digest of a component's lines, its name for a resource.
     static func digest(_ c: ContentComponent) -> String {
@@ -283,14 +245,7 @@ enum Resources {
         return Digest.sha256Hex(bytes)
     }
 
-    static func timeZoneIDs(_ c: ContentComponent) -> Set<String> {
-        var out: Set<String> = []
-        for line in c.properties {
-            for p in line.parameters where p.name == "TZID" { out.formUnion(p.values) }
-        }
-        for sub in c.components { out.formUnion(timeZoneIDs(sub)) }
-        return out
-    }
+    static func timeZoneIDs(_ c: ContentComponent) -> Set<String> { c.timeZoneIDs() }
 
     static func timeZoneIDs(_ item: CalendarItem) -> Set<String> {
         var out: Set<String> = []

@@ -167,3 +167,59 @@ extension ICalendar {
         LocalDateTime(localSeconds: Int64(now.timeIntervalSince1970.rounded(.down)))
     }
 }
+
+// MARK: - A calendar's own properties as a resource
+
+extension ICalendar {
+    /// A calendar's own properties as a component of its own, for a store
+    /// that keeps a calendar as one resource per `UID` (a folder, a CalDAV
+    /// collection), where no resource is the calendar: a private `VJOURNAL`
+    /// with this `UID` (and `CATEGORIES`) holding `X-WR-CALNAME`,
+    /// `X-WR-TIMEZONE`, the colour (`COLOR`, and `X-APPLE-CALENDAR-COLOR`
+    /// for Apple's readers) and every other property of the calendar;
+    /// `nil` when the calendar has none.
+    /// - Parameter uid: the journal's `UID`.
+    package func propertiesJournal(uid: String) -> ContentComponent? {
+        var lines: [ContentLine] = []
+        if let name { lines.append(ContentLine(name: "X-WR-CALNAME", text: name)) }
+        if let timeZone { lines.append(ContentLine(name: "X-WR-TIMEZONE", value: timeZone)) }
+        if let color {
+            if let css = color.cssName { lines.append(ContentLine(name: "COLOR", value: css)) }
+            lines.append(ContentLine(name: "X-APPLE-CALENDAR-COLOR", value: color.rgb.hex.uppercased()))
+        }
+        lines += Array(properties)
+        guard !lines.isEmpty else { return nil }
+        return ContentComponent(name: "VJOURNAL", properties: ContentLines([
+            ContentLine(name: "UID", value: uid), ContentLine(name: "SUMMARY", text: name ?? "Calendar properties"),
+            ContentLine(name: "CATEGORIES", value: uid), ContentLine(name: "CLASS", value: "PRIVATE"),
+        ] + lines))
+    }
+
+    /// Whether a component is the properties journal with this `UID` (``propertiesJournal(uid:)``).
+    package static func isPropertiesJournal(_ component: ContentComponent, uid: String) -> Bool {
+        component.name.uppercased() == "VJOURNAL" && component.uid == uid
+    }
+
+    /// Takes a properties journal's lines as this calendar's own properties
+    /// (``propertiesJournal(uid:)`` read back).
+    package mutating func applyPropertiesJournal(_ journal: ContentComponent) {
+        var kept: [ContentLine] = []
+        for line in journal.properties {
+            switch line.name {
+            case "UID", "DTSTAMP", "SUMMARY", "CATEGORIES", "CLASS": break
+            case "X-WR-CALNAME": name = line.textValue
+            case "X-WR-TIMEZONE": timeZone = line.value
+            case "COLOR": if let c = try? ItemColor.named(line.value) { color = c }
+            case "X-APPLE-CALENDAR-COLOR": if color == nil, let rgb = ItemColor.RGB(hex: String(line.value.prefix(7))) { color = ItemColor(rgb: rgb) }
+            default: kept.append(line)
+            }
+        }
+        properties = ContentLines(kept)
+    }
+}
+
+extension ContentLines {
+    /// The lines without `DTSTAMP`, the time they were written rather than
+    /// what they say (a change compares what they say).
+    package var withoutStamps: ContentLines { ContentLines(filter { $0.name != "DTSTAMP" }) }
+}

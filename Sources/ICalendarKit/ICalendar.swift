@@ -155,6 +155,26 @@ public struct ICalendar: Hashable, Sendable {
     }
 }
 
+extension ICalendar {
+    /// Whether this is an iTIP answer about an event (RFC 5546 §3.2: a
+    /// `METHOD` of `REPLY`, `COUNTER`, `REFRESH` or `DECLINECOUNTER` with a
+    /// `VEVENT`), which is applied to what it answers rather than merged; a
+    /// free/busy or a task's answer is not.
+    public var isAnswerAboutAnEvent: Bool {
+        guard let method = method?.uppercased(), ["REPLY", "COUNTER", "REFRESH", "DECLINECOUNTER"].contains(method) else { return false }
+        return items.contains { $0.kind == .event } || components.contains { $0.name == "VEVENT" }
+    }
+
+    /// Removes every `VALARM` outside any event or task (a bare alarm file:
+    /// an alarm belongs inside the item it reminds of, RFC 5545 §3.6.6).
+    /// - Returns: how many were removed.
+    public mutating func removeStrayAlarms() -> Int {
+        let before = components.count
+        components.removeAll { $0.name == "VALARM" }
+        return before - components.count
+    }
+}
+
 extension CalendarItem {
     /// The item with floating and UTC times moved into `zone` (X-WR-TIMEZONE;
     /// like x-wr-timezone, `UNTIL` is left alone).

@@ -16,6 +16,18 @@ public enum ICalendarText {
         return text.split(whereSeparator: \.isNewline).first { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }
     }
 
+    /// The zone a document names for its clock, read from its text as
+    /// `ICalendar.calendarZone(namedBy:)` reads it from a calendar: the
+    /// first of `zoneProperties` that the document has, else its
+    /// `X-WR-TIMEZONE`; `nil` for none.
+    ///
+    /// - Parameters:
+    ///   - text: the document.
+    ///   - zoneProperties: the properties that name it first, in order.
+    public static func calendarZone(in text: String, namedBy zoneProperties: [String] = []) -> String? {
+        (zoneProperties + ["X-WR-TIMEZONE"]).lazy.compactMap { calendarProperty($0, in: text) }.first
+    }
+
     /// The document with every date and date-time value moved by `days`,
     /// except stamps (`DTSTAMP`, `LAST-MODIFIED`, `CREATED`) and time-zone
     /// definitions, whose dates are the zone's rules. Lines are unfolded

@@ -190,8 +190,14 @@ extension CalendarItem {
 }
 
 extension ContentComponent {
+    /// Its `UID`, trimmed.
+    package var uid: String? { properties.first { $0.name.uppercased() == "UID" }?.value.trimmedValue }
+
+    /// Its `TZID` (a `VTIMEZONE`'s name), as written.
+    package var tzid: String? { properties.first { $0.name == "TZID" }?.value }
+
     /// Every `TZID` its properties and subcomponents name.
-    func timeZoneIDs() -> Set<String> {
+    package func timeZoneIDs() -> Set<String> {
         var out: Set<String> = []
         for p in properties {
             for parameter in p.parameters where parameter.name == "TZID" { out.formUnion(parameter.values) }

@@ -25,6 +25,9 @@ extension ICalendar {
     /// ``schedulingBook(defaultTimeZone:)``, so that views and bookings read
     /// one clock.
     public static let bookZoneProperties: [String] = [bookZoneProperty]
+    /// The calendar property of the month a sample calendar was written for
+    /// (`YYYY-MM`), which `horari sample` moves to the current month.
+    package static let sampleMonthProperty = "X-HORARI-SAMPLE-MONTH"
 
     /// Records `zone` as the clock of this calendar's book, in place of any
     /// it recorded before; other calendars ignore it, so it moves none of

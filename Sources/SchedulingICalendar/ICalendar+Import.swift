@@ -148,9 +148,6 @@ extension ICalendar {
 }
 
 extension ContentComponent {
-    /// Its `UID`, trimmed.
-    package var uid: String? { properties.first { $0.name.uppercased() == "UID" }?.value.trimmedValue }
-
     /// The component without its `DTSTAMP` (the time it was written, not what it says).
     var withoutStamp: ContentComponent {
         var c = self

@@ -18,30 +18,12 @@ import SchedulingICalendar
 // of an export.
 
 extension OwedMessage {
-    /// The message as a calendar keeps it: a private `VJOURNAL` whose
-    /// `X-HORARI-OWED` holds ``storedBody()`` in base64. Base64, not the
-    /// JSON as escaped text: peers disagree on an unknown property's
-    /// escapes (Python's icalendar reads an `X-` value raw, so `\,` stays),
-    /// and base64 needs none, so every reader gets the same bytes.
-    /// - Parameter position: where it stands among the messages the
-    ///   calendar owes (`X-HORARI-POSITION`): a folder's and a collection's
-    ///   resources have no order of their own, and clocks may agree (a
-    ///   fixed `now`) or disagree (two machines).
+    /// The message as a calendar keeps it (`SchedulingRecordNames.owedJournal`).
+    /// - Parameter position: where it stands among the messages the calendar owes.
     func journal(position: Int) throws -> ContentComponent {
-        let body = try storedBody().base64EncodedString()
-        return ContentComponent(name: "VJOURNAL", properties: ContentLines([
-            // No DTSTAMP: the exporter writes the save's, as for the book's records.
-            ContentLine(name: "UID", value: SchedulingRecordNames.owedUIDPrefix + id),
-            ContentLine(name: "SUMMARY", text: "Owed: \(notice.method.rawValue) \(notice.uid) to \(notice.recipient.email)"),
-            ContentLine(name: "CATEGORIES", value: SchedulingRecordNames.owedCategory),
-            ContentLine(name: "CLASS", value: "PRIVATE"),
-            ContentLine(name: Self.positionProperty, value: String(position)),
-            ContentLine(name: SchedulingRecordNames.owedProperty, value: body),
-        ]))
+        SchedulingRecordNames.owedJournal(id: id, summary: "Owed: \(notice.method.rawValue) \(notice.uid) to \(notice.recipient.email)",
+                                          position: position, body: try storedBody())
     }
-
-    /// The property that orders the messages a calendar owes.
-    fileprivate static let positionProperty = "X-HORARI-POSITION"
 }
 
 extension ICalendar {
@@ -51,10 +33,7 @@ extension ICalendar {
     ///   be read (it stays, owed).
     func owedMessages(in place: String) throws(CalendarStoreError) -> [OwedMessage] {
         let journals = components.filter(SchedulingRecordNames.isOwedMessage)
-        let bodies = journals.map { journal in
-            let text = journal.properties.first { $0.name.uppercased() == SchedulingRecordNames.owedProperty }?.value ?? ""
-            return Data(base64Encoded: text.trimmingCharacters(in: .whitespaces)) ?? Data()
-        }
+        let bodies = journals.map { SchedulingRecordNames.owedContent(of: $0).body }
         let messages = try OwedMessage.owed(fromStored: bodies, in: place)
         // By position; two desks of a collection may take the same one: then the older change, then the ID.
         return zip(journals.map(Self.position(of:)), messages).sorted { a, b in
@@ -70,12 +49,8 @@ extension ICalendar {
         components += try messages.enumerated().map { i, message in try message.journal(position: last + 1 + i) }
     }
 
-    /// Where an owed message's journal stands: 0 when it does not say, at
-    /// most a billion (so the next never overflows).
-    private static func position(of journal: ContentComponent) -> Int {
-        let n = journal.properties.first { $0.name.uppercased() == OwedMessage.positionProperty }.flatMap { Int($0.value.trimmingCharacters(in: .whitespaces)) } ?? 0
-        return min(max(n, 0), 1_000_000_000)
-    }
+    /// Where an owed message's journal stands (`SchedulingRecordNames.owedContent(of:)`).
+    private static func position(of journal: ContentComponent) -> Int { SchedulingRecordNames.owedContent(of: journal).position }
 
     /// A message's place among its change's (its ID ends `-N`).
     private static func index(of message: OwedMessage) -> Int {
@@ -97,13 +72,7 @@ extension ICalendar {
 
     /// An owed message's ID, from its journal's `UID` (`owed:ID`).
     static func owedID(of journal: ContentComponent) -> String {
-        owedID(uid: journal.uid ?? "")
-    }
-
-    /// An owed message's ID, from a journal's `UID` as written.
-    static func owedID(uid: String) -> String {
-        let uid = uid.trimmingCharacters(in: .whitespaces)
-        return uid.hasPrefix(SchedulingRecordNames.owedUIDPrefix) ? String(uid.dropFirst(SchedulingRecordNames.owedUIDPrefix.count)) : uid
+        SchedulingRecordNames.owedID(uid: journal.uid ?? "")
     }
 }
 
@@ -140,13 +109,12 @@ extension SchedulingStore {
         if case .file(let url) = store.location {
             let removed: Void?
             do {
-                removed = try CalendarFile.splice(url, indexing: ["UID", "CATEGORIES"], whileWaiting: settings.whileWaiting) { outline in
+                removed = try CalendarFile.splice(url, indexing: SchedulingRecordNames.owedIndex, whileWaiting: settings.whileWaiting) { outline in
                     var splice = ICalendarSplice()
                     var found: Set<String> = []
-                    for c in outline.components where c.name == "VJOURNAL" {
-                        guard SchedulingRecordNames.namesOwedCategory(c.values("CATEGORIES")), let uid = c.values("UID").first else { continue }
-                        let id = ICalendar.owedID(uid: uid)
-                        if ids.contains(id) { splice.remove(c); found.insert(id) }
+                    for (id, c) in SchedulingRecordNames.owedIDs(in: outline) where ids.contains(id) {
+                        splice.remove(c)
+                        found.insert(id)
                     }
                     // One not found here (written otherwise) is taken off by the change of the whole file below.
                     return found == ids ? ((), splice) : nil

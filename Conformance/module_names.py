@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""Which module may spell iCalendar (Docs/Modules.md, "The iCalendar model"; issue 43, 2).
+
+The model is KCalendarCore's: CalendarCore holds typed values and keeps the
+lines it does not model unread; ICalendarKit alone spells RFC 5545's
+component, property and parameter names (with RFC 7986's and the vendors'
+`X-WR-*`, `X-APPLE-*`); SchedulingICalendar alone spells the book's
+(`X-HORARI-*`, its `VJOURNAL` records); every other module — the views, the
+book, the stores, the CLI — goes through those two and spells none.
+
+This script finds every line of Swift in Sources/ and Examples/horari/ whose
+string literal opens with such a name (`"ATTENDEE"`, `"BEGIN:VCALENDAR…`,
+`"X-WR-CALNAME"`, `"UID;`…) outside a comment. A module that may not spell
+one fails the check, except for the lines DEBTS lists by file: what the code
+held when the model was chosen, each to move. A file over its debt fails; a
+file under it fails too, naming the lower figure to write, so that the table
+stays the truth and can only shrink.
+
+Usage: python3 Conformance/module_names.py [REPO]
+"""
+import collections
+import pathlib
+import re
+import sys
+
+# The modules that are the iCalendar model's own, and test support.
+MAY_SPELL = {"ICalendarKit", "SchedulingICalendar", "CLibICal", "_CalendarTestSupport", "_SchedulingTestSupport"}
+
+NAMES = (
+    "BEGIN|END|VCALENDAR|VEVENT|VTODO|VJOURNAL|VALARM|VTIMEZONE|VFREEBUSY|VAVAILABILITY|STANDARD|DAYLIGHT|"
+    "ATTENDEE|ORGANIZER|DTSTART|DTEND|DUE|DURATION|RRULE|RDATE|EXDATE|EXRULE|RECURRENCE-ID|UID|SUMMARY|"
+    "DESCRIPTION|LOCATION|STATUS|CATEGORIES|CLASS|COLOR|COMPLETED|PERCENT-COMPLETE|PRIORITY|SEQUENCE|DTSTAMP|"
+    "LAST-MODIFIED|CREATED|TRIGGER|ACTION|REPEAT|TZID|TZOFFSETFROM|TZOFFSETTO|CN|PARTSTAT|ROLE|RSVP|RELATED-TO|"
+    "METHOD|PRODID|VERSION|CALSCALE|FREEBUSY|URL|ATTACH|X-[A-Z0-9-]+"
+)
+LITERAL = re.compile(r'"(?:' + NAMES + r')(?=["\\:;])')
+
+# Lines that spelled iCalendar where the model says they must not, when the
+# model was chosen (2026-11-27), by file; Docs/Modules.md says where each goes.
+DEBTS = {
+    # CalendarCore: VALARM, ORGANIZER/ATTENDEE, COMPLETED/PERCENT-COMPLETE and
+    # STATUS are read and written as lines the item keeps; their codec is to
+    # move to ICalendarKit, the item keeping typed fields (KCalendarCore's
+    # Incidence).
+    "Sources/CalendarCore/Items/Alarm.swift": 34,
+    "Sources/CalendarCore/Items/CalendarItem+Completion.swift": 5,
+    "Sources/CalendarCore/Items/CalendarItem+Participants.swift": 2,
+    "Sources/CalendarCore/Items/Participant.swift": 8,
+    "Sources/CalendarCore/Items/ItemStatus.swift": 2,
+    "Sources/CalendarCore/Recurrence/RecurrenceRule+Parsing.swift": 1,
+    # CalendarStore: the resource scanner, the volatile-property list and the
+    # store's own wrappers of text; to become ICalendarKit's resource codec.
+    "Sources/CalendarStore/ResourceReader.swift": 10,
+    "Sources/CalendarStore/CalDAVClient+Probe.swift": 3,
+    "Sources/CalendarStore/CollectionStore+Writing.swift": 4,
+    "Sources/CalendarStore/CalendarFile+Splice.swift": 1,
+    "Sources/CalendarStore/SchedulingFile.swift": 9,
+    "Sources/CalendarStore/Book/DatabaseCalendar.swift": 3,
+    "Sources/BookStorageConformance/BookStorageConformance.swift": 6,
+    # horari: the component's name in `occurrences --format jsonl`.
+    "Examples/horari/OccurrencesCommand.swift": 1,
+}
+
+
+def module_of(path: pathlib.Path, root: pathlib.Path) -> str:
+    parts = path.relative_to(root).parts
+    return parts[1] if parts[0] == "Sources" else "horari"
+
+
+def code(line: str) -> str:
+    """The line without a `//` comment that starts outside a string."""
+    quoted = False
+    for i, ch in enumerate(line):
+        if ch == '"' and (i == 0 or line[i - 1] != "\\"):
+            quoted = not quoted
+        elif not quoted and line.startswith("//", i):
+            return line[:i]
+    return line
+
+
+def main() -> int:
+    root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else ".").resolve()
+    files = sorted(root.glob("Sources/**/*.swift")) + sorted(root.glob("Examples/horari/**/*.swift"))
+    found = collections.Counter()
+    first = {}
+    for path in files:
+        if module_of(path, root) in MAY_SPELL:
+            continue
+        rel = str(path.relative_to(root))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            m = LITERAL.search(code(line))
+            if m:
+                found[rel] += 1
+                first.setdefault(rel, (number, m.group(0)))
+    failures = []
+    for rel in sorted(set(found) | set(DEBTS)):
+        n, allowed = found.get(rel, 0), DEBTS.get(rel, 0)
+        if n > allowed:
+            number, name = first[rel]
+            failures.append(f"{rel}: {n} line(s) spell iCalendar ({name}… at line {number}), {allowed} allowed: "
+                            "go through ICalendarKit or SchedulingICalendar (Docs/Modules.md, \"The iCalendar model\")")
+        elif n < allowed:
+            failures.append(f"{rel}: {n} line(s) spell iCalendar, {allowed} allowed: a debt was paid; write {n} in DEBTS")
+    for f in failures:
+        print("module names: " + f)
+    owed = sum(DEBTS.values())
+    print(f"module names: {len(files)} files; {sum(found.values())} lines outside the model's modules spell iCalendar, "
+          f"{owed} listed as debts in {len(DEBTS)} files; {len(failures)} failing")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
