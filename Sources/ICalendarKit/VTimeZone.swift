@@ -54,7 +54,7 @@ enum VTimeZone {
             let set = RecurrenceSet(start: local, rules: rules, additions: additions)
             let onsets: [RecurrenceSet.Instance]
             do {
-                onsets = try set.instances(to: Date(timeIntervalSince1970: TimeInterval(horizon)), limit: 2000)
+                onsets = try set.instances(to: Date(timeIntervalSince1970: TimeInterval(horizon)), limit: 2000, floatingZone: .utc)
             } catch {
                 throw Problem(line: o.line, message: "its onsets cannot be listed: \(error.message)")
             }

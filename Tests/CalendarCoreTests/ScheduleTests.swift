@@ -32,6 +32,22 @@ struct ScheduleTests {
         #expect(found[4].start == (try t(11, 18)))
     }
 
+    /// Issue 43, 4: no quiet default that is wrong for most callers. A floating
+    /// time read in UTC put a Tokyo reader's 09:00 at 18:00.
+    @Test("without a floating zone, a schedule reads floating and all-day times on its own clock, not UTC's")
+    func floatingDefault() throws {
+        let wall = try LocalDateTime(year: 2026, month: 3, day: 4, hour: 9)
+        let standup = CalendarItem(uid: "standup", kind: .event, title: "Stand-up", start: .floating(wall), end: .duration(ItemDuration(seconds: 900)))
+        let tokyo = try ZoneRules.named("Asia/Tokyo")
+        let schedule = try Schedule(items: [standup], timeZone: tokyo)
+        let day = DateInterval(start: try instant("20260303T000000Z"), end: try instant("20260305T000000Z"))
+        let found = schedule.occurrences(in: day)
+        #expect(found.map(\.startSeconds) == schedule.occurrences(in: day, floatingZone: tokyo).map(\.startSeconds))
+        #expect(found.first?.startSeconds == tokyo.instant(forWall: wall.localSeconds))
+        #expect(found.first?.startSeconds != schedule.occurrences(in: day, floatingZone: .utc).first?.startSeconds)
+        #expect(schedule.alarms(in: day).instants.count == schedule.alarms(in: day, floatingZone: tokyo).instants.count)
+    }
+
     @Test("THISANDFUTURE moves this and every later instance")
     func thisAndFuture() throws {
         var item = CalendarItem(uid: "c", title: "Class", start: try t(2, 9), end: .duration(.init(seconds: 1800)),

@@ -19,8 +19,8 @@ extension Schedule {
     ///
     /// - Parameters:
     ///   - interval: the window; its end is exclusive.
-    ///   - floatingZone: the zone in which all-day and floating times are placed.
-    public func occurrences(in interval: DateInterval, floatingZone: ZoneRules = .utc) -> [Occurrence] {
+    ///   - floatingZone: the zone in which all-day and floating times are placed; by default the schedule's own zone (``timeZone``), else the machine's (`ZoneRules.current`).
+    public func occurrences(in interval: DateInterval, floatingZone: ZoneRules? = nil) -> [Occurrence] {
         occurrences(from: interval.start, to: interval.end, floatingZone: floatingZone)
     }
 
@@ -28,9 +28,9 @@ extension Schedule {
     ///
     /// - Parameters:
     ///   - interval: the window; its end is exclusive.
-    ///   - floatingZone: the zone in which all-day and floating times are placed.
+    ///   - floatingZone: the zone in which all-day and floating times are placed; by default the schedule's own zone (``timeZone``), else the machine's (`ZoneRules.current`).
     ///   - body: what to do with each occurrence.
-    public func forEachOccurrence(in interval: DateInterval, floatingZone: ZoneRules = .utc, _ body: (Occurrence) -> Void) {
+    public func forEachOccurrence(in interval: DateInterval, floatingZone: ZoneRules? = nil, _ body: (Occurrence) -> Void) {
         forEachOccurrence(from: interval.start, to: interval.end, floatingZone: floatingZone, body)
     }
 
@@ -38,8 +38,8 @@ extension Schedule {
     ///
     /// - Parameters:
     ///   - interval: the window; its end is exclusive.
-    ///   - floatingZone: the zone in which all-day and floating times are placed.
-    public func occurrenceSequence(in interval: DateInterval, floatingZone: ZoneRules = .utc) -> OccurrenceSequence {
+    ///   - floatingZone: the zone in which all-day and floating times are placed; by default the schedule's own zone (``timeZone``), else the machine's (`ZoneRules.current`).
+    public func occurrenceSequence(in interval: DateInterval, floatingZone: ZoneRules? = nil) -> OccurrenceSequence {
         occurrenceSequence(from: interval.start, to: interval.end, floatingZone: floatingZone)
     }
 }
@@ -50,10 +50,10 @@ extension RecurrenceSet {
     /// - Parameters:
     ///   - interval: the window of starts; its end is exclusive.
     ///   - limit: the most instances to return.
-    ///   - floatingZone: the zone in which all-day and floating times are read.
+    ///   - floatingZone: the zone in which all-day and floating times are read; by default the machine's (`ZoneRules.current`): RFC 5545 §3.3.5 reads a floating time on the clock of whoever reads it.
     ///   - zones: the zones the set's calendar defines for itself.
     /// - Throws: ``RecurrenceError``.
-    public func instances(in interval: DateInterval, limit: Int? = nil, floatingZone: ZoneRules = .utc,
+    public func instances(in interval: DateInterval, limit: Int? = nil, floatingZone: ZoneRules = .current,
                           zones: ZoneTable = ZoneTable()) throws(RecurrenceError) -> [Instance] {
         try instances(from: interval.start, to: interval.end, limit: limit, floatingZone: floatingZone, zones: zones)
     }

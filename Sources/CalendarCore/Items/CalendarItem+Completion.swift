@@ -46,13 +46,13 @@ extension CalendarItem {
     /// - Parameters:
     ///   - now: when it was done.
     ///   - floatingZone: the zone floating and all-day times are read in
-    ///     (which instance is earliest).
+    ///     (which instance is earliest); by default the machine's (`ZoneRules.current`): RFC 5545 §3.3.5 reads a floating time on the clock of whoever reads it.
     ///   - zones: the calendar's own zones.
     /// - Returns: the recurrence ID of the instance marked done; `nil` when
     ///   the task as a whole was.
     /// - Throws: ``CalendarItemError/Code/notATask`` for an event.
     @discardableResult
-    public mutating func markDone(at now: Date, floatingZone: ZoneRules = .utc, zones: ZoneTable = ZoneTable()) throws(CalendarItemError) -> CalendarTime? {
+    public mutating func markDone(at now: Date, floatingZone: ZoneRules = .current, zones: ZoneTable = ZoneTable()) throws(CalendarItemError) -> CalendarTime? {
         try requireTask("marked done")
         if isRecurring, status != .completed, let instance = try pendingInstance(floatingZone: floatingZone, zones: zones) {
             var one = item(for: instance)
@@ -80,13 +80,13 @@ extension CalendarItem {
     /// its only change, and is kept still to do otherwise.
     ///
     /// - Parameters:
-    ///   - floatingZone: the zone floating and all-day times are read in.
+    ///   - floatingZone: the zone floating and all-day times are read in; by default the machine's (`ZoneRules.current`): RFC 5545 §3.3.5 reads a floating time on the clock of whoever reads it.
     ///   - zones: the calendar's own zones.
     /// - Returns: the recurrence ID of the instance reopened; `nil` when
     ///   the task as a whole was, or nothing was done.
     /// - Throws: ``CalendarItemError/Code/notATask`` for an event.
     @discardableResult
-    public mutating func reopen(floatingZone: ZoneRules = .utc, zones: ZoneTable = ZoneTable()) throws(CalendarItemError) -> CalendarTime? {
+    public mutating func reopen(floatingZone: ZoneRules = .current, zones: ZoneTable = ZoneTable()) throws(CalendarItemError) -> CalendarTime? {
         try requireTask("reopened")
         if isRecurring, status != .completed {
             guard let latest = doneInstances(floatingZone: floatingZone, zones: zones).first,

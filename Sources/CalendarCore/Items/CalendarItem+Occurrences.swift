@@ -26,14 +26,14 @@ extension CalendarItem {
     /// - Parameters:
     ///   - date: the date of the occurrence, by the series.
     ///   - time: its time of day, when the series meets more than once that day.
-    ///   - floatingZone: the zone floating and all-day times are read in.
+    ///   - floatingZone: the zone floating and all-day times are read in; by default the machine's (`ZoneRules.current`): RFC 5545 §3.3.5 reads a floating time on the clock of whoever reads it.
     ///   - zones: the calendar's own zones.
     /// - Returns: the instance, with its recurrence ID and start.
     /// - Throws: ``CalendarItemError/Code/notRecurring`` for an item that
     ///   does not repeat, ``CalendarItemError/Code/noSuchOccurrence`` when the
     ///   series does not meet then (or meets several times on the date and no
     ///   time was given), naming the nearest occurrences.
-    public func occurrence(on date: LocalDate, at time: LocalDateTime? = nil, floatingZone: ZoneRules = .utc,
+    public func occurrence(on date: LocalDate, at time: LocalDateTime? = nil, floatingZone: ZoneRules = .current,
                            zones: ZoneTable = ZoneTable()) throws(CalendarItemError) -> RecurrenceSet.Instance {
         guard isRecurring, let set = recurrenceSet else {
             throw CalendarItemError(.notRecurring, field: .recurrence, "‘\(title)’ does not repeat, so it has no single occurrence to change", suggestion: "edit or delete the item itself")
@@ -116,12 +116,12 @@ extension CalendarItem {
     /// exclusions and changed instances from it on go.
     /// - Parameters:
     ///   - recurrenceID: the first occurrence to go.
-    ///   - floatingZone: the zone floating and all-day times are read in.
+    ///   - floatingZone: the zone floating and all-day times are read in; by default the machine's (`ZoneRules.current`): RFC 5545 §3.3.5 reads a floating time on the clock of whoever reads it.
     ///   - zones: the calendar's own zones.
     /// - Returns: `false` when nothing of the series is left (the occurrence
     ///   was its first): delete the item instead.
     @discardableResult
-    public mutating func removeOccurrences(from recurrenceID: CalendarTime, floatingZone: ZoneRules = .utc, zones: ZoneTable = ZoneTable()) throws(CalendarItemError) -> Bool {
+    public mutating func removeOccurrences(from recurrenceID: CalendarTime, floatingZone: ZoneRules = .current, zones: ZoneTable = ZoneTable()) throws(CalendarItemError) -> Bool {
         let cut = try instant(recurrenceID, floatingZone, zones)
         guard try instant(start, floatingZone, zones) < cut else { return false }
         let until: CalendarTime = switch recurrenceID {
@@ -160,11 +160,11 @@ extension CalendarItem {
     /// - Parameters:
     ///   - recurrenceID: the first occurrence of the new series.
     ///   - newUID: the new series' UID (Google writes `UID_R20261130T090000`).
-    ///   - floatingZone: the zone floating and all-day times are read in.
+    ///   - floatingZone: the zone floating and all-day times are read in; by default the machine's (`ZoneRules.current`): RFC 5545 §3.3.5 reads a floating time on the clock of whoever reads it.
     ///   - zones: the calendar's own zones.
     /// - Returns: `head` (`nil` when the occurrence is the series' first, so
     ///   nothing is left before it) and `tail`.
-    public func splitting(at recurrenceID: CalendarTime, newUID: String, floatingZone: ZoneRules = .utc,
+    public func splitting(at recurrenceID: CalendarTime, newUID: String, floatingZone: ZoneRules = .current,
                           zones: ZoneTable = ZoneTable()) throws(CalendarItemError) -> (head: CalendarItem?, tail: CalendarItem) {
         let cut = try instant(recurrenceID, floatingZone, zones)
         var head = self

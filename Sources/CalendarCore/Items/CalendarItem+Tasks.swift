@@ -87,9 +87,9 @@ extension CalendarItem {
     /// alone, one with no date, and an event.
     ///
     /// - Parameters:
-    ///   - floatingZone: the zone floating and all-day times are read in.
+    ///   - floatingZone: the zone floating and all-day times are read in; by default the machine's (`ZoneRules.current`): RFC 5545 §3.3.5 reads a floating time on the clock of whoever reads it.
     ///   - zones: the calendar's own zones.
-    public func due(floatingZone: ZoneRules = .utc, zones: ZoneTable = ZoneTable()) -> CalendarTime? {
+    public func due(floatingZone: ZoneRules = .current, zones: ZoneTable = ZoneTable()) -> CalendarTime? {
         guard kind == .task else { return nil }
         switch end {
         case .at(let time): return time
@@ -142,13 +142,13 @@ extension CalendarItem {
     /// as a whole, or one whose every instance is done.
     ///
     /// - Parameters:
-    ///   - floatingZone: the zone floating and all-day times are read in.
+    ///   - floatingZone: the zone floating and all-day times are read in; by default the machine's (`ZoneRules.current`): RFC 5545 §3.3.5 reads a floating time on the clock of whoever reads it.
     ///   - zones: the calendar's own zones.
     /// - Throws: ``CalendarItemError/Code/invalidRecurrence`` when the
     ///   series cannot be expanded (its zone is unknown).
     /// - Complexity: O(d), d the instances done: each skipped instance is
     ///   a distinct changed instance.
-    public func pendingInstance(floatingZone: ZoneRules = .utc, zones: ZoneTable = ZoneTable()) throws(CalendarItemError) -> RecurrenceSet.Instance? {
+    public func pendingInstance(floatingZone: ZoneRules = .current, zones: ZoneTable = ZoneTable()) throws(CalendarItemError) -> RecurrenceSet.Instance? {
         guard kind == .task, counts, isRecurring, let set = recurrenceSet else { return nil }
         let closed = overrides.filter { !$0.item.counts }
         let closedIDs = Set(closed.map(\.recurrenceID))
@@ -170,9 +170,9 @@ extension CalendarItem {
     /// changed instances of their own, latest first.
     ///
     /// - Parameters:
-    ///   - floatingZone: the zone floating and all-day times are read in.
+    ///   - floatingZone: the zone floating and all-day times are read in; by default the machine's (`ZoneRules.current`): RFC 5545 §3.3.5 reads a floating time on the clock of whoever reads it.
     ///   - zones: the calendar's own zones.
-    public func doneInstances(floatingZone: ZoneRules = .utc, zones: ZoneTable = ZoneTable()) -> [CalendarTime] {
+    public func doneInstances(floatingZone: ZoneRules = .current, zones: ZoneTable = ZoneTable()) -> [CalendarTime] {
         overrides.filter { $0.item.isDone }
             .map { ($0.recurrenceID, (try? $0.recurrenceID.epochSeconds(floatingIn: floatingZone, zones: zones)) ?? $0.recurrenceID.wallTime.localSeconds) }
             .sorted { $0.1 > $1.1 }

@@ -106,14 +106,14 @@ public struct RecurrenceSet: Hashable, Sendable, Codable {
     ///   - from: the earliest start, inclusive (`nil`: from `DTSTART`).
     ///   - to: the latest start, exclusive (`nil`: no upper bound).
     ///   - limit: the most instances to return.
-    ///   - floatingZone: the zone in which all-day and floating times are read.
+    ///   - floatingZone: the zone in which all-day and floating times are read; by default the machine's (`ZoneRules.current`): RFC 5545 §3.3.5 reads a floating time on the clock of whoever reads it.
     ///   - zones: the zones the set's calendar defines for itself (its own
     ///     `VTIMEZONE`s), looked up before the system's; empty by default.
     /// - Throws: ``RecurrenceError``.
     /// - Complexity: proportional to the rule's periods between the window's
     ///   start and end; for a rule with no `COUNT` the walk starts at the
     ///   window, whatever the age of the series.
-    public func instances(from: Date? = nil, to: Date? = nil, limit: Int? = nil, floatingZone: ZoneRules = .utc,
+    public func instances(from: Date? = nil, to: Date? = nil, limit: Int? = nil, floatingZone: ZoneRules = .current,
                           zones: ZoneTable = ZoneTable()) throws(RecurrenceError) -> [Instance] {
         if to == nil && limit == nil && !isBounded {
             throw RecurrenceError(.unbounded, "the recurrence has no COUNT or UNTIL", suggestion: "give a window end or a limit")
@@ -152,11 +152,11 @@ public struct RecurrenceSet: Hashable, Sendable, Codable {
     /// The iterator may run forever for an unbounded set: bound it yourself.
     /// - Parameters:
     ///   - from: the earliest start (`nil`: from `DTSTART`).
-    ///   - floatingZone: the zone in which all-day and floating times are read.
+    ///   - floatingZone: the zone in which all-day and floating times are read; by default the machine's (`ZoneRules.current`): RFC 5545 §3.3.5 reads a floating time on the clock of whoever reads it.
     ///   - zones: the zones the set's calendar defines for itself, looked up
     ///     before the system's; empty by default.
     /// - Throws: ``RecurrenceError`` when the start's zone is unknown.
-    public func makeIterator(from: Date? = nil, floatingZone: ZoneRules = .utc, zones: ZoneTable = ZoneTable()) throws(RecurrenceError) -> Iterator {
+    public func makeIterator(from: Date? = nil, floatingZone: ZoneRules = .current, zones: ZoneTable = ZoneTable()) throws(RecurrenceError) -> Iterator {
         var iterator = try compiledIterator(floatingZone: floatingZone, zones: zones)
         iterator.begin(from: from)
         return iterator

@@ -92,19 +92,26 @@ public actor LiveSchedule {
 
     /// Marks the task with this UID done at `now`
     /// (``CalendarItem/markDone(at:floatingZone:zones:)``: a repeating task's
-    /// earliest instance still to do, its floating times read in UTC).
+    /// earliest instance still to do).
+    /// - Parameters:
+    ///   - uid: the task.
+    ///   - now: when it was done.
+    ///   - floatingZone: the zone its floating times are read in; by default the machine's.
     /// - Throws: ``CalendarItemError``: there is none with that UID, or it is an event.
-    public func markDone(uid: String, at now: Date = Date()) throws(CalendarItemError) {
+    public func markDone(uid: String, at now: Date = Date(), floatingZone: ZoneRules = .current) throws(CalendarItemError) {
         let zones = self.zones
-        try revise(uid) { item throws(CalendarItemError) in try item.markDone(at: now, zones: zones) }
+        try revise(uid) { item throws(CalendarItemError) in try item.markDone(at: now, floatingZone: floatingZone, zones: zones) }
     }
 
     /// Reopens the done task with this UID
     /// (``CalendarItem/reopen(floatingZone:zones:)``: a repeating task's latest instance done).
+    /// - Parameters:
+    ///   - uid: the task.
+    ///   - floatingZone: the zone its floating times are read in; by default the machine's.
     /// - Throws: ``CalendarItemError``: there is none with that UID, or it is an event.
-    public func reopen(uid: String) throws(CalendarItemError) {
+    public func reopen(uid: String, floatingZone: ZoneRules = .current) throws(CalendarItemError) {
         let zones = self.zones
-        try revise(uid) { item throws(CalendarItemError) in try item.reopen(zones: zones) }
+        try revise(uid) { item throws(CalendarItemError) in try item.reopen(floatingZone: floatingZone, zones: zones) }
     }
 
     private func revise(_ uid: String, _ change: (inout CalendarItem) throws(CalendarItemError) -> Void) throws(CalendarItemError) {

@@ -91,14 +91,15 @@ extension Schedule {
     /// - Parameters:
     ///   - from: the start of the window.
     ///   - to: its end (exclusive).
-    ///   - floatingZone: the zone all-day and floating times are read in (the viewer's).
+    ///   - floatingZone: the zone all-day and floating times are read in (the viewer's); by default the schedule's own zone (``timeZone``), else the machine's (`ZoneRules.current`).
     ///   - defaults: alarms for every occurrence with none of its own (a
     ///     calendar's default reminder, as CalDAV's
     ///     `default-alarm-vevent-datetime` of RFC 9074's era).
     /// - Complexity: O(n) over the items for their absolute alarms and the
     ///   window's reach, plus the occurrences in the window widened by the
     ///   furthest alarm's offset.
-    public func alarms(from: Date, to: Date, floatingZone: ZoneRules = .utc, defaults: [Alarm] = []) -> AlarmReport {
+    public func alarms(from: Date, to: Date, floatingZone: ZoneRules? = nil, defaults: [Alarm] = []) -> AlarmReport {
+        let floatingZone = floatingZone ?? timeZone ?? .current
         let a = from.clampedEpochSeconds
         let b = to.clampedEpochSecondsRoundedUp
         guard b > a else { return AlarmReport(instants: [], problems: []) }
@@ -159,7 +160,7 @@ extension Schedule {
     }
 
     /// ``alarms(from:to:floatingZone:defaults:)`` over a `DateInterval`.
-    public func alarms(in window: DateInterval, floatingZone: ZoneRules = .utc, defaults: [Alarm] = []) -> AlarmReport {
+    public func alarms(in window: DateInterval, floatingZone: ZoneRules? = nil, defaults: [Alarm] = []) -> AlarmReport {
         alarms(from: window.start, to: window.end, floatingZone: floatingZone, defaults: defaults)
     }
 

@@ -22,11 +22,12 @@ extension Schedule {
     ///   - from: the start of the window.
     ///   - to: the end of the window (exclusive).
     ///   - floatingZone: the zone in which all-day and floating times are
-    ///     placed (the viewer's zone).
+    ///     placed (the viewer's zone); by default the schedule's own zone (``timeZone``), else the machine's (`ZoneRules.current`).
     /// - Returns: a sequence that can be iterated more than once; each
     ///   iteration expands the window again.
-    public func occurrenceSequence(from: Date, to: Date, floatingZone: ZoneRules = .utc) -> OccurrenceSequence {
-        OccurrenceSequence(schedule: self, from: from.clampedEpochSeconds, to: to.clampedEpochSecondsRoundedUp, floatingZone: floatingZone)
+    public func occurrenceSequence(from: Date, to: Date, floatingZone: ZoneRules? = nil) -> OccurrenceSequence {
+        let zone = floatingZone ?? timeZone ?? .current
+        return OccurrenceSequence(schedule: self, from: from.clampedEpochSeconds, to: to.clampedEpochSecondsRoundedUp, floatingZone: zone)
     }
 }
 

@@ -250,8 +250,8 @@ public struct Schedule: Sendable {
     ///   - from: the start of the window.
     ///   - to: the end of the window (exclusive).
     ///   - floatingZone: the zone in which all-day and floating times are
-    ///     placed (the viewer's zone).
-    public func occurrences(from: Date, to: Date, floatingZone: ZoneRules = .utc) -> [Occurrence] {
+    ///     placed (the viewer's zone); by default the schedule's own zone (``timeZone``), else the machine's (`ZoneRules.current`).
+    public func occurrences(from: Date, to: Date, floatingZone: ZoneRules? = nil) -> [Occurrence] {
         Array(occurrenceSequence(from: from, to: to, floatingZone: floatingZone))
     }
 
@@ -261,7 +261,8 @@ public struct Schedule: Sendable {
     /// For summaries that do not need the order — counting a month's items per
     /// day, say — this skips the array and the sort of
     /// ``occurrences(from:to:floatingZone:)``; the same occurrences are visited.
-    public func forEachOccurrence(from: Date, to: Date, floatingZone: ZoneRules = .utc, _ body: (Occurrence) -> Void) {
+    public func forEachOccurrence(from: Date, to: Date, floatingZone: ZoneRules? = nil, _ body: (Occurrence) -> Void) {
+        let floatingZone = floatingZone ?? timeZone ?? .current
         let a = from.clampedEpochSeconds
         let b = to.clampedEpochSecondsRoundedUp
         guard b > a else { return }
