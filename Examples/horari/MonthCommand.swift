@@ -35,7 +35,7 @@ struct Month: AsyncParsableCommand {
         guard view.format == .text else { return try printJSON(mview, command: "month", timeZone: context.clock.name) }
         var text = context.clock.header.map { $0 + "\n" } ?? ""
         text += MonthGrid.render(mview, names: context.names, weekNumbers: weekNumbers, painter: context.painter)
-        text += MonthGrid.itemList(mview, schedule: context.schedule, clock: context.clock, painter: context.painter, ids: context.shortIDs())
+        text += MonthGrid.itemList(mview, schedule: context.schedule, clock: context.clock, names: context.names, painter: context.painter, ids: context.shortIDs())
         print(text, terminator: "")
     }
 }
@@ -102,16 +102,34 @@ enum MonthGrid {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// The month's occurrences below the grid, one per line, in the display zone.
-    static func itemList(_ view: MonthView, schedule: Schedule, clock: Clock, painter: Painter, ids: ShortIDs) -> String {
+    /// The month's occurrences below the grid, one per line, in the display
+    /// zone, each day and time as every command writes them
+    /// (`Wed 2026-11-25 19:30–20:30`, issue 43, 12), the day's name in the
+    /// view's language.
+    static func itemList(_ view: MonthView, schedule: Schedule, clock: Clock, names: CalendarNames, painter: Painter, ids: ShortIDs) -> String {
         guard !schedule.items.isEmpty, let first = try? LocalDate(year: view.year, month: view.month, day: 1) else { return "" }
         let last = first.adding(days: LocalDate.daysIn(month: view.month, year: view.year))
         let occurrences = schedule.occurrences(fromDay: first, toDay: last, in: clock.rules)
-        var out = ""
-        for o in occurrences {
-            let when = o.isAllDay ? o.start.localDate.description + "      " : clock.wall(o.startSeconds).date.description + " " + clock.time(o.startSeconds)
-            out += "\(when)  \(painter.swatch(o.item.color)) \(painter.title(o.item.title, done: o.item.isDone, cancelled: o.item.isCancelled))  [\(ids.short(for: o.item.uid).shown)]\n"
+        func day(_ d: LocalDate) -> String { "\(names.shortWeekdays[d.weekday.rawValue]) \(d)" }
+        let lines = occurrences.map { o -> (when: String, rest: String) in
+            let when: String
+            if o.isAllDay {
+                // The end date is exclusive (RFC 5545 §3.6.1): name the last day.
+                let start = o.start.localDate, end = o.end.localDate.adding(days: -1)
+                when = end > start ? day(start) + " – " + day(end) : day(start)
+            } else {
+                let a = clock.wall(o.startSeconds).date, b = clock.wall(o.endSeconds).date
+                let head = day(a) + " " + clock.time(o.startSeconds)
+                let endsAtMidnight = b == a.adding(days: 1) && clock.wall(o.endSeconds).localSeconds % 86_400 == 0
+                when = o.endSeconds == o.startSeconds ? head
+                    : b == a || endsAtMidnight ? head + "–" + clock.time(o.endSeconds)
+                    : head + " – " + (b == a.adding(days: 1) ? names.shortWeekdays[b.weekday.rawValue] : day(b)) + " " + clock.time(o.endSeconds)
+            }
+            return (when, "\(painter.swatch(o.item.color)) \(painter.title(o.item.title, done: o.item.isDone, cancelled: o.item.isCancelled))  [\(ids.short(for: o.item.uid).shown)]")
         }
+        // One column for the days and times: as wide as the widest of one day.
+        let width = lines.map(\.when.count).filter { $0 <= 30 }.max() ?? 0
+        let out = lines.map { pad($0.when, width) + "  " + $0.rest + "\n" }.joined()
         return out.isEmpty ? "" : "\n" + out
     }
 

@@ -158,11 +158,11 @@ public enum SchedulingError: HorariError, Hashable, Sendable {
                 ? ("session ‘\(id)’ is cancelled", "only a scheduled session can change (book a new one for that time)")
                 : ("session ‘\(id)’ is \(status.rawValue)", "only a scheduled session can change")
         case .sessionNotStarted(let id, let start):
-            ("session ‘\(id)’ starts on \(start.date.weekday.name) \(start.date) at \(start.timeText)", "it can be marked completed or no-show once it has started")
+            ("session ‘\(id)’ starts \(start.dayTimeText)", "it can be marked completed or no-show once it has started")
         case .notAnOccurrence(_, let title, let date, let meets):
             ("\(title) does not meet on \(date.weekday.name) \(date)", "it meets \(meets)")
         case .occurrenceOverlaps(_, let title, let date, let other, let start, let length):
-            ("\(title) of \(date) cannot move there: the \(title) of \(other) is on then (\(start.date) \(start.timeText) for \(length.wholeMinutes) minutes), and a member booked on both would hold two places at one time", "pick another time")
+            ("\(title) of \(date) cannot move there: the \(title) of \(other) is on then (\(start.spanText(lasting: length))), and a member booked on both would hold two places at one time", "pick another time")
         case .occurrenceCancelled(_, let title, let date):
             ("\(title) on \(date) is cancelled", nil)
         case .occurrenceInPast(_, let title, let date, let start):
@@ -192,7 +192,7 @@ public enum SchedulingError: HorariError, Hashable, Sendable {
             ("\(what) \(when) from \(start) to \(end) is outside the gym's opening hours (\(when): \(hours.isEmpty ? "closed" : hours.map(\.description).joined(separator: ", ")))",
              hours.isEmpty ? "pick a day the gym is open" : "pick a time within them")
         case .busyElsewhere(let coach, let start, let end, let buffer):
-            ("coach ‘\(coach)’ is busy elsewhere from \(start.date) \(start.timeText) to \(end.date == start.date ? "" : "\(end.date) ")\(end.timeText) (their own calendar)"
+            ("coach ‘\(coach)’ is busy elsewhere \(start.spanText(to: end)) (their own calendar)"
              + (buffer > .zero ? ", and keeps \(buffer.wholeMinutes) minutes free around it" : ""),
              "pick a time when they are free (sessions free lists them)")
         }
@@ -290,7 +290,7 @@ public struct SessionClash: Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         let who = reason == .client ? "client ‘\(existing.clientID)’" : "coach ‘\(existing.coachID)’"
         let bufferText = buffer > .zero ? " (with the coach's \(buffer.wholeMinutes)-minute buffer)" : ""
-        return "the time clashes\(bufferText) with session ‘\(existing.id)’ of \(who) on \(existing.start.date) at \(existing.start.timeText) for \(existing.duration.wholeMinutes) minutes; pick another time"
+        return "the time clashes\(bufferText) with session ‘\(existing.id)’ of \(who), \(existing.start.spanText(lasting: existing.duration)); pick another time"
     }
 }
 
@@ -317,6 +317,27 @@ func clockText(_ hour: Int, _ minute: Int) -> String {
 extension LocalDateTime {
     /// "HH:MM", for messages.
     var timeText: String { clockText(hour, minute) }
+
+    /// "Mon 2026-11-30 10:00", as every message and command writes a time (issue 43, 12).
+    var dayTimeText: String { date.dayText + " " + timeText }
+
+    /// "Mon 2026-11-30 10:00–11:00" to `end`; "Mon 2026-11-30 23:30 – Tue 00:30"
+    /// across midnight; "Mon 2026-11-30 22:00 – Wed 2026-12-02 08:00" over more days.
+    func spanText(to end: LocalDateTime) -> String {
+        if end.date == date || (end.date == date.adding(days: 1) && end.hour == 0 && end.minute == 0) { return dayTimeText + "–" + end.timeText }
+        if end.date == date.adding(days: 1) { return dayTimeText + " – " + String(end.date.weekday.name.prefix(3)) + " " + end.timeText }
+        return dayTimeText + " – " + end.dayTimeText
+    }
+
+    /// ``spanText(to:)`` for a length.
+    func spanText(lasting length: Duration) -> String {
+        spanText(to: LocalDateTime(localSeconds: localSeconds + length.components.seconds))
+    }
+}
+
+extension LocalDate {
+    /// "Mon 2026-11-30".
+    var dayText: String { String(weekday.name.prefix(3)) + " \(self)" }
 }
 
 extension SchedulingError {

@@ -81,11 +81,11 @@ public enum PolicyRefusal: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .outsideWorkingHours(let coach, let start, let end, let hours):
             let worked = hours.isEmpty ? "does not work that day" : "works \(hours.map(\.description).joined(separator: " and ")) that day"
-            return "\(start.date) \(start.timeText)-\(end.timeText) is outside the working hours of coach ‘\(coach)’, who \(worked); pick a time within them"
+            return "\(start.spanText(to: end)) is outside the working hours of coach ‘\(coach)’, who \(worked); pick a time within them"
         case .inThePast(let start):
-            return "\(start.date) at \(start.timeText) is in the past; pick a later time"
+            return "\(start.dayTimeText) is in the past; pick a later time"
         case .tooSoon(let start, let notice):
-            return "\(start.date) at \(start.timeText) is less than \(Self.text(notice)) from now; book at least that far ahead"
+            return "\(start.dayTimeText) is less than \(Self.text(notice)) from now; book at least that far ahead"
         case .skippedTime(let wall, let zone, let movedTo):
             return "\(wall.date) \(wall.timeText) does not exist in \(zone) (the clocks skip it; it would be \(movedTo.timeText)); pick another time"
         }

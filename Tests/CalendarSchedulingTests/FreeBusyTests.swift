@@ -47,7 +47,7 @@ struct FreeBusyTests {
         }
         #expect(refused == .busyElsewhere(coach: "marc", start: try Gym.at("2026-11-26 10:00"), end: try Gym.at("2026-11-26 11:00"), buffer: .zero))
         #expect(refused?.errorCode == 28)
-        #expect(refused?.description == "coach ‘marc’ is busy elsewhere from 2026-11-26 10:00 to 11:00 (their own calendar); pick a time when they are free (sessions free lists them)")
+        #expect(refused?.description == "coach ‘marc’ is busy elsewhere Thu 2026-11-26 10:00–11:00 (their own calendar); pick a time when they are free (sessions free lists them)")
         // The busy time is not the book's: a saved book does not keep it.
         let saved = try JSONDecoder().decode(SchedulingBook.self, from: try JSONEncoder().encode(book))
         #expect(saved.busyElsewhere(coach: "marc").isEmpty)

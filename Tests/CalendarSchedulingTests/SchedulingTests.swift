@@ -107,7 +107,7 @@ struct SessionTests {
         // The same client overlapping.
         let sameClient = refusal { try book.addSession(coach: "marc", client: "anna", start: Gym.at("2026-11-26 10:30"), duration: .minutes(60)) }
         #expect(sameClient == .clash(SessionClash(existing: first, reason: .client, buffer: .minutes(0))))
-        #expect(sameClient?.description == "the time clashes with session ‘s1’ of client ‘anna’ on 2026-11-26 at 10:00 for 60 minutes; pick another time")
+        #expect(sameClient?.description == "the time clashes with session ‘s1’ of client ‘anna’, Thu 2026-11-26 10:00–11:00; pick another time")
         // The same coach with another client, overlapping by one minute at either end.
         #expect(refusal { try book.addSession(coach: "marc", client: "pau", start: Gym.at("2026-11-26 09:01"), duration: .minutes(60)) } == .clash(SessionClash(existing: first, reason: .coach, buffer: .minutes(0))))
         #expect(refusal { try book.addSession(coach: "marc", client: "pau", start: Gym.at("2026-11-26 10:59"), duration: .minutes(30)) } == .clash(SessionClash(existing: first, reason: .coach, buffer: .minutes(0))))
@@ -117,7 +117,7 @@ struct SessionTests {
         try book.addSession(id: "l1", coach: "laia", client: "joan", start: Gym.at("2026-11-26 10:00"), duration: .minutes(60))
         // Laia keeps 15 minutes between sessions.
         let buffered = refusal { try book.addSession(coach: "laia", client: "rosa", start: Gym.at("2026-11-26 11:10"), duration: .minutes(30)) }
-        #expect(buffered?.description == "the time clashes (with the coach's 15-minute buffer) with session ‘l1’ of coach ‘laia’ on 2026-11-26 at 10:00 for 60 minutes; pick another time")
+        #expect(buffered?.description == "the time clashes (with the coach's 15-minute buffer) with session ‘l1’ of coach ‘laia’, Thu 2026-11-26 10:00–11:00; pick another time")
         try book.addSession(id: "l2", coach: "laia", client: "rosa", start: Gym.at("2026-11-26 11:15"), duration: .minutes(30))
         // Moving: onto its own old time is fine, onto another's is refused, and a refusal changes nothing.
         try book.moveSession("s1", coach: "marc", to: Gym.at("2026-11-26 10:15"), duration: .minutes(45))
@@ -143,7 +143,7 @@ struct SessionTests {
                     == .sessionNotStarted("soon", start: try Gym.at("2026-11-26 17:00")))
         }
         #expect(refusal { try book.setStatus(.completed, ofSession: "soon", coach: "marc", now: threeDaysAhead) }?.description
-                == "session ‘soon’ starts on Thursday 2026-11-26 at 17:00; it can be marked completed or no-show once it has started")
+                == "session ‘soon’ starts Thu 2026-11-26 17:00; it can be marked completed or no-show once it has started")
         #expect(try book.session("soon", coach: "marc").status == .scheduled)
         #expect(try book.upcomingSessions(coach: "marc", after: threeDaysAhead).map(\.id) == ["soon"])
         // From its start on, it can be marked; then undone, and it is upcoming again.
@@ -167,7 +167,7 @@ struct SessionTests {
         let onto = refusal { try book.moveOccurrence(classID: "yoga", on: Gym.day("2026-11-23"), to: Gym.at("2026-11-25 19:00")) }
         #expect(onto == .occurrenceOverlaps(classID: "yoga", title: "Yoga", date: try Gym.day("2026-11-23"), other: try Gym.day("2026-11-25"),
                                             otherStart: try Gym.at("2026-11-25 18:30"), otherDuration: .minutes(60)))
-        #expect(onto?.description == "Yoga of 2026-11-23 cannot move there: the Yoga of 2026-11-25 is on then (2026-11-25 18:30 for 60 minutes), and a member booked on both would hold two places at one time; pick another time")
+        #expect(onto?.description == "Yoga of 2026-11-23 cannot move there: the Yoga of 2026-11-25 is on then (Wed 2026-11-25 18:30–19:30), and a member booked on both would hold two places at one time; pick another time")
         #expect(try book.occurrence(classID: "yoga", on: Gym.day("2026-11-23")).isMoved == false)
         // Just before it, it fits; and a third occurrence moved onto that moved one is refused too.
         try book.moveOccurrence(classID: "yoga", on: Gym.day("2026-11-23"), to: Gym.at("2026-11-25 17:00"), duration: .minutes(90))

@@ -157,9 +157,9 @@ struct AppDeveloperTests {
             do { try book.addSession(coach: coach, client: client, start: start, duration: .minutes(60), now: now) } catch .refusedByPolicy(let why) { return why } catch { return nil }
             return nil
         }
-        #expect(refused("2026-11-25T12:30")?.description == "2026-11-25 12:30-13:30 is outside the working hours of coach ‘marc’, who works 09:00-13:00 and 16:00-20:00 that day; pick a time within them")
-        #expect(refused("2026-11-22T10:00")?.description == "2026-11-22 at 10:00 is in the past; pick a later time")
-        #expect(refused("2026-11-23T16:00")?.description == "2026-11-23 at 16:00 is less than 24 hours from now; book at least that far ahead")
+        #expect(refused("2026-11-25T12:30")?.description == "Wed 2026-11-25 12:30–13:30 is outside the working hours of coach ‘marc’, who works 09:00-13:00 and 16:00-20:00 that day; pick a time within them")
+        #expect(refused("2026-11-22T10:00")?.description == "Sun 2026-11-22 10:00 is in the past; pick a later time")
+        #expect(refused("2026-11-23T16:00")?.description == "Mon 2026-11-23 16:00 is less than 24 hours from now; book at least that far ahead")
         #expect(refused("2026-11-28T10:00")?.description.contains("who does not work that day") == true)
         try book.addCoach(Coach(id: "night", name: "Night Owl"))  // no hours set: not limited by them
         try book.addClient(Client(id: "owl", coachID: "night", name: "Owl"))
