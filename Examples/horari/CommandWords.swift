@@ -170,6 +170,12 @@ enum WholeNumber {
     @Sendable static func minutes(_ text: String) throws -> Int { try read(text, least: 1, what: "a length in minutes") }
     /// A buffer in minutes: 0 or more.
     @Sendable static func buffer(_ text: String) throws -> Int { try read(text, least: 0, what: "a buffer in minutes") }
+    /// A notice in minutes: 0 to a year.
+    @Sendable static func notice(_ text: String) throws -> Int {
+        let n = try read(text, least: 0, what: "a notice in minutes")
+        guard n <= 366 * 24 * 60 else { throw ValidationError("a notice in minutes is at most a year (527040)") }
+        return n
+    }
     /// How many to show: 1 or more.
     @Sendable static func limit(_ text: String) throws -> Int { try read(text, least: 1, what: "the number to show") }
     /// How many places: 1 or more.

@@ -78,9 +78,10 @@ struct Occurrences: AsyncParsableCommand {
         let schedule = calendar.schedule(zoneNamedBy: ICalendar.bookZoneProperties, compilingSeries: false)
         // The widest instant window that can hold any wall time in [from, to).
         let margin: Int64 = 15 * 3600
+        // Floating times in UTC, with the margin: the pipeline reads each on the clock.
         let window = schedule.occurrenceSequence(
             from: Date(timeIntervalSince1970: TimeInterval(fromWall - margin)),
-            to: Date(timeIntervalSince1970: TimeInterval(toWall + margin)))
+            to: Date(timeIntervalSince1970: TimeInterval(toWall + margin)), floatingZone: .utc)
         let clock = try Clock(option: timeZone, calendar: calendar)
         let isJSON = format == "json"
         let writer = isJSON ? nil : OccurrencePipeline(schedule: schedule, jsonl: format == "jsonl")

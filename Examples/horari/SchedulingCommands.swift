@@ -441,7 +441,7 @@ struct Sessions: AsyncParsableCommand {
                 """)
         enum Allowance: String, ExpressibleByArgument, CaseIterable { case refuse, allow }
         @Option(parsing: .unconditional, help: "How many minutes ahead of its start a session must be booked or moved (0 for none).",
-                transform: WholeNumber.buffer) var notice: Int?
+                transform: WholeNumber.notice) var notice: Int?
         @Option(help: "A session that starts before now: refuse or allow.") var past: Allowance?
         @Option(help: "A session outside its coach's working hours: refuse or allow.") var outsideHours: Allowance?
         @Option(help: "A session at a wall time the clocks skip: refuse, or allow (it moves forward by the gap).") var skippedTimes: Allowance?

@@ -25,7 +25,8 @@ import Foundation
 /// var book = SchedulingBook(timeZone: try .named("Europe/Madrid"))
 /// try book.addCoach(Coach(id: "marc", name: "Marc Soler"))
 /// try book.addClient(Client(id: "anna", coachID: "marc", name: "Anna Puig"))
-/// let session = try book.addSession(coach: "marc", client: "anna", start: "2026-11-26T18:00", duration: .minutes(60))
+/// let now = Date(timeIntervalSince1970: 1_795_000_000)  // 2026-11-18, the request's time
+/// let session = try book.addSession(coach: "marc", client: "anna", start: "2026-11-26T18:00", duration: .seconds(3600), now: now)
 /// ```
 public struct SchedulingBook: Sendable {
     /// The zone whose clocks the book's wall times are on.

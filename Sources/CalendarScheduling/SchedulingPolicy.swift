@@ -43,6 +43,17 @@ public struct SchedulingPolicy: Hashable, Sendable, Codable {
         self.refuseSkippedTimes = refuseSkippedTimes
     }
 
+    /// The longest notice a policy asks: a year (366 days).
+    public static let longestNotice: Duration = .seconds(366 * 86_400)
+
+    /// Refuses a notice below zero or over ``longestNotice``.
+    /// - Throws: ``SchedulingError/invalid(field:reason:)``.
+    public func validate() throws(SchedulingError) {
+        guard minimumNotice >= .zero, minimumNotice <= Self.longestNotice else {
+            throw .invalid(field: .duration, reason: "a notice is from none to a year (366 days), not \(ISOText.duration(minimumNotice))")
+        }
+    }
+
     private enum CodingKeys: String, CodingKey { case withinWorkingHours, notInPast, minimumNotice, refuseSkippedTimes }
 
     /// Decodes the policy; the notice is ISO 8601 text (`PT2H`).
@@ -52,6 +63,7 @@ public struct SchedulingPolicy: Hashable, Sendable, Codable {
         self.init(
             withinWorkingHours: try c.decode(Bool.self, forKey: .withinWorkingHours), notInPast: try c.decode(Bool.self, forKey: .notInPast),
             minimumNotice: try c.decodeDuration(.minimumNotice), refuseSkippedTimes: try c.decode(Bool.self, forKey: .refuseSkippedTimes))
+        do { try validate() } catch { throw DecodingError.dataCorruptedError(forKey: .minimumNotice, in: c, debugDescription: error.description) }
     }
 
     /// Encodes the policy.
@@ -117,7 +129,8 @@ extension SchedulingBook {
         }
         let t = Self.seconds(now)
         if policy.notInPast, start < t { throw .refusedByPolicy(.inThePast(start: session.start)) }
-        if policy.minimumNotice > .zero, start < t + policy.minimumNotice.components.seconds {
+        // Saturating: a notice is at most a year when read, but an app may set any.
+        if policy.minimumNotice > .zero, start < t.addingReportingOverflow(policy.minimumNotice.components.seconds).partialValue {
             throw .refusedByPolicy(.tooSoon(start: session.start, notice: policy.minimumNotice))
         }
         if policy.withinWorkingHours, let coach = people.coachesByID[session.coachID], !coach.workingHours.isUnset {
@@ -140,7 +153,7 @@ extension WorkingHours {
 /// a member may book, how late a place may be given up, and how many places
 /// a member may hold in one week.
 ///
-/// Like ``SchedulingPolicy``, it is the app's setting, not a record: a book
+/// It is kept with the book, as ``SchedulingPolicy`` is: a book
 /// without one (``SchedulingBook/classPolicy`` is `nil`) refuses nothing of
 /// this, and the front desk's own changes (removing a member, cancelling an
 /// occurrence) never meet it.

@@ -147,9 +147,10 @@ extension ICalendar {
     }
 
     /// The zone floating and all-day times are read in: the calendar's own
-    /// (`X-WR-TIMEZONE`), else UTC.
+    /// (`X-WR-TIMEZONE`), else the machine's (RFC 5545 §3.3.5: a floating
+    /// time is on the clock of whoever reads it).
     var floatingZone: ZoneRules {
-        calendarZone.flatMap { try? zones.rules(forTZID: $0) } ?? .utc
+        calendarZone.flatMap { try? zones.rules(forTZID: $0) } ?? .current
     }
 
     private mutating func revise(uid: String, at now: Date, rules: ValidationRules,

@@ -86,9 +86,10 @@ extension ICalendar {
     public func sessionPolicy() throws(SchedulingError) -> SchedulingPolicy?? {
         guard let line = properties.first(where: { $0.name == Self.sessionPolicyProperty }) else { return nil }
         func refuse(_ why: String) -> SchedulingError {
-            .invalid(field: .property(Self.sessionPolicyProperty), reason: "\(why); set it again with `horari sessions policy`")
+            .invalid(field: .property(Self.sessionPolicyProperty), reason: "\(why); mend the line, or remove it for the default rules (a new book's)")
         }
-        let names = line.value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).uppercased() }.filter { !$0.isEmpty }
+        // A program that takes an X- value for TEXT may have escaped its commas (`\,`).
+        let names = TextEscaping.unescape(line.value[...]).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).uppercased() }.filter { !$0.isEmpty }
         if names == ["NONE"] { return .some(nil) }
         var policy = SchedulingPolicy(withinWorkingHours: false, notInPast: false, refuseSkippedTimes: false)
         for name in names {
@@ -101,7 +102,7 @@ extension ICalendar {
             do throws(TimeValueError) { policy.minimumNotice = try ISOText.duration(text) } catch {
                 throw refuse("the notice ‘\(text.prefix(40))’ is not a duration such as PT2H")
             }
-            guard policy.minimumNotice >= .zero else { throw refuse("the notice ‘\(text.prefix(40))’ is negative") }
+            do { try policy.validate() } catch { throw refuse("the notice ‘\(text.prefix(40))’ is not from none to a year") }
         }
         return .some(policy)
     }
@@ -115,7 +116,7 @@ extension ICalendar {
             value: sessionRules.filter { policy[keyPath: $0.rule] }.map(\.name).joined(separator: ","))
     }
 
-    /// Reads the gym's hours, closures and UID domain into a book read from
+    /// Reads the gym's hours, closures, UID domain and session policy into a book read from
     /// this calendar. A calendar that holds a book but names no domain holds
     /// one written before books had one: it keeps its bare UIDs. One that
     /// holds no book yet keeps the new book's fresh domain.
@@ -132,7 +133,8 @@ extension ICalendar {
         }
     }
 
-    /// Records a book's opening hours and closures in place of those recorded before.
+    /// Records a book's opening hours, closures, UID domain and session
+    /// policy in place of those recorded before.
     mutating func writeGymRules(of book: SchedulingBook) {
         let names = [Self.openingHoursProperty, Self.openingDateHoursProperty, Self.closureProperty, Self.uidDomainProperty, Self.sessionPolicyProperty]
         properties.removeAll { names.contains($0.name) }

@@ -19,8 +19,9 @@ extension ICalendar {
     /// - Parameter defaultTimeZone: as for ``schedulingBook(defaultTimeZone:)``.
     /// - Throws: `SchedulingError` only when the calendar's own properties
     ///   that the whole book rests on cannot be read: its zone, its class
-    ///   booking rules (``classBookingPolicy()``), the gym's opening hours
-    ///   and closures (``openingHours()``, ``gymClosures()``).
+    ///   booking rules (``classBookingPolicy()``), the session policy
+    ///   (``sessionPolicy()``), the gym's opening hours and closures
+    ///   (``openingHours()``, ``gymClosures()``).
     public func schedulingCheck(defaultTimeZone: String? = nil) throws(SchedulingError) -> (book: SchedulingBook, problems: [SchedulingBook.RecordProblem]) {
         let rules = try bookZone(defaultTimeZone: defaultTimeZone)
         var check = SchedulingBook.reading(timeZone: rules, items: items.filter(SchedulingBook.isSchedulingItem),

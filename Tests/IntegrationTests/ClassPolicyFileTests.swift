@@ -106,8 +106,20 @@ struct ClassPolicyFileTests {
 
         let typo = standard.text.replacingOccurrences(of: "NOT-IN-PAST,", with: "NOT-IN-THE-PAST,")
         #expect(throws: SchedulingError.invalid(field: .property("X-HORARI-SESSION-POLICY"),
-                                                reason: "‘NOT-IN-THE-PAST’ is not a rule (WITHIN-HOURS, NOT-IN-PAST, REFUSE-SKIPPED-TIMES, or NONE); set it again with `horari sessions policy`")) {
+                                                reason: "‘NOT-IN-THE-PAST’ is not a rule (WITHIN-HOURS, NOT-IN-PAST, REFUSE-SKIPPED-TIMES, or NONE); mend the line, or remove it for the default rules (a new book's)")) {
             try ICalendarImporter().importCalendar(from: typo).calendar.schedulingBook()
         }
+        // Commas escaped by a program that took the value for TEXT read the same.
+        let escaped = standard.text.replacingOccurrences(of: "WITHIN-HOURS,NOT-IN-PAST,", with: "WITHIN-HOURS\\,NOT-IN-PAST\\,")
+        #expect(try ICalendarImporter().importCalendar(from: escaped).calendar.schedulingBook().policy == SchedulingPolicy())
+        // A notice of a thousand years is refused, in a calendar and in JSON, not added to now.
+        let huge = two.text.replacingOccurrences(of: "X-HORARI-NOTICE=PT2H", with: "X-HORARI-NOTICE=PT9000000H")
+        #expect(throws: SchedulingError.self) { try ICalendarImporter().importCalendar(from: huge).calendar.schedulingBook() }
+        var hugeJSON = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(book)) as? [String: Any])
+        hugeJSON["policy"] = ["withinWorkingHours": true, "notInPast": true, "minimumNotice": "PT9000000H", "refuseSkippedTimes": true]
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(SchedulingBook.self, from: JSONSerialization.data(withJSONObject: hugeJSON)) }
+        // Every rule off is an empty value, and reads back so.
+        let off = try backAndForth(SchedulingPolicy(withinWorkingHours: false, notInPast: false, refuseSkippedTimes: false))
+        #expect(off.text.contains("X-HORARI-SESSION-POLICY:\r\n") && off.book.policy == SchedulingPolicy(withinWorkingHours: false, notInPast: false, refuseSkippedTimes: false))
     }
 }
