@@ -5,8 +5,9 @@
 /// that would end inside a run of letters and digits takes the whole run
 /// (`open-day-2026@gym.example` is `open-day`, not `open-d`;
 /// `pilates@gym.example` is `pilates`; `s-anna-1112` is not `s-anna-111`),
-/// except a run of hexadecimal digits with a letter among them, a generated
-/// UID's part, which is cut as git cuts a hash; and an ID does not end on a
+/// except a run of hexadecimal digits with a letter among them, or any in a
+/// UID that starts with a UUID, a generated UID's part, which is cut as git
+/// cuts a hash; and an ID does not end on a
 /// separator when the words before it are unique already (`staff-meeting`
 /// is `staff`, not `staff-`), even if that is shorter than ``minimumLength``.
 ///
@@ -102,7 +103,17 @@ public struct ShortIDs: Sendable {
         while start > 0, isWordCharacter(c[start - 1]) { start -= 1 }
         while end < c.count, isWordCharacter(c[end]) { end += 1 }
         let run = c[start..<end]
-        return run.allSatisfy(\.isHexDigit) && run.contains(where: \.isLetter) ? n : end
+        guard run.allSatisfy(\.isHexDigit) else { return end }
+        // A UUID's groups are a hash's digits even when they hold no letter
+        // (`36095912-…`, one in forty); elsewhere a run of digits alone is a
+        // number a person chose.
+        return run.contains(where: \.isLetter) || (end <= 36 && isUUIDShaped(c)) ? n : end
+    }
+
+    /// Whether a UID starts with a UUID: 8-4-4-4-12 hexadecimal digits.
+    private static func isUUIDShaped(_ c: [Character]) -> Bool {
+        guard c.count >= 36 else { return false }
+        return (0..<36).allSatisfy { [8, 13, 18, 23].contains($0) ? c[$0] == "-" : c[$0].isHexDigit }
     }
 
     private static func commonPrefix(_ a: [Character], _ b: [Character]) -> Int {
