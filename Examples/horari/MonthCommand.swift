@@ -118,12 +118,9 @@ enum MonthGrid {
                 let start = o.start.localDate, end = o.end.localDate.adding(days: -1)
                 when = end > start ? day(start) + " – " + day(end) : day(start)
             } else {
-                let a = clock.wall(o.startSeconds).date, b = clock.wall(o.endSeconds).date
-                let head = day(a) + " " + clock.time(o.startSeconds)
-                let endsAtMidnight = b == a.adding(days: 1) && clock.wall(o.endSeconds).localSeconds % 86_400 == 0
-                when = o.endSeconds == o.startSeconds ? head
-                    : b == a || endsAtMidnight ? head + "–" + clock.time(o.endSeconds)
-                    : head + " – " + (b == a.adding(days: 1) ? names.shortWeekdays[b.weekday.rawValue] : day(b)) + " " + clock.time(o.endSeconds)
+                // The day, then the times as the week and day views write them.
+                let shown = DisplayOccurrence(o, zone: clock.rules)
+                when = day(shown.start.date) + " " + span(shown, names: names, clock: clock)
             }
             return (when, "\(painter.swatch(o.item.color)) \(painter.title(o.item.title, done: o.item.isDone, cancelled: o.item.isCancelled))  [\(ids.short(for: o.item.uid).shown)]")
         }

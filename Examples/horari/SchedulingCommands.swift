@@ -455,7 +455,7 @@ struct Sessions: AsyncParsableCommand {
                 b = try await book.read()
             } else {
                 b = try await book.change { b in
-                    var p = b.policy ?? SchedulingPolicy(withinWorkingHours: false, notInPast: false, refuseSkippedTimes: false)
+                    var p = b.policy ?? .nothingRefused
                     if let notice { p.minimumNotice = .seconds(notice * 60) }
                     if let past { p.notInPast = past == .refuse }
                     if let outsideHours { p.withinWorkingHours = outsideHours == .refuse }
@@ -464,7 +464,7 @@ struct Sessions: AsyncParsableCommand {
                     return b
                 }
             }
-            let p = b.policy ?? SchedulingPolicy(withinWorkingHours: false, notInPast: false, refuseSkippedTimes: false)
+            let p = b.policy ?? .nothingRefused
             if format == .json { return try printJSON(SessionPolicyJSON(p), command: "sessions policy", timeZone: try book.clock(for: b).display.name) }
             func said(_ refused: Bool) -> String { refused ? "refused" : "allowed" }
             let minutes = p.minimumNotice.components.seconds / 60

@@ -43,6 +43,9 @@ public struct SchedulingPolicy: Hashable, Sendable, Codable {
         self.refuseSkippedTimes = refuseSkippedTimes
     }
 
+    /// Every rule off: what a book with no policy (`nil`) keeps to.
+    package static let nothingRefused = SchedulingPolicy(withinWorkingHours: false, notInPast: false, refuseSkippedTimes: false)
+
     /// The longest notice a policy asks: a year (366 days).
     public static let longestNotice: Duration = .seconds(366 * 86_400)
 

@@ -91,7 +91,7 @@ extension ICalendar {
         // A program that takes an X- value for TEXT may have escaped its commas (`\,`).
         let names = TextEscaping.unescape(line.value[...]).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).uppercased() }.filter { !$0.isEmpty }
         if names == ["NONE"] { return .some(nil) }
-        var policy = SchedulingPolicy(withinWorkingHours: false, notInPast: false, refuseSkippedTimes: false)
+        var policy = SchedulingPolicy.nothingRefused
         for name in names {
             guard let rule = Self.sessionRules.first(where: { $0.name == name }) else {
                 throw refuse("‘\(name.prefix(40))’ is not a rule (\(Self.sessionRules.map(\.name).joined(separator: ", ")), or NONE)")

@@ -99,7 +99,7 @@ extension Schedule {
     ///   window's reach, plus the occurrences in the window widened by the
     ///   furthest alarm's offset.
     public func alarms(from: Date, to: Date, floatingZone: ZoneRules? = nil, defaults: [Alarm] = []) -> AlarmReport {
-        let floatingZone = floatingZone ?? timeZone ?? .current
+        let floatingZone = readingZone(floatingZone)
         let a = from.clampedEpochSeconds
         let b = to.clampedEpochSecondsRoundedUp
         guard b > a else { return AlarmReport(instants: [], problems: []) }

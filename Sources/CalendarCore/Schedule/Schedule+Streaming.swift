@@ -26,8 +26,7 @@ extension Schedule {
     /// - Returns: a sequence that can be iterated more than once; each
     ///   iteration expands the window again.
     public func occurrenceSequence(from: Date, to: Date, floatingZone: ZoneRules? = nil) -> OccurrenceSequence {
-        let zone = floatingZone ?? timeZone ?? .current
-        return OccurrenceSequence(schedule: self, from: from.clampedEpochSeconds, to: to.clampedEpochSecondsRoundedUp, floatingZone: zone)
+        OccurrenceSequence(schedule: self, from: from.clampedEpochSeconds, to: to.clampedEpochSecondsRoundedUp, floatingZone: readingZone(floatingZone))
     }
 }
 

@@ -244,6 +244,10 @@ public struct Schedule: Sendable {
         return items[Int(byUID[lo])]
     }
 
+    /// The zone floating and all-day times are read in when a call names
+    /// none: the schedule's own (``timeZone``), else the machine's.
+    func readingZone(_ given: ZoneRules?) -> ZoneRules { given ?? timeZone ?? .current }
+
     /// Every occurrence overlapping `[from, to)`, sorted by start, then end, then identity.
     ///
     /// - Parameters:
@@ -262,7 +266,7 @@ public struct Schedule: Sendable {
     /// day, say — this skips the array and the sort of
     /// ``occurrences(from:to:floatingZone:)``; the same occurrences are visited.
     public func forEachOccurrence(from: Date, to: Date, floatingZone: ZoneRules? = nil, _ body: (Occurrence) -> Void) {
-        let floatingZone = floatingZone ?? timeZone ?? .current
+        let floatingZone = readingZone(floatingZone)
         let a = from.clampedEpochSeconds
         let b = to.clampedEpochSecondsRoundedUp
         guard b > a else { return }
