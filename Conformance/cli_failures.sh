@@ -354,6 +354,12 @@ expect "alarms backwards (11)" 2 "--to ‘2026-11-22’ is before --from ‘2026
   "$HORARI" alarms --from 2026-11-23 --to 2026-11-22 --calendar "$WORK/gym.ics"
 expect "occurrences backwards (11)" 2 "--to ‘2026-11-22’ is before --from ‘2026-11-23’" "$WORK/gym.ics" -- \
   "$HORARI" occurrences "$WORK/gym.ics" --from 2026-11-23 --to 2026-11-22
+# A period a VFREEBUSY gets wrong is named with its line, as the import numbered it (issue 43, 1: no second reading).
+printf 'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//t//EN\r\nBEGIN:VFREEBUSY\r\nUID:fb\r\nDTSTAMP:20261101T000000Z\r\nFREEBUSY:20261126T170000Z/20261126T160000Z\r\nEND:VFREEBUSY\r\nEND:VCALENDAR\r\n' > "$WORK/backwards-fb.ics"
+expect "freebusy: a backwards period, with its line (1)" 1 "backwards-fb.ics:7: the period ‘20261126T170000Z/20261126T160000Z’ ends before it starts" "$WORK/backwards-fb.ics" -- \
+  "$HORARI" freebusy --calendar "$WORK/backwards-fb.ics" --from 2026-11-23 --to 2026-11-29
+expect "--busy: a backwards period, with its line (1)" 1 "backwards-fb.ics:7: the period" "$WORK/gym.ics" -- \
+  "$HORARI" sessions free --calendar "$WORK/gym.ics" --coach marc --from 2026-11-26 --to 2026-11-26 --busy "$WORK/backwards-fb.ics"
 expect "freebusy backwards (11)" 2 "--to ‘2026-11-22’ is before --from ‘2026-11-23’" "$WORK/gym.ics" -- \
   "$HORARI" freebusy --calendar "$WORK/gym.ics" --from 2026-11-23 --to 2026-11-22
 expect "--end before --start is a usage error (11)" 2 "--end ‘2026-11-24 13:00’ is before the start, Tue 2026-11-24 14:00" "$WORK/gym.ics" -- \

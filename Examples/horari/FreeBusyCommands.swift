@@ -26,21 +26,10 @@ struct BusyOptions: ParsableArguments {
             do throws(FreeBusyError) {
                 all += try read.calendar.busyTime(from: from, to: to, floatingZone: zone)
             } catch {
-                throw CLIError("\(place.path)\(Self.line(holding: error.text, in: place).map { ":\($0)" } ?? ""): \(error.message)")
+                throw CLIError("\(place.path)\(read.sourceLines.line(ofPeriod: error.text).map { ":\($0)" } ?? ""): \(error.message)")
             }
         }
         return all
-    }
-
-    /// The line of a calendar file that holds a text (a period at fault), counted from 1.
-    static func line(holding text: String, in place: CalendarPlace) -> Int? {
-        // By bytes: "\r\n" is one Character, and a Character split would see one line.
-        guard let url = place.file, let bytes = try? [UInt8](Data(contentsOf: url)) else { return nil }
-        for (i, line) in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated()
-        where String(decoding: line, as: UTF8.self).contains(text) {
-            return i + 1
-        }
-        return nil
     }
 
     /// The busy time within two days of a typed start (a session is at
@@ -83,7 +72,7 @@ struct FreeBusy: AsyncParsableCommand {
         let (start, end) = (first.start(in: clock.rules), last.adding(days: 1).start(in: clock.rules))
         let periods: [FreeBusyPeriod]
         do throws(FreeBusyError) { periods = try read.calendar.busyTime(from: start, to: end, floatingZone: clock.rules) } catch {
-            throw CLIError("\(place.path): \(error.message)")
+            throw CLIError("\(place.path)\(read.sourceLines.line(ofPeriod: error.text).map { ":\($0)" } ?? ""): \(error.message)")
         }
         let answer = ICalendar.freeBusy(periods, from: start, to: end, uid: "freebusy-\(first.basicISO)-\(last.basicISO)@horari", method: nil)
         print(ICalendarExporter().export(answer), terminator: "")

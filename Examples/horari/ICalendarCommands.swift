@@ -98,13 +98,13 @@ struct Validate: AsyncParsableCommand {
         // The scheduling book, as its commands read it.
         var bookErrors = 0, bookWarnings = 0
         do {
-            for (line, p) in try schedulingProblems(of: result.calendar, at: place) {
+            for (line, p) in try schedulingProblems(of: result) {
                 print("\(file):\(line.map { "line \($0): " } ?? "")\(p.severity.rawValue): \(p.message)\(p.repair.map { " (--repair: \($0))" } ?? "")")
                 if p.severity == .error { bookErrors += 1 } else { bookWarnings += 1 }
             }
         } catch let error as SchedulingError {
             // The book's zone is unknown, or a rule of the gym's cannot be read: said like every other problem.
-            print("\(file):\(calendarPropertyLine(of: error, in: place).map { "line \($0): " } ?? "")error: \(error.description)")
+            print("\(file):\(result.sourceLines.line(of: error).map { "line \($0): " } ?? "")error: \(error.description)")
             bookErrors += 1
         }
         // The true totals: a summary of problems past the report's bound counts as all it stands for.
@@ -126,14 +126,14 @@ struct Validate: AsyncParsableCommand {
     }
 
     /// The book's problems with their lines, for a calendar that keeps a book.
-    private func schedulingProblems(of calendar: ICalendar, at place: CalendarPlace) throws -> [(Int?, SchedulingBook.RecordProblem)] {
+    private func schedulingProblems(of read: ImportResult) throws -> [(Int?, SchedulingBook.RecordProblem)] {
+        let calendar = read.calendar
         guard calendar.items.contains(where: SchedulingBook.isSchedulingItem) || calendar.components.contains(where: SchedulingBook.isSchedulingComponent) else {
             return []
         }
         let check: (book: SchedulingBook, problems: [SchedulingBook.RecordProblem])
         check = try calendar.schedulingCheck(defaultTimeZone: calendarZoneName(of: calendar))
-        let lines = SchedulingRecordLines(bytes: place.file.flatMap { try? [UInt8](Data(contentsOf: $0)) } ?? [])
-        return check.problems.map { (lines.line(of: $0.record), $0) }.sorted { ($0.0 ?? 0) < ($1.0 ?? 0) }
+        return check.problems.map { (read.sourceLines.line(of: $0.record), $0) }.sorted { ($0.0 ?? 0) < ($1.0 ?? 0) }
     }
 
     /// Saves the book as it can be read, after keeping the calendar as it
@@ -252,15 +252,8 @@ struct Import: AsyncParsableCommand {
         // too long, a value it could not read): said in the summary, and the
         // import fails unless --force (issue 28, 15; Docs/ICalendar.md).
         let notImported = read.damage.count
-        // The lines of the incoming items, for the refusals: indexed only
-        // when there is one, so that an import that refuses nothing costs no
-        // second copy of the file (its peak memory is a benchmark's, issue 19).
-        var lines: SchedulingRecordLines?
-        let path = file
-        func line(of uid: String) -> Int? {
-            if lines == nil { lines = SchedulingRecordLines(bytes: (try? [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))) ?? []) }
-            return lines?.line(of: .item(uid: uid))
-        }
+        // The lines of the incoming items, for the refusals, as the import noted them.
+        func line(of uid: String) -> Int? { read.sourceLines.line(ofItem: uid) }
         var refused: [String] = []
         var occurrences: [ClassOccurrence.ID] = []
         var left: [RecordLeft] = []
@@ -439,13 +432,14 @@ struct Export: AsyncParsableCommand {
         // No libical: the export is written from the model, which libical's
         // reading does not change (Docs/ICalendar.md, “When libical runs”).
         // What the calendar owes people is its own to deliver, never exported (Docs/Storage.md).
-        var calendar = try await loadExistingCalendar(place, libical: false).calendar.withoutOwedMessages
+        let read = try await loadExistingCalendar(place, libical: false)
+        var calendar = read.calendar.withoutOwedMessages
         let exporter = ICalendarExporter()
         if nameInstructors, audience.isEmpty {
             throw ValidationError("--name-instructors goes with --for public")
         }
         if !audience.isEmpty {
-            let book = try readBook(calendar, in: place)
+            let book = try readBook(read, in: place)
             let who: ExportAudience
             switch (audience.first?.lowercased(), audience.count) {
             case ("public", 1): who = nameInstructors ? .publicTimetableNamingInstructors : .publicTimetable

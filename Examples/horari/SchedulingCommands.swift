@@ -100,7 +100,7 @@ struct BookOptions: ParsableArguments {
         case .refused(let error): CLIError(error.description)
         case .store(let error): storeError(error)
         case .calendar(let error): damagedOrPlain(error, place)
-        case .unknownZone(let error): CLIError("\(place.path)\(calendarPropertyLine(of: error, in: place).map { ":\($0)" } ?? ""): \(error.description)")
+        case .unknownZone(let error, let line): CLIError("\(place.path)\(line.map { ":\($0)" } ?? ""): \(error.description)")
         case .unreadableBook(let problems, let line): unreadableBook(problems, line: line, place)
         case .failed(let error): error
         }
@@ -128,30 +128,19 @@ struct BookOptions: ParsableArguments {
 /// (a roster that books someone who is not a member, a client of an unknown
 /// coach…), the error names the record's line and the way out: `horari
 /// validate` lists every problem, `--repair` removes what the book cannot read.
-func readBook(_ calendar: ICalendar, in place: CalendarPlace) throws -> SchedulingBook {
+func readBook(_ read: ImportResult, in place: CalendarPlace) throws -> SchedulingBook {
     let check: (book: SchedulingBook, problems: [SchedulingBook.RecordProblem])
-    do { check = try calendar.schedulingCheck(defaultTimeZone: calendarZoneName(of: calendar)) } catch {
-        throw CLIError("\(place.path)\(calendarPropertyLine(of: error, in: place).map { ":\($0)" } ?? ""): \(error.description)")
+    do { check = try read.calendar.schedulingCheck(defaultTimeZone: calendarZoneName(of: read.calendar)) } catch {
+        throw CLIError("\(place.path)\(read.sourceLines.line(of: error).map { ":\($0)" } ?? ""): \(error.description)")
     }
     let errors = check.problems.filter { $0.severity == .error }
     guard let first = errors.first else { return check.book }
     // A record's line, in a file; in a folder or a collection, the record names its resource.
-    let lines = SchedulingRecordLines(bytes: place.file.flatMap { try? [UInt8](Data(contentsOf: $0)) } ?? [])
-    throw unreadableBook(errors, line: lines.line(of: first.record), place)
+    throw unreadableBook(errors, line: read.sourceLines.line(of: first.record), place)
 }
 
 /// The message for a book that cannot be read: the first record the book
 /// refuses, with its line in a file, and the way out.
-/// The line of the calendar property an error names (`X-HORARI-CLOSURE`,
-/// `X-HORARI-WEEKLY-LIMIT`…), in a calendar file: the one holding the value
-/// the error quotes (‘…’), else the first of that name.
-func calendarPropertyLine(of error: SchedulingError, in place: CalendarPlace) -> Int? {
-    guard case .invalid(let field, let reason) = error, field.rawValue.hasPrefix("X-"), let url = place.file,
-          let bytes = try? [UInt8](Data(contentsOf: url)) else { return nil }
-    let quoted = reason.split(separator: "‘", maxSplits: 1).dropFirst().first.flatMap { $0.split(separator: "’", maxSplits: 1).first }.map(String.init)
-    return SchedulingRecordLines(bytes: bytes).line(ofCalendarProperty: field.rawValue, holding: quoted)
-}
-
 func unreadableBook(_ errors: [SchedulingBook.RecordProblem], line: Int?, _ place: CalendarPlace) -> CLIError {
     let at = line.map { ":\($0)" } ?? ""
     let more = errors.count <= 1 ? "" : " (and \(errors.count - 1) more)"

@@ -534,12 +534,16 @@ public struct ImportResult: Hashable, Sendable {
     /// Every problem, in line order; past ``ImportOptions/maxDiagnosticsPerKind``
     /// of a kind, one summary of the rest (see ``problemCount``).
     public var diagnostics: [ICalendarDiagnostic]
+    /// Where the text put the calendar's components and properties, for a
+    /// result read from one text; empty for one made of several.
+    public var sourceLines: ICalendarSourceLines
 
     /// A result: a calendar and its diagnostics (a store that reads a
-    /// calendar from several files makes one).
-    public init(calendar: ICalendar, diagnostics: [ICalendarDiagnostic]) {
+    /// calendar from several files makes one), and where one text put its parts.
+    public init(calendar: ICalendar, diagnostics: [ICalendarDiagnostic], sourceLines: ICalendarSourceLines = ICalendarSourceLines()) {
         self.calendar = calendar
         self.diagnostics = diagnostics
+        self.sourceLines = sourceLines
     }
 
     /// Whether any diagnostic is an error.

@@ -13,7 +13,8 @@ extension ImportSession {
         writeUntilInRFCForm()
         attachChangedInstances()
         diagnostics.sort { ($0.line, $0.severity == .error ? 1 : 0) < ($1.line, $1.severity == .error ? 1 : 0) }
-        return ImportResult(calendar: calendar, diagnostics: ICalendarDiagnostic.bounded(diagnostics, perKind: options.maxDiagnosticsPerKind))
+        return ImportResult(calendar: calendar, diagnostics: ICalendarDiagnostic.bounded(diagnostics, perKind: options.maxDiagnosticsPerKind),
+                            sourceLines: sourceLines)
     }
 
     /// Each rule's `UNTIL` in the form RFC 5545 §3.3.10 asks of its series'

@@ -45,6 +45,8 @@ struct RawNode {
 struct ImportSession {
     let options: ImportOptions
     var calendar = ICalendar()
+    /// Where the text put the components kept and the calendar's properties.
+    var sourceLines = ICalendarSourceLines()
     var diagnostics: [ICalendarDiagnostic] = []
     var sawCalendarData = false
 

@@ -275,11 +275,12 @@ struct SchedulingICalendarTests {
             "DURATION:PT1H", "SUMMARY:Yoga", "ATTENDEE;CN=Marta Roig;PARTSTAT=ACCEPTED;X-HORARI-MEMBER=marta:urn:x-horari:member:marta", "END:VEVENT",
         ], at: end)
         let broken = lines.joined(separator: "\r\n")
-        let calendar = try ICalendarImporter().importCalendar(from: broken).calendar
+        let read = try ICalendarImporter().importCalendar(from: broken)
+        let calendar = read.calendar
         // The strict reading still throws the first, typed.
         #expect(refusal { _ = try calendar.schedulingBook() } != nil)
         let check = try calendar.schedulingCheck()
-        let recordLines = SchedulingRecordLines(bytes: Array(broken.utf8))
+        let recordLines = read.sourceLines  // as the importer numbered them, with no second reading
         let begin = { (i: Int) in (lines[..<i].lastIndex(of: "BEGIN:VEVENT") ?? -1) + 1 }
         let found = check.problems.map { p in "\(recordLines.line(of: p.record).map(String.init) ?? "?") \(p.severity.rawValue) \(p.message)" }
         #expect(found == [
@@ -289,7 +290,7 @@ struct SchedulingICalendarTests {
             "\(begin(end + 3)) error Yoga does not meet on Tuesday 2026-11-24; it meets Mondays and Wednesdays at 18:30 from 2026-09-07",
         ])
         // Bare-CR line ends (classic Mac OS, issue 28): the same lines, as the importer numbers them.
-        let crOnly = SchedulingRecordLines(bytes: Array(lines.joined(separator: "\r").utf8))
+        let crOnly = try ICalendarImporter().importCalendar(from: lines.joined(separator: "\r")).sourceLines
         #expect(check.problems.map { crOnly.line(of: $0.record) } == check.problems.map { recordLines.line(of: $0.record) })
         #expect(check.problems.map(\.repair) == [
             "the class is removed, with the rosters of its 1 booked occurrence", "the second mention is removed", "the booking of ‘ghost’ is removed", "the roster is removed",

@@ -134,7 +134,7 @@ public struct SchedulingStore: Sendable {
                 .damaged, "\(store.location) did not import cleanly (\(problems), the first on line \(first.line): \(first.message)); nothing was changed",
                 diagnostics: loaded.damage))
         }
-        return (try readBook(calendar), asOf)
+        return (try readBook(calendar, lines: loaded.sourceLines), asOf)
     }
 
     // MARK: - Changing
@@ -238,9 +238,9 @@ public struct SchedulingStore: Sendable {
                 }
             }
         } catch let error as CalendarStoreFailure<any Error> {
-            throw .from(error.underlying)
+            throw await withLine(.from(error.underlying))
         } catch {
-            throw .from(error)
+            throw await withLine(.from(error))
         }
     }
 
@@ -249,7 +249,7 @@ public struct SchedulingStore: Sendable {
     /// TENTATIVE, say): written, every record would take the save's
     /// `DTSTAMP` though none changed (issue 41, 11).
     private func changeBook<T>(in calendar: inout ICalendar, inParts: Bool, _ body: (inout SchedulingBook) throws -> T) throws -> T {
-        var book = try readBook(calendar)
+        var book = try readBook(calendar, lines: ICalendarSourceLines())
         let before = book
         let result = try body(&book)
         if book != before { try write(book, into: &calendar, inParts: inParts) }
@@ -411,14 +411,32 @@ public struct SchedulingStore: Sendable {
         return calendar.timesZoneName
     }
 
-    /// The book a calendar keeps, or every record it refuses (the first with its line in a file).
-    private func readBook(_ calendar: ICalendar) throws(SchedulingStoreError) -> SchedulingBook {
+    /// The book a calendar keeps, or every record it refuses (the first with
+    /// its line in a file, where the import noted it).
+    private func readBook(_ calendar: ICalendar, lines: ICalendarSourceLines) throws(SchedulingStoreError) -> SchedulingBook {
         let check: (book: SchedulingBook, problems: [SchedulingBook.RecordProblem])
-        do { check = try calendar.schedulingCheck(defaultTimeZone: bookZone(of: calendar)) } catch { throw .unknownZone(error) }
+        do { check = try calendar.schedulingCheck(defaultTimeZone: bookZone(of: calendar)) } catch { throw .unknownZone(error, line: lines.line(of: error)) }
         let errors = check.problems.filter { $0.severity == .error }
         guard let first = errors.first else { return check.book }
-        let bytes = store.location.file.flatMap { try? [UInt8](Data(contentsOf: $0)) } ?? []
-        throw .unreadableBook(errors, firstLine: SchedulingRecordLines(bytes: bytes).line(of: first.record))
+        throw .unreadableBook(errors, firstLine: lines.line(of: first.record))
+    }
+
+    /// A change refused because the book cannot be read, with the line a
+    /// calendar file has it on: `update` hands the change a calendar without
+    /// its text's lines, so the file is read once more, through the store
+    /// (under its lock), on this path only.
+    private func withLine(_ error: SchedulingStoreError) async -> SchedulingStoreError {
+        guard store.location.file != nil else { return error }
+        switch error {
+        case .unreadableBook(let problems, nil):
+            guard let first = problems.first, let read = try? await store.load() else { return error }
+            return .unreadableBook(problems, firstLine: read.sourceLines.line(of: first.record))
+        case .unknownZone(let refused, nil):
+            guard let read = try? await store.load() else { return error }
+            return .unknownZone(refused, line: read.sourceLines.line(of: refused))
+        default:
+            return error
+        }
     }
 
     /// Writes a book into its calendar: whole in a file; in yearly parts in a

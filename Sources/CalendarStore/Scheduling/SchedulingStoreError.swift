@@ -22,8 +22,10 @@ public enum SchedulingStoreError: HorariError, Sendable {
     /// that did not import cleanly (`ICalendarError.Code.damaged`, with its
     /// diagnostics), a read-only file.
     case calendar(ICalendarError)
-    /// The zone the calendar keeps its book on is not one this system knows.
-    case unknownZone(SchedulingError)
+    /// The zone the calendar keeps its book on is not one this system knows,
+    /// or a rule of the book's (a closure, the booking rules) cannot be read:
+    /// with the line of the calendar property at fault in a calendar file.
+    case unknownZone(SchedulingError, line: Int?)
     /// The calendar's scheduling records cannot be read as a book: every
     /// record the book refuses, the first with its line in a calendar file
     /// (`nil` in a folder or a collection, where the record names its resource).
@@ -35,7 +37,7 @@ public enum SchedulingStoreError: HorariError, Sendable {
     /// What went wrong, in a sentence a person can act on.
     public var description: String {
         switch self {
-        case .refused(let error), .unknownZone(let error): error.description
+        case .refused(let error), .unknownZone(let error, _): error.description
         case .store(let error): error.description
         case .calendar(let error): error.description
         case .unreadableBook(let problems, let line):
@@ -48,7 +50,7 @@ public enum SchedulingStoreError: HorariError, Sendable {
     /// What to do about it, when the error inside says.
     public var recoverySuggestion: String? {
         switch self {
-        case .refused(let error), .unknownZone(let error): error.recoverySuggestion
+        case .refused(let error), .unknownZone(let error, _): error.recoverySuggestion
         case .store(let error): error.recoverySuggestion
         case .calendar(let error): error.recoverySuggestion
         case .unreadableBook: nil
@@ -74,7 +76,7 @@ public enum SchedulingStoreError: HorariError, Sendable {
     /// The sentence, the suggestion and the error inside, under Foundation's keys.
     public var errorUserInfo: [String: Any] {
         switch self {
-        case .refused(let error), .unknownZone(let error): foundationUserInfo(underlying: error)
+        case .refused(let error), .unknownZone(let error, _): foundationUserInfo(underlying: error)
         case .store(let error): foundationUserInfo(underlying: error)
         case .calendar(let error): foundationUserInfo(underlying: error)
         case .unreadableBook: foundationUserInfo(underlying: nil)
