@@ -39,7 +39,7 @@ struct BookOptions: ParsableArguments {
     func read() async throws -> SchedulingBook {
         let place = try place
         guard place.exists else { throw noCalendarYet(place) }
-        let (book, asOf) = try await scheduling(place) { gym async throws(SchedulingStoreError) in try await gym.bookAllowingCache() }
+        let (book, asOf) = try await scheduling(place) { gym async throws(SchedulingStoreError) in try await gym.loadAllowingCache() }
         if let asOf { sayReadFromCache(place.location, asOf: asOf) }
         return book
     }

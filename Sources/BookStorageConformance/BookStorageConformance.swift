@@ -165,7 +165,7 @@ public struct BookStorageConformance<Storage: BookStorage>: Sendable {
         let store = BookStore(storage, newBookZone: "Europe/Madrid")
         let book = try ConformanceGym.book(members: 6)
         _ = try await store.change { $0 = book }
-        let back = try await store.book()
+        let back = try await store.load()
         try expect(try ConformanceGym.json(back) == ConformanceGym.json(book), "the book read back is not the book written")
     }
 
@@ -194,7 +194,7 @@ public struct BookStorageConformance<Storage: BookStorage>: Sendable {
         let booked = outcomes.filter { $0 == true }.count, full = outcomes.filter { $0 == false }.count
         try expect(booked == ConformanceGym.capacity && full == desks - ConformanceGym.capacity,
                    "\(booked) desks were told booked and \(full) full, of \(desks) racing for \(ConformanceGym.capacity) places")
-        let whole = try await store.book()
+        let whole = try await store.load()
         try expect(try whole.roster(classID: "yoga", on: date).confirmed.count == booked, "the store holds other places than the desks were told")
         try expect(whole.members.count == desks, "a change lost members it did not read: \(whole.members.count) of \(desks)")
     }
@@ -225,7 +225,7 @@ public struct BookStorageConformance<Storage: BookStorage>: Sendable {
         } catch {
             throw Failure(check: "", message: "a change whose answer was lost failed (\(error)), though the store made it")
         }
-        let roster = try await store.book().roster(classID: "yoga", on: try ConformanceGym.date)
+        let roster = try await store.load().roster(classID: "yoga", on: try ConformanceGym.date)
         try expect(roster.confirmed == ["m0"], "after a lost answer the roster is \(roster.confirmed), not [m0]")
         try expect(try await storage.load().revision == 2, "a lost answer made the change twice")
     }

@@ -38,20 +38,20 @@ extension ClassTimetable {
     ///   - classID: the class.
     ///   - date: the occurrence's date by the series.
     /// - Throws: ``SchedulingError/notAnOccurrence(classID:title:date:meets:)`` and the like.
-    public func roster(classID: String, on date: LocalDate) throws(SchedulingError) -> (confirmed: [String], waitlist: [String]) {
+    package func roster(classID: String, on date: LocalDate) throws(SchedulingError) -> (confirmed: [String], waitlist: [String]) {
         let r = rosters[try occurrenceKey(classID, date)] ?? Roster()
         return (r.confirmed, r.waitlist)
     }
 
     /// The occurrences a member holds a place in, by start.
     /// - Parameter memberID: the member.
-    public func bookings(member memberID: String) -> [ClassOccurrence] {
+    package func bookings(member memberID: String) -> [ClassOccurrence] {
         occurrences(ofMember: memberID).filter { rosters[$0.id]?.confirmed.contains(memberID) == true }
     }
 
     /// The occurrences a member waits for, by start, with their place in each queue.
     /// - Parameter memberID: the member.
-    public func waitlists(member memberID: String) -> [(occurrence: ClassOccurrence, position: Int)] {
+    package func waitlists(member memberID: String) -> [(occurrence: ClassOccurrence, position: Int)] {
         occurrences(ofMember: memberID).compactMap { o in
             rosters[o.id]?.waitlist.firstIndex(of: memberID).map { (o, $0 + 1) }
         }
@@ -59,7 +59,7 @@ extension ClassTimetable {
 
     /// Everything a member is in, by start, with their place in each.
     /// - Parameter memberID: the member.
-    public func agenda(member memberID: String) -> [MemberBooking] {
+    package func agenda(member memberID: String) -> [MemberBooking] {
         occurrences(ofMember: memberID).compactMap { o in place(of: memberID, in: o.id).map { MemberBooking(occurrence: o, place: $0) } }
     }
 
@@ -69,7 +69,7 @@ extension ClassTimetable {
     ///   - date: any date in the week.
     ///   - firstWeekday: the day a week starts on.
     ///   - memberID: the member whose places to show, if any.
-    public func week(of date: LocalDate, firstWeekday: Weekday = .monday, member memberID: String? = nil) -> [TimetableDate] {
+    package func week(of date: LocalDate, firstWeekday: Weekday = .monday, member memberID: String? = nil) -> [TimetableDate] {
         let first = date.adding(days: -((date.weekday.rawValue - firstWeekday.rawValue + 7) % 7))
         let found = occurrences(from: first, through: first.adding(days: 6))
         return (0..<7).map { i in
@@ -82,7 +82,7 @@ extension ClassTimetable {
     }
 
     /// The number of places taken across every occurrence.
-    public var bookingCount: Int { rosters.values.reduce(0) { $0 + $1.confirmed.count } }
+    package var bookingCount: Int { rosters.values.reduce(0) { $0 + $1.confirmed.count } }
 
     /// The occurrences a member holds a place in or waits for, by start.
     func occurrences(ofMember memberID: String) -> [ClassOccurrence] {

@@ -8,7 +8,7 @@ import Foundation
 /// read through it; the book changes it, after checking the members a
 /// booking names. Bookings belong to an occurrence's date by its series,
 /// not its time, so they survive a moved occurrence or a new time.
-public struct ClassTimetable: Sendable {
+package struct ClassTimetable: Sendable {
     /// The clocks the classes' wall times are on.
     let zone: ZoneRules
     package internal(set) var classesByID: [String: ClassSeries] = [:]
@@ -34,18 +34,18 @@ public struct ClassTimetable: Sendable {
 
 extension ClassTimetable {
     /// Every class series, by ID.
-    public var classes: [ClassSeries] { classesByID.values.sorted { $0.id < $1.id } }
+    package var classes: [ClassSeries] { classesByID.values.sorted { $0.id < $1.id } }
 
     /// A class series.
     /// - Parameter id: the class.
     /// - Throws: ``SchedulingError/unknownClass(_:)``.
-    public func classSeries(_ id: String) throws(SchedulingError) -> ClassSeries {
+    package func classSeries(_ id: String) throws(SchedulingError) -> ClassSeries {
         guard let c = classesByID[id] else { throw .unknownClass(id) }
         return c
     }
 
     /// The weekly timetable, Monday to Sunday, each day's classes by time.
-    public var weekly: [TimetableDay] {
+    package var weekly: [TimetableDay] {
         Weekday.allCases.map { day in
             TimetableDay(weekday: day, classes: classesByID.values.filter { $0.weekdays.contains(day) }.sorted { ($0.time, $0.title, $0.id) < ($1.time, $1.title, $1.id) })
         }
@@ -56,7 +56,7 @@ extension ClassTimetable {
     ///   - classID: the class.
     ///   - date: the occurrence's date by the series.
     /// - Throws: ``SchedulingError/unknownClass(_:)``, ``SchedulingError/notAnOccurrence(classID:title:date:meets:)``.
-    public func occurrence(classID: String, on date: LocalDate) throws(SchedulingError) -> ClassOccurrence {
+    package func occurrence(classID: String, on date: LocalDate) throws(SchedulingError) -> ClassOccurrence {
         try occurrence(occurrenceKey(classID, date))
     }
 
@@ -66,7 +66,7 @@ extension ClassTimetable {
     ///   - classID: the class, or `nil` for every class.
     ///   - first: the first date.
     ///   - last: the last date (included).
-    public func occurrences(classID: String? = nil, from first: LocalDate, through last: LocalDate) -> [ClassOccurrence] {
+    package func occurrences(classID: String? = nil, from first: LocalDate, through last: LocalDate) -> [ClassOccurrence] {
         let series = classID.map { classesByID[$0].map { [$0] } ?? [] } ?? Array(classesByID.values)
         var found: [ClassOccurrence] = []
         for s in series {

@@ -142,7 +142,7 @@ extension ClassSeries {
 extension ClassTimetable {
     /// The closure covering a date, if any (the closures never overlap, and
     /// are kept in order: a binary search).
-    public func closure(on date: LocalDate) -> GymClosure? {
+    package func closure(on date: LocalDate) -> GymClosure? {
         var low = 0, high = closureList.count
         while low < high {
             let mid = (low + high) / 2

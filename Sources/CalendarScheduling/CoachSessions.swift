@@ -9,7 +9,7 @@ import Foundation
 /// session against its coach's clients, hours and buffer and the book's
 /// policy. Every read names the coach (or the client) whose sessions it
 /// returns, and none returns another's.
-public struct CoachSessions: Sendable {
+package struct CoachSessions: Sendable {
     /// The clocks the sessions' wall times are on.
     let zone: ZoneRules
     package private(set) var sessionsByID: [String: Session] = [:]
@@ -29,7 +29,7 @@ extension CoachSessions {
     ///   - id: the session.
     ///   - coachID: its coach.
     /// - Throws: ``SchedulingError/unknownSession(_:coach:)``, also for another coach's session.
-    public func session(_ id: String, coach coachID: String) throws(SchedulingError) -> Session {
+    package func session(_ id: String, coach coachID: String) throws(SchedulingError) -> Session {
         guard let s = sessionsByID[id], s.coachID == coachID else { throw .unknownSession(id, coach: coachID) }
         return s
     }
@@ -38,13 +38,13 @@ extension CoachSessions {
     /// - Parameters:
     ///   - coachID: the coach.
     ///   - clientID: one of the coach's clients, or `nil` for all.
-    public func sessions(coach coachID: String, client clientID: String? = nil) -> [Session] {
+    package func sessions(coach coachID: String, client clientID: String? = nil) -> [Session] {
         byStart(sessionsByID.values.filter { $0.coachID == coachID && (clientID == nil || $0.clientID == clientID) }).map(\.session)
     }
 
     /// A client's sessions, by start, whatever their status.
     /// - Parameter client: the client (of their coach).
-    public func sessions(of client: Client) -> [Session] {
+    package func sessions(of client: Client) -> [Session] {
         byStart(sessionsByID.values.filter { ClientKey($0) == ClientKey(client) }).map(\.session)
     }
 
@@ -59,7 +59,7 @@ extension CoachSessions {
     ///   - coachID: the coach.
     ///   - now: the instant to look from.
     ///   - limit: the most to return.
-    public func upcomingSessions(coach coachID: String, after now: Date, limit: Int = 10) -> [Session] {
+    package func upcomingSessions(coach coachID: String, after now: Date, limit: Int = 10) -> [Session] {
         guard let line = timelines[coachID], limit > 0 else { return [] }
         let from = line.firstIndex(startingAtOrAfter: SchedulingBook.seconds(now))
         return line.entries[from...].lazy.compactMap { sessionsByID[$0.id] }.filter { $0.status == .scheduled }.prefix(limit).map { $0 }
@@ -70,7 +70,7 @@ extension CoachSessions {
     ///   - coachID: the coach.
     ///   - now: the instant to look back from.
     ///   - limit: the most to return.
-    public func pastSessions(coach coachID: String, before now: Date, limit: Int = 50) -> [Session] {
+    package func pastSessions(coach coachID: String, before now: Date, limit: Int = 50) -> [Session] {
         let t = SchedulingBook.seconds(now)
         let past = byStart(sessionsByID.values.filter { $0.coachID == coachID }).filter { $0.start < t }
         return past.reversed().prefix(max(0, limit)).map(\.session)
@@ -101,7 +101,7 @@ extension CoachSessions {
     ///   - grid: a grid every start is rounded up to, on the wall clock.
     ///   - notBefore: leave out slots that start before this instant.
     /// - Throws: a length, step or grid outside 1 minute to 24 hours.
-    public func freeSlots(
+    package func freeSlots(
         coach: Coach, from first: LocalDate, through last: LocalDate, length: Duration, step: Duration? = nil,
         alignedTo grid: Duration? = nil, notBefore: Date? = nil
     ) throws(SchedulingError) -> [FreeSlot] {

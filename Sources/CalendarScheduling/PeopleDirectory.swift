@@ -9,7 +9,7 @@ import Foundation
 /// sessions and a member's their places. A client's ID is their coach's to
 /// choose: clients are keyed by coach and ID, so two coaches may each have
 /// an ‘anna’, and neither learns of the other's (issue 28, 9).
-public struct PeopleDirectory: Sendable {
+package struct PeopleDirectory: Sendable {
     package private(set) var coachesByID: [String: Coach] = [:]
     /// Clients by coach and ID.
     package private(set) var clientsByKey: [ClientKey: Client] = [:]
@@ -28,13 +28,13 @@ extension PeopleDirectory {
     /// A coach's record.
     /// - Parameter id: the coach.
     /// - Throws: ``SchedulingError/unknownCoach(_:)``.
-    public func coach(_ id: String) throws(SchedulingError) -> Coach {
+    package func coach(_ id: String) throws(SchedulingError) -> Coach {
         guard let c = coachesByID[id] else { throw .unknownCoach(id) }
         return c
     }
 
     /// Every coach, by ID.
-    public var coaches: [Coach] { coachesByID.values.sorted { $0.id < $1.id } }
+    package var coaches: [Coach] { coachesByID.values.sorted { $0.id < $1.id } }
 
     /// The number of clients a coach has.
     func clientCount(coach id: String) -> Int { clientIDsByCoach[id]?.count ?? 0 }
@@ -79,7 +79,7 @@ extension PeopleDirectory {
     ///   - id: the client.
     ///   - coachID: their coach.
     /// - Throws: ``SchedulingError/unknownClient(_:coach:)``, also for another coach's client.
-    public func client(_ id: String, coach coachID: String) throws(SchedulingError) -> Client {
+    package func client(_ id: String, coach coachID: String) throws(SchedulingError) -> Client {
         _ = try coach(coachID)
         guard let c = clientsByKey[ClientKey(coachID: coachID, id: id)] else { throw .unknownClient(id, coach: coachID) }
         return c
@@ -88,7 +88,7 @@ extension PeopleDirectory {
     /// A client asked for without a coach's scope (see ``SchedulingBook/client(_:)``).
     /// - Parameter id: the client.
     /// - Throws: ``SchedulingError/noSuchClient(_:)``, ``SchedulingError/clientNeedsCoach(_:)``.
-    public func client(_ id: String) throws(SchedulingError) -> Client {
+    package func client(_ id: String) throws(SchedulingError) -> Client {
         guard let coaches = coachIDsByClient[id], let coachID = coaches.first,
               let c = clientsByKey[ClientKey(coachID: coachID, id: id)] else { throw .noSuchClient(id) }
         guard coaches.count == 1 else { throw .clientNeedsCoach(id) }
@@ -98,7 +98,7 @@ extension PeopleDirectory {
     /// The coach's clients, by name.
     /// - Parameter coachID: the coach.
     /// - Throws: ``SchedulingError/unknownCoach(_:)``.
-    public func clients(coach coachID: String) throws(SchedulingError) -> [Client] {
+    package func clients(coach coachID: String) throws(SchedulingError) -> [Client] {
         _ = try coach(coachID)
         return (clientIDsByCoach[coachID] ?? []).compactMap { clientsByKey[ClientKey(coachID: coachID, id: $0)] }.sorted { ($0.name, $0.id) < ($1.name, $1.id) }
     }
@@ -141,13 +141,13 @@ extension PeopleDirectory {
     /// A member's record.
     /// - Parameter id: the member.
     /// - Throws: ``SchedulingError/unknownMember(_:)``.
-    public func member(_ id: String) throws(SchedulingError) -> Member {
+    package func member(_ id: String) throws(SchedulingError) -> Member {
         guard let m = membersByID[id] else { throw .unknownMember(id) }
         return m
     }
 
     /// Every member, by ID.
-    public var members: [Member] { membersByID.values.sorted { $0.id < $1.id } }
+    package var members: [Member] { membersByID.values.sorted { $0.id < $1.id } }
 
     mutating func addMember(_ member: Member, asRead: Bool = false) throws(SchedulingError) {
         try SchedulingBook.checkID(member.id, "member")

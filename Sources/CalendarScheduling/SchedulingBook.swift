@@ -60,11 +60,11 @@ public struct SchedulingBook: Sendable {
     public internal(set) var uidDomain: String?
 
     /// The coaches with their hours, their clients, and the members.
-    public internal(set) var people = PeopleDirectory()
+    package internal(set) var people = PeopleDirectory()
     /// The coaches' sessions with their clients.
-    public internal(set) var coachSessions: CoachSessions
+    package internal(set) var coachSessions: CoachSessions
     /// The classes with their occurrences, rosters and waitlists.
-    public internal(set) var classTimetable: ClassTimetable
+    package internal(set) var classTimetable: ClassTimetable
 
     /// Creates an empty book on a zone's clocks, with a fresh ``uidDomain``.
     /// - Parameters:
@@ -366,21 +366,21 @@ extension SchedulingBook: Equatable {
 
 extension PeopleDirectory: Equatable {
     /// Whether two directories hold the same coaches, clients and members.
-    public static func == (a: PeopleDirectory, b: PeopleDirectory) -> Bool {
+    package static func == (a: PeopleDirectory, b: PeopleDirectory) -> Bool {
         a.coachesByID == b.coachesByID && a.clientsByKey == b.clientsByKey && a.membersByID == b.membersByID
     }
 }
 
 extension CoachSessions: Equatable {
     /// Whether two records hold the same sessions on the same clocks.
-    public static func == (a: CoachSessions, b: CoachSessions) -> Bool {
+    package static func == (a: CoachSessions, b: CoachSessions) -> Bool {
         a.zone == b.zone && a.sessionsByID == b.sessionsByID
     }
 }
 
 extension ClassTimetable: Equatable {
     /// Whether two timetables hold the same classes, with the same rosters and waitlists, on the same clocks.
-    public static func == (a: ClassTimetable, b: ClassTimetable) -> Bool {
+    package static func == (a: ClassTimetable, b: ClassTimetable) -> Bool {
         a.zone == b.zone && a.classesByID == b.classesByID && a.closureList == b.closureList && a.seriesSequence == b.seriesSequence
             && a.rosters.filter { !$0.value.isEmpty } == b.rosters.filter { !$0.value.isEmpty }
     }

@@ -31,7 +31,7 @@ import PostgresNIO
 /// ```swift
 /// try await PostgresBookStorage.withStorage(url: "postgres://gym@127.0.0.1:5432/gym") { storage in
 ///     let gym = BookStore(storage, newBookZone: "Europe/Madrid")
-///     print(try await gym.book().members.count)
+///     print(try await gym.load().members.count)
 /// }
 /// ```
 ///

@@ -118,11 +118,11 @@ func desk<Storage: BookStorage>(_ storage: Storage) async throws {
             _ = try await store.changeTelling(gym: gym) { book in _ = try book.cancelBooking(member: member, classID: "spin", on: date, now: now) }
         }
         func percentile(_ values: [Double], _ p: Double) -> Double { values[min(values.count - 1, Int((Double(values.count) * p).rounded(.up)) - 1)] }
-        let places = try await store.book().roster(classID: "spin", on: date).confirmed.count
+        let places = try await store.load().roster(classID: "spin", on: date).confirmed.count
         print(#"{"n":\#(n),"book_s":\#(booked.whole),"book_p50_s":\#(percentile(booked.each, 0.5)),"book_p99_s":\#(percentile(booked.each, 0.99)),"# +
               #""cancel_s":\#(cancelled.whole),"cancel_p50_s":\#(percentile(cancelled.each, 0.5)),"cancel_p99_s":\#(percentile(cancelled.each, 0.99)),"places_held_after":\#(places)}"#)
     case "places":
-        let book = try await store.book()
+        let book = try await store.load()
         for date in mondays {
             for member in try book.roster(classID: "yoga", on: date).confirmed { print("\(member) \(date)") }
         }

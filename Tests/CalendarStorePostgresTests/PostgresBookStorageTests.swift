@@ -205,7 +205,7 @@ struct PostgresBookStorageTests {
             #expect(ContinuousClock.now - started < .seconds(30))
             #expect(try await storage.load().records == before.records, "a change that gave up wrote records")
             _ = try await store.change { book in try book.book(member: "m4", classID: "yoga", on: try Gym.monday, now: Gym.now) }
-            #expect(try await store.book().roster(classID: "yoga", on: try Gym.monday).confirmed.contains("m4"))
+            #expect(try await store.load().roster(classID: "yoga", on: try Gym.monday).confirmed.contains("m4"))
         }
     }
 
@@ -235,7 +235,7 @@ struct PostgresBookStorageTests {
         #expect(proxy.hasCut, "the proxy never cut a commit")
         try await Self.withClient(cluster) { client in
             let direct = try await PostgresBookStorage.open(client: client)
-            let book = try await BookStore(direct, newBookZone: "Europe/Madrid").book()
+            let book = try await BookStore(direct, newBookZone: "Europe/Madrid").load()
             let booked = try book.roster(classID: "yoga", on: try Gym.monday).confirmed.contains("m3")
             let owed = try await direct.owedMessages()
             switch (mode, answer) {

@@ -67,7 +67,7 @@ struct BookStorageTests {
         let written = book
         let store = BookStore(try SQLiteBookStorage(path: path), newBookZone: Gym.zone)
         try await store.change { $0 = written }
-        let back = try await BookStore(try SQLiteBookStorage(path: path), newBookZone: Gym.zone).book()
+        let back = try await BookStore(try SQLiteBookStorage(path: path), newBookZone: Gym.zone).load()
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         #expect(try encoder.encode(back) == encoder.encode(written))
@@ -97,7 +97,7 @@ struct BookStorageTests {
         try await store.change { $0 = seeded }
         // A closure raises the sequences of both classes' closed dates (the gym record's classSequences).
         _ = try await store.changeTelling(gym: nil) { book in try book.close(GymClosure(first: Gym.day("2026-12-07"), last: Gym.day("2026-12-11"), reason: "Works"), now: now) }
-        let before = try await store.book()
+        let before = try await store.load()
         _ = try await store.changeOccurrence(of: "yoga", on: try Gym.day("2026-11-30"), members: ["marta"]) { book in
             try book.book(member: "marta", classID: "yoga", on: Gym.day("2026-11-30"), now: now)
         }
@@ -105,7 +105,7 @@ struct BookStorageTests {
         _ = try expected.book(member: "marta", classID: "yoga", on: Gym.day("2026-11-30"), now: now)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        let after = try await store.book()
+        let after = try await store.load()
         #expect(String(decoding: try encoder.encode(after), as: UTF8.self) == String(decoding: try encoder.encode(expected), as: UTF8.self))
         // What the change did not read was there to lose: the closure's sequences of both classes.
         let sequences = String(decoding: try encoder.encode(after), as: UTF8.self).components(separatedBy: "\"classSequences\":").dropFirst().first?.prefix(40) ?? ""
@@ -132,7 +132,7 @@ struct BookStorageTests {
         }
         #expect(outcomes.filter { $0 == "booked" }.count == 3, "\(outcomes)")
         #expect(outcomes.filter { $0 == "full" }.count == 17, "\(outcomes)")
-        let held = try await BookStore(try SQLiteBookStorage(path: path), newBookZone: Gym.zone).book().roster(classID: "yoga", on: date)
+        let held = try await BookStore(try SQLiteBookStorage(path: path), newBookZone: Gym.zone).load().roster(classID: "yoga", on: date)
         #expect(held.confirmed.count == 3)
     }
 
@@ -263,7 +263,7 @@ struct BookStorageTests {
         let path = folder.appendingPathComponent("gym.sqlite").path
         try await BookStore(try SQLiteBookStorage(path: path), newBookZone: Gym.zone).change { $0 = try Gym.book() }
         let store = BookStore(try SQLiteBookStorage(path: path, readOnly: true), newBookZone: Gym.zone)
-        #expect(try await store.book().members.count == 3)
+        #expect(try await store.load().members.count == 3)
         do {
             try await store.change { book in _ = try book.book(member: "marta", classID: "yoga", on: Gym.day("2026-11-30"), now: Gym.now("2026-11-20 10:00")) }
             Issue.record("a read-only store took a change")

@@ -101,9 +101,9 @@ struct SchedulingStoreTests {
 
         // Every member told "booked" is on the roster a fresh reader sees, and no one else.
         let fresh = place.desk("fresh")
-        let roster = try await fresh.book().roster(classID: "yoga", on: monday)
+        let roster = try await fresh.load().roster(classID: "yoga", on: monday)
         #expect(Set(roster.confirmed) == Set(booked), "\(kind)")
-        let agenda = try await fresh.agenda(member: booked[0])
+        let agenda = try await fresh.load().agenda(member: booked[0])
         #expect(agenda.map { $0.occurrence.id } == [ClassOccurrence.ID(classID: "yoga", date: monday)])
 
         // A cancellation moves the first waiting up; a refusal is typed and changes nothing.
@@ -115,7 +115,7 @@ struct SchedulingStoreTests {
         }
         let unknown = await failure { () async throws(SchedulingStoreError) in try await fresh.book(member: "nobody", classID: "yoga", on: monday) }
         #expect(unknown?.description == SchedulingError.unknownMember("nobody").description, "\(kind)")
-        let after = try await place.desk("last").book().roster(classID: "yoga", on: monday)
+        let after = try await place.desk("last").load().roster(classID: "yoga", on: monday)
         #expect(after.confirmed.count == 3 && !after.confirmed.contains(booked[0]), "\(kind): \(after)")
     }
 
@@ -158,7 +158,7 @@ struct SchedulingStoreTests {
         }
         #expect(results.filter { $0.key < 3 && $0.value }.count == 2)
         #expect(results.filter { $0.key >= 3 && $0.value }.count == 2)
-        let book = try await place.desk("check").book()
+        let book = try await place.desk("check").load()
         #expect(try book.bookings(member: "marta").count == 4)
         // On a collection the changes took the book's lease in turn, and each gave it back.
         #expect(try await place.store.load().calendar.bookLease == nil)
@@ -185,7 +185,8 @@ struct SchedulingStoreTests {
         try await Self.openGym(place.desk("setup"))
         let monday = try Gym.day("2026-11-30")
         _ = try await place.desk("front").book(member: "m1", classID: "yoga", on: monday)
-        let report = try await place.desk("front").close(try GymClosure(first: monday, last: monday, reason: "Works"))
+        let front = place.desk("front")
+        let report = try await front.change { book in try book.close(try GymClosure(first: monday, last: monday, reason: "Works"), now: try front.now(for: book)) }
         #expect(report.members == ["m1"])
         let refused = await #expect(throws: SchedulingStoreError.self) { try await place.desk("other").book(member: "marta", classID: "yoga", on: monday) }
         guard case .refused(.gymClosed(_, _, let closure))? = refused else {
@@ -193,9 +194,9 @@ struct SchedulingStoreTests {
             return
         }
         #expect(closure.reason == "Works")
-        try await place.desk("other").open(from: monday, through: monday)
+        try await place.desk("other").change { try $0.open(from: monday, through: monday) }
         #expect(try await place.desk("front").book(member: "marta", classID: "yoga", on: monday) == .confirmed)
-        #expect(try await place.desk("check").book().roster(classID: "yoga", on: monday).confirmed == ["marta"])
+        #expect(try await place.desk("check").load().roster(classID: "yoga", on: monday).confirmed == ["marta"])
     }
 
     @Test(
@@ -243,7 +244,7 @@ struct SchedulingStoreTests {
         try await desk.deliver { sent.append($0) }
         #expect(sent == owed)
         #expect(try await desk.owedMessages().isEmpty)
-        #expect(try await desk.book().session("s1", coach: "marc").status == .cancelled)
+        #expect(try await desk.load().session("s1", coach: "marc").status == .cancelled)
     }
 
     @Test(
@@ -278,11 +279,11 @@ struct SchedulingStoreTests {
         let place = try Place.make("file")
         defer { place.stop() }
         let desk = place.desk("a")
-        #expect(try await desk.book().timeZone.identifier == Gym.zone)
-        try await desk.addMember(Member(id: "marta", name: "Marta Roig"))
+        #expect(try await desk.load().timeZone.identifier == Gym.zone)
+        try await desk.change { try $0.addMember(Member(id: "marta", name: "Marta Roig")) }
         let calendar = try await place.store.load().calendar
         #expect(calendar.calendarZone == Gym.zone)
-        #expect(try await place.desk("b").book().members.map(\.id) == ["marta"])
+        #expect(try await place.desk("b").load().members.map(\.id) == ["marta"])
     }
 
     @Test("a record the book cannot read is named with its line in a file, and nothing is written")

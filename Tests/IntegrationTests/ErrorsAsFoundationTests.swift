@@ -116,7 +116,7 @@ struct ErrorsAsFoundationTests {
         #expect((inside.domain, inside.code) == ("Horari.ICalendarError", 1))
 
         let desk = SchedulingStore(CalendarStore(location))
-        let refused = try #require(await #expect(throws: SchedulingStoreError.self) { try await desk.addMember(Member(id: "m", name: "M")) })
+        let refused = try #require(await #expect(throws: SchedulingStoreError.self) { try await desk.change { try $0.addMember(Member(id: "m", name: "M")) } })
         #expect(seen(refused).text == refused.description && seen(refused).domain == "Horari.SchedulingStoreError")
         #expect(seen(refused).code == 3)
 

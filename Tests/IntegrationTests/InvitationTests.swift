@@ -447,7 +447,7 @@ struct InvitationTests {
         let (store, _) = try fileStore(of: book, in: folder, now: now)
         let told = try await store.apply(try reply(to: invited, zone: book.timeZone, "DECLINED"), gym: gym)
         #expect(told.notices.notices.map { "\($0.method.rawValue) \($0.recipient.id) \($0.sequence)" } == ["REQUEST oriol 2"])
-        #expect(try await store.book().roster(classID: "pilates", on: date).confirmed == ["oriol"])
+        #expect(try await store.load().roster(classID: "pilates", on: date).confirmed == ["oriol"])
     }
 
     // MARK: RFC 5546's own examples (§4.2)

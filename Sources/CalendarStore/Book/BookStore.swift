@@ -50,8 +50,8 @@ public struct BookStore<Storage: BookStorage>: Sendable {
     /// when it holds none).
     /// - Throws: ``SchedulingStoreError``: `.store` when the storage fails
     ///   or its records do not make a book.
-    public func book() async throws(SchedulingStoreError) -> SchedulingBook {
-        let snapshot = try await load()
+    public func load() async throws(SchedulingStoreError) -> SchedulingBook {
+        let snapshot = try await snapshot()
         return try read(snapshot)
     }
 
@@ -153,7 +153,7 @@ public struct BookStore<Storage: BookStorage>: Sendable {
 
     // MARK: - Inside
 
-    private func load() async throws(SchedulingStoreError) -> BookSnapshot {
+    private func snapshot() async throws(SchedulingStoreError) -> BookSnapshot {
         do { return try await storage.load() } catch { throw Self.storageFailure(error) }
     }
 
@@ -236,7 +236,7 @@ public struct BookStore<Storage: BookStorage>: Sendable {
     /// counts the member's other classes, a roster that kept changing).
     private func read(_ scope: Scope) async throws(SchedulingStoreError) -> (snapshot: BookSnapshot, book: SchedulingBook, aside: [String: Any])? {
         guard case .occurrence(let classID, let date, let members) = scope else {
-            let snapshot = try await load()
+            let snapshot = try await snapshot()
             return (snapshot, try read(snapshot), [:])
         }
         let rosters = (-1...1).map { RecordKey(kind: "roster", id: "\(classID) \(date.adding(days: $0))") }

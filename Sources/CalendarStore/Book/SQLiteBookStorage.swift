@@ -20,7 +20,7 @@ import GRDB
 /// ```swift
 /// let storage = try SQLiteBookStorage(path: "gym.sqlite")
 /// let gym = BookStore(storage, newBookZone: "Europe/Madrid")
-/// let book = try await gym.book()
+/// let book = try await gym.load()
 /// ```
 public struct SQLiteBookStorage: CalendarDatabase {
     /// The database file.

@@ -45,7 +45,7 @@ import SchedulingICalendar
 /// ```swift
 /// let gym = SchedulingStore(CalendarStore(try CalendarLocation("https://dav.example.com/calendars/gym/")))
 /// let outcome = try await gym.book(member: "marta", classID: "yoga", on: LocalDate(year: 2026, month: 11, day: 25))
-/// let timetable = try await gym.book().timetable
+/// let timetable = try await gym.load().timetable
 /// ```
 public struct SchedulingStore: Sendable {
     /// What a scheduling store needs to know besides where the calendar is.
@@ -103,7 +103,7 @@ public struct SchedulingStore: Sendable {
     ///   did not import cleanly where that damage keeps its book from being
     ///   read (its diagnostics say where), `.unreadableBook` naming every
     ///   record the book refuses.
-    public func book() async throws(SchedulingStoreError) -> SchedulingBook {
+    public func load() async throws(SchedulingStoreError) -> SchedulingBook {
         try await turns.run { () async throws(SchedulingStoreError) in try await read(allowingCache: false).book }
     }
 
@@ -114,13 +114,13 @@ public struct SchedulingStore: Sendable {
     ///
     /// - Returns: the book, and when the cache last agreed with the server
     ///   for a book read from the cache (`nil` for one read now).
-    public func bookAllowingCache() async throws(SchedulingStoreError) -> (book: SchedulingBook, asOf: Date?) {
+    public func loadAllowingCache() async throws(SchedulingStoreError) -> (book: SchedulingBook, asOf: Date?) {
         try await turns.run { () async throws(SchedulingStoreError) in try await read(allowingCache: true) }
     }
 
-    /// ``book()`` or ``bookAllowingCache()``, in this call's turn.
+    /// ``load()`` or ``loadAllowingCache()``, in this call's turn.
     private func read(allowingCache: Bool) async throws(SchedulingStoreError) -> (book: SchedulingBook, asOf: Date?) {
-        if store.isDatabase, let books = try await bookStore() { return (try await books.book(), nil) }
+        if store.isDatabase, let books = try await bookStore() { return (try await books.load(), nil) }
         let read: CachedRead
         do {
             read = allowingCache ? try await store.loadAllowingCache() : CachedRead(result: try await store.load(), asOf: nil)

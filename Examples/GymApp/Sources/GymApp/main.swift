@@ -112,7 +112,7 @@ if let address = ProcessInfo.processInfo.environment["GYMAPP_CALDAV_URL"] {
     let office = SchedulingStore(CalendarStore(try CalendarLocation(address)), settings: settings)
     let current = await gym.book
     try await office.change { server in server = current }  // the timetable, the members and their places go up
-    print("\nOn \(address): \(try await office.book().bookingCount) places taken")
+    print("\nOn \(address): \(try await office.load().bookingCount) places taken")
     for id in ["marta", "nuria"] {
         let phone = SchedulingStore(CalendarStore(try CalendarLocation(address)), settings: settings)
         do {
@@ -126,7 +126,7 @@ if let address = ProcessInfo.processInfo.environment["GYMAPP_CALDAV_URL"] {
     let given = try await quim.cancelBooking(member: "quim", classID: "pilates", on: thursday)
     print("quim gave up Reformer Pilates from his phone; \(given.promoted ?? "nobody") moved up")
     print("Marta's classes, as the server has them:")
-    for entry in try await office.agenda(member: "marta") {
+    for entry in try await office.load().agenda(member: "marta") {
         let place = if case .waitlisted(let n) = entry.place { "waitlist \(n)" } else { "booked" }
         print("  \(day(entry.occurrence.start.date))  \(clock(entry.occurrence.start))  \(entry.occurrence.title)  (\(place))")
     }
