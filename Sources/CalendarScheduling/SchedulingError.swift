@@ -90,9 +90,6 @@ public enum SchedulingError: HorariError, Hashable, Sendable {
     /// ``description`` after the problem.
     public var recoverySuggestion: String? { sentence.remedy }
 
-    /// `"Horari.SchedulingError"`.
-    public static var errorDomain: String { horariDomain("SchedulingError") }
-
     /// The case's number (Docs/Errors.md): stable from release to release; a new case takes a new number.
     public var errorCode: Int {
         switch self {

@@ -114,15 +114,15 @@ public enum CalendarLocation: Hashable, Sendable, CustomStringConvertible {
 /// Why a calendar store could not do what was asked.
 public struct CalendarStoreError: CodedError, Hashable, Sendable {
     /// The kind of failure; `catch CalendarStoreError.Code.conflict` names one.
-    public struct Code: RawRepresentable, ErrorCode, CustomStringConvertible {
+    public struct Code: ErrorCode {
         /// The error type whose kinds these are.
         public typealias Coded = CalendarStoreError
         /// The code's name.
         public let rawValue: String
         /// Names a code.
         public init(rawValue: String) { self.rawValue = rawValue }
-        /// The name.
-        public var description: String { rawValue }
+        /// Every code in the order of its table, numbered from 1 (Docs/Errors.md).
+        public static let numbered: [Code] = [.invalidLocation, .notFound, .notACalendar, .unauthorized, .conflict, .badResponse, .tooLarge, .transport, .redirect, .io, .cancelled, .invalidSyncToken, .notADatabase, .newerSchema, .busy]
 
         /// The location is neither a file, a folder nor an http(s) URL.
         public static let invalidLocation = Code(rawValue: "invalidLocation")
@@ -179,28 +179,4 @@ public struct CalendarStoreError: CodedError, Hashable, Sendable {
     /// The message, with the HTTP status where there was one.
     public var description: String { status.map { "\(message) (HTTP \($0))" } ?? message }
 
-    /// `"Horari.CalendarStoreError"`.
-    public static var errorDomain: String { horariDomain("CalendarStoreError") }
-
-    /// The code's number in this type's table (Docs/Errors.md); 0 for a code made elsewhere.
-    public var errorCode: Int {
-        switch code {
-        case .invalidLocation: 1
-        case .notFound: 2
-        case .notACalendar: 3
-        case .unauthorized: 4
-        case .conflict: 5
-        case .badResponse: 6
-        case .tooLarge: 7
-        case .transport: 8
-        case .redirect: 9
-        case .io: 10
-        case .cancelled: 11
-        case .invalidSyncToken: 12
-        case .notADatabase: 13
-        case .newerSchema: 14
-        case .busy: 15
-        default: 0
-        }
-    }
 }

@@ -332,9 +332,6 @@ public enum CalendarStoreFailure<BodyError: Error>: HorariError {
     /// What to do about it, when the error inside says.
     public var recoverySuggestion: String? { (underlying as? any LocalizedError)?.recoverySuggestion }
 
-    /// `"Horari.CalendarStoreFailure"`, whatever the change's error type.
-    public static var errorDomain: String { horariDomain("CalendarStoreFailure") }
-
     /// The case's number (Docs/Errors.md); the error inside is `NSUnderlyingErrorKey`.
     public var errorCode: Int {
         switch self {

@@ -139,10 +139,6 @@ public struct FreeBusyError: HorariError, Hashable, Sendable {
     }
     /// The message.
     public var description: String { message }
-    /// What to do: the part of the message after its semicolon, if any.
-    public var recoverySuggestion: String? { remedy(of: message) }
-    /// `"Horari.FreeBusyError"`.
-    public static var errorDomain: String { horariDomain("FreeBusyError") }
     /// 1: the one kind (Docs/Errors.md).
     public var errorCode: Int { 1 }
 }

@@ -247,9 +247,6 @@ public struct ICalendarDiagnostic: Hashable, Sendable, CustomStringConvertible {
 
     /// What kind of problem it is.
     public struct Code: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
-        // A struct of constants rather than an enum, as swift-system's `Errno`:
-        // `catch ICalendarError.Code.x` is then an expression pattern that `~=` matches
-        // (an enum case there is read as an enum pattern, which cannot match an error).
         /// The code's name.
         public let rawValue: String
         /// Names a code.
@@ -564,11 +561,7 @@ public struct ImportResult: Hashable, Sendable {
 /// Why a whole import or save failed.
 public struct ICalendarError: CodedError, Hashable, Sendable {
     /// The kind of failure; `catch ICalendarError.Code.rejected` names one.
-    public struct Code: RawRepresentable, ErrorCode, Codable, CustomStringConvertible {
-        // A struct of constants, as every Horari error's codes (and
-        // swift-system's `Errno`): `catch ICalendarError.Code.x` is then an
-        // expression pattern that `~=` matches, under typed throws too, where
-        // an enum case there is read as an enum pattern and cannot match.
+    public struct Code: ErrorCode {
         /// The error type whose kinds these are.
         public typealias Coded = ICalendarError
         /// The code's name.
@@ -576,8 +569,8 @@ public struct ICalendarError: CodedError, Hashable, Sendable {
         /// Names a code.
         /// - Parameter rawValue: the name.
         public init(rawValue: String) { self.rawValue = rawValue }
-        /// The name.
-        public var description: String { rawValue }
+        /// Every code in the order of its table, numbered from 1 (Docs/Errors.md).
+        public static let numbered: [Code] = [.notICalendar, .tooLarge, .io, .rejected, .damaged]
 
         /// The input holds no `BEGIN:VCALENDAR` (empty, binary, another format).
         public static let notICalendar = Code(rawValue: "notICalendar")
@@ -637,21 +630,6 @@ public struct ICalendarError: CodedError, Hashable, Sendable {
     /// The message, and the diagnostics one per line.
     public var description: String {
         ([message] + diagnostics.map(\.description)).joined(separator: "\n")
-    }
-
-    /// `"Horari.ICalendarError"`.
-    public static var errorDomain: String { horariDomain("ICalendarError") }
-
-    /// The code's number in this type's table (Docs/Errors.md); 0 for a code made elsewhere.
-    public var errorCode: Int {
-        switch code {
-        case .notICalendar: 1
-        case .tooLarge: 2
-        case .io: 3
-        case .rejected: 4
-        case .damaged: 5
-        default: 0
-        }
     }
 
     /// The sentence, the suggestion and the underlying error, under Foundation's keys.

@@ -205,10 +205,6 @@ public struct IMIPError: HorariError, Hashable, Sendable {
     public init(_ message: String) { self.message = message }
     /// The message.
     public var description: String { message }
-    /// What to do: the part of the message after its semicolon, if any.
-    public var recoverySuggestion: String? { remedy(of: message) }
-    /// `"Horari.IMIPError"`.
-    public static var errorDomain: String { horariDomain("IMIPError") }
     /// 1: the one kind (Docs/Errors.md).
     public var errorCode: Int { 1 }
 }

@@ -69,12 +69,6 @@ public enum BookImportError: HorariError, Hashable, Sendable {
         }
     }
 
-    /// What to do, where there is something to do.
-    public var recoverySuggestion: String? { remedy(of: description) }
-
-    /// `"Horari.BookImportError"`.
-    public static var errorDomain: String { horariDomain("BookImportError") }
-
     /// The case's number (Docs/Errors.md): stable from release to release.
     public var errorCode: Int {
         switch self {

@@ -189,9 +189,6 @@ public enum ReplyError: HorariError, Hashable, Sendable {
         return remedy(of: description)
     }
 
-    /// `"Horari.ReplyError"`.
-    public static var errorDomain: String { horariDomain("ReplyError") }
-
     /// The case's number (Docs/Errors.md): stable from release to release; a new case takes a new number.
     public var errorCode: Int {
         switch self {

@@ -194,7 +194,7 @@ struct SchedulingStoreTests {
             return
         }
         #expect(closure.reason == "Works")
-        try await place.desk("other").change { try $0.open(from: monday, through: monday) }
+        _ = try await place.desk("other").change { try $0.open(from: monday, through: monday) }
         #expect(try await place.desk("front").book(member: "marta", classID: "yoga", on: monday) == .confirmed)
         #expect(try await place.desk("check").load().roster(classID: "yoga", on: monday).confirmed == ["marta"])
     }

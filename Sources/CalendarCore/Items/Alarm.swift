@@ -330,7 +330,7 @@ extension CalendarItem {
 /// item it is on.
 public struct AlarmError: CodedError, Hashable, Sendable {
     /// What kind of problem it is.
-    public struct Code: RawRepresentable, ErrorCode, Codable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         /// The error type whose kinds these are.
         public typealias Coded = AlarmError
         /// The code's name.
@@ -338,8 +338,8 @@ public struct AlarmError: CodedError, Hashable, Sendable {
         /// Names a code.
         /// - Parameter rawValue: the name.
         public init(rawValue: String) { self.rawValue = rawValue }
-        /// The name.
-        public var description: String { rawValue }
+        /// Every code in the order of its table, numbered from 1 (Docs/Errors.md).
+        public static let numbered: [Code] = [.notAnAlarm, .missingTrigger, .malformedTrigger, .triggerTooFar, .malformedRepeat, .repeatWithoutInterval, .tooManyRepeats, .noStart]
 
         /// The component is not a `VALARM`.
         public static let notAnAlarm = Code(rawValue: "notAnAlarm")
@@ -376,21 +376,4 @@ public struct AlarmError: CodedError, Hashable, Sendable {
     /// The message.
     public var description: String { message }
 
-    /// `"Horari.AlarmError"`.
-    public static var errorDomain: String { horariDomain("AlarmError") }
-
-    /// The code's number in this type's table (Docs/Errors.md); 0 for a code made elsewhere.
-    public var errorCode: Int {
-        switch code {
-        case .notAnAlarm: 1
-        case .missingTrigger: 2
-        case .malformedTrigger: 3
-        case .triggerTooFar: 4
-        case .malformedRepeat: 5
-        case .repeatWithoutInterval: 6
-        case .tooManyRepeats: 7
-        case .noStart: 8
-        default: 0
-        }
-    }
 }

@@ -12,19 +12,16 @@ import Foundation
 /// ```
 public struct CalendarItemError: CodedError, Hashable, Sendable {
     /// What kind of problem it is.
-    public struct Code: RawRepresentable, ErrorCode, Codable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         /// The error type whose kinds these are.
         public typealias Coded = CalendarItemError
-        // A struct of constants rather than an enum, as swift-system's `Errno`:
-        // `catch CalendarItemError.Code.x` is then an expression pattern that `~=` matches
-        // (an enum case there is read as an enum pattern, which cannot match an error).
         /// The code's name.
         public let rawValue: String
         /// Names a code.
         /// - Parameter rawValue: the name.
         public init(rawValue: String) { self.rawValue = rawValue }
-        /// The name.
-        public var description: String { rawValue }
+        /// Every code in the order of its table, numbered from 1 (Docs/Errors.md).
+        public static let numbered: [Code] = [.emptyTitle, .titleStartsWithDigit, .reservedColor, .unknownColor, .endBeforeStart, .endTypeMismatch, .invalidRecurrence, .missingUID, .notFound, .duplicateUID, .unknownTimeZone, .tooLong, .missingTaskTime, .notATask, .notRecurring, .noSuchOccurrence, .unmatchedOverride, .invalidCategory]
 
         /// The title is empty or only white space.
         public static let emptyTitle = Code(rawValue: "emptyTitle")
@@ -142,34 +139,6 @@ public struct CalendarItemError: CodedError, Hashable, Sendable {
 
     /// The message.
     public var description: String { message }
-
-    /// `"Horari.CalendarItemError"`.
-    public static var errorDomain: String { horariDomain("CalendarItemError") }
-
-    /// The code's number in this type's table (Docs/Errors.md); 0 for a code made elsewhere.
-    public var errorCode: Int {
-        switch code {
-        case .emptyTitle: 1
-        case .titleStartsWithDigit: 2
-        case .reservedColor: 3
-        case .unknownColor: 4
-        case .endBeforeStart: 5
-        case .endTypeMismatch: 6
-        case .invalidRecurrence: 7
-        case .missingUID: 8
-        case .notFound: 9
-        case .duplicateUID: 10
-        case .unknownTimeZone: 11
-        case .tooLong: 12
-        case .missingTaskTime: 13
-        case .notATask: 14
-        case .notRecurring: 15
-        case .noSuchOccurrence: 16
-        case .unmatchedOverride: 17
-        case .invalidCategory: 18
-        default: 0
-        }
-    }
 
     /// The sentence, the suggestion and the underlying error, under Foundation's keys.
     public var errorUserInfo: [String: Any] { foundationUserInfo(underlying: underlying) }

@@ -5,19 +5,16 @@
 /// entry instead.
 public struct RecurrenceRuleError: CodedError, Hashable, Sendable {
     /// What kind of problem it is.
-    public struct Code: RawRepresentable, ErrorCode, Codable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         /// The error type whose kinds these are.
         public typealias Coded = RecurrenceRuleError
-        // A struct of constants rather than an enum, as swift-system's `Errno`:
-        // `catch RecurrenceRuleError.Code.x` is then an expression pattern that `~=` matches
-        // (an enum case there is read as an enum pattern, which cannot match an error).
         /// The code's name.
         public let rawValue: String
         /// Names a code.
         /// - Parameter rawValue: the name.
         public init(rawValue: String) { self.rawValue = rawValue }
-        /// The name.
-        public var description: String { rawValue }
+        /// Every code in the order of its table, numbered from 1 (Docs/Errors.md).
+        public static let numbered: [Code] = [.missingFrequency, .malformedValue, .valueOutOfRange, .partNotAllowed, .countAndUntil, .duplicatePart, .unknownPart, .untilTypeMismatch, .missingCompanion]
 
         /// The rule has no `FREQ`.
         public static let missingFrequency = Code(rawValue: "missingFrequency")
@@ -58,23 +55,3 @@ public struct RecurrenceRuleError: CodedError, Hashable, Sendable {
 
 }
 
-extension RecurrenceRuleError {
-    /// `"Horari.RecurrenceRuleError"`.
-    public static var errorDomain: String { horariDomain("RecurrenceRuleError") }
-
-    /// The code's number in this type's table (Docs/Errors.md); 0 for a code made elsewhere.
-    public var errorCode: Int {
-        switch code {
-        case .missingFrequency: 1
-        case .malformedValue: 2
-        case .valueOutOfRange: 3
-        case .partNotAllowed: 4
-        case .countAndUntil: 5
-        case .duplicatePart: 6
-        case .unknownPart: 7
-        case .untilTypeMismatch: 8
-        case .missingCompanion: 9
-        default: 0
-        }
-    }
-}

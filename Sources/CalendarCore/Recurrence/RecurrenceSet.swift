@@ -331,19 +331,16 @@ public struct RecurrenceSet: Hashable, Sendable, Codable {
 /// An error expanding a recurrence.
 public struct RecurrenceError: CodedError, Hashable, Sendable {
     /// What kind of problem it is.
-    public struct Code: RawRepresentable, ErrorCode, Codable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         /// The error type whose kinds these are.
         public typealias Coded = RecurrenceError
-        // A struct of constants rather than an enum, as swift-system's `Errno`:
-        // `catch RecurrenceError.Code.x` is then an expression pattern that `~=` matches
-        // (an enum case there is read as an enum pattern, which cannot match an error).
         /// The code's name.
         public let rawValue: String
         /// Names a code.
         /// - Parameter rawValue: the name.
         public init(rawValue: String) { self.rawValue = rawValue }
-        /// The name.
-        public var description: String { rawValue }
+        /// Every code in the order of its table, numbered from 1 (Docs/Errors.md).
+        public static let numbered: [Code] = [.unbounded, .unknownTimeZone, .invalidRule, .tooManyInstances]
 
         /// The set has no end and neither a window end nor a limit was given.
         public static let unbounded = Code(rawValue: "unbounded")
@@ -376,17 +373,4 @@ public struct RecurrenceError: CodedError, Hashable, Sendable {
     /// The message.
     public var description: String { message }
 
-    /// `"Horari.RecurrenceError"`.
-    public static var errorDomain: String { horariDomain("RecurrenceError") }
-
-    /// The code's number in this type's table (Docs/Errors.md); 0 for a code made elsewhere.
-    public var errorCode: Int {
-        switch code {
-        case .unbounded: 1
-        case .unknownTimeZone: 2
-        case .invalidRule: 3
-        case .tooManyInstances: 4
-        default: 0
-        }
-    }
 }

@@ -1,26 +1,52 @@
 import Foundation
 
-/// An error Horari throws, in Foundation's terms: its sentence is
-/// `localizedDescription`, and it has a stable domain and code as an `NSError`.
+/// An error Horari throws, in Foundation's terms: its problem is
+/// `localizedDescription`, what to do is `recoverySuggestion`, and it has a
+/// stable domain and code as an `NSError`.
 ///
-/// Every public error of the library conforms. `errorDescription` is the
-/// error's `description` (the sentence Horari wrote, with its line or field),
-/// so an app that shows `error.localizedDescription` shows Horari's words,
-/// not “The operation could not be completed”. Where a message says what to
-/// do, that part is also `recoverySuggestion`. As an `NSError`, the domain is
-/// `"Horari."` and the type's name (``horariDomain(_:)``) and the code is the
-/// number its type's table gives the error's kind (Docs/Errors.md): codes keep
-/// their numbers from release to release, and a new kind takes a new number.
+/// Every public error of the library conforms, and shares this machinery
+/// rather than writing it again (as GRDB's `DatabaseError` and swift-system's
+/// `Errno` share theirs). Horari writes each error as one sentence,
+/// “problem; remedy”: that is its `description`, what a command-line tool
+/// prints. `errorDescription` is the problem alone and `recoverySuggestion`
+/// the remedy, so an app that shows both (an alert's message and its
+/// informative text) says each once, and one that shows only
+/// `localizedDescription` shows Horari's words, not “The operation could
+/// not be completed”. As an `NSError`, the domain is `"Horari."` and the
+/// type's name, and the code is the number its type's table gives the
+/// error's kind (Docs/Errors.md): codes keep their numbers from release to
+/// release, and a new kind takes a new number.
 ///
 /// ```swift
+/// import CalendarCore
+/// import Foundation
+///
 /// do { _ = try LocalDate(year: 2026, month: 2, day: 30) }
 /// catch { print(error.localizedDescription) }   // February 2026 has 28 days…
 /// ```
 public protocol HorariError: LocalizedError, CustomNSError, CustomStringConvertible {}
 
 extension HorariError {
-    /// The error's `description`: the sentence Horari wrote.
-    public var errorDescription: String? { description }
+    /// The problem: the error's `description` without the remedy that
+    /// ``recoverySuggestion`` gives (“problem; remedy”), so that the two
+    /// shown together say each part once.
+    public var errorDescription: String? {
+        guard let remedy = recoverySuggestion, let range = description.range(of: "; " + remedy) else { return description }
+        var problem = description
+        problem.removeSubrange(range)
+        return problem
+    }
+
+    /// What to do: the part of ``description`` after its first semicolon
+    /// (“problem; remedy”), or `nil` for a sentence with none.
+    public var recoverySuggestion: String? { remedy(of: description) }
+
+    /// `"Horari."` and the type's name, without its generic arguments
+    /// (`"Horari.CalendarStoreFailure"` for any `CalendarStoreFailure<…>`).
+    public static var errorDomain: String {
+        let name = String(describing: Self.self)
+        return horariDomain(String(name.prefix { $0 != "<" }))
+    }
 
     /// The sentence and the suggestion under Foundation's keys, for an error
     /// with nothing inside it.
@@ -36,7 +62,7 @@ extension HorariError {
     /// could not be completed” otherwise), so every Horari error gives them.
     /// - Parameter underlying: the error inside this one, if any.
     public func foundationUserInfo(underlying: (any Error)?) -> [String: Any] {
-        var info: [String: Any] = [NSLocalizedDescriptionKey: description]
+        var info: [String: Any] = [NSLocalizedDescriptionKey: errorDescription ?? description]
         if let recoverySuggestion { info[NSLocalizedRecoverySuggestionErrorKey] = recoverySuggestion }
         if let underlying { info[NSUnderlyingErrorKey] = underlying as NSError }
         return info
@@ -75,12 +101,30 @@ public protocol CodedError: HorariError {
 /// do { _ = try LocalDate(year: 2026, month: 2, day: 30) }
 /// catch TimeValueError.Code.impossibleDate { print("no such day") }
 /// ```
-public protocol ErrorCode: Hashable, Sendable {
+///
+/// A code is a struct of constants rather than an enum, as swift-system's
+/// `Errno`: `catch TimeValueError.Code.x` is then an expression pattern that
+/// `~=` matches (an enum case there is read as an enum pattern, which cannot
+/// match an error). Its name is its `rawValue` and its `description`; its
+/// number is its place in ``numbered``, counted from 1.
+public protocol ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible where RawValue == String {
     /// The error type whose kinds these are.
     associatedtype Coded: CodedError where Coded.Code == Self
+    /// Every code of the type in the order of its table (Docs/Errors.md):
+    /// the first is number 1. A new code goes at the end.
+    static var numbered: [Self] { get }
+}
+
+extension CodedError {
+    /// The code's number in its type's table (``ErrorCode/numbered``); 0
+    /// for a code made elsewhere.
+    public var errorCode: Int { Code.numbered.firstIndex(of: code).map { $0 + 1 } ?? 0 }
 }
 
 extension ErrorCode {
+    /// The code's name.
+    public var description: String { rawValue }
+
     /// Whether an error is of this code's type and has this code.
     /// - Parameters:
     ///   - code: the code to look for.

@@ -4,19 +4,16 @@
 /// act on.
 public struct TimeValueError: CodedError, Hashable, Sendable {
     /// What kind of problem it is.
-    public struct Code: RawRepresentable, ErrorCode, Codable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         /// The error type whose kinds these are.
         public typealias Coded = TimeValueError
-        // A struct of constants rather than an enum, as swift-system's `Errno`:
-        // `catch TimeValueError.Code.x` is then an expression pattern that `~=` matches
-        // (an enum case there is read as an enum pattern, which cannot match an error).
         /// The code's name.
         public let rawValue: String
         /// Names a code.
         /// - Parameter rawValue: the name.
         public init(rawValue: String) { self.rawValue = rawValue }
-        /// The name.
-        public var description: String { rawValue }
+        /// Every code in the order of its table, numbered from 1 (Docs/Errors.md).
+        public static let numbered: [Code] = [.outOfRange, .impossibleDate, .malformed, .unknownTimeZone]
 
         /// A field is outside its range (month 13, hour 24).
         public static let outOfRange = Code(rawValue: "outOfRange")
@@ -44,18 +41,3 @@ public struct TimeValueError: CodedError, Hashable, Sendable {
 
 }
 
-extension TimeValueError {
-    /// `"Horari.TimeValueError"`.
-    public static var errorDomain: String { horariDomain("TimeValueError") }
-
-    /// The code's number in this type's table (Docs/Errors.md); 0 for a code made elsewhere.
-    public var errorCode: Int {
-        switch code {
-        case .outOfRange: 1
-        case .impossibleDate: 2
-        case .malformed: 3
-        case .unknownTimeZone: 4
-        default: 0
-        }
-    }
-}

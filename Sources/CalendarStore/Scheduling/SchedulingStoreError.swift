@@ -58,9 +58,6 @@ public enum SchedulingStoreError: HorariError, Sendable {
         }
     }
 
-    /// `"Horari.SchedulingStoreError"`.
-    public static var errorDomain: String { horariDomain("SchedulingStoreError") }
-
     /// The case's number (Docs/Errors.md); the error inside is `NSUnderlyingErrorKey`.
     public var errorCode: Int {
         switch self {
