@@ -52,6 +52,23 @@ struct Horari: AsyncParsableCommand {
         // which the atomic save reports and cleans up after, rather than the
         // kernel's SIGXFSZ ending the process halfway.
         signal(SIGXFSZ, SIG_IGN)
+        #if os(Linux)
+        // One malloc arena. glibc gives each thread that allocates an arena of
+        // its own, reserving 64 MB of address space (128 MB, aligned) for each;
+        // under an address-space limit (`ulimit -v`, a container's) the
+        // reservation fails and every allocation falls back to its own mmap
+        // and munmap: a day of SECONDLY occurrences as JSON took 58 s under
+        // `ulimit -v 300000` (51 s of it in the kernel), and 2.2 s with one
+        // arena, the same 2.2 s as without a limit (cli_failures.sh, issue 43,
+        // 16; whether a thread got an arena of its own varied from run to
+        // run). horari's work runs on a thread or two; one arena serves them.
+        // (`mallopt` is not in Swift's Glibc module: found by name, as
+        // `dlsym(RTLD_DEFAULT, …)`; M_ARENA_MAX is -8 in malloc.h.)
+        if let mallopt = dlsym(nil, "mallopt") {
+            typealias MallOpt = @convention(c) (Int32, Int32) -> Int32
+            _ = unsafeBitCast(mallopt, to: MallOpt.self)(-8, 1)
+        }
+        #endif
         let arguments = Array(CommandLine.arguments.dropFirst())
         // `horari help nosuch` is a mistake too, though the parser would show the root's help.
         if arguments.first == "help", let mistake = CommandWords.mistake(in: arguments, root: Horari.self) {
