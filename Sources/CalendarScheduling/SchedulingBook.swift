@@ -12,10 +12,10 @@ import Foundation
 /// through ``FrontDesk``; save it with the calendar file through
 /// SchedulingICalendar (`calendar.setScheduling(book)`).
 ///
-/// The records are kept in three aspects, each readable on its own:
-/// ``people`` (coaches, clients, members), ``coachSessions`` and
-/// ``classTimetable`` (classes with their rosters). Only the book changes
-/// them, keeping the rules that cross them.
+/// Every verb of the gym is a method of the book, and only of the book
+/// (a store's `change { book in … }` makes it one transaction): the coaches,
+/// clients and members, the sessions and the classes with their rosters are
+/// kept inside, where the book keeps the rules that cross them.
 ///
 /// All wall times are on the clocks of the book's ``timeZone``. A book is
 /// `Codable` (its JSON form is described in the CalendarScheduling article

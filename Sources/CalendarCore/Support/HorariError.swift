@@ -28,7 +28,7 @@ public protocol HorariError: LocalizedError, CustomNSError, CustomStringConverti
 
 extension HorariError {
     /// The problem: the error's `description` without the remedy that
-    /// ``recoverySuggestion`` gives (“problem; remedy”), so that the two
+    /// `recoverySuggestion` gives (“problem; remedy”), so that the two
     /// shown together say each part once.
     public var errorDescription: String? {
         guard let remedy = recoverySuggestion, let range = description.range(of: "; " + remedy) else { return description }
@@ -37,7 +37,7 @@ extension HorariError {
         return problem
     }
 
-    /// What to do: the part of ``description`` after its first semicolon
+    /// What to do: the part of `description` after its first semicolon
     /// (“problem; remedy”), or `nil` for a sentence with none.
     public var recoverySuggestion: String? { remedy(of: description) }
 
