@@ -57,8 +57,6 @@ DEBTS = {
     "Sources/CalendarStore/SchedulingFile.swift": 9,
     "Sources/CalendarStore/Book/DatabaseCalendar.swift": 3,
     "Sources/BookStorageConformance/BookStorageConformance.swift": 6,
-    # horari: the component's name in `occurrences --format jsonl`.
-    "Examples/horari/OccurrencesCommand.swift": 1,
 }
 
 

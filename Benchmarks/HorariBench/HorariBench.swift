@@ -150,7 +150,7 @@ struct HorariBench {
         let set = RecurrenceSet(start: .zoned(try LocalDateTime(year: 2016, month: 1, day: 4, hour: 7), zone),
                                 rules: [try RecurrenceRule(parsing: "FREQ=DAILY")])
         func week(_ year: Int) throws -> Double {
-            let from = try CalendarTime.zoned(try LocalDateTime(year: year, month: 3, day: 7), zone).instant(floatingIn: .utc)
+            let from = try CalendarTime.zoned(try LocalDateTime(year: year, month: 3, day: 7), zone).instant(floatingZone: .utc)
             let to = from.addingTimeInterval(7 * 86_400)
             var n = 0
             var best = Double.infinity

@@ -156,7 +156,7 @@ enum SchedulingBench {
         }
         // Reference: the naive search, every session against every working stretch.
         let all = try book.sessions(coach: "busy").filter(\.holdsTime).map { s in
-            let start = try CalendarTime.zoned(s.start, book.timeZone.identifier).epochSeconds(floatingIn: .utc)
+            let start = try CalendarTime.zoned(s.start, book.timeZone.identifier).epochSeconds(floatingZone: .utc)
             return (start: start, end: start + s.duration.components.seconds)
         }
         let zone = book.timeZone

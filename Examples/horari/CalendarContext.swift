@@ -80,7 +80,7 @@ struct Clock {
 
     /// The instant of an item's time: a date or floating time on this clock,
     /// a zoned one with the calendar's rules for its zone (``zones``).
-    func seconds(_ t: CalendarTime) -> Int64? { try? t.epochSeconds(floatingIn: rules, zones: zones) }
+    func seconds(_ t: CalendarTime) -> Int64? { try? t.epochSeconds(floatingZone: rules, zones: zones) }
 
     /// Whether this is the machine's zone, which views need not name.
     var isSystem: Bool { ZoneRules.namesTheSameZone(name, Self.systemZoneName) }

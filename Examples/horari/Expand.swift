@@ -135,8 +135,8 @@ struct ExpandRequest: Decodable {
             try set.validate()
         }
         let zone = try tzid.map { try ZoneRules.named($0) } ?? .utc
-        let fromDate = try from.map { try CalendarTime(icalValue: $0, tzid: tzid).instant(floatingIn: zone) }
-        let toDate = try to.map { try CalendarTime(icalValue: $0, tzid: tzid).instant(floatingIn: zone) }
+        let fromDate = try from.map { try CalendarTime(icalValue: $0, tzid: tzid).instant(floatingZone: zone) }
+        let toDate = try to.map { try CalendarTime(icalValue: $0, tzid: tzid).instant(floatingZone: zone) }
         if toDate == nil && limit == nil && !set.isBounded {
             throw ExpandFailure(message: "the rule has no COUNT or UNTIL: give a limit or a window end")
         }

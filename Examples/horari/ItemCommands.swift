@@ -154,7 +154,7 @@ func describeTime(_ item: CalendarItem, clock: Clock, zoneNote: String = "") -> 
         return "\(day), all day" + repeats
     }
     guard let from = clock.seconds(start) else { return day + repeats }
-    let to = from + item.length(floatingIn: clock.rules, zones: clock.zones)
+    let to = from + item.length(floatingZone: clock.rules, zones: clock.zones)
     return (to > from ? clock.span(from: from, to: to) : "\(dayText(clock.wall(from).date)) \(clock.time(from))") + zoneNote + repeats
 }
 
@@ -410,7 +410,7 @@ struct Edit: AsyncParsableCommand {
                     let shift = time.wallTime.localSeconds - old.start.wallTime.localSeconds
                     item.end = .at(oldEnd.withWallTime(LocalDateTime(localSeconds: oldEnd.wallTime.localSeconds + shift)))
                 } else if !time.isDate, !old.start.isDate, let newStart = clock.seconds(time) {
-                    let t = newStart + old.length(floatingIn: clock.rules, zones: clock.zones)
+                    let t = newStart + old.length(floatingZone: clock.rules, zones: clock.zones)
                     let wall = clock.wall(t)
                     item.end = .at(clock.instant(wall) == t ? .zoned(wall, clock.name) : .utc(LocalDateTime(localSeconds: t)))
                 } else {

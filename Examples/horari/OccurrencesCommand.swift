@@ -106,7 +106,7 @@ struct Occurrences: AsyncParsableCommand {
             }
             if json != nil {
                 let key = OccurrenceKey(start: o.startSeconds, end: o.endSeconds, uid: o.id.uid, recurrenceID: keys?.recurrenceIDText(o) ?? "", summary: o.item.title)
-                try json?.add(key, DisplayOccurrence(o, zone: clock.rules))
+                try json?.add(key, DisplayOccurrence(o, in: clock.rules))
                 if json?.writeError != nil { break }
             } else if let writer {
                 batch.append(o)
@@ -387,7 +387,7 @@ struct OccurrenceWriter {
             iso(end(of: o), o.endSeconds, into: &b)
             b += "\", \"summary\": ".utf8
             Self.quoted(summary, into: &b)
-            b += (o.item.kind == .task ? ", \"component\": \"VTODO\", \"tzid\": " : ", \"component\": \"VEVENT\", \"tzid\": ").utf8
+            b += o.item.kind == .task ? Self.taskComponent : Self.eventComponent
             Self.quoted(OccurrenceFormat.zoneName(o.start), into: &b)
             b.append(UInt8(ascii: "}"))
         } else {
@@ -472,8 +472,8 @@ struct OccurrenceWriter {
         var written = rid
         if !master.overrides.isEmpty {
             let zones = schedule.zones
-            let seconds = try? rid.epochSeconds(floatingIn: .utc, zones: zones)
-            written = master.overrides.first { (try? $0.recurrenceID.epochSeconds(floatingIn: .utc, zones: zones)) == seconds }?.recurrenceID ?? rid
+            let seconds = try? rid.epochSeconds(floatingZone: .utc, zones: zones)
+            written = master.overrides.first { (try? $0.recurrenceID.epochSeconds(floatingZone: .utc, zones: zones)) == seconds }?.recurrenceID ?? rid
         }
         iso(written, nil, into: &b)
         return true
@@ -562,6 +562,10 @@ struct OccurrenceWriter {
     }
 
     /// A JSON string (or `null`), escaped as Python's `json.dumps(ensure_ascii=False)`.
+    /// `, "component": "VEVENT", "tzid": ` and the task's, written once (the library names the component).
+    static let eventComponent = Array(", \"component\": \"\(CalendarItem.Kind.event.componentName)\", \"tzid\": ".utf8)
+    static let taskComponent = Array(", \"component\": \"\(CalendarItem.Kind.task.componentName)\", \"tzid\": ".utf8)
+
     static func quoted(_ s: String?, into b: inout [UInt8]) {
         guard let s else {
             b += "null".utf8

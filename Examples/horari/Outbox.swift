@@ -72,7 +72,7 @@ struct OutboxOptions: ParsableArguments {
         try await store.deliver { message in
             let mail: IMIPMessage
             do {
-                guard let made = try message.notice.email(onClocks: try ZoneRules.named(message.timeZone), gym: message.gym ?? gym, date: message.madeAt) else {
+                guard let made = try message.notice.email(timeZone: try ZoneRules.named(message.timeZone), gym: message.gym ?? gym, date: message.madeAt) else {
                     say("Not told yet: \(message.notice.recipient.name.shown) (\(message.notice.method.rawValue) \(message.notice.uid)): no sender; give --gym 'Name <address>' (the message stays owed).")
                     throw StaysOwed("no sender")
                 }

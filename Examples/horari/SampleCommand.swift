@@ -141,8 +141,7 @@ struct Sample: AsyncParsableCommand {
         let list = ListView(from: day, schedule: schedule, options: .init(timeZone: zone, limit: upcoming, names: names))
         var out = "Coming up\n"
         for o in list.sections.flatMap(\.occurrences) {
-            let weekday = names.shortWeekdays[o.start.date.weekday.rawValue]
-            var line = "  \(weekday) \(o.start.date)  \(MonthGrid.pad(span(o, names: names, clock: clock), 11)) \(painter.swatch(o.color)) \(o.title.shown)"
+            var line = "  \(names.dayText(o.start.date))  \(MonthGrid.pad(span(o, names: names, clock: clock), 11)) \(painter.swatch(o.color)) \(o.title.shown)"
             if let place = o.location { line += ", \(place.shown)" }
             if let series = try? book.classSeries(o.id.uid), let original = o.id.recurrenceID?.localDate,
                 let occurrence = try? book.occurrence(classID: series.id, on: original)

@@ -177,7 +177,7 @@ func span(_ o: DisplayOccurrence, names: CalendarNames, clock: Clock) -> String 
     if o.isAllDay {
         // The end date is exclusive (RFC 5545 §3.6.1): name the last day.
         let last = o.end.date.adding(days: -1)
-        return last > o.start.date ? names.allDay + " – " + names.shortWeekdays[last.weekday.rawValue] + " \(last)" : names.allDay
+        return last > o.start.date ? names.allDay + " – " + names.dayText(last) : names.allDay
     }
     if o.endSeconds == o.startSeconds { return clock.time(o.startSeconds) }
     let endsAtMidnight = o.end.date == o.start.date.adding(days: 1) && o.end.localSeconds % 86_400 == 0
@@ -212,7 +212,7 @@ struct Week: AsyncParsableCommand {
         let ids = context.shortIDs()
         context.printHeader()
         let last = week.start.adding(days: 6)
-        print("\(week.start) – \(last) (ISO week \(week.isoWeek))")
+        print("\(context.names.dayText(week.start)) – \(context.names.dayText(last)) (ISO week \(week.isoWeek))")
         let width = week.days.map(\.name.count).max() ?? 0
         func done(_ d: WeekView.Day) -> String {
             (d.done == 0 ? "" : "  ✓ \(d.done) done") + (d.cancelled == 0 ? "" : "  ✗ \(d.cancelled) cancelled")
@@ -372,9 +372,8 @@ struct List: AsyncParsableCommand {
         for section in list.sections {
             print(section.title)
             for o in section.occurrences {
-                let day = context.names.shortWeekdays[o.start.date.weekday.rawValue]
                 let place = o.location.map { "  @ " + $0.shown } ?? ""
-                print("  \(day) \(o.start.date)  \(MonthGrid.pad(span(o, names: context.names, clock: context.clock), 11)) \(context.painter.swatch(o.color)) \(context.painter.title(o.title, done: o.isDone, cancelled: o.isCancelled))\(place)  [\(ids.shown(o))]")
+                print("  \(context.names.dayText(o.start.date))  \(MonthGrid.pad(span(o, names: context.names, clock: context.clock), 11)) \(context.painter.swatch(o.color)) \(context.painter.title(o.title, done: o.isDone, cancelled: o.isCancelled))\(place)  [\(ids.shown(o))]")
             }
         }
         if list.sections.isEmpty { print(category.map { "Nothing in ‘\($0.shown)’ from then on." } ?? "Nothing from then on.") }

@@ -83,7 +83,8 @@ extension CoachSessions {
         // of the client too: one search finds both kinds of clash.
         guard let hit = timelines[session.coachID]?.overlapping(start, end, buffer: buffer).first(where: { $0.id != ignoring?.id }),
               let existing = sessionsByID[hit.id] else { return nil }
-        return SessionClash(existing: existing, reason: existing.clientID == session.clientID ? .client : .coach, buffer: .seconds(buffer))
+        return SessionClash(existing: existing, reason: existing.clientID == session.clientID ? .client : .coach, buffer: .seconds(buffer),
+                            end: zone.wall(hit.end))
     }
 }
 

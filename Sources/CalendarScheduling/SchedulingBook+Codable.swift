@@ -252,7 +252,7 @@ extension Session {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         func instant(_ key: CodingKeys) throws -> Date? {
             guard let text = try c.decodeIfPresent(String.self, forKey: key) else { return nil }
-            do { return try CalendarTime(isoText: text).instant(floatingIn: .utc) } catch {
+            do { return try CalendarTime(isoText: text).instant(floatingZone: .utc) } catch {
                 throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "‘\(text)’ is not a UTC time such as 2026-11-24T10:15:00Z: \(error.message)")
             }
         }

@@ -271,23 +271,43 @@ public struct SessionClash: Hashable, Sendable, CustomStringConvertible {
     public var reason: Reason
     /// The gap the coach keeps between sessions (zero for none).
     public var buffer: Duration
+    /// The wall time the session in the way ends, on the book's clocks:
+    /// its start plus its length but across a change of the clocks, where
+    /// an hour's session that starts at 01:30 on the night they go back
+    /// ends at 01:30 (`nil`: its start plus its length).
+    public var end: LocalDateTime?
 
     /// Describes a clash.
     /// - Parameters:
     ///   - existing: the session in the way.
     ///   - reason: whose time the two share.
     ///   - buffer: the coach's buffer.
-    public init(existing: Session, reason: Reason, buffer: Duration) {
+    ///   - end: the wall time it ends on the book's clocks.
+    public init(existing: Session, reason: Reason, buffer: Duration, end: LocalDateTime? = nil) {
         self.existing = existing
         self.reason = reason
         self.buffer = buffer
+        self.end = end
+    }
+
+    /// Equal when the session in the way, the reason and the buffer are
+    /// (``end`` follows from the session and the book's zone).
+    public static func == (a: SessionClash, b: SessionClash) -> Bool {
+        (a.existing, a.reason, a.buffer) == (b.existing, b.reason, b.buffer)
+    }
+
+    /// Hashes the session in the way, the reason and the buffer.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(existing)
+        hasher.combine(reason)
+        hasher.combine(buffer)
     }
 
     /// Says which session is in the way and when.
     public var description: String {
         let who = reason == .client ? "client ‘\(existing.clientID)’" : "coach ‘\(existing.coachID)’"
         let bufferText = buffer > .zero ? " (with the coach's \(buffer.wholeMinutes)-minute buffer)" : ""
-        return "the time clashes\(bufferText) with session ‘\(existing.id)’ of \(who), \(existing.start.spanText(lasting: existing.duration)); pick another time"
+        return "the time clashes\(bufferText) with session ‘\(existing.id)’ of \(who), \(end.map { existing.start.spanText(to: $0) } ?? existing.start.spanText(lasting: existing.duration)); pick another time"
     }
 }
 

@@ -287,7 +287,7 @@ public enum SchedulingFile {
         switch t {
         case .zoned(let wall, let id) where id == zone.identifier: return wall.date
         case .utc, .zoned:
-            guard let seconds = try? t.epochSeconds(floatingIn: zone, zones: zones) else { return t.localDate }
+            guard let seconds = try? t.epochSeconds(floatingZone: zone, zones: zones) else { return t.localDate }
             return LocalDateTime(localSeconds: zone.wall(atInstant: seconds)).date
         case .floating, .date: return t.localDate
         }

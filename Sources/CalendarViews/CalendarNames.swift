@@ -41,6 +41,11 @@ public struct CalendarNames: Hashable, Sendable, Codable {
     /// The locale's first day of the week.
     public let firstWeekday: Weekday
 
+    /// A date with its abbreviated weekday, "Wed 2026-11-25" ("dc. 2026-11-25"
+    /// in Catalan): how every view and message of `horari` names a day (issue 43, 12).
+    /// - Parameter date: the date.
+    public func dayText(_ date: LocalDate) -> String { "\(shortWeekdays[date.weekday.rawValue]) \(date)" }
+
     /// Names for `locale`.
     ///
     /// The formatter reads names on a fixed zone (GMT), never the machine's:

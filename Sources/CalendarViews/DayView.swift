@@ -6,7 +6,7 @@ import Foundation
 ///
 /// ```swift
 /// let day = DayView(date: try LocalDate(year: 2026, month: 11, day: 25), schedule: schedule,
-///                   options: .init(zone: try .named("Europe/Madrid")))
+///                   options: .init(timeZone: try .named("Europe/Madrid")))
 /// for p in day.timed {
 ///     // x = width * p.column / p.columnCount, w = width * p.columnSpan / p.columnCount
 ///     // y = height * p.startMinute / 1440,     h = height * (p.endMinute - p.startMinute) / 1440
@@ -117,7 +117,7 @@ public struct DayView: Hashable, Sendable, Codable {
         var timed: [Placement] = []
         let midnight = Int64(date.dayNumber) * 86_400
         for o in occurrences {
-            let shown = DisplayOccurrence(o, zone: zone)
+            let shown = DisplayOccurrence(o, in: zone)
             if shown.isAllDay {
                 allDay.append(shown)
                 continue

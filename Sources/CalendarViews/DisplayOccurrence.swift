@@ -44,7 +44,7 @@ public struct DisplayOccurrence: Hashable, Sendable, Codable, Identifiable {
 
     /// The occurrence read in `zone`. An all-day occurrence keeps its dates
     /// as written, whatever the zone (RFC 5545 §3.6.1).
-    public init(_ occurrence: Occurrence, zone: ZoneRules) {
+    public init(_ occurrence: Occurrence, in zone: ZoneRules) {
         id = occurrence.id
         kind = occurrence.item.kind
         title = occurrence.item.title

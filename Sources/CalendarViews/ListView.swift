@@ -233,7 +233,7 @@ public struct ListView: Hashable, Sendable, Codable {
     ///   - earlier: going forward, whether anything comes before the page.
     private init(page: [Occurrence], zone: ZoneRules, more: Bool, forward: Bool, earlier: Bool = true, options: Options) {
         var sections: [Section] = []
-        for o in page.map({ DisplayOccurrence($0, zone: zone) }) {
+        for o in page.map({ DisplayOccurrence($0, in: zone) }) {
             let date = o.start.date
             if let last = sections.last, last.year == date.year, last.month == date.month {
                 sections[sections.count - 1].occurrences.append(o)

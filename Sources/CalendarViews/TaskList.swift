@@ -105,7 +105,7 @@ public struct TaskList: Hashable, Sendable, Codable {
         /// the instant (none for a date).
         func shown(_ time: CalendarTime) -> (LocalDateTime, Int64, Date?)? {
             if case .date = time { return (time.wallTime, time.wallTime.localSeconds, nil) }
-            guard let t = try? time.epochSeconds(floatingIn: floating, zones: zones) else { return nil }
+            guard let t = try? time.epochSeconds(floatingZone: floating, zones: zones) else { return nil }
             return (LocalDateTime(localSeconds: zone.wall(atInstant: t)), t, Date(timeIntervalSince1970: TimeInterval(t)))
         }
         func entry(_ task: CalendarItem, recurrenceID: CalendarTime?, repeats: Bool) -> (Entry, sortKey: Int64) {

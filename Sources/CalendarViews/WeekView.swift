@@ -135,7 +135,7 @@ public struct WeekView: Hashable, Sendable, Codable {
             switch occurrences.count {
             case 0: (content, label, color) = (.empty, nil, nil)
             case 1:
-                let one = DisplayOccurrence(occurrences[0], zone: zone)
+                let one = DisplayOccurrence(occurrences[0], in: zone)
                 (content, label, color) = (.one(one), one.title, one.color)
             default:
                 let allTasks = occurrences.allSatisfy { $0.item.kind == .task }

@@ -202,7 +202,7 @@ public struct ICalendarExporter: Sendable {
     }
 
     private func writeItem(_ item: CalendarItem, stamp: String, zones: ZoneTable, to w: inout ContentWriter) {
-        let name = item.kind == .task ? "VTODO" : "VEVENT"
+        let name = item.kind.componentName
         if item.hasMaster {
             w.line("BEGIN", value: name)
             writeFields(item, stamp: stamp, recurrence: true, zones: zones, to: &w)
@@ -307,7 +307,7 @@ public struct ICalendarExporter: Sendable {
             guard let rules = try? zones.rules(forTZID: id) else { return until }
             return .utc(LocalDateTime(localSeconds: rules.instant(forWall: t.localSeconds)))
         case (.zoned, .zoned):
-            guard let seconds = try? until.epochSeconds(floatingIn: .utc, zones: zones) else { return until }
+            guard let seconds = try? until.epochSeconds(floatingZone: .utc, zones: zones) else { return until }
             return .utc(LocalDateTime(localSeconds: seconds))
         case (.floating, .date(let d)):
             return .floating(LocalDateTime(localSeconds: Int64(d.dayNumber) * 86_400))

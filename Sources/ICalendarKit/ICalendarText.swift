@@ -86,3 +86,9 @@ public enum ICalendarText {
         return result
     }
 }
+
+extension CalendarItem.Kind {
+    /// The iCalendar component an item of this kind is written as: `VEVENT`
+    /// or `VTODO` (RFC 5545 §3.6.1, §3.6.2).
+    public var componentName: String { self == .task ? "VTODO" : "VEVENT" }
+}

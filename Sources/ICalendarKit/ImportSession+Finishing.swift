@@ -92,7 +92,7 @@ extension ImportSession {
         // other way round (fuzzing: one was written back as a VEVENT with
         // DUE, read again as DTEND).
         if series.kind != p.item.kind {
-            func name(_ k: CalendarItem.Kind) -> String { k == .task ? "VTODO" : "VEVENT" }
+            func name(_ k: CalendarItem.Kind) -> String { k.componentName }
             report(.error, p.line, .duplicate, "a \(name(p.item.kind)) changes the instance \(rid) of UID \(p.item.uid), whose series is a \(name(series.kind)); an instance must be the same kind of component as its series, so this one was kept as written and not applied")
             keptAsWritten(p.diagnostics)
             calendar.rejected.append(p.raw)

@@ -297,7 +297,7 @@ extension ImportSession {
         let start = draft.item.start
         if e.isDate != start.isDate {
             report(.warning, line, .invalidValue, "the end \(e) and the start \(start) are not both dates or both date-times")
-        } else if let a = try? start.epochSeconds(floatingIn: .utc, zones: calendar.zones), let b = try? e.epochSeconds(floatingIn: .utc, zones: calendar.zones), b < a {
+        } else if let a = try? start.epochSeconds(floatingZone: .utc, zones: calendar.zones), let b = try? e.epochSeconds(floatingZone: .utc, zones: calendar.zones), b < a {
             report(.error, line, .invalidValue, "the end \(e) is before the start \(start); the item is imported as written, fix its end", keptAsWritten: true)
         }
     }
@@ -418,7 +418,7 @@ extension ImportSession {
                     report(.warning, line, .invalidValue, "RDATE period ‘\(value.prefix(60))’ has no usable length; the instance takes the item's length")
                 }
             } else if let e = time(one(Substring(endText)), line, &item), !e.isDate {
-                if let a = try? start.epochSeconds(floatingIn: .utc, zones: calendar.zones), let b = try? e.epochSeconds(floatingIn: .utc, zones: calendar.zones), b < a {
+                if let a = try? start.epochSeconds(floatingZone: .utc, zones: calendar.zones), let b = try? e.epochSeconds(floatingZone: .utc, zones: calendar.zones), b < a {
                     report(.warning, line, .invalidValue, "RDATE period ‘\(value.prefix(60))’ ends before it starts; the instance takes the item's length")
                 } else {
                     end = .at(e)

@@ -309,7 +309,7 @@ extension ICalendar {
     /// - Returns: descending when one was taken, ascending when all were older, same when each was one we hold.
     @discardableResult
     static func takeInstances(of new: CalendarItem, into series: inout CalendarItem, zones: ZoneTable) -> ComparisonResult {
-        func instant(_ t: CalendarTime) -> Int64? { try? t.epochSeconds(floatingIn: .utc, zones: zones) }
+        func instant(_ t: CalendarTime) -> Int64? { try? t.epochSeconds(floatingZone: .utc, zones: zones) }
         var taken = false, older = false
         for o in new.overrides {
             let at = instant(o.recurrenceID)
@@ -337,7 +337,7 @@ extension ICalendar {
     /// Orders two versions of one item: descending when `a` is newer.
     static func compareVersions(_ a: CalendarItem, _ b: CalendarItem) -> ComparisonResult {
         if a.sequence != b.sequence { return a.sequence > b.sequence ? .orderedDescending : .orderedAscending }
-        func seconds(_ t: CalendarTime?) -> Int64 { t.flatMap { try? $0.epochSeconds(floatingIn: .utc) } ?? .min }
+        func seconds(_ t: CalendarTime?) -> Int64 { t.flatMap { try? $0.epochSeconds(floatingZone: .utc) } ?? .min }
         for (x, y) in [(seconds(a.lastModified), seconds(b.lastModified)), (seconds(a.timestamp), seconds(b.timestamp))] where x != y {
             return x > y ? .orderedDescending : .orderedAscending
         }

@@ -83,7 +83,7 @@ extension ICalendar {
     package var bookLease: (token: String, until: Date)? {
         guard let value = properties.first(where: { $0.name == Self.leaseProperty })?.value else { return nil }
         let parts = value.split(separator: " ")
-        guard parts.count == 2, let until = try? CalendarTime(icalValue: parts[1]).instant(floatingIn: .utc) else { return nil }
+        guard parts.count == 2, let until = try? CalendarTime(icalValue: parts[1]).instant(floatingZone: .utc) else { return nil }
         return (String(parts[0]), until)
     }
 

@@ -100,11 +100,11 @@ extension ICalendar {
         let domain = bookUIDDomain
         incoming.items.removeAll { item in
             if let ours = recordItems[item.uid] ?? recordItems[SchedulingBook.recordID(fromUID: item.uid, domain: domain)] {
-                left.append(RecordLeft(uid: ours.uid, component: item.kind == .task ? "VTODO" : "VEVENT", sameAsBook: ours.hasSameContent(as: item)))
+                left.append(RecordLeft(uid: ours.uid, component: item.kind.componentName, sameAsBook: ours.hasSameContent(as: item)))
                 return true
             }
             guard SchedulingBook.isSchedulingItem(item) || recordComponents[item.uid] != nil else { return false }
-            left.append(RecordLeft(uid: item.uid, component: item.kind == .task ? "VTODO" : "VEVENT", sameAsBook: false))
+            left.append(RecordLeft(uid: item.uid, component: item.kind.componentName, sameAsBook: false))
             return true
         }
         incoming.components.removeAll { component in

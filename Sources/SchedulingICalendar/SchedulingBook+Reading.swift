@@ -332,20 +332,20 @@ extension SchedulingBook {
         // UTC instant (a zoned time would read as the first).
         var start = bookWall(item.start)
         var later = false
-        if case .utc = item.start, let t = try? item.start.epochSeconds(floatingIn: zone) { (start, later) = reading(t) }
+        if case .utc = item.start, let t = try? item.start.epochSeconds(floatingZone: zone) { (start, later) = reading(t) }
         var session = Session(id: item.uid, coachID: coach, clientID: client, start: start, duration: try Self.length(item, what), location: item.location, notes: item.notes, status: status,
                               isLaterOfRepeatedTime: later, workoutType: item.categories.first, sequence: max(0, item.sequence))
         let attendee = item.properties.first { $0.name == "ATTENDEE" }
         session.answer = attendee?.parameter("PARTSTAT").flatMap { AttendeeAnswer(rawValue: $0.uppercased()) }
         if session.answer != nil, let text = attendee?.parameter(Names.answeredParameter) {
-            session.answeredAt = try? CalendarTime(icalValue: text).instant(floatingIn: .utc)
+            session.answeredAt = try? CalendarTime(icalValue: text).instant(floatingZone: .utc)
         }
         // `COLOR` holds the colour the session is shown in; it is the
         // session's own unless it is the one it would take from its client
         // or coach anyway (then it follows theirs).
         if let shown = item.color, shown != color(of: session) { session.color = shown }
         if let text = value(Names.completed) {
-            guard status == .completed, case .utc? = try? CalendarTime(icalValue: text), let done = try? CalendarTime(icalValue: text).instant(floatingIn: .utc) else {
+            guard status == .completed, case .utc? = try? CalendarTime(icalValue: text), let done = try? CalendarTime(icalValue: text).instant(floatingZone: .utc) else {
                 throw .invalid(field: .property(Names.completed), reason: "\(what): \(Names.completed) ‘\(text.prefix(40))’ is not a UTC time such as 20261124T101500Z on a completed session")
             }
             session.completedAt = done
@@ -360,7 +360,7 @@ extension SchedulingBook {
         switch t {
         case .utc, .zoned:
             if case .zoned(let w, let z) = t, z == timeZone.identifier { return w }
-            return (try? t.epochSeconds(floatingIn: zone)).map(wall) ?? t.wallTime
+            return (try? t.epochSeconds(floatingZone: zone)).map(wall) ?? t.wallTime
         case .floating, .date:
             return t.wallTime
         }

@@ -23,7 +23,7 @@ extension SchedulingNotice {
     ///     session's when its coach has no e-mail address.
     /// - Returns: the calendar; `nil` when there is no organizer to name
     ///   (a class with no `gym`).
-    public func iTIPCalendar(onClocks zone: ZoneRules, gym: Person?) -> ICalendar? {
+    public func iTIPCalendar(timeZone zone: ZoneRules, gym: Person?) -> ICalendar? {
         guard let organizer = sender(gym: gym) else { return nil }
         let attendeeParameters: [ContentLine.Parameter] = [
             .init(name: "CN", values: [recipient.name]), .init(name: "ROLE", values: ["REQ-PARTICIPANT"]),
@@ -64,7 +64,7 @@ extension SchedulingNotice {
     ///
     /// ```swift
     /// for notice in told.notices.notices {
-    ///     if let mail = try notice.email(onClocks: told.timeZone, gym: gym, date: Date()) {
+    ///     if let mail = try notice.email(timeZone: told.timeZone, gym: gym, date: Date()) {
     ///         try mail.data().write(to: outbox.appendingPathComponent(mail.fileName))
     ///     }
     /// }
@@ -75,11 +75,11 @@ extension SchedulingNotice {
     ///   - date: when it is written: its `Date:` header and the calendar's `DTSTAMP`.
     /// - Returns: the message; `nil` when there is no one to send it (a class with no `gym`).
     /// - Throws: `IMIPError` when an address on record is not one a message can go to.
-    public func email(onClocks zone: ZoneRules, gym: Person?, date: Date) throws(IMIPError) -> IMIPMessage? {
-        guard let sender = sender(gym: gym), let calendar = iTIPCalendar(onClocks: zone, gym: gym) else { return nil }
+    public func email(timeZone zone: ZoneRules, gym: Person?, date: Date) throws(IMIPError) -> IMIPMessage? {
+        guard let sender = sender(gym: gym), let calendar = iTIPCalendar(timeZone: zone, gym: gym) else { return nil }
         let text = ICalendarExporter(options: .init(timestamp: date)).export(calendar)
         return try IMIPMessage(from: .init(name: sender.name, email: sender.email), to: .init(name: recipient.name, email: recipient.email),
-                               subject: emailSubject(onClocks: zone), text: emailText(onClocks: zone, gym: gym),
+                               subject: emailSubject(timeZone: zone), text: emailText(timeZone: zone, gym: gym),
                                method: method.rawValue, calendar: text, date: date)
     }
 
@@ -97,7 +97,7 @@ extension SchedulingNotice {
 
     /// The e-mail's subject line: what happened, to what, when.
     /// - Parameter zone: the book's clocks.
-    public func emailSubject(onClocks zone: ZoneRules) -> String {
+    public func emailSubject(timeZone zone: ZoneRules) -> String {
         "\(headline): \(what) \(Self.when(start, zone))"
     }
 
@@ -105,7 +105,7 @@ extension SchedulingNotice {
     /// - Parameters:
     ///   - zone: the book's clocks.
     ///   - gym: who sends a class's messages.
-    public func emailText(onClocks zone: ZoneRules, gym: Person?) -> String {
+    public func emailText(timeZone zone: ZoneRules, gym: Person?) -> String {
         var lines = ["Hello \(recipient.name),", ""]
         let at = location.map { " at \($0)" } ?? ""
         switch (method, reason) {

@@ -99,7 +99,7 @@ public struct SchedulingReply: Hashable, Sendable {
         self.attendee = address
         self.answer = answer
         self.organizer = organizer
-        guard let stamp = event.stamp.flatMap({ try? $0.instant(floatingIn: .utc) }) else { throw .noStamp }
+        guard let stamp = event.stamp.flatMap({ try? $0.instant(floatingZone: .utc) }) else { throw .noStamp }
         self.stamp = stamp
     }
 
@@ -287,8 +287,8 @@ extension SchedulingBook {
         // day (RECURRENCE-ID, RFC 5545 §3.8.4.4), the same instant, not a date
         // or another time of the same day (issue 41, 11).
         guard let series = classTimetable.classesByID[key.classID], series.meets(on: date), !recurrenceID.isDate,
-              let asked = try? recurrenceID.epochSeconds(floatingIn: zone),
-              let original = try? CalendarTime.zoned(series.time.on(date), timeZone.identifier).epochSeconds(floatingIn: zone), asked == original else {
+              let asked = try? recurrenceID.epochSeconds(floatingZone: zone),
+              let original = try? CalendarTime.zoned(series.time.on(date), timeZone.identifier).epochSeconds(floatingZone: zone), asked == original else {
             throw .unknownEvent(uid: reply.uid, instance: String(describing: reply.recurrenceID?.icalValue ?? ""))
         }
         let expected = gym?.email ?? "the gym"

@@ -39,7 +39,7 @@ func desk<Storage: BookStorage>(_ storage: Storage) async throws {
 
     func deliver(into folder: String) async throws -> Int {
         try await store.deliver { message in
-            guard let mail = try message.notice.email(onClocks: try .named(message.timeZone), gym: message.gym, date: message.madeAt) else { return }
+            guard let mail = try message.notice.email(timeZone: try .named(message.timeZone), gym: message.gym, date: message.madeAt) else { return }
             let file = URL(fileURLWithPath: folder).appendingPathComponent("\(message.id).eml")
             try mail.data().write(to: file, options: .atomic)
         }

@@ -26,7 +26,7 @@ public enum Gym {
     /// The instant of a Madrid wall time.
     ///
     /// - Parameter text: the wall time, `YYYY-MM-DD HH:MM`.
-    public static func now(_ text: String) throws -> Date { try CalendarTime.zoned(at(text), zone).instant(floatingIn: .utc) }
+    public static func now(_ text: String) throws -> Date { try CalendarTime.zoned(at(text), zone).instant(floatingZone: .utc) }
 
     /// The domain of the gym's UIDs (`yoga@gym.example`).
     public static let uidDomain = "gym.example"

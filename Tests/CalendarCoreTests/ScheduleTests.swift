@@ -8,7 +8,7 @@ struct ScheduleTests {
     func t(_ d: Int, _ h: Int, _ m: Int = 0, month: Int = 3) throws -> CalendarTime {
         .zoned(try LocalDateTime(year: 2026, month: month, day: d, hour: h, minute: m), madrid)
     }
-    func instant(_ s: String) throws -> Date { try CalendarTime(icalValue: s).instant(floatingIn: .utc) }
+    func instant(_ s: String) throws -> Date { try CalendarTime(icalValue: s).instant(floatingZone: .utc) }
 
     @Test("single items, series, overrides and all-day items come out sorted in one window")
     func window() throws {

@@ -153,7 +153,7 @@ struct TimeZoneExpansionTests {
     func seekAgreesWithFullWalk(_ text: String) throws {
         let start = CalendarTime.zoned(try wall(2016, 3, 27, 2, 30), "Europe/Madrid")
         let set = RecurrenceSet(start: start, rules: [try RecurrenceRule(parsing: text)])
-        let from = try CalendarTime.utc(try wall(2026, 3, 1)).instant(floatingIn: .utc)
+        let from = try CalendarTime.utc(try wall(2026, 3, 1)).instant(floatingZone: .utc)
         let to = from.addingTimeInterval(60 * 86_400)
         let windowed = try set.instances(from: from, to: to)
         var full: [RecurrenceSet.Instance] = []
@@ -250,7 +250,7 @@ struct TZIDResolutionTests {
     @Test("an Outlook-named zoned time resolves like its IANA zone")
     func outlookZonedTime() throws {
         let wall = try LocalDateTime(year: 2026, month: 7, day: 1, hour: 9)
-        #expect(try CalendarTime.zoned(wall, "W. Europe Standard Time").epochSeconds(floatingIn: .utc)
-                == CalendarTime.zoned(wall, "Europe/Berlin").epochSeconds(floatingIn: .utc))
+        #expect(try CalendarTime.zoned(wall, "W. Europe Standard Time").epochSeconds(floatingZone: .utc)
+                == CalendarTime.zoned(wall, "Europe/Berlin").epochSeconds(floatingZone: .utc))
     }
 }

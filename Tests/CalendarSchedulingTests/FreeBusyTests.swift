@@ -11,7 +11,7 @@ struct FreeBusyTests {
     let now = Date(timeIntervalSince1970: 1_795_165_200)  // 2026-11-20 10:00 in Madrid
 
     func utc(_ text: String) throws -> Int64 {
-        try CalendarTime(icalValue: text).epochSeconds(floatingIn: .utc)
+        try CalendarTime(icalValue: text).epochSeconds(floatingZone: .utc)
     }
 
     @Test("sessions with the buffer are BUSY, the hours not worked BUSY-UNAVAILABLE, each instant said once; a cancelled session holds no time")

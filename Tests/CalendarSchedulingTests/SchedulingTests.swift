@@ -100,6 +100,18 @@ struct SessionTests {
         }
     }
 
+    @Test("a clash names the wall time the session in the way ends, across the night the clocks go forward too (issue 43, 12)")
+    func clashAcrossTheClockChange() throws {
+        var book = SchedulingBook(timeZone: try .named("Europe/Madrid"), policy: nil)
+        try book.addCoach(Coach(id: "marc", name: "Marc Soler"))
+        try book.addClient(Client(id: "anna", coachID: "marc", name: "Anna Puig"))
+        let now = try Gym.now("2026-03-01 10:00")
+        // 2026-03-29 in Madrid: 02:00 is 03:00, so an hour from 01:30 ends at 03:30 on the wall (not 02:30, which never shows).
+        try book.addSession(id: "n1", coach: "marc", client: "anna", start: "2026-03-29T01:30", duration: .seconds(3600), now: now)
+        let clash = refusal { try book.addSession(coach: "marc", client: "anna", start: "2026-03-29T03:00", duration: .seconds(1800), now: now) }
+        #expect(clash?.description == "the time clashes with session ‘n1’ of client ‘anna’, Sun 2026-03-29 01:30–03:30; pick another time")
+    }
+
     @Test("a clash with the same coach or client is refused and names the session; the buffer counts")
     func clashes() throws {
         var book = try Gym.book()

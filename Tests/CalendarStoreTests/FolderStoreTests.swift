@@ -200,7 +200,7 @@ struct FolderStoreTests {
         let read = try await CalendarStore(.folder(folder)).load()
         #expect(read.diagnostics.isEmpty, "\(read.diagnostics)")
         // July in Madrid is CEST (+02:00) in either year, from the tz database, whatever the definitions say.
-        let starts = try read.calendar.items.sorted { $0.uid < $1.uid }.map { try $0.start.instant(floatingIn: .utc) }
+        let starts = try read.calendar.items.sorted { $0.uid < $1.uid }.map { try $0.start.instant(floatingZone: .utc) }
         #expect(starts.map(\.timeIntervalSince1970) == [1_784_134_800, 1_563_210_000])
         try zoned("a", "My Office", onset: 2020).write(to: folder.appendingPathComponent("office-a.ics"))
         try zoned("b", "My Office", onset: 2020, offset: "+0300").write(to: folder.appendingPathComponent("office-b.ics"))

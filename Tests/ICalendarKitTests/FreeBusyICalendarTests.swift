@@ -7,7 +7,7 @@ import Testing
 /// events hold, as a free-busy-query answers it.
 @Suite("Free/busy in iCalendar")
 struct FreeBusyICalendarTests {
-    func utc(_ text: String) throws -> Int64 { try CalendarTime(icalValue: text).epochSeconds(floatingIn: .utc) }
+    func utc(_ text: String) throws -> Int64 { try CalendarTime(icalValue: text).epochSeconds(floatingZone: .utc) }
 
     func calendar(_ body: String...) throws -> ICalendar {
         try ICalendarImporter().importCalendar(from: "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\n" + body.joined(separator: "\r\n") + "\r\nEND:VCALENDAR\r\n").calendar

@@ -179,10 +179,10 @@ struct ICalendarImportExportTests {
         #expect(items["tz-3"]?.start.zoneIdentifier == "My Office Time")
         // 10:00 at +04:30 (summer, per the file's own rules) is 05:30Z.
         let custom = try #require(items["tz-3"]).start
-        #expect(try custom.epochSeconds(floatingIn: .utc, zones: result.calendar.zones) == (try CalendarTime.utc(LocalDateTime(year: 2026, month: 7, day: 1, hour: 5, minute: 30)).epochSeconds(floatingIn: .utc)))
+        #expect(try custom.epochSeconds(floatingZone: .utc, zones: result.calendar.zones) == (try CalendarTime.utc(LocalDateTime(year: 2026, month: 7, day: 1, hour: 5, minute: 30)).epochSeconds(floatingZone: .utc)))
         // The zone is the calendar's own, not the process's (CalendarZonesTests).
         #expect(result.calendar.zones.tzids == ["My Office Time"])
-        #expect((try? custom.epochSeconds(floatingIn: .utc)) == nil)
+        #expect((try? custom.epochSeconds(floatingZone: .utc)) == nil)
         let out = exporter.export(result.calendar)
         #expect(out.contains("BEGIN:VTIMEZONE\r\nTZID:Europe/Berlin\r\n"))
         #expect(out.contains("TZID:My Office Time"))

@@ -94,7 +94,7 @@ struct ICalendarLimitTests {
         let start = CalendarTime.utc(try LocalDateTime(year: 2026, month: 1, day: 1))
         let set = RecurrenceSet(start: start, rules: [try RecurrenceRule(parsing: "FREQ=SECONDLY")])
         // 12 days of seconds: 1,036,800 instances.
-        let to = Date(timeIntervalSince1970: try start.instant(floatingIn: .utc).timeIntervalSince1970 + 12 * 86_400)
+        let to = Date(timeIntervalSince1970: try start.instant(floatingZone: .utc).timeIntervalSince1970 + 12 * 86_400)
         let error = #expect(throws: RecurrenceError.self) { try set.instances(to: to) }
         #expect(error?.code == .tooManyInstances)
         #expect(error?.message.contains("RecurrenceSet.maxInstances") == true)

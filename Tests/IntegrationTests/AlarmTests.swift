@@ -20,7 +20,7 @@ struct AlarmTests {
         return calendar.schedule(zoneNamedBy: ICalendar.bookZoneProperties)
     }
 
-    func utc(_ text: String) throws -> Date { try CalendarTime(icalValue: text).instant(floatingIn: .utc) }
+    func utc(_ text: String) throws -> Date { try CalendarTime(icalValue: text).instant(floatingZone: .utc) }
 
     /// Each moment as `UTC time  UID  DESCRIPTION`.
     func moments(_ report: AlarmReport) -> [String] {

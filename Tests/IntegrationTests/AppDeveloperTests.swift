@@ -45,7 +45,7 @@ struct AppDeveloperTests {
         #expect(LocalDate.today(in: TimeZone(identifier: "Pacific/Kiritimati") ?? .gmt, now: instant) == "2026-11-19")  // UTC+14
         #expect(LocalDate.today(in: TimeZone(identifier: "Pacific/Pago_Pago") ?? .gmt, now: instant) == "2026-11-18")  // UTC-11
         #expect(CalendarTime(instant, in: Self.madrid) == .zoned("2026-11-18T12:06:40", "Europe/Madrid"))
-        #expect(try CalendarTime(instant, in: Self.madrid).date(floatingIn: .utc) == instant)
+        #expect(try CalendarTime(instant, in: Self.madrid).date(floatingZone: .utc) == instant)
         let components = CalendarTime.zoned("2026-11-18T12:06:40", "Europe/Madrid").dateComponents
         #expect(components.timeZone == Self.madrid && components.hour == 12)
         #expect(try CalendarTime(components) == .zoned("2026-11-18T12:06:40", "Europe/Madrid"))

@@ -73,10 +73,10 @@ struct CalendarZonesTests {
             #expect(calendar.zones.tzids == ["My Office"])
             let meeting = try Self.item(calendar, "meeting")
             #expect(meeting.start.zoneIdentifier == "My Office")
-            #expect(try meeting.start.epochSeconds(floatingIn: .utc, zones: calendar.zones) == expected.meeting.start)
+            #expect(try meeting.start.epochSeconds(floatingZone: .utc, zones: calendar.zones) == expected.meeting.start)
             guard case .at(let end) = meeting.end else { Issue.record("the meeting has no DTEND"); return }
-            #expect(try end.instant(floatingIn: .utc, zones: calendar.zones) == Date(timeIntervalSince1970: TimeInterval(expected.meeting.end)))
-            #expect(meeting.length(floatingIn: .utc, zones: calendar.zones) == 3600)
+            #expect(try end.instant(floatingZone: .utc, zones: calendar.zones) == Date(timeIntervalSince1970: TimeInterval(expected.meeting.end)))
+            #expect(meeting.length(floatingZone: .utc, zones: calendar.zones) == 3600)
             // The rules of a series, through the public expansion API.
             let standups = try #require(try Self.item(calendar, "standup").recurrenceSet).instances(limit: 10, zones: calendar.zones)
             #expect(standups.map(\.epochSeconds) == expected.standups)
@@ -141,7 +141,7 @@ struct CalendarZonesTests {
             #expect(again.zones == calendar.zones)
             #expect(ICalendarExporter().export(again) == text)
             let meeting = try Self.item(again, "meeting")
-            #expect(try meeting.start.epochSeconds(floatingIn: .utc, zones: again.zones) == expected.meeting.start)
+            #expect(try meeting.start.epochSeconds(floatingZone: .utc, zones: again.zones) == expected.meeting.start)
         }
     }
 
@@ -155,7 +155,7 @@ struct CalendarZonesTests {
         #expect(text.contains("TZOFFSETTO:+0530\r\n"))
         let again = try Self.read(text).calendar
         let call = try #require(again.items.first)
-        #expect(try call.start.epochSeconds(floatingIn: .utc, zones: again.zones) == 1_772_422_200)
+        #expect(try call.start.epochSeconds(floatingZone: .utc, zones: again.zones) == 1_772_422_200)
     }
 
     @Test("Checks accept a TZID the calendar defines, and only there")
@@ -242,7 +242,7 @@ struct CalendarZonesTests {
         #expect(berlin.zones.tzids == ["My Office"])
         #expect(berlin.timeZoneDefinitions.count == 1)
         let meeting = try #require(berlin.item(uid: "meeting-hamburg"))
-        #expect(try meeting.start.epochSeconds(floatingIn: .utc, zones: berlin.zones) == Self.inBerlin.meeting.start)
+        #expect(try meeting.start.epochSeconds(floatingZone: .utc, zones: berlin.zones) == Self.inBerlin.meeting.start)
     }
 
     @Test("Within one file, a second, different definition of a TZID is reported and the first is used")
@@ -255,6 +255,6 @@ struct CalendarZonesTests {
         #expect(result.diagnostics.map(\.code) == [.duplicate])
         #expect(result.diagnostics.first?.message.contains("second time in this file") == true)
         let meeting = try Self.item(result.calendar, "meeting")
-        #expect(try meeting.start.epochSeconds(floatingIn: .utc, zones: result.calendar.zones) == Self.inBerlin.meeting.start)
+        #expect(try meeting.start.epochSeconds(floatingZone: .utc, zones: result.calendar.zones) == Self.inBerlin.meeting.start)
     }
 }

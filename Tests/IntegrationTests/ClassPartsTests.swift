@@ -45,8 +45,8 @@ struct ClassPartsTests {
     }
 
     func occurrences(_ calendar: ICalendar) throws -> [String] {
-        let from = try CalendarTime(icalValue: "20240101T000000Z").instant(floatingIn: .utc)
-        let to = try CalendarTime(icalValue: "20270101T000000Z").instant(floatingIn: .utc)
+        let from = try CalendarTime(icalValue: "20240101T000000Z").instant(floatingZone: .utc)
+        let to = try CalendarTime(icalValue: "20270101T000000Z").instant(floatingZone: .utc)
         return calendar.schedule().occurrences(from: from, to: to)
             .map { "\($0.start.icalValue) \($0.item.title) \($0.item.properties.filter { $0.name == "ATTENDEE" }.count)" }.sorted()
     }

@@ -40,7 +40,7 @@ struct InvitationTests {
                                   location: "Sala 3", notes: "left knee", now: now)
         }
         let notice = try #require(told.notices.first)
-        let (calendar, text) = try read(try #require(notice.iTIPCalendar(onClocks: book.timeZone, gym: gym)))
+        let (calendar, text) = try read(try #require(notice.iTIPCalendar(timeZone: book.timeZone, gym: gym)))
         #expect(calendar.method == "REQUEST")
         let event = try #require(calendar.items.first)
         #expect(calendar.items.count == 1 && event.uid == "s1@gym.example" && event.sequence == 1 && event.location == "Sala 3")
@@ -62,7 +62,7 @@ struct InvitationTests {
         let told = try telling(&book) { try _ = $0.book(member: "marta", classID: "yoga", on: date, now: now) }
         let notice = try #require(told.notices.first)
         #expect(told.notices.count == 1)
-        let (calendar, text) = try read(try #require(notice.iTIPCalendar(onClocks: book.timeZone, gym: gym)))
+        let (calendar, text) = try read(try #require(notice.iTIPCalendar(timeZone: book.timeZone, gym: gym)))
         let series = try #require(calendar.items.first)
         #expect(!series.hasMaster && series.overrides.count == 1)
         let instance = try #require(series.overrides.first)
@@ -71,10 +71,10 @@ struct InvitationTests {
         let organizer = instance.item.properties.first { $0.name == "ORGANIZER" }
         #expect(organizer?.value == "mailto:desk@gym.example" && organizer?.parameter("CN") == "Gym Sants")
         #expect(!text.contains("oriol") && !text.contains("nuria") && !text.contains("Oriol"))
-        #expect(notice.iTIPCalendar(onClocks: book.timeZone, gym: nil) == nil, "a class's message needs the gym to send it")
+        #expect(notice.iTIPCalendar(timeZone: book.timeZone, gym: nil) == nil, "a class's message needs the gym to send it")
 
         let cancelled = try telling(&book) { try _ = $0.cancelBooking(member: "marta", classID: "yoga", on: date, now: now) }
-        let (cancel, cancelText) = try read(try #require(cancelled.notices.first?.iTIPCalendar(onClocks: book.timeZone, gym: gym)))
+        let (cancel, cancelText) = try read(try #require(cancelled.notices.first?.iTIPCalendar(timeZone: book.timeZone, gym: gym)))
         #expect(cancel.method == "CANCEL" && cancel.items.first?.overrides.first?.item.status == .cancelled)
         #expect(cancel.items.first?.overrides.first?.item.sequence == 3)
         for name in Self.cancelRequires { #expect(cancelText.contains("\n\(name)"), "\(name)") }
@@ -123,9 +123,9 @@ struct InvitationTests {
             try _ = $0.addSession(id: "s1", coach: "marc", client: "anna", startingAt: try Gym.now("2026-11-26 18:00"), duration: .minutes(45), now: now)
         }
         let notice = try #require(told.notices.first)
-        let ics = exporter.export(try #require(notice.iTIPCalendar(onClocks: book.timeZone, gym: gym)))
+        let ics = exporter.export(try #require(notice.iTIPCalendar(timeZone: book.timeZone, gym: gym)))
         let mail = try IMIPMessage(from: .init(name: "Marc Soler", email: "marc@gym.example"), to: .init(name: "Anna Puig", email: "anna@example.com"),
-                                   subject: notice.emailSubject(onClocks: book.timeZone) + "\r\nBcc: everyone@example.com", text: notice.emailText(onClocks: book.timeZone, gym: gym),
+                                   subject: notice.emailSubject(timeZone: book.timeZone) + "\r\nBcc: everyone@example.com", text: notice.emailText(timeZone: book.timeZone, gym: gym),
                                    method: "REQUEST", calendar: ics, date: now)
         let text = String(decoding: mail.data(), as: UTF8.self)
         let headers = text.components(separatedBy: "\r\n\r\n")[0]
@@ -186,7 +186,7 @@ struct InvitationTests {
     /// the organizer, the one attendee with their PARTSTAT), made from the
     /// invitation's own text as Thunderbird and Apple Calendar make theirs.
     func reply(to notice: SchedulingNotice, zone: ZoneRules, _ partstat: String, edit: (String) -> String = { $0 }) throws -> SchedulingReply {
-        let text = exporter.export(try #require(notice.iTIPCalendar(onClocks: zone, gym: gym)))
+        let text = exporter.export(try #require(notice.iTIPCalendar(timeZone: zone, gym: gym)))
             .replacingOccurrences(of: "METHOD:REQUEST", with: "METHOD:REPLY")
             .replacingOccurrences(of: "PARTSTAT=NEEDS-ACTION", with: "PARTSTAT=\(partstat)")
             .replacingOccurrences(of: ";RSVP=TRUE", with: "")
@@ -333,7 +333,7 @@ struct InvitationTests {
         var book = try Gym.book()
         let date = try Gym.day("2026-12-02")
         let invited = try telling(&book) { try _ = $0.book(member: "marta", classID: "yoga", on: date, now: now) }.notices[0]
-        let text = exporter.export(try #require(invited.iTIPCalendar(onClocks: book.timeZone, gym: gym)))
+        let text = exporter.export(try #require(invited.iTIPCalendar(timeZone: book.timeZone, gym: gym)))
         let line = try #require(text.components(separatedBy: "\r\n").first { $0.hasPrefix("RECURRENCE-ID") })
         #expect(line.hasPrefix("RECURRENCE-ID;TZID=Europe/Madrid:20261202T"), "\(line)")
         func answer(_ recurrenceID: String) throws -> SchedulingReply {
@@ -355,7 +355,7 @@ struct InvitationTests {
         #expect(book == before)
         // The same instant written in UTC is the same instance: taken.
         let wall = String(line.suffix(15))
-        let instant = try CalendarTime(icalValue: wall, tzid: "Europe/Madrid").instant(floatingIn: .utc)
+        let instant = try CalendarTime(icalValue: wall, tzid: "Europe/Madrid").instant(floatingZone: .utc)
         let utc = CalendarTime.utc(LocalDateTime(localSeconds: Int64(instant.timeIntervalSince1970))).icalValue
         var b = book
         #expect(try b.apply(try answer("RECURRENCE-ID:\(utc)"), gym: gym, now: now).gaveUpPlace)
@@ -506,7 +506,7 @@ struct InvitationTests {
         let requested = try telling(&book) {
             try _ = $0.addSession(id: uid, coach: "a", client: "b", startingAt: Date(timeIntervalSince1970: 1_795_700_000), duration: .minutes(60), now: now)
         }
-        let request = exporter.export(try #require(requested.notices.first?.iTIPCalendar(onClocks: book.timeZone, gym: nil)))
+        let request = exporter.export(try #require(requested.notices.first?.iTIPCalendar(timeZone: book.timeZone, gym: nil)))
         let (ours, example) = (try shape(request), try shape(Self.rfcRequest))
         #expect(ours.method == example.method && example.names.isSubset(of: ours.names), "missing: \(example.names.subtracting(ours.names))")
 
@@ -522,7 +522,7 @@ struct InvitationTests {
         #expect(outcome.personID == "b" && outcome.answer == .accepted && answered == .accepted)
 
         let cancelled = try telling(&book) { try _ = $0.setStatus(.cancelled, ofSession: uid, coach: "a", now: now) }
-        let cancel = exporter.export(try #require(cancelled.notices.first?.iTIPCalendar(onClocks: book.timeZone, gym: nil)))
+        let cancel = exporter.export(try #require(cancelled.notices.first?.iTIPCalendar(timeZone: book.timeZone, gym: nil)))
         let (ourCancel, exampleCancel) = (try shape(cancel), try shape(Self.rfcCancel))
         #expect(ourCancel.method == "CANCEL" && exampleCancel.names.isSubset(of: ourCancel.names), "missing: \(exampleCancel.names.subtracting(ourCancel.names))")
     }

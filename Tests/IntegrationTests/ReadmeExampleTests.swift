@@ -24,7 +24,7 @@ struct ReadmeExampleTests {
         // Every occurrence in the first week of March, for all items at once.
         let store = try LiveSchedule(items: [yoga])
         let madrid = try ZoneRules.named("Europe/Madrid")
-        let from = try CalendarTime.zoned(try LocalDateTime(year: 2026, month: 3, day: 2), "Europe/Madrid").instant(floatingIn: madrid)
+        let from = try CalendarTime.zoned(try LocalDateTime(year: 2026, month: 3, day: 2), "Europe/Madrid").instant(floatingZone: madrid)
         let week = await store.snapshot.occurrences(from: from, to: from.addingTimeInterval(7 * 86_400), floatingZone: madrid)
         for occurrence in week {
             print(occurrence.item.title, occurrence.start)  // Yoga 2026-03-02T18:00:00 Europe/Madrid, …

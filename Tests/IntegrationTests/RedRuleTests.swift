@@ -53,7 +53,7 @@ struct RedRuleTests {
         #expect(list.occurrences.count == 4)
         #expect(list.occurrences.allSatisfy { $0.color != .red && $0.color?.isReservedForBusyDays != true })
 
-        let tasks = TaskList(schedule: schedule, now: try CalendarTime(icalValue: "20261201T000000Z").instant(floatingIn: .utc), options: .init(timeZone: utc))
+        let tasks = TaskList(schedule: schedule, now: try CalendarTime(icalValue: "20261201T000000Z").instant(floatingZone: .utc), options: .init(timeZone: utc))
         #expect(tasks.pending.first { $0.id.uid == "crimson-task@example.com" }?.color == standIn)
     }
 

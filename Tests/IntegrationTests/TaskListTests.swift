@@ -24,7 +24,7 @@ struct TaskListTests {
         return nil
     }
 
-    func at(_ text: String) throws -> Date { try CalendarTime(icalValue: text).instant(floatingIn: .utc) }
+    func at(_ text: String) throws -> Date { try CalendarTime(icalValue: text).instant(floatingZone: .utc) }
 
     @Test("a task with no date (RFC 5545 §3.6.2) is an item on no date: someday in the list, in no view, written back as it came")
     func undatedTasks() throws {

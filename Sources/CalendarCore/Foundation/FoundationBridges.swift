@@ -215,8 +215,8 @@ extension CalendarTime {
     ///
     /// - Parameter viewer: the zone of the person looking (the machine's by default).
     /// - Throws: ``TimeValueError/Code/unknownTimeZone`` for a zone that is not known.
-    public func date(floatingIn viewer: ZoneRules = .current) throws(TimeValueError) -> Date {
-        try instant(floatingIn: viewer)
+    public func date(floatingZone viewer: ZoneRules = .current) throws(TimeValueError) -> Date {
+        try instant(floatingZone: viewer)
     }
 
     /// The wall reading as Gregorian `DateComponents`, with the time zone of
@@ -268,7 +268,7 @@ extension ItemDuration {
 
     /// The length as a `Duration`, counting each nominal day as 24 hours
     /// (a day over a change of clocks is 23 or 25 hours on the wall; see
-    /// `CalendarItem.length(floatingIn:)` for the exact length of an item).
+    /// `CalendarItem.length(floatingZone:)` for the exact length of an item).
     public var duration: Duration { .seconds(days * 86_400 + seconds) }
 }
 

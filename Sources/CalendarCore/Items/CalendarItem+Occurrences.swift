@@ -215,7 +215,7 @@ extension CalendarItem {
     }
 
     private func instant(_ t: CalendarTime, _ floatingZone: ZoneRules, _ zones: ZoneTable) throws(CalendarItemError) -> Int64 {
-        do { return try t.epochSeconds(floatingIn: floatingZone, zones: zones) } catch {
+        do { return try t.epochSeconds(floatingZone: floatingZone, zones: zones) } catch {
             throw CalendarItemError(.unknownTimeZone, field: .start, error.message, underlying: error)
         }
     }

@@ -40,7 +40,7 @@ extension CalendarItem {
     package func produces(_ id: CalendarTime, zones: ZoneTable) -> Bool {
         let own = Schedule.normalised(id, like: start, zones: zones)
         guard let set = recurrenceSet else { return own == start }
-        guard let t = try? id.epochSeconds(floatingIn: .utc, zones: zones) else { return true }
+        guard let t = try? id.epochSeconds(floatingZone: .utc, zones: zones) else { return true }
         // Two days either side: a wall reading is within 14 hours of its instant anywhere.
         let from = Date(timeIntervalSince1970: TimeInterval(t - 2 * 86_400)), to = Date(timeIntervalSince1970: TimeInterval(t + 2 * 86_400))
         guard let instances = try? set.instances(from: from, to: to, floatingZone: .utc, zones: zones) else { return true }
@@ -52,7 +52,7 @@ extension CalendarItem {
     /// instances to list (then each is checked on its own).
     private func instancesProduced(around ids: [CalendarTime], zones: ZoneTable) -> Set<CalendarTime>? {
         guard ids.count > 8, let set = recurrenceSet else { return nil }
-        let seconds = ids.compactMap { try? $0.epochSeconds(floatingIn: .utc, zones: zones) }
+        let seconds = ids.compactMap { try? $0.epochSeconds(floatingZone: .utc, zones: zones) }
         guard seconds.count == ids.count, let low = seconds.min(), let high = seconds.max() else { return nil }
         let from = Date(timeIntervalSince1970: TimeInterval(low - 2 * 86_400)), to = Date(timeIntervalSince1970: TimeInterval(high + 2 * 86_400))
         let limit = 100_000

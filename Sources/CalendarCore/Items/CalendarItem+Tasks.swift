@@ -94,7 +94,7 @@ extension CalendarItem {
         switch end {
         case .at(let time): return time
         case .duration:
-            guard let seconds = try? start.epochSeconds(floatingIn: floatingZone, zones: zones) else { return nil }
+            guard let seconds = try? start.epochSeconds(floatingZone: floatingZone, zones: zones) else { return nil }
             return span(floatingZone: floatingZone, zones: zones).end(startingAt: start, startSeconds: seconds).0
         case nil: return nil
         }
@@ -152,14 +152,14 @@ extension CalendarItem {
         guard kind == .task, counts, isRecurring, let set = recurrenceSet else { return nil }
         let closed = overrides.filter { !$0.item.counts }
         let closedIDs = Set(closed.map(\.recurrenceID))
-        let closedSeconds = Set(closed.compactMap { try? $0.recurrenceID.epochSeconds(floatingIn: floatingZone, zones: zones) })
+        let closedSeconds = Set(closed.compactMap { try? $0.recurrenceID.epochSeconds(floatingZone: floatingZone, zones: zones) })
         var iterator: RecurrenceSet.Iterator
         do { iterator = try set.makeIterator(floatingZone: floatingZone, zones: zones) } catch {
             throw CalendarItemError(.invalidRecurrence, field: .recurrence, error.description, underlying: error)
         }
         var skipped = 0
         while skipped <= closed.count, let instance = iterator.next() {
-            let seconds = try? instance.recurrenceID.epochSeconds(floatingIn: floatingZone, zones: zones)
+            let seconds = try? instance.recurrenceID.epochSeconds(floatingZone: floatingZone, zones: zones)
             guard closedIDs.contains(instance.recurrenceID) || seconds.map(closedSeconds.contains) == true else { return instance }
             skipped += 1
         }
@@ -174,7 +174,7 @@ extension CalendarItem {
     ///   - zones: the calendar's own zones.
     public func doneInstances(floatingZone: ZoneRules = .current, zones: ZoneTable = ZoneTable()) -> [CalendarTime] {
         overrides.filter { $0.item.isDone }
-            .map { ($0.recurrenceID, (try? $0.recurrenceID.epochSeconds(floatingIn: floatingZone, zones: zones)) ?? $0.recurrenceID.wallTime.localSeconds) }
+            .map { ($0.recurrenceID, (try? $0.recurrenceID.epochSeconds(floatingZone: floatingZone, zones: zones)) ?? $0.recurrenceID.wallTime.localSeconds) }
             .sorted { $0.1 > $1.1 }
             .map(\.0)
     }

@@ -534,8 +534,8 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
             let endSeconds: Int64
             let startSeconds: Int64
             do throws(TimeValueError) {
-                endSeconds = try endTime.epochSeconds(floatingIn: .utc, zones: zones)
-                startSeconds = try start.epochSeconds(floatingIn: .utc, zones: zones)
+                endSeconds = try endTime.epochSeconds(floatingZone: .utc, zones: zones)
+                startSeconds = try start.epochSeconds(floatingZone: .utc, zones: zones)
             } catch {
                 throw CalendarItemError(.unknownTimeZone, field: .end, error.message, underlying: error)
             }
@@ -546,7 +546,7 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
         if case .duration(let d) = end, d.days < 0 || d.seconds < 0 {
             throw CalendarItemError(.endBeforeStart, field: .end, "the duration is negative")
         }
-        if length(floatingIn: .utc, zones: zones) > Self.maximumLength {
+        if length(floatingZone: .utc, zones: zones) > Self.maximumLength {
             throw CalendarItemError(.tooLong, field: .end, "the item lasts longer than \(Self.maximumLength / 86_400) days, the longest an item may last", suggestion: "give an earlier end or a shorter length")
         }
         // Every TZID the item names, not only its start's: an RDATE or a
@@ -578,7 +578,7 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
                 case (.zoned(_, let a), .zoned(_, let b)): a == b
                 default: false
                 }
-                let a = try? period.start.epochSeconds(floatingIn: .utc, zones: zones), b = try? e.epochSeconds(floatingIn: .utc, zones: zones)
+                let a = try? period.start.epochSeconds(floatingZone: .utc, zones: zones), b = try? e.epochSeconds(floatingZone: .utc, zones: zones)
                 why = period.start.isDate ? "starts on a date" : !sameForm ? "ends in another kind of time than it starts (\(e))" : (b ?? 0) < (a ?? 0) ? "ends before it starts" : nil
             case .duration(let d):
                 why = period.start.isDate ? "starts on a date" : d.days < 0 || d.seconds < 0 ? "has a negative length" : nil
@@ -608,7 +608,7 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
     ///   - zone: the zone dates and floating times are read in.
     ///   - zones: the zones the item's calendar defines for itself, looked up
     ///     before the system's; empty by default.
-    public func length(floatingIn zone: ZoneRules, zones: ZoneTable = ZoneTable()) -> Int64 {
+    public func length(floatingZone zone: ZoneRules, zones: ZoneTable = ZoneTable()) -> Int64 {
         switch end {
         case nil: return 0
         case .duration(let d):
@@ -616,7 +616,7 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
             let (total, o2) = daySeconds.addingReportingOverflow(Int64(d.seconds))
             return o1 || o2 ? .max : total
         case .at(let t):
-            guard let a = try? start.epochSeconds(floatingIn: zone, zones: zones), let b = try? t.epochSeconds(floatingIn: zone, zones: zones) else { return 0 }
+            guard let a = try? start.epochSeconds(floatingZone: zone, zones: zones), let b = try? t.epochSeconds(floatingZone: zone, zones: zones) else { return 0 }
             return b - a
         }
     }

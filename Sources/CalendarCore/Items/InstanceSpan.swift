@@ -33,8 +33,8 @@ struct InstanceSpan {
         case .none: kind = .unspecified
         case .duration(let d): kind = .nominal(d)
         case .at(let endTime):
-            let base = (try? item.start.epochSeconds(floatingIn: floatingZone, zones: zones)) ?? 0
-            let endSeconds = (try? endTime.epochSeconds(floatingIn: floatingZone, zones: zones)) ?? base
+            let base = (try? item.start.epochSeconds(floatingZone: floatingZone, zones: zones)) ?? 0
+            let endSeconds = (try? endTime.epochSeconds(floatingZone: floatingZone, zones: zones)) ?? base
             kind = .explicit(end: endTime, endSeconds: endSeconds, days: item.start.localDate.days(to: endTime.localDate), seconds: endSeconds - base)
         }
     }
@@ -59,12 +59,12 @@ struct InstanceSpan {
         case .unspecified:
             guard instanceStart.isDate else { return (instanceStart, startSeconds) }
             let next = CalendarTime.date(instanceStart.localDate.adding(days: 1))
-            return (next, (try? next.epochSeconds(floatingIn: floatingZone)) ?? startSeconds + 86_400)
+            return (next, (try? next.epochSeconds(floatingZone: floatingZone)) ?? startSeconds + 86_400)
         case .explicit(let endTime, let endSeconds, let days, let length):
             if instanceStart == masterStart { return (endTime, endSeconds) }
             if instanceStart.isDate {
                 let e = CalendarTime.date(instanceStart.localDate.adding(days: days))
-                return (e, (try? e.epochSeconds(floatingIn: floatingZone)) ?? startSeconds + Int64(days) * 86_400)
+                return (e, (try? e.epochSeconds(floatingZone: floatingZone)) ?? startSeconds + Int64(days) * 86_400)
             }
             return (shifted(instanceStart, toInstant: startSeconds + length), startSeconds + length)
         case .nominal(let d):
@@ -77,7 +77,7 @@ struct InstanceSpan {
             if case .zoned = dayEnd, let startZone {
                 dayEndSeconds = startZone.instant(forWall: wall)
             } else {
-                dayEndSeconds = (try? dayEnd.epochSeconds(floatingIn: floatingZone)) ?? startSeconds + Int64(d.days) * 86_400
+                dayEndSeconds = (try? dayEnd.epochSeconds(floatingZone: floatingZone)) ?? startSeconds + Int64(d.days) * 86_400
             }
             let endSeconds = dayEndSeconds + Int64(d.seconds)
             return (shifted(dayEnd, toInstant: endSeconds), endSeconds)

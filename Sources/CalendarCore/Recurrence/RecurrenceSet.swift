@@ -208,7 +208,7 @@ public struct RecurrenceSet: Hashable, Sendable, Codable {
                 switch (set.start, t) {
                 case (.zoned, .utc), (.zoned, .zoned), (.utc, .zoned), (.floating, .utc), (.date, .utc):
                     do throws(TimeValueError) {
-                        return zone.wall(atInstant: try t.epochSeconds(floatingIn: floatingZone, zones: zones))
+                        return zone.wall(atInstant: try t.epochSeconds(floatingZone: floatingZone, zones: zones))
                     } catch {
                         throw RecurrenceError(.unknownTimeZone, error.message)
                     }

@@ -118,7 +118,7 @@ extension Schedule {
                 for alarm in alarms {
                     reach.include(alarm)
                     guard case .absolute(let time) = alarm.trigger, one.counts,
-                          let t = try? time.epochSeconds(floatingIn: floatingZone, zones: zones) else { continue }
+                          let t = try? time.epochSeconds(floatingZone: floatingZone, zones: zones) else { continue }
                     ring(alarm, from: t, zone: .utc, within: a..<b) { t, k in
                         found.append(AlarmInstant(time: Date(timeIntervalSince1970: TimeInterval(t)), occurrence: Occurrence.ID(uid: item.uid, recurrenceID: recurrenceID),
                                                   occurrenceStart: one.start, occurrenceEnd: one.start, kind: one.kind, title: one.title, alarm: alarm, repetition: k, isDefault: false))

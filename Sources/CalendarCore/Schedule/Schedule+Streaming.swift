@@ -243,7 +243,7 @@ struct SeriesCursor: Sendable {
         if let fixedSpan = plan.span, let fixedLength = plan.length {
             (span, length) = (fixedSpan, fixedLength)
         } else {
-            let base = (try? item.start.epochSeconds(floatingIn: zone, zones: zones)) ?? 0
+            let base = (try? item.start.epochSeconds(floatingZone: zone, zones: zones)) ?? 0
             span = item.span(floatingZone: zone, zones: zones)
             length = span.end(startingAt: item.start, startSeconds: base).1 - base
         }
@@ -252,8 +252,8 @@ struct SeriesCursor: Sendable {
         var singles: [CalendarTime: RecurrenceOverride] = [:]
         for o in item.overrides {
             if o.thisAndFuture {
-                let idSeconds = (try? o.recurrenceID.epochSeconds(floatingIn: zone, zones: zones)) ?? 0
-                let newStart = (try? o.item.start.epochSeconds(floatingIn: zone, zones: zones)) ?? idSeconds
+                let idSeconds = (try? o.recurrenceID.epochSeconds(floatingZone: zone, zones: zones)) ?? 0
+                let newStart = (try? o.item.start.epochSeconds(floatingZone: zone, zones: zones)) ?? idSeconds
                 let overrideSpan = o.item.span(floatingZone: zone, zones: zones)
                 // Keyed by the instance it names, in the series' own terms
                 // (a UTC RECURRENCE-ID on a zoned series names a wall time there).
@@ -296,7 +296,7 @@ struct SeriesCursor: Sendable {
         var spans: [Int64: InstanceSpan] = [:]
         var longest: Int64 = 0
         for p in item.recurrenceDateEnds where starts.contains(p.start) {
-            guard let s = try? p.start.epochSeconds(floatingIn: w.zone, zones: w.zones) else { continue }
+            guard let s = try? p.start.epochSeconds(floatingZone: w.zone, zones: w.zones) else { continue }
             var period = item
             period.start = p.start
             period.end = p.end

@@ -70,7 +70,7 @@ public struct Schedule: Sendable {
             case .at(.date), .at(.floating): fixed = false
             default: break
             }
-            let base = try? item.start.epochSeconds(floatingIn: .utc, zones: zones)
+            let base = try? item.start.epochSeconds(floatingZone: .utc, zones: zones)
             if fixed, let base {
                 let span = item.span(floatingZone: .utc, zones: zones)
                 self.span = span
@@ -190,7 +190,7 @@ public struct Schedule: Sendable {
             }
             let key: Int64
             switch item.start {
-            case .utc, .zoned: key = (try? item.start.epochSeconds(floatingIn: .utc, zones: zones)) ?? item.start.wallTime.localSeconds
+            case .utc, .zoned: key = (try? item.start.epochSeconds(floatingZone: .utc, zones: zones)) ?? item.start.wallTime.localSeconds
             case .date, .floating: key = item.start.wallTime.localSeconds
             }
             let (_, endKey) = item.span(floatingZone: .utc, zones: zones).end(startingAt: item.start, startSeconds: key)
@@ -363,7 +363,7 @@ public struct Schedule: Sendable {
     /// end is a time or a `DURATION` without days, else through `Occurrence`.
     private func extentOfSingle(_ item: CalendarItem, _ a: Int64, _ b: Int64, _ zone: ZoneRules, _ memo: inout ZoneMemo,
                                 _ body: (Extent) -> Void) {
-        guard !item.start.isDate, let s = memo.epochSeconds(item.start, floatingIn: zone) else {
+        guard !item.start.isDate, let s = memo.epochSeconds(item.start, floatingZone: zone) else {
             visitSingle(item, a, b, zone) { body(Extent($0)) }
             return
         }
@@ -371,7 +371,7 @@ public struct Schedule: Sendable {
         switch item.end {
         case .none: e = s
         case .duration(let d) where d.days == 0: e = s + Int64(d.seconds)
-        case .at(let t) where !t.isDate: e = (try? t.epochSeconds(floatingIn: zone, zones: zones)) ?? s
+        case .at(let t) where !t.isDate: e = (try? t.epochSeconds(floatingZone: zone, zones: zones)) ?? s
         default:
             visitSingle(item, a, b, zone) { body(Extent($0)) }
             return
@@ -388,8 +388,8 @@ public struct Schedule: Sendable {
 
         init(zones: ZoneTable) { self.zones = zones }
 
-        mutating func epochSeconds(_ t: CalendarTime, floatingIn floatingZone: ZoneRules) -> Int64? {
-            guard case .zoned(let wall, let id) = t else { return try? t.epochSeconds(floatingIn: floatingZone) }
+        mutating func epochSeconds(_ t: CalendarTime, floatingZone: ZoneRules) -> Int64? {
+            guard case .zoned(let wall, let id) = t else { return try? t.epochSeconds(floatingZone: floatingZone) }
             if rules == nil || id != name {
                 guard let found = try? zones.rules(forTZID: id) else { return nil }
                 (name, rules) = (id, found)
@@ -454,7 +454,7 @@ extension Occurrence {
     /// its series' `id` — when it overlaps `[a, b)`; `nil` otherwise, or when
     /// its start's zone is unknown.
     init?(placing item: CalendarItem, as id: ID, _ a: Int64, _ b: Int64, _ zone: ZoneRules, _ zones: ZoneTable) {
-        guard let s = try? item.start.epochSeconds(floatingIn: zone, zones: zones) else { return nil }
+        guard let s = try? item.start.epochSeconds(floatingZone: zone, zones: zones) else { return nil }
         let (end, e) = item.span(floatingZone: zone, zones: zones).end(startingAt: item.start, startSeconds: s)
         self.init(id: id, item: item, start: item.start, end: end, startSeconds: s, endSeconds: e)
         guard overlaps(a, b) else { return nil }

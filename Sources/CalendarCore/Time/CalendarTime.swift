@@ -65,8 +65,8 @@ public enum CalendarTime: Hashable, Sendable, Codable, CustomStringConvertible {
     ///   - zones: the zones the time's calendar defines for itself (its own
     ///     `VTIMEZONE`s), looked up before the system's; empty by default.
     /// - Throws: ``TimeValueError/Code/unknownTimeZone`` for a zone that is not known.
-    public func instant(floatingIn floatingZone: ZoneRules, zones: ZoneTable = ZoneTable()) throws(TimeValueError) -> Date {
-        Date(timeIntervalSince1970: TimeInterval(try epochSeconds(floatingIn: floatingZone, zones: zones)))
+    public func instant(floatingZone: ZoneRules, zones: ZoneTable = ZoneTable()) throws(TimeValueError) -> Date {
+        Date(timeIntervalSince1970: TimeInterval(try epochSeconds(floatingZone: floatingZone, zones: zones)))
     }
 
     /// Seconds since the Unix epoch of the instant this time stands for.
@@ -80,7 +80,7 @@ public enum CalendarTime: Hashable, Sendable, Codable, CustomStringConvertible {
     ///   - zones: the zones the time's calendar defines for itself (its own
     ///     `VTIMEZONE`s), looked up before the system's; empty by default.
     /// - Throws: ``TimeValueError/Code/unknownTimeZone`` for a zone that is not known.
-    public func epochSeconds(floatingIn floatingZone: ZoneRules, zones: ZoneTable = ZoneTable()) throws(TimeValueError) -> Int64 {
+    public func epochSeconds(floatingZone: ZoneRules, zones: ZoneTable = ZoneTable()) throws(TimeValueError) -> Int64 {
         switch self {
         case .utc(let t): return t.localSeconds
         case .date, .floating: return floatingZone.instant(forWall: wallTime.localSeconds)

@@ -21,7 +21,7 @@ import Foundation
 /// var zones = ZoneTable()
 /// zones["My Office"] = ZoneRules(identifier: "My Office", fixedOffset: 19_800)
 /// let nine = CalendarTime.zoned(try LocalDateTime(year: 2026, month: 3, day: 2, hour: 9), "My Office")
-/// let seconds = try nine.epochSeconds(floatingIn: .utc, zones: zones)  // 03:30Z
+/// let seconds = try nine.epochSeconds(floatingZone: .utc, zones: zones)  // 03:30Z
 /// ```
 ///
 /// - Complexity: looking a `TZID` up is one dictionary look-up when the

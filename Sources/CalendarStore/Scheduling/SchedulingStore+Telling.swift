@@ -16,7 +16,7 @@ extension SchedulingStore {
     /// ``change(_:)``, returning the messages the change owes
     /// (`SchedulingBook.recordNotices(since:now:)`) and keeping them owed,
     /// with the change, until ``deliver(_:)`` sends them (each written with
-    /// `SchedulingNotice.email(onClocks:gym:date:)`, say).
+    /// `SchedulingNotice.email(timeZone:gym:date:)`, say).
     ///
     /// ```swift
     /// let told = try await store.changeTelling { book in
