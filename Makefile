@@ -17,7 +17,7 @@ PEERS := 'python-dateutil==2.9.0.post0' 'icalendar==7.3.0' 'recurring-ical-event
 CORPUS := $(VENV)/corpus
 CORPUS_SDISTS := 'icalendar==7.3.0' 'recurring-ical-events==3.8.2' 'khal==0.14.1' 'python-dateutil==2.9.0.post0'
 
-.PHONY: deps run test test-long test-pure examples test-thread conformance-lane-1 conformance-lane-2 test-address leak-check corpus fuzz-build fuzz build-check snippets docs conformance bench bench-quick clean
+.PHONY: deps run test test-long test-pure examples test-thread conformance-lane-1 conformance-lane-2 conformance-lane-3 test-address leak-check corpus fuzz-build fuzz build-check snippets docs conformance bench bench-quick clean
 
 ## Install libical-dev (and pkg-config), SQLite's headers for GRDB
 ## (libsqlite3-dev), OpenSSL's libcrypto for SHA-256 (libssl-dev), libcurl for

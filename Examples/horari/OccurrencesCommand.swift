@@ -561,11 +561,11 @@ struct OccurrenceWriter {
         }
     }
 
-    /// A JSON string (or `null`), escaped as Python's `json.dumps(ensure_ascii=False)`.
     /// `, "component": "VEVENT", "tzid": ` and the task's, written once (the library names the component).
     static let eventComponent = Array(", \"component\": \"\(CalendarItem.Kind.event.componentName)\", \"tzid\": ".utf8)
     static let taskComponent = Array(", \"component\": \"\(CalendarItem.Kind.task.componentName)\", \"tzid\": ".utf8)
 
+    /// A JSON string (or `null`), escaped as Python's `json.dumps(ensure_ascii=False)`.
     static func quoted(_ s: String?, into b: inout [UInt8]) {
         guard let s else {
             b += "null".utf8

@@ -9,7 +9,7 @@ import Foundation
 ///
 /// ```swift
 /// let view = MonthView(year: 2026, month: 11, schedule: schedule,
-///                      options: .init(firstWeekday: .monday, zone: try .named("Europe/Madrid"),
+///                      options: .init(firstWeekday: .monday, timeZone: try .named("Europe/Madrid"),
 ///                                     today: try LocalDate(year: 2026, month: 11, day: 22)))
 /// for week in view.weeks { print(week.isoWeek, week.days.map(\.marker)) }
 /// ```

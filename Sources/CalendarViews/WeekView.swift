@@ -7,7 +7,7 @@ import Foundation
 ///
 /// ```swift
 /// let week = WeekView(containing: try LocalDate(year: 2026, month: 11, day: 25), schedule: schedule,
-///                     options: .init(firstWeekday: .monday, zone: try .named("Europe/Madrid"),
+///                     options: .init(firstWeekday: .monday, timeZone: try .named("Europe/Madrid"),
 ///                                    names: CalendarNames(locale: Locale(identifier: "es_ES"))))
 /// for day in week.days { print(day.name, day.label ?? "") }   // "miércoles Varios elementos"
 /// ```

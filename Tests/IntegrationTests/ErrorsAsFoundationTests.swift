@@ -51,6 +51,14 @@ struct ErrorsAsFoundationTests {
         #expect(s.code == [.missingFrequency: 1, .malformedValue: 2, .valueOutOfRange: 3][error.code])
     }
 
+    @Test("a \"; \" inside a quoted title is the title's: the remedy is what follows the sentence's own")
+    func remedyAfterAQuotedTitle() {
+        let error = AlarmError(.noStart, property: "TRIGGER", "the task ‘Call Anna; then Pau’ has no date, so an alarm counted from its start cannot go off; give the task a date")
+        #expect(seen(error).suggestion == "give the task a date")
+        #expect(seen(error).text == "the task ‘Call Anna; then Pau’ has no date, so an alarm counted from its start cannot go off")
+        #expect(shown(error) == error.description)
+    }
+
     @Test("RecurrenceError: an endless rule without a window end, with what to do")
     func recurrence() throws {
         let start = CalendarTime.utc(try LocalDateTime(date: LocalDate(year: 2026, month: 1, day: 1), hour: 9, minute: 0))

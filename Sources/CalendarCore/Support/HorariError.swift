@@ -75,10 +75,23 @@ extension HorariError {
     /// What to do, in a sentence written “problem; remedy”: the part after
     /// the first semicolon, or `nil` for a sentence with none.
     /// - Parameter sentence: the error's sentence.
+    /// A "; " inside ‘…’ (a title or a value the sentence quotes) is the
+    /// quoted text's, not the sentence's.
     public func remedy(of sentence: String) -> String? {
-        guard let semicolon = sentence.range(of: "; ") else { return nil }
-        let rest = sentence[semicolon.upperBound...].trimmingCharacters(in: .whitespaces)
-        return rest.isEmpty ? nil : rest
+        var quoted = 0
+        var i = sentence.startIndex
+        while i < sentence.endIndex {
+            let c = sentence[i]
+            if c == "‘" { quoted += 1 } else if c == "’", quoted > 0 { quoted -= 1 } else if c == ";", quoted == 0 {
+                let after = sentence.index(after: i)
+                if after < sentence.endIndex, sentence[after] == " " {
+                    let rest = sentence[sentence.index(after: after)...].trimmingCharacters(in: .whitespaces)
+                    return rest.isEmpty ? nil : rest
+                }
+            }
+            i = sentence.index(after: i)
+        }
+        return nil
     }
 }
 

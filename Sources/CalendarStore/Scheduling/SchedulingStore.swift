@@ -432,7 +432,8 @@ public struct SchedulingStore: Sendable {
             guard let first = problems.first, let read = try? await store.load() else { return error }
             return .unreadableBook(problems, firstLine: read.sourceLines.line(of: first.record))
         case .unknownZone(let refused, nil):
-            guard let read = try? await store.load() else { return error }
+            // Only a calendar property (`X-HORARI-…`) has a line to name.
+            guard case .invalid(let field, _) = refused, field.rawValue.hasPrefix("X-"), let read = try? await store.load() else { return error }
             return .unknownZone(refused, line: read.sourceLines.line(of: refused))
         default:
             return error
