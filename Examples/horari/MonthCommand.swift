@@ -110,17 +110,16 @@ enum MonthGrid {
         guard !schedule.items.isEmpty, let first = try? LocalDate(year: view.year, month: view.month, day: 1) else { return "" }
         let last = first.adding(days: LocalDate.daysIn(month: view.month, year: view.year))
         let occurrences = schedule.occurrences(fromDay: first, toDay: last, in: clock.rules)
-        func day(_ d: LocalDate) -> String { names.dayText(d) }
         let lines = occurrences.map { o -> (when: String, rest: String) in
             let when: String
             if o.isAllDay {
                 // The end date is exclusive (RFC 5545 §3.6.1): name the last day.
                 let start = o.start.localDate, end = o.end.localDate.adding(days: -1)
-                when = end > start ? day(start) + " – " + day(end) : day(start)
+                when = end > start ? names.dayText(start) + " – " + names.dayText(end) : names.dayText(start)
             } else {
                 // The day, then the times as the week and day views write them.
                 let shown = DisplayOccurrence(o, in: clock.rules)
-                when = day(shown.start.date) + " " + span(shown, names: names, clock: clock)
+                when = names.dayText(shown.start.date) + " " + span(shown, names: names, clock: clock)
             }
             return (when, "\(painter.swatch(o.item.color)) \(painter.title(o.item.title, done: o.item.isDone, cancelled: o.item.isCancelled))  [\(ids.short(for: o.item.uid).shown)]")
         }

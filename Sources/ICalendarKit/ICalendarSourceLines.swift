@@ -1,44 +1,35 @@
-/// Where an imported text put a calendar's parts: the line each top-level
-/// component begins on, and the line of each of the calendar's own
-/// properties, as the importer numbered them while it read (CRLF, LF or a
-/// bare CR; a folded line counted where it starts).
+/// Where an imported text put a calendar's parts: the line each item and
+/// each other top-level component begins on, and the line of each of the
+/// calendar's own properties, as the importer numbered them while it read
+/// (CRLF, LF or a bare CR; a folded line counted where it starts).
 ///
 /// An error about a record then names its line without reading the text a
 /// second time, which could find another text there (a file another process
 /// saved meanwhile) and would double an import's peak memory. A result made
 /// of several texts (a folder, a collection) has none: its records name
 /// their resources instead.
+///
+/// It is noted on every import, so it holds only what a line is looked up
+/// by, indexed: an item's line under its `UID` (the string the item holds,
+/// not a copy), a component's by name and place.
 public struct ICalendarSourceLines: Hashable, Sendable {
-    /// A top-level component (`VEVENT`, `VJOURNAL`, `VFREEBUSY`…) as the text has it.
-    public struct Component: Hashable, Sendable {
-        /// Its name, upper case.
-        public var name: String
-        /// The line of its `BEGIN`, counted from 1.
-        public var line: Int
-        /// Its `UID`, when it has one.
-        public var uid: String?
-        /// The date its `RECURRENCE-ID` is written on (`YYYYMMDD`), for a changed instance.
-        public var recurrenceDate: String?
-        /// The lines and values of its `FREEBUSY` periods, for a `VFREEBUSY`
-        /// (whose errors quote a period): empty for any other component.
-        public var periods: [Property] = []
+    /// A content line's line number and value as written.
+    struct Property: Hashable, Sendable {
+        var name: String
+        var line: Int
+        var value: String
     }
 
-    /// A content line's line number, name and value as written.
-    public struct Property: Hashable, Sendable {
-        /// Its name, upper case, without parameters.
-        public var name: String
-        /// Its line, counted from 1.
-        public var line: Int
-        /// Its value as written (escaped).
-        public var value: String
-    }
-
-    /// The top-level components the import kept, in the text's order
-    /// (time zones, events and tasks too).
-    public package(set) var components: [Component] = []
-    /// The calendar's own properties (`X-WR-CALNAME`, `X-HORARI-CLOSURE`…), in the text's order.
-    public package(set) var calendarProperties: [Property] = []
+    /// The line of each item the calendar holds: a series or a lone item
+    /// under its `UID`, a changed instance under ``instanceKey(_:_:)``.
+    private var items: [String: Int] = [:]
+    /// The lines of the components `ICalendar.components` holds (neither
+    /// items nor time zones), by name, in order.
+    private var components: [String: [Int]] = [:]
+    /// The `FREEBUSY` periods of the `VFREEBUSY`s, whose errors quote one.
+    private var periods: [Property] = []
+    /// The calendar's own properties (`X-WR-CALNAME`, `X-HORARI-CLOSURE`…), in order.
+    private var calendarProperties: [Property] = []
 
     /// No lines: a calendar that was not read from one text.
     public init() {}
@@ -49,21 +40,18 @@ public struct ICalendarSourceLines: Hashable, Sendable {
     ///   - name: the component's name, such as `VJOURNAL`.
     ///   - index: its place among the components of that name.
     public func line(ofComponent name: String, index: Int) -> Int? {
-        var seen = 0
-        for c in components where c.name == name {
-            if seen == index { return c.line }
-            seen += 1
-        }
-        return nil
+        guard let lines = components[name], lines.indices.contains(index) else { return nil }
+        return lines[index]
     }
 
-    /// The line an event or task begins on: the series (or lone item) with
-    /// this `UID`, or its instance changed on `recurrenceDate` (`YYYYMMDD`).
+    /// The line an event or task the calendar holds begins on: the series
+    /// (or lone item) with this `UID` — the newer version where the text
+    /// had two — or its instance changed on `recurrenceDate` (`YYYYMMDD`).
     /// - Parameters:
-    ///   - uid: the item's `UID`.
-    ///   - recurrenceDate: the date of a changed instance's `RECURRENCE-ID`; `nil` for the series.
+    ///   - uid: the item's `UID`, as the item holds it (one the importer made up, too).
+    ///   - recurrenceDate: the date of a changed instance's `RECURRENCE-ID`, as written; `nil` for the series.
     public func line(ofItem uid: String, recurrenceDate: String? = nil) -> Int? {
-        components.first { $0.uid == uid && $0.recurrenceDate == recurrenceDate }?.line
+        items[recurrenceDate.map { Self.instanceKey(uid, $0) } ?? uid]
     }
 
     /// The line of one of the calendar's own properties: the first of that
@@ -82,23 +70,34 @@ public struct ICalendarSourceLines: Hashable, Sendable {
     /// ``FreeBusyError`` quotes it), in any `VFREEBUSY`.
     /// - Parameter text: the period, or part of it.
     public func line(ofPeriod text: String) -> Int? {
-        for c in components {
-            if let p = c.periods.first(where: { $0.value.contains(text) }) { return p.line }
-        }
-        return nil
+        periods.first { $0.value.contains(text) }?.line
     }
 
-    /// Notes a component the import kept.
-    mutating func note(_ node: RawNode) {
-        var component = Component(name: node.name, line: node.line)
-        for (p, line) in node.properties {
-            switch p.name {
-            case "UID" where component.uid == nil: component.uid = ContentLineSyntax.unescape(p.valueText)  // as the item holds it
-            case "RECURRENCE-ID" where component.recurrenceDate == nil: component.recurrenceDate = String(p.valueText.prefix(8))
-            case "FREEBUSY" where node.name == "VFREEBUSY": component.periods.append(Property(name: p.name, line: line, value: p.value))
-            default: break
-            }
+    // MARK: Noted by the importer
+
+    /// A changed instance's key: its `UID` and date, apart (a `UID` holds no NUL).
+    private static func instanceKey(_ uid: String, _ date: String) -> String { uid + "\u{0}" + date }
+
+    /// Notes the line of an item the calendar holds (a newer version replaces the older one's).
+    mutating func noteItem(_ uid: String, line: Int) { items[uid] = line }
+
+    /// Notes the line of a changed instance, the first with its `UID` and date.
+    mutating func noteInstance(_ uid: String, date: String, line: Int) {
+        let key = Self.instanceKey(uid, date)
+        if items[key] == nil { items[key] = line }
+    }
+
+    /// Notes a component `ICalendar.components` holds, and a `VFREEBUSY`'s periods.
+    mutating func noteComponent(_ node: RawNode) {
+        components[node.name, default: []].append(node.line)
+        guard node.name == "VFREEBUSY" else { return }
+        for (p, line) in node.properties where p.name == "FREEBUSY" {
+            periods.append(Property(name: p.name, line: line, value: p.value))
         }
-        components.append(component)
+    }
+
+    /// Notes one of the calendar's own properties.
+    mutating func noteCalendarProperty(_ name: String, line: Int, value: String) {
+        calendarProperties.append(Property(name: name, line: line, value: value))
     }
 }

@@ -307,6 +307,7 @@ extension ImportSession {
     private mutating func place(_ draft: ItemDraft, _ node: RawNode, ticket: Int, diagnostics reported: Range<Int>) {
         let item = draft.item
         if let recurrenceID = draft.recurrenceID {
+            sourceLines.noteInstance(item.uid, date: recurrenceID.wallTime.date.basicISO, line: node.line)
             if libicalChecks { checks[ticket].place = .override(pending.count) }
             pending.append(PendingItem(item: item, recurrenceID: recurrenceID, thisAndFuture: draft.thisAndFuture, line: node.line, raw: node.contentComponent,
                                        diagnostics: reported))
@@ -329,6 +330,7 @@ extension ImportSession {
                     checks[ticket].place = .master(i)
                 }
                 calendar.items[i] = item
+                sourceLines.noteItem(item.uid, line: node.line)
             } else {
                 report(.error, node.line, .duplicate, "a second item with UID \(item.uid), not newer than the first (SEQUENCE \(item.sequence)); it was kept as written but not shown (give it its own UID, or a higher SEQUENCE if it is a newer version)")
                 keptAsWritten(reported)
@@ -337,6 +339,7 @@ extension ImportSession {
         } else {
             if libicalChecks { checks[ticket].place = .master(calendar.items.count) }
             masterIndex.insert(item.uid, at: calendar.items.count)
+            sourceLines.noteItem(item.uid, line: node.line)
             calendar.items.append(item)
         }
     }

@@ -184,11 +184,12 @@ extension ImportSession {
         var index = 0
         var malformed: Set<Int> = []
         guard let node = buildTree(lines, &index, malformed: &malformed) else { return }
-        sourceLines.note(node)
         switch node.name {
         case "VTIMEZONE": timeZone(node)
         case "VEVENT", "VTODO": item(node, lines, malformed: malformed)
-        default: calendar.components.append(node.contentComponent)
+        default:
+            sourceLines.noteComponent(node)
+            calendar.components.append(node.contentComponent)
         }
     }
 
@@ -239,7 +240,7 @@ extension ImportSession {
             report(.error, line.number, .malformedLine, "‘\(String(decoding: line.bytes.prefix(60), as: UTF8.self))’ is not a content line; it was skipped")
             return
         }
-        sourceLines.calendarProperties.append(ICalendarSourceLines.Property(name: p.name, line: line.number, value: p.value))
+        sourceLines.noteCalendarProperty(p.name, line: line.number, value: p.value)
         let first = seenCalendarProperties.insert(p.name).inserted
         switch p.name {
         case "VERSION" where first:

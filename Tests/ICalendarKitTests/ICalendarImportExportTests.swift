@@ -43,6 +43,26 @@ func libicalErrors(_ text: String) -> [String]? {
 struct ICalendarImportExportTests {
     let exporter = ICalendarExporter(options: .init(timestamp: Date(timeIntervalSince1970: 1_790_000_000)))
 
+    @Test("source lines name the item the calendar holds: the newer of two versions, one given a made-up UID, a changed instance")
+    func sourceLinesOfItems() throws {
+        let text = [
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Test//EN",                                                     // 1-3
+            "BEGIN:VEVENT", "UID:a", "DTSTAMP:20261101T000000Z", "DTSTART:20261124T100000Z", "SUMMARY:Old", "END:VEVENT",  // 4-9
+            "BEGIN:VEVENT", "UID:a", "SEQUENCE:2", "DTSTAMP:20261101T000000Z", "DTSTART:20261124T110000Z", "SUMMARY:New", "END:VEVENT",  // 10-16
+            "BEGIN:VEVENT", "DTSTAMP:20261101T000000Z", "DTSTART:20261125T100000Z", "SUMMARY:No UID", "END:VEVENT",        // 17-21
+            "BEGIN:VEVENT", "UID:a", "SEQUENCE:2", "DTSTAMP:20261101T000000Z", "RECURRENCE-ID:20261124T110000Z",
+            "DTSTART:20261124T120000Z", "SUMMARY:Moved", "END:VEVENT",                                                    // 22-29
+            "BEGIN:VJOURNAL", "UID:j", "DTSTAMP:20261101T000000Z", "END:VJOURNAL",                                        // 30-33
+            "END:VCALENDAR", "",
+        ].joined(separator: "\r\n")
+        let read = try ICalendarImporter().importCalendar(from: text)
+        #expect(read.sourceLines.line(ofItem: "a") == 10)
+        let madeUp = try #require(read.calendar.items.first { $0.title == "No UID" }?.uid)
+        #expect(read.sourceLines.line(ofItem: madeUp) == 17)
+        #expect(read.sourceLines.line(ofItem: "a", recurrenceDate: "20261124") == 22)
+        #expect(read.sourceLines.line(ofComponent: "VJOURNAL", index: 0) == 30 && read.sourceLines.line(ofComponent: "VJOURNAL", index: 1) == nil)
+    }
+
     @Test("The sample gym calendar maps every field")
     func sampleMapping() throws {
         let result = try ICalendarImporter().importCalendar(from: try icsFixture("gym"))
