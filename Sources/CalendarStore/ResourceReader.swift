@@ -48,7 +48,7 @@ enum ResourceReader {
 
     /// Reads the sources.
     static func read(_ sources: [Source], options: ImportOptions) -> Read {
-        var scans: [Scan?] = sources.map { scan($0.bytes) }
+        var scans: [ICalendarResourceScan?] = sources.map { ICalendarResourceScan(bytes: $0.bytes, maxLineBytes: options.maxLineBytes) }
         // A UID in two resources: each alone, so that neither is taken for the other.
         var owners: [String: Int] = [:]
         var shared: Set<Int> = []
@@ -74,8 +74,7 @@ enum ResourceReader {
             guard let s else { continue }
             for block in s.blocks {
                 guard let tzid = block.timeZone, !ICalendarImporter.readsWithSystemZone(tzid) else { continue }
-                var text: [UInt8] = []
-                for (_, line) in block.lines { text += line + [0x0A] }
+                let text = block.text
                 if let known = definitions[tzid] {
                     if known != text {
                         scans[i] = nil
@@ -89,21 +88,7 @@ enum ResourceReader {
         }
         sharedDiagnostics += otherwise.map { ICalendarDiagnostic(.warning, line: 1, .other, $0) }
 
-        var text: [UInt8] = Array("BEGIN:VCALENDAR\r\nVERSION:2.0\r\n".utf8)
-        text += scans.lazy.compactMap { $0?.productLine }.first ?? Array("PRODID:\(HorariVersion.productID)\r\n".utf8)
-        var origin: [(source: Int, line: Int)] = [(-1, 0), (-1, 0), (-1, 0)]
-        var zones: Set<String> = []
-        for (i, s) in scans.enumerated() {
-            guard let s else { continue }
-            for block in s.blocks {
-                if let tzid = block.timeZone, !zones.insert(tzid).inserted { continue }
-                for (line, bytes) in block.lines {
-                    text += bytes + [0x0D, 0x0A]
-                    origin.append((i, line))
-                }
-            }
-        }
-        text += Array("END:VCALENDAR\r\n".utf8)
+        let (text, origin) = ICalendarResourceScan.join(scans)
 
         var diagnostics = sharedDiagnostics
         var damaged = [Bool](repeating: false, count: sources.count)
@@ -173,111 +158,5 @@ enum ResourceReader {
         case (.text, .component(let c)), (.text, .rejected(let c)), (.text, .properties(let c)): c.uid.flatMap { owners[$0] }
         case (.text, .item(let item)): owners[item.uid]
         }
-    }
-
-    // MARK: Scanning one resource
-
-    /// A resource's components, as lines with their line numbers.
-    struct Scan {
-        struct Block {
-            /// A `VTIMEZONE`'s `TZID`.
-            var timeZone: String?
-            var lines: [(Int, ArraySlice<UInt8>)]
-        }
-        var blocks: [Block] = []
-        var uids: [String] = []
-        var productLine: [UInt8]?
-    }
-
-    /// A resource's components, or `nil` when it is not one whole
-    /// `VCALENDAR` whose every component has a `UID` (a `VTIMEZONE` a `TZID`).
-    static func scan(_ bytes: [UInt8]) -> Scan? {
-        var out = Scan()
-        var depth = 0, ended = false
-        var names: [ArraySlice<UInt8>] = []
-        var block = Scan.Block(lines: [])
-        var uid: String?
-        var line = 0
-        var start = 0
-        var lastProperty: (name: String, value: [UInt8])?
-        func finishProperty() {
-            // The UID, or the TZID, of a component of the calendar (not of a component inside it).
-            guard let p = lastProperty, depth == 2 else { return }
-            let value = String(decoding: p.value, as: UTF8.self)
-            if p.name == "UID", uid == nil { uid = value }
-            if p.name == "TZID", block.timeZone == nil, names.last.map({ upper($0) == "VTIMEZONE" }) == true { block.timeZone = value }
-        }
-        while start < bytes.count {
-            var end = start
-            while end < bytes.count, bytes[end] != 0x0A { end += 1 }
-            var content = bytes[start..<end]
-            if content.last == 0x0D { content = content.dropLast() }
-            start = end + 1
-            line += 1
-            if content.isEmpty { continue }
-            if ended { return nil }
-            if content.first == 0x20 || content.first == 0x09 {
-                // A folded line: part of the one before.
-                guard depth >= 1 else { return nil }
-                if depth >= 2 { block.lines.append((line, content)) }
-                if lastProperty != nil { lastProperty?.value += content.dropFirst() }
-                continue
-            }
-            finishProperty()
-            lastProperty = nil
-            let (name, value) = split(content)
-            if name == "BEGIN" {
-                depth += 1
-                names.append(value)
-                if depth == 1 {
-                    guard upper(value) == "VCALENDAR" else { return nil }
-                    continue
-                }
-                if depth == 2 { block = Scan.Block(lines: []); uid = nil }
-                block.lines.append((line, content))
-            } else if name == "END" {
-                guard let open = names.popLast(), upper(open) == upper(value) else { return nil }
-                depth -= 1
-                if depth == 0 { ended = true; continue }
-                block.lines.append((line, content))
-                if depth == 1 {
-                    if upper(open) == "VTIMEZONE" {
-                        guard block.timeZone != nil else { return nil }
-                    } else {
-                        guard let uid else { return nil }
-                        out.uids.append(uid)
-                    }
-                    out.blocks.append(block)
-                }
-            } else if depth == 1 {
-                if name == "PRODID", out.productLine == nil { out.productLine = Array(content) + [0x0D, 0x0A] }
-            } else if depth >= 2 {
-                block.lines.append((line, content))
-                lastProperty = (name, Array(value))
-            } else {
-                return nil
-            }
-        }
-        guard ended else { return nil }
-        return out
-    }
-
-    /// A line's name (upper-cased, parameters left off) and what follows its first `:`.
-    private static func split(_ line: ArraySlice<UInt8>) -> (String, ArraySlice<UInt8>) {
-        var i = line.startIndex
-        while i < line.endIndex, line[i] != 0x3A, line[i] != 0x3B { i += 1 }
-        let name = upper(line[line.startIndex..<i])
-        // The value follows the first ':' outside a quoted parameter value.
-        var quoted = false
-        var j = i
-        while j < line.endIndex {
-            if line[j] == 0x22 { quoted.toggle() } else if line[j] == 0x3A, !quoted { return (name, line[(j + 1)...]) }
-            j += 1
-        }
-        return (name, line[line.endIndex...])
-    }
-
-    private static func upper(_ bytes: ArraySlice<UInt8>) -> String {
-        String(decoding: bytes.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }, as: UTF8.self)
     }
 }
