@@ -50,10 +50,6 @@ DEBTS = {
     "Sources/CalendarCore/Recurrence/RecurrenceRule+Parsing.swift": 1,
     # CalendarStore: the resource scanner, the volatile-property list and the
     # store's own wrappers of text; to become ICalendarKit's resource codec.
-    "Sources/CalendarStore/CalDAVClient+Probe.swift": 3,
-    "Sources/CalendarStore/CollectionStore+Writing.swift": 4,
-    "Sources/CalendarStore/CalendarFile+Splice.swift": 1,
-    "Sources/CalendarStore/SchedulingFile.swift": 9,
     "Sources/CalendarStore/Book/DatabaseCalendar.swift": 3,
     "Sources/BookStorageConformance/BookStorageConformance.swift": 6,
 }

@@ -1,5 +1,6 @@
 import CalendarCore
 import Foundation
+import ICalendarKit
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -205,18 +206,21 @@ extension CalDAVClient {
         refusals.isEmpty ? "none" : refusals.sorted { $0.key < $1.key }.map { "\($0.key) ×\($0.value)" }.joined(separator: ", ")
     }
 
-    /// The scratch member's text, the `n`th version, with `events` instances besides its first.
+    /// The scratch member's text, the `n`th version, with `events` instances besides its first:
+    /// a daily series from 2026-01-01 10:00 UTC, each instance its own title.
     private static func probeText(_ name: String, _ n: Int, events: Int = 0) -> [UInt8] {
-        var text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Horari//probe//EN\r\nBEGIN:VEVENT\r\nUID:\(name)\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260101T100000Z\r\nRRULE:FREQ=DAILY\r\nSUMMARY:horari probe \(n) (scratch)\r\nEND:VEVENT\r\n"
+        let first = CalendarTime.utc(LocalDateTime(localSeconds: 1_767_261_600))  // 2026-01-01 10:00
+        var series = CalendarItem(uid: name, title: "horari probe \(n) (scratch)", start: first,
+                                  recurrenceRules: [RecurrenceRule(frequency: .daily)])
         for day in 0..<events {
-            let start = "2026" + Self.twoDigits(day / 28 % 12 + 1) + Self.twoDigits(day % 28 + 1) + "T100000Z"
-            text += "BEGIN:VEVENT\r\nUID:\(name)\r\nDTSTAMP:20260101T000000Z\r\nRECURRENCE-ID:\(start)\r\nDTSTART:\(start)\r\nSUMMARY:horari probe \(n), instance \(day) (scratch)\r\nEND:VEVENT\r\n"
+            guard let wall = try? LocalDateTime(year: 2026, month: day / 28 % 12 + 1, day: day % 28 + 1, hour: 10) else { continue }
+            let instance = CalendarItem(uid: name, title: "horari probe \(n), instance \(day) (scratch)", start: .utc(wall))
+            series.overrides.append(RecurrenceOverride(recurrenceID: .utc(wall), item: instance))
         }
-        return Array((text + "END:VCALENDAR\r\n").utf8)
+        let exporter = ICalendarExporter(options: .init(productID: "-//Horari//probe//EN", timestamp: Date(timeIntervalSince1970: 1_767_225_600)))
+        return Array(exporter.exportData(ICalendar(items: [series])))
     }
 
-    /// `n` in two digits.
-    private static func twoDigits(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
 
     /// Whether a write was refused with 412.
     private func refusal(_ write: () async throws -> String?) async -> Bool {

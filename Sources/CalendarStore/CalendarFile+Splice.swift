@@ -42,8 +42,7 @@ extension CalendarFile {
         if splice.isEmpty { return result }
         // Whole components in place of whole components: the text stays in
         // outline form as long as each text put in is whole components.
-        let open = Array("BEGIN:VCALENDAR\r\n".utf8), close = Array("END:VCALENDAR\r\n".utf8)
-        guard splice.texts.allSatisfy({ ICalendarOutline(bytes: open + $0 + close) != nil }), let spliced = splice.applied(to: outline) else { return nil }
+        guard splice.putsWholeComponents, let spliced = splice.applied(to: outline) else { return nil }
         try write(spliced, to: url)
         return result
     }

@@ -327,10 +327,9 @@ extension CollectionStore {
 
 /// Whether a change still holds in what a server now has: the content
 /// lines the change added are there, and those it removed are not, each
-/// line taken with the component it is in (its name, `UID` and
-/// `RECURRENCE-ID`), unfolded, its parameters in one order, and lines a
-/// server or another client rewrites on every write (`DTSTAMP`,
-/// `LAST-MODIFIED`, `SEQUENCE`, `PRODID`) left out. Another client's
+/// line taken with the component it is in (ICalendarKit's
+/// `ICalendarLineSet`), and lines a server or another client rewrites on
+/// every write left out. Another client's
 /// change to other lines — another member booked into the same
 /// occurrence — does not undo it.
 enum ChangeCheck {
@@ -356,56 +355,6 @@ enum ChangeCheck {
         return Array(ICalendarExporter(options: .init(includeRejected: true)).exportData(read.calendar))
     }
 
-    /// Properties that change on every write, whoever makes it.
-    private static let volatile: Set<String> = ["DTSTAMP", "LAST-MODIFIED", "SEQUENCE", "PRODID"]
-
-    /// Each content line with its component's identity.
-    static func lines(_ text: [UInt8]) -> Set<String> {
-        var out: Set<String> = []
-        var stack: [(name: String, lines: [String], id: String)] = []
-        for line in unfolded(String(decoding: text, as: UTF8.self)) {
-            let (name, rest) = split(line)
-            if name == "BEGIN" {
-                stack.append((rest.uppercased(), [], ""))
-            } else if name == "END" {
-                guard let top = stack.popLast() else { continue }
-                let context = (stack.map(\.name) + [top.name + top.id]).joined(separator: "/")
-                for l in top.lines { out.insert(context + "|" + l) }
-            } else if !stack.isEmpty, !volatile.contains(name) {
-                let normal = normalised(line)
-                stack[stack.count - 1].lines.append(normal)
-                if name == "UID" || name == "RECURRENCE-ID" { stack[stack.count - 1].id += "[" + normal + "]" }
-            }
-        }
-        return out
-    }
-
-    /// The lines of iCalendar text, unfolded, without empty ones.
-    private static func unfolded(_ text: String) -> [String] {
-        var out: [String] = []
-        for raw in text.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: true) {
-            if raw.first == " " || raw.first == "\t", !out.isEmpty {
-                out[out.count - 1] += raw.dropFirst()
-            } else {
-                out.append(String(raw))
-            }
-        }
-        return out
-    }
-
-    /// A line's name, upper-cased, and its value.
-    private static func split(_ line: String) -> (String, String) {
-        let head = line.prefix { $0 != ":" && $0 != ";" }
-        let value = line.firstIndex(of: ":").map { String(line[line.index(after: $0)...]) } ?? ""
-        return (head.uppercased(), value)
-    }
-
-    /// A line with its name upper-cased and its parameters sorted (none holds a quoted `:` or `;` in what Horari writes).
-    private static func normalised(_ line: String) -> String {
-        guard let colon = line.firstIndex(of: ":") else { return line.uppercased() }
-        var parts = line[..<colon].split(separator: ";").map(String.init)
-        guard !parts.isEmpty else { return String(line) }
-        let name = parts.removeFirst().uppercased()
-        return ([name] + parts.sorted()).joined(separator: ";") + line[colon...]
-    }
+    /// Each content line with its component's identity (ICalendarKit's `ICalendarLineSet`).
+    static func lines(_ text: [UInt8]) -> Set<String> { ICalendarLineSet.lines(of: text) }
 }

@@ -122,7 +122,14 @@ public struct ICalendarSplice: Sendable {
     private var edits: [Edit] = []
 
     /// The texts the splice puts in.
-    package var texts: [[UInt8]] { edits.map(\.bytes) }
+    private var texts: [[UInt8]] { edits.map(\.bytes) }
+
+    /// Whether every text the splice puts in is whole components, so that
+    /// the spliced text is in outline form as the text it is applied to is.
+    package var putsWholeComponents: Bool {
+        let open = Array("BEGIN:VCALENDAR\r\n".utf8), close = Array("END:VCALENDAR\r\n".utf8)
+        return texts.allSatisfy { ICalendarOutline(bytes: open + $0 + close) != nil }
+    }
 
     /// An empty splice.
     public init() {}
