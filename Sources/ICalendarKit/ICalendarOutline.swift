@@ -104,6 +104,37 @@ public struct ICalendarOutline: Sendable {
     }
 }
 
+extension ICalendarOutline {
+    /// A component's text as a store keeps it: its name, its `UID`, its bytes.
+    package struct StoredComponent: Sendable {
+        /// Its name (`VEVENT`, `VJOURNAL`…).
+        package var name: String
+        /// Its `UID`, when it has one.
+        package var uid: String?
+        /// Its lines, each ended by CRLF.
+        package var text: ArraySlice<UInt8>
+    }
+
+    /// Text in outline form cut as a store keeps a calendar: its own lines
+    /// (a `VCALENDAR` without components) and each top-level component, with
+    /// its `UID`; `nil` when the text is not in outline form.
+    package static func cut(_ bytes: [UInt8]) -> (header: [UInt8], components: [StoredComponent])? {
+        guard let outline = ICalendarOutline(bytes: bytes, indexing: ["UID"]) else { return nil }
+        return (outline.calendarText(including: []),
+                outline.components.map { StoredComponent(name: $0.name, uid: $0.value("UID"), text: bytes[$0.range]) })
+    }
+
+    /// The reverse of ``cut(_:)``: the calendar's own lines with the
+    /// components' texts put in before its `END:VCALENDAR`.
+    package static func joined(header: some Collection<UInt8>, components: some Sequence<some Collection<UInt8>>) -> [UInt8] {
+        var text = Array(header)
+        let end = Array("END:VCALENDAR\r\n".utf8)
+        if text.count >= end.count, Array(text.suffix(end.count)) == end { text.removeLast(end.count) }
+        for component in components { text += component }
+        return text + end
+    }
+}
+
 /// Changes to an outlined text: components replaced, removed or inserted;
 /// every other byte stays as it was.
 ///

@@ -40,11 +40,7 @@ struct DatabaseCalendar: Sendable {
         let snapshot = read.snapshot
         var result = ImportResult(calendar: ICalendar(), diagnostics: [])
         if let stored = read.text {
-            var text = stored.header
-            let end = Data("END:VCALENDAR\r\n".utf8)
-            if text.suffix(end.count) == end { text.removeLast(end.count) }
-            for component in stored.components { text.append(component.text) }
-            text.append(end)
+            let text = Data(ICalendarOutline.joined(header: stored.header, components: stored.components.map(\.text)))
             // Whole, whatever the caller asked: a record is known by properties a
             // schedule-only reading leaves out, and must be, to be written again.
             var whole = options
@@ -97,12 +93,12 @@ struct DatabaseCalendar: Sendable {
             // records themselves are the book's (read from `records`).
             let rest = calendar
             let bytes = [UInt8](try exporterFor(rest).exportData(rest))
-            guard let outline = ICalendarOutline(bytes: bytes, indexing: ["UID"]) else {
+            guard let cut = ICalendarOutline.cut(bytes) else {
                 throw CalendarStoreError(.io, "\(place): the calendar's text could not be cut into components; nothing was changed")
             }
             let part = CalendarText(
-                header: Data(outline.calendarText(including: [])),
-                components: outline.components.map { CalendarText.Component(name: $0.name, uid: $0.value("UID"), text: Data(bytes[$0.range])) })
+                header: Data(cut.header),
+                components: cut.components.map { CalendarText.Component(name: $0.name, uid: $0.uid, text: Data($0.text)) })
             let writes = BookRecords.writes(from: read.snapshot.records, to: records)
             let commitID = UUID().uuidString.lowercased()
             let owed = owing?(result, calendar, commitID) ?? []
