@@ -58,8 +58,6 @@ DEBTS = {
     # Incidence).
     "Sources/CalendarCore/Items/Alarm.swift": 34,
     "Sources/CalendarCore/Items/CalendarItem+Completion.swift": 5,
-    "Sources/CalendarCore/Items/CalendarItem+Participants.swift": 2,
-    "Sources/CalendarCore/Items/Participant.swift": 8,
 }
 
 

@@ -1,3 +1,5 @@
+import CalendarCore
+
 extension CalendarItem {
     /// The organizer (`ORGANIZER`); setting it replaces the line where it
     /// stood, and `nil` removes it.
