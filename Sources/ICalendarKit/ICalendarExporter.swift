@@ -267,6 +267,8 @@ public struct ICalendarExporter: Sendable {
         if let status = item.status { w.line("STATUS", extra["STATUS"], text: status.icalValue) }
         if item.sequence != 0 { w.line("SEQUENCE", extra["SEQUENCE"], value: String(item.sequence)) }
         if let modified = item.lastModified { w.line("LAST-MODIFIED", extra["LAST-MODIFIED"], value: modified.icalValue) }
+        if let done = item.completed { time("COMPLETED", done, extra, &w) }
+        if let percent = item.percentComplete { w.line("PERCENT-COMPLETE", extra["PERCENT-COMPLETE"], value: String(percent)) }
         if let color = item.color {
             if let css = color.cssName {
                 w.line("COLOR", extra["COLOR"], value: css)

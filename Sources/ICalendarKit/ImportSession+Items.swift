@@ -90,6 +90,19 @@ extension ImportSession {
         case "DTSTART", "DTEND", "DUE", "RECURRENCE-ID", "DTSTAMP", "LAST-MODIFIED", "CREATED":
             guard single(p, line, first) else { return }
             timeProperty(p, line, &draft)
+        case "COMPLETED":
+            guard single(p, line, first) else { return }
+            if let t = time(p, line, &draft.item, keptAsWritten: true) { draft.item.completed = t } else { draft.kept.append(p.line) }
+        case "PERCENT-COMPLETE":
+            guard single(p, line, first) else { return }
+            if let percent = Int(p.valueText.trimmedBlanks), (0...100).contains(percent) {
+                draft.item.percentComplete = percent
+                extraParameters(p, keeping: [], into: &draft.item)
+            } else {
+                draft.kept.append(p.line)
+                report(.warning, line, .invalidValue, "PERCENT-COMPLETE ‘\(p.valueText.prefix(20))’ is not a whole number from 0 to 100 (RFC 5545 §3.8.1.8); it is kept as written",
+                       keptAsWritten: true)
+            }
         case "RRULE": recurrenceRule(p, line, &draft)
         case "EXDATE", "RDATE":
             if p.parameter("VALUE")?.uppercased() == "PERIOD" {
@@ -364,6 +377,8 @@ extension ImportSession {
         case "CREATED": 1 << 13
         case "COLOR": 1 << 14
         case "X-HORARI-COLOR": 1 << 15
+        case "COMPLETED": 1 << 16
+        case "PERCENT-COMPLETE": 1 << 17
         default: nil
         }
     }

@@ -30,11 +30,6 @@ extension CalendarItem {
     /// a cancelled class date (an `EXDATE`) never did.
     public var counts: Bool { !isDone && !isCancelled }
 
-    /// When the task was done (`COMPLETED`, a UTC time), if the item says.
-    public var completed: CalendarTime? {
-        properties.first { $0.name == "COMPLETED" }.flatMap { try? CalendarTime(icalValue: $0.value) }
-    }
-
     /// Marks a task done at `now`: `STATUS:COMPLETED`, `COMPLETED` with the
     /// time (UTC, whole seconds, as §3.8.2.1 requires) and `PERCENT-COMPLETE:100`.
     ///
@@ -66,10 +61,8 @@ extension CalendarItem {
 
     private mutating func stampDone(at now: Date) {
         status = .completed
-        properties.removeAll { $0.name == "COMPLETED" || $0.name == "PERCENT-COMPLETE" }
-        let seconds = Int64(now.timeIntervalSince1970.rounded(.down))
-        properties.append(ContentLine(name: "COMPLETED", value: CalendarTime.utc(LocalDateTime(localSeconds: seconds)).icalValue))
-        properties.append(ContentLine(name: "PERCENT-COMPLETE", value: "100"))
+        completed = .utc(LocalDateTime(localSeconds: Int64(now.timeIntervalSince1970.rounded(.down))))
+        percentComplete = 100
     }
 
     /// Reopens a task: `STATUS:NEEDS-ACTION`, with no `COMPLETED` or
@@ -113,7 +106,7 @@ extension CalendarItem {
 
     private mutating func clearDone() {
         status = .needsAction
-        properties.removeAll { $0.name == "COMPLETED" || $0.name == "PERCENT-COMPLETE" }
+        (completed, percentComplete) = (nil, nil)
     }
 
     private func requireTask(_ what: String) throws(CalendarItemError) {

@@ -153,6 +153,8 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
         var categories = CategoryList([])
         var status: ItemStatus?
         var lastModified: CalendarTime?
+        var completed: CalendarTime?
+        var percentComplete: Int?
         var components: [ContentComponent] = []
         var extraParameters: [String: [ContentLine.Parameter]] = [:]
         /// A revision beyond 32 bits (``Fields/sequence`` is then 0).
@@ -160,7 +162,8 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
 
         var isEmpty: Bool {
             color == nil && calendar == nil && recurrenceDates.isEmpty && recurrenceDateEnds.isEmpty && overrides.isEmpty && categories.isEmpty
-                && status == nil && lastModified == nil && components.isEmpty && extraParameters.isEmpty && wideSequence == nil
+                && status == nil && lastModified == nil && completed == nil && percentComplete == nil && components.isEmpty && extraParameters.isEmpty
+                && wideSequence == nil
         }
     }
 
@@ -345,6 +348,28 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
             yield &e.lastModified
         }
     }
+    /// When the task was done (`COMPLETED`, RFC 5545 §3.8.2.1, which asks
+    /// for a UTC time; another form a file wrote is read as written), if the
+    /// item says.
+    public var completed: CalendarTime? {
+        get { extras?.completed }
+        _modify {
+            var e = takeExtras()
+            defer { putExtras(e) }
+            yield &e.completed
+        }
+    }
+
+    /// How far along the task is, from 0 to 100 (`PERCENT-COMPLETE`, RFC 5545
+    /// §3.8.1.8), if the item says; ``validate(_:zones:)`` refuses another number.
+    public var percentComplete: Int? {
+        get { extras?.percentComplete }
+        _modify {
+            var e = takeExtras()
+            defer { putExtras(e) }
+            yield &e.percentComplete
+        }
+    }
     /// Every other property, kept as written (`ORGANIZER`, `ATTENDEE`, `URL`,
     /// `X-…`, and properties from later RFCs), in file order.
     public var properties: ContentLines {
@@ -417,6 +442,7 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
                   location: f.location, categories: f.categories.values, status: f.status, sequence: f.sequence, timestamp: f.timestamp,
                   lastModified: f.lastModified, properties: f.properties, components: f.components, extraParameters: f.extraParameters,
                   hasStart: f.hasStart, hasMaster: f.hasMaster, recurrenceDateEnds: f.recurrenceDateEnds ?? [])
+        (completed, percentComplete) = (f.completed, f.percentComplete)
     }
 
     /// Encodes the item's fields.
@@ -426,7 +452,8 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
                           location: location, categories: extras?.categories ?? CategoryList([]), status: status, sequence: sequence,
                           timestamp: timestamp, lastModified: lastModified, properties: properties, components: components,
                           extraParameters: extraParameters, hasStart: hasStart, hasMaster: hasMaster,
-                          recurrenceDateEnds: recurrenceDateEnds.isEmpty ? nil : recurrenceDateEnds).encode(to: encoder)
+                          recurrenceDateEnds: recurrenceDateEnds.isEmpty ? nil : recurrenceDateEnds,
+                          completed: completed, percentComplete: percentComplete).encode(to: encoder)
     }
 
     /// Every field in one flat struct, in the order the item's JSON has
@@ -458,6 +485,9 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
         /// Last and only when there are some: the JSON of an item without
         /// periods is as it always was.
         var recurrenceDateEnds: [RecurrenceDateEnd]?
+        /// When a task was done, and how far along it is; left out when `nil`.
+        var completed: CalendarTime?
+        var percentComplete: Int?
     }
 
     /// Whether two items have the same fields.
@@ -522,6 +552,10 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
         if let long = categories.first(where: { $0.count > Self.maximumCategoryLength }) {
             throw CalendarItemError(.invalidCategory, field: .categories, "the category ‘\(long.prefix(20))…’ is \(long.count) characters long, longer than the \(Self.maximumCategoryLength) a category may be",
                                     suggestion: "name the subject in a few words")
+        }
+        if let percent = percentComplete, !(0...100).contains(percent) {
+            throw CalendarItemError(.invalidProgress, field: .percentComplete, "the task is \(percent) percent done; RFC 5545 §3.8.1.8 counts from 0 to 100",
+                                    suggestion: "give a whole number from 0 to 100")
         }
         if kind == .task, !hasStart, end == nil, isRecurring {
             throw CalendarItemError(.invalidRecurrence, field: .recurrence, "the task ‘\(title)’ repeats but has no date to repeat from (RFC 5545 §3.8.5.3 counts a rule from DTSTART)",

@@ -21,7 +21,7 @@ public struct CalendarItemError: CodedError, Hashable, Sendable {
         /// - Parameter rawValue: the name.
         public init(rawValue: String) { self.rawValue = rawValue }
         /// Every code in the order of its table, numbered from 1 (Docs/Errors.md).
-        public static let numbered: [Code] = [.emptyTitle, .titleStartsWithDigit, .reservedColor, .unknownColor, .endBeforeStart, .endTypeMismatch, .invalidRecurrence, .missingUID, .notFound, .duplicateUID, .unknownTimeZone, .tooLong, .missingTaskTime, .notATask, .notRecurring, .noSuchOccurrence, .unmatchedOverride, .invalidCategory]
+        public static let numbered: [Code] = [.emptyTitle, .titleStartsWithDigit, .reservedColor, .unknownColor, .endBeforeStart, .endTypeMismatch, .invalidRecurrence, .missingUID, .notFound, .duplicateUID, .unknownTimeZone, .tooLong, .missingTaskTime, .notATask, .notRecurring, .noSuchOccurrence, .unmatchedOverride, .invalidCategory, .invalidProgress]
 
         /// The title is empty or only white space.
         public static let emptyTitle = Code(rawValue: "emptyTitle")
@@ -62,6 +62,8 @@ public struct CalendarItemError: CodedError, Hashable, Sendable {
         /// A category (a subject, `CATEGORIES`) is empty or longer than
         /// ``CalendarItem/maximumCategoryLength`` characters.
         public static let invalidCategory = Code(rawValue: "invalidCategory")
+        /// A task's ``CalendarItem/percentComplete`` is not from 0 to 100.
+        public static let invalidProgress = Code(rawValue: "invalidProgress")
     }
 
     /// A field of an item, named by a type rather than a string.
@@ -94,6 +96,8 @@ public struct CalendarItemError: CodedError, Hashable, Sendable {
         public static let status = Field(rawValue: "status")
         /// The categories (`CATEGORIES`).
         public static let categories = Field(rawValue: "categories")
+        /// How far along a task is (`PERCENT-COMPLETE`).
+        public static let percentComplete = Field(rawValue: "percentComplete")
     }
 
     /// The kind of problem.
