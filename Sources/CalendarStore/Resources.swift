@@ -153,6 +153,15 @@ enum Resources {
             item.timestamp = nil
             item.properties = lines(item.properties)
             item.components = ordered(item.components)
+            // Alarms as their components are compared, read again from the component in that order.
+            item.alarms = item.alarms.map { alarm in
+                let c = strip(alarm.component)
+                return (digest(c), (try? Alarm(component: c)) ?? alarm)
+            }.sorted { $0.0 < $1.0 }.map(\.1)
+            item.unreadableAlarms = item.unreadableAlarms.map { kept in
+                let c = strip(kept.component)
+                return (digest(c), UnreadableAlarm(problem: kept.problem, component: c))
+            }.sorted { $0.0 < $1.0 }.map(\.1)
             item.overrides = item.overrides.map { o in
                 var o = o
                 o.item = strip(o.item)

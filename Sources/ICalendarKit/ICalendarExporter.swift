@@ -277,6 +277,8 @@ public struct ICalendarExporter: Sendable {
             }
         }
         w.lines(item.properties)
+        for alarm in item.alarms { w.component(alarm.component) }
+        for kept in item.unreadableAlarms { w.component(kept.component) }
         for c in item.components { w.component(c) }
     }
 

@@ -44,7 +44,8 @@ extension ImportSession {
         for (p, line) in node.properties { property(p, line, &draft) }
         if options.detail == .complete {
             draft.item.properties = ContentLines(draft.kept)
-            if !node.children.isEmpty { draft.item.components = node.children.map(\.contentComponent) }
+            let others = node.children.filter { $0.name != "VALARM" }
+            if !others.isEmpty { draft.item.components = others.map(\.contentComponent) }
         }
         settleEnd(&draft)
         identify(&draft, node, lines, malformed: malformed)
@@ -53,7 +54,7 @@ extension ImportSession {
             return
         }
         checkUntil(&draft, node)
-        checkAlarms(draft.item, node)
+        readAlarms(&draft.item, node)
         checkEnd(draft, node)
         place(draft, node, ticket: ticket, diagnostics: firstDiagnostic..<diagnostics.count)
     }
@@ -507,19 +508,32 @@ extension ImportSession {
 }
 
 extension ImportSession {
-    /// Each `VALARM` that cannot go off, as a warning at its line: it is kept
-    /// as written (an export writes it back unchanged), and the alarm
-    /// queries name its item among their problems rather than guess.
-    mutating func checkAlarms(_ item: CalendarItem, _ node: RawNode) {
+    /// The item's `VALARM`s, read (``Alarm/init(component:)``): each one
+    /// read an alarm of the item, each other one kept as written
+    /// (``CalendarItem/unreadableAlarms``, which an export writes back
+    /// unchanged). One that cannot go off is said, as a warning at its line;
+    /// the alarm queries name its item among their problems rather than guess.
+    mutating func readAlarms(_ item: inout CalendarItem, _ node: RawNode) {
+        var alarms: [Alarm] = [], unreadable: [UnreadableAlarm] = []
         for child in node.children where child.name == "VALARM" {
-            do {
+            let component = child.contentComponent
+            let problem: AlarmError
+            do throws(AlarmError) {
+                let alarm = try Alarm(component: component)
+                alarms.append(alarm)
+                // One counted from a start the item lacks is the item's alarm, which the queries report
+                // while the item lacks it; its TRIGGER is at fault.
                 var probe = item
-                probe.components = [child.contentComponent]
-                _ = try probe.alarms()
+                (probe.alarms, probe.unreadableAlarms) = ([alarm], [])
+                guard let never = probe.alarmProblems().first else { continue }
+                problem = AlarmError(never.code, property: "TRIGGER", never.message)
             } catch {
-                let line = error.property.flatMap { child.first($0)?.1 } ?? child.line
-                report(.warning, line, .invalidValue, "\(error.message); the alarm was kept as written but will not go off", keptAsWritten: true)
+                unreadable.append(UnreadableAlarm(problem: error, component: component))
+                problem = error
             }
+            let line = problem.property.flatMap { child.first($0)?.1 } ?? child.line
+            report(.warning, line, .invalidValue, "\(problem.message); the alarm was kept as written but will not go off", keptAsWritten: true)
         }
+        if options.detail == .complete { (item.alarms, item.unreadableAlarms) = (alarms, unreadable) }
     }
 }

@@ -117,7 +117,7 @@ extension ICalendar {
             guard let old = ours[item.uid] else { return item }
             var item = item
             Self.keepForeign(of: old, in: &item)
-            let classReminders = item.alarmComponents
+            let classReminders = item.reminders
             let instances = Dictionary(old.overrides.map { ($0.recurrenceID, $0) }, uniquingKeysWith: { a, _ in a })
             item.overrides = item.overrides.map { o in
                 var o = o
@@ -125,7 +125,7 @@ extension ICalendar {
                     Self.keepForeign(of: was.item, in: &o.item)
                 } else if !o.item.hasAlarms {
                     // A new instance holds its members; it rings as its class does.
-                    o.item.components += classReminders
+                    o.item.reminders = classReminders
                 }
                 return o
             }
@@ -144,10 +144,13 @@ extension ICalendar {
     /// not write. A reminder at a moment of its own (`TRIGGER;VALUE=DATE-TIME`)
     /// stays only while the item keeps its time: it was set for that time.
     private static func keepForeign(of old: CalendarItem, in item: inout CalendarItem) {
-        if item.components.isEmpty {
+        if item.components.isEmpty, !item.hasAlarms {
             let moved = old.start != item.start
-            item.components = old.components.filter { c in
-                !(moved && CalendarItem.isAlarm(c) && c.properties.contains { $0.name == "TRIGGER" && $0.parameter("VALUE")?.uppercased() == "DATE-TIME" })
+            item.components = old.components
+            item.unreadableAlarms = old.unreadableAlarms
+            item.alarms = old.alarms.filter { alarm in
+                guard moved, case .absolute = alarm.trigger else { return true }
+                return false
             }
         }
         let written = Set(item.properties.map(\.name))

@@ -79,27 +79,27 @@ extension SchedulingBook {
     /// - Throws: `SchedulingError.unknownMember(_:)`.
     public func alarms(member memberID: String, from: Date, to: Date, defaults: [Alarm], remindersIn calendar: ICalendar) throws(SchedulingError) -> AlarmReport {
         // Each class's reminders, and its instances' own by date: found once, not once per booking.
-        var classes: [String: (reminders: [ContentComponent], instances: [LocalDate: [ContentComponent]])] = [:]
+        var classes: [String: (reminders: Reminders, instances: [LocalDate: Reminders])] = [:]
         for item in calendar.items where item.properties.contains(where: { $0.name == Names.capacity }) {
             let id = item.properties.first { $0.name == Names.classPart }?.value ?? item.uid
-            if item.uid == id || classes[id] == nil { classes[id, default: ([], [:])].reminders = item.alarmComponents }
-            for o in item.overrides where o.item.hasAlarms { classes[id, default: ([], [:])].instances[bookWall(o.recurrenceID).date] = o.item.alarmComponents }
+            if item.uid == id || classes[id] == nil { classes[id, default: (Reminders(), [:])].reminders = item.reminders }
+            for o in item.overrides where o.item.hasAlarms { classes[id, default: (Reminders(), [:])].instances[bookWall(o.recurrenceID).date] = o.item.reminders }
         }
         let held = try memberItems(member: memberID, heldOnly: true).map { item in
             // Her dates of a class ring the class's reminders, or a date's own.
             guard let classID = item.properties.first(where: { $0.name == Names.classID })?.value,
                   let keys = classOccurrences(exportedAs: item) else { return item }
             var item = item
-            item.components = classes[classID]?.reminders ?? []
+            item.reminders = classes[classID]?.reminders ?? Reminders()
             for (instance, key) in zip([item.start] + item.recurrenceDates, keys) {
                 guard let records = classes[key.classID] else { continue }
                 let own = records.instances[key.date] ?? records.reminders
                 if let i = item.overrides.firstIndex(where: { $0.recurrenceID == instance }) {
-                    item.overrides[i].item.components = own
-                } else if own != item.components {
+                    item.overrides[i].item.reminders = own
+                } else if own != item.reminders {
                     // A date whose reminders are not the series': an instance of its own.
                     var single = item
-                    (single.start, single.recurrenceDates, single.overrides, single.components) = (instance, [], [], own)
+                    (single.start, single.recurrenceDates, single.overrides, single.reminders) = (instance, [], [], own)
                     item.overrides.append(RecurrenceOverride(recurrenceID: instance, item: single))
                 }
             }
@@ -122,13 +122,28 @@ extension SchedulingBook {
     public func alarms(coach coachID: String, from: Date, to: Date, defaults: [Alarm], remindersIn calendar: ICalendar) throws(SchedulingError) -> AlarmReport {
         let sessions = try sessions(coach: coachID)
         let ids = Set(sessions.map(\.id))
-        var reminders: [String: [ContentComponent]] = [:]
-        for item in calendar.items where ids.contains(item.uid) { reminders[item.uid] = item.alarmComponents }
+        var reminders: [String: Reminders] = [:]
+        for item in calendar.items where ids.contains(item.uid) { reminders[item.uid] = item.reminders }
         let items = sessions.map { session in
             var item = calendarItem(for: session)
-            item.components = reminders[session.id] ?? []
+            item.reminders = reminders[session.id] ?? Reminders()
             return item
         }
         return Schedule(items: items, onBookZone: timeZone).alarms(from: from, to: to, floatingZone: timeZone, defaults: defaults)
+    }
+}
+
+/// An item's reminders, as one value a class's dates and a member's copy of
+/// them share: its alarms and the `VALARM`s it keeps unread.
+struct Reminders: Hashable {
+    var alarms: [Alarm] = []
+    var unreadable: [UnreadableAlarm] = []
+}
+
+extension CalendarItem {
+    /// The item's reminders (``CalendarItem/alarms`` and ``CalendarItem/unreadableAlarms``).
+    var reminders: Reminders {
+        get { Reminders(alarms: alarms, unreadable: unreadableAlarms) }
+        set { (alarms, unreadableAlarms) = (newValue.alarms, newValue.unreadable) }
     }
 }

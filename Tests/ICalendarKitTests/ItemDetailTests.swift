@@ -74,9 +74,9 @@ struct ItemDetailTests {
         let full = try #require(try ICalendarImporter().importCalendar(from: text).calendar.items.first)
         let lean = try #require(try ICalendarImporter(options: ImportOptions(detail: .schedule)).importCalendar(from: text).calendar.items.first)
         #expect(full.notes == "Bring the slides" && full.location == "Room 4" && full.categories == ["Work"])
-        #expect(full.properties.count == 2 && full.components.count == 1)
+        #expect(full.properties.count == 2 && full.alarms.count == 1 && full.components.isEmpty)
         #expect(lean.notes == nil && lean.location == nil && lean.categories.isEmpty)
-        #expect(lean.properties.isEmpty && lean.components.isEmpty)
+        #expect(lean.properties.isEmpty && lean.components.isEmpty && lean.alarms.isEmpty)
         #expect(lean.title == full.title && lean.start == full.start && lean.end == full.end && lean.color == full.color)
         #expect(lean.recurrenceRules == full.recurrenceRules && lean.timestamp == full.timestamp)
     }

@@ -132,6 +132,29 @@ struct AlarmTests {
         }
     }
 
+    @Test("an alarm's fields are ICalendarKit's reading of its VALARM: changed, it is written from them, with the lines Apple put there that it does not model")
+    func editedAppleAlarm() throws {
+        let block = ["X-WR-ALARMUID:1C7E0E5A-5F1B-4D26-9E61-2B8F1F0C5A11", "UID:1C7E0E5A-5F1B-4D26-9E61-2B8F1F0C5A11", "TRIGGER:-PT15M",
+                     "ATTACH;VALUE=URI:Chord", "ACTION:AUDIO", "X-APPLE-DEFAULT-ALARM:TRUE", "ACKNOWLEDGED:20261124T080000Z"]
+        let text = (["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Apple Inc.//macOS 15.1//EN", "BEGIN:VEVENT", "UID:apple-1", "DTSTAMP:20261120T090000Z",
+                     "DTSTART;TZID=Europe/Madrid:20261125T090000", "DTEND;TZID=Europe/Madrid:20261125T100000", "SUMMARY:Dentist", "BEGIN:VALARM"]
+                    + block + ["END:VALARM", "END:VEVENT", "END:VCALENDAR", ""]).joined(separator: "\r\n")
+        var calendar = try ICalendarImporter().importCalendar(from: text).calendar
+        let alarm = try #require(calendar.items.first?.alarms.first)
+        #expect(alarm.action == "AUDIO" && alarm.trigger == .before(.minutes(15)) && alarm.message == nil)
+        #expect(Self.alarmBlocks(ICalendarExporter().export(calendar)) == [block.joined(separator: "\r\n") + "\r\n"])
+        // Its JSON holds the component it was read from: the same item comes back.
+        let item = try #require(calendar.items.first)
+        #expect(try JSONDecoder().decode(CalendarItem.self, from: JSONEncoder().encode(item)) == item)
+
+        calendar.items[0].alarms[0].trigger = .before(.minutes(30))
+        #expect(Self.alarmBlocks(ICalendarExporter().export(calendar)) == [(["ACTION:AUDIO", "TRIGGER:-PT30M"] + block.filter { !$0.hasPrefix("TRIGGER") && !$0.hasPrefix("ACTION") })
+            .joined(separator: "\r\n") + "\r\n"])
+        // It rings at its new time: 09:00 in Madrid (08:00 UTC) less half an hour.
+        let report = try Schedule(items: calendar.items).alarms(from: Date(timeIntervalSince1970: 1_795_000_000), to: Date(timeIntervalSince1970: 1_796_000_000))
+        #expect(report.instants.map(\.time) == [Date(timeIntervalSince1970: 1_795_591_800)] && report.problems.isEmpty)
+    }
+
     static func alarmBlocks(_ text: String) -> [String] {
         text.components(separatedBy: "BEGIN:VALARM\r\n").dropFirst().map { $0.components(separatedBy: "END:VALARM\r\n")[0] }
     }
@@ -140,7 +163,10 @@ struct AlarmTests {
     func built() throws {
         let alarm = try Alarm(.relative(.init(days: -1, seconds: -7200), to: .start), message: "Tomorrow; bring shoes", repeatCount: 2, every: .init(seconds: 600))
         #expect(alarm.component.properties.map(\.text) == ["ACTION:DISPLAY", "TRIGGER:-P1DT2H", "DESCRIPTION:Tomorrow\\; bring shoes", "REPEAT:2", "DURATION:PT10M"])
-        #expect(try Alarm(component: alarm.component) == alarm)
+        // Read back: the same fields, and the component it was read from, which is written back as it is.
+        let back = try Alarm(component: alarm.component)
+        #expect((back.action, back.trigger, back.message, back.repeatCount, back.repeatInterval) == (alarm.action, alarm.trigger, alarm.message, alarm.repeatCount, alarm.repeatInterval))
+        #expect(back.component == alarm.component)
         #expect(try Alarm(.relative(.after(.seconds(0)), to: .end)).component.properties.map(\.text) == ["ACTION:DISPLAY", "TRIGGER;RELATED=END:PT0S", "DESCRIPTION:Reminder"])
         #expect(Alarm.Offset.daysBefore(14).icalValue == "-P2W")
         #expect(throws: AlarmError.self) { try Alarm(.fromStart(.daysBefore(9999 * 7))) }
@@ -200,18 +226,18 @@ struct AlarmTests {
         var calendar = ICalendar(items: [])
         calendar.setScheduling(book)
         // As another program sets them: on the session, on the class, on one instance.
-        func alarm(_ what: String, _ minutes: Int) throws -> ContentComponent {
+        func alarm(_ what: String, _ minutes: Int) throws -> Alarm {
             try #require(try ICalendarImporter().importCalendar(from: ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//T//EN", "BEGIN:VEVENT", "UID:x",
                 "DTSTAMP:20260101T000000Z", "DTSTART:20260101T000000Z", "BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:\(what)", "TRIGGER:-PT\(minutes)M",
-                "END:VALARM", "END:VEVENT", "END:VCALENDAR", ""].joined(separator: "\r\n")).calendar.items.first?.components.first)
+                "END:VALARM", "END:VEVENT", "END:VCALENDAR", ""].joined(separator: "\r\n")).calendar.items.first?.alarms.first)
         }
         for i in calendar.items.indices {
             switch calendar.items[i].uid {
-            case "s1": calendar.items[i].components = [try alarm("Anna soon", 180)]
+            case "s1": calendar.items[i].alarms = [try alarm("Anna soon", 180)]
             case "yoga":
-                calendar.items[i].components = [try alarm("Yoga soon", 120)]
+                calendar.items[i].alarms = [try alarm("Yoga soon", 120)]
                 let j = try #require(calendar.items[i].overrides.firstIndex { $0.recurrenceID.icalValue == "20261123T183000" })
-                calendar.items[i].overrides[j].item.components = [try alarm("Yoga on the 23rd", 15)]
+                calendar.items[i].overrides[j].item.alarms = [try alarm("Yoga on the 23rd", 15)]
             default: break
             }
         }

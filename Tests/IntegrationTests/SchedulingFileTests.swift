@@ -242,7 +242,7 @@ struct SchedulingFileTests {
             _ = try book.addSession(id: "s-new", coach: "marc", client: "pau", startingAt: try Gym.now("2026-11-30 10:00"), duration: .minutes(60), now: now)
             calendar.setScheduling(book)
         }
-        func said(_ item: CalendarItem) -> [String] { item.components.compactMap { $0.properties.first { $0.name == "DESCRIPTION" }?.value } }
+        func said(_ item: CalendarItem) -> [String] { item.alarms.compactMap(\.message) }
         for url in [fast, whole] {
             let after = String(decoding: try Data(contentsOf: url), as: UTF8.self)
             let items = try ICalendarImporter().importCalendar(from: after).calendar.items
@@ -273,7 +273,7 @@ struct SchedulingFileTests {
         let anna = try #require(calendar.items.first { $0.uid == "s-anna-1126" })
         #expect(Set(anna.properties.map(\.name)).isDisjoint(with: ["GEO", "X-ALT-DESC"]))
         #expect(anna.properties.contains { $0.name == "URL" })
-        #expect(anna.components.compactMap { $0.properties.first { $0.name == "DESCRIPTION" }?.value } == ["An hour before"])
+        #expect(anna.alarms.compactMap(\.message) == ["An hour before"])
     }
 
     @Test("two years of history: the same bytes as the whole-file change, in the middle of the rosters too")

@@ -147,7 +147,7 @@ struct TaskListTests {
         // Refused when it is added (issue 41, 9); a file's such VALARM is read and reported.
         #expect(throws: AlarmError.self) { try task.addAlarm(never) }
         #expect(!task.hasAlarms)
-        task.components.append(never.component)
+        task.alarms.append(never)  // as a file can hold it
         try task.addAlarm(try Alarm(.absolute(try CalendarTime(icalValue: "20261128T090000Z"))))
         let report = try Schedule(items: [task]).alarms(from: try at("20261101T000000Z"), to: try at("20261201T000000Z"))
         #expect(report.instants.map(\.time) == [try at("20261128T090000Z")])
@@ -178,6 +178,6 @@ struct TaskListTests {
         let text = ICalendarExporter().export(ICalendar(items: [essay]))
         #expect(text.contains("DUE:20261204T120000Z") && !text.contains("DTSTART") && text.contains("TRIGGER;RELATED=END:-PT3H"), "\(text)")
         let back = try #require(try ICalendarImporter().importCalendar(from: text).calendar.item(uid: "essay"))
-        #expect(try back.due() == due && back.alarms().map(\.relatesToEnd) == [true])
+        #expect(back.due() == due && back.alarms.map(\.relatesToEnd) == [true])
     }
 }

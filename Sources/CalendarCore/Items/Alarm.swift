@@ -3,10 +3,12 @@ import Foundation
 /// A reminder on an item (`VALARM`, RFC 5545 §3.6.6): when it goes off, how
 /// many times, and what it says.
 ///
-/// An item keeps its alarms as the file wrote them (``CalendarItem/components``),
-/// so an import followed by an export writes them back byte for byte; an
-/// `Alarm` is the reading of one of them that the alarm queries need
-/// (``CalendarItem/alarms()``, `Schedule.alarms(in:floatingZone:defaults:)`).
+/// An alarm is typed values; ICalendarKit reads and writes its `VALARM`
+/// (`Alarm(component:)`, `Alarm.component`). One read from a file keeps the
+/// component as the file wrote it, and is written back byte for byte until
+/// one of its fields changes (then it is written from its fields, with the
+/// lines it does not model kept). The alarm queries read the fields
+/// (``CalendarItem/alarms``, `Schedule.alarms(in:floatingZone:defaults:)`).
 ///
 /// ```swift
 /// let reminder = try Alarm(.before(.minutes(15)), message: "Yoga in 15 minutes")
@@ -18,7 +20,7 @@ import Foundation
 /// do); days and weeks are nominal (`-P1D` is the same wall time the day
 /// before, 23 or 25 hours across a clock change), counted on the clock of
 /// the time they are relative to.
-public struct Alarm: Hashable, Sendable {
+public struct Alarm: Hashable, Sendable, Codable {
     /// A signed length: nominal days, then exact seconds (`-P1DT2H` is
     /// `days: -1, seconds: -7200`). Negative is before.
     public struct Offset: Hashable, Sendable, Codable, CustomStringConvertible {
@@ -84,7 +86,7 @@ public struct Alarm: Hashable, Sendable {
     }
 
     /// When the alarm first goes off (`TRIGGER`).
-    public enum Trigger: Hashable, Sendable {
+    public enum Trigger: Hashable, Sendable, Codable {
         /// An offset from the start or end of each occurrence.
         case relative(Offset, to: Edge)
         /// One instant (`TRIGGER;VALUE=DATE-TIME:…Z`), for a series as for a single item.
@@ -98,20 +100,24 @@ public struct Alarm: Hashable, Sendable {
     }
 
     /// What the alarm does (`ACTION`): `DISPLAY`, `AUDIO`, `EMAIL`, or another value as written.
-    public var action: String
+    public var action: String { didSet { edited = true } }
     /// When it first goes off.
-    public var trigger: Trigger
+    public var trigger: Trigger { didSet { edited = true } }
     /// How many more times it goes off after the first (`REPEAT`), ``repeatInterval`` apart.
-    public var repeatCount: Int
+    public var repeatCount: Int { didSet { edited = true } }
     /// The time between repetitions (`DURATION`); `nil` when it does not repeat.
-    public var repeatInterval: Offset?
+    public var repeatInterval: Offset? { didSet { edited = true } }
     /// The text shown (`DESCRIPTION`), unescaped.
-    public var message: String?
+    public var message: String? { didSet { edited = true } }
     /// The subject of an e-mail alarm (`SUMMARY`), unescaped.
-    public var summary: String?
-    /// The `VALARM` as the file wrote it, or as built by ``init(_:action:message:repeatCount:every:)``:
-    /// what an export writes.
-    public private(set) var component: ContentComponent
+    public var summary: String? { didSet { edited = true } }
+    /// The `VALARM` a file wrote, which ICalendarKit writes back as it was
+    /// while no field above has changed, and takes the lines it does not
+    /// model (`ATTACH`, `X-WR-ALARMUID`…) from once one has. `nil` for an
+    /// alarm an app built.
+    package private(set) var source: ContentComponent?
+    /// Whether a field has changed since the alarm was read from ``source``.
+    package private(set) var edited = false
 
     /// Whether the trigger counts from the end (`RELATED=END`: a task's due time).
     public var relatesToEnd: Bool { if case .relative(_, .end) = trigger { true } else { false } }
@@ -120,61 +126,14 @@ public struct Alarm: Hashable, Sendable {
     /// instant every query computes.
     public static let repeatLimit = 1000
 
-    /// Reads a `VALARM` component.
-    ///
-    /// - Throws: ``AlarmError`` naming the property that is wrong: no
-    ///   `TRIGGER`, one that is not a duration or UTC date-time, one further
-    ///   than a year away, a `REPEAT` without `DURATION` or the other way
-    ///   round, more than ``repeatLimit`` repetitions.
-    public init(component: ContentComponent) throws(AlarmError) {
-        guard component.name.uppercased() == "VALARM" else {
-            throw AlarmError(.notAnAlarm, property: nil, "a \(component.name) is not an alarm (VALARM)")
-        }
-        self.component = component
-        action = "DISPLAY"
-        trigger = .relative(Offset(), to: .start)
-        repeatCount = 0
-        var sawTrigger = false, sawRepeat = false
-        var repeatLine: String?
-        for line in component.properties {
-            switch line.name {
-            case "ACTION": action = line.value.trimmingCharacters(in: .whitespaces).uppercased()
-            case "DESCRIPTION": message = TextEscaping.unescape(line.valueText)
-            case "SUMMARY": summary = TextEscaping.unescape(line.valueText)
-            case "TRIGGER" where !sawTrigger:
-                sawTrigger = true
-                trigger = try Self.trigger(line)
-            case "REPEAT":
-                sawRepeat = true
-                guard let n = Int(line.value.trimmingCharacters(in: .whitespaces)), n >= 0 else {
-                    throw AlarmError(.malformedRepeat, property: "REPEAT", "REPEAT ‘\(line.value.prefix(40))’ is not a whole number of repetitions")
-                }
-                guard n <= Self.repeatLimit else {
-                    throw AlarmError(.tooManyRepeats, property: "REPEAT", "REPEAT:\(n) asks for more than \(Self.repeatLimit) repetitions of one alarm")
-                }
-                repeatCount = n
-            case "DURATION":
-                repeatLine = line.value
-                guard let (d, negative) = DurationValue.parse(line.valueText), !negative else {
-                    throw AlarmError(.malformedRepeat, property: "DURATION", "the alarm's DURATION ‘\(line.value.prefix(40))’ is not a positive length such as PT5M")
-                }
-                repeatInterval = Offset(days: d.days, seconds: d.seconds)
-            default: break
-            }
-        }
-        guard sawTrigger else { throw AlarmError(.missingTrigger, property: nil, "this alarm has no TRIGGER, so it never goes off (RFC 5545 §3.6.6 requires one)") }
-        // RFC 5545 §3.6.6: "duration" and "repeat" are both optional, "but if
-        // one occurs, so MUST the other".
-        if sawRepeat && repeatLine == nil && repeatCount > 0 {
-            throw AlarmError(.repeatWithoutInterval, property: "REPEAT", "REPEAT:\(repeatCount) has no DURATION to say how far apart the repetitions are; add DURATION (for example PT5M) or remove REPEAT")
-        }
-        if let repeatLine, !sawRepeat {
-            throw AlarmError(.repeatWithoutInterval, property: "DURATION", "the alarm's DURATION:\(repeatLine.prefix(40)) has no REPEAT to say how many times; add REPEAT or remove DURATION")
-        }
-        try Self.checkReach(trigger, repeatCount, repeatInterval)
+    /// An alarm of fields a reader has checked, with the component it read
+    /// them from (ICalendarKit's `Alarm(component:)`).
+    package init(reading source: ContentComponent, action: String, trigger: Trigger, repeatCount: Int, repeatInterval: Offset?, message: String?, summary: String?) {
+        (self.action, self.trigger, self.repeatCount, self.repeatInterval, self.message, self.summary) = (action, trigger, repeatCount, repeatInterval, message, summary)
+        self.source = source
     }
 
-    /// Creates an alarm, and its `VALARM` component.
+    /// Creates an alarm (ICalendarKit writes its `VALARM`).
     ///
     /// - Parameters:
     ///   - trigger: when it first goes off.
@@ -187,113 +146,80 @@ public struct Alarm: Hashable, Sendable {
     ///   repetition without an interval, more than ``repeatLimit`` repetitions.
     public init(_ trigger: Trigger, action: String = "DISPLAY", message: String? = nil, repeatCount: Int = 0, every: Offset? = nil) throws(AlarmError) {
         guard repeatCount >= 0, repeatCount <= Self.repeatLimit else {
-            throw AlarmError(.tooManyRepeats, property: "REPEAT", "an alarm repeats between 0 and \(Self.repeatLimit) times, not \(repeatCount)")
+            throw AlarmError(.tooManyRepeats, property: nil, "an alarm repeats between 0 and \(Self.repeatLimit) times, not \(repeatCount)")
         }
         if repeatCount > 0, every == nil {
-            throw AlarmError(.repeatWithoutInterval, property: "REPEAT", "an alarm that repeats \(repeatCount) times needs the time between repetitions (every:)")
+            throw AlarmError(.repeatWithoutInterval, property: nil, "an alarm that repeats \(repeatCount) times needs the time between repetitions (every:)")
         }
         if let every, every.days < 0 || every.seconds < 0 || every.roughSeconds <= 0 {
-            throw AlarmError(.malformedRepeat, property: "DURATION", "the time between repetitions must be positive, not \(every.icalValue)")
+            throw AlarmError(.malformedRepeat, property: nil, "the time between repetitions must be positive, not \(every.icalValue)")
         }
-        try Self.checkReach(trigger, repeatCount, every)
+        if let far = Self.triggerReachProblem(trigger) ?? Self.repetitionReachProblem(trigger, repeatCount, every) { throw far }
         self.trigger = trigger
         self.action = action.uppercased()
         self.message = message ?? (action.uppercased() == "DISPLAY" ? "Reminder" : nil)
         self.repeatCount = repeatCount
         repeatInterval = repeatCount > 0 ? every : nil
-        var lines: [ContentLine] = [ContentLine(name: "ACTION", value: self.action)]
-        switch trigger {
-        case .relative(let offset, let edge):
-            lines.append(ContentLine(name: "TRIGGER", parameters: edge == .end ? [.init(name: "RELATED", values: ["END"])] : [], value: offset.icalValue))
-        case .absolute(let time):
-            lines.append(ContentLine(name: "TRIGGER", parameters: [.init(name: "VALUE", values: ["DATE-TIME"])], value: time.icalValue))
-        }
-        if let text = self.message { lines.append(ContentLine(name: "DESCRIPTION", value: TextEscaping.escaped(text))) }
-        if let interval = repeatInterval {
-            lines.append(ContentLine(name: "REPEAT", value: String(repeatCount)))
-            lines.append(ContentLine(name: "DURATION", value: interval.icalValue))
-        }
-        component = ContentComponent(name: "VALARM", properties: ContentLines(lines))
     }
 
-    /// The first time plus every repetition lies within a year of the item.
-    private static func checkReach(_ trigger: Trigger, _ count: Int, _ interval: Offset?) throws(AlarmError) {
-        guard case .relative(let offset, _) = trigger else { return }
-        let reach = offset.roughSeconds
-        guard abs(reach) <= Offset.limitSeconds else {
-            throw AlarmError(.triggerTooFar, property: "TRIGGER", "TRIGGER \(offset.icalValue) is \(abs(reach) / 86_400) days from its item; an alarm goes off at most a year (366 days) before or after it")
-        }
-        let span = Int64(count) * (interval?.roughSeconds ?? 0)
-        guard abs(reach + span) <= Offset.limitSeconds else {
-            throw AlarmError(.triggerTooFar, property: "REPEAT", "the alarm's \(count) repetitions \(interval?.icalValue ?? "") apart end \(abs(reach + span) / 86_400) days from its item; an alarm goes off at most a year (366 days) before or after it")
-        }
+    /// Why the first time the alarm goes off is more than a year from its item, if it is.
+    package static func triggerReachProblem(_ trigger: Trigger) -> AlarmError? {
+        guard case .relative(let offset, _) = trigger, abs(offset.roughSeconds) > Offset.limitSeconds else { return nil }
+        return AlarmError(.triggerTooFar, property: nil, "the alarm \(offset.icalValue) goes off \(abs(offset.roughSeconds) / 86_400) days from its item; an alarm goes off at most a year (366 days) before or after it")
     }
 
-    /// Reads a `TRIGGER` line: a duration (with `RELATED`), or `VALUE=DATE-TIME`.
-    private static func trigger(_ line: ContentLine) throws(AlarmError) -> Trigger {
-        let value = line.value.trimmingCharacters(in: .whitespaces)
-        if line.parameter("VALUE")?.uppercased() == "DATE-TIME" || (value.first != "-" && value.first != "+" && value.first != "P" && value.first != "p") {
-            do {
-                let time = try CalendarTime(icalValue: value, tzid: line.parameter("TZID"))
-                guard !time.isDate else { throw TimeValueError(.malformed, "a date alone is not a moment") }
-                return .absolute(time)
-            } catch {
-                throw AlarmError(.malformedTrigger, property: "TRIGGER", "TRIGGER ‘\(value.prefix(40))’ is neither a length such as -PT15M nor a UTC date-time such as 20261124T080000Z")
-            }
-        }
-        guard let (d, negative) = DurationValue.parse(Substring(value)) else {
-            throw AlarmError(.malformedTrigger, property: "TRIGGER", "TRIGGER ‘\(value.prefix(40))’ is neither a length such as -PT15M nor a UTC date-time such as 20261124T080000Z")
-        }
-        let related: Edge
-        switch line.parameter("RELATED")?.uppercased() {
-        case nil, "START": related = .start
-        case "END": related = .end
-        case let other?: throw AlarmError(.malformedTrigger, property: "TRIGGER", "RELATED=\(other.prefix(20)) is neither START nor END")
-        }
-        let sign = negative ? -1 : 1
-        return .relative(Offset(days: sign * d.days, seconds: sign * d.seconds), to: related)
+    /// Why the alarm's last repetition is more than a year from its item, if it is.
+    package static func repetitionReachProblem(_ trigger: Trigger, _ count: Int, _ interval: Offset?) -> AlarmError? {
+        guard case .relative(let offset, _) = trigger else { return nil }
+        let reach = offset.roughSeconds + Int64(count) * (interval?.roughSeconds ?? 0)
+        guard abs(reach) > Offset.limitSeconds else { return nil }
+        return AlarmError(.triggerTooFar, property: nil, "the alarm's \(count) repetitions \(interval?.icalValue ?? "") apart end \(abs(reach) / 86_400) days from its item; an alarm goes off at most a year (366 days) before or after it")
+    }
+}
+
+/// A `VALARM` a file wrote that cannot go off: why, and the component as
+/// written, which an export writes back unchanged (the file's author may
+/// read it otherwise; nothing is lost by reading it here).
+public struct UnreadableAlarm: Hashable, Sendable, Codable {
+    /// Why it cannot go off.
+    public let problem: AlarmError
+    /// The `VALARM` as the file wrote it.
+    public let component: ContentComponent
+
+    /// Pairs a component with why it cannot go off.
+    /// - Parameters:
+    ///   - problem: why it cannot go off.
+    ///   - component: the component as written.
+    public init(problem: AlarmError, component: ContentComponent) {
+        self.problem = problem
+        self.component = component
     }
 }
 
 extension CalendarItem {
-    /// The item's alarms (its `VALARM` components), read.
-    ///
-    /// - Throws: ``AlarmError`` for the first one that cannot go off (see
-    ///   ``Alarm/init(component:)``), or one counted from a start the item
-    ///   does not have (a task with only `DUE`: RFC 5545 §3.8.6.3).
-    public func alarms() throws(AlarmError) -> [Alarm] {
-        let (alarms, problems) = readAlarms()
-        if let first = problems.first { throw first }
-        return alarms
+    /// Why each of the item's alarms that cannot go off cannot: the file's
+    /// ``unreadableAlarms``, and an alarm counted from a start the item does
+    /// not have (a task with only a due time: RFC 5545 §3.8.6.3). Empty when
+    /// every alarm can go off.
+    public func alarmProblems() -> [AlarmError] {
+        readAlarms().problems
     }
 
     /// The alarms that can go off, and why each other one cannot: one bad
-    /// `VALARM` does not silence its item's good ones.
+    /// alarm does not silence its item's good ones.
     package func readAlarms() -> (alarms: [Alarm], problems: [AlarmError]) {
         var found: [Alarm] = []
-        var problems: [AlarmError] = []
-        for c in components where Self.isAlarm(c) {
-            do throws(AlarmError) {
-                let alarm = try Alarm(component: c)
-                if let never = whyNeverRings(alarm, dueNeeded: false) { throw never }
-                found.append(alarm)
-            } catch {
-                problems.append(error)
-            }
+        var problems = unreadableAlarms.map(\.problem)
+        for alarm in alarms {
+            if let never = whyNeverRings(alarm, dueNeeded: false) { problems.append(never) } else { found.append(alarm) }
         }
         return (found, problems)
     }
 
-    /// Whether the item has alarms of its own (any `VALARM`).
-    public var hasAlarms: Bool { components.contains(where: Self.isAlarm) }
+    /// Whether the item has alarms of its own (any, readable or not).
+    public var hasAlarms: Bool { !alarms.isEmpty || !unreadableAlarms.isEmpty }
 
-    /// The item's `VALARM` components, as written (a bad one too).
-    package var alarmComponents: [ContentComponent] { components.filter(Self.isAlarm) }
-
-    /// Whether a subcomponent is a `VALARM`.
-    package static func isAlarm(_ component: ContentComponent) -> Bool { component.name.uppercased() == "VALARM" }
-
-    /// Adds an alarm, written as its `VALARM` after the item's other components.
+    /// Adds an alarm, after the item's others.
     ///
     /// - Throws: ``AlarmError/Code/noStart`` for an alarm that could never
     ///   go off on this item (issue 41, 9): one counted from the start of a
@@ -303,7 +229,7 @@ extension CalendarItem {
     ///   from either on a task with no date at all. The item is unchanged.
     public mutating func addAlarm(_ alarm: Alarm) throws(AlarmError) {
         if let never = whyNeverRings(alarm, dueNeeded: true) { throw never }
-        components.append(alarm.component)
+        alarms.append(alarm)
     }
 
     /// Why an alarm can never go off on this item, if it cannot: counted from
@@ -314,13 +240,13 @@ extension CalendarItem {
     func whyNeverRings(_ alarm: Alarm, dueNeeded: Bool) -> AlarmError? {
         guard case .relative(_, let edge) = alarm.trigger, kind == .task else { return nil }
         if isUndated {
-            return AlarmError(.noStart, property: "TRIGGER", "the task ‘\(title)’ has no date, so an alarm counted from its start or due time cannot go off; give the alarm a date and time of its own (TRIGGER;VALUE=DATE-TIME:…) or give the task a date")
+            return AlarmError(.noStart, property: nil, "the task ‘\(title)’ has no date, so an alarm counted from its start or due time cannot go off; give the alarm a date and time of its own (TRIGGER;VALUE=DATE-TIME:…) or give the task a date")
         }
         if edge == .start, !hasStart {
-            return AlarmError(.noStart, property: "TRIGGER", "the task ‘\(title)’ has no DTSTART, so an alarm counted from its start cannot go off; count it from its due time (TRIGGER;RELATED=END:…) or give the task a start")
+            return AlarmError(.noStart, property: nil, "the task ‘\(title)’ has no DTSTART, so an alarm counted from its start cannot go off; count it from its due time (TRIGGER;RELATED=END:…) or give the task a start")
         }
         if dueNeeded, edge == .end, end == nil {
-            return AlarmError(.noStart, property: "TRIGGER", "the task ‘\(title)’ has no DUE, so an alarm counted from its due time cannot go off; count it from its start (TRIGGER:…, RELATED=START) or give the task a due time")
+            return AlarmError(.noStart, property: nil, "the task ‘\(title)’ has no DUE, so an alarm counted from its due time cannot go off; count it from its start (TRIGGER:…, RELATED=START) or give the task a due time")
         }
         return nil
     }
@@ -328,7 +254,7 @@ extension CalendarItem {
 
 /// Why an alarm cannot go off: its `TRIGGER`, `REPEAT` or `DURATION`, or the
 /// item it is on.
-public struct AlarmError: CodedError, Hashable, Sendable {
+public struct AlarmError: CodedError, Hashable, Sendable, Codable {
     /// What kind of problem it is.
     public struct Code: ErrorCode {
         /// The error type whose kinds these are.

@@ -155,6 +155,8 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
         var lastModified: CalendarTime?
         var completed: CalendarTime?
         var percentComplete: Int?
+        var alarms: [Alarm] = []
+        var unreadableAlarms: [UnreadableAlarm] = []
         var components: [ContentComponent] = []
         var extraParameters: [String: [ContentLine.Parameter]] = [:]
         /// A revision beyond 32 bits (``Fields/sequence`` is then 0).
@@ -162,7 +164,7 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
 
         var isEmpty: Bool {
             color == nil && calendar == nil && recurrenceDates.isEmpty && recurrenceDateEnds.isEmpty && overrides.isEmpty && categories.isEmpty
-                && status == nil && lastModified == nil && completed == nil && percentComplete == nil && components.isEmpty && extraParameters.isEmpty
+                && status == nil && lastModified == nil && completed == nil && percentComplete == nil && alarms.isEmpty && unreadableAlarms.isEmpty && components.isEmpty && extraParameters.isEmpty
                 && wideSequence == nil
         }
     }
@@ -376,7 +378,27 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
         get { storage.fields.properties }
         _modify { makeUnique(); yield &storage.fields.properties }
     }
-    /// Subcomponents kept as written (`VALARM`, `X-…`), in file order.
+    /// The item's alarms (its `VALARM`s that can be read), in file order;
+    /// ``addAlarm(_:)`` checks that one can go off on this item.
+    public var alarms: [Alarm] {
+        get { extras?.alarms ?? [] }
+        _modify {
+            var e = takeExtras()
+            defer { putExtras(e) }
+            yield &e.alarms
+        }
+    }
+    /// The `VALARM`s a file wrote that cannot go off, each with why; an
+    /// export writes them back as they were.
+    public var unreadableAlarms: [UnreadableAlarm] {
+        get { extras?.unreadableAlarms ?? [] }
+        _modify {
+            var e = takeExtras()
+            defer { putExtras(e) }
+            yield &e.unreadableAlarms
+        }
+    }
+    /// Subcomponents kept as written (`X-…`, later RFCs' components), in file order.
     public var components: [ContentComponent] {
         get { extras?.components ?? [] }
         _modify {
@@ -443,6 +465,7 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
                   lastModified: f.lastModified, properties: f.properties, components: f.components, extraParameters: f.extraParameters,
                   hasStart: f.hasStart, hasMaster: f.hasMaster, recurrenceDateEnds: f.recurrenceDateEnds ?? [])
         (completed, percentComplete) = (f.completed, f.percentComplete)
+        (alarms, unreadableAlarms) = (f.alarms ?? [], f.unreadableAlarms ?? [])
     }
 
     /// Encodes the item's fields.
@@ -453,7 +476,8 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
                           timestamp: timestamp, lastModified: lastModified, properties: properties, components: components,
                           extraParameters: extraParameters, hasStart: hasStart, hasMaster: hasMaster,
                           recurrenceDateEnds: recurrenceDateEnds.isEmpty ? nil : recurrenceDateEnds,
-                          completed: completed, percentComplete: percentComplete).encode(to: encoder)
+                          completed: completed, percentComplete: percentComplete,
+                          alarms: alarms.isEmpty ? nil : alarms, unreadableAlarms: unreadableAlarms.isEmpty ? nil : unreadableAlarms).encode(to: encoder)
     }
 
     /// Every field in one flat struct, in the order the item's JSON has
@@ -488,6 +512,9 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
         /// When a task was done, and how far along it is; left out when `nil`.
         var completed: CalendarTime?
         var percentComplete: Int?
+        /// The alarms, when there are some.
+        var alarms: [Alarm]?
+        var unreadableAlarms: [UnreadableAlarm]?
     }
 
     /// Whether two items have the same fields.

@@ -130,17 +130,11 @@ extension Schedule {
         // The occurrences whose alarms can fall in the window.
         let wideFrom = Date(timeIntervalSince1970: TimeInterval(a - reach.after - 1))
         let wideTo = Date(timeIntervalSince1970: TimeInterval(b + reach.before + 1))
-        var parsed: [String: (components: [ContentComponent], alarms: [Alarm])] = [:]
         for o in occurrenceSequence(from: wideFrom, to: wideTo, floatingZone: floatingZone) where o.item.counts {
             if found.count > Self.alarmLimit { return AlarmReport(instants: [], problems: problems.sorted { $0.uid < $1.uid }, limitReached: true) }
             var own: [Alarm] = []
             if o.item.hasAlarms {
-                if let cached = parsed[o.id.uid], cached.components == o.item.components {
-                    own = cached.alarms
-                } else {
-                    own = o.item.readAlarms().alarms  // the others are reported by the pass above
-                    parsed[o.id.uid] = (o.item.components, own)
-                }
+                own = o.item.readAlarms().alarms  // the others are reported by the pass above
                 // An item whose every alarm is bad rings neither its own nor the defaults.
                 if own.isEmpty { continue }
             }
