@@ -84,7 +84,7 @@ struct Alarms: AsyncParsableCommand {
         if format == "json" {
             return try printJSON(AlarmsJSON(report, clock: clock), command: "alarms", timeZone: clock.name)
         }
-        if let header = clock.header { print(header) }
+        if let header = clock.header() { print(header) }
         if report.instants.isEmpty { print("No alarms go off between \(from) and \(to).") }
         for a in report.instants {
             let t = Int64(a.time.timeIntervalSince1970.rounded(.down))

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CalendarCore
+import CalendarViews
 import CalendarScheduling
 import CalendarStore
 import Foundation
@@ -85,8 +86,11 @@ struct Clock {
     /// Whether this is the machine's zone, which views need not name.
     var isSystem: Bool { ZoneRules.namesTheSameZone(name, Self.systemZoneName) }
 
-    /// The line a view's header carries when its zone is not the machine's.
-    var header: String? { isSystem ? nil : "Times in \(name)" }
+    /// The line a view's header carries when its zone is not the machine's,
+    /// in the view's language ("Times in Europe/Madrid").
+    /// - Parameter names: the view's names (English for a command without `--locale`, whose
+    ///   messages and day names are English).
+    func header(_ names: CalendarNames = .english) -> String? { isSystem ? nil : names.timesIn(name) }
 
     /// What a confirmation adds after a time when its zone is not the
     /// machine's (` Europe/Madrid`, as the library writes a zoned time);

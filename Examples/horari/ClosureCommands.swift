@@ -63,7 +63,7 @@ extension Classes {
             if format == .json {
                 return try printJSON(ClosureJSON(report, occurrences: occurrences, people: people, clock: clock), command: "classes close", timeZone: clock.display.name)
             }
-            if let header = clock.display.header { print(header) }
+            if let header = clock.display.header() { print(header) }
             // Only the occurrences someone had a place in are listed: a long closure cancels hundreds.
             let count = occurrences.count
             print("Closed the gym \(closure.datesText) (\(closure.reason.shown)): \(count == 0 ? "no class meets then" : "\(count) class\(count == 1 ? "" : "es") cancelled").")

@@ -33,7 +33,7 @@ struct Month: AsyncParsableCommand {
         let mview = MonthView(year: year, month: monthNumber, schedule: context.schedule,
                               options: .init(firstWeekday: context.firstWeekday, timeZone: context.zone, today: context.today))
         guard view.format == .text else { return try printJSON(mview, command: "month", timeZone: context.clock.name) }
-        var text = context.clock.header.map { $0 + "\n" } ?? ""
+        var text = context.clock.header(context.names).map { $0 + "\n" } ?? ""
         text += MonthGrid.render(mview, names: context.names, weekNumbers: weekNumbers, painter: context.painter)
         text += MonthGrid.itemList(mview, schedule: context.schedule, clock: context.clock, names: context.names, painter: context.painter, ids: context.shortIDs())
         print(text, terminator: "")
@@ -121,7 +121,7 @@ enum MonthGrid {
                 let shown = DisplayOccurrence(o, in: clock.rules)
                 when = names.dayText(shown.start.date) + " " + span(shown, names: names, clock: clock)
             }
-            return (when, "\(painter.swatch(o.item.color)) \(painter.title(o.item.title, done: o.item.isDone, cancelled: o.item.isCancelled))  [\(ids.short(for: o.item.uid).shown)]")
+            return (when, "\(painter.swatch(o.item.color)) \(painter.title(o.item.title, done: o.item.isDone, cancelled: o.item.isCancelled, names: names))  [\(ids.short(for: o.item.uid).shown)]")
         }
         // One column for the days and times: as wide as the widest of one day.
         let width = lines.map(\.when.count).filter { $0 <= 30 }.max() ?? 0
@@ -170,11 +170,11 @@ struct Painter {
 
     /// A title as the views print it: a done task's with a check mark before
     /// it, and struck through when colours are on.
-    func title(_ title: String, done: Bool, cancelled: Bool = false) -> String {
+    func title(_ title: String, done: Bool, cancelled: Bool = false, names: CalendarNames = .english) -> String {
         if cancelled {
             // Struck through, and said in words for a terminal without colour
             // (a cancelled session, issue 28, 5).
-            return "✗ " + (enabled ? "\u{1B}[9m" + title.shown + "\u{1B}[0m" : title.shown) + " (cancelled)"
+            return "✗ " + (enabled ? "\u{1B}[9m" + title.shown + "\u{1B}[0m" : title.shown) + " (\(names.words.cancelled))"
         }
         guard done else { return title.shown }
         return "✓ " + (enabled ? "\u{1B}[9m" + title.shown + "\u{1B}[0m" : title.shown)

@@ -139,7 +139,7 @@ struct Sample: AsyncParsableCommand {
         let zone = clock.rules
         guard upcoming > 0 else { return "" }
         let list = ListView(from: day, schedule: schedule, options: .init(timeZone: zone, limit: upcoming, names: names))
-        var out = "Coming up\n"
+        var out = names.words.comingUp + "\n"
         for o in list.sections.flatMap(\.occurrences) {
             var line = "  \(names.dayText(o.start.date))  \(MonthGrid.pad(span(o, names: names, clock: clock), 11)) \(painter.swatch(o.color)) \(o.title.shown)"
             if let place = o.location { line += ", \(place.shown)" }
@@ -147,10 +147,10 @@ struct Sample: AsyncParsableCommand {
                 let occurrence = try? book.occurrence(classID: series.id, on: original)
             {
                 line += " — " + (occurrence.placesLeft == 0
-                    ? painter.paint("full", color: nil, bold: true) + (occurrence.waiting > 0 ? ", \(occurrence.waiting) waiting" : "")
-                    : "\(occurrence.placesLeft) of \(occurrence.capacity) places left")
+                    ? painter.paint(names.words.full, color: nil, bold: true) + (occurrence.waiting > 0 ? ", " + names.waiting(occurrence.waiting) : "")
+                    : names.placesLeft(occurrence.placesLeft, of: occurrence.capacity))
             }
-            if o.kind == .task { line += " (to do)" }
+            if o.kind == .task { line += " (\(names.words.toDo))" }
             out += line + "\n"
         }
         if list.sections.isEmpty { out += "  Nothing from then on.\n" }

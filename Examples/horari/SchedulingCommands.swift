@@ -1,6 +1,7 @@
 import ArgumentParser
 import CalendarCore
 import CalendarScheduling
+import CalendarViews
 import CalendarStore
 import Foundation
 import ICalendarKit
@@ -744,15 +745,17 @@ struct Classes: AsyncParsableCommand {
             if let week {
                 let day = try parseDate(week, option: "--week")
                 let monday = day.adding(days: -day.weekday.rawValue)
-                if let header = shown.display.header { print(header) }
+                if let header = shown.display.header() { print(header) }
                 for o in b.occurrences(from: monday, through: monday.adding(days: 6)) {
-                    let state = o.closure.map { "closed: \($0.reason.shown)" } ?? (o.isCancelled ? "cancelled" : nil) ?? (o.placesLeft == 0 ? "full, \(o.waiting) waiting" : "\(o.placesLeft) of \(o.capacity) places left")
+                    let words = CalendarNames.english
+                    let state = o.closure.map { "closed: \($0.reason.shown)" } ?? (o.isCancelled ? words.words.cancelled : nil)
+                        ?? (o.placesLeft == 0 ? "\(words.words.full), \(words.waiting(o.waiting))" : words.placesLeft(o.placesLeft, of: o.capacity))
                     print("\(shown.span(o.start, minutes: o.duration.wholeMinutes))  \(o.title.shown)  (\(state))\(o.isMoved ? "  moved from \(o.id.date) \((try? b.classSeries(o.id.classID).time.description) ?? "")" : "")  [\(o.id.classID)]")
                 }
                 return
             }
             // The weekly times are the book's own wall times, whatever --time-zone says.
-            if !b.classes.isEmpty, let header = try Clock(named: b.timeZone.identifier).header { print(header) }
+            if !b.classes.isEmpty, let header = try Clock(named: b.timeZone.identifier).header() { print(header) }
             let names = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
             // A class that ended before today (an earlier part of a class
             // changed from a date on, a class ended) is off the timetable.
@@ -945,7 +948,7 @@ struct SessionOutput: ParsableArguments {
         if format == .json {
             return try printJSON(SessionsJSON(sessions: sessions.map { SessionJSON($0, book: book, clock: clock) }), command: command, timeZone: clock.display.name)
         }
-        if let header = clock.display.header { Swift.print(header) }
+        if let header = clock.display.header() { Swift.print(header) }
         let painter = Painter(choice: color)
         if sessions.isEmpty { Swift.print(none) }
         for s in sessions {

@@ -57,7 +57,7 @@ struct ViewOptions: ParsableArguments {
 
         /// Prints the header line naming the zone, when it is not the machine's.
         func printHeader() {
-            if let header = clock.header { print(header) }
+            if let header = clock.header(names) { print(header) }
         }
     }
 
@@ -212,10 +212,10 @@ struct Week: AsyncParsableCommand {
         let ids = context.shortIDs()
         context.printHeader()
         let last = week.start.adding(days: 6)
-        print("\(context.names.dayText(week.start)) – \(context.names.dayText(last)) (ISO week \(week.isoWeek))")
+        print("\(context.names.dayText(week.start)) – \(context.names.dayText(last)) (\(context.names.isoWeek(week.isoWeek)))")
         let width = week.days.map(\.name.count).max() ?? 0
         func done(_ d: WeekView.Day) -> String {
-            (d.done == 0 ? "" : "  ✓ \(d.done) done") + (d.cancelled == 0 ? "" : "  ✗ \(d.cancelled) cancelled")
+            (d.done == 0 ? "" : "  ✓ \(d.done) \(context.names.words.done)") + (d.cancelled == 0 ? "" : "  ✗ \(d.cancelled) \(context.names.words.cancelled)")
         }
         for d in week.days {
             let title = context.painter.paint(d.name.padding(toLength: width, withPad: " ", startingAt: 0) + " " + (d.date.day < 10 ? " " : "") + "\(d.date.day)",

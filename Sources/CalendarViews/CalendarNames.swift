@@ -15,7 +15,8 @@ import Foundation
 ///
 /// Names come from Foundation (CLDR through ICU), so every locale it knows
 /// gets them. The labels Foundation cannot know — "Several items", "Several
-/// tasks" and "All day" — come from ``labels``, a table in this file: English, Catalan,
+/// tasks", "All day", "Times in", "ISO week", "done", "cancelled", a class
+/// date's places — come from ``labels``, a table in this file: English, Catalan,
 /// Spanish, Italian, French, German and Portuguese, English for any other
 /// language. A table in code rather than a string catalog because
 /// swift-corelibs-foundation on Linux does not look up a package's
@@ -103,7 +104,8 @@ public struct CalendarNames: Hashable, Sendable, Codable {
         return calendar
     }
 
-    /// The views' own words in one language.
+    /// The views' own words in one language. A template's `{…}` is filled
+    /// in by the ``CalendarNames`` function of its name.
     public struct Labels: Hashable, Sendable {
         /// A day with two or more items, not all of them tasks.
         public let several: String
@@ -111,20 +113,77 @@ public struct CalendarNames: Hashable, Sendable, Codable {
         public let severalTasks: String
         /// The all-day part of a day.
         public let allDay: String
+        /// The clock a view's times are on: "Times in {zone}".
+        public let timesIn: String
+        /// A week's ISO 8601 number: "ISO week {n}".
+        public let isoWeek: String
+        /// A task that is done.
+        public let done: String
+        /// A task still to do.
+        public let toDo: String
+        /// A cancelled item or class date.
+        public let cancelled: String
+        /// The heading of what comes next.
+        public let comingUp: String
+        /// A class date with places: "{left} of {capacity} places left".
+        public let placesLeft: String
+        /// A class date with none.
+        public let full: String
+        /// People on a class date's waitlist: "{n} waiting".
+        public let waiting: String
     }
 
-    static let englishLabels = Labels(several: "Several items", severalTasks: "Several tasks", allDay: "All day")
+    static let englishLabels = Labels(several: "Several items", severalTasks: "Several tasks", allDay: "All day", timesIn: "Times in {zone}",
+                                      isoWeek: "ISO week {n}", done: "done", toDo: "to do", cancelled: "cancelled", comingUp: "Coming up",
+                                      placesLeft: "{left} of {capacity} places left", full: "full", waiting: "{n} waiting")
 
     /// The labels by ISO 639 language code; English for any other language.
     public static let labels: [String: Labels] = [
         "en": englishLabels,
-        "ca": Labels(several: "Diversos elements", severalTasks: "Diverses tasques", allDay: "Tot el dia"),
-        "es": Labels(several: "Varios elementos", severalTasks: "Varias tareas", allDay: "Todo el día"),
-        "it": Labels(several: "Diversi elementi", severalTasks: "Diverse attività", allDay: "Tutto il giorno"),
-        "fr": Labels(several: "Plusieurs éléments", severalTasks: "Plusieurs tâches", allDay: "Toute la journée"),
-        "de": Labels(several: "Mehrere Einträge", severalTasks: "Mehrere Aufgaben", allDay: "Ganztägig"),
-        "pt": Labels(several: "Vários itens", severalTasks: "Várias tarefas", allDay: "Dia inteiro"),
+        "ca": Labels(several: "Diversos elements", severalTasks: "Diverses tasques", allDay: "Tot el dia", timesIn: "Hores de {zone}",
+                     isoWeek: "setmana ISO {n}", done: "fet", toDo: "per fer", cancelled: "cancel·lat", comingUp: "Properament",
+                     placesLeft: "{left} de {capacity} places lliures", full: "ple", waiting: "{n} en espera"),
+        "es": Labels(several: "Varios elementos", severalTasks: "Varias tareas", allDay: "Todo el día", timesIn: "Horas de {zone}",
+                     isoWeek: "semana ISO {n}", done: "hecho", toDo: "pendiente", cancelled: "cancelado", comingUp: "Próximamente",
+                     placesLeft: "{left} de {capacity} plazas libres", full: "completo", waiting: "{n} en espera"),
+        "it": Labels(several: "Diversi elementi", severalTasks: "Diverse attività", allDay: "Tutto il giorno", timesIn: "Orari di {zone}",
+                     isoWeek: "settimana ISO {n}", done: "fatto", toDo: "da fare", cancelled: "annullato", comingUp: "Prossimamente",
+                     placesLeft: "{left} posti liberi su {capacity}", full: "al completo", waiting: "{n} in attesa"),
+        "fr": Labels(several: "Plusieurs éléments", severalTasks: "Plusieurs tâches", allDay: "Toute la journée", timesIn: "Heures de {zone}",
+                     isoWeek: "semaine ISO {n}", done: "fait", toDo: "à faire", cancelled: "annulé", comingUp: "À venir",
+                     placesLeft: "{left} places libres sur {capacity}", full: "complet", waiting: "{n} en attente"),
+        "de": Labels(several: "Mehrere Einträge", severalTasks: "Mehrere Aufgaben", allDay: "Ganztägig", timesIn: "Zeiten in {zone}",
+                     isoWeek: "ISO-Woche {n}", done: "erledigt", toDo: "offen", cancelled: "abgesagt", comingUp: "Demnächst",
+                     placesLeft: "{left} von {capacity} Plätzen frei", full: "ausgebucht", waiting: "{n} auf der Warteliste"),
+        "pt": Labels(several: "Vários itens", severalTasks: "Várias tarefas", allDay: "Dia inteiro", timesIn: "Horas de {zone}",
+                     isoWeek: "semana ISO {n}", done: "feito", toDo: "por fazer", cancelled: "cancelado", comingUp: "Em breve",
+                     placesLeft: "{left} de {capacity} vagas livres", full: "lotado", waiting: "{n} em espera"),
     ]
+
+    /// The labels of the names' language (English for one the table lacks).
+    public var words: Labels {
+        Self.labels[Locale(identifier: localeIdentifier).language.languageCode?.identifier ?? "en"] ?? Self.englishLabels
+    }
+
+    /// "Times in Europe/Madrid" in the names' language.
+    /// - Parameter zone: the zone's name.
+    public func timesIn(_ zone: String) -> String { words.timesIn.replacingOccurrences(of: "{zone}", with: zone) }
+
+    /// "ISO week 48" in the names' language.
+    /// - Parameter week: the ISO 8601 week number.
+    public func isoWeek(_ week: Int) -> String { words.isoWeek.replacingOccurrences(of: "{n}", with: String(week)) }
+
+    /// "7 of 10 places left" in the names' language.
+    /// - Parameters:
+    ///   - left: the places left.
+    ///   - capacity: the places there are.
+    public func placesLeft(_ left: Int, of capacity: Int) -> String {
+        words.placesLeft.replacingOccurrences(of: "{left}", with: String(left)).replacingOccurrences(of: "{capacity}", with: String(capacity))
+    }
+
+    /// "3 waiting" in the names' language.
+    /// - Parameter count: the people on the waitlist.
+    public func waiting(_ count: Int) -> String { words.waiting.replacingOccurrences(of: "{n}", with: String(count)) }
 
     private static func mondayFirst(_ sundayFirst: [String]) -> [String] {
         guard sundayFirst.count == 7 else { return Weekday.allCases.map(\.icalCode) }

@@ -325,6 +325,26 @@ struct CalendarNamesTests {
         #expect(names.firstWeekday == .monday)
     }
 
+    @Test("Every language of the labels' table fills every template, and a view's words follow the locale (issue 43, 14)")
+    func labelTemplates() {
+        for (language, words) in CalendarNames.labels {
+            let names = CalendarNames(locale: Locale(identifier: language))
+            #expect(names.words == words, "\(language)")
+            #expect(names.timesIn("Europe/Madrid").contains("Europe/Madrid") && !names.timesIn("x").contains("{"), "\(language)")
+            #expect(names.isoWeek(48).contains("48") && !names.isoWeek(48).contains("{"), "\(language)")
+            let places = names.placesLeft(7, of: 10)
+            #expect(places.contains("7") && places.contains("10") && !places.contains("{"), "\(language)")
+            #expect(names.waiting(3).contains("3") && !names.waiting(3).contains("{"), "\(language)")
+            for word in [words.done, words.toDo, words.cancelled, words.comingUp, words.full] { #expect(!word.isEmpty, "\(language)") }
+        }
+        let spanish = CalendarNames(locale: Locale(identifier: "es_ES"))
+        #expect(spanish.timesIn("Europe/Madrid") == "Horas de Europe/Madrid")
+        #expect(spanish.isoWeek(48) == "semana ISO 48")
+        #expect(spanish.placesLeft(7, of: 10) == "7 de 10 plazas libres")
+        #expect(CalendarNames(locale: Locale(identifier: "nl_NL")).isoWeek(48) == "ISO week 48")
+        #expect(CalendarNames.english.placesLeft(0, of: 4) == "0 of 4 places left")
+    }
+
     @Test("Month titles as the locale writes them")
     func titles() {
         #expect(CalendarNames(locale: Locale(identifier: "en_US")).monthTitle(year: 2026, month: 11) == "November 2026")
