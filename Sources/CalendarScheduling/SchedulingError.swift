@@ -307,7 +307,20 @@ public struct SessionClash: Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         let who = reason == .client ? "client ‘\(existing.clientID)’" : "coach ‘\(existing.coachID)’"
         let bufferText = buffer > .zero ? " (with the coach's \(buffer.wholeMinutes)-minute buffer)" : ""
-        return "the time clashes\(bufferText) with session ‘\(existing.id)’ of \(who), \(end.map { existing.start.spanText(to: $0) } ?? existing.start.spanText(lasting: existing.duration)); pick another time"
+        return "the time clashes\(bufferText) with session ‘\(existing.id)’ of \(who), \(end.map { existing.start.spanText(to: $0) } ?? existing.start.spanText(lasting: existing.duration))\(clockNote); pick another time"
+    }
+}
+
+extension SessionClash {
+    /// What the span leaves to guess when the clocks change during the
+    /// session: its length, and which way they go (an hour from 02:30 on
+    /// the night they go back reads 02:30–02:30).
+    private var clockNote: String {
+        guard let end else { return "" }
+        let wall = end.localSeconds - existing.start.localSeconds
+        let length = Int64(existing.duration.components.seconds)
+        guard wall != length else { return "" }
+        return " (\(length / 60) minutes: the clocks go \(wall < length ? "back" : "forward") in between)"
     }
 }
 

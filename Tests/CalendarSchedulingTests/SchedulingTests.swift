@@ -100,7 +100,7 @@ struct SessionTests {
         }
     }
 
-    @Test("a clash names the wall time the session in the way ends, across the night the clocks go forward too (issue 43, 12)")
+    @Test("a clash names the wall time the session in the way ends, across the nights the clocks go forward and back too, and says so (issue 43, 12)")
     func clashAcrossTheClockChange() throws {
         var book = SchedulingBook(timeZone: try .named("Europe/Madrid"), policy: nil)
         try book.addCoach(Coach(id: "marc", name: "Marc Soler"))
@@ -109,7 +109,11 @@ struct SessionTests {
         // 2026-03-29 in Madrid: 02:00 is 03:00, so an hour from 01:30 ends at 03:30 on the wall (not 02:30, which never shows).
         try book.addSession(id: "n1", coach: "marc", client: "anna", start: "2026-03-29T01:30", duration: .seconds(3600), now: now)
         let clash = refusal { try book.addSession(coach: "marc", client: "anna", start: "2026-03-29T03:00", duration: .seconds(1800), now: now) }
-        #expect(clash?.description == "the time clashes with session ‘n1’ of client ‘anna’, Sun 2026-03-29 01:30–03:30; pick another time")
+        #expect(clash?.description == "the time clashes with session ‘n1’ of client ‘anna’, Sun 2026-03-29 01:30–03:30 (60 minutes: the clocks go forward in between); pick another time")
+        // 2026-10-25: 03:00 is 02:00 again, so an hour from the first 02:30 ends at the second 02:30.
+        try book.addSession(id: "b1", coach: "marc", client: "anna", start: "2026-10-25T02:30", duration: .seconds(3600), now: now)
+        let back = refusal { try book.addSession(coach: "marc", client: "anna", start: "2026-10-25T02:45", duration: .seconds(1800), now: now) }
+        #expect(back?.description == "the time clashes with session ‘b1’ of client ‘anna’, Sun 2026-10-25 02:30–02:30 (60 minutes: the clocks go back in between); pick another time")
     }
 
     @Test("a clash with the same coach or client is refused and names the session; the buffer counts")
