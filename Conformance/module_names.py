@@ -10,7 +10,9 @@ book, the stores, the CLI — goes through those two and spells none.
 
 This script finds every line of Swift in Sources/ and Examples/horari/ whose
 string literal opens with such a name (`"ATTENDEE"`, `"BEGIN:VCALENDAR…`,
-`"X-WR-CALNAME"`, `"UID;`…) outside a comment. A module that may not spell
+`"X-WR-CALNAME"`, `"UID;`…) outside a comment: what code spells to read or
+write iCalendar. Prose that names a property for a person (a message
+saying "no DTSTART", a DocC comment) is not spelling it, and is not counted. A module that may not spell
 one fails the check, except for the lines DEBTS lists by file: what the code
 held when the model was chosen, each to move. A file over its debt fails; a
 file under it fails too, naming the lower figure to write, so that the table
@@ -30,16 +32,18 @@ MAY_SPELL = {"ICalendarKit", "SchedulingICalendar", "CLibICal", "_CalendarTestSu
 
 # Literals that are values, not names, in the file that writes them: value
 # syntax CalendarCore models (Docs/Modules.md), which happens to be spelled
-# like a name. Each with why.
+# like a name. Each is the whole literal, quotes and all, and how many times
+# the file writes it: another literal, or one more, is not exempt. With why.
 VALUES = {
     # RELATED's value END (RFC 5545 §3.2.14), Alarm.Edge.end's raw value.
-    "Sources/CalendarCore/Items/Alarm.swift": {"END"},
-    # STATUS's value COMPLETED (RFC 5545 §3.8.1.11), one of ItemStatus's cases.
-    "Sources/CalendarCore/Items/ItemStatus.swift": {"COMPLETED"},
+    "Sources/CalendarCore/Items/Alarm.swift": {'"END"': 1},
+    # STATUS's value COMPLETED (RFC 5545 §3.8.1.11), one of ItemStatus's
+    # cases, read and written.
+    "Sources/CalendarCore/Items/ItemStatus.swift": {'"COMPLETED"': 2},
     # A rule as RFC 5545's own examples and python-dateutil's rrulestr write
     # it, `RRULE:FREQ=…`: a person pastes it so, and RecurrenceRule(parsing:)
     # reads it as the rule it is.
-    "Sources/CalendarCore/Recurrence/RecurrenceRule+Parsing.swift": {"RRULE"},
+    "Sources/CalendarCore/Recurrence/RecurrenceRule+Parsing.swift": {'"RRULE:"': 1},
 }
 
 NAMES = (
@@ -76,17 +80,38 @@ def code(line: str) -> str:
     return line
 
 
+def literal_at(text: str, start: int) -> str:
+    """The whole string literal that opens at `start`, quotes and all."""
+    i = start + 1
+    while i < len(text):
+        if text[i] == "\\":
+            i += 2
+            continue
+        if text[i] == '"':
+            return text[start:i + 1]
+        i += 1
+    return text[start:]
+
+
 def main() -> int:
     root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else ".").resolve()
     files = sorted(root.glob("Sources/**/*.swift")) + sorted(root.glob("Examples/horari/**/*.swift"))
     found = collections.Counter()
+    values = collections.defaultdict(collections.Counter)
     first = {}
     for path in files:
         if module_of(path, root) in MAY_SPELL:
             continue
         rel = str(path.relative_to(root))
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-            names = [m.group(0) for m in LITERAL.finditer(code(line)) if m.group(0)[1:] not in VALUES.get(rel, ())]
+            names = []
+            text = code(line)
+            for m in LITERAL.finditer(text):
+                whole = literal_at(text, m.start())
+                if whole in VALUES.get(rel, {}):
+                    values[rel][whole] += 1
+                else:
+                    names.append(m.group(0))
             if names:
                 found[rel] += 1
                 first.setdefault(rel, (number, names[0]))
@@ -99,6 +124,11 @@ def main() -> int:
                             "go through ICalendarKit or SchedulingICalendar (Docs/Modules.md, \"The iCalendar model\")")
         elif n < allowed:
             failures.append(f"{rel}: {n} line(s) spell iCalendar, {allowed} allowed: a debt was paid; write {n} in DEBTS")
+    for rel, pinned in sorted(VALUES.items()):
+        for whole, n in sorted(pinned.items()):
+            if values[rel][whole] != n:
+                failures.append(f"{rel}: the value {whole} is written {values[rel][whole]} time(s), VALUES pins {n}: "
+                                "write the figure, or spell a name through ICalendarKit")
     for f in failures:
         print("module names: " + f)
     owed = sum(DEBTS.values())

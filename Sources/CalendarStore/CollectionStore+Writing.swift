@@ -230,7 +230,7 @@ extension CollectionStore {
             let name = Self.fileName(write.href, etag)
             try FolderStore.writeAtomically(text, to: self.file(name))
             // A server that changed the text as it stored it gives no tag: the next sync fetches it.
-            state.members[write.href] = State.Member(etag: etag, file: name, uids: ICalendarResourceScan(bytes: text)?.uids)
+            state.members[write.href] = State.Member(etag: etag, file: name, uids: ICalendarResourceScan(bytes: text, joining: false)?.uids)
         } else if let etag = write.etag {
             do { try await client.delete(write.href, ifMatch: etag) } catch {
                 // Already gone is gone.
@@ -295,7 +295,7 @@ extension CollectionStore {
         else { return false }
         let name = Self.fileName(write.href, current.etag)
         try FolderStore.writeAtomically(data, to: self.file(name))
-        state.members[write.href] = State.Member(etag: current.etag, file: name, uids: ICalendarResourceScan(bytes: data)?.uids)
+        state.members[write.href] = State.Member(etag: current.etag, file: name, uids: ICalendarResourceScan(bytes: data, joining: false)?.uids)
         return true
     }
 
@@ -313,7 +313,7 @@ extension CollectionStore {
         let data = current.data ?? []
         let name = Self.fileName(href, current.etag)
         try FolderStore.writeAtomically(data, to: file(name))
-        state.members[href] = State.Member(etag: current.etag, file: name, uids: ICalendarResourceScan(bytes: data)?.uids)
+        state.members[href] = State.Member(etag: current.etag, file: name, uids: ICalendarResourceScan(bytes: data, joining: false)?.uids)
         try saveState(state)
     }
 

@@ -317,7 +317,7 @@ struct CollectionStore {
                 missing.remove(href)
                 let name = Self.fileName(href, resource.etag)
                 try FolderStore.writeAtomically(resource.data ?? [], to: file(name))
-                next.members[href] = State.Member(etag: resource.etag, file: name, uids: ICalendarResourceScan(bytes: resource.data ?? [])?.uids)
+                next.members[href] = State.Member(etag: resource.etag, file: name, uids: ICalendarResourceScan(bytes: resource.data ?? [], joining: false)?.uids)
             }
             // Gone between the sync and the fetch.
             for href in missing { next.members[href] = nil }
@@ -325,7 +325,7 @@ struct CollectionStore {
         next.syncToken = token
         // A cache an earlier version kept does not say which member holds which UID: read from its copies, once.
         for (href, member) in next.members where member.uids == nil {
-            if let data = FileManager.default.contents(atPath: file(member.file).path) { next.members[href]?.uids = ICalendarResourceScan(bytes: [UInt8](data))?.uids }
+            if let data = FileManager.default.contents(atPath: file(member.file).path) { next.members[href]?.uids = ICalendarResourceScan(bytes: [UInt8](data), joining: false)?.uids }
         }
         if next != state {
             try saveState(next)

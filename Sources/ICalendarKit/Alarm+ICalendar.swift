@@ -1,20 +1,24 @@
 import CalendarCore
 import Foundation
 
-/// The `VALARM` codec (RFC 5545 §3.6.6): an ``Alarm``'s fields from its
+/// The `VALARM` codec (RFC 5545 §3.6.6): an `Alarm`'s fields from its
 /// component and back. CalendarCore holds the fields; this module alone
 /// spells the component (Docs/Modules.md, "The iCalendar model").
 extension Alarm {
-    /// The names of the lines an alarm's fields hold: the others a file
-    /// wrote (`ATTACH`, `X-WR-ALARMUID`, `ACKNOWLEDGED`…) are kept as written.
+    /// The names of the lines an alarm's fields hold (the first of each): the
+    /// others a file wrote (`ATTACH`, `X-WR-ALARMUID`, `ACKNOWLEDGED`, a second
+    /// `DESCRIPTION`…) are kept as written.
     private static let modelled: Set<String> = ["ACTION", "TRIGGER", "REPEAT", "DURATION", "DESCRIPTION", "SUMMARY"]
+
+    /// The parameters the fields model, by line name: any other is kept.
+    private static let modelledParameters: [String: Set<String>] = ["TRIGGER": ["RELATED", "VALUE", "TZID"]]
 
     /// Reads a `VALARM` component.
     ///
-    /// - Throws: ``AlarmError`` naming the property that is wrong: no
+    /// - Throws: `AlarmError` naming the property that is wrong: no
     ///   `TRIGGER`, one that is not a duration or UTC date-time, one further
     ///   than a year away, a `REPEAT` without `DURATION` or the other way
-    ///   round, more than ``repeatLimit`` repetitions.
+    ///   round, more than `Alarm.repeatLimit` repetitions.
     public init(component: ContentComponent) throws(AlarmError) {
         guard component.name.uppercased() == "VALARM" else {
             throw AlarmError(.notAnAlarm, property: nil, "a \(component.name) is not an alarm (VALARM)")
@@ -24,12 +28,21 @@ extension Alarm {
         var repeatCount = 0, repeatInterval: Offset?
         var sawTrigger = false, sawRepeat = false
         var repeatLine: String?
+        var kept = Kept(components: component.components)
+        var seen: Set<String> = []
         for line in component.properties {
+            // A line the fields do not hold, or a second of a name they hold once: kept as written.
+            guard Self.modelled.contains(line.name), seen.insert(line.name).inserted else {
+                kept.lines.append(line)
+                continue
+            }
+            let other = line.parameters.filter { !(Self.modelledParameters[line.name] ?? []).contains($0.name) }
+            if !other.isEmpty { kept.parameters[line.name] = other }
             switch line.name {
             case "ACTION": action = line.value.trimmingCharacters(in: .whitespaces).uppercased()
             case "DESCRIPTION": message = TextEscaping.unescape(line.valueText)
             case "SUMMARY": summary = TextEscaping.unescape(line.valueText)
-            case "TRIGGER" where !sawTrigger:
+            case "TRIGGER":
                 sawTrigger = true
                 trigger = try Self.trigger(line)
             case "REPEAT":
@@ -61,34 +74,38 @@ extension Alarm {
         }
         if let far = Self.triggerReachProblem(trigger) { throw AlarmError(far.code, property: "TRIGGER", far.message) }
         if let far = Self.repetitionReachProblem(trigger, repeatCount, repeatInterval) { throw AlarmError(far.code, property: "REPEAT", far.message) }
-        self.init(reading: component, action: action, trigger: trigger, repeatCount: repeatCount, repeatInterval: repeatInterval, message: message, summary: summary)
+        self.init(reading: component, action: action, trigger: trigger, repeatCount: repeatCount, repeatInterval: repeatInterval, message: message, summary: summary,
+                  kept: kept)
     }
 
-    /// The alarm's `VALARM`: as the file wrote it while its fields still say
-    /// what it says; else written from its fields (`ACTION`, `TRIGGER`,
-    /// `DESCRIPTION`, `SUMMARY`, `REPEAT` and `DURATION`), followed by the
-    /// lines the file wrote that the fields do not hold.
+    /// The alarm's `VALARM`: as the file wrote it while no field has been
+    /// changed; else written from its fields (`ACTION`, `TRIGGER`,
+    /// `DESCRIPTION`, `SUMMARY`, `REPEAT` and `DURATION`, with the
+    /// parameters the file gave them), followed by the lines and components
+    /// the file wrote that the fields do not hold. An absolute trigger is
+    /// written in the form it holds (UTC, as RFC 5545 §3.8.6.3 asks, or with
+    /// the `TZID` a file gave it).
     public var component: ContentComponent {
         if let source, !edited { return source }
-        var lines: [ContentLine] = [ContentLine(name: "ACTION", value: action)]
+        func line(_ name: String, _ parameters: [ContentLine.Parameter] = [], value: String) -> ContentLine {
+            ContentLine(name: name, parameters: parameters + (kept.parameters[name] ?? []), value: value)
+        }
+        var lines: [ContentLine] = [line("ACTION", value: action)]
         switch trigger {
         case .relative(let offset, let edge):
-            lines.append(ContentLine(name: "TRIGGER", parameters: edge == .end ? [.init(name: "RELATED", values: ["END"])] : [], value: offset.icalValue))
+            lines.append(line("TRIGGER", edge == .end ? [.init(name: "RELATED", values: ["END"])] : [], value: offset.icalValue))
         case .absolute(let time):
-            lines.append(ContentLine(name: "TRIGGER", parameters: [.init(name: "VALUE", values: ["DATE-TIME"])], value: time.icalValue))
+            var parameters: [ContentLine.Parameter] = [.init(name: "VALUE", values: ["DATE-TIME"])]
+            if case .zoned(_, let tzid) = time { parameters.append(.init(name: "TZID", values: [tzid])) }
+            lines.append(line("TRIGGER", parameters, value: time.icalValue))
         }
-        if let message { lines.append(ContentLine(name: "DESCRIPTION", value: TextEscaping.escaped(message))) }
-        if let summary { lines.append(ContentLine(name: "SUMMARY", value: TextEscaping.escaped(summary))) }
+        if let message { lines.append(line("DESCRIPTION", value: TextEscaping.escaped(message))) }
+        if let summary { lines.append(line("SUMMARY", value: TextEscaping.escaped(summary))) }
         if let interval = repeatInterval, repeatCount > 0 {
-            lines.append(ContentLine(name: "REPEAT", value: String(repeatCount)))
-            lines.append(ContentLine(name: "DURATION", value: interval.icalValue))
+            lines.append(line("REPEAT", value: String(repeatCount)))
+            lines.append(line("DURATION", value: interval.icalValue))
         }
-        return ContentComponent(name: "VALARM", properties: ContentLines(lines + kept))
-    }
-
-    /// The lines of the component the alarm was read from that its fields do not hold.
-    private var kept: [ContentLine] {
-        source?.properties.filter { !Self.modelled.contains($0.name) } ?? []
+        return ContentComponent(name: "VALARM", properties: ContentLines(lines + kept.lines), components: kept.components)
     }
 
     /// Reads a `TRIGGER` line: a duration (with `RELATED`), or `VALUE=DATE-TIME`.

@@ -269,6 +269,7 @@ public struct ICalendarExporter: Sendable {
         if let modified = item.lastModified { w.line("LAST-MODIFIED", extra["LAST-MODIFIED"], value: modified.icalValue) }
         if let done = item.completed { time("COMPLETED", done, extra, &w) }
         if let percent = item.percentComplete { w.line("PERCENT-COMPLETE", extra["PERCENT-COMPLETE"], value: String(percent)) }
+        w.lines(ContentLines(item.progressAsWritten))
         if let color = item.color {
             if let css = color.cssName {
                 w.line("COLOR", extra["COLOR"], value: css)

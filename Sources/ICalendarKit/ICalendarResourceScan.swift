@@ -46,7 +46,11 @@ package struct ICalendarResourceScan: Sendable {
     /// - Parameters:
     ///   - bytes: the resource's text.
     ///   - maxLineBytes: the longest content line the importer reads whole (``ImportOptions/maxLineBytes``).
-    package init?(bytes: [UInt8], maxLineBytes: Int = ImportOptions().maxLineBytes) {
+    ///   - joining: whether the scan is for ``join(_:)``, which refuses a line
+    ///     the importer would shorten or clean; `false` takes it, for a
+    ///     caller that wants the resource's ``uids`` alone (a collection's
+    ///     index of which member holds which `UID`).
+    package init?(bytes: [UInt8], maxLineBytes: Int = ImportOptions().maxLineBytes, joining: Bool = true) {
         var reader = ContentLineReader(bytes: bytes, maxLineBytes: maxLineBytes)
         var open: [String] = []
         var block = Block(lines: [])
@@ -56,7 +60,7 @@ package struct ICalendarResourceScan: Sendable {
             let next: RawLine?
             do { next = try reader.next() } catch { return nil }
             guard let raw = next else { break }
-            guard !ended, !raw.truncated, raw.controlCharactersRemoved == 0 else { return nil }
+            guard !ended, !joining || (!raw.truncated && raw.controlCharactersRemoved == 0) else { return nil }
             // The name alone for most lines; the whole line, as the importer reads it, for the few the cut needs.
             let name = Self.name(of: raw.bytes)
             var value = ""

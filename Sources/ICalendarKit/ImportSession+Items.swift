@@ -93,14 +93,14 @@ extension ImportSession {
             timeProperty(p, line, &draft)
         case "COMPLETED":
             guard single(p, line, first) else { return }
-            if let t = time(p, line, &draft.item, keptAsWritten: true) { draft.item.completed = t } else { draft.kept.append(p.line) }
+            if let t = time(p, line, &draft.item, keptAsWritten: true) { draft.item.completed = t } else { draft.item.progressAsWritten.append(p.line) }
         case "PERCENT-COMPLETE":
             guard single(p, line, first) else { return }
             if let percent = Int(p.valueText.trimmedBlanks), (0...100).contains(percent) {
                 draft.item.percentComplete = percent
                 extraParameters(p, keeping: [], into: &draft.item)
             } else {
-                draft.kept.append(p.line)
+                draft.item.progressAsWritten.append(p.line)
                 report(.warning, line, .invalidValue, "PERCENT-COMPLETE ‘\(p.valueText.prefix(20))’ is not a whole number from 0 to 100 (RFC 5545 §3.8.1.8); it is kept as written",
                        keptAsWritten: true)
             }
@@ -508,6 +508,16 @@ extension ImportSession {
 }
 
 extension ImportSession {
+    /// An alarm's problem on an item (CalendarCore's words, for an app) in
+    /// the words of the file that holds it, for a diagnostic at its line.
+    static func inFileTerms(_ message: String) -> String {
+        [("has no start, so", "has no DTSTART, so"), ("has no due time, so", "has no DUE, so"),
+         ("count it from its due time or", "count it from its due time (TRIGGER;RELATED=END:…) or"),
+         ("count it from its start or", "count it from its start (TRIGGER:…, RELATED=START) or"),
+         ("a date and time of its own or", "a date and time of its own (TRIGGER;VALUE=DATE-TIME:…) or")]
+            .reduce(message) { $0.replacingOccurrences(of: $1.0, with: $1.1) }
+    }
+
     /// The item's `VALARM`s, read (``Alarm/init(component:)``): each one
     /// read an alarm of the item, each other one kept as written
     /// (``CalendarItem/unreadableAlarms``, which an export writes back
@@ -526,7 +536,7 @@ extension ImportSession {
                 var probe = item
                 (probe.alarms, probe.unreadableAlarms) = ([alarm], [])
                 guard let never = probe.alarmProblems().first else { continue }
-                problem = AlarmError(never.code, property: "TRIGGER", never.message)
+                problem = AlarmError(never.code, property: "TRIGGER", Self.inFileTerms(never.message))
             } catch {
                 unreadable.append(UnreadableAlarm(problem: error, component: component))
                 problem = error

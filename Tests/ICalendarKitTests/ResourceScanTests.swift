@@ -59,6 +59,13 @@ struct ResourceScanTests {
         #expect(ICalendarResourceScan(bytes: Array(text.utf8)) == nil, "\(why)")
     }
 
+    @Test("for its UIDs alone, a resource with a line the importer cleans is read: a collection's index of members stays whole")
+    func uidsAlone() {
+        let text = Array("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:a\r\nSUMMARY:Bring\u{07} shoes\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n".utf8)
+        #expect(ICalendarResourceScan(bytes: text) == nil)
+        #expect(ICalendarResourceScan(bytes: text, joining: false)?.uids == ["a"])
+    }
+
     @Test("a line longer than the importer reads whole gives no scan")
     func longLine() {
         let text = "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:a\r\nSUMMARY:\(String(repeating: "x", count: 200))\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"

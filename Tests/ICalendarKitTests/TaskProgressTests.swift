@@ -65,6 +65,22 @@ struct TaskProgressTests {
         try mine.validate()
     }
 
+    @Test("progress a file wrote that cannot be read is written back until the task is marked done or reopened, which write it afresh, once")
+    func unreadableProgressReplaced() throws {
+        let file = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\nBEGIN:VTODO\r\nUID:t\r\nDTSTAMP:20260101T000000Z\r\nSUMMARY:Half\r\nDUE:20261201T120000Z\r\n"
+            + "COMPLETED:yesterday\r\nPERCENT-COMPLETE:150\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+        var calendar = try ICalendarImporter().importCalendar(from: Data(file.utf8)).calendar
+        let kept = ICalendarExporter().export(calendar)
+        #expect(kept.contains("\r\nCOMPLETED:yesterday\r\n") && kept.contains("\r\nPERCENT-COMPLETE:150\r\n"))
+        try calendar.items[0].markDone(at: Date(timeIntervalSince1970: 1_795_000_000), floatingZone: .utc)
+        let done = ICalendarExporter().export(calendar)
+        #expect(done.components(separatedBy: "\r\nCOMPLETED:").count == 2 && done.contains("\r\nCOMPLETED:20261118T110640Z\r\n"))
+        #expect(done.components(separatedBy: "\r\nPERCENT-COMPLETE:").count == 2 && done.contains("\r\nPERCENT-COMPLETE:100\r\n"))
+        try calendar.items[0].reopen(floatingZone: .utc)
+        let open = ICalendarExporter().export(calendar)
+        #expect(!open.contains("COMPLETED:") && !open.contains("PERCENT-COMPLETE"))
+    }
+
     @Test("the item's JSON carries the fields, and reads back")
     func json() throws {
         var task = CalendarItem(uid: "j", kind: .task, title: "J", start: .date(try LocalDate(year: 2026, month: 12, day: 1)))

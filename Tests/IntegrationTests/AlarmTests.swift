@@ -155,6 +155,66 @@ struct AlarmTests {
         #expect(report.instants.map(\.time) == [Date(timeIntervalSince1970: 1_795_591_800)] && report.problems.isEmpty)
     }
 
+    @Test("an alarm is equal to itself read back, built or edited; a merge of the calendar's own export changes nothing")
+    func mergeOfOwnExport() throws {
+        let start = CalendarTime.zoned(try LocalDateTime(year: 2026, month: 11, day: 25, hour: 9), "Europe/Madrid")
+        var item = CalendarItem(uid: "m1", title: "Physio", start: start, end: .duration(.init(seconds: 3600)))
+        try item.addAlarm(try Alarm(.before(.seconds(900)), message: "Physio soon"))
+        var calendar = ICalendar(items: [item])
+        for round in 0..<2 {
+            let read = try ICalendarImporter().importCalendar(from: ICalendarExporter().export(calendar)).calendar
+            #expect(read.items[0].alarms == calendar.items[0].alarms, "round \(round)")
+            let report = calendar.merge(read)
+            #expect(report.unchanged == ["m1"] && report.updated.isEmpty && report.conflicts.isEmpty, "round \(round): \(report)")
+            // Round 2: the alarm read from the file, changed and changed back.
+            calendar = read
+            calendar.items[0].alarms[0].message = "Changed"
+            calendar.items[0].alarms[0].message = "Physio soon"
+            #expect(calendar.items[0].alarms == read.items[0].alarms)
+        }
+    }
+
+    @Test("an edited alarm keeps what the file wrote that its fields do not hold: a VLOCATION, a TZID, a LANGUAGE, a second DESCRIPTION; setting a field to its value changes nothing")
+    func editedKeepsTheRest() throws {
+        let block = ["ACTION:DISPLAY", "TRIGGER;VALUE=DATE-TIME;TZID=Europe/Madrid:20261125T080000", "DESCRIPTION;LANGUAGE=ca:Al fisio",
+                     "DESCRIPTION;LANGUAGE=es:Al fisio", "BEGIN:VLOCATION", "UID:loc-1", "NAME:Clínica", "END:VLOCATION"]
+        let text = (["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//T//EN", "BEGIN:VEVENT", "UID:e1", "DTSTAMP:20261120T090000Z",
+                     "DTSTART;TZID=Europe/Madrid:20261125T090000", "SUMMARY:Physio", "BEGIN:VALARM"] + block
+                    + ["END:VALARM", "END:VEVENT", "END:VCALENDAR", ""]).joined(separator: "\r\n")
+        var calendar = try ICalendarImporter().importCalendar(from: text).calendar
+        let read = try #require(calendar.items.first?.alarms.first)
+        #expect(read.trigger == .absolute(.zoned(try LocalDateTime(year: 2026, month: 11, day: 25, hour: 8), "Europe/Madrid")))
+        calendar.items[0].alarms[0].message = "Al fisio"  // its value: nothing changes
+        #expect(Self.alarmBlocks(ICalendarExporter().export(calendar)) == [block.joined(separator: "\r\n") + "\r\n"])
+        calendar.items[0].alarms[0].message = "Al fisio, ja"
+        let written = try #require(Self.alarmBlocks(ICalendarExporter().export(calendar)).first)
+        #expect(written == ["ACTION:DISPLAY", "TRIGGER;VALUE=DATE-TIME;TZID=Europe/Madrid:20261125T080000", "DESCRIPTION;LANGUAGE=ca:Al fisio\\, ja",
+                            "DESCRIPTION;LANGUAGE=es:Al fisio", "BEGIN:VLOCATION", "UID:loc-1", "NAME:Clínica", "END:VLOCATION", ""].joined(separator: "\r\n"))
+        // Read back, it rings at the same instant: 08:00 in Madrid.
+        let again = try ICalendarImporter().importCalendar(from: ICalendarExporter().export(calendar)).calendar
+        #expect(again.items[0].alarms.first?.trigger == read.trigger)
+    }
+
+    @Test("fields no file could hold are reported by the queries, not rung: a trigger centuries away, fifty million repetitions, a negative count")
+    func impossibleFields() throws {
+        let start = CalendarTime.utc(try LocalDateTime(year: 2026, month: 11, day: 25, hour: 9))
+        var item = CalendarItem(uid: "x", title: "X", start: start)
+        var far = try Alarm(.before(.seconds(900)))
+        far.trigger = .relative(.init(days: -(Int.max / 2)), to: .start)
+        var many = try Alarm(.before(.seconds(900)))
+        (many.repeatCount, many.repeatInterval) = (50_000_000, .init(seconds: 1))
+        var negative = try Alarm(.before(.seconds(900)))
+        negative.repeatCount = -5
+        item.alarms = [far, many, negative]
+        let report = try Schedule(items: [item]).alarms(from: Date(timeIntervalSince1970: 1_795_000_000), to: Date(timeIntervalSince1970: 1_796_000_000))
+        #expect(report.instants.isEmpty)
+        #expect(report.problems.map(\.error.code) == [.triggerTooFar, .tooManyRepeats, .tooManyRepeats])
+        #expect(throws: AlarmError.self) { try item.addAlarm(many) }
+        // Its JSON reads back, and is reported the same.
+        let json = try JSONEncoder().encode(item)
+        #expect(try JSONDecoder().decode(CalendarItem.self, from: json).alarmProblems().count == 3)
+    }
+
     static func alarmBlocks(_ text: String) -> [String] {
         text.components(separatedBy: "BEGIN:VALARM\r\n").dropFirst().map { $0.components(separatedBy: "END:VALARM\r\n")[0] }
     }

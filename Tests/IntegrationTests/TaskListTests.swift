@@ -163,7 +163,7 @@ struct TaskListTests {
             try essay.addAlarm(try Alarm(.before(.hours(3))))
             Issue.record("an alarm counted from a start the task has not was added")
         } catch {
-            #expect(error.code == .noStart && error.message.contains("RELATED=END"), "\(error)")
+            #expect(error.code == .noStart && error.message.contains("count it from its due time"), "\(error)")
         }
         try essay.addAlarm(try Alarm(.relative(.before(.hours(3)), to: .end), message: "The essay is due at noon"))
         let schedule = try Schedule(items: [essay])

@@ -73,8 +73,13 @@ public struct Alarm: Hashable, Sendable, Codable {
         /// and every alarm query widens its window by its alarms' reach).
         public static let limitSeconds: Int64 = 366 * 86_400
 
-        /// The reach in seconds, counting a nominal day as 86,400.
-        var roughSeconds: Int64 { Int64(days) * 86_400 + Int64(seconds) }
+        /// The reach in seconds, counting a nominal day as 86,400 (saturating:
+        /// a reach past any calendar's is past the limit, not a crash).
+        var roughSeconds: Int64 {
+            let (dayPart, over) = Int64(days).multipliedReportingOverflow(by: 86_400)
+            let (sum, overAgain) = dayPart.addingReportingOverflow(Int64(seconds))
+            return over || overAgain ? (days < 0 ? .min : .max) : sum
+        }
     }
 
     /// What a relative trigger is counted from (`RELATED`, RFC 5545 §3.2.14).
@@ -85,7 +90,9 @@ public struct Alarm: Hashable, Sendable, Codable {
         case end = "END"
     }
 
-    /// When the alarm first goes off (`TRIGGER`).
+    /// When the alarm first goes off (`TRIGGER`). Its JSON is
+    /// `{"relative": {"offset": {"days": 0, "seconds": -900}, "to": "START"}}`
+    /// or `{"absolute": "2026-11-24T08:00:00Z"}`.
     public enum Trigger: Hashable, Sendable, Codable {
         /// An offset from the start or end of each occurrence.
         case relative(Offset, to: Edge)
@@ -97,27 +104,74 @@ public struct Alarm: Hashable, Sendable, Codable {
 
         /// `duration` before the start.
         public static func before(_ duration: Duration) -> Trigger { .relative(.before(duration), to: .start) }
+
+        private enum CodingKeys: String, CodingKey { case relative, absolute, offset, to }
+
+        /// Decodes `{"relative": {"offset": …, "to": "START"}}` or `{"absolute": …}`.
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            if let time = try c.decodeIfPresent(CalendarTime.self, forKey: .absolute) {
+                self = .absolute(time)
+            } else {
+                let r = try c.nestedContainer(keyedBy: CodingKeys.self, forKey: .relative)
+                self = .relative(try r.decode(Offset.self, forKey: .offset), to: try r.decode(Edge.self, forKey: .to))
+            }
+        }
+
+        /// Encodes `{"relative": {"offset": …, "to": "START"}}` or `{"absolute": …}`.
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            switch self {
+            case .absolute(let time): try c.encode(time, forKey: .absolute)
+            case .relative(let offset, let edge):
+                var r = c.nestedContainer(keyedBy: CodingKeys.self, forKey: .relative)
+                try r.encode(offset, forKey: .offset)
+                try r.encode(edge, forKey: .to)
+            }
+        }
     }
 
     /// What the alarm does (`ACTION`): `DISPLAY`, `AUDIO`, `EMAIL`, or another value as written.
-    public var action: String { didSet { edited = true } }
+    public var action: String { didSet { if action != oldValue { edited = true } } }
     /// When it first goes off.
-    public var trigger: Trigger { didSet { edited = true } }
+    public var trigger: Trigger { didSet { if trigger != oldValue { edited = true } } }
     /// How many more times it goes off after the first (`REPEAT`), ``repeatInterval`` apart.
-    public var repeatCount: Int { didSet { edited = true } }
+    public var repeatCount: Int { didSet { if repeatCount != oldValue { edited = true } } }
     /// The time between repetitions (`DURATION`); `nil` when it does not repeat.
-    public var repeatInterval: Offset? { didSet { edited = true } }
+    public var repeatInterval: Offset? { didSet { if repeatInterval != oldValue { edited = true } } }
     /// The text shown (`DESCRIPTION`), unescaped.
-    public var message: String? { didSet { edited = true } }
+    public var message: String? { didSet { if message != oldValue { edited = true } } }
     /// The subject of an e-mail alarm (`SUMMARY`), unescaped.
-    public var summary: String? { didSet { edited = true } }
-    /// The `VALARM` a file wrote, which ICalendarKit writes back as it was
-    /// while no field above has changed, and takes the lines it does not
-    /// model (`ATTACH`, `X-WR-ALARMUID`…) from once one has. `nil` for an
-    /// alarm an app built.
+    public var summary: String? { didSet { if summary != oldValue { edited = true } } }
+
+    /// What a file wrote that the fields above do not hold, kept as written
+    /// (ICalendarKit fills and writes them): its other lines (`ATTACH`,
+    /// `X-WR-ALARMUID`, `ACKNOWLEDGED`, a second `DESCRIPTION`…), its
+    /// components (RFC 9074's `VLOCATION`), and the parameters of the
+    /// lines the fields hold that they do not model (`DESCRIPTION;LANGUAGE=ca`).
+    package private(set) var kept = Kept()
+    /// The `VALARM` a file wrote, which ICalendarKit writes back byte for
+    /// byte while no field has changed. `nil` for an alarm an app built.
     package private(set) var source: ContentComponent?
     /// Whether a field has changed since the alarm was read from ``source``.
     package private(set) var edited = false
+
+    /// What an alarm read from a file keeps that its fields do not hold.
+    package struct Kept: Hashable, Sendable, Codable {
+        /// Its other lines, in file order.
+        package var lines: [ContentLine] = []
+        /// Its components, in file order.
+        package var components: [ContentComponent] = []
+        /// The parameters of the modelled lines that the fields do not model, by line name.
+        package var parameters: [String: [ContentLine.Parameter]] = [:]
+
+        /// Keeps lines, components and parameters.
+        package init(lines: [ContentLine] = [], components: [ContentComponent] = [], parameters: [String: [ContentLine.Parameter]] = [:]) {
+            (self.lines, self.components, self.parameters) = (lines, components, parameters)
+        }
+
+        var isEmpty: Bool { lines.isEmpty && components.isEmpty && parameters.isEmpty }
+    }
 
     /// Whether the trigger counts from the end (`RELATED=END`: a task's due time).
     public var relatesToEnd: Bool { if case .relative(_, .end) = trigger { true } else { false } }
@@ -128,9 +182,78 @@ public struct Alarm: Hashable, Sendable, Codable {
 
     /// An alarm of fields a reader has checked, with the component it read
     /// them from (ICalendarKit's `Alarm(component:)`).
-    package init(reading source: ContentComponent, action: String, trigger: Trigger, repeatCount: Int, repeatInterval: Offset?, message: String?, summary: String?) {
+    package init(reading source: ContentComponent, action: String, trigger: Trigger, repeatCount: Int, repeatInterval: Offset?, message: String?, summary: String?,
+                 kept: Kept) {
         (self.action, self.trigger, self.repeatCount, self.repeatInterval, self.message, self.summary) = (action, trigger, repeatCount, repeatInterval, message, summary)
-        self.source = source
+        (self.source, self.kept) = (source, kept)
+    }
+
+    /// Equal when they say the same: the fields and what a file wrote
+    /// besides, whether or not one was read from a file or changed since.
+    public static func == (a: Alarm, b: Alarm) -> Bool {
+        (a.action, a.trigger, a.repeatCount, a.repeatInterval, a.message, a.summary) == (b.action, b.trigger, b.repeatCount, b.repeatInterval, b.message, b.summary)
+            && a.kept == b.kept
+    }
+
+    /// Hashes what ``==`` compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(action)
+        hasher.combine(trigger)
+        hasher.combine(repeatCount)
+        hasher.combine(repeatInterval)
+        hasher.combine(message)
+        hasher.combine(summary)
+        hasher.combine(kept)
+    }
+
+    private enum CodingKeys: String, CodingKey { case action, trigger, repeatCount, repeatInterval, message, summary, kept, asWritten }
+
+    /// Decodes an alarm's JSON (its fields; what a file wrote besides, and
+    /// the component as written, when it was read from one).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        action = try c.decode(String.self, forKey: .action)
+        trigger = try c.decode(Trigger.self, forKey: .trigger)
+        repeatCount = try c.decodeIfPresent(Int.self, forKey: .repeatCount) ?? 0
+        repeatInterval = try c.decodeIfPresent(Offset.self, forKey: .repeatInterval)
+        message = try c.decodeIfPresent(String.self, forKey: .message)
+        summary = try c.decodeIfPresent(String.self, forKey: .summary)
+        kept = try c.decodeIfPresent(Kept.self, forKey: .kept) ?? Kept()
+        source = try c.decodeIfPresent(ContentComponent.self, forKey: .asWritten)
+    }
+
+    /// Encodes the fields, and what a file wrote besides when there is any:
+    /// the component as written while no field has changed.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(action, forKey: .action)
+        try c.encode(trigger, forKey: .trigger)
+        if repeatCount != 0 { try c.encode(repeatCount, forKey: .repeatCount) }
+        try c.encodeIfPresent(repeatInterval, forKey: .repeatInterval)
+        try c.encodeIfPresent(message, forKey: .message)
+        try c.encodeIfPresent(summary, forKey: .summary)
+        if !kept.isEmpty { try c.encode(kept, forKey: .kept) }
+        if !edited { try c.encodeIfPresent(source, forKey: .asWritten) }
+    }
+
+    /// Why the alarm cannot go off as its fields stand, if it cannot: more
+    /// than ``repeatLimit`` repetitions or fewer than none, repetitions
+    /// without a positive interval, a trigger or a last repetition more than
+    /// a year from its item. The queries report such an alarm rather than
+    /// ring it (its fields are an app's to set, and its JSON's to say).
+    package var fieldProblem: AlarmError? {
+        guard (0...Self.repeatLimit).contains(repeatCount) else {
+            return AlarmError(.tooManyRepeats, property: nil, "an alarm repeats between 0 and \(Self.repeatLimit) times, not \(repeatCount)")
+        }
+        if repeatCount > 0 {
+            guard let every = repeatInterval else {
+                return AlarmError(.repeatWithoutInterval, property: nil, "an alarm that repeats \(repeatCount) times needs the time between repetitions")
+            }
+            guard every.days >= 0, every.seconds >= 0, every.roughSeconds > 0 else {
+                return AlarmError(.malformedRepeat, property: nil, "the time between repetitions must be positive, not \(every.icalValue)")
+            }
+        }
+        return Self.triggerReachProblem(trigger) ?? Self.repetitionReachProblem(trigger, repeatCount, repeatInterval)
     }
 
     /// Creates an alarm (ICalendarKit writes its `VALARM`).
@@ -164,16 +287,17 @@ public struct Alarm: Hashable, Sendable, Codable {
 
     /// Why the first time the alarm goes off is more than a year from its item, if it is.
     package static func triggerReachProblem(_ trigger: Trigger) -> AlarmError? {
-        guard case .relative(let offset, _) = trigger, abs(offset.roughSeconds) > Offset.limitSeconds else { return nil }
-        return AlarmError(.triggerTooFar, property: nil, "the alarm \(offset.icalValue) goes off \(abs(offset.roughSeconds) / 86_400) days from its item; an alarm goes off at most a year (366 days) before or after it")
+        guard case .relative(let offset, _) = trigger, offset.roughSeconds.magnitude > UInt64(Offset.limitSeconds) else { return nil }
+        return AlarmError(.triggerTooFar, property: nil, "the alarm \(offset.icalValue) goes off \(offset.roughSeconds.magnitude / 86_400) days from its item; an alarm goes off at most a year (366 days) before or after it")
     }
 
     /// Why the alarm's last repetition is more than a year from its item, if it is.
     package static func repetitionReachProblem(_ trigger: Trigger, _ count: Int, _ interval: Offset?) -> AlarmError? {
         guard case .relative(let offset, _) = trigger else { return nil }
-        let reach = offset.roughSeconds + Int64(count) * (interval?.roughSeconds ?? 0)
-        guard abs(reach) > Offset.limitSeconds else { return nil }
-        return AlarmError(.triggerTooFar, property: nil, "the alarm's \(count) repetitions \(interval?.icalValue ?? "") apart end \(abs(reach) / 86_400) days from its item; an alarm goes off at most a year (366 days) before or after it")
+        let (span, over) = Int64(count).multipliedReportingOverflow(by: interval?.roughSeconds ?? 0)
+        let (reach, overAgain) = offset.roughSeconds.addingReportingOverflow(span)
+        guard over || overAgain || reach.magnitude > UInt64(Offset.limitSeconds) else { return nil }
+        return AlarmError(.triggerTooFar, property: nil, "the alarm's \(count) repetitions \(interval?.icalValue ?? "") apart end \(over || overAgain ? "more than a year" : "\(reach.magnitude / 86_400) days") from its item; an alarm goes off at most a year (366 days) before or after it")
     }
 }
 
@@ -211,7 +335,7 @@ extension CalendarItem {
         var found: [Alarm] = []
         var problems = unreadableAlarms.map(\.problem)
         for alarm in alarms {
-            if let never = whyNeverRings(alarm, dueNeeded: false) { problems.append(never) } else { found.append(alarm) }
+            if let problem = alarm.fieldProblem ?? whyNeverRings(alarm, dueNeeded: false) { problems.append(problem) } else { found.append(alarm) }
         }
         return (found, problems)
     }
@@ -228,7 +352,7 @@ extension CalendarItem {
     ///   counted from the due time of a task that has none, or one counted
     ///   from either on a task with no date at all. The item is unchanged.
     public mutating func addAlarm(_ alarm: Alarm) throws(AlarmError) {
-        if let never = whyNeverRings(alarm, dueNeeded: true) { throw never }
+        if let problem = alarm.fieldProblem ?? whyNeverRings(alarm, dueNeeded: true) { throw problem }
         alarms.append(alarm)
     }
 
@@ -240,13 +364,13 @@ extension CalendarItem {
     func whyNeverRings(_ alarm: Alarm, dueNeeded: Bool) -> AlarmError? {
         guard case .relative(_, let edge) = alarm.trigger, kind == .task else { return nil }
         if isUndated {
-            return AlarmError(.noStart, property: nil, "the task ‘\(title)’ has no date, so an alarm counted from its start or due time cannot go off; give the alarm a date and time of its own (TRIGGER;VALUE=DATE-TIME:…) or give the task a date")
+            return AlarmError(.noStart, property: nil, "the task ‘\(title)’ has no date, so an alarm counted from its start or due time cannot go off; give the alarm a date and time of its own or give the task a date")
         }
         if edge == .start, !hasStart {
-            return AlarmError(.noStart, property: nil, "the task ‘\(title)’ has no DTSTART, so an alarm counted from its start cannot go off; count it from its due time (TRIGGER;RELATED=END:…) or give the task a start")
+            return AlarmError(.noStart, property: nil, "the task ‘\(title)’ has no start, so an alarm counted from its start cannot go off; count it from its due time or give the task a start")
         }
         if dueNeeded, edge == .end, end == nil {
-            return AlarmError(.noStart, property: nil, "the task ‘\(title)’ has no DUE, so an alarm counted from its due time cannot go off; count it from its start (TRIGGER:…, RELATED=START) or give the task a due time")
+            return AlarmError(.noStart, property: nil, "the task ‘\(title)’ has no due time, so an alarm counted from its due time cannot go off; count it from its start or give the task a due time")
         }
         return nil
     }

@@ -63,6 +63,7 @@ extension CalendarItem {
         status = .completed
         completed = .utc(LocalDateTime(localSeconds: Int64(now.timeIntervalSince1970.rounded(.down))))
         percentComplete = 100
+        progressAsWritten = []
     }
 
     /// Reopens a task: `STATUS:NEEDS-ACTION`, with no `COMPLETED` or
@@ -106,7 +107,7 @@ extension CalendarItem {
 
     private mutating func clearDone() {
         status = .needsAction
-        (completed, percentComplete) = (nil, nil)
+        (completed, percentComplete, progressAsWritten) = (nil, nil, [])
     }
 
     private func requireTask(_ what: String) throws(CalendarItemError) {

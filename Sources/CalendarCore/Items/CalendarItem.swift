@@ -155,6 +155,7 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
         var lastModified: CalendarTime?
         var completed: CalendarTime?
         var percentComplete: Int?
+        var progressAsWritten: [ContentLine] = []
         var alarms: [Alarm] = []
         var unreadableAlarms: [UnreadableAlarm] = []
         var components: [ContentComponent] = []
@@ -164,7 +165,7 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
 
         var isEmpty: Bool {
             color == nil && calendar == nil && recurrenceDates.isEmpty && recurrenceDateEnds.isEmpty && overrides.isEmpty && categories.isEmpty
-                && status == nil && lastModified == nil && completed == nil && percentComplete == nil && alarms.isEmpty && unreadableAlarms.isEmpty && components.isEmpty && extraParameters.isEmpty
+                && status == nil && lastModified == nil && completed == nil && percentComplete == nil && progressAsWritten.isEmpty && alarms.isEmpty && unreadableAlarms.isEmpty && components.isEmpty && extraParameters.isEmpty
                 && wideSequence == nil
         }
     }
@@ -378,6 +379,18 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
         get { storage.fields.properties }
         _modify { makeUnique(); yield &storage.fields.properties }
     }
+    /// A task's progress as a file wrote it where the typed fields could
+    /// not read it (`COMPLETED:yesterday`, `PERCENT-COMPLETE:150`): written
+    /// back as it was, until ``markDone(at:floatingZone:zones:)`` or
+    /// ``reopen(floatingZone:zones:)`` sets the progress afresh.
+    package var progressAsWritten: [ContentLine] {
+        get { extras?.progressAsWritten ?? [] }
+        _modify {
+            var e = takeExtras()
+            defer { putExtras(e) }
+            yield &e.progressAsWritten
+        }
+    }
     /// The item's alarms (its `VALARM`s that can be read), in file order;
     /// ``addAlarm(_:)`` checks that one can go off on this item.
     public var alarms: [Alarm] {
@@ -464,7 +477,7 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
                   location: f.location, categories: f.categories.values, status: f.status, sequence: f.sequence, timestamp: f.timestamp,
                   lastModified: f.lastModified, properties: f.properties, components: f.components, extraParameters: f.extraParameters,
                   hasStart: f.hasStart, hasMaster: f.hasMaster, recurrenceDateEnds: f.recurrenceDateEnds ?? [])
-        (completed, percentComplete) = (f.completed, f.percentComplete)
+        (completed, percentComplete, progressAsWritten) = (f.completed, f.percentComplete, f.progressAsWritten ?? [])
         (alarms, unreadableAlarms) = (f.alarms ?? [], f.unreadableAlarms ?? [])
     }
 
@@ -476,7 +489,7 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
                           timestamp: timestamp, lastModified: lastModified, properties: properties, components: components,
                           extraParameters: extraParameters, hasStart: hasStart, hasMaster: hasMaster,
                           recurrenceDateEnds: recurrenceDateEnds.isEmpty ? nil : recurrenceDateEnds,
-                          completed: completed, percentComplete: percentComplete,
+                          completed: completed, percentComplete: percentComplete, progressAsWritten: progressAsWritten.isEmpty ? nil : progressAsWritten,
                           alarms: alarms.isEmpty ? nil : alarms, unreadableAlarms: unreadableAlarms.isEmpty ? nil : unreadableAlarms).encode(to: encoder)
     }
 
@@ -512,6 +525,7 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
         /// When a task was done, and how far along it is; left out when `nil`.
         var completed: CalendarTime?
         var percentComplete: Int?
+        var progressAsWritten: [ContentLine]?
         /// The alarms, when there are some.
         var alarms: [Alarm]?
         var unreadableAlarms: [UnreadableAlarm]?
