@@ -195,7 +195,7 @@ public struct Alarm: Hashable, Sendable, Codable {
             && a.kept == b.kept
     }
 
-    /// Hashes what ``==`` compares.
+    /// Hashes what `==` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(action)
         hasher.combine(trigger)
