@@ -262,6 +262,7 @@ enum Resources {
         func useItem(_ i: CalendarItem) {
             use(i.start)
             if case .at(let e) = i.end { use(e) }
+            for alarm in i.alarms { if case .absolute(let t) = alarm.trigger { use(t) } }
             i.recurrenceDates.forEach(use)
             i.exceptionDates.forEach(use)
         }

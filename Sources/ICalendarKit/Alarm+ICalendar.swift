@@ -8,7 +8,8 @@ extension Alarm {
     /// The names of the lines an alarm's fields hold (the first of each): the
     /// others a file wrote (`ATTACH`, `X-WR-ALARMUID`, `ACKNOWLEDGED`, a second
     /// `DESCRIPTION`…) are kept as written.
-    private static let modelled: Set<String> = ["ACTION", "TRIGGER", "REPEAT", "DURATION", "DESCRIPTION", "SUMMARY"]
+    private static let fields: [String: Kept.Field] = ["ACTION": .action, "TRIGGER": .trigger, "REPEAT": .repeatCount, "DURATION": .repeatInterval,
+                                                       "DESCRIPTION": .message, "SUMMARY": .summary]
 
     /// The parameters the fields model, by line name: any other is kept.
     private static let modelledParameters: [String: Set<String>] = ["TRIGGER": ["RELATED", "VALUE", "TZID"]]
@@ -28,16 +29,22 @@ extension Alarm {
         var repeatCount = 0, repeatInterval: Offset?
         var sawTrigger = false, sawRepeat = false
         var repeatLine: String?
-        var kept = Kept(components: component.components)
+        var kept = Kept()
+        kept.components = component.components
         var seen: Set<String> = []
         for line in component.properties {
-            // A line the fields do not hold, or a second of a name they hold once: kept as written.
-            guard Self.modelled.contains(line.name), seen.insert(line.name).inserted else {
+            // A line the fields do not hold: kept as written. A second of a name they hold once (another
+            // language's text): kept with its field, which takes it along when it is cleared.
+            guard let field = Self.fields[line.name] else {
                 kept.lines.append(line)
                 continue
             }
+            guard seen.insert(line.name).inserted else {
+                kept.duplicates[field.rawValue, default: []].append(line)
+                continue
+            }
             let other = line.parameters.filter { !(Self.modelledParameters[line.name] ?? []).contains($0.name) }
-            if !other.isEmpty { kept.parameters[line.name] = other }
+            if !other.isEmpty { kept.parameters[field.rawValue] = other }
             switch line.name {
             case "ACTION": action = line.value.trimmingCharacters(in: .whitespaces).uppercased()
             case "DESCRIPTION": message = TextEscaping.unescape(line.valueText)
@@ -56,7 +63,7 @@ extension Alarm {
                 repeatCount = n
             case "DURATION":
                 repeatLine = line.value
-                guard let (d, negative) = DurationValue.parse(line.valueText), !negative else {
+                guard let (d, negative) = DurationValue.parse(line.valueText), !negative, d.days > 0 || d.seconds > 0 else {
                     throw AlarmError(.malformedRepeat, property: "DURATION", "the alarm's DURATION ‘\(line.value.prefix(40))’ is not a positive length such as PT5M")
                 }
                 repeatInterval = Offset(days: d.days, seconds: d.seconds)
@@ -83,28 +90,30 @@ extension Alarm {
     /// `DESCRIPTION`, `SUMMARY`, `REPEAT` and `DURATION`, with the
     /// parameters the file gave them), followed by the lines and components
     /// the file wrote that the fields do not hold. An absolute trigger is
-    /// written in the form it holds (UTC, as RFC 5545 §3.8.6.3 asks, or with
-    /// the `TZID` a file gave it).
+    /// written in the form it holds (UTC, as RFC 5545 §3.8.6.3 asks; with the
+    /// `TZID`, or floating, as a file wrote it).
     public var component: ContentComponent {
         if let source, !edited { return source }
-        func line(_ name: String, _ parameters: [ContentLine.Parameter] = [], value: String) -> ContentLine {
-            ContentLine(name: name, parameters: parameters + (kept.parameters[name] ?? []), value: value)
+        var lines: [ContentLine] = []
+        func add(_ name: String, _ parameters: [ContentLine.Parameter] = [], value: String) {
+            guard let field = Self.fields[name] else { return }
+            lines.append(ContentLine(name: name, parameters: parameters + (kept.parameters[field.rawValue] ?? []), value: value))
+            lines += kept.duplicates[field.rawValue] ?? []
         }
-        var lines: [ContentLine] = [line("ACTION", value: action)]
+        add("ACTION", value: action)
         switch trigger {
         case .relative(let offset, let edge):
-            lines.append(line("TRIGGER", edge == .end ? [.init(name: "RELATED", values: ["END"])] : [], value: offset.icalValue))
+            add("TRIGGER", edge == .end ? [.init(name: "RELATED", values: ["END"])] : [], value: offset.icalValue)
         case .absolute(let time):
             var parameters: [ContentLine.Parameter] = [.init(name: "VALUE", values: ["DATE-TIME"])]
             if case .zoned(_, let tzid) = time { parameters.append(.init(name: "TZID", values: [tzid])) }
-            lines.append(line("TRIGGER", parameters, value: time.icalValue))
+            add("TRIGGER", parameters, value: time.icalValue)
         }
-        if let message { lines.append(line("DESCRIPTION", value: TextEscaping.escaped(message))) }
-        if let summary { lines.append(line("SUMMARY", value: TextEscaping.escaped(summary))) }
-        if let interval = repeatInterval, repeatCount > 0 {
-            lines.append(line("REPEAT", value: String(repeatCount)))
-            lines.append(line("DURATION", value: interval.icalValue))
-        }
+        if let message { add("DESCRIPTION", value: TextEscaping.escaped(message)) }
+        if let summary { add("SUMMARY", value: TextEscaping.escaped(summary)) }
+        // REPEAT and DURATION as the fields hold them, one without the other too: what is read back is what they say.
+        if repeatCount != 0 || repeatInterval != nil { add("REPEAT", value: String(repeatCount)) }
+        if let interval = repeatInterval { add("DURATION", value: interval.icalValue) }
         return ContentComponent(name: "VALARM", properties: ContentLines(lines + kept.lines), components: kept.components)
     }
 

@@ -165,6 +165,7 @@ public struct ICalendarExporter: Sendable {
         func useFields(_ item: CalendarItem, recurrence: Bool) {
             use(item.start)
             if case .at(let e) = item.end { use(e) }
+            for alarm in item.alarms { if case .absolute(let t) = alarm.trigger { use(t) } }
             guard recurrence else { return }
             item.recurrenceDates.forEach(use)
             item.exceptionDates.forEach(use)
@@ -269,7 +270,7 @@ public struct ICalendarExporter: Sendable {
         if let modified = item.lastModified { w.line("LAST-MODIFIED", extra["LAST-MODIFIED"], value: modified.icalValue) }
         if let done = item.completed { time("COMPLETED", done, extra, &w) }
         if let percent = item.percentComplete { w.line("PERCENT-COMPLETE", extra["PERCENT-COMPLETE"], value: String(percent)) }
-        w.lines(ContentLines(item.progressAsWritten))
+        w.lines(ContentLines([item.completedAsWritten, item.percentCompleteAsWritten].compactMap { $0 }))
         if let color = item.color {
             if let css = color.cssName {
                 w.line("COLOR", extra["COLOR"], value: css)

@@ -93,14 +93,14 @@ extension ImportSession {
             timeProperty(p, line, &draft)
         case "COMPLETED":
             guard single(p, line, first) else { return }
-            if let t = time(p, line, &draft.item, keptAsWritten: true) { draft.item.completed = t } else { draft.item.progressAsWritten.append(p.line) }
+            if let t = time(p, line, &draft.item, keptAsWritten: true) { draft.item.completed = t } else { draft.item.completedAsWritten = p.line }
         case "PERCENT-COMPLETE":
             guard single(p, line, first) else { return }
             if let percent = Int(p.valueText.trimmedBlanks), (0...100).contains(percent) {
                 draft.item.percentComplete = percent
                 extraParameters(p, keeping: [], into: &draft.item)
             } else {
-                draft.item.progressAsWritten.append(p.line)
+                draft.item.percentCompleteAsWritten = p.line
                 report(.warning, line, .invalidValue, "PERCENT-COMPLETE ‘\(p.valueText.prefix(20))’ is not a whole number from 0 to 100 (RFC 5545 §3.8.1.8); it is kept as written",
                        keptAsWritten: true)
             }

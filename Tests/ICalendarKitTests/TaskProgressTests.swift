@@ -81,6 +81,19 @@ struct TaskProgressTests {
         #expect(!open.contains("COMPLETED:") && !open.contains("PERCENT-COMPLETE"))
     }
 
+    @Test("setting the progress replaces what the file wrote that could not be read: one line each, read back the same")
+    func setReplacesUnreadable() throws {
+        let file = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\nBEGIN:VTODO\r\nUID:t\r\nDTSTAMP:20260101T000000Z\r\nSUMMARY:Half\r\n"
+            + "COMPLETED:yesterday\r\nPERCENT-COMPLETE:150\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+        var calendar = try ICalendarImporter().importCalendar(from: Data(file.utf8)).calendar
+        calendar.items[0].percentComplete = 50
+        let text = ICalendarExporter().export(calendar)
+        #expect(text.components(separatedBy: "PERCENT-COMPLETE").count == 2 && text.contains("\r\nPERCENT-COMPLETE:50\r\n"))
+        #expect(text.contains("\r\nCOMPLETED:yesterday\r\n"))
+        let back = try ICalendarImporter().importCalendar(from: Data(text.utf8)).calendar
+        #expect(back.items[0].percentComplete == 50)
+    }
+
     @Test("the item's JSON carries the fields, and reads back")
     func json() throws {
         var task = CalendarItem(uid: "j", kind: .task, title: "J", start: .date(try LocalDate(year: 2026, month: 12, day: 1)))

@@ -215,6 +215,51 @@ struct AlarmTests {
         #expect(try JSONDecoder().decode(CalendarItem.self, from: json).alarmProblems().count == 3)
     }
 
+    @Test("what an app or a JSON can put in an alarm's fields never crashes a query: a default beyond the limits, a length of two signs, Int.min days, a date for a moment")
+    func hostileFields() throws {
+        #expect(throws: AlarmError.self) { try Alarm(.relative(.init(days: Int.min), to: .start)) }
+        #expect(throws: AlarmError.self) { try Alarm(.relative(.init(days: -1, seconds: 3600), to: .start)) }
+        #expect(throws: AlarmError.self) { try Alarm(.absolute(.date(try LocalDate(year: 2026, month: 11, day: 24)))) }
+        var far = try Alarm(.before(.seconds(900)))
+        far.trigger = .relative(.init(days: -(Int.max / 2)), to: .start)
+        var mixed = try Alarm(.before(.seconds(900)))
+        mixed.trigger = .relative(.init(days: 106_751_991_167_300, seconds: -9_223_372_036_854_720_000), to: .start)
+        var endless = try Alarm(.before(.seconds(900)))
+        (endless.repeatCount, endless.repeatInterval) = (Int.max, .init(seconds: 1))
+        let start = CalendarTime.utc(try LocalDateTime(year: 2026, month: 11, day: 25, hour: 9))
+        var item = CalendarItem(uid: "x", title: "X", start: start)
+        item.alarms = [mixed]
+        let schedule = try Schedule(items: [item])
+        let report = schedule.alarms(from: Date(timeIntervalSince1970: 1_795_000_000), to: Date(timeIntervalSince1970: 1_796_000_000),
+                                     defaults: [far, endless, try Alarm(.before(.seconds(600)))])
+        #expect(report.instants.isEmpty)  // the item has an alarm of its own, which cannot go off: no default rings for it
+        #expect(report.problems.map(\.uid) == ["", "", "x"])
+        #expect(report.problems.map(\.error.code) == [.triggerTooFar, .tooManyRepeats, .malformedTrigger])
+    }
+
+    @Test("cleared, a field takes along what the file wrote about it; REPEAT:0 with a DURATION reads back the same; an alarm at a moment on a zone nothing defines is a problem, not silence")
+    func clearedAndOddFields() throws {
+        func calendar(_ alarm: [String], zone: Bool = false) throws -> ICalendar {
+            try ICalendarImporter().importCalendar(from: (["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//T//EN", "BEGIN:VEVENT", "UID:e1",
+                "DTSTAMP:20261120T090000Z", "DTSTART:20261125T090000Z", "SUMMARY:Physio", "BEGIN:VALARM"] + alarm
+                + ["END:VALARM", "END:VEVENT", "END:VCALENDAR", ""]).joined(separator: "\r\n")).calendar
+        }
+        var two = try calendar(["ACTION:DISPLAY", "TRIGGER:-PT15M", "DESCRIPTION;LANGUAGE=ca:Al fisio", "DESCRIPTION;LANGUAGE=es:Al fisio"])
+        two.items[0].alarms[0].message = nil
+        #expect(!ICalendarExporter().export(two).contains("DESCRIPTION;LANGUAGE"))
+        let back = try ICalendarImporter().importCalendar(from: ICalendarExporter().export(two)).calendar
+        #expect(back.items[0].alarms == two.items[0].alarms)
+
+        var zero = try calendar(["ACTION:DISPLAY", "TRIGGER:-PT15M", "DESCRIPTION:x", "REPEAT:0", "DURATION:PT5M"])
+        zero.items[0].alarms[0].message = "y"
+        let zeroBack = try ICalendarImporter().importCalendar(from: ICalendarExporter().export(zero)).calendar
+        #expect(zeroBack.items[0].alarms == zero.items[0].alarms && zeroBack.items[0].alarms[0].repeatInterval == .init(seconds: 300))
+
+        let mars = try calendar(["ACTION:DISPLAY", "TRIGGER;VALUE=DATE-TIME;TZID=Mars/Olympus:20261125T080000", "DESCRIPTION:x"])
+        let report = mars.schedule(zoneNamedBy: ICalendar.bookZoneProperties).alarms(from: Date(timeIntervalSince1970: 1_795_000_000), to: Date(timeIntervalSince1970: 1_796_000_000))
+        #expect(report.instants.isEmpty && report.problems.map(\.error.code) == [.malformedTrigger])
+    }
+
     static func alarmBlocks(_ text: String) -> [String] {
         text.components(separatedBy: "BEGIN:VALARM\r\n").dropFirst().map { $0.components(separatedBy: "END:VALARM\r\n")[0] }
     }

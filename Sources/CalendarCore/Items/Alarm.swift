@@ -52,7 +52,7 @@ public struct Alarm: Hashable, Sendable, Codable {
         /// The iCalendar `DURATION` value: `-PT15M`, `P1D`, `-P1DT2H`, `PT0S`.
         public var icalValue: String {
             let negative = days < 0 || (days == 0 && seconds < 0)
-            let d = abs(days), s = abs(seconds)
+            let d = days.magnitude, s = seconds.magnitude
             var text = negative ? "-P" : "P"
             if d > 0 { text += d % 7 == 0 && s == 0 ? "\(d / 7)W" : "\(d)D" }
             if s > 0 || d == 0 {
@@ -132,17 +132,28 @@ public struct Alarm: Hashable, Sendable, Codable {
     }
 
     /// What the alarm does (`ACTION`): `DISPLAY`, `AUDIO`, `EMAIL`, or another value as written.
-    public var action: String { didSet { if action != oldValue { edited = true } } }
+    public var action: String { didSet { changed(.action, action != oldValue, cleared: false) } }
     /// When it first goes off.
-    public var trigger: Trigger { didSet { if trigger != oldValue { edited = true } } }
+    public var trigger: Trigger { didSet { changed(.trigger, trigger != oldValue, cleared: false) } }
     /// How many more times it goes off after the first (`REPEAT`), ``repeatInterval`` apart.
-    public var repeatCount: Int { didSet { if repeatCount != oldValue { edited = true } } }
+    public var repeatCount: Int { didSet { changed(.repeatCount, repeatCount != oldValue, cleared: false) } }
     /// The time between repetitions (`DURATION`); `nil` when it does not repeat.
-    public var repeatInterval: Offset? { didSet { if repeatInterval != oldValue { edited = true } } }
+    public var repeatInterval: Offset? { didSet { changed(.repeatInterval, repeatInterval != oldValue, cleared: repeatInterval == nil) } }
     /// The text shown (`DESCRIPTION`), unescaped.
-    public var message: String? { didSet { if message != oldValue { edited = true } } }
+    public var message: String? { didSet { changed(.message, message != oldValue, cleared: message == nil) } }
     /// The subject of an e-mail alarm (`SUMMARY`), unescaped.
-    public var summary: String? { didSet { if summary != oldValue { edited = true } } }
+    public var summary: String? { didSet { changed(.summary, summary != oldValue, cleared: summary == nil) } }
+
+    /// Notes a field's change; one cleared takes with it what the file wrote
+    /// about it besides (another language's text, its parameters).
+    private mutating func changed(_ field: Kept.Field, _ isChange: Bool, cleared: Bool) {
+        guard isChange else { return }
+        edited = true
+        if cleared {
+            kept.parameters[field.rawValue] = nil
+            kept.duplicates[field.rawValue] = nil
+        }
+    }
 
     /// What a file wrote that the fields above do not hold, kept as written
     /// (ICalendarKit fills and writes them): its other lines (`ATTACH`,
@@ -158,19 +169,23 @@ public struct Alarm: Hashable, Sendable, Codable {
 
     /// What an alarm read from a file keeps that its fields do not hold.
     package struct Kept: Hashable, Sendable, Codable {
-        /// Its other lines, in file order.
+        /// A field, by the name of its Swift property (the codec knows its line).
+        package enum Field: String, Hashable, Sendable, CaseIterable {
+            case action, trigger, repeatCount, repeatInterval, message, summary
+        }
+        /// Its lines the fields do not hold, in file order.
         package var lines: [ContentLine] = []
         /// Its components, in file order.
         package var components: [ContentComponent] = []
-        /// The parameters of the modelled lines that the fields do not model, by line name.
+        /// The parameters of a field's line that the field does not model, by ``Field`` raw value.
         package var parameters: [String: [ContentLine.Parameter]] = [:]
+        /// Lines after the first of a field's (another language's text), by ``Field`` raw value.
+        package var duplicates: [String: [ContentLine]] = [:]
 
-        /// Keeps lines, components and parameters.
-        package init(lines: [ContentLine] = [], components: [ContentComponent] = [], parameters: [String: [ContentLine.Parameter]] = [:]) {
-            (self.lines, self.components, self.parameters) = (lines, components, parameters)
-        }
+        /// Keeps nothing.
+        package init() {}
 
-        var isEmpty: Bool { lines.isEmpty && components.isEmpty && parameters.isEmpty }
+        var isEmpty: Bool { lines.isEmpty && components.isEmpty && parameters.isEmpty && duplicates.isEmpty }
     }
 
     /// Whether the trigger counts from the end (`RELATED=END`: a task's due time).
@@ -242,6 +257,11 @@ public struct Alarm: Hashable, Sendable, Codable {
     /// a year from its item. The queries report such an alarm rather than
     /// ring it (its fields are an app's to set, and its JSON's to say).
     package var fieldProblem: AlarmError? {
+        if case .absolute(let time) = trigger, time.isDate {
+            return AlarmError(.malformedTrigger, property: nil, "an alarm's own time is a date and a time, not the date \(time.icalValue) alone")
+        }
+        if case .relative(let offset, _) = trigger, let problem = Self.offsetProblem(offset, "the alarm's length") { return problem }
+        if let every = repeatInterval, let problem = Self.offsetProblem(every, "the time between repetitions") { return problem }
         guard (0...Self.repeatLimit).contains(repeatCount) else {
             return AlarmError(.tooManyRepeats, property: nil, "an alarm repeats between 0 and \(Self.repeatLimit) times, not \(repeatCount)")
         }
@@ -265,8 +285,9 @@ public struct Alarm: Hashable, Sendable, Codable {
     ///     one, and get "Reminder" when it is `nil`.
     ///   - repeatCount: how many more times it goes off.
     ///   - every: the time between repetitions; required when `repeatCount` is more than 0.
-    /// - Throws: ``AlarmError`` for a trigger more than a year away, a
-    ///   repetition without an interval, more than ``repeatLimit`` repetitions.
+    /// - Throws: ``AlarmError`` for a trigger more than a year away or on a
+    ///   date without a time, a length of two signs, a repetition without an
+    ///   interval, more than ``repeatLimit`` repetitions.
     public init(_ trigger: Trigger, action: String = "DISPLAY", message: String? = nil, repeatCount: Int = 0, every: Offset? = nil) throws(AlarmError) {
         guard repeatCount >= 0, repeatCount <= Self.repeatLimit else {
             throw AlarmError(.tooManyRepeats, property: nil, "an alarm repeats between 0 and \(Self.repeatLimit) times, not \(repeatCount)")
@@ -283,6 +304,19 @@ public struct Alarm: Hashable, Sendable, Codable {
         self.message = message ?? (action.uppercased() == "DISPLAY" ? "Reminder" : nil)
         self.repeatCount = repeatCount
         repeatInterval = repeatCount > 0 ? every : nil
+        if let problem = fieldProblem { throw problem }
+    }
+
+    /// Why a length cannot be written as one (RFC 5545 §3.3.6 gives a
+    /// duration one sign), or is out of every bound, if it is.
+    private static func offsetProblem(_ offset: Offset, _ what: String) -> AlarmError? {
+        if (offset.days < 0 && offset.seconds > 0) || (offset.days > 0 && offset.seconds < 0) {
+            return AlarmError(.malformedTrigger, property: nil, "\(what) has days and seconds of opposite signs (\(offset.days) days, \(offset.seconds) seconds); a length has one sign")
+        }
+        guard offset.days.magnitude <= 366, offset.seconds.magnitude <= UInt(Offset.limitSeconds) else {
+            return AlarmError(.triggerTooFar, property: nil, "\(what) is more than a year; an alarm goes off at most a year (366 days) before or after its item")
+        }
+        return nil
     }
 
     /// Why the first time the alarm goes off is more than a year from its item, if it is.

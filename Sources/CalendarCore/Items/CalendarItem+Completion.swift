@@ -63,7 +63,6 @@ extension CalendarItem {
         status = .completed
         completed = .utc(LocalDateTime(localSeconds: Int64(now.timeIntervalSince1970.rounded(.down))))
         percentComplete = 100
-        progressAsWritten = []
     }
 
     /// Reopens a task: `STATUS:NEEDS-ACTION`, with no `COMPLETED` or
@@ -95,6 +94,8 @@ extension CalendarItem {
                 let base = plain.item(for: instance)
                 var probe = one
                 (probe.status, probe.sequence, probe.lastModified) = (base.status, base.sequence, base.lastModified)
+                (probe.completed, probe.percentComplete) = (base.completed, base.percentComplete)
+                (probe.completedAsWritten, probe.percentCompleteAsWritten) = (base.completedAsWritten, base.percentCompleteAsWritten)
                 if probe.hasSameContent(as: base) { overrides.remove(at: index) } else { overrides[index].item = one }
             } else {
                 overrides[index].item = one
@@ -107,7 +108,7 @@ extension CalendarItem {
 
     private mutating func clearDone() {
         status = .needsAction
-        (completed, percentComplete, progressAsWritten) = (nil, nil, [])
+        (completed, percentComplete) = (nil, nil)
     }
 
     private func requireTask(_ what: String) throws(CalendarItemError) {

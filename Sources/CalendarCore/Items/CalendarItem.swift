@@ -155,7 +155,8 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
         var lastModified: CalendarTime?
         var completed: CalendarTime?
         var percentComplete: Int?
-        var progressAsWritten: [ContentLine] = []
+        var completedAsWritten: ContentLine?
+        var percentCompleteAsWritten: ContentLine?
         var alarms: [Alarm] = []
         var unreadableAlarms: [UnreadableAlarm] = []
         var components: [ContentComponent] = []
@@ -165,7 +166,7 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
 
         var isEmpty: Bool {
             color == nil && calendar == nil && recurrenceDates.isEmpty && recurrenceDateEnds.isEmpty && overrides.isEmpty && categories.isEmpty
-                && status == nil && lastModified == nil && completed == nil && percentComplete == nil && progressAsWritten.isEmpty && alarms.isEmpty && unreadableAlarms.isEmpty && components.isEmpty && extraParameters.isEmpty
+                && status == nil && lastModified == nil && completed == nil && percentComplete == nil && completedAsWritten == nil && percentCompleteAsWritten == nil && alarms.isEmpty && unreadableAlarms.isEmpty && components.isEmpty && extraParameters.isEmpty
                 && wideSequence == nil
         }
     }
@@ -358,7 +359,7 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
         get { extras?.completed }
         _modify {
             var e = takeExtras()
-            defer { putExtras(e) }
+            defer { e.completedAsWritten = nil; putExtras(e) }
             yield &e.completed
         }
     }
@@ -369,7 +370,7 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
         get { extras?.percentComplete }
         _modify {
             var e = takeExtras()
-            defer { putExtras(e) }
+            defer { e.percentCompleteAsWritten = nil; putExtras(e) }
             yield &e.percentComplete
         }
     }
@@ -379,16 +380,27 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
         get { storage.fields.properties }
         _modify { makeUnique(); yield &storage.fields.properties }
     }
-    /// A task's progress as a file wrote it where the typed fields could
-    /// not read it (`COMPLETED:yesterday`, `PERCENT-COMPLETE:150`): written
-    /// back as it was, until ``markDone(at:floatingZone:zones:)`` or
-    /// ``reopen(floatingZone:zones:)`` sets the progress afresh.
-    package var progressAsWritten: [ContentLine] {
-        get { extras?.progressAsWritten ?? [] }
-        _modify {
+    /// When a task was done as a file wrote it where ``completed`` could
+    /// not read it (`COMPLETED:yesterday`): written back as it was, until
+    /// ``completed`` is set (``markDone(at:floatingZone:zones:)`` and
+    /// ``reopen(floatingZone:zones:)`` set it).
+    package var completedAsWritten: ContentLine? {
+        get { extras?.completedAsWritten }
+        set {
             var e = takeExtras()
-            defer { putExtras(e) }
-            yield &e.progressAsWritten
+            e.completedAsWritten = newValue
+            putExtras(e)
+        }
+    }
+    /// How far along a task is as a file wrote it where ``percentComplete``
+    /// could not read it (`PERCENT-COMPLETE:150`): written back as it was,
+    /// until ``percentComplete`` is set.
+    package var percentCompleteAsWritten: ContentLine? {
+        get { extras?.percentCompleteAsWritten }
+        set {
+            var e = takeExtras()
+            e.percentCompleteAsWritten = newValue
+            putExtras(e)
         }
     }
     /// The item's alarms (its `VALARM`s that can be read), in file order;
@@ -477,7 +489,8 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
                   location: f.location, categories: f.categories.values, status: f.status, sequence: f.sequence, timestamp: f.timestamp,
                   lastModified: f.lastModified, properties: f.properties, components: f.components, extraParameters: f.extraParameters,
                   hasStart: f.hasStart, hasMaster: f.hasMaster, recurrenceDateEnds: f.recurrenceDateEnds ?? [])
-        (completed, percentComplete, progressAsWritten) = (f.completed, f.percentComplete, f.progressAsWritten ?? [])
+        (completed, percentComplete) = (f.completed, f.percentComplete)
+        (completedAsWritten, percentCompleteAsWritten) = (f.completedAsWritten, f.percentCompleteAsWritten)
         (alarms, unreadableAlarms) = (f.alarms ?? [], f.unreadableAlarms ?? [])
     }
 
@@ -489,7 +502,8 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
                           timestamp: timestamp, lastModified: lastModified, properties: properties, components: components,
                           extraParameters: extraParameters, hasStart: hasStart, hasMaster: hasMaster,
                           recurrenceDateEnds: recurrenceDateEnds.isEmpty ? nil : recurrenceDateEnds,
-                          completed: completed, percentComplete: percentComplete, progressAsWritten: progressAsWritten.isEmpty ? nil : progressAsWritten,
+                          completed: completed, percentComplete: percentComplete,
+                          completedAsWritten: completedAsWritten, percentCompleteAsWritten: percentCompleteAsWritten,
                           alarms: alarms.isEmpty ? nil : alarms, unreadableAlarms: unreadableAlarms.isEmpty ? nil : unreadableAlarms).encode(to: encoder)
     }
 
@@ -525,7 +539,8 @@ public struct CalendarItem: Hashable, Sendable, Codable, Identifiable {
         /// When a task was done, and how far along it is; left out when `nil`.
         var completed: CalendarTime?
         var percentComplete: Int?
-        var progressAsWritten: [ContentLine]?
+        var completedAsWritten: ContentLine?
+        var percentCompleteAsWritten: ContentLine?
         /// The alarms, when there are some.
         var alarms: [Alarm]?
         var unreadableAlarms: [UnreadableAlarm]?
@@ -719,6 +734,7 @@ extension CalendarItem {
             return true
         }
         guard visit(start), visit(end) else { return false }
+        for alarm in alarms { if case .absolute(let time) = alarm.trigger, !visit(time) { return false } }
         for time in recurrenceDates where !visit(time) { return false }
         for period in recurrenceDateEnds where !visit(period.end) { return false }
         for time in exceptionDates where !visit(time) { return false }

@@ -85,6 +85,9 @@ extension Schedule {
     ///   away, `REPEAT` without `DURATION`, counted from a start a task does
     ///   not have) is not guessed at: it is in ``AlarmReport/problems`` with
     ///   the reason, and its item's other alarms ring.
+    /// - A default alarm beyond the limits (its fields are the caller's to
+    ///   set) rings for nobody: it is in ``AlarmReport/problems`` with an
+    ///   empty `uid`.
     /// - More than ``alarmLimit`` in the window stop the query:
     ///   ``AlarmReport/limitReached`` says so.
     ///
@@ -106,6 +109,10 @@ extension Schedule {
         var problems: [AlarmReport.Problem] = []
         var found: [AlarmInstant] = []
         var reach = AlarmReach()
+        // A default beyond the limits rings for nobody: said, with no item's UID.
+        var defaults = defaults
+        for bad in defaults.compactMap(\.fieldProblem) { problems.append(.init(uid: "", title: "", error: bad)) }
+        defaults.removeAll { $0.fieldProblem != nil }
         for alarm in defaults { reach.include(alarm) }
         // One pass over the items: their reach, and the absolute alarms,
         // which ring once wherever the series' occurrences are.
@@ -117,8 +124,14 @@ extension Schedule {
                 }
                 for alarm in alarms {
                     reach.include(alarm)
-                    guard case .absolute(let time) = alarm.trigger, one.counts,
-                          let t = try? time.epochSeconds(floatingZone: floatingZone, zones: zones) else { continue }
+                    guard case .absolute(let time) = alarm.trigger, one.counts else { continue }
+                    let t: Int64
+                    do throws(TimeValueError) { t = try time.epochSeconds(floatingZone: floatingZone, zones: zones) } catch {
+                        // Its own time on a zone nothing defines: it cannot go off, and says why.
+                        let never = AlarmError(.malformedTrigger, property: nil, "the alarm's time \(time) cannot be placed: \(error.message)")
+                        if !problems.contains(where: { $0.uid == item.uid && $0.error == never }) { problems.append(.init(uid: item.uid, title: one.title, error: never)) }
+                        continue
+                    }
                     ring(alarm, from: t, zone: .utc, within: a..<b) { t, k in
                         found.append(AlarmInstant(time: Date(timeIntervalSince1970: TimeInterval(t)), occurrence: Occurrence.ID(uid: item.uid, recurrenceID: recurrenceID),
                                                   occurrenceStart: one.start, occurrenceEnd: one.start, kind: one.kind, title: one.title, alarm: alarm, repetition: k, isDefault: false))
