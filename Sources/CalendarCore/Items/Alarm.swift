@@ -395,7 +395,7 @@ extension CalendarItem {
     /// alarm counted from a due time it lacks; a file's such alarm is still
     /// read, counted from its start, as before — RFC 5545 §3.8.6.3 requires
     /// the DUE, and what peers ring for it is for the alarms check to settle.)
-    func whyNeverRings(_ alarm: Alarm, dueNeeded: Bool) -> AlarmError? {
+    package func whyNeverRings(_ alarm: Alarm, dueNeeded: Bool) -> AlarmError? {
         guard case .relative(_, let edge) = alarm.trigger, kind == .task else { return nil }
         if isUndated {
             return AlarmError(.noStart, property: nil, "the task ‘\(title)’ has no date, so an alarm counted from its start or due time cannot go off; give the alarm a date and time of its own or give the task a date")
