@@ -64,7 +64,7 @@ public struct CalendarNames: Hashable, Sendable, Codable {
         // Foundation's lists start on Sunday; ours on Monday.
         weekdays = Self.mondayFirst(formatter.standaloneWeekdaySymbols)
         shortWeekdays = Self.mondayFirst(formatter.shortStandaloneWeekdaySymbols)
-        let words = Self.labels[locale.language.languageCode?.identifier ?? "en"] ?? Self.englishLabels
+        let words = Self.labels(for: locale)
         severalItems = words.several
         severalTasks = words.severalTasks
         allDay = words.allDay
@@ -161,8 +161,11 @@ public struct CalendarNames: Hashable, Sendable, Codable {
     ]
 
     /// The labels of the names' language (English for one the table lacks).
-    public var words: Labels {
-        Self.labels[Locale(identifier: localeIdentifier).language.languageCode?.identifier ?? "en"] ?? Self.englishLabels
+    public var words: Labels { Self.labels(for: Locale(identifier: localeIdentifier)) }
+
+    /// The labels of a locale's language, English for one the table lacks.
+    private static func labels(for locale: Locale) -> Labels {
+        labels[locale.language.languageCode?.identifier ?? "en"] ?? englishLabels
     }
 
     /// "Times in Europe/Madrid" in the names' language.

@@ -110,9 +110,11 @@ extension Schedule {
         var found: [AlarmInstant] = []
         var reach = AlarmReach()
         // A default beyond the limits rings for nobody: said, with no item's UID.
-        var defaults = defaults
-        for bad in defaults.compactMap(\.fieldProblem) { problems.append(.init(uid: "", title: "", error: bad)) }
-        defaults.removeAll { $0.fieldProblem != nil }
+        let defaults = defaults.filter { alarm in
+            guard let bad = alarm.fieldProblem else { return true }
+            problems.append(.init(uid: "", title: "", error: bad))
+            return false
+        }
         for alarm in defaults { reach.include(alarm) }
         // One pass over the items: their reach, and the absolute alarms,
         // which ring once wherever the series' occurrences are.
