@@ -12,27 +12,44 @@ extension CalDAVClient {
     /// — after which a request is sent again (``RetryPolicy``).
     static let passingStatuses: Set<Int> = [423, 429, 500, 502, 503, 504]
 
+    /// The methods that change nothing on the server (RFC 9110 §9.2.1 and
+    /// WebDAV's PROPFIND and REPORT): sent again when their connection was
+    /// lost before the answer.
+    static let readMethods: Set<String> = ["GET", "HEAD", "OPTIONS", "PROPFIND", "REPORT"]
+
     /// Sends a request for `path` (absolute, percent-encoded, on the
     /// collection's server) and reads its answer: following redirects to the
     /// same scheme, host and port, and sending it again, after a wait, while
     /// the server answers a passing status (``passingStatuses``), as
     /// ``retryPolicy`` allows. Every request Horari sends may be sent twice:
-    /// reads change nothing, and writes are conditional.
+    /// reads change nothing, and writes are conditional. A read whose
+    /// connection closed or was lost before its answer is sent again too,
+    /// under the same policy (``readMethods``); a write is not, since it may
+    /// have been made: its caller asks the server.
     func send(_ method: String, path: String, headers: [String: String], body: [UInt8]?) async throws(CalendarStoreError) -> HTTPReply {
         var attempt = 0
         while true {
-            let reply = try await sendOnce(method, path: path, headers: headers, body: body)
-            guard Self.passingStatuses.contains(reply.status), attempt < retryPolicy.retries else { return reply }
+            let outcome = try await sendOnce(method, path: path, headers: headers, body: body)
+            let retryAfter: String?
+            switch outcome {
+            case .reply(let reply):
+                guard Self.passingStatuses.contains(reply.status), attempt < retryPolicy.retries else { return reply }
+                retryAfter = reply.header("Retry-After")
+            case .lost(let error):
+                guard Self.readMethods.contains(method), attempt < retryPolicy.retries else { throw error }
+                retryAfter = nil
+            }
             attempt += 1
-            let wait = retryPolicy.wait(attempt: attempt, retryAfter: reply.header("Retry-After"))
+            let wait = retryPolicy.wait(attempt: attempt, retryAfter: retryAfter)
             do { try await Task.sleep(for: wait) } catch {
                 throw CalendarStoreError(.cancelled, "\(method) \(display(path)): cancelled while waiting to ask again")
             }
         }
     }
 
-    /// One request and its answer, following redirects to the same origin.
-    private func sendOnce(_ method: String, path: String, headers: [String: String], body: [UInt8]?) async throws(CalendarStoreError) -> HTTPReply {
+    /// One request and its answer, following redirects to the same origin:
+    /// the answer, or the error of a connection lost before it.
+    private func sendOnce(_ method: String, path: String, headers: [String: String], body: [UInt8]?) async throws(CalendarStoreError) -> SentOnce {
         if let invalid { throw invalid }
         guard var url = URL(string: path, relativeTo: collection)?.absoluteURL else {
             throw CalendarStoreError(.invalidLocation, "‘\(WebDAVXML.oneLine(path))’ is not a path on \(collection.absoluteString)")
@@ -42,7 +59,9 @@ extension CalDAVClient {
             let what = "\(method) \(url.absoluteString)"
             switch try await transport.exchange(request, what: what) {
             case .reply(let reply):
-                return reply
+                return .reply(reply)
+            case .lost(let error):
+                return .lost(error)
             case .redirect(let status, let location):
                 guard let location, let target = URL(string: location, relativeTo: url)?.absoluteURL else {
                     throw CalendarStoreError(.badResponse, status: status, "\(what): a redirect without a usable Location")
@@ -54,6 +73,12 @@ extension CalDAVClient {
             }
         }
         throw CalendarStoreError(.redirect, "\(method) \(collection.absoluteString): more than \(Self.maxRedirects) redirects in a row")
+    }
+
+    /// What one sending came to.
+    enum SentOnce {
+        case reply(HTTPReply)
+        case lost(CalendarStoreError)
     }
 
     /// The request, with the credentials (to the collection's origin only:

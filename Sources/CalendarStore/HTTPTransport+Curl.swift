@@ -96,10 +96,12 @@ final class HTTPTransport: Sendable {
             throw CalendarStoreError(.tooLarge, status: state.status, "\(what): the answer is larger than \(limit) bytes\(declared); not read further")
         }
         guard code == CURLE_OK else {
-            throw CalendarStoreError(.transport, "\(what): \(said(code, host: host, place: place, timeout: timeout, detail: handle.errorText))")
+            let failure = CalendarStoreError(.transport, "\(what): \(said(code, host: host, place: place, timeout: timeout, detail: handle.errorText))")
+            if [CURLE_GOT_NOTHING, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_PARTIAL_FILE].contains(code) { return .lost(failure) }
+            throw failure
         }
         guard let status = state.status else {
-            throw CalendarStoreError(.transport, "\(what): \(place) closed the connection without an HTTP answer")
+            return .lost(CalendarStoreError(.transport, "\(what): \(place) closed the connection without an HTTP answer"))
         }
         if [301, 302, 303, 307, 308].contains(status) {
             return .redirect(status, state.headers["location"])

@@ -25,6 +25,11 @@ enum HTTPOutcome: Sendable {
     case reply(HTTPReply)
     /// A redirect (301, 302, 303, 307, 308), not followed by the transport: its status and `Location`.
     case redirect(Int, String?)
+    /// No whole answer: the connection closed, or was lost, after the
+    /// request went out (a server restarting, a keep-alive connection it
+    /// had just closed, a proxy cut). A request that changes nothing may be
+    /// sent again; a write may have been made (its caller asks).
+    case lost(CalendarStoreError)
 }
 
 extension HTTPTransport {
@@ -149,10 +154,12 @@ final class HTTPTransport: Sendable {
             return .redirect(redirect.status, redirect.location)
         }
         if let error = state.error {
-            throw transportError(error, what: what, host: host, port: url?.port, timeout: timeout)
+            let failure = transportError(error, what: what, host: host, port: url?.port, timeout: timeout)
+            if (error as? URLError)?.code == .networkConnectionLost { return .lost(failure) }
+            throw failure
         }
         guard let response = state.response else {
-            throw CalendarStoreError(.badResponse, "\(what): \(host) closed the connection without an HTTP answer")
+            return .lost(CalendarStoreError(.transport, "\(what): \(host) closed the connection without an HTTP answer"))
         }
         return .reply(HTTPReply(status: response.statusCode, headers: headers(of: response), body: body))
     }

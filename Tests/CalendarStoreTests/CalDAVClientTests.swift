@@ -409,6 +409,27 @@ struct CalDAVHostileServerTests {
         #expect(elapsed < 20, "\(elapsed) s")
     }
 
+    @Test("a read whose connection closed without an answer is sent again; a write is not, since it may have been made")
+    func hangUp() async throws {
+        let server = try TestServer.hostile("hang-up")
+        defer { server.stop() }
+        let client = CalDAVClient(collection: server.url("/cal/"), credentials: alice, requestTimeout: .seconds(5))
+        let got = try await client.get("x.ics")
+        #expect(got.etag == "\"y\"")
+        #expect(try await client.list() == [CalDAVResource(href: "/cal/x.ics", etag: "\"1\"")])
+        let error = await failure { _ = try await client.put("x.ics", event("cut-1", "Cut"), ifMatch: nil) }
+        #expect(error?.code == .transport, "\(String(describing: error))")
+        #expect(error?.message.contains("closed the connection without an HTTP answer") == true, "\(String(describing: error))")
+        #expect(server.requestLog == [
+            "127.0.0.1 GET /cal/x.ics auth", "127.0.0.1 GET /cal/x.ics auth",
+            "127.0.0.1 PROPFIND /cal/ auth", "127.0.0.1 PROPFIND /cal/ auth",
+            "127.0.0.1 PUT /cal/x.ics auth",
+        ])
+        // Never again than the policy allows: with none, the first hang-up is the caller's.
+        let once = CalDAVClient(collection: server.url("/other/"), credentials: alice, requestTimeout: .seconds(5), retryPolicy: .never)
+        #expect(await failure { _ = try await once.get("x.ics") }?.code == .transport)
+    }
+
     @Test("a redirect to another host is not followed and the credentials go nowhere else")
     func redirectAway() async throws {
         let server = try TestServer.hostile("redirect-away")

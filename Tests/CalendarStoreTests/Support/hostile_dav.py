@@ -18,6 +18,10 @@ as MODE says:
                  outside it, chosen by NAME (see OUTSIDE below)
   slow           reads the request and never answers
   401            401 with WWW-Authenticate: Basic
+  hang-up        the first request of each method and path: the connection
+                 is closed without an answer; later ones: GET 200 with a
+                 calendar, PUT 201, PROPFIND and REPORT the multistatus of
+                 "outside" for a member inside the collection
   no-parent      MKCALENDAR /P/cal/ answers 409 until MKCOL /P/ was made;
                  MKCOL /made/ answers 201, any other MKCOL 403
 
@@ -39,6 +43,7 @@ signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
 MODE, PORT, LOG = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 LOG_LOCK = threading.Lock()
 MADE = set()
+HUNG_UP = set()
 
 OUTSIDE = {
     "passwd": "/etc/passwd",
@@ -124,6 +129,19 @@ class Handler(http.server.BaseHTTPRequestHandler):
             name = self.path.strip("/").split("/")[0]
             member = OUTSIDE.get(name, "/etc/passwd")
             self.answer(207, multistatus("/%s/" % name, member), [("Content-Type", "application/xml")])
+        elif MODE == "hang-up":
+            if (self.command, self.path) not in HUNG_UP:
+                HUNG_UP.add((self.command, self.path))
+                self.close_connection = True
+                return
+            if self.command == "GET":
+                self.answer(200, b"BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n",
+                            [("ETag", '"y"'), ("Content-Type", "text/calendar")])
+            elif self.command == "PUT":
+                self.answer(201, b"", [("ETag", '"put"')])
+            else:
+                name = self.path.strip("/").split("/")[0]
+                self.answer(207, multistatus("/%s/" % name, "/%s/x.ics" % name), [("Content-Type", "application/xml")])
         elif MODE == "slow":
             time.sleep(3600)
         elif MODE == "401":
