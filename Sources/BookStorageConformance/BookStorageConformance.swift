@@ -88,6 +88,7 @@ public struct BookStorageConformance<Storage: BookStorage>: Sendable {
         let calendar: [(String, @Sendable (any CalendarDatabase) async throws -> Void)] = [
             ("the calendar's text commits with the book, byte for byte and in order", calendarText),
             ("a stale commit leaves the calendar's text as it was", staleCalendarText),
+            ("a read for a window holds every component that can touch it, in order", windowedCalendarText),
         ]
         let calendarChecks = Storage.self is any CalendarDatabase.Type ? calendar.map { name, check in
             (name, { @Sendable (storage: Storage, _: Int) async throws in
@@ -304,6 +305,33 @@ private func staleCalendarText(_ storage: any CalendarDatabase) async throws {
                              components: [CalendarText.Component(name: "VEVENT", uid: "x", text: Data("BEGIN:VEVENT\r\nUID:x\r\nEND:VEVENT\r\n".utf8))])
     try expect(!(try await storage.commit(BookCommit(id: "stale", basedOn: 0, writes: [], owed: []), calendar: stale)), "a commit on revision 0 was made after revision 1")
     try expect(try await storage.loadCalendar().text == first, "a refused commit changed the calendar's text")
+}
+
+/// Components with reaches before, across, after and around a window, and
+/// with none: a read for the window must give back every one that can touch
+/// it, in order (more is allowed: a store that does not index reaches reads
+/// everything), and name the `UID` of every one it left out.
+private func windowedCalendarText(_ storage: any CalendarDatabase) async throws {
+    let day: Int64 = 86_400, window = (from: 100 * 86_400 as Int64, to: 130 * 86_400 as Int64)
+    let reaches: [(uid: String, starts: Int64?, ends: Int64?)] = [
+        ("before", 10 * day, 100 * day), ("touching-start", 90 * day, 100 * day + 1), ("inside", 110 * day, 111 * day),
+        ("across", 50 * day, 200 * day), ("open", 120 * day, nil), ("open-before", 10 * day, nil), ("after", 130 * day, 140 * day),
+        ("timeless", nil, nil), ("ends-before-open", 1 * day, 99 * day),
+    ]
+    let components = reaches.map { r in
+        CalendarText.Component(name: "VEVENT", uid: r.uid, text: Data("BEGIN:VEVENT\r\nUID:\(r.uid)\r\nEND:VEVENT\r\n".utf8), starts: r.starts, ends: r.ends)
+    }
+    let written = CalendarText(header: Data("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nEND:VCALENDAR\r\n".utf8), components: components)
+    try expect(try await storage.commit(BookCommit(id: "windowed", basedOn: 0, writes: [], owed: []), calendar: written), "a commit on revision 0 was refused")
+    let read = try await storage.loadCalendar(touchingFrom: window.from, to: window.to)
+    let held = read.text?.components.map(\.uid) ?? []
+    let touching = components.filter { $0.canTouch(from: window.from, to: window.to) }.map(\.uid)
+    try expect(touching == ["touching-start", "inside", "across", "open", "open-before", "timeless"], "canTouch says \(touching)")
+    try expect(held.filter { touching.contains($0) } == touching, "a read for the window holds \(held.compactMap { $0 }), not every one of \(touching.compactMap { $0 }) in order")
+    try expect(read.text?.header == written.header, "a read for a window changed the calendar's own text")
+    let left = Set(components.map(\.uid)).subtracting(held).compactMap { $0 }
+    try expect(Set(left).isSubset(of: Set(read.unreadUIDs)) && Set(read.unreadUIDs).isDisjoint(with: held.compactMap { $0 }),
+               "the UIDs left unread are \(read.unreadUIDs.sorted()), not those of \(left.sorted())")
 }
 
 /// A check of ``BookStorageConformance`` that did not hold.

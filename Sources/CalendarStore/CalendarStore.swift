@@ -152,6 +152,33 @@ public struct CalendarStore: Sendable {
         }
     }
 
+    /// The calendar for a view of `window`: its own properties, its zones,
+    /// the book, and every item that can touch the window — perhaps more,
+    /// never fewer. A database (``CalendarDatabase/loadCalendar(touchingFrom:to:)``)
+    /// reads only those, through SQLite's index of each item's reach in
+    /// time, so a month view of a 50,000-event calendar reads its month; a
+    /// file, a folder and a collection are read whole, as ``load()`` does.
+    ///
+    /// The window is in instants: a view of local dates should widen it by
+    /// a day either side for zones (a reach carries two days of margin
+    /// already, for items in any zone or floating).
+    ///
+    /// ```swift
+    /// let store = CalendarStore(try CalendarLocation("gym.sqlite"))
+    /// let november = DateInterval(start: Date(timeIntervalSince1970: 1_793_491_200), duration: 30 * 86_400)
+    /// let calendar = try await store.load(touching: november).result.calendar
+    /// ```
+    /// - Throws: ``CalendarStoreFailure``, as ``load()`` does.
+    public func load(touching window: DateInterval) async throws(CalendarStoreFailure<Never>) -> WindowedRead {
+        guard isDatabase, exists else { return WindowedRead(result: try await load(), unreadUIDs: []) }
+        let start = Int64(max(min(window.start.timeIntervalSince1970.rounded(.down), 9e18), -9e18))
+        let end = Int64(max(min(window.end.timeIntervalSince1970.rounded(.up), 9e18), -9e18))
+        do {
+            let (result, unread) = try await databaseCalendar().load(touchingFrom: start, to: end)
+            return WindowedRead(result: result, unreadUIDs: unread)
+        } catch { throw CalendarStoreFailure.classify(error) }
+    }
+
     /// The calendar, and when it was as read: for a CalDAV collection whose
     /// server cannot be reached (no connection, no answer within
     /// ``requestTimeout``), the calendar as horari's cache last saw it,
@@ -367,6 +394,21 @@ struct Boxed<Failure: Error>: Error {
     /// Runs `body`, boxing what it throws.
     static func run<R>(_ body: () throws(Failure) -> R) throws(Boxed) -> R {
         do { return try body() } catch { throw Boxed(error: error) }
+    }
+}
+
+/// A calendar as ``CalendarStore/load(touching:)`` read it for a window.
+public struct WindowedRead: Sendable {
+    /// The calendar, with every item that can touch the window, and what reading it found.
+    public var result: ImportResult
+    /// The `UID`s of the items left unread: IDs a view shows for its items
+    /// (`ShortIDs`) must be unique among these too.
+    public var unreadUIDs: [String]
+
+    /// A read for a window.
+    public init(result: ImportResult, unreadUIDs: [String]) {
+        self.result = result
+        self.unreadUIDs = unreadUIDs
     }
 }
 

@@ -3,6 +3,7 @@ import CalendarCore
 import CalendarScheduling
 import CalendarStore
 import Foundation
+import ICalendarKit
 import Testing
 import _SchedulingTestSupport
 
@@ -205,6 +206,49 @@ struct BookStorageTests {
         #expect(throws: CalendarStoreError.self) { _ = try SQLiteBookStorage(path: path) }
         let tables = try python("import sqlite3; print(sorted(r[0] for r in sqlite3.connect('\(path)').execute(\"SELECT name FROM sqlite_master WHERE type='table'\")))")
         #expect(tables == "['notes']\n")
+    }
+
+    @Test("a database of schema v1 is brought up to v2: its components are read in every window until a change writes them again with their reach")
+    func schemaOneGainsReach() async throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("old.sqlite").path
+        // Schema v1 as Horari 0.5.0 made it (SQLiteBookStorage's first migration, frozen), with two events.
+        try python("""
+            import sqlite3
+            c = sqlite3.connect('\(path)')
+            c.executescript('''
+            CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
+            INSERT INTO grdb_migrations VALUES ('v1');
+            CREATE TABLE record (kind TEXT NOT NULL, id TEXT NOT NULL, version INTEGER NOT NULL, body BLOB NOT NULL, PRIMARY KEY (kind, id)) WITHOUT ROWID;
+            CREATE TABLE revision (one INTEGER PRIMARY KEY CHECK (one = 1), value INTEGER NOT NULL);
+            INSERT INTO revision (one, value) VALUES (1, 1);
+            CREATE TABLE "commit" (id TEXT PRIMARY KEY NOT NULL, revision INTEGER NOT NULL) WITHOUT ROWID;
+            CREATE TABLE owed_message (position INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, commit_id TEXT NOT NULL, body BLOB NOT NULL, delivered_at REAL);
+            CREATE INDEX owed_message_undelivered ON owed_message (position) WHERE delivered_at IS NULL;
+            CREATE TABLE calendar_header (one INTEGER PRIMARY KEY CHECK (one = 1), text BLOB NOT NULL);
+            CREATE TABLE calendar_component (position INTEGER PRIMARY KEY, name TEXT NOT NULL, uid TEXT, text BLOB NOT NULL);
+            ''')
+            event = 'BEGIN:VEVENT\\r\\nUID:%s\\r\\nDTSTAMP:20200101T000000Z\\r\\nDTSTART:%s\\r\\nDURATION:PT1H\\r\\nSUMMARY:%s\\r\\nEND:VEVENT\\r\\n'
+            header = b'BEGIN:VCALENDAR\\r\\nVERSION:2.0\\r\\nPRODID:-//Horari//Horari 0.5.0//EN\\r\\nX-WR-TIMEZONE:Europe/Madrid\\r\\nEND:VCALENDAR\\r\\n'
+            c.execute('INSERT INTO calendar_header VALUES (1, ?)', (header,))
+            c.execute('INSERT INTO calendar_component VALUES (0, ?, ?, ?)', ('VEVENT', 'old', (event % ('old', '20200105T100000Z', 'Old')).encode()))
+            c.execute('INSERT INTO calendar_component VALUES (1, ?, ?, ?)', ('VEVENT', 'new', (event % ('new', '20261125T100000Z', 'New')).encode()))
+            c.commit()
+            """)
+        let store = CalendarStore(try CalendarLocation(path))
+        let november = DateInterval(start: Date(timeIntervalSince1970: 1_793_491_200), duration: 30 * 86_400)
+        var read = try await store.load(touching: november)
+        #expect(Set(read.result.calendar.items.map(\.uid)) == ["old", "new"], "v1's rows have no reach: every window holds them")
+        #expect(read.unreadUIDs.isEmpty)
+        let migrations = try python("import sqlite3; print([r[0] for r in sqlite3.connect('\(path)').execute('SELECT identifier FROM grdb_migrations ORDER BY identifier')])")
+        #expect(migrations == "['v1', 'v2']\n")
+        // A change writes every component again, with its reach.
+        try await store.update { (calendar: inout ICalendar) throws(Never) in calendar.items[0].title += "!" }
+        read = try await store.load(touching: november)
+        #expect(read.result.calendar.items.map(\.uid) == ["new"])
+        #expect(read.unreadUIDs == ["old"])
+        #expect(try await store.load().calendar.items.count == 2)
     }
 
     @Test("a database a newer Horari wrote is refused, not changed")

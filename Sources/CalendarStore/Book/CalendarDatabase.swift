@@ -22,12 +22,34 @@ public struct CalendarText: Hashable, Sendable {
         public var uid: String?
         /// Its iCalendar text, `BEGIN` to `END` with the line breaks.
         public var text: Data
+        /// The first instant (Unix seconds) any occurrence of it can touch,
+        /// with a margin; `nil` for a component with no time (a zone, an
+        /// undated task, a record), which every window holds.
+        public var starts: Int64?
+        /// The last instant (Unix seconds) any occurrence of it can touch,
+        /// with a margin; `nil` for a series with no end, or no time.
+        public var ends: Int64?
 
         /// A component.
-        public init(name: String, uid: String?, text: Data) {
+        /// - Parameters:
+        ///   - name: its name.
+        ///   - uid: its `UID`.
+        ///   - text: its iCalendar text.
+        ///   - starts: the first instant it can touch (`nil`: no time, every window holds it).
+        ///   - ends: the last instant it can touch (`nil`: no end).
+        public init(name: String, uid: String?, text: Data, starts: Int64? = nil, ends: Int64? = nil) {
             self.name = name
             self.uid = uid
             self.text = text
+            self.starts = starts
+            self.ends = ends
+        }
+
+        /// Whether it can touch the instants from `start` up to `end`
+        /// (Unix seconds): a component with no time always can.
+        public func canTouch(from start: Int64, to end: Int64) -> Bool {
+            guard let starts else { return true }
+            return starts < end && (ends ?? .max) > start
         }
     }
 
@@ -49,11 +71,20 @@ public struct StoredCalendar: Sendable {
     public var snapshot: BookSnapshot
     /// The calendar's text; `nil` when none was ever written.
     public var text: CalendarText?
+    /// The `UID`s of the components a read for a window left out
+    /// (``CalendarDatabase/loadCalendar(touchingFrom:to:)``): what the
+    /// short IDs a view prints must stay unique among. Empty for a whole read.
+    public var unreadUIDs: [String]
 
     /// What a database holds.
-    public init(snapshot: BookSnapshot, text: CalendarText?) {
+    /// - Parameters:
+    ///   - snapshot: the book's records and the store's revision.
+    ///   - text: the calendar's text.
+    ///   - unreadUIDs: the `UID`s of the components a read for a window left out.
+    public init(snapshot: BookSnapshot, text: CalendarText?, unreadUIDs: [String] = []) {
         self.snapshot = snapshot
         self.text = text
+        self.unreadUIDs = unreadUIDs
     }
 }
 
@@ -77,9 +108,27 @@ public protocol CalendarDatabase: BookStorage {
     /// leaves it as it is).
     /// - Returns: `true` when made; `false` when the store has moved on (nothing was written).
     func commit(_ commit: BookCommit, calendar: CalendarText?) async throws -> Bool
+    /// ``loadCalendar()`` for a view: the book's records, the calendar's
+    /// own text, and the components that can touch the instants from
+    /// `start` up to `end` (Unix seconds) — those whose
+    /// ``CalendarText/Component/canTouch(from:to:)`` says so; more is no
+    /// error, fewer is. The default reads everything and keeps those; a
+    /// database that indexes ``CalendarText/Component/starts`` and
+    /// ``CalendarText/Component/ends`` (``SQLiteBookStorage`` does) reads
+    /// only them, so a month view costs its month.
+    func loadCalendar(touchingFrom start: Int64, to end: Int64) async throws -> StoredCalendar
 }
 
 extension CalendarDatabase {
+    /// Reads every component and keeps those that can touch the window.
+    public func loadCalendar(touchingFrom start: Int64, to end: Int64) async throws -> StoredCalendar {
+        var read = try await loadCalendar()
+        guard let text = read.text else { return read }
+        read.text?.components = text.components.filter { $0.canTouch(from: start, to: end) }
+        read.unreadUIDs = text.components.compactMap { $0.canTouch(from: start, to: end) ? nil : $0.uid }
+        return read
+    }
+
     /// A commit of the book alone: the calendar's text is left as it is.
     public func commit(_ commit: BookCommit) async throws -> Bool {
         try await self.commit(commit, calendar: nil)
@@ -99,5 +148,8 @@ struct SomeCalendarDatabase: CalendarDatabase {
     func owedMessages() async throws -> [OwedMessage] { try await base.owedMessages() }
     func markDelivered(_ messageIDs: [String]) async throws { try await base.markDelivered(messageIDs) }
     func loadCalendar() async throws -> StoredCalendar { try await base.loadCalendar() }
+    func loadCalendar(touchingFrom start: Int64, to end: Int64) async throws -> StoredCalendar {
+        try await base.loadCalendar(touchingFrom: start, to: end)
+    }
     func commit(_ commit: BookCommit, calendar: CalendarText?) async throws -> Bool { try await base.commit(commit, calendar: calendar) }
 }

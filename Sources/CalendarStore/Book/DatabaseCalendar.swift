@@ -35,6 +35,15 @@ struct DatabaseCalendar: Sendable {
         try compose(try await open().loadCalendar())
     }
 
+    /// The calendar for a view of the instants from `start` up to `end`
+    /// (Unix seconds): the book, the calendar's own properties, its zones
+    /// and every item that can touch the window (perhaps more); the
+    /// others are not read.
+    func load(touchingFrom start: Int64, to end: Int64) async throws -> (ImportResult, unreadUIDs: [String]) {
+        let read = try await open().loadCalendar(touchingFrom: start, to: end)
+        return (try compose(read), read.unreadUIDs)
+    }
+
     /// The calendar a snapshot and the calendar's text make.
     private func compose(_ read: StoredCalendar) throws -> ImportResult {
         let snapshot = read.snapshot
@@ -96,19 +105,38 @@ struct DatabaseCalendar: Sendable {
             guard let cut = ICalendarOutline.cut(bytes) else {
                 throw CalendarStoreError(.io, "\(place): the calendar's text could not be cut into components; nothing was changed")
             }
+            // Each item's reach in time, for a view's read of its window; the
+            // book's records are read whole (the book is), and so is what
+            // other programs added to them.
+            var recordUIDs: Set<String> = Set(calendar.items.lazy.filter(SchedulingBook.isSchedulingItem).map(\.uid))
+            for component in calendar.components where SchedulingBook.isSchedulingComponent(component) {
+                if let uid = component.uid { recordUIDs.insert(uid) }
+            }
+            var reaches: [String: (from: Int64, to: Int64?)] = [:]
+            var timeless: Set<String> = recordUIDs
+            for item in calendar.items where !recordUIDs.contains(item.uid) {
+                guard let reach = item.reach else {
+                    timeless.insert(item.uid)
+                    continue
+                }
+                if let held = reaches[item.uid] {
+                    reaches[item.uid] = (min(held.from, reach.from), held.to.flatMap { a in reach.to.map { max(a, $0) } })
+                } else {
+                    reaches[item.uid] = reach
+                }
+            }
             let part = CalendarText(
                 header: Data(cut.header),
-                components: cut.components.map { CalendarText.Component(name: $0.name, uid: $0.uid, text: Data($0.text)) })
+                components: cut.components.map { c in
+                    let reach = c.uid.flatMap { timeless.contains($0) ? nil : reaches[$0] }
+                    return CalendarText.Component(name: c.name, uid: c.uid, text: Data(c.text), starts: reach?.from, ends: reach?.to)
+                })
             let writes = BookRecords.writes(from: read.snapshot.records, to: records)
             let commitID = UUID().uuidString.lowercased()
             let owed = owing?(result, calendar, commitID) ?? []
             // Whether anything but the records' text changed: the records are
             // written again from the book each time, in the book's form, which
             // need not be the form they came in.
-            var recordUIDs: Set<String> = Set(calendar.items.lazy.filter(SchedulingBook.isSchedulingItem).map(\.uid))
-            for component in calendar.components where SchedulingBook.isSchedulingComponent(component) {
-                if let uid = component.uid { recordUIDs.insert(uid) }
-            }
             let plain = { (uid: String?) in uid.map { !recordUIDs.contains($0) } ?? true }
             let held = read.text?.components ?? []
             let sameText = read.text?.header == part.header

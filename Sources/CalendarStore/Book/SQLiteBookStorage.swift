@@ -107,6 +107,17 @@ public struct SQLiteBookStorage: CalendarDatabase {
                 );
                 """)
         }
+        // Each component's reach in time (Unix seconds, with a margin), so a
+        // view reads only what can touch its window: an open end is the largest
+        // integer, a component with no time spans everything (the defaults,
+        // which v1's rows get until a change writes them again).
+        migrator.registerMigration("v2") { db in
+            try db.execute(sql: """
+                ALTER TABLE calendar_component ADD COLUMN starts INTEGER NOT NULL DEFAULT -9223372036854775808;
+                ALTER TABLE calendar_component ADD COLUMN ends INTEGER NOT NULL DEFAULT 9223372036854775807;
+                CREATE INDEX calendar_component_reach ON calendar_component (ends, starts);
+                """)
+        }
         return migrator
     }()
 
@@ -192,7 +203,8 @@ public struct SQLiteBookStorage: CalendarDatabase {
                         try db.execute(sql: "INSERT OR REPLACE INTO calendar_header (one, text) VALUES (1, ?)", arguments: [calendar.header])
                         try db.execute(sql: "DELETE FROM calendar_component")
                         for (i, c) in calendar.components.enumerated() {
-                            try db.execute(sql: "INSERT INTO calendar_component (position, name, uid, text) VALUES (?, ?, ?, ?)", arguments: [i, c.name, c.uid, c.text])
+                            try db.execute(sql: "INSERT INTO calendar_component (position, name, uid, text, starts, ends) VALUES (?, ?, ?, ?, ?, ?)",
+                                           arguments: [i, c.name, c.uid, c.text, c.starts ?? .min, c.starts == nil ? .max : c.ends ?? .max])
                         }
                     }
                     try db.execute(sql: #"INSERT INTO "commit" (id, revision) VALUES (?, ?)"#, arguments: [commit.id, revision + 1])
@@ -207,6 +219,13 @@ public struct SQLiteBookStorage: CalendarDatabase {
 
     /// The book's records and the calendar's text, read in one transaction.
     public func loadCalendar() async throws -> StoredCalendar {
+        try await loadCalendar(touchingFrom: .min, to: .max)
+    }
+
+    /// The book's records, the calendar's own text and the components that
+    /// can touch the window, read in one transaction through the index of
+    /// their reach: a month of a 50,000-event calendar reads its month.
+    public func loadCalendar(touchingFrom start: Int64, to end: Int64) async throws -> StoredCalendar {
         do {
             return try await pool.read { db in
                 let revision = try Int64.fetchOne(db, sql: "SELECT value FROM revision") ?? 0
@@ -216,10 +235,19 @@ public struct SQLiteBookStorage: CalendarDatabase {
                     StoredRecord(key: RecordKey(kind: $0["kind"], id: $0["id"]), version: $0["version"], body: $0["body"])
                 })
                 guard let header else { return StoredCalendar(snapshot: snapshot, text: nil) }
-                let components = try Row.fetchAll(db, sql: "SELECT name, uid, text FROM calendar_component ORDER BY position").map {
-                    CalendarText.Component(name: $0["name"], uid: $0["uid"], text: $0["text"])
+                let whole = start == .min && end == .max
+                let components = try Row.fetchAll(
+                    db, sql: "SELECT name, uid, text, starts, ends FROM calendar_component"
+                        + (whole ? "" : " WHERE ends > ? AND starts < ?") + " ORDER BY position",
+                    arguments: whole ? [] : [start, end]
+                ).map { row -> CalendarText.Component in
+                    let starts: Int64 = row["starts"], ends: Int64 = row["ends"]
+                    return CalendarText.Component(name: row["name"], uid: row["uid"], text: row["text"],
+                                                  starts: starts == .min ? nil : starts, ends: starts == .min || ends == .max ? nil : ends)
                 }
-                return StoredCalendar(snapshot: snapshot, text: CalendarText(header: header, components: components))
+                let unread = whole ? [] : try String.fetchAll(
+                    db, sql: "SELECT uid FROM calendar_component WHERE uid IS NOT NULL AND NOT (ends > ? AND starts < ?) ORDER BY position", arguments: [start, end])
+                return StoredCalendar(snapshot: snapshot, text: CalendarText(header: header, components: components), unreadUIDs: unread)
             }
         } catch { throw Self.storeError(error, path: path, doing: "read") }
     }
