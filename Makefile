@@ -274,9 +274,11 @@ conformance: deps corpus build-check
 # cli_failures.sh lost 60 s to glibc's arenas under ulimit -v; readme_tour and
 # the PostgreSQL outbox moved to the second after). Two lanes used 159% of
 # this 2-core machine (230 s of wall time, 366 s of CPU, measured by hand),
-# so the corpus check, which ran after them alone (115 s), is a third.
+# so the corpus check, which ran after them alone (115 s), is a third; the
+# windowed views' check (about 200 s of a debug binary here) joined it.
 conformance-lane-3:
 	$(TIMED) $(VENV)/bin/python Conformance/corpus_check.py $(HORARI_CHECKED) $(CORPUS)
+	$(TIMED) $(VENV)/bin/python Conformance/window_check.py $(HORARI_CHECKED) $(CORPUS)
 conformance-lane-1:
 	$(TIMED) $(VENV)/bin/python Conformance/dateutil_differential.py $(HORARI_CHECKED) --rules 3000
 	$(TIMED) $(VENV)/bin/python Conformance/alarms_check.py $(HORARI_CHECKED) $(CORPUS)
@@ -322,6 +324,7 @@ bench: deps corpus $(LIBICAL_REF)
 	$(SWIFT) run -c release $(NO_POSTGRES) HorariBench
 	$(SWIFT) build -c release --product horari $(NO_POSTGRES)
 	$(WHOLE_PROCESS)
+	$(PYTHON) Benchmarks/book_store_bench.py --horari .build/release/horari
 	$(SWIFT) build -c release --build-path .build/pg --product _BookDesk
 	$(PYTHON) Benchmarks/postgres_bench.py --desk .build/pg/release/_BookDesk --pg-bin $(POSTGRES_BIN)
 

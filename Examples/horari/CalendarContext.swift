@@ -27,22 +27,38 @@ func noCalendarYet(_ place: CalendarPlace) -> CLIError {
 /// Reads a calendar that must exist, printing its diagnostics to standard error.
 func loadExistingCalendar(_ place: CalendarPlace, strict: Bool = false, quiet: Bool = false, libical: Bool = ImportOptions.libicalIsAvailable,
                           detail: ImportOptions.ItemDetail = .complete) async throws -> ImportResult {
+    try await loadExistingCalendar(place, window: nil, strict: strict, quiet: quiet, libical: libical, detail: detail).result
+}
+
+/// Reads a calendar that must exist, for a view of `window` when it is
+/// kept in a database (`CalendarStore.load(touching:)`: only the items
+/// that can touch it, and the UIDs of the others for the short IDs);
+/// whole otherwise, as ``loadExistingCalendar(_:strict:quiet:libical:detail:)``.
+func loadExistingCalendar(_ place: CalendarPlace, window: DateInterval?, strict: Bool = false, quiet: Bool = false,
+                          libical: Bool = ImportOptions.libicalIsAvailable, detail: ImportOptions.ItemDetail = .complete) async throws -> WindowedRead {
     if let url = place.file {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue else { throw noCalendarYet(place) }
-        return try loadCalendar(url.path, strict: strict, quiet: quiet, libical: libical, detail: detail)
+        return WindowedRead(result: try loadCalendar(url.path, strict: strict, quiet: quiet, libical: libical, detail: detail), unreadUIDs: [])
     }
     guard place.exists else { throw noCalendarYet(place) }
-    let result: ImportResult
-    do { result = try await place.store(ImportOptions(strict: strict, checksWithLibICal: libical, detail: detail)).readAllowingCache() } catch let error as CalendarStoreError {
+    let read: WindowedRead
+    do {
+        let store = try await place.store(ImportOptions(strict: strict, checksWithLibICal: libical, detail: detail))
+        if let window, place.isDatabase {
+            do { read = try await store.load(touching: window) } catch { throw error.underlying }
+        } else {
+            read = WindowedRead(result: try await store.readAllowingCache(), unreadUIDs: [])
+        }
+    } catch let error as CalendarStoreError {
         throw storeError(error)
     } catch let error as ICalendarError {
         throw CLIError("\(place.path): \(error.description)")
     }
     if !quiet {
-        for d in result.diagnostics { FileHandle.standardError.write(Data("\(place.path):\(d)\n".utf8)) }
+        for d in read.result.diagnostics { FileHandle.standardError.write(Data("\(place.path):\(d)\n".utf8)) }
     }
-    return result
+    return read
 }
 
 /// The zone a calendar keeps: its own (`ICalendar.calendarZone(namedBy:)`, the book's first), else the

@@ -49,6 +49,14 @@ struct CalendarPlace {
         return nil
     }
 
+    /// Whether it is a database (SQLite or a server), which reads a view's window alone.
+    var isDatabase: Bool {
+        switch location {
+        case .database, .server: true
+        case .file, .folder, .collection: false
+        }
+    }
+
     /// The path or URL, as messages say it.
     var path: String { location.description }
 

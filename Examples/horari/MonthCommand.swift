@@ -28,7 +28,12 @@ struct Month: AsyncParsableCommand {
     @OptionGroup var view: ViewOptions
 
     func run() async throws {
-        let context = try await view.context()
+        // A calendar in a database is read for the grid's weeks only.
+        let context = try await view.context { today in
+            let (year, monthNumber) = try parseMonth(month, default: today)
+            let first = try LocalDate(year: year, month: monthNumber, day: 1)
+            return first.adding(days: -7)...first.adding(days: 42)
+        }
         let (year, monthNumber) = try parseMonth(month, default: context.today)
         let mview = MonthView(year: year, month: monthNumber, schedule: context.schedule,
                               options: .init(firstWeekday: context.firstWeekday, timeZone: context.zone, today: context.today))

@@ -61,9 +61,20 @@ struct ViewOptions: ParsableArguments {
         }
     }
 
-    func context() async throws -> Context {
+    /// Reads the calendar and what every view needs of it.
+    /// - Parameter dates: the dates the view shows, given today (for a
+    ///   calendar in a database, which is then read for those dates only);
+    ///   `nil` for a view that needs every item.
+    func context(showing dates: ((LocalDate) throws -> ClosedRange<LocalDate>)? = nil) async throws -> Context {
         // The calendar first: its zone is the clock, and today is read on it.
-        let calendar = try await loadExistingCalendar(try calendarPlace(self.calendar), quiet: format == .json).calendar
+        let place = try calendarPlace(self.calendar)
+        var read = try await loadExistingCalendar(place, window: dates.flatMap(window), quiet: format == .json)
+        // A calendar that does not name its zone is shown on the zone most of
+        // its items start in: that takes every item, so it is read whole.
+        if read.result.calendar.calendarZone(namedBy: ICalendar.bookZoneProperties) == nil, !read.unreadUIDs.isEmpty {
+            read = try await loadExistingCalendar(place, window: nil, quiet: true)
+        }
+        let calendar = read.result.calendar
         let schedule = calendar.schedule(zoneNamedBy: ICalendar.bookZoneProperties)
         let clock = try Clock(option: timeZone, calendar: calendar)
         // The CLI reads the clock once, here; the views are handed `today`.
@@ -73,7 +84,28 @@ struct ViewOptions: ParsableArguments {
         let chosen = try Self.chosenLocale(locale)
         let names = CalendarNames(locale: Locale(identifier: chosen ?? "en_US_POSIX"))
         let first = try firstWeekday.map(parseWeekday) ?? (chosen == nil ? .sunday : names.firstWeekday)
-        return Context(clock: clock, today: today, names: names, firstWeekday: first, schedule: schedule, painter: Painter(choice: color))
+        let allItems = read.unreadUIDs.isEmpty ? nil : schedule.items.map(\.uid) + read.unreadUIDs
+        return Context(clock: clock, today: today, names: names, firstWeekday: first, schedule: schedule, painter: Painter(choice: color), allItems: allItems)
+    }
+
+    /// The instants a view of `dates` can show, on any clock: from the first
+    /// date less a day to the day after the last, plus a day (zones lie
+    /// within 14 hours of UTC). Today is not known before the calendar's
+    /// zone is, so the dates are taken for the UTC date and the days either
+    /// side of it (`--today` when given). `nil` when the dates cannot be
+    /// worked out (a mistyped argument, reported after the read as before).
+    private func window(_ dates: (LocalDate) throws -> ClosedRange<LocalDate>) -> DateInterval? {
+        let utcDay = LocalDate(dayNumber: Int(Date().timeIntervalSince1970.rounded(.down) / 86_400))
+        let guesses: [LocalDate?] = today.map { [try? parseDate($0, option: "--today", default: utcDay)] } ?? [utcDay.adding(days: -1), utcDay, utcDay.adding(days: 1)]
+        var first: LocalDate?, last: LocalDate?
+        for guess in guesses {
+            guard let guess, let shown = try? dates(guess) else { return nil }
+            first = min(first ?? shown.lowerBound, shown.lowerBound)
+            last = max(last ?? shown.upperBound, shown.upperBound)
+        }
+        guard let first, let last else { return nil }
+        let start = Double(first.adding(days: -1).dayNumber) * 86_400, end = Double(last.adding(days: 2).dayNumber) * 86_400
+        return DateInterval(start: Date(timeIntervalSince1970: start), end: Date(timeIntervalSince1970: end))
     }
 
     /// The locale a command's names come from: `--locale`, else the
@@ -204,7 +236,10 @@ struct Week: AsyncParsableCommand {
     @OptionGroup var view: ViewOptions
 
     func run() async throws {
-        let context = try await view.context()
+        let context = try await view.context { today in
+            let day = try parseDate(date, option: "the date", default: today)
+            return day.adding(days: -7)...day.adding(days: 7)
+        }
         let day = try parseDate(date, option: "the date", default: context.today)
         let week = WeekView(containing: day, schedule: context.schedule,
                             options: .init(firstWeekday: context.firstWeekday, timeZone: context.zone, today: context.today, names: context.names))
@@ -250,7 +285,10 @@ struct Day: AsyncParsableCommand {
     @OptionGroup var view: ViewOptions
 
     func run() async throws {
-        let context = try await view.context()
+        let context = try await view.context { today in
+            let date = try parseDate(self.date, option: "the date", default: today)
+            return date...date
+        }
         let date = try parseDate(self.date, option: "the date", default: context.today)
         let day = DayView(date: date, schedule: context.schedule, options: .init(timeZone: context.zone, today: context.today, names: context.names))
         guard view.format == .text else { return try printJSON(day, command: "day", timeZone: context.clock.name) }
