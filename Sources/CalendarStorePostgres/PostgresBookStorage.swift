@@ -239,11 +239,13 @@ public struct PostgresBookStorage: CalendarDatabase {
                     let components = calendar.components
                     if !components.isEmpty {
                         try await connection.query("""
-                            INSERT INTO \(unescaped: quoted).calendar_component (position, name, uid, text)
-                            SELECT position, name, CASE WHEN has_uid THEN uid END, decode(text, 'base64')
+                            INSERT INTO \(unescaped: quoted).calendar_component (position, name, uid, text, starts, ends)
+                            SELECT position, name, CASE WHEN has_uid THEN uid END, decode(text, 'base64'), starts, ends
                             FROM unnest(\(Array(Int64(0)..<Int64(components.count)))::bigint[], \(components.map(\.name))::text[],
                                         \(components.map { $0.uid != nil })::bool[], \(components.map { $0.uid ?? "" })::text[],
-                                        \(components.map { $0.text.base64EncodedString() })::text[]) AS c (position, name, has_uid, uid, text)
+                                        \(components.map { $0.text.base64EncodedString() })::text[],
+                                        \(components.map { $0.starts ?? .min })::bigint[],
+                                        \(components.map { $0.starts == nil ? .max : $0.ends ?? .max })::bigint[]) AS c (position, name, has_uid, uid, text, starts, ends)
                             """, logger: logger)
                     }
                 }
@@ -258,7 +260,15 @@ public struct PostgresBookStorage: CalendarDatabase {
     /// The book's records and the calendar's text, read in one transaction
     /// (`REPEATABLE READ`: one snapshot for every statement).
     public func loadCalendar() async throws -> StoredCalendar {
+        try await loadCalendar(touchingFrom: .min, to: .max)
+    }
+
+    /// The book's records, the calendar's own text and the components that
+    /// can touch the window, read in one transaction through the index of
+    /// their reach (schema version 3).
+    public func loadCalendar(touchingFrom start: Int64, to end: Int64) async throws -> StoredCalendar {
         let quoted = quoted, logger = logger, limits = transactionLimits, allRecords = allRecords
+        let whole = start == .min && end == .max
         return try await run("read") {
             try await client.withConnection { connection in
                 try await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
@@ -270,14 +280,24 @@ public struct PostgresBookStorage: CalendarDatabase {
                         header = text
                     }
                     var components: [CalendarText.Component] = []
+                    var unread: [String] = []
                     if header != nil {
-                        for try await (name, uid, text) in try await connection.query(
-                            "SELECT name, uid, text FROM \(unescaped: quoted).calendar_component ORDER BY position", logger: logger).decode((String, String?, Data).self) {
-                            components.append(CalendarText.Component(name: name, uid: uid, text: text))
+                        for try await (name, uid, text, starts, ends) in try await connection.query(
+                            "SELECT name, uid, text, starts, ends FROM \(unescaped: quoted).calendar_component WHERE ends > \(start) AND starts < \(end) ORDER BY position",
+                            logger: logger).decode((String, String?, Data, Int64, Int64).self) {
+                            components.append(CalendarText.Component(name: name, uid: uid, text: text, starts: starts == .min ? nil : starts,
+                                                                     ends: starts == .min || ends == .max ? nil : ends))
+                        }
+                        if !whole {
+                            for try await uid in try await connection.query(
+                                "SELECT uid FROM \(unescaped: quoted).calendar_component WHERE uid IS NOT NULL AND NOT (ends > \(start) AND starts < \(end)) ORDER BY position",
+                                logger: logger).decode(String.self) {
+                                unread.append(uid)
+                            }
                         }
                     }
                     try await connection.query("COMMIT", logger: logger)
-                    return StoredCalendar(snapshot: snapshot, text: header.map { CalendarText(header: $0, components: components) })
+                    return StoredCalendar(snapshot: snapshot, text: header.map { CalendarText(header: $0, components: components) }, unreadUIDs: unread)
                 } catch {
                     _ = try? await connection.query("ROLLBACK", logger: logger)
                     throw error
@@ -385,7 +405,10 @@ public struct PostgresBookStorage: CalendarDatabase {
 
     /// The schema's migrations, in order, each given the quoted schema name:
     /// version 1 is the book, version 2 the calendar beside it
-    /// (`CalendarDatabase`). Never change one that shipped: add the next.
+    /// (`CalendarDatabase`), version 3 each component's reach in time, for
+    /// a view's read of its window (an open end the largest integer, no
+    /// time the whole line: the defaults, which version 2's rows get until
+    /// a change writes them again). Never change one that shipped: add the next.
     static let migrations: [@Sendable (String) -> [String]] = [
         { quoted in [
             "CREATE SCHEMA IF NOT EXISTS \(quoted)",
@@ -404,6 +427,11 @@ public struct PostgresBookStorage: CalendarDatabase {
         { quoted in [
             "CREATE TABLE \(quoted).calendar_header (one integer PRIMARY KEY CHECK (one = 1), text bytea NOT NULL)",
             "CREATE TABLE \(quoted).calendar_component (position bigint PRIMARY KEY, name text NOT NULL, uid text, text bytea NOT NULL)",
+        ] },
+        { quoted in [
+            "ALTER TABLE \(quoted).calendar_component ADD COLUMN starts bigint NOT NULL DEFAULT (-9223372036854775807 - 1)",
+            "ALTER TABLE \(quoted).calendar_component ADD COLUMN ends bigint NOT NULL DEFAULT 9223372036854775807",
+            "CREATE INDEX calendar_component_reach ON \(quoted).calendar_component (ends, starts)",
         ] },
     ]
 
