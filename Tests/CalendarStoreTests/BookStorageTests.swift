@@ -251,6 +251,26 @@ struct BookStorageTests {
         #expect(try await store.load().calendar.items.count == 2)
     }
 
+    @Test("a record whose body is more than one JSON object is refused, not read as two records")
+    func splicedRecordRefused() async throws {
+        let storage = MemoryBookStorage()
+        let store = BookStore(storage, newBookZone: Gym.zone)
+        _ = try await store.change { $0 = try Gym.book() }
+        let members = try await store.load().members.count
+        let revision = try await storage.load().revision
+        for body in [#"{"id":"x1","name":"X","email":"x@example.com"},{"id":"x2","name":"Y","email":"y@example.com"}"#,
+                     #"{"id":"x1"}]"#, #"[{"id":"x1"}]"#, #"{"id":"x1","name":"}"#] {
+            let key = RecordKey(kind: "member", id: "x1")
+            #expect(try await storage.commit(BookCommit(id: UUID().uuidString, basedOn: try await storage.load().revision, writes: [.init(key: key, body: Data(body.utf8))], owed: [])))
+            await #expect(throws: SchedulingStoreError.self, "\(body)") { _ = try await store.load() }
+        }
+        #expect(try await storage.load().revision == revision + 4)
+        // Written again as one object, the book reads with one more member.
+        let one = #"{"id":"x1","name":"X","email":"x@example.com"}"#
+        #expect(try await storage.commit(BookCommit(id: "fixed", basedOn: revision + 4, writes: [.init(key: RecordKey(kind: "member", id: "x1"), body: Data(one.utf8))], owed: [])))
+        #expect(try await store.load().members.count == members + 1)
+    }
+
     @Test("a database a newer Horari wrote is refused, not changed")
     func newerSchema() async throws {
         let folder = try Self.scratch()
