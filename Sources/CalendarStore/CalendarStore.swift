@@ -155,12 +155,12 @@ public struct CalendarStore: Sendable {
     /// The calendar for a view of `window`: its own properties, its zones,
     /// the book, and every item that can touch the window — perhaps more,
     /// never fewer. A database (``CalendarDatabase/loadCalendar(touchingFrom:to:)``)
-    /// reads only those, through SQLite's index of each item's reach in
-    /// time, so a month view of a 50,000-event calendar reads its month; a
+    /// reads only those, through SQLite's or PostgreSQL's index of each
+    /// item's reach in time, so a month view of a 50,000-event calendar reads its month; a
     /// file, a folder and a collection are read whole, as ``load()`` does.
     ///
     /// The window is in instants: a view of local dates should widen it by
-    /// a day either side for zones (a reach carries two days of margin
+    /// a day either side for zones (a reach carries five days of margin
     /// already, for items in any zone or floating).
     ///
     /// ```swift
@@ -401,8 +401,9 @@ struct Boxed<Failure: Error>: Error {
 public struct WindowedRead: Sendable {
     /// The calendar, with every item that can touch the window, and what reading it found.
     public var result: ImportResult
-    /// The `UID`s of the items left unread: IDs a view shows for its items
-    /// (`ShortIDs`) must be unique among these too.
+    /// The `UID`s of the items left unread, one per component left out (a
+    /// series with overrides is named for each): IDs a view shows for its
+    /// items (`ShortIDs`) must be unique among these too.
     public var unreadUIDs: [String]
 
     /// A read for a window.

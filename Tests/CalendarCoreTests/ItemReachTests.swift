@@ -57,17 +57,19 @@ struct ItemReachTests {
         }
     }
 
-    @Test("the reach is tight: two days either side of the first start and the last end")
+    @Test("the reach is tight: the margin either side of the first start and the last end")
     func tight() throws {
         let event = CalendarItem(uid: "one", title: "One", start: .utc(try at(2026, 11, 25, 10)), end: .at(.utc(try at(2026, 11, 25, 11))))
         let reach = try #require(event.reach)
         let ten = try CalendarTime.utc(try at(2026, 11, 25, 10)).epochSeconds(floatingZone: .utc)
-        #expect(reach.from == ten - 2 * 86_400)
-        #expect(reach.to == ten + 3600 + 2 * 86_400)
+        let margin = CalendarItem.reachMargin
+        #expect(margin == 5 * 86_400)
+        #expect(reach.from == ten - margin)
+        #expect(reach.to == ten + 3600 + margin)
         // COUNT=3 weekly: the third start, an hour long.
         let series = CalendarItem(uid: "three", title: "Three", start: .utc(try at(2026, 11, 25, 10)), end: .duration(.init(seconds: 3600)),
                                   recurrenceRules: [try RecurrenceRule(parsing: "FREQ=WEEKLY;COUNT=3")])
-        #expect(try #require(series.reach).to == ten + 14 * 86_400 + 3600 + 2 * 86_400)
+        #expect(try #require(series.reach).to == ten + 14 * 86_400 + 3600 + margin)
     }
 
     @Test("a series with no end, or more occurrences than are walked, reaches on; an undated task is in every window")

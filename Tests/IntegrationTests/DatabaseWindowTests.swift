@@ -78,6 +78,44 @@ struct DatabaseWindowTests {
         #expect(readSomewhere == Set(whole.items.map(\.uid)), "some items were read in no month: \(Set(whole.items.map(\.uid)).subtracting(readSomewhere).sorted())")
     }
 
+    @Test("an item in a calendar's own zone at +99:00 (RFC 5545 allows ±23:59; the importer reads up to ±99:59) is in the window of the day it falls on")
+    func farZone() async throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let text = """
+            BEGIN:VCALENDAR\r
+            VERSION:2.0\r
+            PRODID:-//Horari//window test//EN\r
+            X-WR-TIMEZONE:UTC\r
+            BEGIN:VTIMEZONE\r
+            TZID:Odd\r
+            BEGIN:STANDARD\r
+            DTSTART:19700101T000000\r
+            TZOFFSETFROM:+9900\r
+            TZOFFSETTO:+9900\r
+            END:STANDARD\r
+            END:VTIMEZONE\r
+            BEGIN:VEVENT\r
+            UID:odd\r
+            DTSTAMP:20260101T000000Z\r
+            DTSTART;TZID=Odd:20261204T040000\r
+            DURATION:PT1H\r
+            SUMMARY:Odd\r
+            END:VEVENT\r
+            END:VCALENDAR\r
+
+            """
+        let imported = try ICalendarImporter().importCalendar(from: Data(text.utf8)).calendar
+        // The premise: 04:00 at +99:00 on 4 December is 01:00 UTC on 30 November (a margin of two days missed it).
+        let monday = try LocalDate(year: 2026, month: 11, day: 30)
+        let day = window(monday, monday)
+        let occurrences = imported.schedule().occurrences(from: day.start, to: day.end, floatingZone: .utc)
+        #expect(occurrences.map(\.startSeconds) == [1_796_000_400])
+        let store = CalendarStore(try CalendarLocation(folder.appendingPathComponent("odd.sqlite").path))
+        try await store.update { (calendar: inout ICalendar) throws(Never) in calendar = imported }
+        #expect(try await store.load(touching: day).result.calendar.items.map(\.uid) == ["odd"])
+    }
+
     @Test("a file is read whole for a window, as load() reads it, and names nothing unread")
     func fileIsWhole() async throws {
         let folder = try Self.scratch()

@@ -1,13 +1,16 @@
 // How far in time an item can reach: what a store that keeps items by time
-// (SQLite's `calendar_component.starts/ends`) indexes, so that a view reads
-// only the items that can touch its window. Worked out on wall clocks, with
-// no zone: a zoned or floating time is at most ~15 hours from its wall
-// reading (UTC−12 to UTC+14, and the odd local mean time), so a margin of two
-// days either side holds whatever zone the item or the viewer is in.
+// (`calendar_component.starts/ends` in SQLite and PostgreSQL) indexes, so
+// that a view reads only the items that can touch its window. Worked out on
+// wall clocks, with no zone: a time in a real zone is at most ~15 hours from
+// its wall reading (UTC−12 to UTC+14, and the odd local mean time), but a
+// calendar's own VTIMEZONE may write any offset the importer reads, up to
+// ±99:59 (RFC 5545 allows ±23:59; files break it), so the margin is five
+// days either side: whatever zone the item, its calendar or the viewer is in.
 
 extension CalendarItem {
-    /// The margin, in seconds, on either side of a reach: two days.
-    package static let reachMargin: Int64 = 2 * 86_400
+    /// The margin, in seconds, on either side of a reach: five days, more
+    /// than the largest offset a `VTIMEZONE` can write (±99:59).
+    package static let reachMargin: Int64 = 5 * 86_400
 
     /// How many occurrences of a `COUNT` rule are walked to find its last
     /// one; a rule with more reaches on with no end.
@@ -15,7 +18,7 @@ extension CalendarItem {
 
     /// The instants (Unix seconds) outside which no occurrence of the item,
     /// its overrides and its `RDATE`s can start or end — `to` is `nil` for a
-    /// series without an end — with two days of margin; `nil` for an item
+    /// series without an end — with ``reachMargin`` either side; `nil` for an item
     /// with no time (an undated task), which every window holds.
     ///
     /// Conservative, never short: `EXDATE`s are not subtracted, and a `COUNT`

@@ -72,7 +72,8 @@ public struct StoredCalendar: Sendable {
     /// The calendar's text; `nil` when none was ever written.
     public var text: CalendarText?
     /// The `UID`s of the components a read for a window left out
-    /// (``CalendarDatabase/loadCalendar(touchingFrom:to:)``): what the
+    /// (``CalendarDatabase/loadCalendar(touchingFrom:to:)``), one per
+    /// component (a series with overrides is named for each): what the
     /// short IDs a view prints must stay unique among. Empty for a whole read.
     public var unreadUIDs: [String]
 
