@@ -184,36 +184,38 @@ public struct BookStorageConformance<Storage: BookStorage>: Sendable {
         let book = try ConformanceGym.book(members: desks)
         _ = try await store.change { $0 = book }
         let date = try ConformanceGym.date
-        let outcomes = await withTaskGroup(of: Bool?.self) { group in
+        let outcomes = await withTaskGroup(of: Result<Bool, SchedulingStoreError>.self) { group in
             for desk in 0..<desks {
                 group.addTask { await booking(member: "m\(desk)", on: date, in: store, occurrence: occurrence) }
             }
-            var outcomes: [Bool?] = []
+            var outcomes: [Result<Bool, SchedulingStoreError>] = []
             for await outcome in group { outcomes.append(outcome) }
             return outcomes
         }
-        let booked = outcomes.filter { $0 == true }.count, full = outcomes.filter { $0 == false }.count
+        let booked = outcomes.filter { (try? $0.get()) == true }.count, full = outcomes.filter { (try? $0.get()) == false }.count
+        let others = outcomes.compactMap { outcome -> String? in if case .failure(let error) = outcome { "\(error)" } else { nil } }
         try expect(booked == ConformanceGym.capacity && full == desks - ConformanceGym.capacity,
-                   "\(booked) desks were told booked and \(full) full, of \(desks) racing for \(ConformanceGym.capacity) places")
+                   "\(booked) desks were told booked and \(full) full, of \(desks) racing for \(ConformanceGym.capacity) places"
+                       + (others.isEmpty ? "" : "; \(others.count) told otherwise, the first: \(others[0])"))
         let whole = try await store.load()
         try expect(try whole.roster(classID: "yoga", on: date).confirmed.count == booked, "the store holds other places than the desks were told")
         try expect(whole.members.count == desks, "a change lost members it did not read: \(whole.members.count) of \(desks)")
     }
 
-    /// `true` when booked, `false` when told full, `nil` for any other answer.
-    private static func booking(member: String, on date: LocalDate, in store: BookStore<Storage>, occurrence: Bool = false) async -> Bool? {
+    /// `true` when booked, `false` when told full, the error for any other answer.
+    private static func booking(member: String, on date: LocalDate, in store: BookStore<Storage>, occurrence: Bool = false) async -> Result<Bool, SchedulingStoreError> {
         do {
             if occurrence {
                 _ = try await store.changeOccurrence(of: "yoga", on: date, members: [member]) { book in
                     try book.book(member: member, classID: "yoga", on: date, now: ConformanceGym.now)
                 }
-                return true
+                return .success(true)
             }
             _ = try await store.change { book in try book.book(member: member, classID: "yoga", on: date, now: ConformanceGym.now) }
-            return true
+            return .success(true)
         } catch {
-            if case .refused(.classFull) = error { return false }
-            return nil
+            if case .refused(.classFull) = error { return .success(false) }
+            return .failure(error)
         }
     }
 

@@ -66,19 +66,22 @@ public struct PostgresBookStorage: CalendarDatabase {
     ///   - client: a pool that runs while the storage is used.
     ///   - schema: the PostgreSQL schema for the tables: a lowercase identifier (letters, digits, `_`); default `horari`.
     ///   - place: how to name the database in messages (no password); default the schema's name.
+    ///   - waitingAtMost: how long one call waits for the server, opening included (``waitingAtMost``); default 30 s.
     /// - Throws: `CalendarStoreError`: `.invalidLocation` for a schema name
     ///   that is not an identifier, `.notADatabase` for a schema of another
     ///   program's tables, `.newerSchema` for one a newer Horari made,
     ///   `.unauthorized` for a login the server refuses, `.transport` for a
     ///   server that cannot be reached.
-    public static func open(client: PostgresClient, schema: String = "horari", place: String? = nil) async throws(CalendarStoreError) -> PostgresBookStorage {
+    public static func open(client: PostgresClient, schema: String = "horari", place: String? = nil,
+                            waitingAtMost: Duration = .seconds(30)) async throws(CalendarStoreError) -> PostgresBookStorage {
         guard let first = schema.unicodeScalars.first, ("a"..."z").contains(first) || first == "_",
               schema.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }), schema.count <= 63,
               !schema.hasPrefix("pg_"), !["public", "information_schema"].contains(schema) else {
             throw CalendarStoreError(.invalidLocation, "‘\(schema)’ is not a PostgreSQL schema name Horari keeps a book in; nothing was changed",
                                      suggestion: "give lowercase letters, digits and _, starting with a letter or _ (not pg_…, and not public: the book's schema is its own)")
         }
-        let storage = PostgresBookStorage(client: client, schema: schema, place: place ?? "PostgreSQL schema \(schema)")
+        var storage = PostgresBookStorage(client: client, schema: schema, place: place ?? "PostgreSQL schema \(schema)")
+        storage.waitingAtMost = waitingAtMost
         try await storage.prepareSchema()
         return storage
     }
@@ -462,7 +465,8 @@ public struct PostgresBookStorage: CalendarDatabase {
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
                     let timer = Task {
-                        try? await Task.sleep(for: limit)
+                        // Cancelled (the body answered first), the sleep ends early: that is no timeout.
+                        guard (try? await Task.sleep(for: limit)) != nil else { return }
                         if answered.claim() {
                             work.cancel()
                             continuation.resume(throwing: TimedOut())
@@ -470,8 +474,9 @@ public struct PostgresBookStorage: CalendarDatabase {
                     }
                     Task {
                         let result = await work.result
-                        timer.cancel()
+                        // Claimed before the timer is stopped, so a timer that wakes in between finds it answered.
                         if answered.claim() { continuation.resume(with: result) }
+                        timer.cancel()
                     }
                 }
             } onCancel: {
