@@ -434,8 +434,17 @@ def run_all(horari, sample, work, server, proxy):
     r = cut.run(["classes", "timetable", "--week", "2026-12-14"] + NOW, purl)
     check(r.returncode == 0, "through the proxy, a desk reads the collection", r.stderr)
     snapshot = cut.snapshot(purl)
+    # A read cut off once (a keep-alive connection the server had just closed) is asked again.
+    reports = proxy.count("REPORT", 207)
     proxy.cut = ("REPORT", "before")
     r = cut.run(["classes", "timetable", "--week", "2026-12-14"] + NOW, purl)
+    check(r.returncode == 0 and not r.stderr.strip() and proxy.count("REPORT", 207) > reports and cut.snapshot(purl) == snapshot,
+          "a read whose connection is cut once is asked again: answered by the server, nothing said, the cache as it was",
+          "exit %d: %s" % (r.returncode, r.stderr))
+    # The server gone for the rest of the command: every request cut off.
+    proxy.cut = ("REPORT", "down", 0)
+    r = cut.run(["classes", "timetable", "--week", "2026-12-14"] + NOW, purl)
+    proxy.up()
     lines = [l for l in r.stderr.splitlines() if l.strip()]
     check(r.returncode == 0 and len(lines) == 1 and purl in lines[0] and "as of" in lines[0] and cut.snapshot(purl) == snapshot,
           "the server gone during a read: answered from the cache with one line naming the URL and as of when, exit 0, the cache byte for byte as it was",
