@@ -101,7 +101,7 @@ public struct PostgresBookStorage: CalendarDatabase {
     ///   - schema: the PostgreSQL schema for the tables; default `horari`.
     ///   - body: the work, given the storage.
     /// - Returns: what `body` returned.
-    /// - Throws: what ``open(client:schema:place:)`` and
+    /// - Throws: what ``open(client:schema:place:waitingAtMost:)`` and
     ///   ``Location/init(url:)`` throw, and what `body` throws.
     nonisolated(nonsending) public static func withStorage<T>(url: String, schema: String = "horari",
                                                               _ body: (PostgresBookStorage) async throws -> T) async throws -> T {
@@ -130,7 +130,7 @@ public struct PostgresBookStorage: CalendarDatabase {
     ///   - url: as ``withStorage(url:schema:_:)`` takes it.
     ///   - schema: the PostgreSQL schema for the tables; default `horari`.
     /// - Returns: the storage, and the task that runs its pool.
-    /// - Throws: what ``Location/init(url:)``, ``Location/probe()`` and ``open(client:schema:place:)`` throw;
+    /// - Throws: what ``Location/init(url:)``, ``Location/probe()`` and ``open(client:schema:place:waitingAtMost:)`` throw;
     ///   the pool is closed then.
     public static func connect(url: String, schema: String = "horari") async throws(CalendarStoreError) -> (storage: PostgresBookStorage, running: Task<Void, Never>) {
         let location = try Location(url: url)
