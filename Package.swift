@@ -100,7 +100,7 @@ let package = Package(
         .target(name: "BookStorageConformance", dependencies: ["CalendarCore", "CalendarScheduling", "CalendarStore"]),
         // BookStorage in PostgreSQL (`#if PostgreSQL`: empty without the trait).
         .target(name: "CalendarStorePostgres", dependencies: [
-            "CalendarStore",
+            "CalendarCore", "CalendarStore",
             .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
             .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["PostgreSQL"])),
             .product(name: "Logging", package: "swift-log", condition: .when(traits: ["PostgreSQL"])),

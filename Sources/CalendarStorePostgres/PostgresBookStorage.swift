@@ -1,4 +1,5 @@
 #if PostgreSQL
+import CalendarCore
 import CalendarStore
 import Foundation
 import Logging
@@ -247,8 +248,8 @@ public struct PostgresBookStorage: CalendarDatabase {
                             FROM unnest(\(Array(Int64(0)..<Int64(components.count)))::bigint[], \(components.map(\.name))::text[],
                                         \(components.map { $0.uid != nil })::bool[], \(components.map { $0.uid ?? "" })::text[],
                                         \(components.map { $0.text.base64EncodedString() })::text[],
-                                        \(components.map { $0.starts ?? .min })::bigint[],
-                                        \(components.map { $0.starts == nil ? .max : $0.ends ?? .max })::bigint[]) AS c (position, name, has_uid, uid, text, starts, ends)
+                                        \(components.map(\.storedReach.starts))::bigint[],
+                                        \(components.map(\.storedReach.ends))::bigint[]) AS c (position, name, has_uid, uid, text, starts, ends)
                             """, logger: logger)
                     }
                 }
@@ -288,8 +289,7 @@ public struct PostgresBookStorage: CalendarDatabase {
                         for try await (name, uid, text, starts, ends) in try await connection.query(
                             "SELECT name, uid, text, starts, ends FROM \(unescaped: quoted).calendar_component WHERE ends > \(start) AND starts < \(end) ORDER BY position",
                             logger: logger).decode((String, String?, Data, Int64, Int64).self) {
-                            components.append(CalendarText.Component(name: name, uid: uid, text: text, starts: starts == .min ? nil : starts,
-                                                                     ends: starts == .min || ends == .max ? nil : ends))
+                            components.append(CalendarText.Component(name: name, uid: uid, text: text, storedStarts: starts, storedEnds: ends))
                         }
                         if !whole {
                             for try await uid in try await connection.query(
@@ -459,7 +459,9 @@ public struct PostgresBookStorage: CalendarDatabase {
     static func within<T: Sendable>(_ limit: Duration, place: String, doing: String,
                                     _ body: @escaping @Sendable () async throws -> T) async throws(CalendarStoreError) -> T {
         // The first of the body and the timer to end answers; the other finds it answered.
-        let answered = Once()
+        let answered = Locked(false)
+        // Whether this caller is the first to answer (the body or the timer): `true` once.
+        @Sendable func claim() -> Bool { answered.withLock { done in defer { done = true }; return !done } }
         let work = Task { try await body() }
         do {
             return try await withTaskCancellationHandler {
@@ -467,7 +469,7 @@ public struct PostgresBookStorage: CalendarDatabase {
                     let timer = Task {
                         // Cancelled (the body answered first), the sleep ends early: that is no timeout.
                         guard (try? await Task.sleep(for: limit)) != nil else { return }
-                        if answered.claim() {
+                        if claim() {
                             work.cancel()
                             continuation.resume(throwing: TimedOut())
                         }
@@ -475,7 +477,7 @@ public struct PostgresBookStorage: CalendarDatabase {
                     Task {
                         let result = await work.result
                         // Claimed before the timer is stopped, so a timer that wakes in between finds it answered.
-                        if answered.claim() { continuation.resume(with: result) }
+                        if claim() { continuation.resume(with: result) }
                         timer.cancel()
                     }
                 }
@@ -493,21 +495,6 @@ public struct PostgresBookStorage: CalendarDatabase {
     }
 
     private struct TimedOut: Error {}
-
-    /// Whether something was done yet: ``claim()`` is `true` once, for the first caller.
-    private final class Once: @unchecked Sendable {
-        // @unchecked: `done` is read and written only under `lock`.
-        private let lock = NSLock()
-        private var done = false
-
-        func claim() -> Bool {
-            lock.lock()
-            defer { lock.unlock() }
-            if done { return false }
-            done = true
-            return true
-        }
-    }
 
     /// A PostgresNIO error as a `CalendarStoreError`, never with a password.
     static func storeError(_ error: any Error, place: String, doing: String) -> CalendarStoreError {

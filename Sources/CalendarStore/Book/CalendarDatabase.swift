@@ -65,6 +65,20 @@ public struct CalendarText: Hashable, Sendable {
     }
 }
 
+extension CalendarText.Component {
+    /// Its reach as a database keeps it, in two `NOT NULL` columns (SQLite's
+    /// and PostgreSQL's): no time is the whole line, no end the largest integer.
+    package var storedReach: (starts: Int64, ends: Int64) {
+        (starts ?? .min, starts == nil ? .max : ends ?? .max)
+    }
+
+    /// A component read back from a database's columns (``storedReach``).
+    package init(name: String, uid: String?, text: Data, storedStarts: Int64, storedEnds: Int64) {
+        self.init(name: name, uid: uid, text: text, starts: storedStarts == .min ? nil : storedStarts,
+                  ends: storedStarts == .min || storedEnds == .max ? nil : storedEnds)
+    }
+}
+
 /// A book's records and its calendar's text, read together at one revision.
 public struct StoredCalendar: Sendable {
     /// The book's records and the store's revision.

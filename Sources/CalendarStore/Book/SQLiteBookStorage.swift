@@ -204,7 +204,7 @@ public struct SQLiteBookStorage: CalendarDatabase {
                         try db.execute(sql: "DELETE FROM calendar_component")
                         for (i, c) in calendar.components.enumerated() {
                             try db.execute(sql: "INSERT INTO calendar_component (position, name, uid, text, starts, ends) VALUES (?, ?, ?, ?, ?, ?)",
-                                           arguments: [i, c.name, c.uid, c.text, c.starts ?? .min, c.starts == nil ? .max : c.ends ?? .max])
+                                           arguments: [i, c.name, c.uid, c.text, c.storedReach.starts, c.storedReach.ends])
                         }
                     }
                     try db.execute(sql: #"INSERT INTO "commit" (id, revision) VALUES (?, ?)"#, arguments: [commit.id, revision + 1])
@@ -240,10 +240,8 @@ public struct SQLiteBookStorage: CalendarDatabase {
                     db, sql: "SELECT name, uid, text, starts, ends FROM calendar_component"
                         + (whole ? "" : " WHERE ends > ? AND starts < ?") + " ORDER BY position",
                     arguments: whole ? [] : [start, end]
-                ).map { row -> CalendarText.Component in
-                    let starts: Int64 = row["starts"], ends: Int64 = row["ends"]
-                    return CalendarText.Component(name: row["name"], uid: row["uid"], text: row["text"],
-                                                  starts: starts == .min ? nil : starts, ends: starts == .min || ends == .max ? nil : ends)
+                ).map { row in
+                    CalendarText.Component(name: row["name"], uid: row["uid"], text: row["text"], storedStarts: row["starts"], storedEnds: row["ends"])
                 }
                 let unread = whole ? [] : try String.fetchAll(
                     db, sql: "SELECT uid FROM calendar_component WHERE uid IS NOT NULL AND NOT (ends > ? AND starts < ?) ORDER BY position", arguments: [start, end])
