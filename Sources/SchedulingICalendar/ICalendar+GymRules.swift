@@ -113,7 +113,8 @@ extension ICalendar {
         return ContentLine(
             name: sessionPolicyProperty,
             parameters: policy.minimumNotice > .zero ? [.init(name: noticeParameter, values: [ISOText.duration(policy.minimumNotice)])] : [],
-            value: sessionRules.filter { policy[keyPath: $0.rule] }.map(\.name).joined(separator: ","))
+            // Commas escaped, as in any TEXT value (RFC 5545, 3.3.11): Radicale keeps an X- value only to its first bare comma.
+            value: sessionRules.filter { policy[keyPath: $0.rule] }.map(\.name).joined(separator: "\\,"))
     }
 
     /// Reads the gym's hours, closures, UID domain and session policy into a book read from

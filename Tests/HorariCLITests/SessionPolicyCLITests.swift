@@ -30,6 +30,6 @@ struct SessionPolicyCLITests {
             #expect(bad.status == 2 && bad.stderr.hasPrefix("Error: --past ‘maybe’: give refuse or allow\n"), "\(bad)")
         }
         let text = try CLIRunner.text(of: runner.work.appendingPathComponent("gym.ics")).replacingOccurrences(of: "\r\n ", with: "")
-        #expect(text.contains("X-HORARI-SESSION-POLICY;X-HORARI-NOTICE=PT1H30M:WITHIN-HOURS,REFUSE-SKIPPED-TIMES\r\n"), "\(text.prefix(600))")
+        #expect(text.contains("X-HORARI-SESSION-POLICY;X-HORARI-NOTICE=PT1H30M:WITHIN-HOURS\\,REFUSE-SKIPPED-TIMES\r\n"), "\(text.prefix(600))")
     }
 }

@@ -9,18 +9,18 @@ import Foundation
 // each written as JSON with sorted keys, so a record the change did not
 // touch has the same bytes and is not written again.
 
-enum BookRecords {
+package enum BookRecords {
     /// The book's lists, the kind of record each element is, and the fields that make its ID.
     static let lists: [(field: String, kind: String, id: [String])] = [
         ("coaches", "coach", ["id"]), ("clients", "client", ["coachID", "id"]), ("sessions", "session", ["id"]),
         ("members", "member", ["id"]), ("classes", "class", ["id"]), ("rosters", "roster", ["classID", "date"]),
     ]
     /// The `gym` record's key.
-    static let gymKey = RecordKey(kind: "gym", id: "book")
+    package static let gymKey = RecordKey(kind: "gym", id: "book")
 
     /// The records of a book, by key; `aside` goes back into the `gym`
     /// record's class sequences (those of classes a partial book did not hold).
-    static func records(of book: SchedulingBook, aside: [String: Any] = [:]) throws -> [RecordKey: Data] {
+    package static func records(of book: SchedulingBook, aside: [String: Any] = [:]) throws -> [RecordKey: Data] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         guard var whole = try JSONSerialization.jsonObject(with: encoder.encode(book)) as? [String: Any] else {

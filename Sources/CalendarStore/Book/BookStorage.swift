@@ -6,8 +6,8 @@ import Foundation
 // classes, rosters — are kept as versioned records, and every change is one
 // commit: the records it writes and the messages it owes, together, or
 // nothing. `BookStorage` is the extension point: SQLite
-// (`SQLiteBookStorage`) and memory (`MemoryBookStorage`) ship with the
-// library; an app implements it over its own backend and runs the
+// (`SQLiteBookStorage`), memory (`MemoryBookStorage`) and a calendar's own
+// places (`CalendarBookStorage`) ship with the library; an app implements it over its own backend and runs the
 // `BookStorageConformance` product against it.
 
 /// The key of one record of a book: its kind and its ID.
@@ -197,6 +197,9 @@ public struct BookCommit: Sendable {
 ///   later write; a removed record is gone from ``load()``.
 /// - **Commits are remembered**: ``hasCommitted(_:)`` answers for a commit
 ///   made, so that an answer lost on the way back is not a change made twice.
+/// - **Records make a book**: a store may keep the book in a form of its own
+///   (``CalendarBookStorage`` keeps it in a calendar's) and refuse a commit
+///   whose records would not make one; a store of opaque texts need not.
 /// - **Owed messages stay until delivered**: ``owedMessages()`` lists the
 ///   undelivered ones in the order they were committed;
 ///   ``markDelivered(_:)`` takes them off, and an ID marked twice, or

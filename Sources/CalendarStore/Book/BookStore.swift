@@ -161,6 +161,8 @@ public struct BookStore<Storage: BookStorage>: Sendable {
     /// `CalendarStoreError`, else the error (an app backend's `URLError`, say) in one.
     static func storageFailure(_ error: any Error) -> SchedulingStoreError {
         if let error = error as? CalendarStoreError { return .store(error) }
+        // A calendar's storage says what keeps its book from being read as the scheduling store does.
+        if let error = error as? SchedulingStoreError { return error }
         if error is CancellationError { return .store(CalendarStoreError(.cancelled, "cancelled; nothing was changed")) }
         return .store(CalendarStoreError(.io, "the book's store failed (\(describe(error))); nothing was changed"))
     }

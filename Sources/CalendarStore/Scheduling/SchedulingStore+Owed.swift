@@ -105,7 +105,7 @@ extension SchedulingStore {
 
     /// Takes delivered messages off the calendar: in a file, only their
     /// journals' bytes (`CalendarFile.splice`), else in a change of the calendar.
-    private func removeOwed(_ ids: Set<String>) async throws(SchedulingStoreError) {
+    func removeOwed(_ ids: Set<String>) async throws(SchedulingStoreError) {
         if case .file(let url) = store.location {
             let removed: Void?
             do {

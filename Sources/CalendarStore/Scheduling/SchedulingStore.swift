@@ -121,6 +121,14 @@ public struct SchedulingStore: Sendable {
     /// ``load()`` or ``loadAllowingCache()``, in this call's turn.
     private func read(allowingCache: Bool) async throws(SchedulingStoreError) -> (book: SchedulingBook, asOf: Date?) {
         if store.isDatabase, let books = try await bookStore() { return (try await books.load(), nil) }
+        let read = try await readCalendar(allowingCache: allowingCache)
+        return (read.book, read.asOf)
+    }
+
+    /// The calendar (not a database) and the book it keeps, or the reason
+    /// the book cannot be read: damage that keeps it from being read, a
+    /// record the book refuses.
+    func readCalendar(allowingCache: Bool) async throws(SchedulingStoreError) -> (calendar: ICalendar, book: SchedulingBook, asOf: Date?) {
         let read: CachedRead
         do {
             read = allowingCache ? try await store.loadAllowingCache() : CachedRead(result: try await store.load(), asOf: nil)
@@ -134,7 +142,7 @@ public struct SchedulingStore: Sendable {
                 .damaged, "\(store.location) did not import cleanly (\(problems), the first on line \(first.line): \(first.message)); nothing was changed",
                 diagnostics: loaded.damage))
         }
-        return (try readBook(calendar, lines: loaded.sourceLines), asOf)
+        return (calendar, try readBook(calendar, lines: loaded.sourceLines), asOf)
     }
 
     // MARK: - Changing
@@ -406,14 +414,14 @@ public struct SchedulingStore: Sendable {
     /// The zone a calendar's book is read on when it names none: the new
     /// calendar's for a calendar with no zone and nothing in it, else the
     /// zone its times are read on.
-    private func bookZone(of calendar: ICalendar) -> String {
+    func bookZone(of calendar: ICalendar) -> String {
         if calendar.calendarZone(namedBy: ICalendar.bookZoneProperties) == nil, calendar.items.isEmpty { return settings.newCalendarZone ?? TimeZone.current.identifier }
         return calendar.timesZoneName
     }
 
     /// The book a calendar keeps, or every record it refuses (the first with
     /// its line in a file, where the import noted it).
-    private func readBook(_ calendar: ICalendar, lines: ICalendarSourceLines) throws(SchedulingStoreError) -> SchedulingBook {
+    func readBook(_ calendar: ICalendar, lines: ICalendarSourceLines) throws(SchedulingStoreError) -> SchedulingBook {
         let check: (book: SchedulingBook, problems: [SchedulingBook.RecordProblem])
         do { check = try calendar.schedulingCheck(defaultTimeZone: bookZone(of: calendar)) } catch { throw .unknownZone(error, line: lines.line(of: error)) }
         let errors = check.problems.filter { $0.severity == .error }
@@ -443,7 +451,7 @@ public struct SchedulingStore: Sendable {
     /// Writes a book into its calendar: whole in a file; in yearly parts in a
     /// folder or a collection, so that a booking writes this year's resource,
     /// not the class's history.
-    private func write(_ book: SchedulingBook, into calendar: inout ICalendar, inParts: Bool) throws {
+    func write(_ book: SchedulingBook, into calendar: inout ICalendar, inParts: Bool) throws {
         if inParts {
             calendar.setScheduling(book, splittingClassesBefore: try year(of: book))
         } else {
@@ -452,12 +460,12 @@ public struct SchedulingStore: Sendable {
     }
 
     /// The current year on the book's clock.
-    private func year(of book: SchedulingBook) throws -> Int {
+    func year(of book: SchedulingBook) throws -> Int {
         LocalDate(try settings.now(book.timeZone.identifier), in: book.timeZone).year
     }
 
     /// The exporter changed records are written with: the request's time as their `DTSTAMP`.
-    private func exporter(for calendar: ICalendar) throws -> ICalendarExporter {
+    func exporter(for calendar: ICalendar) throws -> ICalendarExporter {
         ICalendarExporter(options: .init(timestamp: try settings.now(calendar.timesZoneName), includeRejected: true))
     }
 }

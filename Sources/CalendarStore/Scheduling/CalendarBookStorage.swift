@@ -1,0 +1,274 @@
+import CalendarCore
+import CalendarScheduling
+import Foundation
+import ICalendarKit
+import SchedulingICalendar
+
+/// A ``BookStorage`` where a calendar lives — one `.ics` file, a folder of
+/// one `.ics` per `UID`, a CalDAV collection — keeping the book in the
+/// calendar's own form, as ``SchedulingStore`` does: the classes are events
+/// other calendar programs show, the members journals, the owed messages
+/// journals of their own.
+///
+/// What the protocol asks beyond the book — the store's revision, each
+/// record's version, the commits made — is one calendar property,
+/// `X-HORARI-BOOK-STATE`, which every commit writes. A commit is made under
+/// the place's own guarantee: a file's or a folder's lock; on a collection,
+/// a conditional write of the calendar's own resource first (it holds that
+/// property), so two desks committing on one revision cannot both write it.
+///
+/// A change of the book made otherwise — through ``SchedulingStore`` (as
+/// `horari` does), or by another program that edits the calendar — is seen
+/// as a revision of its own: its records no longer match the digests the
+/// property keeps. A commit finds it, takes it in (as two revisions, so
+/// that no snapshot read meanwhile can commit over it), and answers that
+/// the store moved on; ``BookStore`` then reads and tries again.
+///
+/// Every commit reads and writes the whole calendar, and the property
+/// holds a line for every record: this is a store for a small gym, and for
+/// calendars exchanged as they are. A large book belongs in SQLite
+/// (``SQLiteBookStorage``) or PostgreSQL. The last 200 commits are
+/// remembered (``hasCommitted(_:)``), enough for a caller that lost an
+/// answer and asks at once, as ``BookStore`` does.
+///
+/// ```swift
+/// let storage = try CalendarBookStorage(CalendarStore(try CalendarLocation("gym.ics")))
+/// let gym = BookStore(storage, newBookZone: "Europe/Madrid")
+/// let told = try await gym.changeTelling(gym: nil) { book in
+///     try book.book(member: "marta", classID: "yoga", on: try LocalDate(year: 2026, month: 11, day: 30), now: Date())
+/// }
+/// print(told.notices.notices.count, "messages owed")
+/// ```
+public struct CalendarBookStorage: BookStorage {
+    /// The scheduling store the calendar is read and written through: its
+    /// place, clock, new calendar's zone and what to do with damage. Calls
+    /// through copies of one storage take its turns.
+    public let scheduling: SchedulingStore
+
+    /// How many commit IDs are remembered.
+    static let commitsRemembered = 200
+
+    /// A storage on a scheduling store's calendar.
+    /// - Parameter scheduling: the calendar's scheduling store.
+    /// - Throws: `CalendarStoreError` `.invalidLocation` for a database,
+    ///   which is a `BookStorage` of its own.
+    public init(_ scheduling: SchedulingStore) throws(CalendarStoreError) {
+        guard !scheduling.store.isDatabase else {
+            throw CalendarStoreError(.invalidLocation, "\(scheduling.store.location) is a database, which keeps the book's records itself",
+                                     suggestion: "use its own storage (SQLiteBookStorage, PostgresBookStorage)")
+        }
+        self.scheduling = scheduling
+    }
+
+    /// A storage on the calendar `store` keeps.
+    /// - Parameters:
+    ///   - store: a file, a folder or a collection.
+    ///   - settings: the clock, the new calendar's zone, what to do with damage.
+    /// - Throws: `CalendarStoreError` `.invalidLocation` for a database.
+    public init(_ store: CalendarStore, settings: SchedulingStore.Settings = SchedulingStore.Settings()) throws(CalendarStoreError) {
+        try self.init(SchedulingStore(store, settings: settings))
+    }
+
+    /// Every record of the book the calendar keeps, with the store's revision.
+    /// - Throws: ``SchedulingStoreError`` for a calendar whose book cannot
+    ///   be read (damage, a record the book refuses), with what to do.
+    public func load() async throws -> BookSnapshot {
+        try await scheduling.turns.run { () async throws -> BookSnapshot in
+            guard let (calendar, book) = try await read() else { return BookSnapshot(revision: 0, records: []) }
+            return try ledger(calendar, book).snapshot
+        }
+    }
+
+    /// Makes a commit if the calendar is still at its ``BookCommit/basedOn``:
+    /// the book its records make written into the calendar, its messages
+    /// kept with it, in one save.
+    /// - Throws: `CalendarStoreError` `.badResponse` when the records
+    ///   would not make a book (a calendar keeps one), or what the place
+    ///   throws; nothing is written then.
+    public func commit(_ commit: BookCommit) async throws -> Bool {
+        try await scheduling.turns.run { () async throws -> Bool in
+            let inParts = scheduling.store.location.isResourcePerUID
+            do {
+                return try await scheduling.store.update(exporterFor: scheduling.exporter(for:), whileWaiting: scheduling.settings.whileWaiting,
+                                                         ifDamaged: scheduling.settings.ifDamaged) { calendar throws -> Bool in
+                    try made(commit, in: &calendar, inParts: inParts)
+                }
+            } catch let error as CalendarStoreFailure<any Error> {
+                if case .body(let inside) = error, inside is NotMade { return false }
+                throw Self.unwrapped(error.underlying)
+            }
+        }
+    }
+
+    /// Whether a commit with this ID was made (one of the last 200).
+    public func hasCommitted(_ commitID: String) async throws -> Bool {
+        try await scheduling.turns.run { () async throws -> Bool in
+            guard scheduling.store.exists else { return false }
+            let loaded: ImportResult
+            do { loaded = try await scheduling.store.load() } catch let error as CalendarStoreFailure<Never> { throw Self.unwrapped(error.underlying) }
+            return BookState(of: loaded.calendar)?.commits.contains(commitID) ?? false
+        }
+    }
+
+    /// The messages the calendar keeps owed, in commit order.
+    public func owedMessages() async throws -> [OwedMessage] {
+        try await scheduling.turns.run { () async throws(SchedulingStoreError) -> [OwedMessage] in try await scheduling.owedInCalendar() }
+    }
+
+    /// Takes delivered messages off the calendar.
+    public func markDelivered(_ messageIDs: [String]) async throws {
+        try await scheduling.turns.run { () async throws(SchedulingStoreError) in try await scheduling.removeOwed(Set(messageIDs)) }
+    }
+
+    // MARK: - Inside
+
+    /// Said by a commit's body that found the calendar moved on: nothing is written.
+    private struct NotMade: Error {}
+
+    /// The calendar and its book; `nil` when there is no calendar there yet.
+    private func read() async throws -> (ICalendar, SchedulingBook)? {
+        guard scheduling.store.exists else { return nil }
+        let read = try await scheduling.readCalendar(allowingCache: false)
+        return (read.calendar, read.book)
+    }
+
+    /// The commit, made on the calendar as read under the place's guarantee;
+    /// `false` when it has moved on (then only a change made otherwise is
+    /// taken in); ``NotMade`` when nothing is to be written.
+    private func made(_ commit: BookCommit, in calendar: inout ICalendar, inParts: Bool) throws -> Bool {
+        let book = try scheduling.readBook(calendar, lines: ICalendarSourceLines())
+        let now = try ledger(calendar, book)
+        if now.drifted {
+            // Changed otherwise since the last commit: taken in as two revisions (a
+            // snapshot read meanwhile said one more than the last), and the commit is not made.
+            calendar.setBookState(now.state(revision: now.stored.revision + 2))
+            return false
+        }
+        guard now.stored.revision == commit.basedOn else { throw NotMade() }
+        var records = now.records
+        for write in commit.writes { records[write.key] = write.body }
+        let stored = records.map { StoredRecord(key: $0.key, version: 0, body: $0.value) }.sorted { $0.key < $1.key }
+        let changed: SchedulingBook
+        do { changed = try BookRecords.book(from: stored, newZone: scheduling.bookZone(of: calendar)) } catch {
+            throw CalendarStoreError(.badResponse, "\(scheduling.store.location): the commit's records do not make a book (\(error)), which a calendar keeps; nothing was changed")
+        }
+        if changed != book || now.stored.versions.isEmpty { try scheduling.write(changed, into: &calendar, inParts: inParts) }
+        try calendar.owe(commit.owed)
+        // The records as the calendar now gives them back: what the next read compares.
+        let back = try Self.records(of: try scheduling.readBook(calendar, lines: ICalendarSourceLines()), keepingGym: records[BookRecords.gymKey] != nil)
+        let written = Set(commit.writes.map(\.key))
+        var versions: [String: BookState.Entry] = [:]
+        for (key, body) in back {
+            let old = now.versions[key] ?? 0
+            versions[key.description] = BookState.Entry(version: written.contains(key) || old == 0 ? old + 1 : old, digest: BookState.digest(body))
+        }
+        let commits = (now.stored.commits + [commit.id]).suffix(Self.commitsRemembered)
+        calendar.setBookState(BookState(revision: now.stored.revision + 1, commits: Array(commits), versions: versions))
+        return true
+    }
+
+    /// What the calendar's book and its state property say: the records,
+    /// their versions, the revision, and whether the book was changed
+    /// otherwise since the last commit.
+    private func ledger(_ calendar: ICalendar, _ book: SchedulingBook) throws -> Ledger {
+        let stored = BookState(of: calendar) ?? BookState(revision: 0, commits: [], versions: [:])
+        let records = try Self.records(of: book, keepingGym: stored.versions[BookRecords.gymKey.description] != nil)
+        var versions: [RecordKey: Int64] = [:]
+        var drifted = Set(stored.versions.keys) != Set(records.keys.map(\.description))
+        for (key, body) in records {
+            guard let entry = stored.versions[key.description] else {
+                versions[key] = 1
+                continue
+            }
+            let same = entry.digest == BookState.digest(body)
+            if !same { drifted = true }
+            versions[key] = same ? entry.version : entry.version + 1
+        }
+        return Ledger(stored: stored, records: records, versions: versions, drifted: drifted)
+    }
+
+    /// A book's records; none for an empty book (a new calendar, one of
+    /// events alone) unless the store holds its `gym` record.
+    private static func records(of book: SchedulingBook, keepingGym: Bool) throws -> [RecordKey: Data] {
+        var records = try BookRecords.records(of: book)
+        if !keepingGym, records.count == 1, book == SchedulingBook(timeZone: book.timeZone) { records = [:] }
+        return records
+    }
+
+    /// A store's error, not wrapped in the scheduling store's.
+    private static func unwrapped(_ error: any Error) -> any Error {
+        if case .store(let inner) = error as? SchedulingStoreError { return inner }
+        return error
+    }
+}
+
+/// What a calendar's book and its state property say.
+private struct Ledger {
+    /// The property as it was written by the last commit.
+    var stored: BookState
+    /// The book's records now.
+    var records: [RecordKey: Data]
+    /// Their versions: as stored, one more where changed otherwise, 1 where new.
+    var versions: [RecordKey: Int64]
+    /// Whether the book was changed otherwise since the last commit.
+    var drifted: Bool
+
+    /// The revision a read reports: one more than stored when changed otherwise.
+    var snapshot: BookSnapshot {
+        BookSnapshot(revision: stored.revision + (drifted ? 1 : 0),
+                     records: records.map { StoredRecord(key: $0.key, version: versions[$0.key] ?? 1, body: $0.value) }.sorted { $0.key < $1.key })
+    }
+
+    /// The property that takes the book as it is in.
+    func state(revision: Int64) -> BookState {
+        BookState(revision: revision, commits: stored.commits,
+                  versions: Dictionary(uniqueKeysWithValues: records.map { ($0.key.description, BookState.Entry(version: versions[$0.key] ?? 1, digest: BookState.digest($0.value))) }))
+    }
+}
+
+/// The calendar property `X-HORARI-BOOK-STATE`: the store's revision, the
+/// last commits, and each record's version and digest, as base64 of JSON
+/// (no character a text value escapes).
+struct BookState: Codable, Equatable {
+    struct Entry: Codable, Equatable {
+        var version: Int64
+        var digest: String
+    }
+
+    static let property = "X-HORARI-BOOK-STATE"
+
+    var revision: Int64
+    var commits: [String]
+    /// By `kind:id`.
+    var versions: [String: Entry]
+
+    init(revision: Int64, commits: [String], versions: [String: Entry]) {
+        self.revision = revision
+        self.commits = commits
+        self.versions = versions
+    }
+
+    /// The state a calendar records; `nil` when it records none (or one that cannot be read: as none, so the book reads as changed otherwise).
+    init?(of calendar: ICalendar) {
+        guard let value = calendar.properties.first(where: { $0.name == Self.property })?.value,
+              let data = Data(base64Encoded: value), let state = try? JSONDecoder().decode(BookState.self, from: data) else { return nil }
+        self = state
+    }
+
+    /// A record's digest: the first 16 hex digits of its SHA-256.
+    static func digest(_ body: Data) -> String { String(Digest.sha256Hex(body).prefix(16)) }
+
+    var text: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return ((try? encoder.encode(self)) ?? Data()).base64EncodedString()
+    }
+}
+
+extension ICalendar {
+    /// Records the book's state in place of any other.
+    mutating func setBookState(_ state: BookState) {
+        properties.removeAll { $0.name == BookState.property }
+        properties.append(ContentLine(name: BookState.property, value: state.text))
+    }
+}
