@@ -95,3 +95,22 @@ extension ICalendar {
         properties.append(ContentLine(name: Self.leaseProperty, value: lease.token + " " + until.icalValue))
     }
 }
+
+extension ICalendar {
+    /// The calendar property that holds the state of the book's storage on
+    /// a calendar (CalendarStore's `CalendarBookStorage`: the revision, the
+    /// last commits, each record's version and digest), as text that storage
+    /// writes and reads.
+    package static let bookStateProperty = "X-HORARI-BOOK-STATE"
+
+    /// The book storage's state as the calendar records it, if any.
+    package var bookStateText: String? {
+        properties.first { $0.name == Self.bookStateProperty }?.value
+    }
+
+    /// Records the book storage's state in place of any other.
+    package mutating func setBookStateText(_ text: String) {
+        properties.removeAll { $0.name == Self.bookStateProperty }
+        properties.append(ContentLine(name: Self.bookStateProperty, value: text))
+    }
+}

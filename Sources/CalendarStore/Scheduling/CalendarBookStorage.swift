@@ -226,7 +226,7 @@ private struct Ledger {
     }
 }
 
-/// The calendar property `X-HORARI-BOOK-STATE`: the store's revision, the
+/// The calendar property of the book's state (`ICalendar.bookStateProperty`): the store's revision, the
 /// last commits, and each record's version and digest, as base64 of JSON
 /// (no character a text value escapes).
 struct BookState: Codable, Equatable {
@@ -234,8 +234,6 @@ struct BookState: Codable, Equatable {
         var version: Int64
         var digest: String
     }
-
-    static let property = "X-HORARI-BOOK-STATE"
 
     var revision: Int64
     var commits: [String]
@@ -250,8 +248,7 @@ struct BookState: Codable, Equatable {
 
     /// The state a calendar records; `nil` when it records none (or one that cannot be read: as none, so the book reads as changed otherwise).
     init?(of calendar: ICalendar) {
-        guard let value = calendar.properties.first(where: { $0.name == Self.property })?.value,
-              let data = Data(base64Encoded: value), let state = try? JSONDecoder().decode(BookState.self, from: data) else { return nil }
+        guard let value = calendar.bookStateText, let data = Data(base64Encoded: value), let state = try? JSONDecoder().decode(BookState.self, from: data) else { return nil }
         self = state
     }
 
@@ -267,8 +264,5 @@ struct BookState: Codable, Equatable {
 
 extension ICalendar {
     /// Records the book's state in place of any other.
-    mutating func setBookState(_ state: BookState) {
-        properties.removeAll { $0.name == BookState.property }
-        properties.append(ContentLine(name: BookState.property, value: state.text))
-    }
+    mutating func setBookState(_ state: BookState) { setBookStateText(state.text) }
 }
