@@ -45,6 +45,9 @@ extension CollectionStore {
         }
         state.pending = pending
         try saveState(state)
+        if GatedWrites.firstConfirmed, pending.count > 1, writes.first?.key == .properties, let gate = written.first, gate.href == pending.first?.href {
+            try await passGate(gate, state: &state)
+        }
         let started = ContinuousClock.now, wallStarted = Date()
         do {
             try await finishPending(&state, raceIsConflict: true)
@@ -60,6 +63,22 @@ extension CollectionStore {
         // README's tour runs): there a timer never fires, so the second look is made at once.
         let pause = Date() == wallStarted ? .zero : Self.secondLookPause(perWrite: took / max(pending.count, 1))
         try await confirm(written, state: &state, secondLookAfter: pause)
+    }
+
+    /// Makes a change's first write, the calendar's own resource, and
+    /// confirms it (both looks) before any other (``GatedWrites``): when it
+    /// lost the race, none of the rest is made, and the change runs again.
+    private func passGate(_ gate: Written, state: inout State) async throws {
+        let started = ContinuousClock.now, wallStarted = Date()
+        do {
+            try await finishPending(&state, raceIsConflict: true, upTo: 1)
+            try await confirm([gate], state: &state, secondLookAfter: Date() == wallStarted ? .zero : Self.secondLookPause(perWrite: ContinuousClock.now - started))
+        } catch {
+            state.pending.removeAll()
+            try saveState(state)
+            sweep(state)
+            throw error
+        }
     }
 
     /// How long a change waits before its second look (``confirm(_:state:secondLookAfter:)``):
@@ -175,7 +194,7 @@ extension CollectionStore {
     /// dropped then, and that is said: the command that made it had said it
     /// was not finished. Once one of its writes is made, the rest are always
     /// finished: half a change (a booking without its message) is worse.
-    func finishPending(_ state: inout State, raceIsConflict: Bool = false) async throws {
+    func finishPending(_ state: inout State, raceIsConflict: Bool = false, upTo limit: Int = .max) async throws {
         if !raceIsConflict, let lease = state.pending.first?.lease, state.members[lease.href]?.etag != lease.etag {
             state.pending.removeAll()
             try saveState(state)
@@ -183,7 +202,9 @@ extension CollectionStore {
             notices?("another desk changed the book since a change an earlier command could not write in full was made under the book's rules (a weekly limit); that change is dropped, as those rules may no longer allow it: make it again")
             return
         }
-        while let write = state.pending.first {
+        var made = 0
+        while let write = state.pending.first, made < limit {
+            made += 1
             // Said only when this write is made now: one found already there, or given up, was not (issue 41, 14).
             var writtenNow = true
             do {

@@ -485,3 +485,13 @@ struct CollectionStore {
 enum HeldLease {
     @TaskLocal static var token: String?
 }
+
+/// Whether the calling task's change makes and confirms its write of the
+/// calendar's own resource before any other (`CalendarBookStorage`, whose
+/// commits all write it first: it is the gate two desks on one revision
+/// race through). A server that took two writes with one `If-Match`
+/// (``LostUpdate``) would otherwise have had the loser's later writes made
+/// by the time it found it lost.
+enum GatedWrites {
+    @TaskLocal static var firstConfirmed = false
+}

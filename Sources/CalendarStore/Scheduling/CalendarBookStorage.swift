@@ -15,7 +15,15 @@ import SchedulingICalendar
 /// `X-HORARI-BOOK-STATE`, which every commit writes. A commit is made under
 /// the place's own guarantee: a file's or a folder's lock; on a collection,
 /// a conditional write of the calendar's own resource first (it holds that
-/// property), so two desks committing on one revision cannot both write it.
+/// property), made and confirmed before any other write, so that of two
+/// desks committing on one revision only one writes anything more.
+///
+/// A collection's commit is several writes, so a desk may read one whose
+/// first write is made and the others not yet: the property says which
+/// records the last commit changed and what they were before, and a read
+/// that finds exactly that waits for the rest (up to 30 seconds: a desk
+/// that stopped half-way leaves its records as they are, then taken as a
+/// change made otherwise), and a commit then is not made.
 ///
 /// A change of the book made otherwise — through ``SchedulingStore`` (as
 /// `horari` does), or by another program that edits the calendar — is seen
@@ -72,10 +80,18 @@ public struct CalendarBookStorage: BookStorage {
     /// Every record of the book the calendar keeps, with the store's revision.
     /// - Throws: ``SchedulingStoreError`` for a calendar whose book cannot
     ///   be read (damage, a record the book refuses), with what to do.
+    ///
+    /// A commit another desk is writing on a collection (its first write
+    /// made, the others on their way) is waited for, up to 30 seconds, so
+    /// that a snapshot is always of one revision.
     public func load() async throws -> BookSnapshot {
         try await scheduling.turns.run { () async throws -> BookSnapshot in
-            guard let (calendar, book) = try await read() else { return BookSnapshot(revision: 0, records: []) }
-            return try ledger(calendar, book).snapshot
+            while true {
+                guard let (calendar, book) = try await read() else { return BookSnapshot(revision: 0, records: []) }
+                let now = try ledger(calendar, book, at: Date())
+                if !now.inFlight { return now.snapshot }
+                try await Task.sleep(for: .milliseconds(Int.random(in: 20...60)))
+            }
         }
     }
 
@@ -89,12 +105,15 @@ public struct CalendarBookStorage: BookStorage {
         try await scheduling.turns.run { () async throws -> Bool in
             let inParts = scheduling.store.location.isResourcePerUID
             do {
-                return try await scheduling.store.update(exporterFor: scheduling.exporter(for:), whileWaiting: scheduling.settings.whileWaiting,
-                                                         ifDamaged: scheduling.settings.ifDamaged) { calendar throws -> Bool in
-                    try made(commit, in: &calendar, inParts: inParts)
+                return try await GatedWrites.$firstConfirmed.withValue(true) {
+                    try await scheduling.store.update(exporterFor: scheduling.exporter(for:), whileWaiting: scheduling.settings.whileWaiting,
+                                                      ifDamaged: scheduling.settings.ifDamaged) { calendar throws -> Bool in
+                        try made(commit, in: &calendar, inParts: inParts)
+                    }
                 }
             } catch let error as CalendarStoreFailure<any Error> {
                 if case .body(let inside) = error, inside is NotMade { return false }
+                if case .body(let inside) = error, inside is AlreadyMade { return true }
                 throw Self.unwrapped(error.underlying)
             }
         }
@@ -124,6 +143,13 @@ public struct CalendarBookStorage: BookStorage {
 
     /// Said by a commit's body that found the calendar moved on: nothing is written.
     private struct NotMade: Error {}
+    /// Said by a commit's body that found the commit made already: nothing is written.
+    private struct AlreadyMade: Error {}
+
+    /// How long a commit another desk is writing (its first write made, the
+    /// others not yet: a collection's) is waited for, before its records
+    /// are taken as they are: a desk that stopped half-way.
+    static let inFlightLength: TimeInterval = 30
 
     /// The calendar and its book; `nil` when there is no calendar there yet.
     private func read() async throws -> (ICalendar, SchedulingBook)? {
@@ -137,14 +163,24 @@ public struct CalendarBookStorage: BookStorage {
     /// taken in); ``NotMade`` when nothing is to be written.
     private func made(_ commit: BookCommit, in calendar: inout ICalendar, inParts: Bool) throws -> Bool {
         let book = try scheduling.readBook(calendar, lines: ICalendarSourceLines())
-        let now = try ledger(calendar, book)
-        if now.drifted {
-            // Changed otherwise since the last commit: taken in as two revisions (a
-            // snapshot read meanwhile said one more than the last), and the commit is not made.
-            calendar.setBookState(now.state(revision: now.stored.revision + 2))
-            return false
+        let now = try ledger(calendar, book, at: Date())
+        // On a collection, this commit's property was written (its first write) and a later write lost to a
+        // change another client made meanwhile, not through this storage: the commit is finished on the
+        // calendar as it is now. Made and followed by others (a confirmation that saw their later write
+        // of the property as a lost one): made.
+        let finishing = now.stored.commits.last == commit.id
+        if !finishing {
+            if now.stored.commits.contains(commit.id) { throw AlreadyMade() }
+            // Another desk's commit half-written: not made now; BookStore reads again, and a read waits for it.
+            if now.inFlight { throw NotMade() }
+            if now.drifted {
+                // Changed otherwise since the last commit: taken in as two revisions (a
+                // snapshot read meanwhile said one more than the last), and the commit is not made.
+                calendar.setBookState(now.state(revision: now.stored.revision + 2))
+                return false
+            }
+            guard now.stored.revision == commit.basedOn else { throw NotMade() }
         }
-        guard now.stored.revision == commit.basedOn else { throw NotMade() }
         var records = now.records
         for write in commit.writes { records[write.key] = write.body }
         let stored = records.map { StoredRecord(key: $0.key, version: 0, body: $0.value) }.sorted { $0.key < $1.key }
@@ -153,38 +189,63 @@ public struct CalendarBookStorage: BookStorage {
             throw CalendarStoreError(.badResponse, "\(scheduling.store.location): the commit's records do not make a book (\(error)), which a calendar keeps; nothing was changed")
         }
         if changed != book || now.stored.versions.isEmpty { try scheduling.write(changed, into: &calendar, inParts: inParts) }
-        try calendar.owe(commit.owed)
+        let owedAlready = finishing ? Set(try calendar.owedMessages(in: scheduling.store.location.description).map(\.id)) : []
+        try calendar.owe(commit.owed.filter { !owedAlready.contains($0.id) })
         // The records as the calendar now gives them back: what the next read compares.
         let back = try Self.records(of: try scheduling.readBook(calendar, lines: ICalendarSourceLines()), keepingGym: records[BookRecords.gymKey] != nil)
+        if finishing {
+            var state = now.stored
+            state.versions = Dictionary(uniqueKeysWithValues: back.map { key, body in
+                (key.description, BookState.Entry(version: now.stored.versions[key.description]?.version ?? 1, digest: BookState.digest(body)))
+            })
+            calendar.setBookState(state)
+            return true
+        }
         let written = Set(commit.writes.map(\.key))
         var versions: [String: BookState.Entry] = [:]
         for (key, body) in back {
             let old = now.versions[key] ?? 0
             versions[key.description] = BookState.Entry(version: written.contains(key) || old == 0 ? old + 1 : old, digest: BookState.digest(body))
         }
-        let commits = (now.stored.commits + [commit.id]).suffix(Self.commitsRemembered)
-        calendar.setBookState(BookState(revision: now.stored.revision + 1, commits: Array(commits), versions: versions))
+        // What each record changed was before, for a read made while the commit's other writes are on their way.
+        var before: [String: String?] = [:]
+        for key in Set(now.records.keys).union(back.keys) where now.records[key].map(BookState.digest) != back[key].map(BookState.digest) {
+            before.updateValue(now.records[key].map(BookState.digest), forKey: key.description)  // (a subscript would drop a nil)
+        }
+        let commits = Array((now.stored.commits + [commit.id]).suffix(Self.commitsRemembered))
+        calendar.setBookState(BookState(revision: now.stored.revision + 1, commits: commits, versions: versions,
+                                        last: BookState.LastCommit(at: Int64(Date().timeIntervalSince1970), before: before)))
         return true
     }
 
-    /// What the calendar's book and its state property say: the records,
-    /// their versions, the revision, and whether the book was changed
-    /// otherwise since the last commit.
-    private func ledger(_ calendar: ICalendar, _ book: SchedulingBook) throws -> Ledger {
+    /// What the calendar's book and its state property say at `time`: the
+    /// records, their versions, the revision, whether the book was changed
+    /// otherwise since the last commit, and whether that commit is still
+    /// being written.
+    private func ledger(_ calendar: ICalendar, _ book: SchedulingBook, at time: Date) throws -> Ledger {
         let stored = BookState(of: calendar) ?? BookState(revision: 0, commits: [], versions: [:])
         let records = try Self.records(of: book, keepingGym: stored.versions[BookRecords.gymKey.description] != nil)
         var versions: [RecordKey: Int64] = [:]
-        var drifted = Set(stored.versions.keys) != Set(records.keys.map(\.description))
+        var digests: [String: String] = [:]
         for (key, body) in records {
+            let digest = BookState.digest(body)
+            digests[key.description] = digest
             guard let entry = stored.versions[key.description] else {
                 versions[key] = 1
                 continue
             }
-            let same = entry.digest == BookState.digest(body)
-            if !same { drifted = true }
-            versions[key] = same ? entry.version : entry.version + 1
+            versions[key] = entry.digest == digest ? entry.version : entry.version + 1
         }
-        return Ledger(stored: stored, records: records, versions: versions, drifted: drifted)
+        let differing = Set(stored.versions.keys).union(digests.keys).filter { stored.versions[$0]?.digest != digests[$0] }
+        // Every difference one the last commit makes, each record still as it was before it, and recently:
+        // its first write is made and the others are on their way.
+        // (Only on a collection: a file's and a folder's commits are whole when they can be read.)
+        var inFlight = false
+        if case .collection = scheduling.store.location, let last = stored.last, !differing.isEmpty,
+           time.timeIntervalSince1970 < Double(last.at) + Self.inFlightLength {
+            inFlight = differing.allSatisfy { key in last.before.keys.contains(key) && (last.before[key] ?? nil) == digests[key] }
+        }
+        return Ledger(stored: stored, records: records, versions: versions, drifted: !differing.isEmpty, inFlight: inFlight)
     }
 
     /// A book's records; none for an empty book (a new calendar, one of
@@ -210,8 +271,10 @@ private struct Ledger {
     var records: [RecordKey: Data]
     /// Their versions: as stored, one more where changed otherwise, 1 where new.
     var versions: [RecordKey: Int64]
-    /// Whether the book was changed otherwise since the last commit.
+    /// Whether the book differs from what the last commit wrote.
     var drifted: Bool
+    /// Whether that is because the last commit is still being written (a collection's, by another desk).
+    var inFlight: Bool
 
     /// The revision a read reports: one more than stored when changed otherwise.
     var snapshot: BookSnapshot {
@@ -235,15 +298,25 @@ struct BookState: Codable, Equatable {
         var digest: String
     }
 
+    /// The last commit: when (Unix seconds, the desk's clock), and the digest each record it changed had
+    /// before it (`nil`: none), so that a read made while its writes are on their way can tell.
+    struct LastCommit: Codable, Equatable {
+        var at: Int64
+        var before: [String: String?]
+    }
+
     var revision: Int64
     var commits: [String]
     /// By `kind:id`.
     var versions: [String: Entry]
+    /// The last commit made through the storage; `nil` after a change made otherwise was taken in.
+    var last: LastCommit?
 
-    init(revision: Int64, commits: [String], versions: [String: Entry]) {
+    init(revision: Int64, commits: [String], versions: [String: Entry], last: LastCommit? = nil) {
         self.revision = revision
         self.commits = commits
         self.versions = versions
+        self.last = last
     }
 
     /// The state a calendar records; `nil` when it records none (or one that cannot be read: as none, so the book reads as changed otherwise).
