@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """A hundred bookings at once on PostgreSQL, beside the same on SQLite.
 
-    python3 Benchmarks/postgres_bench.py --desk .build/release/_BookDesk [--n 100] [--rounds 5]
+    python3 Benchmarks/postgres_bench.py --desk .build/release/_BookDesk [--n 100] [--rounds 5] [--scope occurrence|whole]
 
 One `_BookDesk DB bench N` process books N members into one class at once
-(N tasks, each a `BookStore.changeTelling` that commits its roster and the
-invitation it owes), then cancels them all at once: every change races the
+(N tasks, each a `BookStore.changeOccurrenceTelling` that reads the
+occurrence's records, as `horari book` does, and commits its roster and the
+invitation it owes; `--scope whole`: `changeTelling`, the whole book read),
+then cancels them all at once: every change races the
 others for the store's revision and runs again when it loses, which is what
 a store's compare-and-set costs under load. It prints the whole burst's
 time (so bookings per second) and each change's p50 and p99.
@@ -53,6 +55,7 @@ def main():
     ap.add_argument("--pg-bin", default="/usr/lib/postgresql/15/bin")
     ap.add_argument("--n", type=int, default=100)
     ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--scope", choices=["occurrence", "whole"], default="occurrence")
     a = ap.parse_args()
     desk = os.path.abspath(a.desk)
     cluster = Cluster(a.pg_bin)
@@ -66,13 +69,14 @@ def main():
         for r in range(a.rounds):
             order = list(stores.items()) if r % 2 == 0 else list(reversed(stores.items()))
             for name, db in order:
-                out, peak = run_desk(desk, db, "bench", str(a.n))
+                out, peak = run_desk(desk, db, "bench", str(a.n), a.scope)
                 row = json.loads(out)
                 if row["places_held_after"] != 0:
                     raise SystemExit(f"{name}: {row['places_held_after']} places held after every cancellation")
                 results[name].append(row)
                 peaks[name] = max(peaks[name], peak)
-        print(f"{a.n} bookings at once, then {a.n} cancellations, in one desk process; medians of {a.rounds} rounds (min–max)")
+        print(f"{a.n} bookings at once, then {a.n} cancellations, in one desk process, each reading "
+              f"{'the whole book' if a.scope == 'whole' else 'the occurrence'}; medians of {a.rounds} rounds (min–max)")
         print()
         print("| store | bookings/s | booking p50 | booking p99 | cancellation p50 | cancellation p99 | peak RSS |")
         print("|---|---|---|---|---|---|---|")

@@ -11,9 +11,11 @@
 //   _BookDesk DB deliver OUTBOX         deliver what is owed: one OUTBOX/ID.eml each
 //   _BookDesk DB places                 "member date" for every place held
 //   _BookDesk DB messages               "id member date method" for every message committed
-//   _BookDesk DB bench N                N bookings at once in this process (each telling, one
+//   _BookDesk DB bench N [SCOPE]        N bookings at once in this process (each telling, one
 //                                       member each, Spinning with N places), then their
-//                                       cancellations: one JSON line of times (Benchmarks/postgres_bench.py)
+//                                       cancellations: one JSON line of times (Benchmarks/postgres_bench.py).
+//                                       SCOPE: `occurrence` (default; each change reads the occurrence's
+//                                       records, as `horari book` does) or `whole` (the whole book)
 import CalendarCore
 import CalendarScheduling
 import CalendarStore
@@ -85,7 +87,10 @@ func desk<Storage: BookStorage>(_ storage: Storage) async throws {
         guard arguments.count == 4 else { fail("usage: _BookDesk DB deliver OUTBOX", 2) }
         print("delivered \(try await deliver(into: arguments[3]))")
     case "bench":
-        guard arguments.count == 4, let n = Int(arguments[3]), n > 0 else { fail("usage: _BookDesk DB bench N", 2) }
+        guard (4...5).contains(arguments.count), let n = Int(arguments[3]), n > 0, ["occurrence", "whole"].contains(arguments.count == 5 ? arguments[4] : "occurrence") else {
+            fail("usage: _BookDesk DB bench N [occurrence|whole]", 2)
+        }
+        let whole = arguments.count == 5 && arguments[4] == "whole"
         let date = mondays[0]
         try await store.change { book in
             for i in 0..<n where (try? book.member("b\(i)")) == nil {
@@ -112,10 +117,22 @@ func desk<Storage: BookStorage>(_ storage: Storage) async throws {
             return (each.sorted(), (clock.now - start) / .seconds(1))
         }
         let booked = try await burst { member in
-            _ = try await store.changeTelling(gym: gym) { book in try book.book(member: member, classID: "spin", on: date, now: now) }
+            if whole {
+                _ = try await store.changeTelling(gym: gym) { book in try book.book(member: member, classID: "spin", on: date, now: now) }
+            } else {
+                _ = try await store.changeOccurrenceTelling(of: "spin", on: date, members: [member], gym: gym) { book in
+                    try book.book(member: member, classID: "spin", on: date, now: now)
+                }
+            }
         }
         let cancelled = try await burst { member in
-            _ = try await store.changeTelling(gym: gym) { book in _ = try book.cancelBooking(member: member, classID: "spin", on: date, now: now) }
+            if whole {
+                _ = try await store.changeTelling(gym: gym) { book in _ = try book.cancelBooking(member: member, classID: "spin", on: date, now: now) }
+            } else {
+                _ = try await store.changeOccurrenceTelling(of: "spin", on: date, members: [member], gym: gym) { book in
+                    _ = try book.cancelBooking(member: member, classID: "spin", on: date, now: now)
+                }
+            }
         }
         func percentile(_ values: [Double], _ p: Double) -> Double { values[min(values.count - 1, Int((Double(values.count) * p).rounded(.up)) - 1)] }
         let places = try await store.load().roster(classID: "spin", on: date).confirmed.count

@@ -84,6 +84,66 @@ struct BookStorageTests {
         #expect(after.revision == before.revision + 1)
     }
 
+    @Test("a book's records are the bytes the book's JSON form parsed and written again with sorted keys gives: records stored before are not written again")
+    func recordBytesUnchanged() async throws {
+        let now = try Gym.now("2026-11-20 10:00")
+        var book = try Gym.book()
+        try book.addSession(id: "s1", coach: "marc", client: "anna", start: Gym.at("2026-11-26 10:00"), duration: .seconds(3600), now: now)
+        try book.addMember(Member(id: "zoe", name: "Zoë \"Z\" d/Or \\ 𝄞", email: "zoe@example.com"))
+        for member in ["marta", "oriol", "nuria", "zoe"] { _ = try book.book(member: member, classID: "yoga", on: Gym.day("2026-11-30"), now: now, whenFull: .joinWaitlist) }
+        _ = try book.close(GymClosure(first: Gym.day("2026-12-24"), last: Gym.day("2026-12-26"), reason: "Christmas / Nadal"), now: now)
+        var hours = WorkingHours()
+        try hours.set([TimeRange(parsing: "07:00-22:00")], on: [.monday, .tuesday, .wednesday, .thursday, .friday])
+        book.openingHours = hours
+        book.classPolicy = ClassBookingPolicy(weeklyLimit: 2)
+        // The way records were cut before: the whole text parsed, each element and the rest written again.
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let whole = try #require(try JSONSerialization.jsonObject(with: encoder.encode(book)) as? [String: Any])
+        var reference: [String: Data] = [:]
+        var rest = whole
+        for field in ["coaches", "clients", "sessions", "members", "classes", "rosters"] {
+            let elements = try #require(rest.removeValue(forKey: field) as? [[String: Any]])
+            for element in elements {
+                reference["\(field) \(element["id"] ?? "") \(element["classID"] ?? "") \(element["date"] ?? "")"] =
+                    try JSONSerialization.data(withJSONObject: element, options: [.sortedKeys, .withoutEscapingSlashes])
+            }
+        }
+        let gym = try JSONSerialization.data(withJSONObject: rest, options: [.sortedKeys, .withoutEscapingSlashes])
+        // Through a store: what it holds is what records(of:) gives.
+        let storage = MemoryBookStorage()
+        try await BookStore(storage, newBookZone: Gym.zone).change { $0 = book }
+        let stored = try await storage.load().records
+        #expect(stored.count == reference.count + 1)
+        #expect(stored.first { $0.key.kind == "gym" }?.body == gym)
+        for record in stored where record.key.kind != "gym" {
+            #expect(reference.values.contains(record.body), "\(record.key): \(String(decoding: record.body, as: UTF8.self))")
+        }
+        #expect(Set(stored.map(\.body)) == Set(reference.values).union([gym]))
+    }
+
+    @Test("a booking that tells, on one occurrence's records: its roster and its invitation in one commit, nothing else written")
+    func occurrenceTelling() async throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let storage = try SQLiteBookStorage(path: folder.appendingPathComponent("gym.sqlite").path)
+        let now = try Gym.now("2026-11-20 10:00")
+        let store = BookStore(storage, newBookZone: Gym.zone, now: { _ in now })
+        let seeded = try Gym.book()
+        try await store.change { $0 = seeded }
+        let before = try await storage.load()
+        let told = try await store.changeOccurrenceTelling(of: "yoga", on: try Gym.day("2026-11-30"), members: ["marta"], gym: nil) { book in
+            try book.book(member: "marta", classID: "yoga", on: Gym.day("2026-11-30"), now: now)
+        }
+        let after = try await storage.load()
+        let changed = after.records.filter { record in before.records.first { $0.key == record.key } != record }.map(\.key)
+        #expect(changed == [RecordKey(kind: "roster", id: "yoga 2026-11-30")], "\(changed)")
+        let owed = try await store.owed()
+        #expect(owed.map(\.notice) == told.notices.notices && owed.count == 1 && owed.first?.notice.recipient.email == "marta@example.com",
+                "\(owed.map(\.notice.recipient.email))")
+        #expect(after.revision == before.revision + 1)
+    }
+
     @Test("a change of one occurrence keeps what it did not read: other classes' sequences, rosters, sessions, members")
     func occurrenceKeepsTheRest() async throws {
         let folder = try Self.scratch()

@@ -20,30 +20,53 @@ package enum BookRecords {
 
     /// The records of a book, by key; `aside` goes back into the `gym`
     /// record's class sequences (those of classes a partial book did not hold).
+    ///
+    /// The book is encoded once, and each record is a slice of that text
+    /// (``JSONText``): each list's elements as they are, and the gym record
+    /// the object's other members. (Parsing the text into dictionaries and
+    /// writing each element again with sorted keys was half of a desk's CPU
+    /// in 100 bookings at once: measured with perf, Benchmarks/RESULTS.md.)
+    /// The bytes are those that parse-and-write gave (a test compares them),
+    /// so records stored before are not written again.
     package static func records(of book: SchedulingBook, aside: [String: Any] = [:]) throws -> [RecordKey: Data] {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        guard var whole = try JSONSerialization.jsonObject(with: encoder.encode(book)) as? [String: Any] else {
-            throw CalendarStoreError(.io, "the book's JSON form is not an object")
-        }
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let text = JSONText(bytes: [UInt8](try encoder.encode(book)))
+        let members = try text.members(at: 0)
+        let listFields = Dictionary(uniqueKeysWithValues: lists.map { ($0.field, $0) })
         var records: [RecordKey: Data] = [:]
-        for list in lists {
-            for case let element as [String: Any] in whole.removeValue(forKey: list.field) as? [Any] ?? [] {
-                let parts = list.id.compactMap { element[$0] as? String }
+        var gym: [UInt8] = [UInt8(ascii: "{")]
+        for member in members {
+            guard let list = listFields[member.key] else {
+                if gym.count > 1 { gym.append(UInt8(ascii: ",")) }
+                gym.append(contentsOf: text.bytes[member.whole])
+                continue
+            }
+            for element in try text.elements(in: member.value) {
+                let body = Data(text.bytes[element])
+                let fields = try text.members(at: element.lowerBound)
+                let parts = try list.id.compactMap { name in try fields.first { $0.key == name }.flatMap { try text.string(in: $0.value) } }
                 guard parts.count == list.id.count, !parts.contains(where: \.isEmpty) else {
                     throw CalendarStoreError(.io, "a \(list.kind) of the book has no \(list.id.joined(separator: " and ")); it cannot be stored")
                 }
                 let key = RecordKey(kind: list.kind, id: parts.joined(separator: " "))
                 guard records[key] == nil else { throw CalendarStoreError(.io, "two records of the book are both \(key); neither can be stored") }
-                records[key] = try data(element)
+                records[key] = body
             }
         }
-        if !aside.isEmpty {
+        gym.append(UInt8(ascii: "}"))
+        if aside.isEmpty {
+            records[gymKey] = Data(gym)
+        } else {
+            // A partial book's: its class sequences merged with those set aside, written again (a small object).
+            guard var whole = try JSONSerialization.jsonObject(with: Data(gym)) as? [String: Any] else {
+                throw CalendarStoreError(.io, "the book's JSON form is not an object")
+            }
             var sequences = whole["classSequences"] as? [String: Any] ?? [:]
             sequences.merge(aside) { ours, _ in ours }
             whole["classSequences"] = sequences
+            records[gymKey] = try data(whole)
         }
-        records[gymKey] = try data(whole)
         return records
     }
 
@@ -147,5 +170,125 @@ package enum BookRecords {
         for (key, body) in new where oldBodies[key] != body { writes.append(.init(key: key, body: body)) }
         for key in oldBodies.keys where new[key] == nil { writes.append(.init(key: key, body: nil)) }
         return writes.sorted { $0.key < $1.key }
+    }
+}
+
+/// A JSON text as bytes, cut at its structure without being parsed into
+/// values: the members of its top-level object and the elements of an
+/// array, as byte ranges (strings and their escapes are skipped whole).
+struct JSONText {
+    let bytes: [UInt8]
+
+    /// A member of the top-level object: its key, its value's bytes, and the
+    /// whole `"key":value`.
+    struct Member {
+        var key: String
+        var value: Range<Int>
+        var whole: Range<Int>
+    }
+
+    /// The members of the object that starts at `start`, in the text's order.
+    func members(at start: Int) throws -> [Member] {
+        var i = space(start)
+        try expect(UInt8(ascii: "{"), at: i)
+        i = space(i + 1)
+        var members: [Member] = []
+        if i < bytes.count, bytes[i] == UInt8(ascii: "}") { return members }
+        while true {
+            try expect(UInt8(ascii: "\""), at: i)
+            let keyEnd = try string(i)
+            guard let key = try string(in: i..<keyEnd) else { throw Self.malformed }
+            var j = space(keyEnd)
+            try expect(UInt8(ascii: ":"), at: j)
+            j = space(j + 1)
+            let valueEnd = try value(j)
+            members.append(Member(key: key, value: j..<valueEnd, whole: i..<valueEnd))
+            i = space(valueEnd)
+            guard i < bytes.count else { throw Self.malformed }
+            if bytes[i] == UInt8(ascii: "}") { return members }
+            try expect(UInt8(ascii: ","), at: i)
+            i = space(i + 1)
+        }
+    }
+
+    /// The elements of the array in `range`.
+    func elements(in range: Range<Int>) throws -> [Range<Int>] {
+        var i = space(range.lowerBound)
+        try expect(UInt8(ascii: "["), at: i)
+        i = space(i + 1)
+        var elements: [Range<Int>] = []
+        if i < bytes.count, bytes[i] == UInt8(ascii: "]") { return elements }
+        while true {
+            let end = try value(i)
+            elements.append(i..<end)
+            i = space(end)
+            guard i < range.upperBound else { throw Self.malformed }
+            if bytes[i] == UInt8(ascii: "]") { return elements }
+            try expect(UInt8(ascii: ","), at: i)
+            i = space(i + 1)
+        }
+    }
+
+    /// The string value in `range`; `nil` when it is not a string.
+    func string(in range: Range<Int>) throws -> String? {
+        guard range.count >= 2, bytes[range.lowerBound] == UInt8(ascii: "\""), bytes[range.upperBound - 1] == UInt8(ascii: "\"") else { return nil }
+        let inside = bytes[(range.lowerBound + 1)..<(range.upperBound - 1)]
+        if !inside.contains(UInt8(ascii: "\\")) { return String(decoding: inside, as: UTF8.self) }
+        return try JSONDecoder().decode(String.self, from: Data(bytes[range]))
+    }
+
+    private static let malformed = CalendarStoreError(.io, "the book's JSON form could not be cut into records")
+
+    private func expect(_ byte: UInt8, at i: Int) throws {
+        guard i < bytes.count, bytes[i] == byte else { throw Self.malformed }
+    }
+
+    private func space(_ i: Int) -> Int {
+        var i = i
+        while i < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[i]) { i += 1 }
+        return i
+    }
+
+    /// Past the string that opens at `i`.
+    private func string(_ i: Int) throws -> Int {
+        var j = i + 1
+        while j < bytes.count {
+            switch bytes[j] {
+            case UInt8(ascii: "\\"): j += 2
+            case UInt8(ascii: "\""): return j + 1
+            default: j += 1
+            }
+        }
+        throw Self.malformed
+    }
+
+    /// Past the value that starts at `i`.
+    private func value(_ i: Int) throws -> Int {
+        guard i < bytes.count else { throw Self.malformed }
+        switch bytes[i] {
+        case UInt8(ascii: "\""):
+            return try string(i)
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            var depth = 0, j = i
+            while j < bytes.count {
+                switch bytes[j] {
+                case UInt8(ascii: "\""):
+                    j = try string(j)
+                    continue
+                case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    depth -= 1
+                    if depth == 0 { return j + 1 }
+                default: break
+                }
+                j += 1
+            }
+            throw Self.malformed
+        default:
+            var j = i
+            while j < bytes.count, ![UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x09, 0x0A, 0x0D].contains(bytes[j]) { j += 1 }
+            guard j > i else { throw Self.malformed }
+            return j
+        }
     }
 }

@@ -80,14 +80,37 @@ public struct BookStore<Storage: BookStorage>: Sendable {
     ///   - body: the change.
     /// - Returns: what `body` returned, the notices, the book's clocks.
     nonisolated(nonsending) public func changeTelling<T: Sendable>(gym: SchedulingNotice.Person?, _ body: (inout SchedulingBook) throws -> T) async throws(SchedulingStoreError) -> Told<T> {
-        try await commit(.whole) { book, commitID throws -> (Told<T>, [OwedMessage]) in
-            let made = try now(book.timeZone.identifier)
-            let told = try book.telling(now: made, body)
-            let owed = told.notices.notices.enumerated().map { i, notice in
-                OwedMessage(id: "\(commitID)-\(i + 1)", commitID: commitID, notice: notice, gym: gym, madeAt: made, timeZone: book.timeZone.identifier)
-            }
-            return (told, owed)
+        try await commit(.whole) { book, commitID throws -> (Told<T>, [OwedMessage]) in try telling(gym: gym, &book, commitID, body) }
+    }
+
+    /// ``changeOccurrence(of:on:members:_:)``, committing with it the
+    /// messages it owes people, as ``changeTelling(gym:_:)`` does: a booking
+    /// or a cancellation that tells the member, reading and writing only
+    /// the occurrence's records.
+    /// - Parameters:
+    ///   - classID: the class.
+    ///   - date: the occurrence's date by the series.
+    ///   - members: the members `body` needs besides those on the roster.
+    ///   - gym: who sends a class's messages.
+    ///   - body: the change.
+    /// - Returns: what `body` returned, the notices, the book's clocks.
+    nonisolated(nonsending) public func changeOccurrenceTelling<T: Sendable>(of classID: String, on date: LocalDate, members: [String] = [],
+                                                                             gym: SchedulingNotice.Person?,
+                                                                             _ body: (inout SchedulingBook) throws -> T) async throws(SchedulingStoreError) -> Told<T> {
+        try await commit(.occurrence(classID: classID, date: date, members: members)) { book, commitID throws -> (Told<T>, [OwedMessage]) in
+            try telling(gym: gym, &book, commitID, body)
         }
+    }
+
+    /// Runs `body` telling (`SchedulingBook.telling(now:_:)`), and the messages its notices owe.
+    private func telling<T>(gym: SchedulingNotice.Person?, _ book: inout SchedulingBook, _ commitID: String,
+                            _ body: (inout SchedulingBook) throws -> T) throws -> (Told<T>, [OwedMessage]) {
+        let made = try now(book.timeZone.identifier)
+        let told = try book.telling(now: made, body)
+        let owed = told.notices.notices.enumerated().map { i, notice in
+            OwedMessage(id: "\(commitID)-\(i + 1)", commitID: commitID, notice: notice, gym: gym, madeAt: made, timeZone: book.timeZone.identifier)
+        }
+        return (told, owed)
     }
 
     /// Changes one occurrence of a class — its roster, its time, whether it
@@ -221,9 +244,11 @@ public struct BookStore<Storage: BookStorage>: Sendable {
         return String(describing: error)
     }
 
-    /// After another change came first: a short, growing, random pause, so racing desks spread out.
+    /// After another change came first: a random pause whose bound doubles
+    /// at each loss, from 1 ms to 128 ms, so racing desks spread out
+    /// instead of all reading again at once.
     static func pause(afterLosing attempt: Int) async {
-        try? await Task.sleep(for: .microseconds(Int.random(in: 0...(200 * min(attempt + 1, 50)))))
+        try? await Task.sleep(for: .microseconds(Int.random(in: 0...(1000 << min(attempt, 7)))))
     }
 
     /// What a change reads: the whole book, or the records of one class occurrence.
