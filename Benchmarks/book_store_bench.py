@@ -10,7 +10,9 @@ one member's place (so every round starts from the same book), and
 from it); and `horari month` and `horari day` of a 50,000-event calendar
 (Benchmarks/make_calendar.py, 2024–2029, with the X-WR-TIMEZONE Google
 writes) kept both ways, which in SQLite reads only the items that can
-touch the view. The stores alternate within each round; each figure is the
+touch the view; and moving in: `horari import` of a 1-year gym of 10,000
+members into a new `.sqlite`, beside the same into a new `.ics`. The stores
+alternate within each round; each figure is the
 median of the rounds with its spread (min–max), and the largest peak
 resident memory of any one of its processes (os.wait4). A bare
 `horari --version` is measured alongside: what any process costs here.
@@ -81,6 +83,24 @@ def main():
             i, s = results[("ics", job)], results[("sqlite", job)]
             rows.append((f"{job}, {y}-year gym ({size:.1f} MB .ics)", fmt(i), fmt(s), statistics.median(s) / statistics.median(i),
                          peaks[("ics", job)], peaks[("sqlite", job)]))
+    # Moving in: a 1-year gym of 10,000 members imported into a new store, a .sqlite against a new .ics.
+    members = 1_000 if a.quick else 10_000
+    source = os.path.join(work, "members.ics")
+    subprocess.run([sys.executable, os.path.join(HERE, "make_gym.py"), source, "--years", "1", "--members", str(members)], check=True, capture_output=True)
+    size = os.path.getsize(source) / 1e6
+    results = {"ics": [], "sqlite": []}
+    peaks = {}
+    for r in range(rounds):
+        order = ("ics", "sqlite") if r % 2 == 0 else ("sqlite", "ics")
+        for store in order:
+            target = os.path.join(work, f"moved-in.{store}")
+            if os.path.exists(target):
+                os.remove(target)
+            t, peak = timed([horari, "import", source, "--into", target], work, env)
+            results[store].append(t)
+            peaks[store] = max(peaks.get(store, 0), peak)
+    i, s = results["ics"], results["sqlite"]
+    rows.append((f"import, {members:,} members ({size:.1f} MB)", fmt(i), fmt(s), statistics.median(s) / statistics.median(i), peaks["ics"], peaks["sqlite"]))
     # A 50,000-event calendar: a view reads its window from SQLite, the whole file from the .ics.
     events = 5_000 if a.quick else 50_000
     ics = os.path.join(work, "events.ics")
