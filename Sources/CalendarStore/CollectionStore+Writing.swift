@@ -46,6 +46,8 @@ extension CollectionStore {
         state.pending = pending
         try saveState(state)
         if GatedWrites.firstConfirmed, pending.count > 1, writes.first?.key == .properties, let gate = written.first, gate.href == pending.first?.href {
+            state.pending[0].gate = true
+            try saveState(state)
             try await passGate(gate, state: &state)
         }
         let started = ContinuousClock.now, wallStarted = Date()
@@ -67,13 +69,17 @@ extension CollectionStore {
 
     /// Makes a change's first write, the calendar's own resource, and
     /// confirms it (both looks) before any other (``GatedWrites``): when it
-    /// lost the race, none of the rest is made, and the change runs again.
+    /// lost the race (a 412, which ``finishPending(_:raceIsConflict:upTo:)``
+    /// answers by dropping the change, or a lost update found by the
+    /// confirmation), none of the rest is made, and the change runs again.
+    /// Any other failure (an answer lost, a cancellation) keeps the change
+    /// pending, for the next command to finish or drop by its first write.
     private func passGate(_ gate: Written, state: inout State) async throws {
         let started = ContinuousClock.now, wallStarted = Date()
+        try await finishPending(&state, raceIsConflict: true, upTo: 1)
         do {
-            try await finishPending(&state, raceIsConflict: true, upTo: 1)
             try await confirm([gate], state: &state, secondLookAfter: Date() == wallStarted ? .zero : Self.secondLookPause(perWrite: ContinuousClock.now - started))
-        } catch {
+        } catch let error as LostUpdate {
             state.pending.removeAll()
             try saveState(state)
             sweep(state)
@@ -218,6 +224,14 @@ extension CollectionStore {
                         state.pending.removeAll()
                         try saveState(state)
                         throw error
+                    }
+                    // A gated change's first write lost: the rest belongs to a change that was not made.
+                    if write.gate == true {
+                        state.pending.removeAll()
+                        try saveState(state)
+                        sweep(state)
+                        notices?("\(Self.displayName(write.href)): another desk changed the book before a change an earlier command began was written; that change is dropped, not made: make it again")
+                        return
                     }
                     // A write of a command cut off: another client came first.
                     notices?("\(Self.displayName(write.href)): another client changed it before a change an earlier command made was written in full; it is left as they made it, without that change")

@@ -98,6 +98,10 @@ struct CollectionStore {
         /// a later command before any of its writes was made, the change is
         /// made only while that tag stands.
         var lease: LeaseGuard? = nil
+        /// The first write of a change whose others are made only after it
+        /// (``GatedWrites``): finished by a later command, a first write
+        /// that another desk's came before drops the rest.
+        var gate: Bool? = nil
     }
 
     /// The calendar's own resource, as it was when a change holding the book's lease was made.

@@ -84,7 +84,7 @@ struct BookStorageTests {
         #expect(after.revision == before.revision + 1)
     }
 
-    @Test("a book's records are the bytes the book's JSON form parsed and written again with sorted keys gives: records stored before are not written again")
+    @Test("a book's records are the bytes the book's JSON form parsed and written again with sorted keys gave, where the keys are the book's field names: records stored before are not written again")
     func recordBytesUnchanged() async throws {
         let now = try Gym.now("2026-11-20 10:00")
         var book = try Gym.book()
@@ -120,6 +120,34 @@ struct BookStorageTests {
             #expect(reference.values.contains(record.body), "\(record.key): \(String(decoding: record.body, as: UTF8.self))")
         }
         #expect(Set(stored.map(\.body)) == Set(reference.values).union([gym]))
+    }
+
+    @Test("a booking on one occurrence writes its roster alone, whatever the class IDs (mixed case, numbered): the gym record's class sequences keep their bytes")
+    func gymRecordKeptWithMixedIDs() async throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let storage = try SQLiteBookStorage(path: folder.appendingPathComponent("gym.sqlite").path)
+        let now = try Gym.now("2026-11-20 10:00")
+        let store = BookStore(storage, newBookZone: Gym.zone, now: { _ in now })
+        var book = try Gym.book()
+        for id in ["Yoga1", "spin2", "spin10", "_x", "Pilates"] {
+            try book.addClass(ClassSeries(id: id, title: id, weekdays: [.monday], time: TimeOfDay(hour: 9, minute: 0), duration: .minutes(45), capacity: 4,
+                                          firstDate: try Gym.day("2026-11-02")))
+            _ = try book.book(member: "oriol", classID: id, on: Gym.day("2026-12-07"), now: now)
+        }
+        let seeded = book
+        try await store.change { $0 = seeded }
+        // A closure raises the sequences of the classes' closed dates (the gym record's classSequences).
+        _ = try await store.changeTelling(gym: nil) { book in try book.close(GymClosure(first: Gym.day("2026-12-07"), last: Gym.day("2026-12-08"), reason: "Works"), now: now) }
+        let before = try await storage.load()
+        let gym = try #require(before.records.first { $0.key.kind == "gym" })
+        #expect(String(decoding: gym.body, as: UTF8.self).contains("spin10"), "no class sequences to keep")
+        _ = try await store.changeOccurrence(of: "spin2", on: try Gym.day("2026-11-30"), members: ["marta"]) { book in
+            try book.book(member: "marta", classID: "spin2", on: Gym.day("2026-11-30"), now: now)
+        }
+        let after = try await storage.load()
+        let changed = after.records.filter { record in before.records.first { $0.key == record.key } != record }.map(\.key)
+        #expect(changed == [RecordKey(kind: "roster", id: "spin2 2026-11-30")], "\(changed)")
     }
 
     @Test("a booking that tells, on one occurrence's records: its roster and its invitation in one commit, nothing else written")

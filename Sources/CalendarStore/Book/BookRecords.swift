@@ -26,8 +26,11 @@ package enum BookRecords {
     /// the object's other members. (Parsing the text into dictionaries and
     /// writing each element again with sorted keys was half of a desk's CPU
     /// in 100 bookings at once: measured with perf, Benchmarks/RESULTS.md.)
-    /// The bytes are those that parse-and-write gave (a test compares them),
-    /// so records stored before are not written again.
+    /// The bytes are those parse-and-write gave wherever the keys are the
+    /// book's own field names (a test compares them); keys that are data —
+    /// class IDs in the gym record's class sequences — are in the encoder's
+    /// order (by code point) where the old way's was case-insensitive and
+    /// numeric, so such a gym record stored before is written again once.
     package static func records(of book: SchedulingBook, aside: [String: Any] = [:]) throws -> [RecordKey: Data] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -58,16 +61,36 @@ package enum BookRecords {
         if aside.isEmpty {
             records[gymKey] = Data(gym)
         } else {
-            // A partial book's: its class sequences merged with those set aside, written again (a small object).
-            guard var whole = try JSONSerialization.jsonObject(with: Data(gym)) as? [String: Any] else {
-                throw CalendarStoreError(.io, "the book's JSON form is not an object")
-            }
-            var sequences = whole["classSequences"] as? [String: Any] ?? [:]
-            sequences.merge(aside) { ours, _ in ours }
-            whole["classSequences"] = sequences
-            records[gymKey] = try data(whole)
+            records[gymKey] = try gymRecord(members.filter { listFields[$0.key] == nil }, of: text, settingAside: aside, encoder: encoder)
         }
         return records
+    }
+
+    /// A partial book's gym record: its members, with the class sequences
+    /// set aside merged into its own, in the order the book's encoder puts
+    /// the keys (asked of the encoder itself), so that the record has the
+    /// bytes the whole book gives it and is not written again for nothing.
+    private static func gymRecord(_ members: [JSONText.Member], of text: JSONText, settingAside aside: [String: Any], encoder: JSONEncoder) throws -> Data {
+        var sequences: [String: Int] = [:]
+        if let own = members.first(where: { $0.key == "classSequences" }) {
+            sequences = try JSONDecoder().decode([String: Int].self, from: Data(text.bytes[own.value]))
+        }
+        for (id, n) in aside where sequences[id] == nil {
+            guard let n = n as? Int else { throw CalendarStoreError(.io, "the class sequence of \(id) is not a number; the book cannot be stored") }
+            sequences[id] = n
+        }
+        var parts: [String: [UInt8]] = [:]
+        for member in members where member.key != "classSequences" { parts[member.key] = Array(text.bytes[member.whole]) }
+        parts["classSequences"] = Array(#""classSequences":"#.utf8) + Array(try encoder.encode(sequences))
+        // The encoder's own order of these keys.
+        let probe = JSONText(bytes: Array(try encoder.encode(Dictionary(uniqueKeysWithValues: parts.keys.map { ($0, 0) }))))
+        var out: [UInt8] = [UInt8(ascii: "{")]
+        for (i, member) in try probe.members(at: 0).enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: parts[member.key] ?? [])
+        }
+        out.append(UInt8(ascii: "}"))
+        return Data(out)
     }
 
     /// The book the records make.
@@ -156,10 +179,6 @@ package enum BookRecords {
             }
         }
         return depth == 0 && !inString
-    }
-
-    private static func data(_ value: Any) throws -> Data {
-        try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes])
     }
 
     /// The writes that take a store from `old` to `new`: what changed, what is new, what is gone.

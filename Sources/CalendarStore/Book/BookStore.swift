@@ -329,6 +329,8 @@ public struct BookStore<Storage: BookStorage>: Sendable {
             do {
                 made = try await storage.commit(change)
             } catch {
+                // A calendar's storage refused before writing (damage, a record the book refuses): said as it is.
+                if let refused = error as? SchedulingStoreError { throw refused }
                 if let failure = await Self.settle(error, commitID: commitID, in: storage) { throw .store(failure) }
                 return result
             }

@@ -21,16 +21,18 @@ import SchedulingICalendar
 /// A collection's commit is several writes, so a desk may read one whose
 /// first write is made and the others not yet: the property says which
 /// records the last commit changed and what they were before, and a read
-/// that finds exactly that waits for the rest (up to 30 seconds: a desk
-/// that stopped half-way leaves its records as they are, then taken as a
-/// change made otherwise), and a commit then is not made.
+/// that finds exactly that waits for the rest (up to a minute by its own
+/// clock: a desk that stopped half-way leaves its records as they are, then
+/// taken as a change made otherwise), and a commit then is not made.
 ///
 /// A change of the book made otherwise — through ``SchedulingStore`` (as
 /// `horari` does), or by another program that edits the calendar — is seen
 /// as a revision of its own: its records no longer match the digests the
-/// property keeps. A commit finds it, takes it in (as two revisions, so
-/// that no snapshot read meanwhile can commit over it), and answers that
-/// the store moved on; ``BookStore`` then reads and tries again.
+/// property keeps. The next read or commit takes it in under the place's
+/// guarantee, writing the property two revisions on (so that no snapshot
+/// read while it was not taken in can commit over it), so every revision a
+/// read says is one the calendar records; a commit then answers that the
+/// store moved on, and ``BookStore`` reads and tries again.
 ///
 /// Every commit reads and writes the whole calendar, and the property
 /// holds a line for every record: this is a store for a small gym, and for
@@ -81,17 +83,24 @@ public struct CalendarBookStorage: BookStorage {
     /// - Throws: ``SchedulingStoreError`` for a calendar whose book cannot
     ///   be read (damage, a record the book refuses), with what to do.
     ///
-    /// A commit another desk is writing on a collection (its first write
-    /// made, the others on their way) is waited for, up to 30 seconds, so
-    /// that a snapshot is always of one revision.
+    /// Every revision a read says is one the calendar records: a book
+    /// changed otherwise is taken in first (as a commit takes it in), under
+    /// the place's guarantee, and a commit another desk is writing on a
+    /// collection (its first write made, the others on their way) is waited
+    /// for, up to a minute by this desk's own clock.
     public func load() async throws -> BookSnapshot {
         try await scheduling.turns.run { () async throws -> BookSnapshot in
-            while true {
+            let started = ContinuousClock.now
+            for wait in 0... {
+                let patient = ContinuousClock.now - started < .seconds(Self.inFlightLength) && wait < 3000
+                if wait > 0 { try await Task.sleep(for: .milliseconds(Int.random(in: 20...60))) }
                 guard let (calendar, book) = try await read() else { return BookSnapshot(revision: 0, records: []) }
                 let now = try ledger(calendar, book, at: Date())
-                if !now.inFlight { return now.snapshot }
-                try await Task.sleep(for: .milliseconds(Int.random(in: 20...60)))
+                if !now.drifted { return now.snapshot }
+                if now.inFlight, patient { continue }
+                if let settled = try await takeIn(waitingForACommit: patient) { return settled }
             }
+            throw CalendarStoreError(.io, "\(scheduling.store.location): the book could not be read")  // (not reached)
         }
     }
 
@@ -114,6 +123,8 @@ public struct CalendarBookStorage: BookStorage {
             } catch let error as CalendarStoreFailure<any Error> {
                 if case .body(let inside) = error, inside is NotMade { return false }
                 if case .body(let inside) = error, inside is AlreadyMade { return true }
+                // Refused before anything was written (damage, a record the book refuses, records that make no book).
+                if case .body(let inside) = error, let refused = inside as? SchedulingStoreError { throw refused }
                 throw Self.unwrapped(error.underlying)
             }
         }
@@ -125,7 +136,7 @@ public struct CalendarBookStorage: BookStorage {
             guard scheduling.store.exists else { return false }
             let loaded: ImportResult
             do { loaded = try await scheduling.store.load() } catch let error as CalendarStoreFailure<Never> { throw Self.unwrapped(error.underlying) }
-            return BookState(of: loaded.calendar)?.commits.contains(commitID) ?? false
+            return try BookState.read(from: loaded.calendar, in: scheduling.store.location)?.commits.contains(commitID) ?? false
         }
     }
 
@@ -145,11 +156,40 @@ public struct CalendarBookStorage: BookStorage {
     private struct NotMade: Error {}
     /// Said by a commit's body that found the commit made already: nothing is written.
     private struct AlreadyMade: Error {}
+    /// Said by a read that found nothing to take in: this snapshot, nothing written.
+    private struct Settled: Error { let snapshot: BookSnapshot }
+    /// Said by a read that found a commit still being written.
+    private struct StillInFlight: Error {}
+
+    /// A book changed otherwise taken in as two revisions, under the
+    /// place's guarantee, and the snapshot then; the snapshot as it is when
+    /// the calendar read under that guarantee was not changed otherwise;
+    /// `nil` when it holds a commit still being written and `waiting` says
+    /// to wait for it.
+    private func takeIn(waitingForACommit waiting: Bool) async throws -> BookSnapshot? {
+        do {
+            return try await scheduling.store.update(exporterFor: scheduling.exporter(for:), whileWaiting: scheduling.settings.whileWaiting,
+                                                     ifDamaged: scheduling.settings.ifDamaged) { calendar throws -> BookSnapshot in
+                let now = try ledger(calendar, try scheduling.readBook(calendar, lines: ICalendarSourceLines()), at: Date())
+                if !now.drifted { throw Settled(snapshot: now.snapshot) }
+                if now.inFlight, waiting { throw StillInFlight() }
+                let (state, snapshot) = now.takenIn()
+                calendar.setBookState(state)
+                return snapshot
+            }
+        } catch {
+            if case .body(let inside) = error, let settled = inside as? Settled { return settled.snapshot }
+            if case .body(let inside) = error, inside is StillInFlight { return nil }
+            if case .body(let inside) = error, let refused = inside as? SchedulingStoreError { throw refused }
+            throw Self.unwrapped(error.underlying)
+        }
+    }
 
     /// How long a commit another desk is writing (its first write made, the
     /// others not yet: a collection's) is waited for, before its records
-    /// are taken as they are: a desk that stopped half-way.
-    static let inFlightLength: TimeInterval = 30
+    /// are taken as they are (a desk that stopped half-way): longer than a
+    /// request may take (30 seconds).
+    static let inFlightLength: TimeInterval = 60
 
     /// The calendar and its book; `nil` when there is no calendar there yet.
     private func read() async throws -> (ICalendar, SchedulingBook)? {
@@ -166,17 +206,32 @@ public struct CalendarBookStorage: BookStorage {
         let now = try ledger(calendar, book, at: Date())
         // On a collection, this commit's property was written (its first write) and a later write lost to a
         // change another client made meanwhile, not through this storage: the commit is finished on the
-        // calendar as it is now. Made and followed by others (a confirmation that saw their later write
-        // of the property as a lost one): made.
+        // calendar as it is now, if every record it writes is still as it was before it (or as it made it);
+        // else it is taken back, and not made. Made and followed by others (a confirmation that saw their
+        // later write of the property as a lost one): made.
         let finishing = now.stored.commits.last == commit.id
-        if !finishing {
+        if finishing {
+            let ours = Set(commit.writes.map(\.key.description))
+            let intact = now.stored.last.map { last in
+                ours.allSatisfy { key in
+                    let current = now.digests[key]
+                    return (last.before.keys.contains(key) && (last.before[key] ?? nil) == current) || now.stored.versions[key]?.digest == current
+                }
+            } ?? false
+            if !intact {
+                var (state, _) = now.takenIn()
+                state.commits.removeAll { $0 == commit.id }
+                calendar.setBookState(state)
+                return false
+            }
+        } else {
             if now.stored.commits.contains(commit.id) { throw AlreadyMade() }
             // Another desk's commit half-written: not made now; BookStore reads again, and a read waits for it.
             if now.inFlight { throw NotMade() }
             if now.drifted {
                 // Changed otherwise since the last commit: taken in as two revisions (a
                 // snapshot read meanwhile said one more than the last), and the commit is not made.
-                calendar.setBookState(now.state(revision: now.stored.revision + 2))
+                calendar.setBookState(now.takenIn().state)
                 return false
             }
             guard now.stored.revision == commit.basedOn else { throw NotMade() }
@@ -186,33 +241,27 @@ public struct CalendarBookStorage: BookStorage {
         let stored = records.map { StoredRecord(key: $0.key, version: 0, body: $0.value) }.sorted { $0.key < $1.key }
         let changed: SchedulingBook
         do { changed = try BookRecords.book(from: stored, newZone: scheduling.bookZone(of: calendar)) } catch {
-            throw CalendarStoreError(.badResponse, "\(scheduling.store.location): the commit's records do not make a book (\(error)), which a calendar keeps; nothing was changed")
+            throw SchedulingStoreError.store(CalendarStoreError(
+                .badResponse, "\(scheduling.store.location): the commit's records do not make a book (\(error)), which a calendar keeps; nothing was changed"))
         }
         if changed != book || now.stored.versions.isEmpty { try scheduling.write(changed, into: &calendar, inParts: inParts) }
         let owedAlready = finishing ? Set(try calendar.owedMessages(in: scheduling.store.location.description).map(\.id)) : []
         try calendar.owe(commit.owed.filter { !owedAlready.contains($0.id) })
         // The records as the calendar now gives them back: what the next read compares.
         let back = try Self.records(of: try scheduling.readBook(calendar, lines: ICalendarSourceLines()), keepingGym: records[BookRecords.gymKey] != nil)
-        if finishing {
-            var state = now.stored
-            state.versions = Dictionary(uniqueKeysWithValues: back.map { key, body in
-                (key.description, BookState.Entry(version: now.stored.versions[key.description]?.version ?? 1, digest: BookState.digest(body)))
-            })
-            calendar.setBookState(state)
-            return true
-        }
         let written = Set(commit.writes.map(\.key))
         var versions: [String: BookState.Entry] = [:]
         for (key, body) in back {
-            let old = now.versions[key] ?? 0
-            versions[key.description] = BookState.Entry(version: written.contains(key) || old == 0 ? old + 1 : old, digest: BookState.digest(body))
+            let old = now.versions[key] ?? 0, digest = BookState.digest(body)
+            let changed = written.contains(key) || digest != now.digests[key.description]
+            versions[key.description] = BookState.Entry(version: changed || old == 0 ? old + 1 : old, digest: digest)
         }
         // What each record changed was before, for a read made while the commit's other writes are on their way.
         var before: [String: String?] = [:]
-        for key in Set(now.records.keys).union(back.keys) where now.records[key].map(BookState.digest) != back[key].map(BookState.digest) {
-            before.updateValue(now.records[key].map(BookState.digest), forKey: key.description)  // (a subscript would drop a nil)
+        for key in Set(now.records.keys).union(back.keys) where now.digests[key.description] != back[key].map(BookState.digest) {
+            before.updateValue(now.digests[key.description], forKey: key.description)  // (a subscript would drop a nil)
         }
-        let commits = Array((now.stored.commits + [commit.id]).suffix(Self.commitsRemembered))
+        let commits = finishing ? now.stored.commits : Array((now.stored.commits + [commit.id]).suffix(Self.commitsRemembered))
         calendar.setBookState(BookState(revision: now.stored.revision + 1, commits: commits, versions: versions,
                                         last: BookState.LastCommit(at: Int64(Date().timeIntervalSince1970), before: before)))
         return true
@@ -223,7 +272,7 @@ public struct CalendarBookStorage: BookStorage {
     /// otherwise since the last commit, and whether that commit is still
     /// being written.
     private func ledger(_ calendar: ICalendar, _ book: SchedulingBook, at time: Date) throws -> Ledger {
-        let stored = BookState(of: calendar) ?? BookState(revision: 0, commits: [], versions: [:])
+        let stored = try BookState.read(from: calendar, in: scheduling.store.location) ?? BookState(revision: 0, commits: [], versions: [:])
         let records = try Self.records(of: book, keepingGym: stored.versions[BookRecords.gymKey.description] != nil)
         var versions: [RecordKey: Int64] = [:]
         var digests: [String: String] = [:]
@@ -240,12 +289,13 @@ public struct CalendarBookStorage: BookStorage {
         // Every difference one the last commit makes, each record still as it was before it, and recently:
         // its first write is made and the others are on their way.
         // (Only on a collection: a file's and a folder's commits are whole when they can be read.)
+        // (A time ahead of this desk's clock, another desk's, is taken as now.)
         var inFlight = false
         if case .collection = scheduling.store.location, let last = stored.last, !differing.isEmpty,
-           time.timeIntervalSince1970 < Double(last.at) + Self.inFlightLength {
+           time.timeIntervalSince1970 < min(Double(last.at), time.timeIntervalSince1970) + Self.inFlightLength {
             inFlight = differing.allSatisfy { key in last.before.keys.contains(key) && (last.before[key] ?? nil) == digests[key] }
         }
-        return Ledger(stored: stored, records: records, versions: versions, drifted: !differing.isEmpty, inFlight: inFlight)
+        return Ledger(stored: stored, records: records, versions: versions, digests: digests, drifted: !differing.isEmpty, inFlight: inFlight)
     }
 
     /// A book's records; none for an empty book (a new calendar, one of
@@ -271,21 +321,28 @@ private struct Ledger {
     var records: [RecordKey: Data]
     /// Their versions: as stored, one more where changed otherwise, 1 where new.
     var versions: [RecordKey: Int64]
+    /// Their digests, by `kind:id`.
+    var digests: [String: String]
     /// Whether the book differs from what the last commit wrote.
     var drifted: Bool
     /// Whether that is because the last commit is still being written (a collection's, by another desk).
     var inFlight: Bool
 
-    /// The revision a read reports: one more than stored when changed otherwise.
-    var snapshot: BookSnapshot {
-        BookSnapshot(revision: stored.revision + (drifted ? 1 : 0),
-                     records: records.map { StoredRecord(key: $0.key, version: versions[$0.key] ?? 1, body: $0.value) }.sorted { $0.key < $1.key })
+    /// The records at the stored revision (for a book not changed otherwise).
+    var snapshot: BookSnapshot { snapshot(revision: stored.revision) }
+
+    private func snapshot(revision: Int64) -> BookSnapshot {
+        BookSnapshot(revision: revision, records: records.map { StoredRecord(key: $0.key, version: versions[$0.key] ?? 1, body: $0.value) }.sorted { $0.key < $1.key })
     }
 
-    /// The property that takes the book as it is in.
-    func state(revision: Int64) -> BookState {
-        BookState(revision: revision, commits: stored.commits,
-                  versions: Dictionary(uniqueKeysWithValues: records.map { ($0.key.description, BookState.Entry(version: versions[$0.key] ?? 1, digest: BookState.digest($0.value))) }))
+    /// The book changed otherwise, taken in: the property that says so, two
+    /// revisions on (a snapshot read while the change was not taken in may
+    /// have said one more than the last), and the snapshot at it.
+    func takenIn() -> (state: BookState, snapshot: BookSnapshot) {
+        let revision = stored.revision + 2
+        let state = BookState(revision: revision, commits: stored.commits,
+                              versions: Dictionary(uniqueKeysWithValues: records.map { ($0.key.description, BookState.Entry(version: versions[$0.key] ?? 1, digest: BookState.digest($0.value))) }))
+        return (state, snapshot(revision: revision))
     }
 }
 
@@ -319,10 +376,17 @@ struct BookState: Codable, Equatable {
         self.last = last
     }
 
-    /// The state a calendar records; `nil` when it records none (or one that cannot be read: as none, so the book reads as changed otherwise).
-    init?(of calendar: ICalendar) {
-        guard let value = calendar.bookStateText, let data = Data(base64Encoded: value), let state = try? JSONDecoder().decode(BookState.self, from: data) else { return nil }
-        self = state
+    /// The state a calendar records; `nil` when it records none.
+    /// - Throws: `CalendarStoreError` `.badResponse` for one that cannot be
+    ///   read: taken for none, the revision would start again, and commits
+    ///   made would be forgotten.
+    static func read(from calendar: ICalendar, in place: CalendarLocation) throws(CalendarStoreError) -> BookState? {
+        guard let value = calendar.bookStateText else { return nil }
+        guard let data = Data(base64Encoded: value), let state = try? JSONDecoder().decode(BookState.self, from: data) else {
+            throw CalendarStoreError(.badResponse, "\(place): the book's state (a calendar property another program changed?) cannot be read; nothing was changed",
+                                     suggestion: "restore the calendar from a backup, or remove that property to start its revisions again")
+        }
+        return state
     }
 
     /// A record's digest: the first 16 hex digits of its SHA-256.
