@@ -147,6 +147,29 @@ struct CalendarBookStorageTests {
         #expect(try await storage.load().revision == seen.revision + 1)
     }
 
+    @Test("a change made otherwise in a file this desk cannot write: the book is read, at a revision no commit is made on")
+    func readOnlyAfterAChangeMadeOtherwise() async throws {
+        let (places, server) = try Places.start("file")
+        defer { places.stop(server) }
+        let store = try await places.store()
+        let storage = try places.desk(store, 0)
+        let now = try Gym.now("2026-11-20 10:00")
+        let seeded = try Gym.book()
+        try await BookStore(storage, newBookZone: Gym.zone).change { $0 = seeded }
+        let cli = SchedulingStore(store, settings: SchedulingStore.Settings(now: { _ in now }, newCalendarZone: Gym.zone))
+        _ = try await cli.change { book in try book.book(member: "oriol", classID: "yoga", on: Gym.day("2026-11-30"), now: now) }
+        guard case .file(let url) = store.location else { return }
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: url.path)
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: url.path) }
+        let read = try await storage.load()
+        #expect(read.revision < 0)
+        #expect(read.records.contains { $0.key == RecordKey(kind: "roster", id: "yoga 2026-11-30") })
+        // Writable again, no commit is made on that revision.
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: url.path)
+        #expect(try await storage.commit(BookCommit(id: "on-read-only", basedOn: read.revision, writes: [], owed: [])) == false)
+        #expect(try await storage.load().revision > 0)
+    }
+
     @Test("a book state another program spoiled is refused in a line, not taken for none (which would forget the commits made)")
     func spoiledState() async throws {
         let (places, server) = try Places.start("file")

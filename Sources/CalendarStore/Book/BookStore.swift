@@ -329,8 +329,9 @@ public struct BookStore<Storage: BookStorage>: Sendable {
             do {
                 made = try await storage.commit(change)
             } catch {
-                // A calendar's storage refused before writing (damage, a record the book refuses): said as it is.
-                if let refused = error as? SchedulingStoreError { throw refused }
+                // A calendar's storage refused (damage, a record the book refuses): said as it is, once the store
+                // says the commit was not made.
+                if let refused = error as? SchedulingStoreError, (try? await storage.hasCommitted(commitID)) == false { throw refused }
                 if let failure = await Self.settle(error, commitID: commitID, in: storage) { throw .store(failure) }
                 return result
             }

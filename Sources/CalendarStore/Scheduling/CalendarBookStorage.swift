@@ -87,7 +87,9 @@ public struct CalendarBookStorage: BookStorage {
     /// changed otherwise is taken in first (as a commit takes it in), under
     /// the place's guarantee, and a commit another desk is writing on a
     /// collection (its first write made, the others on their way) is waited
-    /// for, up to a minute by this desk's own clock.
+    /// for, up to a minute by this desk's own clock. Where it cannot be
+    /// taken in (a place this desk cannot write), the book is given as read,
+    /// at a negative revision, which no commit is made on.
     public func load() async throws -> BookSnapshot {
         try await scheduling.turns.run { () async throws -> BookSnapshot in
             let started = ContinuousClock.now
@@ -98,7 +100,15 @@ public struct CalendarBookStorage: BookStorage {
                 let now = try ledger(calendar, book, at: Date())
                 if !now.drifted { return now.snapshot }
                 if now.inFlight, patient { continue }
-                if let settled = try await takeIn(waitingForACommit: patient) { return settled }
+                let settled: BookSnapshot?
+                do { settled = try await takeIn(waitingForACommit: patient) } catch let error as CalendarStoreError where error.code == .cancelled {
+                    throw error
+                } catch {
+                    // A place this desk cannot write (a read-only share or file, damage a change refuses): the book
+                    // as read, at a revision no commit is made on.
+                    return BookSnapshot(revision: -1 - now.stored.revision, records: now.snapshot.records)
+                }
+                if let settled { return settled }
             }
             throw CalendarStoreError(.io, "\(scheduling.store.location): the book could not be read")  // (not reached)
         }
@@ -215,7 +225,8 @@ public struct CalendarBookStorage: BookStorage {
             let intact = now.stored.last.map { last in
                 ours.allSatisfy { key in
                     let current = now.digests[key]
-                    return (last.before.keys.contains(key) && (last.before[key] ?? nil) == current) || now.stored.versions[key]?.digest == current
+                    return (last.before.keys.contains(key) && (last.before[key] ?? nil) == current)
+                        || (last.after?.keys.contains(key) == true && (last.after?[key] ?? nil) == current)
                 }
             } ?? false
             if !intact {
@@ -257,13 +268,14 @@ public struct CalendarBookStorage: BookStorage {
             versions[key.description] = BookState.Entry(version: changed || old == 0 ? old + 1 : old, digest: digest)
         }
         // What each record changed was before, for a read made while the commit's other writes are on their way.
-        var before: [String: String?] = [:]
+        var before: [String: String?] = [:], after: [String: String?] = [:]
         for key in Set(now.records.keys).union(back.keys) where now.digests[key.description] != back[key].map(BookState.digest) {
             before.updateValue(now.digests[key.description], forKey: key.description)  // (a subscript would drop a nil)
+            after.updateValue(back[key].map(BookState.digest), forKey: key.description)
         }
         let commits = finishing ? now.stored.commits : Array((now.stored.commits + [commit.id]).suffix(Self.commitsRemembered))
         calendar.setBookState(BookState(revision: now.stored.revision + 1, commits: commits, versions: versions,
-                                        last: BookState.LastCommit(at: Int64(Date().timeIntervalSince1970), before: before)))
+                                        last: BookState.LastCommit(at: Int64(Date().timeIntervalSince1970), before: before, after: after)))
         return true
     }
 
@@ -340,8 +352,10 @@ private struct Ledger {
     /// have said one more than the last), and the snapshot at it.
     func takenIn() -> (state: BookState, snapshot: BookSnapshot) {
         let revision = stored.revision + 2
+        // The last commit is kept: its desk may still be finishing it, and judges its records by it.
         let state = BookState(revision: revision, commits: stored.commits,
-                              versions: Dictionary(uniqueKeysWithValues: records.map { ($0.key.description, BookState.Entry(version: versions[$0.key] ?? 1, digest: BookState.digest($0.value))) }))
+                              versions: Dictionary(uniqueKeysWithValues: records.map { ($0.key.description, BookState.Entry(version: versions[$0.key] ?? 1, digest: BookState.digest($0.value))) }),
+                              last: stored.last)
         return (state, snapshot(revision: revision))
     }
 }
@@ -360,6 +374,9 @@ struct BookState: Codable, Equatable {
     struct LastCommit: Codable, Equatable {
         var at: Int64
         var before: [String: String?]
+        /// The digests it wrote (`nil`: removed), so that its desk can tell, after a read took the
+        /// calendar in half-way, whether its records are as it made them.
+        var after: [String: String?]? = nil
     }
 
     var revision: Int64
