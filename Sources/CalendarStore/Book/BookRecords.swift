@@ -70,7 +70,7 @@ package enum BookRecords {
     /// set aside merged into its own, in the order the book's encoder puts
     /// the keys (asked of the encoder itself), so that the record has the
     /// bytes the whole book gives it and is not written again for nothing.
-    private static func gymRecord(_ members: [JSONText.Member], of text: JSONText, settingAside aside: [String: Any], encoder: JSONEncoder) throws -> Data {
+    private static func gymRecord(_ members: [JSONText<[UInt8]>.Member], of text: JSONText<[UInt8]>, settingAside aside: [String: Any], encoder: JSONEncoder) throws -> Data {
         var sequences: [String: Int] = [:]
         if let own = members.first(where: { $0.key == "classSequences" }) {
             sequences = try JSONDecoder().decode([String: Int].self, from: Data(text.bytes[own.value]))
@@ -159,26 +159,10 @@ package enum BookRecords {
     /// closed only at its end. (Not a full check of its JSON: the decoder
     /// reads it next, and refuses what is not.)
     static func isOneObject(_ body: Data) -> Bool {
-        let space: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D]
-        guard let start = body.firstIndex(where: { !space.contains($0) }), let end = body.lastIndex(where: { !space.contains($0) }),
-              body[start] == UInt8(ascii: "{") else { return false }
-        var depth = 0, inString = false, escaped = false
-        for i in start...end {
-            let byte = body[i]
-            if inString {
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
-                continue
-            }
-            switch byte {
-            case UInt8(ascii: "\""): inString = true
-            case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
-            case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                depth -= 1
-                if depth < 0 || (depth == 0 && i != end) { return false }
-            default: break
-            }
-        }
-        return depth == 0 && !inString
+        let text = JSONText(bytes: body)
+        let start = text.space(body.startIndex)
+        guard start < body.endIndex, body[start] == UInt8(ascii: "{"), let end = try? text.value(start) else { return false }
+        return text.space(end) == body.endIndex
     }
 
     /// The writes that take a store from `old` to `new`: what changed, what is new, what is gone.
@@ -193,10 +177,11 @@ package enum BookRecords {
 }
 
 /// A JSON text as bytes, cut at its structure without being parsed into
-/// values: the members of its top-level object and the elements of an
-/// array, as byte ranges (strings and their escapes are skipped whole).
-struct JSONText {
-    let bytes: [UInt8]
+/// values: the members of an object and the elements of an array, as byte
+/// ranges (strings and their escapes are skipped whole). Generic over the
+/// bytes, so that a record's `Data` is read where it is, not copied.
+struct JSONText<Bytes: RandomAccessCollection> where Bytes.Element == UInt8, Bytes.Index == Int {
+    let bytes: Bytes
 
     /// A member of the top-level object: its key, its value's bytes, and the
     /// whole `"key":value`.
@@ -212,18 +197,18 @@ struct JSONText {
         try expect(UInt8(ascii: "{"), at: i)
         i = space(i + 1)
         var members: [Member] = []
-        if i < bytes.count, bytes[i] == UInt8(ascii: "}") { return members }
+        if i < bytes.endIndex, bytes[i] == UInt8(ascii: "}") { return members }
         while true {
             try expect(UInt8(ascii: "\""), at: i)
             let keyEnd = try string(i)
-            guard let key = try string(in: i..<keyEnd) else { throw Self.malformed }
+            guard let key = try string(in: i..<keyEnd) else { throw malformed }
             var j = space(keyEnd)
             try expect(UInt8(ascii: ":"), at: j)
             j = space(j + 1)
             let valueEnd = try value(j)
             members.append(Member(key: key, value: j..<valueEnd, whole: i..<valueEnd))
             i = space(valueEnd)
-            guard i < bytes.count else { throw Self.malformed }
+            guard i < bytes.endIndex else { throw malformed }
             if bytes[i] == UInt8(ascii: "}") { return members }
             try expect(UInt8(ascii: ","), at: i)
             i = space(i + 1)
@@ -236,12 +221,12 @@ struct JSONText {
         try expect(UInt8(ascii: "["), at: i)
         i = space(i + 1)
         var elements: [Range<Int>] = []
-        if i < bytes.count, bytes[i] == UInt8(ascii: "]") { return elements }
+        if i < bytes.endIndex, bytes[i] == UInt8(ascii: "]") { return elements }
         while true {
             let end = try value(i)
             elements.append(i..<end)
             i = space(end)
-            guard i < range.upperBound else { throw Self.malformed }
+            guard i < range.upperBound else { throw malformed }
             if bytes[i] == UInt8(ascii: "]") { return elements }
             try expect(UInt8(ascii: ","), at: i)
             i = space(i + 1)
@@ -256,40 +241,41 @@ struct JSONText {
         return try JSONDecoder().decode(String.self, from: Data(bytes[range]))
     }
 
-    private static let malformed = CalendarStoreError(.io, "the book's JSON form could not be cut into records")
+    private var malformed: CalendarStoreError { CalendarStoreError(.io, "the book's JSON form could not be cut into records") }
 
     private func expect(_ byte: UInt8, at i: Int) throws {
-        guard i < bytes.count, bytes[i] == byte else { throw Self.malformed }
+        guard i < bytes.endIndex, bytes[i] == byte else { throw malformed }
     }
 
-    private func space(_ i: Int) -> Int {
+    /// The first position from `i` on that is not white space.
+    func space(_ i: Int) -> Int {
         var i = i
-        while i < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[i]) { i += 1 }
+        while i < bytes.endIndex, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[i]) { i += 1 }
         return i
     }
 
     /// Past the string that opens at `i`.
     private func string(_ i: Int) throws -> Int {
         var j = i + 1
-        while j < bytes.count {
+        while j < bytes.endIndex {
             switch bytes[j] {
             case UInt8(ascii: "\\"): j += 2
             case UInt8(ascii: "\""): return j + 1
             default: j += 1
             }
         }
-        throw Self.malformed
+        throw malformed
     }
 
     /// Past the value that starts at `i`.
-    private func value(_ i: Int) throws -> Int {
-        guard i < bytes.count else { throw Self.malformed }
+    func value(_ i: Int) throws -> Int {
+        guard i < bytes.endIndex else { throw malformed }
         switch bytes[i] {
         case UInt8(ascii: "\""):
             return try string(i)
         case UInt8(ascii: "{"), UInt8(ascii: "["):
             var depth = 0, j = i
-            while j < bytes.count {
+            while j < bytes.endIndex {
                 switch bytes[j] {
                 case UInt8(ascii: "\""):
                     j = try string(j)
@@ -302,11 +288,11 @@ struct JSONText {
                 }
                 j += 1
             }
-            throw Self.malformed
+            throw malformed
         default:
             var j = i
-            while j < bytes.count, ![UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x09, 0x0A, 0x0D].contains(bytes[j]) { j += 1 }
-            guard j > i else { throw Self.malformed }
+            while j < bytes.endIndex, ![UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x09, 0x0A, 0x0D].contains(bytes[j]) { j += 1 }
+            guard j > i else { throw malformed }
             return j
         }
     }

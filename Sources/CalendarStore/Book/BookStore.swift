@@ -331,7 +331,7 @@ public struct BookStore<Storage: BookStorage>: Sendable {
             } catch {
                 // A calendar's storage refused (damage, a record the book refuses): said as it is, once the store
                 // says the commit was not made.
-                if let refused = error as? SchedulingStoreError, (try? await storage.hasCommitted(commitID)) == false { throw refused }
+                if let refused = error as? SchedulingStoreError, await Self.askHasCommitted(commitID, in: storage) == false { throw refused }
                 if let failure = await Self.settle(error, commitID: commitID, in: storage) { throw .store(failure) }
                 return result
             }

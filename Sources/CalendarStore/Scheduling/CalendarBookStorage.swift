@@ -261,17 +261,18 @@ public struct CalendarBookStorage: BookStorage {
         // The records as the calendar now gives them back: what the next read compares.
         let back = try Self.records(of: try scheduling.readBook(calendar, lines: ICalendarSourceLines()), keepingGym: records[BookRecords.gymKey] != nil)
         let written = Set(commit.writes.map(\.key))
-        var versions: [String: BookState.Entry] = [:]
+        var versions: [String: BookState.Entry] = [:], backDigests: [String: String] = [:]
         for (key, body) in back {
             let old = now.versions[key] ?? 0, digest = BookState.digest(body)
+            backDigests[key.description] = digest
             let changed = written.contains(key) || digest != now.digests[key.description]
             versions[key.description] = BookState.Entry(version: changed || old == 0 ? old + 1 : old, digest: digest)
         }
-        // What each record changed was before, for a read made while the commit's other writes are on their way.
+        // What each record changed was before and is after, for a read made while the commit's other writes are on their way.
         var before: [String: String?] = [:], after: [String: String?] = [:]
-        for key in Set(now.records.keys).union(back.keys) where now.digests[key.description] != back[key].map(BookState.digest) {
-            before.updateValue(now.digests[key.description], forKey: key.description)  // (a subscript would drop a nil)
-            after.updateValue(back[key].map(BookState.digest), forKey: key.description)
+        for key in Set(now.digests.keys).union(backDigests.keys) where now.digests[key] != backDigests[key] {
+            before.updateValue(now.digests[key], forKey: key)  // (a subscript would drop a nil)
+            after.updateValue(backDigests[key], forKey: key)
         }
         let commits = finishing ? now.stored.commits : Array((now.stored.commits + [commit.id]).suffix(Self.commitsRemembered))
         calendar.setBookState(BookState(revision: now.stored.revision + 1, commits: commits, versions: versions,
