@@ -43,21 +43,13 @@ public struct SQLiteBookStorage: CalendarDatabase {
         configuration.readonly = readOnly
         configuration.label = "Horari book"
         do {
-            pool = try DatabasePool(path: path, configuration: configuration)
+            pool = try Self.open(path, configuration, waitingAtMost: seconds)
         } catch {
             throw Self.storeError(error, path: path, doing: "open")
         }
         do {
             try pool.read { db in try Self.checkSchema(db, path: path, readOnly: readOnly) }
-            if !readOnly {
-                do {
-                    try Self.migrator.migrate(pool)
-                } catch {
-                    // Two processes opening a new file at once both find it
-                    // unmigrated; the one that lost the race finds it done.
-                    guard try pool.read({ db in try Self.migrator.hasCompletedMigrations(db) }) else { throw error }
-                }
-            }
+            if !readOnly { try Self.migrate(pool) }
         } catch {
             throw Self.storeError(error, path: path, doing: "open")
         }
@@ -120,6 +112,50 @@ public struct SQLiteBookStorage: CalendarDatabase {
         }
         return migrator
     }()
+
+    /// Opens the pool, waiting up to `seconds` for other processes opening the same new file.
+    ///
+    /// Opening sets WAL mode (`PRAGMA journal_mode = WAL`), and SQLite answers
+    /// that with `SQLITE_BUSY` at once, without its busy handler, while another
+    /// connection is setting it on a new file (CI saw it once; here, 31 of
+    /// 60 races of eight connections, with the migrations' reads below). The open is tried again after a pause
+    /// that doubles from 1 ms to 100 ms, until the deadline.
+    private static func open(_ path: String, _ configuration: Configuration, waitingAtMost seconds: TimeInterval) throws -> DatabasePool {
+        let deadline = Date().addingTimeInterval(seconds)
+        var pause = 0.001
+        while true {
+            do {
+                return try DatabasePool(path: path, configuration: configuration)
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && Date() < deadline {
+                Thread.sleep(forTimeInterval: pause)
+                pause = min(pause * 2, 0.1)
+            }
+        }
+    }
+
+    /// Brings the schema up to date, alongside other processes opening the same new file.
+    ///
+    /// Each migration is a transaction of its own, and GRDB decides which
+    /// are due before it takes the write lock: two processes opening a new
+    /// file at once both set out to make `v1`, and the one that waited finds
+    /// its table made (or `v1` made and `v2` under way). A failure after
+    /// which more migrations are applied than before it was such a race, and
+    /// the migrations are tried again; one after which none are is the
+    /// file's own fault, and is thrown. Each try that fails so has seen at
+    /// least one more migration applied, so there are at most as many as
+    /// there are migrations.
+    private static func migrate(_ pool: DatabasePool) throws {
+        while true {
+            let before = try pool.read { db in try migrator.appliedIdentifiers(db) }
+            do {
+                try migrator.migrate(pool)
+                return
+            } catch {
+                let after = try pool.read { db in try migrator.appliedIdentifiers(db) }
+                guard after.count > before.count else { throw error }
+            }
+        }
+    }
 
     /// Refuses a database a newer Horari wrote (migrations this one does not know).
     private static func checkSchema(_ db: Database, path: String, readOnly: Bool) throws {
