@@ -122,7 +122,7 @@ public struct CalendarStoreError: CodedError, Hashable, Sendable {
         /// Names a code.
         public init(rawValue: String) { self.rawValue = rawValue }
         /// Every code in the order of its table, numbered from 1 (Docs/Errors.md).
-        public static let numbered: [Code] = [.invalidLocation, .notFound, .notACalendar, .unauthorized, .conflict, .badResponse, .tooLarge, .transport, .redirect, .io, .cancelled, .invalidSyncToken, .notADatabase, .newerSchema, .busy]
+        public static let numbered: [Code] = [.invalidLocation, .notFound, .notACalendar, .unauthorized, .conflict, .badResponse, .tooLarge, .transport, .redirect, .io, .cancelled, .invalidSyncToken, .notADatabase, .newerSchema, .busy, .recordsOnly]
 
         /// The location is neither a file, a folder nor an http(s) URL.
         public static let invalidLocation = Code(rawValue: "invalidLocation")
@@ -152,6 +152,10 @@ public struct CalendarStoreError: CodedError, Hashable, Sendable {
         public static let newerSchema = Code(rawValue: "newerSchema")
         /// Another process held the database past the deadline.
         public static let busy = Code(rawValue: "busy")
+        /// A change that would keep something a book's records cannot hold (an
+        /// event of its own, a calendar's name) in a store that keeps records
+        /// only (`RecordsOnlyDatabase`): refused, nothing written.
+        public static let recordsOnly = Code(rawValue: "recordsOnly")
     }
 
     /// The kind of failure.

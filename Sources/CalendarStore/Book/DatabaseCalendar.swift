@@ -101,6 +101,19 @@ struct DatabaseCalendar: Sendable {
             // `setScheduling` keeps on the records it writes again; the
             // records themselves are the book's (read from `records`).
             let rest = calendar
+            if storage is any KeepsRecordsOnly {
+                try keepsRecordsOnly(calendar, records: records, exporter: try exporterFor(rest))
+                let writes = BookRecords.writes(from: read.snapshot.records, to: records)
+                let commitID = UUID().uuidString.lowercased()
+                let owed = owing?(result, calendar, commitID) ?? []
+                if writes.isEmpty, owed.isEmpty { return result }
+                if try await commit(BookCommit(id: commitID, basedOn: read.snapshot.revision, writes: writes, owed: owed), calendar: nil, on: storage) {
+                    return result
+                }
+                if Task.isCancelled { throw CalendarStoreError(.cancelled, "cancelled while other changes were committed first; nothing was changed") }
+                await BookStore<SomeCalendarDatabase>.pause(afterLosing: attempt)
+                continue
+            }
             let bytes = [UInt8](try exporterFor(rest).exportData(rest))
             guard let cut = ICalendarOutline.cut(bytes) else {
                 throw CalendarStoreError(.io, "\(place): the calendar's text could not be cut into components; nothing was changed")
@@ -143,18 +156,39 @@ struct DatabaseCalendar: Sendable {
                 && held.filter { plain($0.uid) }.map(\.text) == part.components.filter { plain($0.uid) }.map(\.text)
             if writes.isEmpty, owed.isEmpty, sameText { return result }
             let change = BookCommit(id: commitID, basedOn: read.snapshot.revision, writes: writes, owed: owed)
-            let made: Bool
-            do {
-                made = try await storage.commit(change, calendar: sameText ? nil : part)
-            } catch {
-                // A commit whose answer was lost may have been made: settled as BookStore settles it.
-                if let failure = await BookStore<SomeCalendarDatabase>.settle(error, commitID: commitID, in: storage) { throw failure }
-                return result
-            }
-            if made { return result }
+            if try await commit(change, calendar: sameText ? nil : part, on: storage) { return result }
             if Task.isCancelled { throw CalendarStoreError(.cancelled, "cancelled while other changes were committed first; nothing was changed") }
             await BookStore<SomeCalendarDatabase>.pause(afterLosing: attempt)
         }
         throw CalendarStoreError(.conflict, "\(place): other changes were committed first 200 times in a row; nothing was changed, try again")
+    }
+
+    /// Commits `change` (with `calendar`, unless `nil`): whether it was made.
+    /// A commit whose answer was lost may have been made: settled as
+    /// `BookStore` settles it, and taken as made when it was.
+    private func commit(_ change: BookCommit, calendar: CalendarText?, on storage: any CalendarDatabase) async throws -> Bool {
+        do {
+            return try await storage.commit(change, calendar: calendar)
+        } catch {
+            if let failure = await BookStore<SomeCalendarDatabase>.settle(error, commitID: change.id, in: storage) { throw failure }
+            return true
+        }
+    }
+
+    /// Refuses a change of a calendar whose database keeps the book's
+    /// records only (``RecordsOnlyDatabase``) when the calendar it made is
+    /// not the one its records make again — the one the next read gives:
+    /// an event or a task of its own, a calendar property, a reminder
+    /// another program set on a class would be lost.
+    private func keepsRecordsOnly(_ calendar: ICalendar, records: [RecordKey: Data], exporter: ICalendarExporter) throws {
+        let snapshot = BookSnapshot(revision: 0, records: records.sorted { $0.key < $1.key }.map { StoredRecord(key: $0.key, version: 1, body: $0.value) })
+        let kept = try compose(StoredCalendar(snapshot: snapshot, text: nil)).calendar
+        guard exporter.exportData(calendar) != exporter.exportData(kept) else { return }
+        let keptUIDs = Set(kept.items.map(\.uid))
+        let lost = calendar.items.map(\.uid).filter { !keptUIDs.contains($0) } + calendar.rejected.compactMap(\.uid)
+        let what = lost.isEmpty ? "a calendar property, or what another program added to a record"
+            : "\(lost.count == 1 ? "the item" : "\(lost.count) items") \(lost.prefix(3).joined(separator: ", "))\(lost.count > 3 ? ", …" : "")"
+        throw CalendarStoreError(.recordsOnly, "\(place) keeps a book's records only, and the change would keep \(what) there; nothing was changed",
+                                 suggestion: "keep that calendar in a store that holds calendar text (SQLite, PostgreSQL, a file)")
     }
 }

@@ -94,6 +94,27 @@ public struct SchedulingStore: Sendable {
         self.settings = settings
     }
 
+    /// A scheduling store on an app's own backend that keeps a book's
+    /// records and the messages owed, and no calendar: a ``BookStorage``
+    /// (its ``store`` is a ``CalendarStore`` on a ``RecordsOnlyDatabase``
+    /// of it). Every call works as on SQLite: each change one commit of the
+    /// records it wrote and the messages it owes, made again when another
+    /// desk committed first. A new book is made on
+    /// ``Settings/newCalendarZone``.
+    ///
+    /// ```swift
+    /// let gym = SchedulingStore(books: MemoryBookStorage(), at: URL(string: "https://api.example.com/gym")!,
+    ///                           settings: .init(newCalendarZone: "Europe/Madrid"))
+    /// try await gym.change { book in try book.addMember(Member(id: "marta", name: "Marta", email: "marta@example.com")) }
+    /// ```
+    /// - Parameters:
+    ///   - storage: the backend.
+    ///   - place: how messages name it (an `http(s)` or `postgres` URL, say); never a password.
+    ///   - settings: the clock and the new book's zone.
+    public init(books storage: some BookStorage, at place: URL, settings: Settings = Settings()) {
+        self.init(CalendarStore(.server(place), database: RecordsOnlyDatabase(storage)), settings: settings)
+    }
+
     // MARK: - Reading
 
     /// The book as the calendar keeps it now; an empty book on the new
@@ -187,9 +208,13 @@ public struct SchedulingStore: Sendable {
         } catch { throw .from(error) }
     }
 
-    /// The book's records in a database, once it holds a book; `nil` before.
+    /// The book's records in a database, once it holds a book; `nil` before
+    /// (the first change is made on the calendar, whose zone the book
+    /// takes). A database that keeps records only (`RecordsOnlyDatabase`)
+    /// has no calendar of its own: its records are changed from the first.
     private func bookStore() async throws(SchedulingStoreError) -> BookStore<SomeCalendarDatabase>? {
         guard let storage = try openedDatabase() else { return nil }
+        if storage.base is any KeepsRecordsOnly { return BookStore(storage, newBookZone: settings.newCalendarZone, now: settings.now) }
         let gym: BookSnapshot
         do { gym = try await storage.load([BookRecords.gymKey]) } catch { throw BookStore<SomeCalendarDatabase>.storageFailure(error) }
         guard !gym.records.isEmpty else { return nil }
