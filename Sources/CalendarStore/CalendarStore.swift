@@ -189,7 +189,7 @@ public struct CalendarStore: Sendable {
     /// (``update(exporterFor:whileWaiting:ifDamaged:_:)`` needs the server).
     /// - Throws: ``CalendarStoreFailure``, as ``load()`` does.
     public func loadAllowingCache() async throws(CalendarStoreFailure<Never>) -> CachedRead {
-        guard case .collection(let url) = location else { return CachedRead(result: try await load(), asOf: nil) }
+        guard database == nil, case .collection(let url) = location else { return CachedRead(result: try await load(), asOf: nil) }
         do {
             let (result, asOf) = try await collectionStore(url).load(offline: true)
             return CachedRead(result: result, asOf: asOf)
@@ -227,7 +227,7 @@ public struct CalendarStore: Sendable {
         whileWaiting: (() -> Void)? = nil, ifDamaged: CalendarFile.DamagePolicy = .refuse,
         _ body: (inout ICalendar) throws(Failure) -> T
     ) async throws(CalendarStoreFailure<Failure>) -> T? {
-        guard case .collection(let url) = location else { return nil }
+        guard database == nil, case .collection(let url) = location else { return nil }
         do {
             return try await collectionStore(url).update(
                 holding: uids, alsoHolding: alsoHolding, exporterFor: { c throws in try Boxed<Failure>.exporting { try exporterFor(c) } },
@@ -316,7 +316,7 @@ public struct CalendarStore: Sendable {
     /// its cache records them; `nil` when none was found, or for any other
     /// location. `horari doctor` says bookings are not safe on such a server.
     public func lostUpdatesSeen() -> LostUpdatesSeen? {
-        guard case .collection(let url) = location else { return nil }
+        guard database == nil, case .collection(let url) = location else { return nil }
         return collectionStore(url).lostUpdatesSeen()
     }
 

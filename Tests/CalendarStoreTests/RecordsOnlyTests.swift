@@ -138,6 +138,19 @@ struct RecordsOnlyTests {
         #expect(try await backend.load().revision == revision + 1)
         #expect(try await Self.store(backend, now: now).load().member("pere").email == "pere@example.com")
 
+        // A class's title edited through its event, as a calendar app edits
+        // it (with a LAST-MODIFIED the record does not keep), is the book's change.
+        try await store.update { (calendar: inout ICalendar) in
+            let yoga = try #require(calendar.items.firstIndex { $0.title == "Yoga" })
+            calendar.items[yoga].title = "Yoga flow"
+            calendar.items[yoga].lastModified = CalendarTime.utc(try Gym.at("2026-11-20 09:00"))
+        }
+        #expect(try await Self.store(backend, now: now).load().classSeries("yoga").title == "Yoga flow")
+        // The same calendar in another order is no change.
+        let held = try await backend.load()
+        try await store.update { (calendar: inout ICalendar) in calendar.items.reverse() }
+        #expect(try await backend.load().revision == held.revision)
+
         let refusals: [(String, @Sendable (inout ICalendar) throws -> Void)] = [
             ("an event of its own", { calendar in
                 let start = CalendarTime.zoned(try Gym.at("2026-12-01 10:00"), Gym.zone)
@@ -145,7 +158,7 @@ struct RecordsOnlyTests {
             }),
             ("a calendar's name", { calendar in calendar.name = "Gym" }),
             ("a reminder on a class", { calendar in
-                let yoga = try #require(calendar.items.firstIndex { $0.title == "Yoga" })
+                let yoga = try #require(calendar.items.firstIndex { $0.title.hasPrefix("Yoga") })
                 calendar.items[yoga].alarms = [try Alarm(.before(.minutes(30)))]
             }),
         ]
@@ -165,14 +178,54 @@ struct RecordsOnlyTests {
         }
     }
 
+    /// A backend whose first commit is made and its answer lost.
+    struct LosingBackend: BookStorage {
+        let base = Backend()
+        let lost = Locked(false)
+        func load() async throws -> BookSnapshot { try await base.load() }
+        func commit(_ commit: BookCommit) async throws -> Bool {
+            let made = try await base.commit(commit)
+            if lost.withLock({ done in defer { done = true }; return !done }) { throw URLError(.networkConnectionLost) }
+            return made
+        }
+        func hasCommitted(_ commitID: String) async throws -> Bool { try await base.hasCommitted(commitID) }
+        func owedMessages() async throws -> [OwedMessage] { try await base.owedMessages() }
+        func markDelivered(_ messageIDs: [String]) async throws { try await base.markDelivered(messageIDs) }
+    }
+
+    @Test("a change through the calendar whose answer was lost after the backend made it is made once, not twice, nor said failed")
+    func lostAnswer() async throws {
+        let backend = LosingBackend()
+        let store = CalendarStore(.server(try #require(Self.place)), database: RecordsOnlyDatabase(backend))
+        let made = try Gym.book()
+        try await store.update { (calendar: inout ICalendar) in
+            calendar.setScheduling(made)
+        }
+        #expect(try await backend.load().revision == 1)
+        #expect(try await SchedulingStore(books: backend, at: try #require(Self.place)).load().members.count == made.members.count)
+    }
+
+    @Test("a storage that keeps a calendar's text too is used as one: its events are kept")
+    func calendarDatabaseAsOne() async throws {
+        let memory = MemoryBookStorage()
+        let gym = SchedulingStore(books: memory, at: try #require(Self.place), settings: .init(newCalendarZone: Gym.zone))
+        let made = try Gym.book()
+        try await gym.change { $0 = made }
+        try await gym.store.update { (calendar: inout ICalendar) in
+            calendar.items.append(CalendarItem(uid: "party@example.com", title: "Party", start: CalendarTime.zoned(try Gym.at("2026-12-01 10:00"), Gym.zone)))
+        }
+        #expect(try await gym.store.load().calendar.items.contains { $0.uid == "party@example.com" })
+    }
+
     @Test("RecordsOnlyDatabase refuses a calendar text handed to it directly, and writes nothing")
     func textRefused() async throws {
         let backend = Backend()
         let database = RecordsOnlyDatabase(backend)
         let commit = BookCommit(id: "c1", basedOn: 0, writes: [], owed: [])
-        await #expect(throws: CalendarStoreError.self) {
+        let refused = await #expect(throws: CalendarStoreError.self) {
             _ = try await database.commit(commit, calendar: CalendarText(header: Data("BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n".utf8), components: []))
         }
+        #expect(refused?.code == .recordsOnly)
         #expect(try await backend.load().revision == 0)
         #expect(try await database.hasCommitted("c1") == false)
     }

@@ -183,7 +183,20 @@ struct DatabaseCalendar: Sendable {
     private func keepsRecordsOnly(_ calendar: ICalendar, records: [RecordKey: Data], exporter: ICalendarExporter) throws {
         let snapshot = BookSnapshot(revision: 0, records: records.sorted { $0.key < $1.key }.map { StoredRecord(key: $0.key, version: 1, body: $0.value) })
         let kept = try compose(StoredCalendar(snapshot: snapshot, text: nil)).calendar
-        guard exporter.exportData(calendar) != exporter.exportData(kept) else { return }
+        // Compared as the next read will give it: the records in the book's
+        // order, and without `LAST-MODIFIED`, which a record does not keep
+        // (an edit of a class's title through its event is the book's change).
+        let normalised = { (calendar: ICalendar) -> Data in
+            var calendar = calendar
+            calendar.items = calendar.items.enumerated().sorted { ($0.element.uid, $0.offset) < ($1.element.uid, $1.offset) }.map { _, item in
+                var item = item
+                item.lastModified = nil
+                return item
+            }
+            calendar.components = calendar.components.enumerated().sorted { ($0.element.uid ?? "", $0.offset) < ($1.element.uid ?? "", $1.offset) }.map(\.element)
+            return exporter.exportData(calendar)
+        }
+        guard normalised(calendar) != normalised(kept) else { return }
         let keptUIDs = Set(kept.items.map(\.uid))
         let lost = calendar.items.map(\.uid).filter { !keptUIDs.contains($0) } + calendar.rejected.compactMap(\.uid)
         let what = lost.isEmpty ? "a calendar property, or what another program added to a record"

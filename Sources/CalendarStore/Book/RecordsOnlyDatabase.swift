@@ -25,7 +25,7 @@ import Foundation
 ///
 /// ```swift
 /// let storage = MemoryBookStorage()   // your backend's BookStorage
-/// let store = CalendarStore(try CalendarLocation("https://api.example.com/gym"), database: RecordsOnlyDatabase(storage))
+/// let store = CalendarStore(.server(URL(string: "https://api.example.com/gym")!), database: RecordsOnlyDatabase(storage))
 /// print(try await store.load().calendar.items.count)
 /// ```
 public struct RecordsOnlyDatabase<Storage: BookStorage>: CalendarDatabase, KeepsRecordsOnly {

@@ -49,7 +49,11 @@ public struct SQLiteBookStorage: CalendarDatabase {
         }
         do {
             try pool.read { db in try Self.checkSchema(db, path: path, readOnly: readOnly) }
-            if !readOnly { try Self.migrate(pool) }
+            if !readOnly {
+                try Self.migrate(pool)
+                // A newer Horari that migrated the file meanwhile is refused as before.
+                try pool.read { db in try Self.checkSchema(db, path: path, readOnly: readOnly) }
+            }
         } catch {
             throw Self.storeError(error, path: path, doing: "open")
         }
@@ -151,7 +155,8 @@ public struct SQLiteBookStorage: CalendarDatabase {
                 try migrator.migrate(pool)
                 return
             } catch {
-                let after = try pool.read { db in try migrator.appliedIdentifiers(db) }
+                // (A read that fails here says nothing of a race: the migration's own error is thrown.)
+                let after = (try? pool.read { db in try migrator.appliedIdentifiers(db) }) ?? before
                 guard after.count > before.count else { throw error }
             }
         }

@@ -97,7 +97,8 @@ public struct SchedulingStore: Sendable {
     /// A scheduling store on an app's own backend that keeps a book's
     /// records and the messages owed, and no calendar: a ``BookStorage``
     /// (its ``store`` is a ``CalendarStore`` on a ``RecordsOnlyDatabase``
-    /// of it). Every call works as on SQLite: each change one commit of the
+    /// of it). A storage that keeps a calendar's text too (a
+    /// ``CalendarDatabase``: SQLite, PostgreSQL, memory) is used as one. Every call works as on SQLite: each change one commit of the
     /// records it wrote and the messages it owes, made again when another
     /// desk committed first. A new book is made on
     /// ``Settings/newCalendarZone``.
@@ -112,7 +113,8 @@ public struct SchedulingStore: Sendable {
     ///   - place: how messages name it (an `http(s)` or `postgres` URL, say); never a password.
     ///   - settings: the clock and the new book's zone.
     public init(books storage: some BookStorage, at place: URL, settings: Settings = Settings()) {
-        self.init(CalendarStore(.server(place), database: RecordsOnlyDatabase(storage)), settings: settings)
+        let database: any CalendarDatabase = (storage as? any CalendarDatabase) ?? RecordsOnlyDatabase(storage)
+        self.init(CalendarStore(.server(place), database: database), settings: settings)
     }
 
     // MARK: - Reading
