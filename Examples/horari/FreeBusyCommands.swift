@@ -61,6 +61,11 @@ struct FreeBusy: AsyncParsableCommand {
     @Option(help: "The window's first date, YYYY-MM-DD (its midnight, on --time-zone).") var from: String
     @Option(help: "The window's last date, YYYY-MM-DD, included.") var to: String
     @Option(help: "The clocks the dates and floating times are read on (default: the calendar's own).") var timeZone: String?
+    @Option(help: "The most event occurrences read; a window that holds more is refused (default 1,000,000).") var maxOccurrences = ICalendar.busyTimeLimit
+
+    func validate() throws {
+        guard maxOccurrences > 0 else { throw ValidationError("--max-occurrences must be 1 or more, not \(maxOccurrences)") }
+    }
 
     func run() async throws {
         let place = try calendarPlace(calendar)
@@ -71,8 +76,10 @@ struct FreeBusy: AsyncParsableCommand {
         guard first <= last else { throw backwardsWindow(from: from, to: to) }
         let (start, end) = (first.start(in: clock.rules), last.adding(days: 1).start(in: clock.rules))
         let periods: [FreeBusyPeriod]
-        do throws(FreeBusyError) { periods = try read.calendar.busyTime(from: start, to: end, floatingZone: clock.rules) } catch {
-            throw CLIError("\(place.path)\(read.sourceLines.line(ofPeriod: error.text).map { ":\($0)" } ?? ""): \(error.message)")
+        do throws(FreeBusyError) { periods = try read.calendar.busyTime(from: start, to: end, floatingZone: clock.rules, limit: maxOccurrences) } catch {
+            // No period at fault: the window held more than the cap.
+            let more = error.text.isEmpty ? ", or give a larger --max-occurrences" : ""
+            throw CLIError("\(place.path)\(read.sourceLines.line(ofPeriod: error.text).map { ":\($0)" } ?? ""): \(error.message)\(more)")
         }
         let answer = ICalendar.freeBusy(periods, from: start, to: end, uid: "freebusy-\(first.basicISO)-\(last.basicISO)@horari", method: nil)
         print(ICalendarExporter().export(answer), terminator: "")

@@ -386,7 +386,7 @@ extension ICalendarDiagnostic {
     }
 
     /// `12345` as `12,345`, whatever the locale.
-    private static func grouped(_ n: Int) -> String {
+    static func grouped(_ n: Int) -> String {
         let digits = String(n.magnitude)
         var out = ""
         for (i, c) in digits.enumerated() {

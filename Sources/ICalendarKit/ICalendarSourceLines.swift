@@ -70,7 +70,9 @@ public struct ICalendarSourceLines: Hashable, Sendable {
     /// ``FreeBusyError`` quotes it), in any `VFREEBUSY`.
     /// - Parameter text: the period, or part of it.
     public func line(ofPeriod text: String) -> Int? {
-        periods.first { $0.value.contains(text) }?.line
+        // No text names no period (a cap reached, not a period at fault).
+        guard !text.isEmpty else { return nil }
+        return periods.first { $0.value.contains(text) }?.line
     }
 
     // MARK: Noted by the importer

@@ -2,6 +2,7 @@ import CalendarCore
 import Foundation
 import ICalendarKit
 import Testing
+import _CalendarTestSupport
 
 /// Issue 32, 4 and 5: VFREEBUSY out and in, and the busy time a calendar's
 /// events hold, as a free-busy-query answers it.
@@ -71,5 +72,61 @@ struct FreeBusyICalendarTests {
         let text = ICalendarExporter().export(out)
         #expect(text.contains("FREEBUSY;FBTYPE=BUSY:20261123T120000Z/20261123T130000Z\r\n") && text.contains("METHOD:PUBLISH\r\n"))
         #expect(try ICalendarImporter().importCalendar(from: text).calendar.freeBusyPeriods() == cal.busyTime(from: from, to: to, floatingZone: .utc))
+    }
+
+    @Test("busy time merged as the occurrences come equals merging them all at once, on 300 random events and series of every status and transparency across zones")
+    func mergedAsTheyCome() throws {
+        var rng = SplitMix64(seed: 40_42)
+        var lines: [String] = []
+        let zones = ["Europe/Madrid", "America/New_York", "Asia/Tokyo", "UTC"]
+        for i in 0..<300 {
+            let day = 1 + Int(rng.next() % 28), hour = Int(rng.next() % 24), minutes = 5 * (1 + Int(rng.next() % 6))
+            let zone = zones[Int(rng.next() % 4)]
+            lines += ["BEGIN:VEVENT", "UID:e\(i)", "DTSTAMP:20261120T100000Z",
+                      "DTSTART;TZID=\(zone):202611\(String(format: "%02d", day))T\(String(format: "%02d", hour))0000", "DURATION:PT\(minutes)M"]
+            switch rng.next() % 6 {
+            case 0: lines.append("STATUS:TENTATIVE")
+            case 1: lines.append("TRANSP:TRANSPARENT")
+            case 2: lines.append("STATUS:CANCELLED")
+            case 3: lines.append("RRULE:FREQ=DAILY;COUNT=\(2 + rng.next() % 20)")
+            case 4: lines.append("RRULE:FREQ=HOURLY;INTERVAL=\(1 + rng.next() % 5);COUNT=30")
+            default: break
+            }
+            lines.append("END:VEVENT")
+        }
+        let cal = try ICalendarImporter().importCalendar(from: "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\n" + lines.joined(separator: "\r\n") + "\r\nEND:VCALENDAR\r\n").calendar
+        let from = Date(timeIntervalSince1970: TimeInterval(try utc("20261105T000000Z"))), to = Date(timeIntervalSince1970: TimeInterval(try utc("20261125T000000Z")))
+        // All at once, as busyTime did before it streamed.
+        let lo = Int64(from.timeIntervalSince1970), hi = Int64(to.timeIntervalSince1970)
+        var all: [FreeBusyPeriod] = []
+        for o in cal.schedule(applyingCalendarTimeZone: true).occurrences(from: from, to: to, floatingZone: .utc) where o.item.kind == .event {
+            if o.item.properties.first(where: { $0.name == "TRANSP" })?.value == "TRANSPARENT" || o.item.status == .cancelled || o.endSeconds <= o.startSeconds { continue }
+            all.append(FreeBusyPeriod(start: max(o.startSeconds, lo), end: min(o.endSeconds, hi), kind: o.item.status == .tentative ? .busyTentative : .busy))
+        }
+        let expected = FreeBusyPeriod.merged(all)
+        #expect(expected.count > 50)
+        #expect(try cal.busyTime(from: from, to: to, floatingZone: .utc) == expected)
+    }
+
+    @Test("a window with more event occurrences than the limit is refused naming the limit; at the limit it is answered")
+    func limit() throws {
+        let cal = try calendar("BEGIN:VEVENT", "UID:tick", "DTSTAMP:20261120T100000Z", "DTSTART:20260101T000000Z", "DURATION:PT30S",
+                               "RRULE:FREQ=MINUTELY", "END:VEVENT")
+        let from = Date(timeIntervalSince1970: TimeInterval(try utc("20260101T000000Z")))
+        let hour = from.addingTimeInterval(3600)
+        #expect(try cal.busyTime(from: from, to: hour, floatingZone: .utc, limit: 60).count == 60)
+        do {
+            _ = try cal.busyTime(from: from, to: hour.addingTimeInterval(60), floatingZone: .utc, limit: 60)
+            Issue.record("61 occurrences read under a limit of 60")
+        } catch {
+            #expect(error.message.contains("more than 60 event occurrences") && error.text.isEmpty, "\(error.message)")
+        }
+        // A century of it under the default limit: refused, not 52 million periods.
+        do {
+            _ = try cal.busyTime(from: from, to: from.addingTimeInterval(100 * 365 * 86_400), floatingZone: .utc)
+            Issue.record("a century of a minutely event answered")
+        } catch {
+            #expect(error.message.contains("more than 1,000,000 event occurrences"), "\(error.message)")
+        }
     }
 }
