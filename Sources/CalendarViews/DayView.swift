@@ -50,6 +50,12 @@ public struct DayView: Hashable, Sendable, Codable {
         /// `Duration`, as every length in Horari's API; the layout counts
         /// whole minutes, at least one.
         public var minimumLength: Duration
+        /// The most occurrences of one series the day shows (at least 1):
+        /// a series with more is cut there and named in
+        /// ``DayView/cappedSeries``, and its rule is expanded no further.
+        /// An hour-long event repeating every second touches a day 90,000
+        /// times, which took 15 s to lay out.
+        public var limitPerSeries: Int
 
         /// Creates options.
         /// - Parameters:
@@ -57,11 +63,14 @@ public struct DayView: Hashable, Sendable, Codable {
         ///   - today: today's date in that zone.
         ///   - names: the words to use.
         ///   - minimumLength: the least height an item takes in the layout.
-        public init(timeZone: ZoneRules? = nil, today: LocalDate? = nil, names: CalendarNames = .english, minimumLength: Duration = .seconds(15 * 60)) {
+        ///   - limitPerSeries: the most occurrences of one series shown (default ``DayView/defaultLimitPerSeries``).
+        public init(timeZone: ZoneRules? = nil, today: LocalDate? = nil, names: CalendarNames = .english, minimumLength: Duration = .seconds(15 * 60),
+                    limitPerSeries: Int = DayView.defaultLimitPerSeries) {
             self.timeZone = timeZone
             self.today = today
             self.names = names
             self.minimumLength = minimumLength
+            self.limitPerSeries = limitPerSeries
         }
     }
 
@@ -105,6 +114,15 @@ public struct DayView: Hashable, Sendable, Codable {
     public let timed: [Placement]
     /// The 24 hours, each with the items that overlap it.
     public let slots: [Slot]
+    /// The `UID`s of the series that touch the day more often than
+    /// ``Options/limitPerSeries``, of which the view holds only the first
+    /// that many; `nil` when the view holds every occurrence.
+    public let cappedSeries: [String]?
+
+    /// The most occurrences of one series a day or a week view shows by
+    /// default: 2,000, as `horari occurrences --max-per-series` (more than a
+    /// minutely event's 1,440 a day).
+    public static let defaultLimitPerSeries = 2_000
 
     /// Lays out `date` with the schedule's occurrences.
     public init(date: LocalDate, schedule: Schedule = .empty, options: Options = Options()) {
@@ -112,7 +130,9 @@ public struct DayView: Hashable, Sendable, Codable {
         name = options.names.weekday(date.weekday)
         isToday = date == options.today
         let zone = options.timeZone(for: schedule)
-        let occurrences = occurrencesByDay(date.dayNumber..<(date.dayNumber + 1), schedule: schedule, zone: zone)[0]
+        let read = occurrencesByDay(date.dayNumber..<(date.dayNumber + 1), schedule: schedule, zone: zone, limitPerSeries: max(1, options.limitPerSeries))
+        let occurrences = read.byDay[0]
+        cappedSeries = read.capped.isEmpty ? nil : read.capped
         var allDay: [DisplayOccurrence] = []
         var timed: [Placement] = []
         let midnight = Int64(date.dayNumber) * 86_400
@@ -161,7 +181,25 @@ public struct DayView: Hashable, Sendable, Codable {
         }
         var cluster: [Int] = []
         var columnEnds: [Int] = []
+        // Each column's items, in the order they were placed: by top, and
+        // apart (an item takes a column only once the one before ends), so
+        // whether an item is blocked in a column is one binary search, not a
+        // look at the whole cluster — which cost n³ for a day whose items
+        // all chain together (1,440 minutely items beside 2,000 overlapping
+        // ones: 84 s in a debug build).
+        var columnItems: [[Int]] = []
         var clusterEnd = Int.min
+
+        func blocked(_ i: Int, in column: Int) -> Bool {
+            let items = columnItems[column]
+            // The first item of the column that ends after i starts.
+            var (lo, hi) = (0, items.count)
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if bottom(items[mid]) > top(i) { hi = mid } else { lo = mid + 1 }
+            }
+            return lo < items.count && top(items[lo]) < bottom(i)
+        }
 
         func closeCluster() {
             let count = columnEnds.count
@@ -169,16 +207,14 @@ public struct DayView: Hashable, Sendable, Codable {
                 placements[i].columnCount = count
                 var span = 1
                 for column in (placements[i].column + 1)..<max(count, placements[i].column + 1) {
-                    let blocked = cluster.contains { j in
-                        placements[j].column == column && top(j) < bottom(i) && bottom(j) > top(i)
-                    }
-                    if blocked { break }
+                    if blocked(i, in: column) { break }
                     span += 1
                 }
                 placements[i].columnSpan = span
             }
             cluster.removeAll()
             columnEnds.removeAll()
+            columnItems.removeAll()
         }
 
         for i in order {
@@ -186,9 +222,11 @@ public struct DayView: Hashable, Sendable, Codable {
             if let free = columnEnds.firstIndex(where: { $0 <= top(i) }) {
                 placements[i].column = free
                 columnEnds[free] = bottom(i)
+                columnItems[free].append(i)
             } else {
                 placements[i].column = columnEnds.count
                 columnEnds.append(bottom(i))
+                columnItems.append([i])
             }
             cluster.append(i)
             clusterEnd = max(clusterEnd, bottom(i))

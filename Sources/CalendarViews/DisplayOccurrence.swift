@@ -120,13 +120,28 @@ public struct DisplayOccurrence: Hashable, Sendable, Codable, Identifiable {
 }
 
 /// The occurrences touching each of `days` (day numbers) in a display zone,
-/// each day's in the schedule's order (start, end, identity).
-func occurrencesByDay(_ days: Range<Int>, schedule: Schedule, zone: ZoneRules) -> [[Occurrence]] {
+/// each day's in the schedule's order (start, end, identity), expanded as
+/// they are placed: at most `limitPerSeries` of any one series, whose
+/// `UID` is then in `capped` (in the order the series reached it), and its
+/// rule is expanded no further. A single item is never cut.
+func occurrencesByDay(_ days: Range<Int>, schedule: Schedule, zone: ZoneRules, limitPerSeries: Int) -> (byDay: [[Occurrence]], capped: [String]) {
     var byDay = [[Occurrence]](repeating: [], count: days.count)
-    guard !days.isEmpty else { return byDay }
-    let all = schedule.occurrences(fromDay: LocalDate(dayNumber: days.lowerBound), toDay: LocalDate(dayNumber: days.upperBound), in: zone)
-    for o in all {
+    guard !days.isEmpty else { return (byDay, []) }
+    var perSeries: [String: Int] = [:]
+    var capped: [String] = []
+    var occurrences = schedule.occurrenceSequence(fromDay: LocalDate(dayNumber: days.lowerBound), toDay: LocalDate(dayNumber: days.upperBound), in: zone).makeIterator()
+    while let o = occurrences.next() {
+        if o.id.recurrenceID != nil {
+            let n = perSeries[o.id.uid, default: 0] + 1
+            perSeries[o.id.uid] = n
+            // One more than the limit is read, to know there are more.
+            if n > limitPerSeries {
+                capped.append(o.id.uid)
+                occurrences.skipRemaining(ofSeries: o.id.uid)
+                continue
+            }
+        }
         for d in coveredDays(o, in: zone).clamped(to: days) { byDay[d - days.lowerBound].append(o) }
     }
-    return byDay
+    return (byDay, capped)
 }

@@ -13,6 +13,12 @@ extension Schedule {
         return occurrences(from: a, to: b, floatingZone: zone)
     }
 
+    /// The same occurrences as ``occurrences(fromDay:toDay:in:)``, in the same order, expanded as they are iterated.
+    func occurrenceSequence(fromDay from: LocalDate, toDay to: LocalDate, in zone: ZoneRules) -> OccurrenceSequence {
+        let (a, b) = Self.window(from, to, zone)
+        return occurrenceSequence(from: a, to: b, floatingZone: zone)
+    }
+
     /// The same occurrences as ``occurrences(fromDay:toDay:in:)``, visited in no particular order.
     func forEachOccurrence(fromDay from: LocalDate, toDay to: LocalDate, in zone: ZoneRules, _ body: (Occurrence) -> Void) {
         let (a, b) = Self.window(from, to, zone)

@@ -33,15 +33,20 @@ public struct WeekView: Hashable, Sendable, Codable {
         public var selected: LocalDate?
         /// The words to use.
         public var names: CalendarNames
+        /// The most occurrences of one series the week counts (at least
+        /// 1): a series with more is cut there and named in
+        /// ``WeekView/cappedSeries``, and its rule is expanded no further.
+        public var limitPerSeries: Int
 
         /// Creates options; the first weekday defaults to the names' locale's.
         public init(firstWeekday: Weekday? = nil, timeZone: ZoneRules? = nil, today: LocalDate? = nil, selected: LocalDate? = nil,
-                    names: CalendarNames = .english) {
+                    names: CalendarNames = .english, limitPerSeries: Int = DayView.defaultLimitPerSeries) {
             self.firstWeekday = firstWeekday ?? names.firstWeekday
             self.timeZone = timeZone
             self.today = today
             self.selected = selected
             self.names = names
+            self.limitPerSeries = limitPerSeries
         }
     }
 
@@ -117,6 +122,10 @@ public struct WeekView: Hashable, Sendable, Codable {
     public let isoWeek: Int
     /// The seven days.
     public let days: [Day]
+    /// The `UID`s of the series that touch the week more often than
+    /// ``Options/limitPerSeries``, of which the days count only the first
+    /// that many; `nil` when they count every occurrence.
+    public let cappedSeries: [String]?
 
     /// The week holding `date`, starting on the options' first weekday.
     public init(containing date: LocalDate, schedule: Schedule = .empty, options: Options = Options()) {
@@ -124,7 +133,9 @@ public struct WeekView: Hashable, Sendable, Codable {
         let first = date.dayNumber - lead
         start = LocalDate(dayNumber: first)
         let zone = options.timeZone(for: schedule)
-        let byDay = occurrencesByDay(first..<(first + 7), schedule: schedule, zone: zone)
+        let read = occurrencesByDay(first..<(first + 7), schedule: schedule, zone: zone, limitPerSeries: max(1, options.limitPerSeries))
+        let byDay = read.byDay
+        cappedSeries = read.capped.isEmpty ? nil : read.capped
         var days: [Day] = []
         for (i, all) in byDay.enumerated() {
             let day = LocalDate(dayNumber: first + i)

@@ -190,6 +190,66 @@ struct DayViewTests {
         #expect(second.previous == (try LocalDate(year: 2026, month: 3, day: 10)))
     }
 
+    @Test("a series is shown up to the limit and named when it has more (an hour-long event every second: 2,000 of its 90,000, the rest not expanded); a minutely one fits whole; other items are never cut")
+    func limitPerSeries() throws {
+        let schedule = try Schedule(items: [
+            try Make.item("tick", Make.at(10, 9), minutes: 60, rule: "FREQ=SECONDLY"),
+            try Make.item("minute", Make.at(10, 0), minutes: 1, rule: "FREQ=MINUTELY;COUNT=1440"),
+            try Make.item("lunch", Make.at(10, 13), minutes: 60),
+        ])
+        let date = try LocalDate(year: 2026, month: 3, day: 10)
+        let day = DayView(date: date, schedule: schedule, options: .init(timeZone: madrid))
+        let counts = Dictionary(grouping: day.timed, by: \.occurrence.title).mapValues(\.count)
+        #expect(counts == ["tick": DayView.defaultLimitPerSeries, "minute": 1440, "lunch": 1])
+        #expect(day.cappedSeries == ["tick"])
+        // The first 2,000 in the schedule's order: 09:00:00 to 09:33:19.
+        let ticks = day.timed.filter { $0.occurrence.title == "tick" }.map(\.occurrence.start.localSeconds)
+        let nine: Int64 = Int64(date.dayNumber) * 86_400 + 9 * 3600
+        let expected: [Int64] = (0..<Int64(2_000)).map { nine + $0 }
+        #expect(ticks == expected)
+        let small = DayView(date: date, schedule: schedule, options: .init(timeZone: madrid, limitPerSeries: 10))
+        #expect(Dictionary(grouping: small.timed, by: \.occurrence.title).mapValues(\.count) == ["tick": 10, "minute": 10, "lunch": 1])
+        #expect(small.cappedSeries.map(Set.init) == ["tick", "minute"])
+        // A series that reaches the limit exactly is whole, and not named.
+        let exact = DayView(date: date, schedule: schedule, options: .init(timeZone: madrid, limitPerSeries: 1440))
+        #expect(exact.cappedSeries == ["tick"])
+        let week = WeekView(containing: date, schedule: schedule, options: .init(timeZone: madrid, limitPerSeries: 1440))
+        #expect(week.cappedSeries == ["tick"])
+        // Without a series that reaches it, the JSON has no cappedSeries at all (schema 1 unchanged).
+        let plain = DayView(date: date, schedule: try Make.day(["09:00-10:00"]), options: .init(timeZone: madrid))
+        #expect(plain.cappedSeries == nil)
+        #expect(!String(decoding: try JSONEncoder().encode(plain), as: UTF8.self).contains("cappedSeries"))
+    }
+
+    @Test("on 200 random days of 1 to 80 items, each item widens over exactly the columns free for its whole time (the definition, checked by brute force)")
+    func spansByDefinition() throws {
+        var state: UInt64 = 42
+        func random(_ n: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(n))
+        }
+        for _ in 0..<200 {
+            let spans = (0..<(1 + random(80))).map { _ -> String in
+                let start = random(23 * 60), length = 1 + random(180)
+                let end = min(start + length, 23 * 60 + 59)
+                return String(format: "%02d:%02d-%02d:%02d", start / 60, start % 60, end / 60, end % 60)
+            }
+            let view = DayView(date: try LocalDate(year: 2026, month: 3, day: 10), schedule: try Make.day(spans), options: .init(timeZone: madrid))
+            let p = view.timed
+            func bottom(_ x: DayView.Placement) -> Int { max(x.endMinute, x.startMinute + 15) }
+            func overlap(_ x: DayView.Placement, _ y: DayView.Placement) -> Bool { x.startMinute < bottom(y) && bottom(x) > y.startMinute }
+            for (i, x) in p.enumerated() {
+                // Its cluster: everything its column count is shared with and that overlaps it, directly or through others.
+                let others = p.indices.filter { $0 != i && p[$0].columnCount == x.columnCount }
+                func free(_ column: Int) -> Bool { !others.contains { p[$0].column == column && overlap(p[$0], x) } }
+                #expect(!others.contains { p[$0].column == x.column && overlap(p[$0], x) }, "\(spans)")
+                for c in x.column..<(x.column + x.columnSpan) where c != x.column { #expect(free(c), "\(spans)") }
+                let next = x.column + x.columnSpan
+                #expect(next == x.columnCount || !free(next), "\(spans)")
+            }
+        }
+    }
+
     @Test("The display zone places items: 09:00 in Madrid is 08:00 in London")
     func displayZone() throws {
         let schedule = try Schedule(items: [try Make.item("a", Make.at(10, 9), minutes: 60)])
