@@ -428,3 +428,45 @@ struct ViewCodingTests {
         #expect(list.nextPage != nil)
     }
 }
+
+@Suite("An occurrence's JSON written directly")
+struct OccurrenceJSONTests {
+    /// Titles, places and UIDs with every ASCII byte, quotes, slashes, and text beyond ASCII.
+    static let texts: [String] = {
+        var all = ["plain", "a/b \\ \"q\"", "Zoë d'Or 𝄞 🏋️‍♀️ e\u{301}", "\u{2028}\u{2029}\u{7F}\u{FEFF}", "</script>", ""]
+        all.append(String((0..<128).map { Character(UnicodeScalar(UInt8($0))) }))
+        return all
+    }()
+
+    @Test("the bytes are JSONEncoder's (pretty, sorted keys, slashes as they are) for events and tasks, timed and all-day, done, cancelled, with and without a colour, a place and a recurrence, and indented as the stream indents them")
+    func sameAsTheEncoder() throws {
+        let madrid = try ZoneRules.named("Europe/Madrid")
+        var items: [CalendarItem] = []
+        for (n, text) in Self.texts.enumerated() {
+            let start = CalendarTime.zoned(try LocalDateTime(year: 2026, month: 3, day: 10, hour: 9 + n % 10), "Europe/Madrid")
+            var event = CalendarItem(uid: "e\(n)\(text)", title: text, start: start, end: .duration(.init(seconds: 3600)), location: n % 2 == 0 ? text : nil)
+            event.color = n % 3 == 0 ? try ItemColor.named("teal") : n % 3 == 1 ? ItemColor(rgb: .init(0x12, 0x3a, 0xbc)) : nil
+            if n % 2 == 1 { event.recurrenceRules = [try RecurrenceRule(parsing: "FREQ=DAILY;COUNT=2")] }
+            if n % 4 == 2 { event.status = .cancelled }
+            items.append(event)
+            var task = CalendarItem(uid: "t\(n)", kind: .task, title: text, start: .date(try LocalDate(year: 2026, month: 3, day: 10)))
+            if n % 2 == 0 { task.status = .completed }
+            items.append(task)
+        }
+        let schedule = try Schedule(items: items)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let occurrences = schedule.occurrences(fromDay: try LocalDate(year: 2026, month: 3, day: 9), toDay: try LocalDate(year: 2026, month: 3, day: 13), in: madrid)
+        #expect(occurrences.count == 2 * Self.texts.count + Self.texts.count / 2)
+        for o in occurrences {
+            let shown = DisplayOccurrence(o, in: madrid)
+            let expected = [UInt8](try encoder.encode(shown))
+            var written: [UInt8] = []
+            shown.appendJSON(to: &written, indent: 0)
+            #expect(written == expected, "\(String(decoding: written, as: UTF8.self))\n---\n\(String(decoding: expected, as: UTF8.self))")
+            var indented: [UInt8] = []
+            shown.appendJSON(to: &indented, indent: 4)
+            #expect(indented == expected.flatMap { $0 == 0x0A ? [0x0A, 0x20, 0x20, 0x20, 0x20] : [$0] })
+        }
+    }
+}
