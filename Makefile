@@ -315,6 +315,8 @@ $(LIBICAL_REF): Benchmarks/libical_ref.c
 ## no peers, on build-check's debug programs — it keeps the harness from
 ## rotting, and its figures say nothing (a release build of its own cost CI
 ## 300 s); figures come from `make bench`.
+## Then views, free/busy and the JSON stream against their window
+## (Benchmarks/window_bench.py, issue 42, 3 and 4; in bench-quick too, small).
 ## Last, a hundred bookings at once on PostgreSQL beside SQLite
 ## (Benchmarks/postgres_bench.py, on a release build with SwiftNIO; not in
 ## bench-quick).
@@ -324,6 +326,7 @@ bench: deps corpus $(LIBICAL_REF)
 	$(SWIFT) run -c release $(NO_POSTGRES) HorariBench
 	$(SWIFT) build -c release --product horari $(NO_POSTGRES)
 	$(WHOLE_PROCESS)
+	$(PYTHON) Benchmarks/window_bench.py --horari .build/release/horari
 	$(PYTHON) Benchmarks/book_store_bench.py --horari .build/release/horari
 	$(SWIFT) build -c release --build-path .build/pg --product _BookDesk
 	$(PYTHON) Benchmarks/postgres_bench.py --desk .build/pg/release/_BookDesk --pg-bin $(POSTGRES_BIN)
@@ -331,6 +334,7 @@ bench: deps corpus $(LIBICAL_REF)
 bench-quick: deps corpus build-check $(LIBICAL_REF)
 	.build/debug/HorariBench --quick
 	$(PYTHON) Benchmarks/whole_process.py --horari .build/debug/horari --libical $(LIBICAL_REF) --quick
+	$(PYTHON) Benchmarks/window_bench.py --horari .build/debug/horari --quick
 
 clean:
 	rm -rf .build $(VENV)

@@ -83,10 +83,16 @@ struct Occurrences: AsyncParsableCommand {
             from: Date(timeIntervalSince1970: TimeInterval(fromWall - margin)),
             to: Date(timeIntervalSince1970: TimeInterval(toWall + margin)), floatingZone: .utc)
         let clock = try Clock(option: timeZone, calendar: calendar)
-        let isJSON = format == "json"
-        let writer = isJSON ? nil : OccurrencePipeline(schedule: schedule, jsonl: format == "jsonl")
-        var json = isJSON ? try OccurrencesJSONStream(timeZone: clock.name) : nil
-        var keys = isJSON ? OccurrenceWriter(schedule: schedule, jsonl: true) : nil
+        // Formatted and written on a thread of its own while this one expands (OccurrencePipeline).
+        let writer: OccurrencePipeline
+        if format == "json" {
+            let stream = try OccurrencesJSONStream(timeZone: clock.name)
+            let zone = clock.rules
+            writer = OccurrencePipeline { JSONOccurrenceSink(stream: stream, keys: OccurrenceWriter(schedule: schedule, jsonl: true), zone: zone) }
+        } else {
+            let jsonl = format == "jsonl"
+            writer = OccurrencePipeline { OccurrenceWriter(schedule: schedule, jsonl: jsonl) }
+        }
         var batch: [Occurrence] = []
         batch.reserveCapacity(OccurrencePipeline.batchSize)
         var perSeries: [String: Int] = [:]
@@ -104,27 +110,14 @@ struct Occurrences: AsyncParsableCommand {
                 // stops after its first lines instead of computing 31 million).
                 if n == maxPerSeries { occurrences.skipRemaining(ofSeries: o.id.uid) }
             }
-            if json != nil {
-                let key = OccurrenceKey(start: o.startSeconds, end: o.endSeconds, uid: o.id.uid, recurrenceID: keys?.recurrenceIDText(o) ?? "", summary: o.item.title)
-                try json?.add(key, DisplayOccurrence(o, in: clock.rules))
-                if json?.writeError != nil { break }
-            } else if let writer {
-                batch.append(o)
-                if batch.count == OccurrencePipeline.batchSize {
-                    guard writer.send(batch) else { break }
-                    batch.removeAll(keepingCapacity: true)
-                }
+            batch.append(o)
+            if batch.count == OccurrencePipeline.batchSize {
+                guard writer.send(batch) else { break }
+                batch.removeAll(keepingCapacity: true)
             }
         }
-        if var json {
-            try json.finish()
-            if let error = json.writeError { throw CLIError("cannot write the occurrences: \(String(cString: strerror(error)))") }
-            return
-        }
-        if let writer {
-            _ = writer.send(batch)
-            if let error = writer.finish() { throw CLIError("cannot write the occurrences: \(String(cString: strerror(error)))") }
-        }
+        _ = writer.send(batch)
+        if let error = writer.finish() { throw CLIError("cannot write the occurrences: \(String(cString: strerror(error)))") }
     }
 
     /// A bound's wall time; with `dayEnd`, a date is the end of that day (the next midnight).
@@ -172,10 +165,10 @@ struct OccurrencesJSON: Encodable {
 /// directly: `DisplayOccurrence.appendJSON(to:indent:)`, which costs a
 /// seventh of the encoder's machinery) and indented to its place in the array.
 struct OccurrencesJSONStream {
-    private let encoder: JSONEncoder
-    private let timeZone: String
     private let head: [UInt8]
     private let tail: [UInt8]
+    /// The whole document of a window with no occurrence: the encoder's own empty array.
+    private let empty: [UInt8]
     private var group: [(key: OccurrenceKey, occurrence: DisplayOccurrence)] = []
     private var written = 0
     private var out: [UInt8] = []
@@ -185,8 +178,7 @@ struct OccurrencesJSONStream {
     private static let placeholder = "horari-occurrences-placeholder"
 
     init(timeZone: String) throws {
-        self.timeZone = timeZone
-        encoder = JSONEncoder()
+        let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         struct Placeholder: Encodable { let occurrences: [String] }
         let whole = try encoder.encode(JSONDocument(command: "occurrences", timeZone: timeZone, body: Placeholder(occurrences: [Self.placeholder])))
@@ -197,30 +189,28 @@ struct OccurrencesJSONStream {
         }
         head = Array(bytes[..<at])
         tail = Array(bytes[(at + marker.count)...]) + [0x0A]
+        empty = [UInt8](try encoder.encode(JSONDocument(command: "occurrences", timeZone: timeZone, body: OccurrencesJSON(occurrences: [])))) + [0x0A]
     }
 
     /// Adds an occurrence; occurrences come in the schedule's order (start, then end instant).
-    mutating func add(_ key: OccurrenceKey, _ occurrence: DisplayOccurrence) throws {
-        if let first = group.first, first.key.start != key.start || first.key.end != key.end { try flushGroup() }
+    mutating func add(_ key: OccurrenceKey, _ occurrence: DisplayOccurrence) {
+        if let first = group.first, first.key.start != key.start || first.key.end != key.end { flushGroup() }
         group.append((key, occurrence))
     }
 
     /// Writes what is left and closes the document.
-    mutating func finish() throws {
-        try flushGroup()
+    mutating func finish() {
+        flushGroup()
         if written == 0 {
             // No occurrence: the encoder's own empty array.
-            out = []
-            guard writeError == nil else { return }
-            let document = try encoder.encode(JSONDocument(command: "occurrences", timeZone: timeZone, body: OccurrencesJSON(occurrences: [])))
-            out = [UInt8](document) + [0x0A]
+            out = empty
         } else {
             out += tail
         }
         flush()
     }
 
-    private mutating func flushGroup() throws {
+    private mutating func flushGroup() {
         // expand.py's order, as the lines (the schedule's differs only among equal starts and ends).
         group.sort { $0.key < $1.key }
         for (_, occurrence) in group {
@@ -261,9 +251,10 @@ final class OccurrencePipeline: @unchecked Sendable {
     /// `errno` of a failed write (a full disk, say): the writer stops, and so does the caller.
     private var failure: Int32?
 
-    init(schedule: Schedule, jsonl: Bool) {
+    /// Starts the writer's thread, which makes its sink with `make`.
+    init<Sink: OccurrenceSink>(_ make: @escaping @Sendable () -> Sink) {
         let thread = Thread { [self] in
-            var writer = OccurrenceWriter(schedule: schedule, jsonl: jsonl)
+            var writer = make()
             while let batch = take() {
                 for o in batch { writer.add(o) }
                 if writer.writeError != nil { break }
@@ -311,6 +302,33 @@ final class OccurrencePipeline: @unchecked Sendable {
     }
 }
 
+/// What ``OccurrencePipeline``'s thread writes occurrences with.
+protocol OccurrenceSink: SendableMetatype {
+    /// Takes the next occurrence, in the schedule's order.
+    mutating func add(_ o: Occurrence)
+    /// Writes what is left.
+    mutating func finish()
+    /// `errno` of the first failed write; nothing more is written after it.
+    var writeError: Int32? { get }
+}
+
+/// `occurrences --format json`'s sink: each occurrence shown on the clock
+/// and keyed by expand.py's order (its recurrence ID as the lines write it).
+struct JSONOccurrenceSink: OccurrenceSink {
+    var stream: OccurrencesJSONStream
+    var keys: OccurrenceWriter
+    let zone: ZoneRules
+
+    mutating func add(_ o: Occurrence) {
+        let key = OccurrenceKey(start: o.startSeconds, end: o.endSeconds, uid: o.id.uid, recurrenceID: keys.recurrenceIDText(o), summary: o.item.title)
+        stream.add(key, DisplayOccurrence(o, in: zone))
+    }
+
+    mutating func finish() { stream.finish() }
+
+    var writeError: Int32? { stream.writeError }
+}
+
 /// Writes `occurrences` lines (text or expand.py's JSON lines) to standard
 /// output as they come, in expand.py's order.
 ///
@@ -324,7 +342,7 @@ final class OccurrencePipeline: @unchecked Sendable {
 /// The per-occurrence path builds bytes directly: numbers are written digit
 /// by digit, text is JSON-escaped byte by byte, and the zone of a `TZID` is
 /// looked up once per run of occurrences in the same zone.
-struct OccurrenceWriter {
+struct OccurrenceWriter: OccurrenceSink {
     private let schedule: Schedule
     private let jsonl: Bool
     private var out: [UInt8] = []

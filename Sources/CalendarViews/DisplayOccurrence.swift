@@ -157,48 +157,50 @@ extension DisplayOccurrence {
     ///   - out: the bytes to append to.
     ///   - indent: the spaces before each line after the first.
     package func appendJSON(to out: inout [UInt8], indent: Int) {
-        let pad = [UInt8](repeating: 0x20, count: indent)
         var first = true
-        func key(_ name: String, depth: Int = 1) {
-            out += first ? [0x0A] : [0x2C, 0x0A]
+        func key(_ name: StaticString) {
+            if !first { out.append(0x2C) }
             first = false
-            out += pad
-            out += [UInt8](repeating: 0x20, count: 2 * depth)
-            Self.appendString(name, to: &out)
-            out += " : ".utf8
+            out.append(0x0A)
+            out.append(contentsOf: repeatElement(0x20, count: indent + 2))
+            out.append(0x22)
+            out.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+            out.append(contentsOf: "\" : ".utf8)
+        }
+        func quoted(_ write: (inout [UInt8]) -> Void) {
+            out.append(0x22)
+            write(&out)
+            out.append(0x22)
         }
         out.append(0x7B)
         key("allDay")
-        out += (isAllDay ? "true" : "false").utf8
+        out.append(contentsOf: (isAllDay ? "true" : "false").utf8)
         if isCancelled {
             key("cancelled")
-            out += "true".utf8
+            out.append(contentsOf: "true".utf8)
         }
         if let color {
             key("color")
             out.append(0x7B)
             out.append(0x0A)
-            out += pad
-            out += "    ".utf8
-            Self.appendString("hex", to: &out)
-            out += " : ".utf8
+            out.append(contentsOf: repeatElement(0x20, count: indent + 4))
+            out.append(contentsOf: "\"hex\" : ".utf8)
             Self.appendString(color.rgb.hex, to: &out)
             if let name = color.cssName {
-                out += ",\n".utf8
-                out += pad
-                out += "    ".utf8
-                Self.appendString("name", to: &out)
-                out += " : ".utf8
+                out.append(0x2C)
+                out.append(0x0A)
+                out.append(contentsOf: repeatElement(0x20, count: indent + 4))
+                out.append(contentsOf: "\"name\" : ".utf8)
                 Self.appendString(name, to: &out)
             }
             out.append(0x0A)
-            out += pad
-            out += "  }".utf8
+            out.append(contentsOf: repeatElement(0x20, count: indent + 2))
+            out.append(0x7D)
         }
         key("done")
-        out += (isDone ? "true" : "false").utf8
+        out.append(contentsOf: (isDone ? "true" : "false").utf8)
         key("end")
-        Self.appendString(isAllDay ? end.date.description : ISOText.instant(wall: end, seconds: endSeconds), to: &out)
+        quoted { isAllDay ? ISOText.append(end.date, to: &$0) : ISOText.appendInstant(wall: end, seconds: endSeconds, to: &$0) }
         key("kind")
         Self.appendString(kind.rawValue, to: &out)
         if let location {
@@ -207,22 +209,32 @@ extension DisplayOccurrence {
         }
         if let recurrenceID = id.recurrenceID {
             key("recurrenceId")
-            Self.appendString(recurrenceID.isoText, to: &out)
+            quoted { ISOText.append(recurrenceID, to: &$0) }
         }
         key("start")
-        Self.appendString(isAllDay ? start.date.description : ISOText.instant(wall: start, seconds: startSeconds), to: &out)
+        quoted { isAllDay ? ISOText.append(start.date, to: &$0) : ISOText.appendInstant(wall: start, seconds: startSeconds, to: &$0) }
         key("title")
         Self.appendString(title, to: &out)
         key("uid")
         Self.appendString(id.uid, to: &out)
         out.append(0x0A)
-        out += pad
+        out.append(contentsOf: repeatElement(0x20, count: indent))
         out.append(0x7D)
     }
 
     /// A JSON string as `JSONEncoder` writes it with `.withoutEscapingSlashes`.
     private static func appendString(_ text: String, to out: inout [UInt8]) {
         out.append(0x22)
+        // Most text needs no escape: copied at once.
+        let plain = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            guard !bytes.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else { return false }
+            out.append(contentsOf: bytes)
+            return true
+        }
+        if plain == true {
+            out.append(0x22)
+            return
+        }
         for byte in text.utf8 {
             switch byte {
             case 0x22: out += [0x5C, 0x22]

@@ -431,6 +431,29 @@ struct ViewCodingTests {
 
 @Suite("An occurrence's JSON written directly")
 struct OccurrenceJSONTests {
+    @Test("ISO text appended as bytes is the strings' text: dates of years 1 to 9999 (all a LocalDate holds), wall times, offsets with seconds, every kind of time")
+    func isoBytes() throws {
+        var state: UInt64 = 9
+        func random(_ range: ClosedRange<Int>) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return range.lowerBound + Int((state >> 33) % UInt64(range.count))
+        }
+        var years = [1, 9, 10, 99, 100, 999, 1000, 9999]
+        years += (0..<500).map { _ in random(1...3000) }
+        for year in years {
+            let wall = try LocalDateTime(year: year, month: random(1...12), day: random(1...28), hour: random(0...23), minute: random(0...59), second: random(0...59))
+            let offset = Int64(random(-14 * 3600...14 * 3600))
+            for time in [CalendarTime.date(wall.date), .floating(wall), .utc(wall), .zoned(wall, "Europe/Madrid"), .zoned(wall, "Nowhere/Atlantis")] {
+                var bytes: [UInt8] = []
+                ISOText.append(time, to: &bytes)
+                #expect(String(decoding: bytes, as: UTF8.self) == time.isoText)
+            }
+            var instant: [UInt8] = []
+            ISOText.appendInstant(wall: wall, seconds: wall.localSeconds - offset, to: &instant)
+            #expect(String(decoding: instant, as: UTF8.self) == ISOText.instant(wall: wall, seconds: wall.localSeconds - offset))
+        }
+    }
+
     /// Titles, places and UIDs with every ASCII byte, quotes, slashes, and text beyond ASCII.
     static let texts: [String] = {
         var all = ["plain", "a/b \\ \"q\"", "Zoë d'Or 𝄞 🏋️‍♀️ e\u{301}", "\u{2028}\u{2029}\u{7F}\u{FEFF}", "</script>", ""]

@@ -31,6 +31,76 @@ package enum ISOText {
         wall.description + offset(wall.localSeconds - seconds)
     }
 
+    // The same texts as bytes appended to a buffer, for a writer of many
+    // (a JSON stream): what `description`, `offset(_:)` and
+    // `instant(wall:seconds:)` write, with no string made (tested against them).
+
+    /// Appends `String(format2:)`'s text of `value`.
+    private static func append2(_ value: Int, to out: inout [UInt8]) {
+        guard value >= 0, value < 100 else { return out.append(contentsOf: String(format2: value).utf8) }
+        out.append(0x30 + UInt8(value / 10))
+        out.append(0x30 + UInt8(value % 10))
+    }
+
+    /// Appends a date as `LocalDate.description` writes it: `2026-11-25`.
+    package static func append(_ date: LocalDate, to out: inout [UInt8]) {
+        let year = date.year
+        if year >= 0, year < 10_000 {
+            out.append(0x30 + UInt8(year / 1000))
+            out.append(0x30 + UInt8(year / 100 % 10))
+            out.append(0x30 + UInt8(year / 10 % 10))
+            out.append(0x30 + UInt8(year % 10))
+        } else {
+            out.append(contentsOf: String(format4: year).utf8)
+        }
+        out.append(0x2D)
+        append2(date.month, to: &out)
+        out.append(0x2D)
+        append2(date.day, to: &out)
+    }
+
+    /// Appends a wall time as `LocalDateTime.description` writes it: `2026-11-25T18:30:00`.
+    package static func append(_ wall: LocalDateTime, to out: inout [UInt8]) {
+        append(wall.date, to: &out)
+        out.append(0x54)
+        append2(wall.hour, to: &out)
+        out.append(0x3A)
+        append2(wall.minute, to: &out)
+        out.append(0x3A)
+        append2(wall.second, to: &out)
+    }
+
+    /// Appends ``offset(_:)``'s text.
+    package static func appendOffset(_ seconds: Int64, to out: inout [UInt8]) {
+        out.append(seconds < 0 ? 0x2D : 0x2B)
+        let a = seconds.magnitude
+        append2(Int(a / 3600), to: &out)
+        out.append(0x3A)
+        append2(Int(a / 60 % 60), to: &out)
+        if a % 60 != 0 {
+            out.append(0x3A)
+            append2(Int(a % 60), to: &out)
+        }
+    }
+
+    /// Appends ``instant(wall:seconds:)``'s text.
+    package static func appendInstant(wall: LocalDateTime, seconds: Int64, to out: inout [UInt8]) {
+        append(wall, to: &out)
+        appendOffset(wall.localSeconds - seconds, to: &out)
+    }
+
+    /// Appends `CalendarTime.isoText`.
+    package static func append(_ time: CalendarTime, to out: inout [UInt8]) {
+        switch time {
+        case .date(let d): append(d, to: &out)
+        case .floating(let t): append(t, to: &out)
+        case .utc(let t):
+            append(t, to: &out)
+            out.append(0x5A)
+        case .zoned: out.append(contentsOf: time.isoText.utf8)
+        }
+    }
+
     /// Reads `YYYY-MM-DD`.
     package static func date(_ text: some StringProtocol) throws(TimeValueError) -> LocalDate {
         let u = Array(text.utf8)
