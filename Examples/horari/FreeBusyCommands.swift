@@ -61,7 +61,7 @@ struct FreeBusy: AsyncParsableCommand {
     @Option(help: "The window's first date, YYYY-MM-DD (its midnight, on --time-zone).") var from: String
     @Option(help: "The window's last date, YYYY-MM-DD, included.") var to: String
     @Option(help: "The clocks the dates and floating times are read on (default: the calendar's own).") var timeZone: String?
-    @Option(help: "The most event occurrences read; a window that holds more is refused (default 1,000,000).") var maxOccurrences = ICalendar.busyTimeLimit
+    @Option(help: "The most occurrences read (of every item); a window that holds more is refused (default 1,000,000).") var maxOccurrences = ICalendar.busyTimeLimit
 
     func validate() throws {
         guard maxOccurrences > 0 else { throw ValidationError("--max-occurrences must be 1 or more, not \(maxOccurrences)") }

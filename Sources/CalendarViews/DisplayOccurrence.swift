@@ -150,8 +150,11 @@ extension DisplayOccurrence {
     /// Appends the occurrence as `JSONEncoder` writes it with
     /// `[.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]`, every line
     /// after the first indented by `indent` more spaces: the same bytes,
-    /// written directly (tested against the encoder), for a document of
-    /// many occurrences streamed one at a time. The encoder's machinery per
+    /// written directly (tested against the encoder on Linux, whose
+    /// Foundation writes `\u00xx` in lower case and leaves `/`, DEL and
+    /// U+2028 as they are), for a document of many occurrences streamed one
+    /// at a time. On Apple platforms the bytes are the same valid JSON,
+    /// though that Foundation's encoder may write some escapes otherwise. The encoder's machinery per
     /// occurrence cost seven times the bytes' own writing (issue 42, 4).
     /// - Parameters:
     ///   - out: the bytes to append to.
@@ -209,7 +212,12 @@ extension DisplayOccurrence {
         }
         if let recurrenceID = id.recurrenceID {
             key("recurrenceId")
-            quoted { ISOText.append(recurrenceID, to: &$0) }
+            if case .zoned = recurrenceID {
+                // A zone's name is a TZID's text, which may hold anything: escaped.
+                Self.appendString(recurrenceID.isoText, to: &out)
+            } else {
+                quoted { ISOText.append(recurrenceID, to: &$0) }
+            }
         }
         key("start")
         quoted { isAllDay ? ISOText.append(start.date, to: &$0) : ISOText.appendInstant(wall: start, seconds: startSeconds, to: &$0) }

@@ -33,9 +33,10 @@ public struct WeekView: Hashable, Sendable, Codable {
         public var selected: LocalDate?
         /// The words to use.
         public var names: CalendarNames
-        /// The most occurrences of one series the week counts (at least
-        /// 1): a series with more is cut there and named in
-        /// ``WeekView/cappedSeries``, and its rule is expanded no further.
+        /// The most occurrences of one series a day counts, as a day view's
+        /// (at least 1): the week stops a series at seven times this, names
+        /// it in ``WeekView/cappedSeries``, and expands its rule no further
+        /// (so a minutely event, 1,440 a day, is counted whole).
         public var limitPerSeries: Int
 
         /// Creates options; the first weekday defaults to the names' locale's.
@@ -122,7 +123,7 @@ public struct WeekView: Hashable, Sendable, Codable {
     public let isoWeek: Int
     /// The seven days.
     public let days: [Day]
-    /// The `UID`s of the series that touch the week more often than
+    /// The `UID`s of the series that touch the week more than seven times
     /// ``Options/limitPerSeries``, of which the days count only the first
     /// that many; `nil` when they count every occurrence.
     public let cappedSeries: [String]?
@@ -133,7 +134,7 @@ public struct WeekView: Hashable, Sendable, Codable {
         let first = date.dayNumber - lead
         start = LocalDate(dayNumber: first)
         let zone = options.timeZone(for: schedule)
-        let read = occurrencesByDay(first..<(first + 7), schedule: schedule, zone: zone, limitPerSeries: max(1, options.limitPerSeries))
+        let read = occurrencesByDay(first..<(first + 7), schedule: schedule, zone: zone, limitPerSeries: 7 * max(1, options.limitPerSeries))
         let byDay = read.byDay
         cappedSeries = read.capped.isEmpty ? nil : read.capped
         var days: [Day] = []

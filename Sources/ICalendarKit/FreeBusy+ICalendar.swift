@@ -106,7 +106,8 @@ extension ICalendar {
     ///
     /// The occurrences are read as they are expanded and merged as they
     /// come, so memory holds the answer, not the window's occurrences; and
-    /// at most `limit` of them are read, as a server caps the query
+    /// at most `limit` occurrences (of every item, tasks and transparent
+    /// events too: the limit bounds the work) are read, as a server caps the query
     /// (Radicale's `max_freebusy_occurrence`, 10,000 by default): a
     /// minutely event over a century is 52 million, which took 7.5 GB in
     /// 30 s before it was capped.
@@ -114,29 +115,38 @@ extension ICalendar {
     ///   - from: the window's start.
     ///   - to: its end.
     ///   - floatingZone: the clocks floating and all-day times are read on (the person's own).
-    ///   - limit: the most event occurrences read (default ``busyTimeLimit``).
+    ///   - limit: the most occurrences read (default ``busyTimeLimit``).
     /// - Throws: ``FreeBusyError`` for a `VFREEBUSY` that cannot be read, or
-    ///   a window that holds more than `limit` event occurrences (its
+    ///   a window that holds more than `limit` occurrences (its
     ///   ``FreeBusyError/text`` is empty then: no period is at fault).
     public func busyTime(from: Date, to: Date, floatingZone: ZoneRules, limit: Int = busyTimeLimit) throws(FreeBusyError) -> [FreeBusyPeriod] {
         let lo = Int64(from.timeIntervalSince1970.rounded(.down)), hi = Int64(to.timeIntervalSince1970.rounded(.up))
+        // A VFREEBUSY that cannot be read is named before anything is expanded.
+        let published = try freeBusyPeriods()
         // The occurrences come in start order, and clipping keeps it: each
-        // kind's stretch so far is joined by the next that touches it.
+        // kind's stretch so far is joined by the next that touches it. One
+        // that starts before the stretch (an order the stream does not
+        // promise: a floating time on an old local mean time past ±14 h) is
+        // kept apart, and merged with the rest at the end.
         var current: [FreeBusyPeriod.Kind: FreeBusyPeriod] = [:]
         var periods: [FreeBusyPeriod] = []
         var read = 0
-        for o in schedule(applyingCalendarTimeZone: true).occurrenceSequence(from: from, to: to, floatingZone: floatingZone) where o.item.kind == .event {
+        for o in schedule(applyingCalendarTimeZone: true).occurrenceSequence(from: from, to: to, floatingZone: floatingZone) {
+            // Every occurrence read counts, a task's too: the limit bounds the work.
             read += 1
             guard read <= limit else {
-                throw FreeBusyError(text: "", "the window holds more than \(ICalendarDiagnostic.grouped(limit)) event occurrences, the most read for free/busy time; ask for a shorter window")
+                throw FreeBusyError(text: "", "the window holds more than \(ICalendarDiagnostic.grouped(limit)) occurrences, the most read for free/busy time; ask for a shorter window")
             }
+            guard o.item.kind == .event else { continue }
             if o.item.properties.first(where: { $0.name == "TRANSP" })?.value.uppercased() == "TRANSPARENT" { continue }
             if o.item.status == .cancelled { continue }
             let kind: FreeBusyPeriod.Kind = o.item.status == .tentative ? .busyTentative : .busy
             // An event with no length takes no time (RFC 4791 §9.9 counts it at its instant; RFC 5545 §3.6.1: it "takes up no time").
             guard o.endSeconds > o.startSeconds else { continue }
             let p = FreeBusyPeriod(start: max(o.startSeconds, lo), end: min(o.endSeconds, hi), kind: kind)
-            if let c = current[kind], p.start <= c.end {
+            if let c = current[kind], p.start < c.start {
+                periods.append(p)
+            } else if let c = current[kind], p.start <= c.end {
                 current[kind]?.end = max(c.end, p.end)
             } else {
                 if let c = current[kind] { periods.append(c) }
@@ -144,13 +154,13 @@ extension ICalendar {
             }
         }
         periods += current.values
-        for p in try freeBusyPeriods() where p.end > lo && p.start < hi {
+        for p in published where p.end > lo && p.start < hi {
             periods.append(FreeBusyPeriod(start: max(p.start, lo), end: min(p.end, hi), kind: p.kind))
         }
         return FreeBusyPeriod.merged(periods)
     }
 
-    /// The most event occurrences ``busyTime(from:to:floatingZone:limit:)``
+    /// The most occurrences ``busyTime(from:to:floatingZone:limit:)``
     /// reads by default: a million, a year of a weekly event for each of
     /// 19,000 people, in about 30 MB.
     public static let busyTimeLimit = 1_000_000

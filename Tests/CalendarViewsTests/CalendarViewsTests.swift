@@ -190,7 +190,7 @@ struct DayViewTests {
         #expect(second.previous == (try LocalDate(year: 2026, month: 3, day: 10)))
     }
 
-    @Test("a series is shown up to the limit and named when it has more (an hour-long event every second: 2,000 of its 90,000, the rest not expanded); a minutely one fits whole; other items are never cut")
+    @Test("a series is shown up to the limit and named when it has more (an hour-long event every second: 2,000 of the 86,400 touching the day, the rest not expanded); a minutely one fits whole; other items are never cut")
     func limitPerSeries() throws {
         let schedule = try Schedule(items: [
             try Make.item("tick", Make.at(10, 9), minutes: 60, rule: "FREQ=SECONDLY"),
@@ -213,8 +213,13 @@ struct DayViewTests {
         // A series that reaches the limit exactly is whole, and not named.
         let exact = DayView(date: date, schedule: schedule, options: .init(timeZone: madrid, limitPerSeries: 1440))
         #expect(exact.cappedSeries == ["tick"])
+        // A week counts seven times the limit: the secondly event is cut, a minutely one every day would not be.
         let week = WeekView(containing: date, schedule: schedule, options: .init(timeZone: madrid, limitPerSeries: 1440))
         #expect(week.cappedSeries == ["tick"])
+        let everyMinute = try Schedule(items: [try Make.item("minute", Make.at(1, 0), minutes: 1, rule: "FREQ=MINUTELY")])
+        let minutes = WeekView(containing: date, schedule: everyMinute, options: .init(timeZone: madrid))
+        #expect(minutes.cappedSeries == nil)
+        #expect(minutes.days.allSatisfy { $0.content != .empty })
         // Without a series that reaches it, the JSON has no cappedSeries at all (schema 1 unchanged).
         let plain = DayView(date: date, schedule: try Make.day(["09:00-10:00"]), options: .init(timeZone: madrid))
         #expect(plain.cappedSeries == nil)
@@ -481,8 +486,13 @@ struct OccurrenceJSONTests {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let occurrences = schedule.occurrences(fromDay: try LocalDate(year: 2026, month: 3, day: 9), toDay: try LocalDate(year: 2026, month: 3, day: 13), in: madrid)
         #expect(occurrences.count == 2 * Self.texts.count + Self.texts.count / 2)
-        for o in occurrences {
-            let shown = DisplayOccurrence(o, in: madrid)
+        // A recurrence ID on a zone whose name (a TZID's text) holds a backslash, a quote and a tab.
+        let decoded = try JSONDecoder().decode(DisplayOccurrence.self, from: Data("""
+            {"uid": "odd", "recurrenceId": "2026-03-10T09:00:00[Odd\\\\\\"Zone\\t]", "kind": "event", "title": "t",
+             "allDay": false, "start": "2026-03-10T09:00:00+01:00", "end": "2026-03-10T10:00:00+01:00"}
+            """.utf8))
+        #expect(decoded.id.recurrenceID?.isoText == "2026-03-10T09:00:00[Odd\\\"Zone\t]")
+        for shown in occurrences.map({ DisplayOccurrence($0, in: madrid) }) + [decoded] {
             let expected = [UInt8](try encoder.encode(shown))
             var written: [UInt8] = []
             shown.appendJSON(to: &written, indent: 0)

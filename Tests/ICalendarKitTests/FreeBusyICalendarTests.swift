@@ -74,7 +74,7 @@ struct FreeBusyICalendarTests {
         #expect(try ICalendarImporter().importCalendar(from: text).calendar.freeBusyPeriods() == cal.busyTime(from: from, to: to, floatingZone: .utc))
     }
 
-    @Test("busy time merged as the occurrences come equals merging them all at once, on 300 random events and series of every status and transparency across zones")
+    @Test("busy time merged as the occurrences come equals merging them all at once, on 300 random events and series of every status and transparency across zones, with floating and all-day times, RDATEs, an instance moved before its series and this-and-future")
     func mergedAsTheyCome() throws {
         var rng = SplitMix64(seed: 40_42)
         var lines: [String] = []
@@ -94,6 +94,17 @@ struct FreeBusyICalendarTests {
             }
             lines.append("END:VEVENT")
         }
+        // Floating and all-day times, RDATEs, an instance moved earlier than its series, this-and-future.
+        lines += ["BEGIN:VEVENT", "UID:float", "DTSTAMP:20261120T100000Z", "DTSTART:20261106T083000", "DURATION:PT50M", "RRULE:FREQ=DAILY;COUNT=15", "END:VEVENT",
+                  "BEGIN:VEVENT", "UID:allday", "DTSTAMP:20261120T100000Z", "DTSTART;VALUE=DATE:20261108", "RRULE:FREQ=WEEKLY;COUNT=3", "END:VEVENT",
+                  "BEGIN:VEVENT", "UID:rdate", "DTSTAMP:20261120T100000Z", "DTSTART;TZID=Asia/Tokyo:20261106T230000", "DURATION:PT2H",
+                  "RDATE;TZID=Asia/Tokyo:20261110T010000,20261112T220000", "END:VEVENT",
+                  "BEGIN:VEVENT", "UID:moved", "DTSTAMP:20261120T100000Z", "DTSTART;TZID=America/New_York:20261107T120000", "DURATION:PT1H",
+                  "RRULE:FREQ=DAILY;COUNT=10", "END:VEVENT",
+                  "BEGIN:VEVENT", "UID:moved", "DTSTAMP:20261120T100000Z", "RECURRENCE-ID;TZID=America/New_York:20261115T120000",
+                  "DTSTART;TZID=America/New_York:20261105T060000", "DURATION:PT3H", "END:VEVENT",
+                  "BEGIN:VEVENT", "UID:moved", "DTSTAMP:20261120T100000Z", "RECURRENCE-ID;RANGE=THISANDFUTURE;TZID=America/New_York:20261112T120000",
+                  "DTSTART;TZID=America/New_York:20261112T070000", "DURATION:PT1H", "END:VEVENT"]
         let cal = try ICalendarImporter().importCalendar(from: "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\n" + lines.joined(separator: "\r\n") + "\r\nEND:VCALENDAR\r\n").calendar
         let from = Date(timeIntervalSince1970: TimeInterval(try utc("20261105T000000Z"))), to = Date(timeIntervalSince1970: TimeInterval(try utc("20261125T000000Z")))
         // All at once, as busyTime did before it streamed.
@@ -108,7 +119,7 @@ struct FreeBusyICalendarTests {
         #expect(try cal.busyTime(from: from, to: to, floatingZone: .utc) == expected)
     }
 
-    @Test("a window with more event occurrences than the limit is refused naming the limit; at the limit it is answered")
+    @Test("a window with more occurrences than the limit (a task's count too) is refused naming the limit; at the limit it is answered")
     func limit() throws {
         let cal = try calendar("BEGIN:VEVENT", "UID:tick", "DTSTAMP:20261120T100000Z", "DTSTART:20260101T000000Z", "DURATION:PT30S",
                                "RRULE:FREQ=MINUTELY", "END:VEVENT")
@@ -119,14 +130,19 @@ struct FreeBusyICalendarTests {
             _ = try cal.busyTime(from: from, to: hour.addingTimeInterval(60), floatingZone: .utc, limit: 60)
             Issue.record("61 occurrences read under a limit of 60")
         } catch {
-            #expect(error.message.contains("more than 60 event occurrences") && error.text.isEmpty, "\(error.message)")
+            #expect(error.message.contains("more than 60 occurrences") && error.text.isEmpty, "\(error.message)")
         }
+        // A minutely task holds no time, but is read: it counts.
+        let tasks = try calendar("BEGIN:VTODO", "UID:todo", "DTSTAMP:20261120T100000Z", "DTSTART:20260101T000000Z", "DUE:20260101T000030Z",
+                                 "RRULE:FREQ=MINUTELY", "END:VTODO")
+        #expect(try tasks.busyTime(from: from, to: hour, floatingZone: .utc, limit: 60).isEmpty)
+        #expect(throws: FreeBusyError.self) { _ = try tasks.busyTime(from: from, to: hour.addingTimeInterval(60), floatingZone: .utc, limit: 60) }
         // A century of it under the default limit: refused, not 52 million periods.
         do {
             _ = try cal.busyTime(from: from, to: from.addingTimeInterval(100 * 365 * 86_400), floatingZone: .utc)
             Issue.record("a century of a minutely event answered")
         } catch {
-            #expect(error.message.contains("more than 1,000,000 event occurrences"), "\(error.message)")
+            #expect(error.message.contains("more than 1,000,000 occurrences"), "\(error.message)")
         }
     }
 }
