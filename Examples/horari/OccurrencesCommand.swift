@@ -539,23 +539,9 @@ struct OccurrenceWriter: OccurrenceSink {
         }
     }
 
-    private static func date(_ d: LocalDate, into b: inout [UInt8]) {
-        digits(d.year, 4, into: &b)
-        b.append(UInt8(ascii: "-"))
-        digits(d.month, 2, into: &b)
-        b.append(UInt8(ascii: "-"))
-        digits(d.day, 2, into: &b)
-    }
+    private static func date(_ d: LocalDate, into b: inout [UInt8]) { ISOText.append(d, to: &b) }
 
-    private static func clock(_ w: LocalDateTime, into b: inout [UInt8]) {
-        date(w.date, into: &b)
-        b.append(UInt8(ascii: "T"))
-        digits(w.hour, 2, into: &b)
-        b.append(UInt8(ascii: ":"))
-        digits(w.minute, 2, into: &b)
-        b.append(UInt8(ascii: ":"))
-        digits(w.second, 2, into: &b)
-    }
+    private static func clock(_ w: LocalDateTime, into b: inout [UInt8]) { ISOText.append(w, to: &b) }
 
     /// `value` in decimal, zero-padded to at least `width` digits (as `OccurrenceFormat.pad`).
     static func digits(_ value: Int, _ width: Int, into b: inout [UInt8]) {
@@ -582,31 +568,13 @@ struct OccurrenceWriter: OccurrenceSink {
     static let eventComponent = Array(", \"component\": \"\(CalendarItem.Kind.event.componentName)\", \"tzid\": ".utf8)
     static let taskComponent = Array(", \"component\": \"\(CalendarItem.Kind.task.componentName)\", \"tzid\": ".utf8)
 
-    /// A JSON string (or `null`), escaped as Python's `json.dumps(ensure_ascii=False)`.
+    /// A JSON string (or `null`), escaped as Python's `json.dumps(ensure_ascii=False)` (`ISOText.appendJSONString`).
     static func quoted(_ s: String?, into b: inout [UInt8]) {
         guard let s else {
             b += "null".utf8
             return
         }
-        b.append(UInt8(ascii: "\""))
-        for c in s.utf8 {
-            switch c {
-            case UInt8(ascii: "\""): b += "\\\"".utf8
-            case UInt8(ascii: "\\"): b += "\\\\".utf8
-            case 0x0A: b += "\\n".utf8
-            case 0x0D: b += "\\r".utf8
-            case 0x09: b += "\\t".utf8
-            case 0x08: b += "\\b".utf8
-            case 0x0C: b += "\\f".utf8
-            case 0..<0x20:
-                b += "\\u00".utf8
-                let hex = Array("0123456789abcdef".utf8)
-                b.append(hex[Int(c >> 4)])
-                b.append(hex[Int(c & 0xF)])
-            default: b.append(c)
-            }
-        }
-        b.append(UInt8(ascii: "\""))
+        ISOText.appendJSONString(s, to: &b)
     }
 }
 

@@ -188,13 +188,13 @@ extension DisplayOccurrence {
             out.append(0x0A)
             out.append(contentsOf: repeatElement(0x20, count: indent + 4))
             out.append(contentsOf: "\"hex\" : ".utf8)
-            Self.appendString(color.rgb.hex, to: &out)
+            ISOText.appendJSONString(color.rgb.hex, to: &out)
             if let name = color.cssName {
                 out.append(0x2C)
                 out.append(0x0A)
                 out.append(contentsOf: repeatElement(0x20, count: indent + 4))
                 out.append(contentsOf: "\"name\" : ".utf8)
-                Self.appendString(name, to: &out)
+                ISOText.appendJSONString(name, to: &out)
             }
             out.append(0x0A)
             out.append(contentsOf: repeatElement(0x20, count: indent + 2))
@@ -205,16 +205,16 @@ extension DisplayOccurrence {
         key("end")
         quoted { isAllDay ? ISOText.append(end.date, to: &$0) : ISOText.appendInstant(wall: end, seconds: endSeconds, to: &$0) }
         key("kind")
-        Self.appendString(kind.rawValue, to: &out)
+        ISOText.appendJSONString(kind.rawValue, to: &out)
         if let location {
             key("location")
-            Self.appendString(location, to: &out)
+            ISOText.appendJSONString(location, to: &out)
         }
         if let recurrenceID = id.recurrenceID {
             key("recurrenceId")
             if case .zoned = recurrenceID {
                 // A zone's name is a TZID's text, which may hold anything: escaped.
-                Self.appendString(recurrenceID.isoText, to: &out)
+                ISOText.appendJSONString(recurrenceID.isoText, to: &out)
             } else {
                 quoted { ISOText.append(recurrenceID, to: &$0) }
             }
@@ -222,42 +222,12 @@ extension DisplayOccurrence {
         key("start")
         quoted { isAllDay ? ISOText.append(start.date, to: &$0) : ISOText.appendInstant(wall: start, seconds: startSeconds, to: &$0) }
         key("title")
-        Self.appendString(title, to: &out)
+        ISOText.appendJSONString(title, to: &out)
         key("uid")
-        Self.appendString(id.uid, to: &out)
+        ISOText.appendJSONString(id.uid, to: &out)
         out.append(0x0A)
         out.append(contentsOf: repeatElement(0x20, count: indent))
         out.append(0x7D)
     }
 
-    /// A JSON string as `JSONEncoder` writes it with `.withoutEscapingSlashes`.
-    private static func appendString(_ text: String, to out: inout [UInt8]) {
-        out.append(0x22)
-        // Most text needs no escape: copied at once.
-        let plain = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
-            guard !bytes.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else { return false }
-            out.append(contentsOf: bytes)
-            return true
-        }
-        if plain == true {
-            out.append(0x22)
-            return
-        }
-        for byte in text.utf8 {
-            switch byte {
-            case 0x22: out += [0x5C, 0x22]
-            case 0x5C: out += [0x5C, 0x5C]
-            case 0x0A: out += [0x5C, 0x6E]
-            case 0x0D: out += [0x5C, 0x72]
-            case 0x09: out += [0x5C, 0x74]
-            case 0x08: out += [0x5C, 0x62]
-            case 0x0C: out += [0x5C, 0x66]
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                out += [0x5C, 0x75, 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
-            default: out.append(byte)
-            }
-        }
-        out.append(0x22)
-    }
 }

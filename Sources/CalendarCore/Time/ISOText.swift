@@ -89,6 +89,39 @@ package enum ISOText {
         appendOffset(wall.localSeconds - seconds, to: &out)
     }
 
+    /// Appends `text` as a JSON string: `"` and `\` escaped, `\b \f \n \r \t`
+    /// for those controls and `\u00xx` (lower case) for the others, every
+    /// other byte as it is. What swift-foundation's `JSONEncoder` writes with
+    /// `.withoutEscapingSlashes`, and Python's `json.dumps(ensure_ascii=False)`:
+    /// the one escaper of the CLI's JSON lines and of the occurrences' JSON.
+    package static func appendJSONString(_ text: String, to out: inout [UInt8]) {
+        out.append(0x22)
+        // Most text needs no escape: copied at once.
+        let plain = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            guard !bytes.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else { return false }
+            out.append(contentsOf: bytes)
+            return true
+        }
+        if plain != true {
+            for byte in text.utf8 {
+                switch byte {
+                case 0x22: out += [0x5C, 0x22]
+                case 0x5C: out += [0x5C, 0x5C]
+                case 0x0A: out += [0x5C, 0x6E]
+                case 0x0D: out += [0x5C, 0x72]
+                case 0x09: out += [0x5C, 0x74]
+                case 0x08: out += [0x5C, 0x62]
+                case 0x0C: out += [0x5C, 0x66]
+                case 0..<0x20: out += [0x5C, 0x75, 0x30, 0x30, hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]]
+                default: out.append(byte)
+                }
+            }
+        }
+        out.append(0x22)
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
     /// Appends `CalendarTime.isoText`.
     package static func append(_ time: CalendarTime, to out: inout [UInt8]) {
         switch time {
