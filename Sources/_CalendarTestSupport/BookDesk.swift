@@ -28,8 +28,7 @@ public enum BookDesk {
         process.standardOutput = out
         process.standardError = out
         try process.run()
-        let pid = process.processIdentifier
-        DispatchQueue.global().asyncAfter(deadline: .now() + 120) { if process.isRunning { kill(pid, SIGKILL) } }
+        _ = ChildWatchdog(process, seconds: 120)
         return (process, out)
     }
 

@@ -125,8 +125,10 @@ public final class PostgresCluster: @unchecked Sendable {
         process.standardOutput = out
         process.standardError = out
         try process.run()
+        let watchdog = ChildWatchdog(process)
         let data = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        try watchdog.check(program)
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 

@@ -5,6 +5,7 @@ import CalendarStore
 import Foundation
 import ICalendarKit
 import Testing
+import _CalendarTestSupport
 import _SchedulingTestSupport
 
 /// The book in a store (issue 40): the `BookStorage` protocol's conformance
@@ -434,8 +435,10 @@ struct BookStorageTests {
         let out = Pipe()
         process.standardOutput = out
         try process.run()
+        let watchdog = ChildWatchdog(process)
         let data = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        try watchdog.check("python3")
         #expect(process.terminationStatus == 0)
         return String(decoding: data, as: UTF8.self)
     }

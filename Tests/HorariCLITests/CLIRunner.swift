@@ -1,4 +1,5 @@
 import Foundation
+import _CalendarTestSupport
 import Testing
 
 /// Runs the built `horari` binary as a user would, and compares what it
@@ -85,9 +86,11 @@ struct CLIRunner {
         process.standardError = err
         process.standardInput = input
         try process.run()
+        let watchdog = ChildWatchdog(process)
         if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
         try input.fileHandleForWriting.close()
         process.waitUntilExit()
+        try watchdog.check(shell ?? "horari " + arguments.joined(separator: " "))
         return Output(stdout: try Self.text(of: outURL), stderr: try Self.text(of: errURL), status: process.terminationStatus)
     }
 

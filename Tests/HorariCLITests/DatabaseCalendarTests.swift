@@ -1,4 +1,5 @@
 import Foundation
+import _CalendarTestSupport
 import Testing
 
 /// `--calendar gym.sqlite` (issue 40, 2 and 7): the sample gym moved into a
@@ -136,8 +137,10 @@ struct DatabaseCalendarTests {
                              runner.work.appendingPathComponent("gym.sqlite").path]
         process.standardOutput = out
         try process.run()
+        let watchdog = ChildWatchdog(process)
         let data = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        try watchdog.check("python3 reading the revision")
         return String(decoding: data, as: UTF8.self)
     }
 

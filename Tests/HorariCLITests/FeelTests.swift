@@ -1,4 +1,5 @@
 import Foundation
+import _CalendarTestSupport
 import Testing
 
 /// What makes `horari` a tool people keep: help with examples everywhere,
@@ -67,10 +68,12 @@ struct FeelTests {
         process.standardOutput = output
         process.standardError = output
         try process.run()
+        let watchdog = ChildWatchdog(process)
         input.fileHandleForWriting.write(Data(answer.utf8))
         try input.fileHandleForWriting.close()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
+        try watchdog.check("horari delete on a terminal")
         #expect(text.contains("Delete task ‘Order new yoga mats’ (due Fri 2026-11-27 20:00 Europe/Madrid, orchid)? [y/N]"), "\(text)")
         let still = try String(contentsOfFile: calendar, encoding: .utf8).contains("UID:order-mats")
         #expect(still == !deletes, "answer \(answer.debugDescription): \(text)")
@@ -103,7 +106,9 @@ struct SampleCalendarTests {
         process.arguments = [CLIRunner.root.appendingPathComponent("Examples/Samples/make_gym.sh").path, CLIRunner.binary.path, rebuilt.path]
         process.environment = ["PATH": "/usr/bin:/bin", "TZ": "UTC"]
         try process.run()
+        let watchdog = ChildWatchdog(process)
         process.waitUntilExit()
+        try watchdog.check("make_gym.sh")
         #expect(process.terminationStatus == 0)
         let same = try Data(contentsOf: rebuilt) == Data(contentsOf: CLIRunner.sample)
         #expect(same, "Examples/Samples/gym.ics is not what make_gym.sh builds; rebuild it with the script")
@@ -150,8 +155,10 @@ struct ProgressLineTests {
         process.standardOutput = output
         process.standardInput = FileHandle.nullDevice
         try process.run()
+        let watchdog = ChildWatchdog(process)
         let onTerminal = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
+        try watchdog.check("horari validate on a terminal")
         #expect(onTerminal.contains("\r\u{1B}[KReading big.ics: 1.0 of 2.9 MB ("), "\(onTerminal.suffix(300))")
         #expect(onTerminal.contains("(100%)\r\u{1B}[K"), "the line is cleared before the result")
         #expect(onTerminal.contains("12000 items, 0 errors, 0 warnings"))
