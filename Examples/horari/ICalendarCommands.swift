@@ -399,11 +399,14 @@ struct Export: AsyncParsableCommand {
               member ID     that member's booked classes, each as its own event
               coach ID      that coach's sessions with their clients
               all           everything: the file with the whole book, to restore from
+            The public, member and coach exports are feeds to subscribe to: they say \
+            how often to read them again (REFRESH-INTERVAL and X-PUBLISHED-TTL, an \
+            hour unless --refresh-interval says otherwise).
 
             Examples:
               horari export gym.ics --out backup.ics
               horari export gym.ics --for member marta > marta.ics
-              horari export gym.ics --for public
+              horari export gym.ics --for public --refresh-interval PT15M
             """
     )
 
@@ -422,8 +425,32 @@ struct Export: AsyncParsableCommand {
     @Flag(help: "With --for public: name each class's instructor (staff are not named by default).")
     var nameInstructors = false
 
+    // `.unconditional`: a mistyped -PT5M reaches the command's own check ("a positive length"), not "missing value".
+    @Option(parsing: .unconditional, help: "With --for public, member or coach: how often a subscriber should read the feed again, as ISO 8601 (PT15M, PT2H, P1D), or 'none' (default: PT1H).")
+    var refreshInterval: String?
+
     func validate() throws {
         try refuseDatabaseName(out, option: "--out")
+        if refreshInterval != nil {
+            guard let first = audience.first?.lowercased(), ["public", "member", "coach"].contains(first) else {
+                throw ValidationError("--refresh-interval goes with --for public, member or coach (a backup is not a feed)")
+            }
+            _ = try feedRefreshInterval()
+        }
+    }
+
+    /// `--refresh-interval` read: `nil` for `none`.
+    func feedRefreshInterval() throws -> Duration? {
+        guard let refreshInterval else { return ICalendar.defaultRefreshInterval }
+        if refreshInterval.lowercased() == "none" { return nil }
+        let length: Duration
+        do { length = try ISOText.duration(refreshInterval) } catch {
+            throw ValidationError("--refresh-interval ‘\(refreshInterval)’: \(error.message); or 'none'")
+        }
+        guard length >= .seconds(1) else {
+            throw ValidationError("--refresh-interval ‘\(refreshInterval)’: a refresh interval is a positive length of at least a second (RFC 7986); or 'none'")
+        }
+        return length
     }
 
     func run() async throws {
@@ -455,7 +482,8 @@ struct Export: AsyncParsableCommand {
             if who == .everything {
                 calendar.setScheduling(book)
             } else {
-                do { calendar = try ICalendar(book, for: who, name: calendar.name) } catch { throw CLIError(error.description) }
+                let interval = try feedRefreshInterval()
+                do { calendar = try ICalendar(book, for: who, name: calendar.name, refreshInterval: interval) } catch { throw CLIError(error.description) }
             }
         }
         let progress = ProgressLine(file: file)

@@ -224,3 +224,56 @@ extension ContentLines {
     /// what they say (a change compares what they say).
     package var withoutStamps: ContentLines { ContentLines(filter { $0.name != "DTSTAMP" }) }
 }
+
+// MARK: - How often a subscriber reads the calendar again
+
+extension ICalendar {
+    /// The refresh interval an export for subscription carries unless told
+    /// otherwise (``ICalendar/refreshInterval``): an hour. Places and
+    /// times change through the day; a client that honours the interval
+    /// then shows them within the hour, at one small read an hour.
+    public static let defaultRefreshInterval: Duration = .seconds(3600)
+
+    /// How often a subscriber should read the calendar again: RFC 7986's
+    /// `REFRESH-INTERVAL` (§5.7), else `X-PUBLISHED-TTL`, which Apple
+    /// Calendar and Outlook read; `nil` when the calendar says neither,
+    /// or says something that is not a positive length.
+    ///
+    /// Set, it writes both, `REFRESH-INTERVAL;VALUE=DURATION:PT1H` and
+    /// `X-PUBLISHED-TTL:PT1H` (in weeks, days or hours and minutes as the
+    /// length divides, whole seconds), in place of any there were; `nil`
+    /// removes both. RFC 7986 allows only a positive interval: a length
+    /// under a second is written as one second.
+    ///
+    /// ```swift
+    /// var feed = try ICalendar(book, for: .publicTimetable)  // an hour, by default
+    /// feed.refreshInterval = .seconds(15 * 60)
+    /// ```
+    public var refreshInterval: Duration? {
+        get {
+            for name in [Self.refreshIntervalProperty, Self.publishedTTLProperty] {
+                if let line = properties.first(where: { $0.name == name }),
+                   let length = try? ISOText.duration(line.value), length > .zero {
+                    return length
+                }
+            }
+            return nil
+        }
+        set {
+            properties.removeAll { $0.name == Self.refreshIntervalProperty || $0.name == Self.publishedTTLProperty }
+            guard let newValue else { return }
+            let text = Self.refreshText(max(newValue.components.seconds, 1))
+            properties.append(ContentLine(name: Self.refreshIntervalProperty, parameters: [.init(name: "VALUE", values: ["DURATION"])], value: text))
+            properties.append(ContentLine(name: Self.publishedTTLProperty, value: text))
+        }
+    }
+
+    static let refreshIntervalProperty = "REFRESH-INTERVAL", publishedTTLProperty = "X-PUBLISHED-TTL"
+
+    /// `P1W`, `P2D`, `PT1H`, `PT1H30M`: the shortest form of a positive number of seconds.
+    static func refreshText(_ seconds: Int64) -> String {
+        if seconds % 604_800 == 0 { return "P\(seconds / 604_800)W" }
+        if seconds % 86_400 == 0 { return "P\(seconds / 86_400)D" }
+        return ISOText.duration(.seconds(seconds))
+    }
+}

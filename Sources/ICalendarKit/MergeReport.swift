@@ -71,7 +71,9 @@ extension ICalendar {
     /// own, as a new calendar has none: importing a file into a new calendar
     /// keeps the calendar, not only its items. A calendar that has its own
     /// keeps them, and the report lists the incoming ones that differ
-    /// (``MergeReport/calendarPropertiesNotTaken``). `METHOD` (an iTIP
+    /// (``MergeReport/calendarPropertiesNotTaken``), but for a feed's
+    /// refresh interval where this calendar has none (``refreshInterval``:
+    /// it is about the feed, not this calendar). `METHOD` (an iTIP
     /// message's) never comes along: a stored calendar has none.
     ///
     /// - Parameter incoming: the calendar to take items from.
@@ -246,7 +248,12 @@ extension ICalendar {
         }
         if let n = incoming.name, n != name { report.calendarPropertiesNotTaken.append("X-WR-CALNAME") }
         if let c = incoming.color, c != color { report.calendarPropertiesNotTaken.append("COLOR") }
-        for line in incoming.properties where !properties.contains(line) && !report.calendarPropertiesNotTaken.contains(line.name) {
+        // A feed's refresh interval is about the feed it came in, not about
+        // the calendar it is merged into: not taken, and nothing to report
+        // (the gym's own public export, imported back, said so every time).
+        let aboutTheFeed: Set<String> = [Self.refreshIntervalProperty, Self.publishedTTLProperty]
+        for line in incoming.properties where !properties.contains(line) && !report.calendarPropertiesNotTaken.contains(line.name)
+            && !(aboutTheFeed.contains(line.name) && !properties.contains { $0.name == line.name }) {
             report.calendarPropertiesNotTaken.append(line.name)
         }
     }

@@ -26,12 +26,21 @@ extension ICalendar {
     /// - `.coach(id)`: that coach's sessions only.
     /// - `.everything`: the whole book, which ``schedulingBook(defaultTimeZone:)`` reads back.
     ///
+    /// Every export but `.everything` is a feed people subscribe to, and
+    /// says how often to read it again (``ICalendar/refreshInterval``,
+    /// RFC 7986's `REFRESH-INTERVAL` and `X-PUBLISHED-TTL`); `.everything`
+    /// is a backup, and says nothing of the kind.
+    ///
     /// - Parameters:
     ///   - book: the book to write.
     ///   - audience: whom the calendar is for, and so what it may contain.
     ///   - name: the calendar's name (`X-WR-CALNAME`), if any.
+    ///   - refreshInterval: how often a subscriber should read a feed again
+    ///     (an hour by default, ``ICalendar/defaultRefreshInterval``);
+    ///     `nil` for none. Not written for `.everything`.
     /// - Throws: `SchedulingError` for an unknown member or coach.
-    public init(_ book: SchedulingBook, for audience: ExportAudience, name: String? = nil) throws(SchedulingError) {
+    public init(_ book: SchedulingBook, for audience: ExportAudience, name: String? = nil,
+                refreshInterval: Duration? = ICalendar.defaultRefreshInterval) throws(SchedulingError) {
         self.init(name: name)
         let content = try book.content(for: audience)
         items = content.items
@@ -40,6 +49,8 @@ extension ICalendar {
         if audience == .everything {
             writeClassBookingPolicy(book.classPolicy)
             writeGymRules(of: book)
+        } else {
+            self.refreshInterval = refreshInterval
         }
     }
 
@@ -64,7 +75,7 @@ extension ICalendar {
     /// book's, keeping every other item, component and property as it was.
     ///
     /// - Parameter book: the book whose records (its backup, as
-    ///   ``init(_:for:name:)`` writes for `.everything`) the calendar keeps.
+    ///   ``init(_:for:name:refreshInterval:)`` writes for `.everything`) the calendar keeps.
     public mutating func setScheduling(_ book: SchedulingBook) {
         setScheduling(book, content: book.backupContent())
     }

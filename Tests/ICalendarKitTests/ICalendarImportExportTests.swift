@@ -421,7 +421,14 @@ struct ICalendarImportExportTests {
         ours.timeZone = "Europe/Lisbon"
         let second = ours.merge(incoming)
         #expect(second.takenCalendarProperties.isEmpty)
-        #expect(Set(second.calendarPropertiesNotTaken) == ["X-WR-CALNAME", "X-WR-TIMEZONE", "X-WR-CALDESC", "REFRESH-INTERVAL"])
+        // (Not REFRESH-INTERVAL: it is about the feed the file came from, not
+        // about this calendar, which has none to keep; issue 44, 9.)
+        #expect(Set(second.calendarPropertiesNotTaken) == ["X-WR-CALNAME", "X-WR-TIMEZONE", "X-WR-CALDESC"])
+        #expect(!ours.properties.contains { $0.name == "REFRESH-INTERVAL" })
+        // A calendar that has one of its own keeps it, and hears that the file's differs.
+        var feed = ICalendar()
+        feed.refreshInterval = .seconds(900)
+        #expect(feed.merge(incoming).calendarPropertiesNotTaken.contains("REFRESH-INTERVAL") && feed.refreshInterval == .seconds(900))
         #expect(ours.name == "Mine" && ours.timeZone == "Europe/Lisbon" && ours.items.count == 1)
         // The same file again into the first: nothing differs, nothing said.
         let again = fresh.merge(incoming)

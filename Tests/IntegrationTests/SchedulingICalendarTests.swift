@@ -117,6 +117,40 @@ struct SchedulingICalendarTests {
         #expect(refusal { _ = try ICalendar(book, for: .member("ghost")) } == .unknownMember("ghost"))
     }
 
+    @Test("the feeds say how often to read them again (RFC 7986 REFRESH-INTERVAL, and X-PUBLISHED-TTL for Apple and Outlook); the backup does not")
+    func refreshInterval() throws {
+        let book = try busyGym()
+        for audience in [ExportAudience.publicTimetable, .publicTimetableNamingInstructors, .member("marta"), .coach("laia")] {
+            let feed = try text(book, audience)
+            #expect(feed.contains("\r\nREFRESH-INTERVAL;VALUE=DURATION:PT1H\r\nX-PUBLISHED-TTL:PT1H\r\n"), "\(audience)")
+            // Before the first component: a calendar's own property (RFC 5545 §3.4).
+            let said = try #require(feed.range(of: "REFRESH-INTERVAL")), firstComponent = try #require(feed.range(of: "\r\nBEGIN:V"))
+            #expect(said.lowerBound < firstComponent.lowerBound)
+            #expect(try ICalendarImporter().importCalendar(from: Data(feed.utf8)).calendar.refreshInterval == .seconds(3600))
+        }
+        let backup = try text(book, .everything)
+        #expect(!backup.contains("REFRESH-INTERVAL") && !backup.contains("X-PUBLISHED-TTL"))
+        #expect(!exporter.export(try ICalendar(book, for: .publicTimetable, refreshInterval: nil)).contains("REFRESH-INTERVAL"))
+        for (seconds, written) in [(900, "PT15M"), (5400, "PT1H30M"), (86_400, "P1D"), (604_800, "P1W"), (90_061, "PT25H1M1S")] {
+            var feed = try ICalendar(book, for: .publicTimetable, refreshInterval: .seconds(seconds))
+            let out = exporter.export(feed)
+            #expect(out.contains("REFRESH-INTERVAL;VALUE=DURATION:\(written)\r\nX-PUBLISHED-TTL:\(written)\r\n"), "\(seconds)")
+            #expect(try ICalendarImporter().importCalendar(from: Data(out.utf8)).calendar.refreshInterval == .seconds(seconds))
+            // Set again, it takes the place of the old one; nil takes both away.
+            feed.refreshInterval = .seconds(60)
+            #expect(exporter.export(feed).components(separatedBy: "REFRESH-INTERVAL").count == 2)
+            feed.refreshInterval = nil
+            #expect(!exporter.export(feed).contains("REFRESH-INTERVAL") && !exporter.export(feed).contains("X-PUBLISHED-TTL"))
+        }
+        // A length under a second is one second (RFC 7986 allows only a positive one).
+        #expect(exporter.export(try ICalendar(book, for: .publicTimetable, refreshInterval: .zero)).contains("REFRESH-INTERVAL;VALUE=DURATION:PT1S"))
+        // Read as another producer writes it: Apple's TTL alone, a week; a length that is not one is none.
+        let text = { (lines: String) in "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//x//y//EN\r\n\(lines)END:VCALENDAR\r\n" }
+        #expect(try ICalendarImporter().importCalendar(from: Data(text("X-PUBLISHED-TTL:P1W\r\n").utf8)).calendar.refreshInterval == .seconds(604_800))
+        #expect(try ICalendarImporter().importCalendar(from: Data(text("REFRESH-INTERVAL;VALUE=DURATION:soon\r\n").utf8)).calendar.refreshInterval == nil)
+        #expect(try ICalendarImporter().importCalendar(from: Data(text("REFRESH-INTERVAL;VALUE=DURATION:-PT1H\r\n").utf8)).calendar.refreshInterval == nil)
+    }
+
     @Test("a member's export imports as their schedule elsewhere: the same instants as the book")
     func memberExportReads() throws {
         let book = try busyGym()
