@@ -55,10 +55,14 @@ struct ClassJSON: Encodable {
     let instructor: String?
     let firstDate: LocalDate
     let lastDate: LocalDate?
+    let description: String?
+    let url: String?
+    let image: String?
 
     init(_ c: ClassSeries) {
         (uid, title, weekdays, time, minutes, capacity) = (c.id, c.title, c.weekdays.map(\.icalCode), c.time.description, c.duration.wholeMinutes, c.capacity)
         (color, location, instructor, firstDate, lastDate) = (c.color, c.location, c.instructor, c.firstDate, c.lastDate)
+        (description, url, image) = (c.description, c.url, c.image)
     }
 }
 

@@ -615,10 +615,11 @@ struct Classes: AsyncParsableCommand {
         discussion: """
             Examples:
               horari classes add yoga --title Yoga --days MO,WE --time 18:30 --capacity 12
+              horari classes edit yoga --description 'Hatha yoga for every level'
               horari classes timetable --week 2026-11-23
               horari classes cancel yoga --date 2026-12-07
             """,
-        subcommands: [Add.self, Timetable.self, CancelOccurrence.self, MoveOccurrence.self, Change.self, End.self, Policy.self,
+        subcommands: [Add.self, Edit.self, Timetable.self, CancelOccurrence.self, MoveOccurrence.self, Change.self, End.self, Policy.self,
                       Close.self, Open.self, Closures.self, Hours.self])
 
     /// `horari classes policy`: the gym's rules for booking its classes.
@@ -687,7 +688,7 @@ struct Classes: AsyncParsableCommand {
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Add a weekly class with a number of places.",
-            discussion: "Example:\n  horari classes add yoga --title Yoga --days MO,WE --time 18:30 \\\n      --minutes 60 --capacity 12 --location 'Sala 2' --from 2026-09-07")
+            discussion: "Example:\n  horari classes add yoga --title Yoga --days MO,WE --time 18:30 \\\n      --minutes 60 --capacity 12 --location 'Sala 2' --from 2026-09-07 \\\n      --description 'Hatha yoga for every level' --url https://gym.example/yoga")
         @Argument(help: "The class's ID.") var id: String
         @Option(help: "Its name.") var title: String
         @Option(help: "The weekdays it meets, such as MO,WE or MO-FR.") var days: String
@@ -697,6 +698,9 @@ struct Classes: AsyncParsableCommand {
         @Option(help: "Where.") var location: String?
         @Option(help: "Who teaches it.") var instructor: String?
         @Option(help: "Its colour: a CSS name or #RRGGBB (not red, which marks busy days).") var color: String?
+        @Option(help: "What it is, for people choosing a class (exported as DESCRIPTION).") var description: String?
+        @Option(help: "A page about it: an http or https address (exported as URL).") var url: String?
+        @Option(help: "A picture of it: an http or https address (exported as IMAGE).") var image: String?
         @Option(help: "The first date, YYYY-MM-DD (default: today).") var from: String?
         @Option(help: "The last date, YYYY-MM-DD (default: no end).") var until: String?
         @OptionGroup var book: BookOptions
@@ -710,7 +714,8 @@ struct Classes: AsyncParsableCommand {
             let series = ClassSeries(
                 id: id, title: title, weekdays: try parseWeekdays(days, option: "--days"), time: start, duration: .minutes(minutes), capacity: capacity,
                 location: location, instructor: instructor, color: colour, firstDate: try parseDate(from, option: "--from", default: today),
-                lastDate: try until.map { try parseDate($0, option: "--until", default: today) })
+                lastDate: try until.map { try parseDate($0, option: "--until", default: today) },
+                description: description.flatMap { $0.isEmpty ? nil : $0 }, url: url, image: image)
             let added = try await book.change { b in
                 try b.addClass(series)
                 return try b.classSeries(series.id)

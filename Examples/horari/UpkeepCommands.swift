@@ -251,6 +251,49 @@ private func sayReleased(_ released: [AffectedBookings]) {
 }
 
 extension Classes {
+    struct Edit: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Say what a class is: its description, a page and a picture, on every date.",
+            discussion: """
+                The public and member exports carry them (DESCRIPTION, URL and RFC 7986's \
+                IMAGE), and so do the views' JSON; '' removes one. Its times, places, room \
+                and instructor change from a date on with 'classes change'.
+
+                Examples:
+                  horari classes edit yoga --description 'Hatha yoga for every level'
+                  horari classes edit yoga --url https://gym.example/yoga \\
+                      --image https://gym.example/yoga.jpg
+                """)
+        @Argument(help: "The class's ID.") var id: String
+        @Option(help: "What it is ('' for none).") var description: String?
+        @Option(help: "A page about it, http or https ('' for none).") var url: String?
+        @Option(help: "A picture of it, http or https ('' for none).") var image: String?
+        @OptionGroup var book: BookOptions
+
+        func validate() throws {
+            guard description != nil || url != nil || image != nil else {
+                throw ValidationError("nothing to change: give --description, --url or --image")
+            }
+        }
+
+        func run() async throws {
+            let (id, description, url, image) = (id, description, url, image)
+            let edited: ClassSeries? = try await book.change { b in
+                var series = try b.classSeries(id)
+                let before = series
+                if let description { series.description = description.isEmpty ? nil : description }
+                if let url { series.url = url.isEmpty ? nil : url }
+                if let image { series.image = image.isEmpty ? nil : image }
+                guard series != before else { return nil }
+                try b.updateClass(series)
+                return series
+            }
+            guard let edited else { return print("\(id) already says so; nothing changed.") }
+            let said = [edited.description.map { "‘\($0.shown)’" }, edited.url, edited.image].compactMap { $0 }
+            print("Edited class \(id)" + (said.isEmpty ? ": no description, page or picture." : ": " + said.joined(separator: ", ") + "."))
+        }
+    }
+
     struct Change: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Change a class from a date on: its time, length, places, room, instructor or days.",

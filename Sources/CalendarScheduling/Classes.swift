@@ -39,6 +39,12 @@ public struct ClassSeries: Hashable, Sendable, Codable, Identifiable {
     /// the class keeps its ID for every date, so booking `zumba` on one of
     /// these dates books this series' occurrence.
     public var partOf: String?
+    /// What the class is, for people choosing one (`DESCRIPTION`).
+    public var description: String?
+    /// A page about it (`URL`): an absolute `http` or `https` URL.
+    public var url: String?
+    /// A picture of it (RFC 7986's `IMAGE`): an absolute `http` or `https` URL.
+    public var image: String?
 
     /// Creates a series.
     /// - Parameters:
@@ -55,12 +61,19 @@ public struct ClassSeries: Hashable, Sendable, Codable, Identifiable {
     ///   - lastDate: the last date it may meet, if any.
     ///   - changes: occurrences cancelled or moved, by original date.
     ///   - partOf: the class whose earlier dates it holds, if any.
+    ///   - description: what the class is, if said.
+    ///   - url: a page about it, if any.
+    ///   - image: a picture of it, if any.
     public init(
         id: String, title: String, weekdays: [Weekday], time: TimeOfDay, duration: Duration, capacity: Int,
         location: String? = nil, instructor: String? = nil, color: ItemColor? = nil,
-        firstDate: LocalDate, lastDate: LocalDate? = nil, changes: [LocalDate: OccurrenceChange] = [:], partOf: String? = nil
+        firstDate: LocalDate, lastDate: LocalDate? = nil, changes: [LocalDate: OccurrenceChange] = [:], partOf: String? = nil,
+        description: String? = nil, url: String? = nil, image: String? = nil
     ) {
         self.partOf = partOf
+        self.description = description
+        self.url = url
+        self.image = image
         self.id = id
         self.title = title
         self.weekdays = Array(Set(weekdays)).sorted()
@@ -95,6 +108,11 @@ public struct ClassSeries: Hashable, Sendable, Codable, Identifiable {
         try SchedulingBook.checkLength(duration, "a class")
         if capacity < 1 { throw .invalid(field: .capacity, reason: "a class takes at least one member, not \(capacity)") }
         if time.minutes >= 1440 { throw .invalid(field: .time, reason: "a class starts before 24:00") }
+        for (field, link) in [(SchedulingError.Field.url, url), (.image, image)] {
+            if let link, !Self.isWebAddress(link) {
+                throw .invalid(field: field, reason: "‘\(link)’ is not a web address; give an absolute one, such as https://gym.example/yoga")
+            }
+        }
         if let last = lastDate, last < firstDate {
             throw .invalid(field: .lastDate, reason: "the last date \(last) is before the first, \(firstDate)")
         }
@@ -104,6 +122,19 @@ public struct ClassSeries: Hashable, Sendable, Codable, Identifiable {
             }
             if case .moved(_, let d) = change { try SchedulingBook.checkLength(d, "a class") }
         }
+    }
+}
+
+extension ClassSeries {
+    /// Whether a text is an absolute `http` or `https` URL with a host and
+    /// nothing a content line cannot carry: what a page or a picture of a
+    /// class may be (a `javascript:` or `file:` one, or a relative one, is not).
+    static func isWebAddress(_ text: String) -> Bool {
+        let lower = text.lowercased()
+        guard lower.hasPrefix("https://") || lower.hasPrefix("http://") else { return false }
+        let rest = text.drop { $0 != "/" }.dropFirst(2)
+        guard let host = rest.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).first, !host.isEmpty else { return false }
+        return text.utf8.count <= 2048 && text.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value != 0x7F && $0 != "\"" }
     }
 }
 

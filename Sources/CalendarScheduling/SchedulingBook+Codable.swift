@@ -294,7 +294,7 @@ extension Session {
 }
 
 extension ClassSeries {
-    private enum CodingKeys: String, CodingKey { case id, title, weekdays, time, duration, capacity, location, instructor, color, firstDate, lastDate, changes, partOf }
+    private enum CodingKeys: String, CodingKey { case id, title, weekdays, time, duration, capacity, location, instructor, color, firstDate, lastDate, changes, partOf, description, url, image }
     private enum ChangeKeys: String, CodingKey { case date, kind, start, duration }
 
     /// Decodes a series; `changes` is a list of `{"date", "kind": "cancelled"}`
@@ -327,7 +327,8 @@ extension ClassSeries {
             location: try c.decodeIfPresent(String.self, forKey: .location), instructor: try c.decodeIfPresent(String.self, forKey: .instructor),
             color: try c.decodeIfPresent(ItemColor.self, forKey: .color), firstDate: try c.decode(LocalDate.self, forKey: .firstDate),
             lastDate: try c.decodeIfPresent(LocalDate.self, forKey: .lastDate), changes: changes,
-            partOf: try c.decodeIfPresent(String.self, forKey: .partOf))
+            partOf: try c.decodeIfPresent(String.self, forKey: .partOf), description: try c.decodeIfPresent(String.self, forKey: .description),
+            url: try c.decodeIfPresent(String.self, forKey: .url), image: try c.decodeIfPresent(String.self, forKey: .image))
     }
 
     /// Encodes a series, its changes by date.
@@ -346,6 +347,9 @@ extension ClassSeries {
         try c.encode(firstDate, forKey: .firstDate)
         try c.encodeIfPresent(lastDate, forKey: .lastDate)
         try c.encodeIfPresent(partOf, forKey: .partOf)
+        try c.encodeIfPresent(description, forKey: .description)
+        try c.encodeIfPresent(url, forKey: .url)
+        try c.encodeIfPresent(image, forKey: .image)
         var list = c.nestedUnkeyedContainer(forKey: .changes)
         for date in changes.keys.sorted() {
             var change = list.nestedContainer(keyedBy: ChangeKeys.self)

@@ -249,6 +249,10 @@ extension SchedulingError {
         public static let reason = Field(rawValue: "reason")
         /// The gym's opening hours.
         public static let openingHours = Field(rawValue: "openingHours")
+        /// A page about a class (``ClassSeries/url``).
+        public static let url = Field(rawValue: "url")
+        /// A picture of a class (``ClassSeries/image``).
+        public static let image = Field(rawValue: "image")
         /// A property of a record read from a file.
         /// - Parameter name: the property's name, as the file writes it.
         public static func property(_ name: String) -> Field { Field(rawValue: name) }

@@ -27,7 +27,7 @@ extension ICalendar {
     /// - `.everything`: the whole book, which ``schedulingBook(defaultTimeZone:)`` reads back.
     ///
     /// Every export but `.everything` is a feed people subscribe to, and
-    /// says how often to read it again (``ICalendar/refreshInterval``,
+    /// says how often to read it again (`ICalendar.refreshInterval`,
     /// RFC 7986's `REFRESH-INTERVAL` and `X-PUBLISHED-TTL`); `.everything`
     /// is a backup, and says nothing of the kind.
     ///
@@ -36,7 +36,7 @@ extension ICalendar {
     ///   - audience: whom the calendar is for, and so what it may contain.
     ///   - name: the calendar's name (`X-WR-CALNAME`), if any.
     ///   - refreshInterval: how often a subscriber should read a feed again
-    ///     (an hour by default, ``ICalendar/defaultRefreshInterval``);
+    ///     (an hour by default, `ICalendar.defaultRefreshInterval`);
     ///     `nil` for none. Not written for `.everything`.
     /// - Throws: `SchedulingError` for an unknown member or coach.
     public init(_ book: SchedulingBook, for audience: ExportAudience, name: String? = nil,
@@ -107,8 +107,10 @@ extension ICalendar {
 extension ICalendar {
     /// A book's records as this calendar's own records of them hold them: what
     /// another program added to a class or a session that the book does not
-    /// keep — a reminder (`VALARM`), a property of its own (`URL`, `ATTACH`,
-    /// an `X-` of another client) — stays on it when the book writes it again.
+    /// keep — a reminder (`VALARM`), a property of its own (`ATTACH`, a
+    /// session's `URL`, an `X-` of another client) — stays on it when the
+    /// book writes it again. (A class's `URL` and `IMAGE` are the book's,
+    /// `ClassSeries.url` and `ClassSeries.image`: one taken away stays away.)
     ///
     /// The book writes its records whole from what it knows, so a coach's
     /// reminder set in Apple Calendar on a session was dropped by the next
@@ -127,13 +129,15 @@ extension ICalendar {
         kept.items = content.items.map { item in
             guard let old = ours[item.uid] else { return item }
             var item = item
-            Self.keepForeign(of: old, in: &item)
+            // A class's page and picture are the book's (ClassSeries.url, .image): one it took away stays away.
+            let bookOwn: Set<String> = item.properties.contains { $0.name == Names.capacity } ? ["URL", "IMAGE"] : []
+            Self.keepForeign(of: old, in: &item, besides: bookOwn)
             let classReminders = item.reminders
             let instances = Dictionary(old.overrides.map { ($0.recurrenceID, $0) }, uniquingKeysWith: { a, _ in a })
             item.overrides = item.overrides.map { o in
                 var o = o
                 if let was = instances[o.recurrenceID] {
-                    Self.keepForeign(of: was.item, in: &o.item)
+                    Self.keepForeign(of: was.item, in: &o.item, besides: bookOwn)
                 } else if !o.item.hasAlarms {
                     // A new instance holds its members; it rings as its class does.
                     o.item.reminders = classReminders
@@ -154,7 +158,8 @@ extension ICalendar {
     /// Puts on `item` the subcomponents and properties of `old` the book does
     /// not write. A reminder at a moment of its own (`TRIGGER;VALUE=DATE-TIME`)
     /// stays only while the item keeps its time: it was set for that time.
-    private static func keepForeign(of old: CalendarItem, in item: inout CalendarItem) {
+    /// `besides` names more properties the book writes on this item.
+    private static func keepForeign(of old: CalendarItem, in item: inout CalendarItem, besides: Set<String>) {
         if item.components.isEmpty, !item.hasAlarms {
             let moved = old.start != item.start
             item.components = old.components
@@ -165,7 +170,7 @@ extension ICalendar {
             }
         }
         let written = Set(item.properties.map(\.name))
-        let bookOwn: Set<String> = ["ATTENDEE", "ORGANIZER"]
+        let bookOwn: Set<String> = besides.union(["ATTENDEE", "ORGANIZER"])
         item.properties.append(contentsOf: old.properties.filter { p in
             !p.name.hasPrefix("X-HORARI-") && !bookOwn.contains(p.name) && !shadowingFields.contains(p.name) && !written.contains(p.name)
         })

@@ -191,6 +191,7 @@ extension SchedulingBook {
         var properties = [ContentLine(name: Names.capacity, value: String(series.capacity))]
         properties += optional(Names.instructor, series.instructor)
         properties += optional(Names.partOf, series.partOf)
+        properties += Self.detailLines(of: series)
         // A closed date is an EXDATE like a cancelled one: every calendar hides it.
         var closed = Set(series.changes.filter { $0.value == .cancelled }.keys)
         for c in closures {
@@ -218,15 +219,26 @@ extension SchedulingBook {
             // The instance is a whole component of its own (RFC 5545
             // §3.8.4.4): it repeats the series' colour, or calendars draw
             // it without one.
-            let item = CalendarItem(uid: series.id, title: series.title, start: .zoned(start, timeZone.identifier), end: .lasting(duration), color: series.color,
-                                    location: series.location, sequence: sequence, properties: ContentLines(attendees))
+            let item = CalendarItem(uid: series.id, title: series.title, start: .zoned(start, timeZone.identifier), end: .lasting(duration),
+                                    notes: series.description, color: series.color,
+                                    location: series.location, sequence: sequence, properties: ContentLines(Self.detailLines(of: series) + attendees))
             return RecurrenceOverride(recurrenceID: original(date), item: item)
         }
         let cancelled = closed.sorted().map(original)
         return CalendarItem(
-            uid: series.id, title: series.title, start: original(series.firstDate), end: .lasting(series.duration),
+            uid: series.id, title: series.title, start: original(series.firstDate), end: .lasting(series.duration), notes: series.description,
             color: series.color, recurrenceRules: [rule], exceptionDates: cancelled, overrides: overrides, location: series.location,
             sequence: seriesSequence(ofClass: series.id), properties: ContentLines(properties))
+    }
+
+    /// A class's page and picture: `URL` (RFC 5545 §3.8.4.6) and
+    /// `IMAGE;VALUE=URI` (RFC 7986 §5.10), on the series and on each of
+    /// its instances, which are whole components of their own.
+    static func detailLines(of series: ClassSeries) -> [ContentLine] {
+        var lines: [ContentLine] = []
+        if let url = series.url { lines.append(ContentLine(name: "URL", value: url)) }
+        if let image = series.image { lines.append(ContentLine(name: "IMAGE", parameters: [.init(name: "VALUE", values: ["URI"])], value: image)) }
+        return lines
     }
 
     /// An instant as iCalendar's UTC form, to the second: `20261125T070000Z`.
@@ -304,8 +316,8 @@ extension SchedulingBook {
             if items[uid] == nil {
                 order.append(uid)
                 items[uid] = CalendarItem(
-                    uid: uid, title: series.title, start: original, end: .lasting(series.duration), color: series.color, location: series.location,
-                    status: .confirmed, properties: ContentLines([attendee("ACCEPTED"), ContentLine(name: Names.classID, value: classID)]))
+                    uid: uid, title: series.title, start: original, end: .lasting(series.duration), notes: series.description, color: series.color, location: series.location,
+                    status: .confirmed, properties: ContentLines(Self.detailLines(of: series) + [attendee("ACCEPTED"), ContentLine(name: Names.classID, value: classID)]))
             } else {
                 items[uid]?.recurrenceDates.append(original)
             }
@@ -319,8 +331,8 @@ extension SchedulingBook {
                               ContentLine(name: Names.date, value: o.id.date.basicISO)]
             if let waiting { properties.append(ContentLine(name: Names.waitlistPosition, value: String(waiting))) }
             let instance = CalendarItem(uid: uid, title: waiting.map { o.title + " (waitlist \($0))" } ?? o.title, start: .zoned(o.start, timeZone.identifier),
-                                        end: .lasting(o.duration), color: part.color, location: part.location,
-                                        status: waiting == nil ? .confirmed : .tentative, properties: ContentLines(properties))
+                                        end: .lasting(o.duration), notes: series.description, color: part.color, location: part.location,
+                                        status: waiting == nil ? .confirmed : .tentative, properties: ContentLines(Self.detailLines(of: series) + properties))
             items[uid]?.overrides.append(RecurrenceOverride(recurrenceID: original, item: instance))
         }
         return order.compactMap { items[$0] }

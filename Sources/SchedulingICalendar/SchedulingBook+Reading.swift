@@ -309,7 +309,8 @@ extension SchedulingBook {
         return ClassSeries(
             id: item.uid, title: item.title, weekdays: weekdays, time: time, duration: duration, capacity: capacity,
             location: item.location, instructor: item.properties.first { $0.name == Names.instructor }?.value, color: item.color,
-            firstDate: start.date, lastDate: lastDate, changes: changes, partOf: item.properties.first { $0.name == Names.partOf }?.value)
+            firstDate: start.date, lastDate: lastDate, changes: changes, partOf: item.properties.first { $0.name == Names.partOf }?.value,
+            description: item.notes, url: item.properties.first { $0.name == "URL" }?.value, image: item.properties.first { $0.name == "IMAGE" }?.value)
     }
 
     private static func length(_ item: CalendarItem, _ what: String) throws(SchedulingError) -> Duration {

@@ -151,6 +151,45 @@ struct SchedulingICalendarTests {
         #expect(try ICalendarImporter().importCalendar(from: Data(text("REFRESH-INTERVAL;VALUE=DURATION:-PT1H\r\n").utf8)).calendar.refreshInterval == nil)
     }
 
+    @Test("a class people can read about: its description, page and picture in the backup (read back the same), the public and member exports, on each instance too; an address that is not http or https is refused (issue 44, 4)")
+    func classDetails() throws {
+        var book = try busyGym()
+        var yoga = try book.classSeries("yoga")
+        yoga.description = "Hatha yoga for every level.\nBring a mat; we lend blocks."
+        yoga.url = "https://gym.example/classes/yoga?lang=ca"
+        yoga.image = "https://gym.example/img/yoga.jpg"
+        try book.updateClass(yoga)
+        let backup = try ICalendar(book, for: .everything)
+        let again = try ICalendarImporter().importCalendar(from: Data(exporter.export(backup).utf8)).calendar.schedulingBook()
+        #expect(try again.classSeries("yoga") == yoga)
+        #expect(try again.classSeries("spin").description == nil && again.classSeries("spin").url == nil)
+        for audience in [ExportAudience.publicTimetable, .member("marta")] {
+            let feed = try text(book, audience)
+            // The series and each instance (a moved date, a booked one) are whole components: each says it.
+            let instances = feed.components(separatedBy: "RECURRENCE-ID").count - 1
+            #expect(instances > 0, "\(audience)")
+            #expect(feed.components(separatedBy: "DESCRIPTION:Hatha yoga for every level.\\nBring a mat\\; we lend blocks.\r\n").count - 1 == instances + 1, "\(audience)")
+            #expect(feed.components(separatedBy: "URL:https://gym.example/classes/yoga?lang=ca\r\n").count - 1 == instances + 1, "\(audience)")
+            #expect(feed.components(separatedBy: "IMAGE;VALUE=URI:https://gym.example/img/yoga.jpg\r\n").count - 1 == instances + 1, "\(audience)")
+        }
+        // A record in JSON keeps them too, and one written before them reads as none.
+        let json = try JSONEncoder().encode(yoga)
+        #expect(try JSONDecoder().decode(ClassSeries.self, from: json) == yoga)
+        var plain = yoga
+        (plain.description, plain.url, plain.image) = (nil, nil, nil)
+        #expect(!String(decoding: try JSONEncoder().encode(plain), as: UTF8.self).contains("description"))
+        for bad in ["javascript:alert(1)", "/classes/yoga", "ftp://gym.example/yoga", "https://", "https:///yoga", "https://gym.example/a b", "https://gym.example/\"x"] {
+            var wrong = yoga
+            wrong.image = bad
+            #expect(refusal { try book.updateClass(wrong) } == .invalid(field: .image, reason: "‘\(bad)’ is not a web address; give an absolute one, such as https://gym.example/yoga"), "\(bad)")
+            wrong = yoga
+            wrong.url = bad
+            #expect(refusal { try book.addClass(ClassSeries(id: "new", title: "New", weekdays: [.monday], time: yoga.time, duration: .minutes(30), capacity: 3,
+                                                            firstDate: yoga.firstDate, url: bad)) } != nil, "\(bad)")
+        }
+        #expect(try book.classSeries("yoga") == yoga, "a refusal changed the class")
+    }
+
     @Test("a member's export imports as their schedule elsewhere: the same instants as the book")
     func memberExportReads() throws {
         let book = try busyGym()
