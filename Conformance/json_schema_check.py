@@ -55,6 +55,8 @@ def main():
             ["day", "2026-11-28", "--calendar", gym, "--time-zone", "Asia/Tokyo"],
             ["list", "--from", "2026-11-23", "--limit", "5", "--calendar", gym],
             ["list", "--from", "2026-10-01", "--calendar", league],
+            ["search", "yoga sala", "--limit", "5", "--calendar", gym],
+            ["search", "no such words", "--calendar", gym],
             ["list", "--from", "2026-11-25", "--calendar", planner],
             ["occurrences", gym, "--from", "2026-11-23", "--to", "2026-11-30"],
             ["occurrences", planner, "--from", "2026-11-01", "--to", "2026-11-30", "--time-zone", "UTC"],

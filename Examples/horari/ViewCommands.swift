@@ -418,16 +418,88 @@ struct List: AsyncParsableCommand {
             list = ListView(from: day, schedule: context.schedule, options: options)
         }
         guard view.format == .text else { return try printJSON(list, command: "list", timeZone: context.clock.name) }
-        let ids = context.shortIDs()
-        context.printHeader()
+        context.printPage(list, empty: category.map { "Nothing in ‘\($0.shown)’ from then on." } ?? "Nothing from then on.")
+    }
+}
+
+extension ViewOptions.Context {
+    /// A page of ``ListView`` as `list` and `search` print it: by month, each
+    /// occurrence with its day, times, colour, title, place and short ID;
+    /// `empty` when there is none, and the next page's token when there is one.
+    func printPage(_ list: ListView, empty: String) {
+        let ids = shortIDs()
+        printHeader()
         for section in list.sections {
-            print(section.title)
+            Swift.print(section.title)
             for o in section.occurrences {
                 let place = o.location.map { "  @ " + $0.shown } ?? ""
-                print("  \(context.names.dayText(o.start.date))  \(MonthGrid.pad(span(o, names: context.names, clock: context.clock), 11)) \(context.painter.swatch(o.color)) \(context.painter.title(o.title, done: o.isDone, cancelled: o.isCancelled))\(place)  [\(ids.shown(o))]")
+                Swift.print("  \(names.dayText(o.start.date))  \(MonthGrid.pad(span(o, names: names, clock: clock), 11)) \(painter.swatch(o.color)) \(painter.title(o.title, done: o.isDone, cancelled: o.isCancelled))\(place)  [\(ids.shown(o))]")
             }
         }
-        if list.sections.isEmpty { print(category.map { "Nothing in ‘\($0.shown)’ from then on." } ?? "Nothing from then on.") }
-        if let next = list.nextPage { print("More: --page \(next.token)") }
+        if list.sections.isEmpty { Swift.print(empty) }
+        if let next = list.nextPage { Swift.print("More: --page \(next.token)") }
+    }
+}
+
+struct Search: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Find the items whose title, notes, location or categories hold every word given, case and accents ignored.",
+        discussion: """
+            What is found is listed as 'horari list' lists it, from the first day one of \
+            them meets (or --from), grouped by month, a page at a time; --format json \
+            gives list's JSON. A repeating item is found by its series or by any of its \
+            dates, and listed whole.
+
+            Examples:
+              horari search yoga --calendar Examples/Samples/gym.ics
+              horari search 'nuria sala' --from 2026-12-01
+              horari search dentist --format json
+            """
+    )
+
+    @Argument(help: "The words to find, each somewhere in an item.")
+    var text: String
+
+    @Option(help: "The first day, YYYY-MM-DD (default: the first day a found item meets).")
+    var from: String?
+
+    @Option(parsing: .unconditional, help: "The most occurrences to show.", transform: WholeNumber.limit)
+    var limit = 20
+
+    @Option(help: "Continue after a page: the token the previous page printed.")
+    var page: String?
+
+    @Option(help: "The page before a page: its previousPage token (--format json).")
+    var before: String?
+
+    @OptionGroup var view: ViewOptions
+
+    func validate() throws {
+        do { _ = try ItemSearch(text) } catch { throw ValidationError("‘\(text.shown)’: \(error.message)") }
+        if before != nil, page != nil || from != nil { throw ValidationError("--before goes alone: not with --page or --from") }
+    }
+
+    func run() async throws {
+        guard limit > 0 else { throw ValidationError("--limit must be at least 1") }
+        let search = try ItemSearch(text)
+        let context = try await view.context()
+        let found = context.schedule.items.filter(search.matches)
+        let narrowed: Schedule
+        do { narrowed = try Schedule(items: found, timeZone: context.schedule.timeZone, zones: context.schedule.zones) } catch { throw CLIError(error.message) }
+        let options = ListView.Options(timeZone: context.zone, limit: limit, names: context.names)
+        let list: ListView
+        if let page {
+            guard let cursor = ListView.Cursor(token: page) else { throw ValidationError("--page ‘\(page)’ is not a token printed by horari search") }
+            list = ListView(after: cursor, schedule: narrowed, options: options)
+        } else if let before {
+            guard let cursor = ListView.Cursor(token: before) else { throw ValidationError("--before ‘\(before)’ is not a token printed by horari search") }
+            list = ListView(before: cursor, schedule: narrowed, options: options)
+        } else {
+            // The day before the earliest start, read on its own clock: on the display's it may be a day earlier.
+            let first = found.filter(\.hasStart).map(\.start.localDate).min()?.adding(days: -1) ?? context.today
+            list = ListView(from: try parseDate(from, option: "--from", default: first), schedule: narrowed, options: options)
+        }
+        guard view.format == .text else { return try printJSON(list, command: "search", timeZone: context.clock.name) }
+        context.printPage(list, empty: found.isEmpty ? "Nothing holds ‘\(text.shown)’." : "Nothing that holds ‘\(text.shown)’ from then on.")
     }
 }
