@@ -121,6 +121,26 @@ func parseColor(_ text: String) throws -> ItemColor {
     do { return try ItemColor.named(text) } catch { throw ValidationError("--color ‘\(text)’: \(error.message) or #RRGGBB") }
 }
 
+/// Whether `--color` asks for a colour chosen for the item (`auto`).
+func isAutomaticColor(_ text: String?) -> Bool { text?.lowercased() == "auto" }
+
+/// `--color auto`: a colour from the palette for the item's first category,
+/// else its title (`ItemColor.automatic`), apart from the colours of the
+/// items that meet on its first day on `clock` (its neighbours in the views).
+func automaticColor(for item: CalendarItem, in calendar: ICalendar, clock: Clock) -> ItemColor {
+    var neighbours: [ItemColor] = []
+    if item.hasStart, let start = clock.seconds(item.start) {
+        let wall = clock.rules.wall(atInstant: start)
+        let dayStart = clock.rules.instant(forWall: (wall >= 0 ? wall / 86_400 : (wall - 86_399) / 86_400) * 86_400)
+        let others = calendar.schedule(zoneNamedBy: ICalendar.bookZoneProperties)
+        for o in others.occurrences(from: Date(timeIntervalSince1970: TimeInterval(dayStart)), to: Date(timeIntervalSince1970: TimeInterval(dayStart + 86_400)),
+                                    floatingZone: clock.rules) where o.item.uid != item.uid {
+            neighbours.append(o.item.color ?? .fallback)
+        }
+    }
+    return ItemColor.automatic(for: item.categories.first ?? item.title, avoiding: neighbours)
+}
+
 /// "event ‘Yoga’ (Fri 2026-11-27 18:00–19:00)", its times on `clock`,
 /// which is named when it is not the machine's (issue 43, 12): a date
 /// alone is the same day on every clock.
@@ -211,7 +231,7 @@ struct Add: AsyncParsableCommand {
     @Option(help: "The end: 'YYYY-MM-DD HH:MM', or the last day of an all-day event.") var end: String?
     @Option(parsing: .unconditional, help: "The length in minutes, instead of --end.", transform: WholeNumber.minutes) var minutes: Int?
     @Option(help: "When a task is due, 'YYYY-MM-DD HH:MM' or YYYY-MM-DD.") var due: String?
-    @Option(help: "Its colour: a CSS name or #RRGGBB (not red, which marks busy days).") var color: String?
+    @Option(help: "Its colour: a CSS name or #RRGGBB (not red, which marks busy days), or auto: one chosen for its category or title, apart from its day's.") var color: String?
     @Option(help: "Notes (DESCRIPTION).") var notes: String?
     @Option(help: "Where.") var location: String?
     @Option(name: .customLong("repeat"), help: "A recurrence rule, such as 'FREQ=WEEKLY;BYDAY=MO,WE'.") var rule: String?
@@ -241,7 +261,8 @@ struct Add: AsyncParsableCommand {
     func run() async throws {
         let added = try await book.updateCalendar { calendar in
             let clock = try book.clock(of: calendar)
-            let item = try makeItem(clock: clock)
+            var item = try makeItem(clock: clock)
+            if isAutomaticColor(color) { item.color = automaticColor(for: item, in: calendar, clock: clock) }
             try calendar.add(item, at: try book.instant(inZone: clock.name, zones: clock.zones), rules: try calendarRules(of: calendar).rules)
             // A generated UID is named as the views name it (its short ID
             // among the calendar's items); an --id as it was typed.
@@ -256,7 +277,7 @@ struct Add: AsyncParsableCommand {
         if someday {
             var item = CalendarItem(undatedTask: uid, title: title, notes: notes, categories: category)
             item.location = location
-            if let color { item.color = try parseColor(color) }
+            if let color, !isAutomaticColor(color) { item.color = try parseColor(color) }
             return item
         }
         let dueTime = try due.map { try parseTime($0, option: "--due", clock: clock) }
@@ -270,7 +291,7 @@ struct Add: AsyncParsableCommand {
         var item = CalendarItem(
             uid: uid, kind: task ? .task : .event, title: title,
             start: startTime, end: end, notes: notes, location: location, categories: category, hasStart: start != nil)
-        if let color { item.color = try parseColor(color) }
+        if let color, !isAutomaticColor(color) { item.color = try parseColor(color) }
         if let rule {
             do { item.recurrenceRules = [try RecurrenceRule(parsing: rule)] } catch { throw ValidationError("--repeat ‘\(rule)’: \(error.description)") }
         }
@@ -306,7 +327,7 @@ struct Edit: AsyncParsableCommand {
     @Option(help: "A new end.") var end: String?
     @Option(parsing: .unconditional, help: "A new length in minutes.", transform: WholeNumber.minutes) var minutes: Int?
     @Option(help: "A new due time for a task.") var due: String?
-    @Option(help: "A new colour: a CSS name or #RRGGBB (not red).") var color: String?
+    @Option(help: "A new colour: a CSS name or #RRGGBB (not red), or auto: one chosen for its category or title, apart from its day's.") var color: String?
     @Flag(help: "Remove the colour.") var noColor = false
     @Option(help: "New notes ('' removes them).") var notes: String?
     @Option(help: "A new place ('' removes it).") var location: String?
@@ -356,7 +377,8 @@ struct Edit: AsyncParsableCommand {
                 throw CLIError("‘\(uid)’ is a \(isClass ? "class" : "session") of the gym's book; change it with `horari \(isClass ? "classes" : "sessions")`")
             }
             let clock = try book.clock(of: calendar)
-            let new = try revise(old, clock: clock)
+            var new = try revise(old, clock: clock)
+            if isAutomaticColor(color) { new.color = automaticColor(for: new, in: calendar, clock: clock) }
             guard new != old else { throw Unchanged(item: old, clock: clock) }
             try calendar.update(new, at: try book.instant(inZone: clock.name, zones: clock.zones), rules: try calendarRules(of: calendar).rules)
             return (old, calendar.item(uid: uid) ?? new, clock)
@@ -378,7 +400,8 @@ struct Edit: AsyncParsableCommand {
             let instance = try occurrenceOf(old, text, clock: clock)
             if andFollowing {
                 let (head, tail) = try calendar.splitSeries(uid: old.uid, at: instance.recurrenceID, floatingZone: clock.rules)
-                let (newUID, revised) = (tail.uid, try revise(tail, clock: clock))
+                var (newUID, revised) = (tail.uid, try revise(tail, clock: clock))
+                if isAutomaticColor(color) { revised.color = automaticColor(for: revised, in: calendar, clock: clock) }
                 if let head { try calendar.update(head, at: now, rules: rules) } else { try calendar.removeItem(uid: old.uid) }
                 try calendar.add(revised, at: now, rules: rules)
                 let ids = ShortIDs(calendar.items.map(\.uid))
@@ -386,7 +409,8 @@ struct Edit: AsyncParsableCommand {
                     + (head == nil ? "." : "; the series before it is kept as \(ids.short(for: old.uid)).")
             }
             let one = old.item(for: instance)
-            let changed = try revise(one, clock: clock)
+            var changed = try revise(one, clock: clock)
+            if isAutomaticColor(color) { changed.color = automaticColor(for: changed, in: calendar, clock: clock) }
             do throws(CalendarItemError) { try changed.validate(rules, zones: calendar.zones) } catch { throw CLIError(error.message) }
             var series = old
             series.changeOccurrence(instance.recurrenceID, to: changed)
@@ -429,7 +453,7 @@ struct Edit: AsyncParsableCommand {
             item.end = .at(time)
             if !item.hasStart { item.start = time }
         }
-        if let color { item.color = try parseColor(color) }
+        if let color, !isAutomaticColor(color) { item.color = try parseColor(color) }
         if noColor { item.color = nil }
         if let notes { item.notes = notes.isEmpty ? nil : notes }
         if let location { item.location = location.isEmpty ? nil : location }

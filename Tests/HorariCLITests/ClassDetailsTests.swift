@@ -49,3 +49,36 @@ struct ClassDetailsTests {
         #expect(try Data(contentsOf: runner.work.appendingPathComponent("gym.ics")) == before)
     }
 }
+
+@Suite("horari add --color auto: a colour chosen for you (issue 44, 6)")
+struct AutomaticColorCLITests {
+    @Test("the same title gets the same colour on another day, another colour beside it on its own day; never red; edit --color auto chooses again")
+    func chosen() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        let cal = ["--calendar", "$WORK/new.ics"]
+        func colour(of said: CLIRunner.Output) throws -> String {
+            try #require(said.stdout.split(separator: ", ").last.flatMap { $0.split(separator: ")").first }.map(String.init), "\(said)")
+        }
+        let first = try runner.run(["add", "Deadlift", "--start", "2026-12-01 10:00", "--minutes", "60", "--color", "auto"] + cal)
+        let again = try runner.run(["add", "Deadlift", "--start", "2026-12-08 10:00", "--minutes", "60", "--color", "Auto", "--id", "again"] + cal)
+        let beside = try runner.run(["add", "Deadlift", "--start", "2026-12-01 18:00", "--minutes", "60", "--color", "auto", "--id", "beside"] + cal)
+        #expect(first.status == 0 && again.status == 0 && beside.status == 0, "\(first) \(again) \(beside)")
+        #expect(try colour(of: first) == colour(of: again))
+        #expect(try colour(of: beside) != colour(of: first))
+        for said in [first, again, beside] {
+            let name = try colour(of: said)
+            #expect(ItemColorName.palette.contains(name), "\(name)")
+        }
+        let edited = try runner.run(["edit", "again", "--start", "2026-12-01 12:00", "--color", "auto"] + cal)
+        #expect(edited.status == 0, "\(edited)")
+        let month = try runner.run(["list", "--from", "2026-12-01", "--format", "json"] + cal).stdout
+        #expect(!month.contains("\"name\" : \"red\""))
+    }
+}
+
+/// `ItemColor.automaticPalette`'s names, as the CLI prints them.
+enum ItemColorName {
+    static let palette: Set<String> = ["royalblue", "seagreen", "darkorange", "mediumpurple", "teal", "goldenrod", "deeppink", "steelblue", "olivedrab", "sienna",
+                                       "plum", "deepskyblue", "limegreen", "darkviolet", "darkgreen", "lightseagreen", "fuchsia", "darkseagreen", "tan", "chocolate"]
+}
