@@ -715,7 +715,7 @@ struct Classes: AsyncParsableCommand {
                 id: id, title: title, weekdays: try parseWeekdays(days, option: "--days"), time: start, duration: .minutes(minutes), capacity: capacity,
                 location: location, instructor: instructor, color: colour, firstDate: try parseDate(from, option: "--from", default: today),
                 lastDate: try until.map { try parseDate($0, option: "--until", default: today) },
-                description: description.flatMap { $0.isEmpty ? nil : $0 }, url: url, image: image)
+                description: description.flatMap { $0.isEmpty ? nil : $0 }, url: url.flatMap { $0.isEmpty ? nil : $0 }, image: image.flatMap { $0.isEmpty ? nil : $0 })
             let added = try await book.change { b in
                 try b.addClass(series)
                 return try b.classSeries(series.id)

@@ -126,15 +126,22 @@ public struct ClassSeries: Hashable, Sendable, Codable, Identifiable {
 }
 
 extension ClassSeries {
-    /// Whether a text is an absolute `http` or `https` URL with a host and
-    /// nothing a content line cannot carry: what a page or a picture of a
-    /// class may be (a `javascript:` or `file:` one, or a relative one, is not).
-    static func isWebAddress(_ text: String) -> Bool {
+    /// Whether a text is an absolute `http` or `https` URL with a host, in
+    /// the ASCII a URI is written in and nothing a content line cannot
+    /// carry: what a page or a picture of a class may be (a `javascript:`,
+    /// `mailto:` or `file:` one, or a relative one, is not).
+    ///
+    /// - Parameter text: the address.
+    public static func isWebAddress(_ text: String) -> Bool {
         let lower = text.lowercased()
-        guard lower.hasPrefix("https://") || lower.hasPrefix("http://") else { return false }
-        let rest = text.drop { $0 != "/" }.dropFirst(2)
-        guard let host = rest.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).first, !host.isEmpty else { return false }
-        return text.utf8.count <= 2048 && text.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value != 0x7F && $0 != "\"" }
+        guard text.utf8.count <= 2048, lower.hasPrefix("https://") || lower.hasPrefix("http://") else { return false }
+        // URIs are ASCII (RFC 3986); no space, control character, quote, angle bracket or backslash.
+        guard text.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F && !"\"<>\\^`{|}".unicodeScalars.contains($0) }) else { return false }
+        let afterScheme = text.drop { $0 != "/" }.dropFirst(2)
+        let authority = afterScheme.prefix { !"/?#".contains($0) }
+        // The host: after any user information, before any port.
+        let host = (authority.split(separator: "@", omittingEmptySubsequences: false).last ?? "").prefix { $0 != ":" }
+        return !host.isEmpty && host.allSatisfy { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" || $0 == "[" || $0 == "]" }
     }
 }
 

@@ -101,6 +101,13 @@ enum WebDAVXML {
     ///   that is not well-formed XML, has a DTD that declares entities, or
     ///   is over the limits.
     static func parse(_ bytes: [UInt8], what: String) throws(CalendarStoreError) -> XMLNode {
+        // A document type declaration is refused before parsing: on Linux,
+        // Foundation's XMLParser never tells its delegate of an entity
+        // declared there, and drops a reference to one from the text it
+        // gives (`/x&b;.ics` read as `/x.ics`). A WebDAV answer has none.
+        if declaresDocumentType(bytes) {
+            throw CalendarStoreError(.badResponse, "\(what): the answer is not WebDAV XML: it declares a document type (<!DOCTYPE>), which a WebDAV answer has no use for")
+        }
         let reader = TreeReader()
         // Read from a stream, not `XMLParser(data:)`: given its data whole,
         // Foundation hands libxml2 one chunk, and libxml2 refuses input over
@@ -125,6 +132,34 @@ enum WebDAVXML {
             throw CalendarStoreError(.badResponse, "\(what): the answer is not well-formed XML (\(detail))\(start)")
         }
         return root
+    }
+
+    /// Whether the body's prolog, before its first element, holds a
+    /// `<!DOCTYPE`: past the XML declaration, processing instructions,
+    /// comments and white space only, so that a `<!DOCTYPE` inside a
+    /// calendar's text (an HTML description in a CDATA section) is not one.
+    static func declaresDocumentType(_ bytes: [UInt8]) -> Bool {
+        func starts(_ text: String, at i: Int) -> Bool {
+            let t = Array(text.utf8)
+            return i + t.count <= bytes.count && Array(bytes[i..<(i + t.count)]) == t
+        }
+        func end(of close: String, from i: Int) -> Int? {
+            var j = i
+            while j < bytes.count { if starts(close, at: j) { return j + close.utf8.count }; j += 1 }
+            return nil
+        }
+        var i = starts("\u{FEFF}", at: 0) ? 3 : 0
+        while i < bytes.count {
+            switch bytes[i] {
+            case 0x20, 0x09, 0x0A, 0x0D: i += 1
+            case UInt8(ascii: "<"):
+                if starts("<?", at: i) { guard let next = end(of: "?>", from: i + 2) else { return false }; i = next; continue }
+                if starts("<!--", at: i) { guard let next = end(of: "-->", from: i + 4) else { return false }; i = next; continue }
+                return starts("<!DOCTYPE", at: i)
+            default: return false
+            }
+        }
+        return false
     }
 
     /// A `DAV:multistatus` body.

@@ -67,13 +67,14 @@ extension ICalendar {
     /// without a word.) The same `TZID` with the same rules is one zone.
     ///
     /// The calendar's own properties (its name, colour, zone, description,
-    /// refresh interval, …) come along when this calendar has none of its
+    /// …) come along when this calendar has none of its
     /// own, as a new calendar has none: importing a file into a new calendar
     /// keeps the calendar, not only its items. A calendar that has its own
     /// keeps them, and the report lists the incoming ones that differ
-    /// (``MergeReport/calendarPropertiesNotTaken``), but for a feed's
-    /// refresh interval where this calendar has none (``refreshInterval``:
-    /// it is about the feed, not this calendar). `METHOD` (an iTIP
+    /// (``MergeReport/calendarPropertiesNotTaken``). A feed's refresh
+    /// interval (``refreshInterval``) is about the feed, not a calendar it
+    /// is merged into: never taken, and listed only where this calendar
+    /// has one of its own. `METHOD` (an iTIP
     /// message's) never comes along: a stored calendar has none.
     ///
     /// - Parameter incoming: the calendar to take items from.
@@ -237,21 +238,24 @@ extension ICalendar {
                 report.calendarPropertiesNotTaken.append("X-WR-TIMEZONE")
             }
         }
+        // A feed's refresh interval is about the feed it came in, not about
+        // the calendar it is merged into, a new one included (a calendar of
+        // one's own made from a feed is not that feed, and its backup would
+        // say otherwise): never taken, and said only where this calendar
+        // has one of its own (the gym's own public feed, imported back, said
+        // so every time).
+        let aboutTheFeed: Set<String> = [Self.refreshIntervalProperty, Self.publishedTTLProperty]
         if isNew {
             if let n = incoming.name { name = n; report.takenCalendarProperties.append("X-WR-CALNAME") }
             if let c = incoming.color { color = c; report.takenCalendarProperties.append("COLOR") }
-            properties = incoming.properties
-            for line in incoming.properties where !report.takenCalendarProperties.contains(line.name) {
+            properties = ContentLines(incoming.properties.filter { !aboutTheFeed.contains($0.name) })
+            for line in properties where !report.takenCalendarProperties.contains(line.name) {
                 report.takenCalendarProperties.append(line.name)
             }
             return
         }
         if let n = incoming.name, n != name { report.calendarPropertiesNotTaken.append("X-WR-CALNAME") }
         if let c = incoming.color, c != color { report.calendarPropertiesNotTaken.append("COLOR") }
-        // A feed's refresh interval is about the feed it came in, not about
-        // the calendar it is merged into: not taken, and nothing to report
-        // (the gym's own public export, imported back, said so every time).
-        let aboutTheFeed: Set<String> = [Self.refreshIntervalProperty, Self.publishedTTLProperty]
         for line in incoming.properties where !properties.contains(line) && !report.calendarPropertiesNotTaken.contains(line.name)
             && !(aboutTheFeed.contains(line.name) && !properties.contains { $0.name == line.name }) {
             report.calendarPropertiesNotTaken.append(line.name)

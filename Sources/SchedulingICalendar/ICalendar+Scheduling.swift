@@ -129,15 +129,19 @@ extension ICalendar {
         kept.items = content.items.map { item in
             guard let old = ours[item.uid] else { return item }
             var item = item
-            // A class's page and picture are the book's (ClassSeries.url, .image): one it took away stays away.
-            let bookOwn: Set<String> = item.properties.contains { $0.name == Names.capacity } ? ["URL", "IMAGE"] : []
-            Self.keepForeign(of: old, in: &item, besides: bookOwn)
+            // A class's page and picture are the book's (ClassSeries.url, .image): the lines it read
+            // as them are not brought back (one it took away stays away); another program's are.
+            let isClass = item.properties.contains { $0.name == Names.capacity }
+            let read = SchedulingBook.detailLinesRead(from: old.properties)
+            let bookOwn: [ContentLine] = isClass ? [read.url, read.image].compactMap { $0 } : []
+            Self.keepForeign(of: old, in: &item, ofAClass: isClass, besides: bookOwn)
             let classReminders = item.reminders
             let instances = Dictionary(old.overrides.map { ($0.recurrenceID, $0) }, uniquingKeysWith: { a, _ in a })
             item.overrides = item.overrides.map { o in
                 var o = o
                 if let was = instances[o.recurrenceID] {
-                    Self.keepForeign(of: was.item, in: &o.item, besides: bookOwn)
+                    let read = SchedulingBook.detailLinesRead(from: was.item.properties)
+                    Self.keepForeign(of: was.item, in: &o.item, ofAClass: isClass, besides: isClass ? [read.url, read.image].compactMap { $0 } : [])
                 } else if !o.item.hasAlarms {
                     // A new instance holds its members; it rings as its class does.
                     o.item.reminders = classReminders
@@ -158,8 +162,11 @@ extension ICalendar {
     /// Puts on `item` the subcomponents and properties of `old` the book does
     /// not write. A reminder at a moment of its own (`TRIGGER;VALUE=DATE-TIME`)
     /// stays only while the item keeps its time: it was set for that time.
-    /// `besides` names more properties the book writes on this item.
-    private static func keepForeign(of old: CalendarItem, in item: inout CalendarItem, besides: Set<String>) {
+    /// `besides` are more of `old`'s lines the book wrote (a class's page
+    /// and picture): for a class, `URL` and `IMAGE` are told apart line by
+    /// line, not by name, so another program's (a `mailto:` page, a second
+    /// picture) stays beside the book's.
+    private static func keepForeign(of old: CalendarItem, in item: inout CalendarItem, ofAClass isClass: Bool, besides: [ContentLine]) {
         if item.components.isEmpty, !item.hasAlarms {
             let moved = old.start != item.start
             item.components = old.components
@@ -169,10 +176,12 @@ extension ICalendar {
                 return false
             }
         }
-        let written = Set(item.properties.map(\.name))
-        let bookOwn: Set<String> = besides.union(["ATTENDEE", "ORGANIZER"])
+        let byLine: Set<String> = isClass ? ["URL", "IMAGE"] : []
+        let written = Set(item.properties.map(\.name)).subtracting(byLine)
+        let bookOwn: Set<String> = ["ATTENDEE", "ORGANIZER"]
         item.properties.append(contentsOf: old.properties.filter { p in
             !p.name.hasPrefix("X-HORARI-") && !bookOwn.contains(p.name) && !shadowingFields.contains(p.name) && !written.contains(p.name)
+                && !besides.contains(p) && !(byLine.contains(p.name) && item.properties.contains(p))
         })
     }
 }

@@ -231,6 +231,21 @@ extension SchedulingBook {
             sequence: seriesSequence(ofClass: series.id), properties: ContentLines(properties))
     }
 
+    /// The lines of a class's event that are its page and picture, as the
+    /// book reads them: the first `URL` that is a web address
+    /// (`ClassSeries.isWebAddress`), and the first `IMAGE` that is one
+    /// written as the book writes it (`VALUE=URI` or no parameter). Any
+    /// other — a `mailto:` URL, an `IMAGE;VALUE=BINARY`, a second picture,
+    /// one with `DISPLAY` — is another program's, kept as written.
+    static func detailLinesRead(from properties: ContentLines) -> (url: ContentLine?, image: ContentLine?) {
+        let url = properties.first { $0.name == "URL" && ClassSeries.isWebAddress($0.value) }
+        let image = properties.first { line in
+            line.name == "IMAGE" && ClassSeries.isWebAddress(line.value)
+                && line.parameters.allSatisfy { $0.name == "VALUE" && $0.values.map { $0.uppercased() } == ["URI"] }
+        }
+        return (url, image)
+    }
+
     /// A class's page and picture: `URL` (RFC 5545 §3.8.4.6) and
     /// `IMAGE;VALUE=URI` (RFC 7986 §5.10), on the series and on each of
     /// its instances, which are whole components of their own.

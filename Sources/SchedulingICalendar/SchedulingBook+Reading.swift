@@ -306,11 +306,12 @@ extension SchedulingBook {
             let to = bookWall(o.item.start), length = try Self.length(o.item, what)
             if to != time.on(date) || length != duration { changes[date] = .moved(to: to, duration: length) }
         }
+        let details = SchedulingBook.detailLinesRead(from: item.properties)
         return ClassSeries(
             id: item.uid, title: item.title, weekdays: weekdays, time: time, duration: duration, capacity: capacity,
             location: item.location, instructor: item.properties.first { $0.name == Names.instructor }?.value, color: item.color,
             firstDate: start.date, lastDate: lastDate, changes: changes, partOf: item.properties.first { $0.name == Names.partOf }?.value,
-            description: item.notes, url: item.properties.first { $0.name == "URL" }?.value, image: item.properties.first { $0.name == "IMAGE" }?.value)
+            description: item.notes, url: details.url?.value, image: details.image?.value)
     }
 
     private static func length(_ item: CalendarItem, _ what: String) throws(SchedulingError) -> Duration {

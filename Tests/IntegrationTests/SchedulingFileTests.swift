@@ -257,6 +257,40 @@ struct SchedulingFileTests {
         }
     }
 
+    @Test("another program's page and pictures on a class (a mailto: URL, an IMAGE in BASE64, one with DISPLAY) are not the book's: it reads, books, and keeps them beside its own page, spliced or whole")
+    func foreignLinksOnAClass() throws {
+        var text = String(decoding: try Data(contentsOf: Self.sample), as: UTF8.self)
+        let yogaUID = try #require(text.range(of: "UID:yoga\r\n"))
+        let end = try #require(text.range(of: "END:VEVENT\r\n", range: yogaUID.upperBound..<text.endIndex))
+        let foreign = ["URL:mailto:desk@gym.example", "IMAGE;VALUE=BINARY;ENCODING=BASE64;FMTTYPE=image/png:iVBORw0KGgo=",
+                       "IMAGE;VALUE=URI;DISPLAY=BADGE:https://gym.example/badge.png"]
+        text.insert(contentsOf: foreign.map { $0 + "\r\n" }.joined(), at: end.lowerBound)
+        let read = try ICalendarImporter().importCalendar(from: text).calendar.schedulingBook()
+        #expect(try read.classSeries("yoga").url == nil && read.classSeries("yoga").image == nil)
+        let exporter = ICalendarExporter(options: .init(timestamp: Self.sampleStamp))
+        let (fast, whole, folder) = try Self.copies(of: Data(text.utf8))
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let now = try Gym.now("2026-11-10 10:00")
+        let step = Step.book("quim", "yoga", "2026-11-30", now: now)
+        #expect(try Self.spliced(fast, exporter, step) != nil, "the booking fell back")
+        if case .refused(let why) = Self.whole(whole, exporter, step) { Issue.record("refused: \(why)") }
+        // The book's own page then, written beside the other program's.
+        _ = try CalendarFile.update(whole, exporter: exporter) { calendar in
+            var book = try calendar.schedulingBook()
+            var yoga = try book.classSeries("yoga")
+            yoga.url = "https://gym.example/yoga"
+            try book.updateClass(yoga)
+            calendar.setScheduling(book)
+        }
+        for url in [fast, whole] {
+            let after = String(decoding: try Data(contentsOf: url), as: UTF8.self)
+            for line in foreign { #expect(after.contains(line + "\r\n"), "\(url.lastPathComponent): \(line)") }
+            let book = try ICalendarImporter().importCalendar(from: after).calendar.schedulingBook()
+            #expect(try book.roster(classID: "yoga", on: try Gym.day("2026-11-30")).confirmed.contains("quim"))
+            #expect(try book.classSeries("yoga").url == (url == whole ? "https://gym.example/yoga" : nil), "\(url.lastPathComponent)")
+        }
+    }
+
     @Test("what stands in for a field the book writes (Apple's structured location, GEO, Outlook's HTML notes) goes when the book writes it; a reminder at a fixed moment goes when its session moves, one counted from its start stays")
     func shadowsGo() throws {
         var text = String(decoding: try Data(contentsOf: Self.sample), as: UTF8.self)

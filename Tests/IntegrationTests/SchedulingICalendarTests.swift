@@ -178,7 +178,8 @@ struct SchedulingICalendarTests {
         var plain = yoga
         (plain.description, plain.url, plain.image) = (nil, nil, nil)
         #expect(!String(decoding: try JSONEncoder().encode(plain), as: UTF8.self).contains("description"))
-        for bad in ["javascript:alert(1)", "/classes/yoga", "ftp://gym.example/yoga", "https://", "https:///yoga", "https://gym.example/a b", "https://gym.example/\"x"] {
+        for bad in ["javascript:alert(1)", "mailto:desk@gym.example", "/classes/yoga", "ftp://gym.example/yoga", "https://", "https:///yoga", "https://gym.example/a b",
+                    "https://gym.example/\"x", "https://?q", "https://@", "https://#frag", "https://a\\b", "https://gym.example/caf\u{E9}", "https://gym.example/\u{2028}"] {
             var wrong = yoga
             wrong.image = bad
             #expect(refusal { try book.updateClass(wrong) } == .invalid(field: .image, reason: "‘\(bad)’ is not a web address; give an absolute one, such as https://gym.example/yoga"), "\(bad)")
