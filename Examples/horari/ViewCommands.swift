@@ -356,14 +356,7 @@ struct List: AsyncParsableCommand {
     @Option(help: "The first day, YYYY-MM-DD (default: today on the calendar's clock).")
     var from: String?
 
-    @Option(parsing: .unconditional, help: "The most occurrences to show.", transform: WholeNumber.limit)
-    var limit = 20
-
-    @Option(help: "Continue after a page: the token the previous page printed.")
-    var page: String?
-
-    @Option(help: "The page before a page: its previousPage token (--format json).")
-    var before: String?
+    @OptionGroup var paging: PageOptions
 
     @Flag(help: "The tasks still to do: overdue (marked), then by due time, then someday.")
     var pending = false
@@ -381,12 +374,12 @@ struct List: AsyncParsableCommand {
 
     func validate() throws {
         if pending && done { throw ValidationError("give --pending or --done, not both") }
-        if before != nil, page != nil || from != nil { throw ValidationError("--before goes alone: not with --page or --from") }
+        if paging.before != nil, paging.page != nil || from != nil { throw ValidationError("--before goes alone: not with --page or --from") }
         if let category {
             do { try CalendarItem.checkCategory(category) } catch { throw ValidationError("--category: \(error.message)") }
         }
         if pending || done {
-            if page != nil || before != nil || from != nil {
+            if paging.page != nil || paging.before != nil || from != nil {
                 throw ValidationError("--page, --before and --from list occurrences; --\(pending ? "pending" : "done") lists tasks")
             }
         } else if now != nil {
@@ -395,30 +388,43 @@ struct List: AsyncParsableCommand {
     }
 
     func run() async throws {
-        guard limit > 0 else { throw ValidationError("--limit must be at least 1") }
+        guard paging.limit > 0 else { throw ValidationError("--limit must be at least 1") }
         var context = try await view.context()
         if pending || done {
-            return try TaskOutput(context: context, format: view.format).print(pending: pending, category: category, limit: limit, now: now)
+            return try TaskOutput(context: context, format: view.format).print(pending: pending, category: category, limit: paging.limit, now: now)
         }
         if let category { context = try context.only(category: category) }
-        let options = ListView.Options(timeZone: context.zone, limit: limit, names: context.names)
-        let list: ListView
-        if let page {
-            guard let cursor = ListView.Cursor(token: page) else {
-                throw ValidationError("--page ‘\(page)’ is not a token printed by horari list")
-            }
-            list = ListView(after: cursor, schedule: context.schedule, options: options)
-        } else if let before {
-            guard let cursor = ListView.Cursor(token: before) else {
-                throw ValidationError("--before ‘\(before)’ is not a token printed by horari list")
-            }
-            list = ListView(before: cursor, schedule: context.schedule, options: options)
-        } else {
-            let day = try parseDate(from, option: "--from", default: context.today)
-            list = ListView(from: day, schedule: context.schedule, options: options)
-        }
+        let list = try paging.page(of: context.schedule, context: context, command: "list") { try parseDate(from, option: "--from", default: context.today) }
         guard view.format == .text else { return try printJSON(list, command: "list", timeZone: context.clock.name) }
         context.printPage(list, empty: category.map { "Nothing in ‘\($0.shown)’ from then on." } ?? "Nothing from then on.")
+    }
+}
+
+/// `list`'s and `search`'s pages: how many a page holds, and the tokens that
+/// go to the page after one or before it.
+struct PageOptions: ParsableArguments {
+    @Option(parsing: .unconditional, help: "The most occurrences to show.", transform: WholeNumber.limit)
+    var limit = 20
+
+    @Option(help: "Continue after a page: the token the previous page printed.")
+    var page: String?
+
+    @Option(help: "The page before a page: its previousPage token (--format json).")
+    var before: String?
+
+    /// The page of `schedule` these options ask for: after `--page`, before
+    /// `--before`, else the first from the day `first` gives.
+    func page(of schedule: Schedule, context: ViewOptions.Context, command: String, first: () throws -> LocalDate) throws -> ListView {
+        let options = ListView.Options(timeZone: context.zone, limit: limit, names: context.names)
+        if let page {
+            guard let cursor = ListView.Cursor(token: page) else { throw ValidationError("--page ‘\(page)’ is not a token printed by horari \(command)") }
+            return ListView(after: cursor, schedule: schedule, options: options)
+        }
+        if let before {
+            guard let cursor = ListView.Cursor(token: before) else { throw ValidationError("--before ‘\(before)’ is not a token printed by horari \(command)") }
+            return ListView(before: cursor, schedule: schedule, options: options)
+        }
+        return ListView(from: try first(), schedule: schedule, options: options)
     }
 }
 
@@ -463,41 +469,26 @@ struct Search: AsyncParsableCommand {
     @Option(help: "The first day, YYYY-MM-DD (default: the first day a found item meets).")
     var from: String?
 
-    @Option(parsing: .unconditional, help: "The most occurrences to show.", transform: WholeNumber.limit)
-    var limit = 20
-
-    @Option(help: "Continue after a page: the token the previous page printed.")
-    var page: String?
-
-    @Option(help: "The page before a page: its previousPage token (--format json).")
-    var before: String?
+    @OptionGroup var paging: PageOptions
 
     @OptionGroup var view: ViewOptions
 
     func validate() throws {
         do { _ = try ItemSearch(text) } catch { throw ValidationError("‘\(text.shown)’: \(error.message)") }
-        if before != nil, page != nil || from != nil { throw ValidationError("--before goes alone: not with --page or --from") }
+        if paging.before != nil, paging.page != nil || from != nil { throw ValidationError("--before goes alone: not with --page or --from") }
     }
 
     func run() async throws {
-        guard limit > 0 else { throw ValidationError("--limit must be at least 1") }
+        guard paging.limit > 0 else { throw ValidationError("--limit must be at least 1") }
         let search = try ItemSearch(text)
         let context = try await view.context()
         let found = context.schedule.items.filter(search.matches)
         let narrowed: Schedule
         do { narrowed = try Schedule(items: found, timeZone: context.schedule.timeZone, zones: context.schedule.zones) } catch { throw CLIError(error.message) }
-        let options = ListView.Options(timeZone: context.zone, limit: limit, names: context.names)
-        let list: ListView
-        if let page {
-            guard let cursor = ListView.Cursor(token: page) else { throw ValidationError("--page ‘\(page)’ is not a token printed by horari search") }
-            list = ListView(after: cursor, schedule: narrowed, options: options)
-        } else if let before {
-            guard let cursor = ListView.Cursor(token: before) else { throw ValidationError("--before ‘\(before)’ is not a token printed by horari search") }
-            list = ListView(before: cursor, schedule: narrowed, options: options)
-        } else {
+        let list = try paging.page(of: narrowed, context: context, command: "search") {
             // The day before the earliest start, read on its own clock: on the display's it may be a day earlier.
             let first = found.filter(\.hasStart).map(\.start.localDate).min()?.adding(days: -1) ?? context.today
-            list = ListView(from: try parseDate(from, option: "--from", default: first), schedule: narrowed, options: options)
+            return try parseDate(from, option: "--from", default: first)
         }
         guard view.format == .text else { return try printJSON(list, command: "search", timeZone: context.clock.name) }
         context.printPage(list, empty: found.isEmpty ? "Nothing holds ‘\(text.shown)’." : "Nothing that holds ‘\(text.shown)’ from then on.")
