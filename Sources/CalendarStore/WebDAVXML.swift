@@ -139,13 +139,23 @@ enum WebDAVXML {
     /// comments and white space only, so that a `<!DOCTYPE` inside a
     /// calendar's text (an HTML description in a CDATA section) is not one.
     static func declaresDocumentType(_ bytes: [UInt8]) -> Bool {
-        func starts(_ text: String, at i: Int) -> Bool {
-            let t = Array(text.utf8)
-            return i + t.count <= bytes.count && Array(bytes[i..<(i + t.count)]) == t
+        // Compared in place, byte by byte: a prolog may be a 30 MB comment
+        // (an array a byte made the copy of one took 6 s in a debug build).
+        func starts(_ text: StaticString, at i: Int) -> Bool {
+            text.withUTF8Buffer { t in
+                guard i + t.count <= bytes.count else { return false }
+                var k = 0
+                while k < t.count, bytes[i + k] == t[k] { k += 1 }
+                return k == t.count
+            }
         }
-        func end(of close: String, from i: Int) -> Int? {
+        func end(of close: StaticString, from i: Int) -> Int? {
+            let first = close.withUTF8Buffer { $0[0] }
             var j = i
-            while j < bytes.count { if starts(close, at: j) { return j + close.utf8.count }; j += 1 }
+            while j < bytes.count {
+                if bytes[j] == first, starts(close, at: j) { return j + close.utf8CodeUnitCount }
+                j += 1
+            }
             return nil
         }
         var i = starts("\u{FEFF}", at: 0) ? 3 : 0

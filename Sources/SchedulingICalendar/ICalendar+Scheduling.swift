@@ -129,19 +129,14 @@ extension ICalendar {
         kept.items = content.items.map { item in
             guard let old = ours[item.uid] else { return item }
             var item = item
-            // A class's page and picture are the book's (ClassSeries.url, .image): the lines it read
-            // as them are not brought back (one it took away stays away); another program's are.
             let isClass = item.properties.contains { $0.name == Names.capacity }
-            let read = SchedulingBook.detailLinesRead(from: old.properties)
-            let bookOwn: [ContentLine] = isClass ? [read.url, read.image].compactMap { $0 } : []
-            Self.keepForeign(of: old, in: &item, ofAClass: isClass, besides: bookOwn)
+            Self.keepForeign(of: old, in: &item, ofAClass: isClass)
             let classReminders = item.reminders
             let instances = Dictionary(old.overrides.map { ($0.recurrenceID, $0) }, uniquingKeysWith: { a, _ in a })
             item.overrides = item.overrides.map { o in
                 var o = o
                 if let was = instances[o.recurrenceID] {
-                    let read = SchedulingBook.detailLinesRead(from: was.item.properties)
-                    Self.keepForeign(of: was.item, in: &o.item, ofAClass: isClass, besides: isClass ? [read.url, read.image].compactMap { $0 } : [])
+                    Self.keepForeign(of: was.item, in: &o.item, ofAClass: isClass)
                 } else if !o.item.hasAlarms {
                     // A new instance holds its members; it rings as its class does.
                     o.item.reminders = classReminders
@@ -162,11 +157,12 @@ extension ICalendar {
     /// Puts on `item` the subcomponents and properties of `old` the book does
     /// not write. A reminder at a moment of its own (`TRIGGER;VALUE=DATE-TIME`)
     /// stays only while the item keeps its time: it was set for that time.
-    /// `besides` are more of `old`'s lines the book wrote (a class's page
-    /// and picture): for a class, `URL` and `IMAGE` are told apart line by
-    /// line, not by name, so another program's (a `mailto:` page, a second
+    /// On a class (or its instance), `URL` and `IMAGE` are told apart line
+    /// by line, not by name: the lines the book read as its page and picture
+    /// (`ClassSeries.url`, `.image`) are not brought back, so one it took away
+    /// stays away, while another program's (a `mailto:` page, a second
     /// picture) stays beside the book's.
-    private static func keepForeign(of old: CalendarItem, in item: inout CalendarItem, ofAClass isClass: Bool, besides: [ContentLine]) {
+    private static func keepForeign(of old: CalendarItem, in item: inout CalendarItem, ofAClass isClass: Bool) {
         if item.components.isEmpty, !item.hasAlarms {
             let moved = old.start != item.start
             item.components = old.components
@@ -177,6 +173,8 @@ extension ICalendar {
             }
         }
         let byLine: Set<String> = isClass ? ["URL", "IMAGE"] : []
+        let read = isClass ? SchedulingBook.detailLinesRead(from: old.properties) : (url: nil, image: nil)
+        let besides = [read.url, read.image].compactMap { $0 }
         let written = Set(item.properties.map(\.name)).subtracting(byLine)
         let bookOwn: Set<String> = ["ATTENDEE", "ORGANIZER"]
         item.properties.append(contentsOf: old.properties.filter { p in
