@@ -91,10 +91,14 @@ expect "list: a page token typed wrong" 2 "is not a token printed by horari list
   "$HORARI" list --page 'not-a-token!' --calendar "$WORK/gym.ics"
 
 # Telling people and busy time (issue 32): the options a desk mistypes.
-expect "--outbox with no --gym for a class" 2 "a class's messages come from the gym; give --gym 'Name <address>' too" "$WORK/gym.ics" -- \
+expect "--outbox with no --gym and no address kept, for a class" 1 "a class's messages come from the gym, and the calendar keeps no address for it; give --gym 'Name <address>'" "$WORK/gym.ics" -- \
   "$HORARI" book --member quim --class yoga --date 2026-11-30 --outbox "$WORK/outbox" --calendar "$WORK/gym.ics" --now '2026-11-22 10:00'
 expect "--gym with no address" 2 "has no e-mail address a message can go to" "$WORK/gym.ics" -- \
   "$HORARI" book --member quim --class yoga --date 2026-11-30 --outbox "$WORK/outbox" --gym 'Gimnas' --calendar "$WORK/gym.ics" --now '2026-11-22 10:00'
+expect "gym address with no e-mail" 2 "has no e-mail address a message can go to" "$WORK/gym.ics" -- \
+  "$HORARI" gym address 'Gimnas Sants' --calendar "$WORK/gym.ics"
+expect "gym address and --none" 2 "give an address or --none, not both" "$WORK/gym.ics" -- \
+  "$HORARI" gym address 'Desk <desk@gym.example>' --none --calendar "$WORK/gym.ics"
 expect "--busy, a calendar that is not there" 1 "--busy $WORK/marc-own.ics: there is no such calendar" "$WORK/gym.ics" -- \
   "$HORARI" sessions add --coach marc --client anna --start '2026-11-27 10:00' --busy "$WORK/marc-own.ics" --calendar "$WORK/gym.ics" --now '2026-11-22 10:00'
 

@@ -91,6 +91,8 @@ def main():
             ["classes", "hours", "--calendar", gym],
             ["classes", "hours", "--set", "MO-FR 07:00-22:00", "--set", "SA 09:00-14:00", "--calendar", gym] + now,
             ["classes", "policy", "--calendar", gym],
+            ["gym", "address", "--calendar", gym],
+            ["gym", "address", "Gimnàs Sants <desk@gym.example>", "--calendar", gym],
             ["sessions", "policy", "--calendar", gym],
             ["sessions", "policy", "--notice", "120", "--past", "allow", "--calendar", gym],
             ["classes", "policy", "--window", "14", "--cutoff", "12", "--weekly-limit", "3", "--calendar", gym],

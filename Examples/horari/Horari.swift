@@ -38,7 +38,7 @@ struct Horari: AsyncParsableCommand {
         version: HorariVersion.current,
         subcommands: [
             Sample.self, Add.self, Edit.self, Delete.self, Done.self, Rules.self, Month.self, Week.self, Day.self, List.self, Search.self, Sessions.self, Classes.self, Book.self, CancelBooking.self,
-            Coaches.self, Clients.self, Members.self, Expand.self, Occurrences.self, Alarms.self, Validate.self, Import.self, Export.self, FreeBusy.self, Doctor.self,
+            Coaches.self, Clients.self, Members.self, Gym.self, Expand.self, Occurrences.self, Alarms.self, Validate.self, Import.self, Export.self, FreeBusy.self, Doctor.self,
             OutboxCommand.self,
         ],
         defaultSubcommand: Sample.self

@@ -355,12 +355,13 @@ extension Import {
         if let now { arguments += ["--now", now] }
         let book = try BookOptions.parse(arguments)
         let gym = try outbox.gymPerson()
-        if reply.recurrenceID != nil, gym == nil {
-            throw CLIError("\(file): an answer about a class names the gym as organizer; give --gym 'Name <address>' (nothing was changed)")
-        }
-        let folder = try outbox.folder(classes: false)
+        let folder = try outbox.folder()
         let place = try book.place
         guard place.exists else { throw CLIError("\(place.path): no calendar there to answer; nothing was changed") }
+        // The book's own address stands in for --gym; read only when it is needed.
+        if reply.recurrenceID != nil, gym == nil, try await book.read().gymAddress == nil {
+            throw CLIError("\(file): an answer about a class names the gym as organizer, and the calendar keeps no address for it; give --gym 'Name <address>', or keep one with `horari gym address` (nothing was changed)")
+        }
         let told: Told<ReplyOutcome>
         do {
             told = try await book.scheduling(place) { store async throws(SchedulingStoreError) in try await store.apply(reply, gym: gym) }

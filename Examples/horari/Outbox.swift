@@ -13,7 +13,7 @@ struct OutboxOptions: ParsableArguments {
     @Option(help: "Write the invitation or cancellation each client or member is owed, as e-mail (iMIP, RFC 6047), into this folder: one .eml per recipient, for 'sendmail -t'.")
     var outbox: String?
 
-    @Option(help: "The gym's address, 'Name <address>': who a class's messages are from (and a session's whose coach has none), and whom an answer about a class must name as organizer.")
+    @Option(help: "The gym's address, 'Name <address>': who a class's messages are from (and a session's whose coach has none), and whom an answer about a class must name as organizer (default: the address the calendar keeps, `horari gym address`).")
     var gym: String?
 
     /// Whether what was written is said on standard error (a command whose standard output is JSON).
@@ -46,12 +46,8 @@ struct OutboxOptions: ParsableArguments {
     }
 
     /// The folder, made if missing, checked before anything is changed.
-    /// - Parameter classes: whether the change is about a class (then --gym is needed).
-    func folder(classes: Bool) throws -> URL? {
+    func folder() throws -> URL? {
         guard let outbox else { return nil }
-        if classes, gym == nil {
-            throw ValidationError("--outbox: a class's messages come from the gym; give --gym 'Name <address>' too (nothing was changed)")
-        }
         let url = URL(fileURLWithPath: outbox)
         do { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) } catch {
             throw CLIError("--outbox \(outbox): cannot make the folder (\(error.localizedDescription)); nothing was changed")
@@ -69,11 +65,18 @@ struct OutboxOptions: ParsableArguments {
         let gym = try? gymPerson()
         var written: [String] = []
         defer { sayWritten(written, folder: folder) }
+        // A message owed before the book kept an address has none of its own: the book's as it is now, read once if one needs it.
+        var kept: SchedulingNotice.Person?? = nil
         try await store.deliver { message in
+            var sender = message.gym ?? gym
+            if sender == nil, message.notice.sender(gym: nil) == nil {
+                if kept == nil { kept = .some(try? await store.load().gymAddress) }
+                sender = kept ?? nil
+            }
             let mail: IMIPMessage
             do {
-                guard let made = try message.notice.email(timeZone: try ZoneRules.named(message.timeZone), gym: message.gym ?? gym, date: message.madeAt) else {
-                    say("Not told yet: \(message.notice.recipient.name.shown) (\(message.notice.method.rawValue) \(message.notice.uid)): no sender; give --gym 'Name <address>' (the message stays owed).")
+                guard let made = try message.notice.email(timeZone: try ZoneRules.named(message.timeZone), gym: sender, date: message.madeAt) else {
+                    say("Not told yet: \(message.notice.recipient.name.shown) (\(message.notice.method.rawValue) \(message.notice.uid)): no sender; give --gym 'Name <address>', or keep one with `horari gym address` (the message stays owed).")
                     throw StaysOwed("no sender")
                 }
                 mail = made
@@ -104,6 +107,26 @@ struct OutboxOptions: ParsableArguments {
         written.forEach { say($0) }
     }
 
+    /// Refuses a change about a class, before it is made, when no --gym
+    /// was given and the book keeps no address (`horari gym address`):
+    /// a class's messages come from the gym.
+    func checkSender(classes: Bool, in book: SchedulingBook) throws {
+        guard classes, gym == nil, book.gymAddress == nil else { return }
+        throw CLIError("--outbox: a class's messages come from the gym, and the calendar keeps no address for it; give --gym 'Name <address>', or keep one with `horari gym address 'Name <address>'` (nothing was changed)")
+    }
+
+    /// `change`'s result; when it is refused, the folder this command made
+    /// for it is removed again if it is still empty, so a refused command
+    /// leaves nothing behind.
+    func removingIfRefused<T>(_ folder: URL, made: Bool, _ change: () async throws -> T) async throws -> T {
+        do { return try await change() } catch {
+            if made, (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.isEmpty == true {
+                try? FileManager.default.removeItem(at: folder)
+            }
+            throw error
+        }
+    }
+
     func sayUntold(_ untold: [UntoldChange]) {
         for u in untold {
             say("Not told (no e-mail address on record): \(u.name.shown), \(u.method.rawValue) \(u.about).")
@@ -116,11 +139,19 @@ extension BookOptions {
     /// the messages the change owes into --outbox.
     @discardableResult
     func change<T: Sendable>(telling outbox: OutboxOptions, classes: Bool = false, _ body: (inout SchedulingBook) throws -> T) async throws -> T {
-        guard let folder = try outbox.folder(classes: classes) else { return try await change(body) }
+        let made = outbox.outbox.map { !FileManager.default.fileExists(atPath: $0) } ?? false
+        guard let folder = try outbox.folder() else { return try await change(body) }
         let place = try place
         try place.prepareFolder()
         let sender = try outbox.gymPerson()
-        let told = try await scheduling(place) { gym async throws(SchedulingStoreError) in try await gym.changeTelling(gym: sender, body) }
+        let told = try await outbox.removingIfRefused(folder, made: made) {
+            try await scheduling(place) { gym async throws(SchedulingStoreError) in
+                try await gym.changeTelling(gym: sender) { book in
+                    try outbox.checkSender(classes: classes, in: book)
+                    return try body(&book)
+                }
+            }
+        }
         return try await written(told, outbox, folder, place)
     }
 
@@ -129,12 +160,18 @@ extension BookOptions {
     /// the messages the change owes into --outbox.
     func changeOccurrence<T: Sendable>(classID: String, on date: LocalDate, members: [String] = [], telling outbox: OutboxOptions,
                                        _ body: (inout SchedulingBook) throws -> T) async throws -> T {
-        guard let folder = try outbox.folder(classes: true) else { return try await changeOccurrence(classID: classID, on: date, members: members, body) }
+        let made = outbox.outbox.map { !FileManager.default.fileExists(atPath: $0) } ?? false
+        guard let folder = try outbox.folder() else { return try await changeOccurrence(classID: classID, on: date, members: members, body) }
         let place = try place
         try place.prepareFolder()
         let sender = try outbox.gymPerson()
-        let told = try await scheduling(place) { gym async throws(SchedulingStoreError) in
-            try await gym.changeOccurrenceTelling(of: classID, on: date, members: members, gym: sender, body)
+        let told = try await outbox.removingIfRefused(folder, made: made) {
+            try await scheduling(place) { gym async throws(SchedulingStoreError) in
+                try await gym.changeOccurrenceTelling(of: classID, on: date, members: members, gym: sender) { book in
+                    try outbox.checkSender(classes: true, in: book)
+                    return try body(&book)
+                }
+            }
         }
         return try await written(told, outbox, folder, place)
     }

@@ -38,7 +38,7 @@ struct OutboxCommand: AsyncParsableCommand {
         guard place.exists else { throw noCalendarYet(place) }
         var outbox = try OutboxOptions.parse(["--outbox", folder] + (gym.map { ["--gym", $0] } ?? []))
         outbox.onStandardError = false
-        guard let into = try outbox.folder(classes: false) else { return }
+        guard let into = try outbox.folder() else { return }
         let book = try BookOptions.parse(["--calendar", place.path])
         let owed = try await book.scheduling(place) { store async throws(SchedulingStoreError) in try await store.owedMessages() }
         try await book.scheduling(place) { store async throws(SchedulingStoreError) in try await outbox.deliverOwed(by: store, into: into) }

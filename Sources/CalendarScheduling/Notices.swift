@@ -380,12 +380,22 @@ public struct Told<Result: Sendable>: Sendable {
     public var notices: ChangeNotices
     /// The book's clocks, which the notices' times are on.
     public var timeZone: ZoneRules
+    /// The gym's address the book keeps (``SchedulingBook/gymAddress``),
+    /// as it stands after the change: who a class's messages are from when
+    /// the change named no sender.
+    public var gym: SchedulingNotice.Person?
 
     /// Creates the outcome of a change.
-    public init(result: Result, notices: ChangeNotices, timeZone: ZoneRules) {
+    /// - Parameters:
+    ///   - result: what the change returned.
+    ///   - notices: the messages it owes, and who could not be sent one.
+    ///   - timeZone: the book's clocks.
+    ///   - gym: the gym's address the book keeps, if any.
+    public init(result: Result, notices: ChangeNotices, timeZone: ZoneRules, gym: SchedulingNotice.Person? = nil) {
         self.result = result
         self.notices = notices
         self.timeZone = timeZone
+        self.gym = gym
     }
 }
 
@@ -404,6 +414,6 @@ extension SchedulingBook {
     public mutating func telling<T: Sendable, Failure: Error>(now: Date? = nil, _ body: (inout SchedulingBook) throws(Failure) -> T) throws(Failure) -> Told<T> {
         let before = self
         let result = try body(&self)
-        return Told(result: result, notices: recordNotices(since: before, now: now), timeZone: timeZone)
+        return Told(result: result, notices: recordNotices(since: before, now: now), timeZone: timeZone, gym: gymAddress)
     }
 }

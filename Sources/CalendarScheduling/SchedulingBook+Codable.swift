@@ -10,6 +10,7 @@ import Foundation
 // ```json
 // {
 //   "schema": 1, "timeZone": "Europe/Madrid", "uidDomain": "gimnas.example",
+//   "gymAddress": {"name": "Gimnàs Horari", "email": "desk@gimnas.example"},
 //   "policy": {"withinWorkingHours": true, "notInPast": true, "minimumNotice": "PT2H", "refuseSkippedTimes": true},
 //   "openingHours": {"weekly": {"monday": ["07:00-22:00"]}, "dates": {}},
 //   "closures": [{"first": "2026-12-24", "last": "2026-12-26", "reason": "Christmas"}],
@@ -35,7 +36,13 @@ extension SchedulingBook: Codable {
     /// The version of the JSON form this library writes and reads.
     public static let jsonSchema = 1
 
-    private enum CodingKeys: String, CodingKey { case schema, timeZone, uidDomain, policy, classPolicy, openingHours, closures, coaches, clients, sessions, members, classes, rosters, classSequences }
+    private enum CodingKeys: String, CodingKey { case schema, timeZone, uidDomain, gymAddress, policy, classPolicy, openingHours, closures, coaches, clients, sessions, members, classes, rosters, classSequences }
+
+    /// The gym's address: its name and e-mail.
+    private struct GymAddressForm: Codable {
+        var name: String
+        var email: String
+    }
 
     private struct RosterForm: Codable {
         var classID: String
@@ -55,6 +62,7 @@ extension SchedulingBook: Codable {
         try c.encode(Self.jsonSchema, forKey: .schema)
         try c.encode(timeZone.identifier, forKey: .timeZone)
         try c.encodeIfPresent(uidDomain, forKey: .uidDomain)
+        try c.encodeIfPresent(gymAddress.map { GymAddressForm(name: $0.name, email: $0.email) }, forKey: .gymAddress)
         // Written even when there is none (`null`): a form with no key records
         // none, and reads back with a new book's default.
         try c.encode(policy, forKey: .policy)
@@ -96,6 +104,11 @@ extension SchedulingBook: Codable {
         uidDomain = try c.decodeIfPresent(String.self, forKey: .uidDomain)
         if let domain = uidDomain {
             do { try Self.checkUIDDomain(domain) } catch { throw DecodingError.dataCorruptedError(forKey: .uidDomain, in: c, debugDescription: error.description) }
+        }
+        if let gym = try c.decodeIfPresent(GymAddressForm.self, forKey: .gymAddress) {
+            do { try restoreGymAddress(name: gym.name, email: gym.email) } catch {
+                throw DecodingError.dataCorruptedError(forKey: .gymAddress, in: c, debugDescription: error.description)
+            }
         }
         for coach in try c.decode([Coach].self, forKey: .coaches) { try addCoach(coach, asRead: true) }
         for client in try c.decode([Client].self, forKey: .clients) { try addClient(client, asRead: true) }

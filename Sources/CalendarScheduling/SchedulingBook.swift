@@ -59,6 +59,13 @@ public struct SchedulingBook: Sendable {
     /// had one, which keeps sending bare IDs. Set it with ``setUIDDomain(_:)``.
     public internal(set) var uidDomain: String?
 
+    /// The gym's own name and address, kept with the book: who a class's
+    /// messages are from, and whom an answer about a class must name as
+    /// organizer, when a change names no sender (``telling(now:_:)``
+    /// returns it as ``Told/gym``). `nil` (the default) for none. Set it
+    /// with ``setGymAddress(name:email:)``.
+    public internal(set) var gymAddress: SchedulingNotice.Person?
+
     /// The coaches with their hours, their clients, and the members.
     package internal(set) var people = PeopleDirectory()
     /// The coaches' sessions with their clients.
@@ -353,13 +360,14 @@ extension ZoneRules {
 
 extension SchedulingBook: Equatable {
     /// Whether two books hold the same records: the same zone, policies,
-    /// coaches, clients, members, sessions, classes, rosters and waitlists.
+    /// gym address, coaches, clients, members, sessions, classes, rosters
+    /// and waitlists.
     ///
     /// The indexes the book keeps to answer quickly are not compared; two
     /// books built by different paths to the same records are equal (a book
     /// and the same book read back from its calendar file, say).
     public static func == (a: SchedulingBook, b: SchedulingBook) -> Bool {
-        a.timeZone == b.timeZone && a.policy == b.policy && a.classPolicy == b.classPolicy && a.openingHours == b.openingHours && a.people == b.people
+        a.timeZone == b.timeZone && a.policy == b.policy && a.classPolicy == b.classPolicy && a.openingHours == b.openingHours && a.gymAddress == b.gymAddress && a.people == b.people
             && a.coachSessions == b.coachSessions && a.classTimetable == b.classTimetable
     }
 }

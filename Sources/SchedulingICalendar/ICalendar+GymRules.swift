@@ -20,6 +20,11 @@ import ICalendarKit
 ///   rules that are on, and the notice when there is one; `NONE` for no
 ///   policy. A calendar that records none keeps a new book's default.
 ///
+/// - `X-HORARI-GYM-ADDRESS;CN=Gimnàs Sants:mailto:desk@gym.example`, the
+///   gym's own address (`SchedulingBook.gymAddress`), shaped as an
+///   ORGANIZER is but on the calendar: an ORGANIZER on the classes would
+///   tell a scheduling server (RFC 6638) to send the messages itself.
+///
 /// A closure is also written where every calendar sees it: each class's
 /// closed dates are `EXDATE`s of its series, so a member's calendar, a
 /// public timetable or another client shows no class there. Reading back,
@@ -40,6 +45,23 @@ extension ICalendar {
     ]
     /// The calendar property of the book's UID domain (`SchedulingBook.uidDomain`).
     package static let uidDomainProperty = "X-HORARI-UID-DOMAIN"
+
+    /// The calendar property of the gym's own address (`SchedulingBook.gymAddress`).
+    package static let gymAddressProperty = "X-HORARI-GYM-ADDRESS"
+
+    /// The gym's address this calendar records (`X-HORARI-GYM-ADDRESS`):
+    /// its `CN` (else the address) and its `mailto:` address; `nil` for none.
+    /// - Throws: `SchedulingError.invalid(field:reason:)` naming the
+    ///   property when its value is not a `mailto:` address.
+    func gymAddress() throws(SchedulingError) -> (name: String, email: String)? {
+        guard let line = properties.first(where: { $0.name == Self.gymAddressProperty }) else { return nil }
+        let value = line.value.trimmingCharacters(in: .whitespaces)
+        guard value.lowercased().hasPrefix("mailto:") else {
+            throw .invalid(field: .property(Self.gymAddressProperty), reason: "the gym's address ‘\(value.prefix(60))’ is not a mailto: address; set it again with `horari gym address 'Name <address>'`")
+        }
+        let email = String(value.dropFirst("mailto:".count))
+        return (line.parameter("CN") ?? email, email)
+    }
 
     /// The domain of the UIDs the book this calendar holds sends out
     /// (`X-HORARI-UID-DOMAIN`, `SchedulingBook.uidDomain`); `nil` for none.
@@ -117,12 +139,17 @@ extension ICalendar {
             value: sessionRules.filter { policy[keyPath: $0.rule] }.map(\.name).joined(separator: "\\,"))
     }
 
-    /// Reads the gym's hours, closures, UID domain and session policy into a book read from
+    /// Reads the gym's hours, closures, UID domain, session policy and address into a book read from
     /// this calendar. A calendar that holds a book but names no domain holds
     /// one written before books had one: it keeps its bare UIDs. One that
     /// holds no book yet keeps the new book's fresh domain.
     func readGymRules(into book: inout SchedulingBook) throws(SchedulingError) {
         if let policy = try sessionPolicy() { book.policy = policy }
+        if let (name, email) = try gymAddress() {
+            do { try book.restoreGymAddress(name: name, email: email) } catch .invalid(_, let reason) {
+                throw .invalid(field: .property(Self.gymAddressProperty), reason: reason)
+            }
+        }
         book.openingHours = try openingHours()
         book.restoreClosures(try gymClosures())
         if let domain = bookUIDDomain {
@@ -134,15 +161,19 @@ extension ICalendar {
         }
     }
 
-    /// Records a book's opening hours, closures, UID domain and session
-    /// policy in place of those recorded before.
+    /// Records a book's opening hours, closures, UID domain, session
+    /// policy and address in place of those recorded before.
     mutating func writeGymRules(of book: SchedulingBook) {
-        let names = [Self.openingHoursProperty, Self.openingDateHoursProperty, Self.closureProperty, Self.uidDomainProperty, Self.sessionPolicyProperty]
+        let names = [Self.openingHoursProperty, Self.openingDateHoursProperty, Self.closureProperty, Self.uidDomainProperty, Self.sessionPolicyProperty,
+                     Self.gymAddressProperty]
         properties.removeAll { names.contains($0.name) }
         // A calendar that is no book yet, with the default rules, is not marked as one.
         if !(book.holdsNoRecords && book.policy == SchedulingPolicy()) { properties.append(Self.sessionPolicyLine(book.policy)) }
         // A calendar that is no book yet is not marked as one.
         if let domain = book.uidDomain, !book.holdsNoRecords { properties.append(ContentLine(name: Self.uidDomainProperty, value: domain)) }
+        if let gym = book.gymAddress {
+            properties.append(ContentLine(name: Self.gymAddressProperty, parameters: [.init(name: "CN", values: [gym.name])], value: "mailto:" + gym.email))
+        }
         if let hours = book.openingHours {
             properties += SchedulingBook.lines(of: hours, weekly: Self.openingHoursProperty, dates: Self.openingDateHoursProperty)
         }

@@ -246,11 +246,13 @@ extension SchedulingBook {
     /// ``applyTelling(_:gym:now:)`` also returns the messages it owes (the promotion's invitation).
     /// - Parameters:
     ///   - reply: the answer.
-    ///   - gym: who sends the gym's messages: a class's answer names them as organizer.
+    ///   - gym: who sends the gym's messages: a class's answer names them
+    ///     as organizer; `nil` for the address the book keeps (``gymAddress``).
     ///   - now: when it is applied (a place's cut-off is checked against it).
     /// - Returns: what it did.
     /// - Throws: ``ReplyError``; nothing is changed.
     public mutating func apply(_ reply: SchedulingReply, gym: SchedulingNotice.Person?, now: Date) throws(ReplyError) -> ReplyOutcome {
+        let gym = gym ?? gymAddress
         guard let stamp = reply.stamp else { throw .noStamp }
         guard stamp.timeIntervalSince(now) <= SchedulingReply.clockSkew else { throw .stampInFuture(stamped: stamp, now: now) }
         if let recurrenceID = reply.recurrenceID {
@@ -324,7 +326,7 @@ extension SchedulingBook {
     /// who answered is not sent a cancellation of what they declined themselves.
     /// - Parameters:
     ///   - reply: the answer.
-    ///   - gym: who sends the gym's messages.
+    ///   - gym: who sends the gym's messages; `nil` for the address the book keeps (``gymAddress``).
     ///   - now: when it is applied.
     /// - Returns: what it did, the notices, the book's clocks.
     /// - Throws: ``ReplyError``; nothing is changed.

@@ -29,7 +29,7 @@ struct FeelTests {
         let runner = try CLIRunner()
         defer { runner.cleanUp() }
         let all = try Self.subcommands(runner)
-        #expect(all.count >= 30 && all.count < 60, "found \(all.count) subcommands: \(all)")
+        #expect(all.count >= 30 && all.count < 80, "found \(all.count) subcommands: \(all)")
         for command in [[]] + all {
             let output = try runner.run(command + ["--help"])
             #expect(output.status == 0, "\(command) --help")

@@ -43,17 +43,77 @@ struct OutboxCLITests {
         return [lines.first { $0.hasPrefix("METHOD:") } ?? "no METHOD", lines.first { $0.hasPrefix("SEQUENCE:") } ?? "no SEQUENCE"].joined(separator: " ")
     }
 
-    @Test("a class change with --outbox and no --gym is a usage error (exit 2) that changes nothing and makes no folder")
+    @Test("a class change with --outbox, no --gym and no address kept is refused (exit 1), changes nothing and leaves no folder")
     func needsTheGym() throws {
         let runner = try CLIRunner()
         defer { runner.cleanUp() }
         _ = try runner.run(["members", "edit", "quim", "--email", "quim@example.com"] + Self.at)
         let original = runner.calendarBytes
         let refused = try runner.run(["book", "--member", "quim", "--class", "yoga", "--date", "2026-11-30", "--outbox", "$WORK/outbox"] + Self.at)
-        #expect(refused.status == 2)
-        #expect(refused.stderr.hasPrefix("Error: --outbox: a class's messages come from the gym; give --gym 'Name <address>' too (nothing was changed)\n"))
+        #expect(refused.status == 1)
+        #expect(refused.stderr == "Error: --outbox: a class's messages come from the gym, and the calendar keeps no address for it; give --gym 'Name <address>', or keep one with `horari gym address 'Name <address>'` (nothing was changed)\n")
         #expect(runner.calendarBytes == original)
         #expect(!FileManager.default.fileExists(atPath: runner.work.appendingPathComponent("outbox").path))
+    }
+
+    @Test("the gym's address kept once (horari gym address) is the sender of a class's messages, the organizer an answer must name, and what an earlier change left owed is sent from; --gym overrides it (issue 44, 7)")
+    func keptAddress() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        let folder = runner.work.appendingPathComponent("outbox")
+        func from(_ names: Set<String>) throws -> [String] {
+            try names.sorted().map { name in
+                let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+                return text.components(separatedBy: "\r\n").first { $0.hasPrefix("From: ") } ?? "no From in \(name)"
+            }
+        }
+        _ = try runner.run(["members", "edit", "quim", "--email", "quim@example.com"] + Self.at)
+        // Owed before any address is kept: a session of a coach with no address waits for a sender.
+        #expect(try runner.run(["coaches", "edit", "marc", "--email", ""] + Self.at).status == 0)
+        let owed = try runner.run(["sessions", "add", "--coach", "marc", "--client", "anna", "--start", "2026-11-12 10:00", "--outbox", "$WORK/outbox"] + Self.at)
+        #expect(owed.status == 0 && owed.stdout.contains("no sender; give --gym 'Name <address>', or keep one with `horari gym address` (the message stays owed)"),
+                "\(owed.stdout)\(owed.stderr)")
+        #expect(files(in: folder).isEmpty)
+
+        let set = try runner.run(["gym", "address", "Gimnàs Sants <desk@gimnas.example>"] + Self.at)
+        #expect(set.status == 0 && set.stdout == "Gimnàs Sants <desk@gimnas.example>\n", "\(set.stdout)\(set.stderr)")
+        #expect(String(decoding: runner.calendarBytes, as: UTF8.self).contains("\r\nX-HORARI-GYM-ADDRESS;CN=Gimnàs Sants:mailto:desk@gimnas.example\r\n"))
+        #expect(try runner.run(["gym", "address"] + Self.at).stdout == "Gimnàs Sants <desk@gimnas.example>\n")
+
+        // The message owed before is sent from the address kept since.
+        let sent = try runner.run(["outbox", "$WORK/outbox", "--calendar", "$WORK/gym.ics"])
+        #expect(sent.status == 0, "\(sent.stderr)")
+        #expect(try from(files(in: folder)) == ["From: =?UTF-8?B?R2ltbsOgcyBTYW50cw==?= <desk@gimnas.example>"])
+
+        // A change made now, with no --gym.
+        var before = files(in: folder)
+        let booked = try runner.run(["book", "--member", "quim", "--class", "yoga", "--date", "2026-11-30", "--outbox", "$WORK/outbox"] + Self.at)
+        #expect(booked.status == 0, "\(booked.stderr)")
+        let invitation = try #require(files(in: folder).subtracting(before).first)
+        #expect(try from([invitation]) == ["From: =?UTF-8?B?R2ltbsOgcyBTYW50cw==?= <desk@gimnas.example>"])
+        let part = try #require(try calendarPart(folder.appendingPathComponent(invitation)))
+        #expect(part.contains("\r\nORGANIZER;CN=Gimnàs Sants:mailto:desk@gimnas.example\r\n"), "\(part)")
+
+        // Her answer names the kept address as organizer: applied with no --gym.
+        let reply = part.replacingOccurrences(of: "METHOD:REQUEST", with: "METHOD:REPLY")
+            .replacingOccurrences(of: "PARTSTAT=NEEDS-ACTION;RSVP=TRUE", with: "PARTSTAT=DECLINED")
+        #expect(reply.contains("PARTSTAT=DECLINED"), "\(reply)")
+        try Data(reply.utf8).write(to: runner.work.appendingPathComponent("reply.ics"))
+        let answered = try runner.run(["import", "$WORK/reply.ics", "--into", "$WORK/gym.ics", "--now", "2026-11-10 10:00"])
+        #expect(answered.status == 0 && answered.stdout.hasPrefix("Quim"), "\(answered.stdout)\(answered.stderr)")
+        #expect(answered.stdout.contains("declined yoga@2026-11-30: the place is given up."), "\(answered.stdout)")
+
+        // --gym overrides the kept address, for that command only.
+        before = files(in: folder)
+        let other = try runner.run(["book", "--member", "quim", "--class", "yoga", "--date", "2026-11-30", "--outbox", "$WORK/outbox", "--gym", "Front Desk <front@gimnas.example>"] + Self.at)
+        #expect(other.status == 0, "\(other.stderr)")
+        #expect(try from(files(in: folder).subtracting(before)) == ["From: Front Desk <front@gimnas.example>"])
+
+        // Forgotten: a class's messages need --gym again.
+        #expect(try runner.run(["gym", "address", "--none"] + Self.at).stdout == "No gym address: a class's messages need --gym 'Name <address>'.\n")
+        #expect(!String(decoding: runner.calendarBytes, as: UTF8.self).contains("X-HORARI-GYM-ADDRESS"))
+        let refused = try runner.run(["cancel", "--member", "quim", "--class", "yoga", "--date", "2026-11-30", "--outbox", "$WORK/outbox"] + Self.at)
+        #expect(refused.status == 1 && refused.stderr.contains("the calendar keeps no address for it"), "\(refused.stderr)")
     }
 
     @Test("booked, closed, opened and booked again: the REQUEST after the closure's CANCEL carries a higher SEQUENCE, or her calendar ignores it")

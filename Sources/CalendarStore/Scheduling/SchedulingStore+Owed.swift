@@ -83,7 +83,7 @@ extension SchedulingStore {
         { told, commitID in
             let made = (try? settings.now(told.timeZone.identifier)) ?? Date()
             return told.notices.notices.enumerated().map { i, notice in
-                OwedMessage(id: "\(commitID)-\(i + 1)", commitID: commitID, notice: notice, gym: gym, madeAt: made, timeZone: told.timeZone.identifier)
+                OwedMessage(id: "\(commitID)-\(i + 1)", commitID: commitID, notice: notice, gym: gym ?? told.gym, madeAt: made, timeZone: told.timeZone.identifier)
             }
         }
     }

@@ -30,7 +30,8 @@ extension SchedulingStore {
     /// `{ @Sendable book in … }`: the store's calls run off the caller's
     /// actor, and an unmarked closure formed there belongs to it.
     /// - Parameters:
-    ///   - gym: who sends a class's messages, kept with the messages, which the store keeps owed until delivered.
+    ///   - gym: who sends a class's messages, kept with the messages, which the store keeps owed until delivered;
+    ///     `nil` for the address the book keeps (`SchedulingBook.gymAddress`).
     ///   - body: the change; it may run more than once (see ``change(_:)``).
     /// - Returns: what `body` returned, the notices, the book's clocks.
     public func changeTelling<T: Sendable>(gym: SchedulingNotice.Person? = nil, _ body: (inout SchedulingBook) throws -> T) async throws(SchedulingStoreError) -> Told<T> {
@@ -42,7 +43,8 @@ extension SchedulingStore {
     ///   - classID: the class.
     ///   - date: the occurrence's date by the series.
     ///   - members: the members `body` needs besides those on the roster.
-    ///   - gym: who sends a class's messages, kept with the messages, which the store keeps owed until delivered.
+    ///   - gym: who sends a class's messages, kept with the messages, which the store keeps owed until delivered;
+    ///     `nil` for the address the book keeps (`SchedulingBook.gymAddress`).
     ///   - body: the change.
     /// - Returns: what `body` returned, the notices, the book's clocks.
     public func changeOccurrenceTelling<T: Sendable>(of classID: String, on date: LocalDate, members: [String] = [], gym: SchedulingNotice.Person? = nil,
@@ -66,7 +68,8 @@ extension SchedulingStore {
     /// ```
     /// - Parameters:
     ///   - reply: the answer.
-    ///   - gym: who sends the gym's messages (a class's answer names them as organizer).
+    ///   - gym: who sends the gym's messages (a class's answer names them as organizer);
+    ///     `nil` for the address the book keeps (`SchedulingBook.gymAddress`).
     /// - Returns: what the answer did, and the messages it owes.
     /// - Throws: ``SchedulingStoreError``: `.failed` with a `ReplyError` for an
     ///   answer the book refuses; nothing is changed.
