@@ -188,6 +188,14 @@ struct BookClock {
     /// A session's span as a confirmation says it.
     func said(_ s: Session) -> String { span(s) + display.zoneNote }
 
+    /// When a session was completed, `YYYY-MM-DD HH:MM` on the clock shown
+    /// ('' for one that was not).
+    func completed(_ s: Session) -> String {
+        guard let done = s.completedAt else { return "" }
+        let d = Int64(done.timeIntervalSince1970.rounded(.down))
+        return "\(display.wall(d).date) \(display.time(d))"
+    }
+
     /// A typed time (see `Clock.instant(typed:option:)`) as an instant, for
     /// the book's calls that take one: a session at the second of two equal
     /// wall times is booked as printed.
@@ -382,7 +390,7 @@ struct Sessions: AsyncParsableCommand {
               horari sessions history --client anna
               horari sessions free --coach marc --from 2026-11-26 --to 2026-11-27
             """,
-        subcommands: [Add.self, ListSessions.self, History.self, Move.self, Cancel.self, Mark.self, Free.self, Policy.self])
+        subcommands: [Add.self, Log.self, ListSessions.self, History.self, Move.self, Cancel.self, Mark.self, Free.self, Policy.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -413,6 +421,45 @@ struct Sessions: AsyncParsableCommand {
                                          color: color, workoutType: type, now: try book.instant(in: b)), clock)
             }
             print("Booked session \(s.id): \(client) with \(coach), \(clock.said(s))\(s.workoutType.map { ", " + $0.shown } ?? "")\(s.location.map { " at " + $0.shown } ?? "").")
+        }
+    }
+
+    struct Log: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Record a training that already took place, unbooked, as completed.",
+            discussion: """
+                The session must have ended by now, and may not overlap another of the \
+                coach's or the client's; the rules for booking time to come (hours, buffer, \
+                notice) do not apply, and nobody is invited. It is completed when it ended, \
+                or at --at.
+
+                Example:
+                  horari sessions log --coach marc --client anna --start '2026-11-17 19:00' \\
+                      --minutes 45 --type Strength --notes '5x5 squat 80 kg'
+                """)
+        @Option(help: "The coach.") var coach: String
+        @Option(help: "The client (one of the coach's).") var client: String
+        @Option(help: "When it started, 'YYYY-MM-DD HH:MM'.") var start: String
+        @Option(parsing: .unconditional, help: "How long it lasted.", transform: WholeNumber.minutes) var minutes = 60
+        @Option(help: "When it was completed, 'YYYY-MM-DD HH:MM' (default: when it ended).") var at: String?
+        @Option(help: "Where.") var location: String?
+        @Option(help: "Notes: what was done, the results.") var notes: String?
+        @Option(help: "Its colour: a CSS name or #RRGGBB, not red (default: the client's, else the coach's).") var color: String?
+        @Option(help: "The kind of workout, such as Strength (exported as CATEGORIES).") var type: String?
+        @Option(help: "The session's ID (default: made up).") var id: String?
+        @OptionGroup var book: BookOptions
+
+        func run() async throws {
+            let (coach, client, minutes, location, notes, id, typed, at, book, type) = (coach, client, minutes, location, notes, id, start, at, book, type)
+            let color = try self.color.map(parseColor)
+            let (s, clock) = try await book.change { b in
+                let clock = try book.clock(for: b)
+                let start = try clock.instant(typed: typed, option: "--start")
+                let done = try at.map { try clock.instant(typed: $0, option: "--at") }
+                return (try b.logSession(id: id, coach: coach, client: client, startingAt: start, duration: .minutes(minutes), location: location, notes: notes,
+                                         color: color, workoutType: type, completedAt: done, now: try book.instant(in: b)), clock)
+            }
+            print("Logged session \(s.id): \(client) with \(coach), \(clock.said(s))\(s.workoutType.map { ", " + $0.shown } ?? ""), completed \(clock.completed(s)).")
         }
     }
 
@@ -536,24 +583,36 @@ struct Sessions: AsyncParsableCommand {
     struct Mark: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Mark a session completed or a no-show once it has started, or undo a mark.",
-            discussion: "Examples:\n  horari sessions mark s1 --coach marc --status completed\n  horari sessions mark s1 --coach marc --status scheduled")
+            discussion: """
+                Examples:
+                  horari sessions mark s1 --coach marc --status completed
+                  horari sessions mark s1 --coach marc --status completed \\
+                      --at '2026-11-17 19:45'
+                  horari sessions mark s1 --coach marc --status scheduled
+                """)
         @Argument(help: "The session's ID.") var id: String
         @Option(help: "completed, no-show, or scheduled (undoes a mark).") var status: String
         @Option(help: "The coach.") var coach: String
+        @Option(help: "With --status completed: when it really ended, 'YYYY-MM-DD HH:MM', from its start to now (default: now).") var at: String?
         @OptionGroup var book: BookOptions
 
         func run() async throws {
             guard let status = SessionStatus(rawValue: status), status != .cancelled else {
                 throw ValidationError("--status ‘\(self.status)’: use completed, no-show or scheduled (to undo a mark); `horari sessions cancel` cancels one")
             }
-            let (id, coach) = (id, coach)
-            let was = try await book.change { b in
+            guard at == nil || status == .completed else { throw ValidationError("--at is when a session was completed; give it with --status completed") }
+            let (id, coach, at) = (id, coach, at)
+            let (was, s, clock) = try await book.change { b in
                 let old = try b.session(id, coach: coach).status
-                try b.setStatus(status, ofSession: id, coach: coach, now: try book.instant(in: b))
-                return old
+                let clock = try book.clock(for: b)
+                let done = try at.map { try clock.instant(typed: $0, option: "--at") }
+                let s = try b.setStatus(status, ofSession: id, coach: coach, now: try book.instant(in: b), completedAt: done)
+                return (old, s, clock)
             }
             if status == .scheduled {
                 print(was == .scheduled ? "Session \(id) is scheduled already; nothing changed." : "Session \(id) is scheduled again (it was \(was.rawValue)).")
+            } else if status == .completed {
+                print("Marked session \(id) completed \(clock.completed(s)).")
             } else {
                 print("Marked session \(id) \(status.rawValue).")
             }
@@ -961,10 +1020,7 @@ struct SessionOutput: ParsableArguments {
             let color = book.color(of: s)
             var status = s.status == .scheduled ? "" : "  (\(s.status.rawValue))"
             if s.status == .scheduled, let answer = s.answer { status = "  (client \(answer.rawValue.lowercased()))" }
-            if let done = s.completedAt {
-                let d = Int64(done.timeIntervalSince1970.rounded(.down))
-                status = "  (completed \(clock.display.wall(d).date) \(clock.display.time(d)))"
-            }
+            if s.completedAt != nil { status = "  (completed \(clock.completed(s)))" }
             let details = [s.workoutType, s.location.map { "@ " + $0 }].compactMap { $0?.shown }
             Swift.print("\(clock.span(s))  \(painter.swatch(color)) \(name.shown)\(details.map { "  " + $0 }.joined())\(color.map { "  (\($0))" } ?? "")  [\(s.id)]\(status)")
             if let notes = s.notes, !notes.isEmpty { Swift.print("    \(notes.shown)") }

@@ -226,8 +226,14 @@ extension CoachSessions {
         return s
     }
 
-    mutating func setStatus(_ status: SessionStatus, ofSession id: String, coach coachID: String, now: Date) throws(SchedulingError) -> Session {
+    mutating func setStatus(_ status: SessionStatus, ofSession id: String, coach coachID: String, now: Date, completedAt: Date?) throws(SchedulingError) -> Session {
         var s = try session(id, coach: coachID)
+        if let completedAt {
+            guard status == .completed else {
+                throw .invalid(field: .completedAt, reason: "only a completed session has a time it was completed; session ‘\(id)’ is being marked \(status.rawValue)")
+            }
+            try checkCompletedAt(completedAt, of: s, now: now)
+        }
         switch status {
         case .scheduled:
             guard s.status != .scheduled else { return s }
@@ -241,9 +247,28 @@ extension CoachSessions {
         }
         s.status = status
         // The moment it was marked: "when the client last trained" reads it.
-        s.completedAt = status == .completed ? now : nil
+        s.completedAt = status == .completed ? completedAt ?? now : nil
         sessionsByID[id] = s
         return s
+    }
+
+    /// Refuses a time a session was completed at that is before it started
+    /// or after now.
+    /// - Parameter what: the session as the reason names it.
+    func checkCompletedAt(_ at: Date, of s: Session, now: Date, what: String? = nil) throws(SchedulingError) {
+        let t = SchedulingBook.seconds(at), start = zone.instant(of: s)
+        let what = what ?? "session ‘\(s.id)’"
+        guard t >= start else {
+            throw .invalid(field: .completedAt, reason: "\(what) started at \(Self.said(s.start)); it cannot have been completed before that, at \(Self.said(zone.wall(t)))")
+        }
+        guard t <= SchedulingBook.seconds(now) else {
+            throw .invalid(field: .completedAt, reason: "\(what) cannot have been completed at \(Self.said(zone.wall(t))), which is still to come (now is \(Self.said(zone.wall(SchedulingBook.seconds(now)))))")
+        }
+    }
+
+    /// A wall time as a reason says it: `2026-11-17 19:45`.
+    static func said(_ wall: LocalDateTime) -> String {
+        "\(wall.date) \(wall.hour < 10 ? "0" : "")\(wall.hour):\(wall.minute < 10 ? "0" : "")\(wall.minute)"
     }
 
     mutating func remove(_ id: String, coach coachID: String) throws(SchedulingError) -> Session {
@@ -362,18 +387,23 @@ extension SchedulingBook {
     ///   - id: the session.
     ///   - coachID: the coach whose session it is.
     ///   - now: the current time, which a completed or no-show session must have reached.
+    ///   - completedAt: for `.completed`, when the session really ended, if
+    ///     not `now` (a training marked the next morning): from its start
+    ///     to `now`. ``Session/completedAt`` keeps it; history shows it.
     /// - Throws: ``SchedulingError/unknownSession(_:coach:)``,
     ///   ``SchedulingError/sessionNotScheduled(_:status:)`` when it was already
     ///   settled (or, for `.scheduled`, cancelled),
-    ///   ``SchedulingError/sessionNotStarted(_:start:)`` for a mark before its start.
+    ///   ``SchedulingError/sessionNotStarted(_:start:)`` for a mark before its start,
+    ///   ``SchedulingError/invalid(field:reason:)`` (``SchedulingError/Field/completedAt``)
+    ///   for a `completedAt` before the start, after `now`, or with another status.
     @discardableResult
-    public mutating func setStatus(_ status: SessionStatus, ofSession id: String, coach coachID: String, now: Date) throws(SchedulingError) -> Session {
-        try coachSessions.setStatus(status, ofSession: id, coach: people.coach(coachID).id, now: now)
+    public mutating func setStatus(_ status: SessionStatus, ofSession id: String, coach coachID: String, now: Date, completedAt: Date? = nil) throws(SchedulingError) -> Session {
+        try coachSessions.setStatus(status, ofSession: id, coach: people.coach(coachID).id, now: now, completedAt: completedAt)
     }
 
     /// Removes one of a coach's sessions for good (its time is free again).
     ///
-    /// Cancel it with ``setStatus(_:ofSession:coach:now:)`` instead to keep it in
+    /// Cancel it with ``setStatus(_:ofSession:coach:now:completedAt:)`` instead to keep it in
     /// the client's history.
     /// - Parameters:
     ///   - id: the session.

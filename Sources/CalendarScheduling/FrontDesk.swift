@@ -242,14 +242,39 @@ public struct CoachDesk: Sendable {
     }
 
     /// Settles one of this coach's sessions (completed, cancelled, no-show),
-    /// or undoes a mark (see ``SchedulingBook/setStatus(_:ofSession:coach:now:)``).
+    /// or undoes a mark (see ``SchedulingBook/setStatus(_:ofSession:coach:now:completedAt:)``).
     /// - Parameters:
     ///   - status: the new status.
     ///   - id: the session.
     ///   - now: the current time, which a completed or no-show session must have reached.
+    ///   - completedAt: for `.completed`, when it really ended, if not `now`.
     @discardableResult
-    public func setStatus(_ status: SessionStatus, ofSession id: String, now: Date) async throws(SchedulingError) -> Session {
-        try await run { book, coach throws(SchedulingError) in try book.setStatus(status, ofSession: id, coach: coach, now: now) }
+    public func setStatus(_ status: SessionStatus, ofSession id: String, now: Date, completedAt: Date? = nil) async throws(SchedulingError) -> Session {
+        try await run { book, coach throws(SchedulingError) in try book.setStatus(status, ofSession: id, coach: coach, now: now, completedAt: completedAt) }
+    }
+
+    /// Records a training of this coach's that already took place, as
+    /// completed (see ``SchedulingBook/logSession(id:coach:client:start:duration:location:notes:color:workoutType:completedAt:now:)``).
+    /// - Parameters:
+    ///   - id: the session's ID; one is made up when `nil`.
+    ///   - client: the coach's client.
+    ///   - start: when it started, on the book's clocks.
+    ///   - duration: how long it lasted.
+    ///   - location: where.
+    ///   - notes: the coach's notes.
+    ///   - color: its own colour.
+    ///   - workoutType: the kind of workout.
+    ///   - completedAt: when it was completed; by default when it ended.
+    ///   - now: the time of the request: the session must have ended by then.
+    @discardableResult
+    public func logSession(
+        id: String? = nil, client: String, start: LocalDateTime, duration: Duration, location: String? = nil, notes: String? = nil,
+        color: ItemColor? = nil, workoutType: String? = nil, completedAt: Date? = nil, now: Date = Date()
+    ) async throws(SchedulingError) -> Session {
+        try await run { book, coach throws(SchedulingError) in
+            try book.logSession(id: id, coach: coach, client: client, start: start, duration: duration, location: location, notes: notes,
+                                color: color, workoutType: workoutType, completedAt: completedAt, now: now)
+        }
     }
 
     /// Removes one of this coach's sessions for good (see ``SchedulingBook/removeSession(_:coach:)``).

@@ -236,8 +236,11 @@ public struct Session: Hashable, Sendable, Codable, Identifiable {
     public var color: ItemColor?
     /// The kind of workout, free text such as "Strength" (written as `CATEGORIES`).
     public var workoutType: String?
-    /// When the coach marked it completed (``SchedulingBook/setStatus(_:ofSession:coach:now:)``'s
-    /// `now`); `nil` for a session not completed, or completed before the book kept the time.
+    /// When it was completed: the `completedAt` given to
+    /// ``SchedulingBook/setStatus(_:ofSession:coach:now:completedAt:)`` (else
+    /// its `now`), or to ``SchedulingBook/logSession(id:coach:client:start:duration:location:notes:color:workoutType:completedAt:now:)``
+    /// (else when the session ended); `nil` for a session not completed, or
+    /// completed before the book kept the time.
     public var completedAt: Date?
     /// How many of its changes the client was told of (`SEQUENCE`, RFC 5546
     /// §2.1.4): ``SchedulingBook/recordNotices(since:now:)`` raises it with each

@@ -235,6 +235,10 @@ extension SchedulingError {
         public static let lastDate = Field(rawValue: "lastDate")
         /// A session's status.
         public static let status = Field(rawValue: "status")
+        /// A session's start.
+        public static let start = Field(rawValue: "start")
+        /// When a session was completed (``Session/completedAt``).
+        public static let completedAt = Field(rawValue: "completedAt")
         /// The book's time zone.
         public static let timeZone = Field(rawValue: "timeZone")
         /// How many days ahead a class can be booked (``ClassBookingPolicy``).
