@@ -20,9 +20,9 @@ struct Gym: AsyncParsableCommand {
             abstract: "Show or keep the gym's name and address, which a class's messages come from.",
             discussion: """
                 Kept once in the calendar, the address is the sender of every class's \
-                invitation and cancellation written with --outbox, and the organizer a \
-                member's answer about a class must name; --gym on a command overrides it \
-                for that command.
+                invitation and cancellation written with --outbox (and of a session's when its \
+                coach has no address), and the organizer a member's answer about a class must \
+                name; --gym on a command overrides it for that command.
 
                 Examples:
                   horari gym address

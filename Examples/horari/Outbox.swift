@@ -65,10 +65,12 @@ struct OutboxOptions: ParsableArguments {
         let gym = try? gymPerson()
         var written: [String] = []
         defer { sayWritten(written, folder: folder) }
-        // A message owed before the book kept an address has none of its own: the book's as it is now, read once if one needs it.
+        // --gym first (it overrides for this command), then the sender the
+        // change kept with the message, then — for a message owed before the
+        // book kept an address — the book's as it is now, read once if needed.
         var kept: SchedulingNotice.Person?? = nil
         try await store.deliver { message in
-            var sender = message.gym ?? gym
+            var sender = gym ?? message.gym
             if sender == nil, message.notice.sender(gym: nil) == nil {
                 if kept == nil { kept = .some(try? await store.load().gymAddress) }
                 sender = kept ?? nil
@@ -111,20 +113,43 @@ struct OutboxOptions: ParsableArguments {
     /// was given and the book keeps no address (`horari gym address`):
     /// a class's messages come from the gym.
     func checkSender(classes: Bool, in book: SchedulingBook) throws {
-        guard classes, gym == nil, book.gymAddress == nil else { return }
-        throw CLIError("--outbox: a class's messages come from the gym, and the calendar keeps no address for it; give --gym 'Name <address>', or keep one with `horari gym address 'Name <address>'` (nothing was changed)")
+        guard classes, gym == nil else { return }
+        guard let kept = book.gymAddress else {
+            throw CLIError("--outbox: a class's messages come from the gym, and the calendar keeps no address for it; give --gym 'Name <address>', or keep one with `horari gym address 'Name <address>'` (nothing was changed)")
+        }
+        // An address read back is taken as written (by hand, say); a message is sent only from one it can be.
+        do throws(SchedulingError) { try SchedulingBook.checkEmail(kept.email, of: "gym") } catch {
+            throw CLIError("--outbox: the gym's address the calendar keeps cannot send a message: \(error.description); set it again with `horari gym address 'Name <address>'`, or give --gym (nothing was changed)")
+        }
     }
 
-    /// `change`'s result; when it is refused, the folder this command made
-    /// for it is removed again if it is still empty, so a refused command
-    /// leaves nothing behind.
-    func removingIfRefused<T>(_ folder: URL, made: Bool, _ change: () async throws -> T) async throws -> T {
+    /// The outermost folder of --outbox that does not exist yet, which
+    /// ``folder()`` would make; `nil` when it exists.
+    func firstMissingFolder() -> URL? {
+        guard let outbox else { return nil }
+        var url = URL(fileURLWithPath: outbox).standardizedFileURL, missing: URL?
+        while !FileManager.default.fileExists(atPath: url.path), url.path != "/" {
+            missing = url
+            url = url.deletingLastPathComponent()
+        }
+        return missing
+    }
+
+    /// `change`'s result; when it is refused, the folders this command made
+    /// for it (from `made`, ``firstMissingFolder()`` before) are removed
+    /// again if they hold no file, so a refused command leaves nothing behind.
+    func removingIfRefused<T>(_ made: URL?, _ change: () async throws -> T) async throws -> T {
         do { return try await change() } catch {
-            if made, (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.isEmpty == true {
-                try? FileManager.default.removeItem(at: folder)
-            }
+            if let made, Self.holdsNoFile(made) { try? FileManager.default.removeItem(at: made) }
             throw error
         }
+    }
+
+    /// Whether a folder holds nothing but (empty) folders.
+    private static func holdsNoFile(_ folder: URL) -> Bool {
+        guard let walk = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isDirectoryKey]) else { return false }
+        for case let url as URL in walk where (try? url.resourceValues(forKeys: [.isDirectoryKey]))?.isDirectory != true { return false }
+        return true
     }
 
     func sayUntold(_ untold: [UntoldChange]) {
@@ -139,12 +164,12 @@ extension BookOptions {
     /// the messages the change owes into --outbox.
     @discardableResult
     func change<T: Sendable>(telling outbox: OutboxOptions, classes: Bool = false, _ body: (inout SchedulingBook) throws -> T) async throws -> T {
-        let made = outbox.outbox.map { !FileManager.default.fileExists(atPath: $0) } ?? false
+        let made = outbox.firstMissingFolder()
         guard let folder = try outbox.folder() else { return try await change(body) }
         let place = try place
         try place.prepareFolder()
         let sender = try outbox.gymPerson()
-        let told = try await outbox.removingIfRefused(folder, made: made) {
+        let told = try await outbox.removingIfRefused(made) {
             try await scheduling(place) { gym async throws(SchedulingStoreError) in
                 try await gym.changeTelling(gym: sender) { book in
                     try outbox.checkSender(classes: classes, in: book)
@@ -160,12 +185,12 @@ extension BookOptions {
     /// the messages the change owes into --outbox.
     func changeOccurrence<T: Sendable>(classID: String, on date: LocalDate, members: [String] = [], telling outbox: OutboxOptions,
                                        _ body: (inout SchedulingBook) throws -> T) async throws -> T {
-        let made = outbox.outbox.map { !FileManager.default.fileExists(atPath: $0) } ?? false
+        let made = outbox.firstMissingFolder()
         guard let folder = try outbox.folder() else { return try await changeOccurrence(classID: classID, on: date, members: members, body) }
         let place = try place
         try place.prepareFolder()
         let sender = try outbox.gymPerson()
-        let told = try await outbox.removingIfRefused(folder, made: made) {
+        let told = try await outbox.removingIfRefused(made) {
             try await scheduling(place) { gym async throws(SchedulingStoreError) in
                 try await gym.changeOccurrenceTelling(of: classID, on: date, members: members, gym: sender) { book in
                     try outbox.checkSender(classes: true, in: book)

@@ -26,13 +26,18 @@ extension SchedulingBook {
     /// print(book.gymAddress?.email ?? "none")  // desk@gimnas.example
     /// ```
     /// - Parameters:
-    ///   - name: the name messages show, on one line.
+    ///   - name: the name messages show, on one line, without `"`, `<` or `>`.
     ///   - email: one address a message can go to, such as `desk@gym.example`.
     /// - Throws: ``SchedulingError/invalid(field:reason:)`` for a name that
-    ///   is empty or holds a line break, or an address that is missing or
-    ///   not one a message can go to; the book is left as it was.
+    ///   is empty, holds a line break, a `"`, `<` or `>` (a second address
+    ///   typed into it, or a quote the calendar's `CN` cannot keep), or an
+    ///   address that is missing or not one a message can go to; the book is
+    ///   left as it was.
     public mutating func setGymAddress(name: String, email: String) throws(SchedulingError) {
         try Self.checkName(name, "gym")
+        if let c = name.first(where: { "\"<>".contains($0) }) {
+            throw .invalid(field: .name, reason: "the gym's name ‘\(name.prefix(60))’ holds ‘\(c)’; give the name without quotes or angle brackets, and one address: 'Gimnàs Sants <desk@gym.example>'")
+        }
         guard !email.isEmpty else { throw .invalid(field: .email, reason: "the gym's address has no e-mail; write it as name@example.com") }
         try Self.checkEmail(email, "gym")
         gymAddress = SchedulingNotice.Person(id: Self.gymPersonID, name: name, email: email)

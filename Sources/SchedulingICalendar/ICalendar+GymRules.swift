@@ -51,16 +51,18 @@ extension ICalendar {
 
     /// The gym's address this calendar records (`X-HORARI-GYM-ADDRESS`):
     /// its `CN` (else the address) and its `mailto:` address; `nil` for none.
-    /// - Throws: `SchedulingError.invalid(field:reason:)` naming the
-    ///   property when its value is not a `mailto:` address.
-    func gymAddress() throws(SchedulingError) -> (name: String, email: String)? {
+    ///
+    /// Read as every record's address is read, as it is: a value written
+    /// by hand without `mailto:` is the address; one a message cannot go to
+    /// is kept, and refused only when a message is to be sent from it (so
+    /// `horari gym address` can still set it again); an empty one is none.
+    func gymAddress() -> (name: String, email: String)? {
         guard let line = properties.first(where: { $0.name == Self.gymAddressProperty }) else { return nil }
-        let value = line.value.trimmingCharacters(in: .whitespaces)
-        guard value.lowercased().hasPrefix("mailto:") else {
-            throw .invalid(field: .property(Self.gymAddressProperty), reason: "the gym's address ‘\(value.prefix(60))’ is not a mailto: address; set it again with `horari gym address 'Name <address>'`")
-        }
-        let email = String(value.dropFirst("mailto:".count))
-        return (line.parameter("CN") ?? email, email)
+        var email = line.value.trimmingCharacters(in: .whitespaces)
+        if email.lowercased().hasPrefix("mailto:") { email = String(email.dropFirst("mailto:".count)) }
+        guard !email.isEmpty else { return nil }
+        let name = line.parameter("CN")?.trimmingCharacters(in: .whitespaces) ?? ""
+        return (name.isEmpty ? email : name, email)
     }
 
     /// The domain of the UIDs the book this calendar holds sends out
@@ -145,8 +147,9 @@ extension ICalendar {
     /// holds no book yet keeps the new book's fresh domain.
     func readGymRules(into book: inout SchedulingBook) throws(SchedulingError) {
         if let policy = try sessionPolicy() { book.policy = policy }
-        if let (name, email) = try gymAddress() {
-            do { try book.restoreGymAddress(name: name, email: email) } catch .invalid(_, let reason) {
+        // Control characters made spaces, as in every record's name: read, not lost.
+        if let (name, email) = gymAddress() {
+            do { try book.restoreGymAddress(name: SchedulingBook.oneLine(name), email: SchedulingBook.oneLine(email)) } catch .invalid(_, let reason) {
                 throw .invalid(field: .property(Self.gymAddressProperty), reason: reason)
             }
         }

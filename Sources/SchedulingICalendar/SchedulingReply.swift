@@ -164,7 +164,7 @@ public enum ReplyError: HorariError, Hashable, Sendable {
         case .noAnswer(let p): "PARTSTAT=\(p) is no answer; a reply says ACCEPTED, DECLINED or TENTATIVE"
         case .unknownEvent(let uid, let instance?): "no class occurrence \(uid) at \(instance) is in the book; the reply is for another calendar, or the class has changed"
         case .unknownEvent(let uid, nil): "no session ‘\(uid)’ is in the book; the reply is for another calendar"
-        case .otherOrganizer(let named, let expected): "the reply names \(named) as organizer, but the invitation came from \(expected); it was not sent by this book"
+        case .otherOrganizer(let named, let expected): "the reply names \(named) as organizer, but this book sends as \(expected); it answers an invitation this book did not send (or sent under another address: then give that one, --gym 'Name <\(named)>')"
         case .notInvited(let who, let to): "\(who) was not invited to \(to); only the person invited may answer"
         case .holdsNoPlace(let name, let occurrence): "\(name) holds no place in \(occurrence) they were invited to (given up already, waiting, or never booked)"
         case .ambiguous(let address, let members): "\(address) is the address of \(members.joined(separator: " and ")), both invited; the answer cannot say whose it is — change it at the desk (horari cancel --member …)"

@@ -108,7 +108,7 @@ public struct BookStore<Storage: BookStorage>: Sendable {
         let made = try now(book.timeZone.identifier)
         let told = try book.telling(now: made, body)
         let owed = told.notices.notices.enumerated().map { i, notice in
-            OwedMessage(id: "\(commitID)-\(i + 1)", commitID: commitID, notice: notice, gym: gym, madeAt: made, timeZone: book.timeZone.identifier)
+            OwedMessage(id: "\(commitID)-\(i + 1)", commitID: commitID, notice: notice, gym: gym ?? told.gym, madeAt: made, timeZone: book.timeZone.identifier)
         }
         return (told, owed)
     }
