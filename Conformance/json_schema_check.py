@@ -69,6 +69,7 @@ def main():
             ["alarms", "--from", "2026-01-01", "--to", "2026-12-31", "--calendar", os.path.join(FIXTURES, "alarms.ics")],
             ["alarms", "--from", "2026-11-25", "--to", "2026-11-25", "--calendar", os.path.join(FIXTURES, "alarms_bad.ics"), "--time-zone", "Asia/Tokyo"],
             ["alarms", "--from", "2026-11-23", "--to", "2026-12-06", "--member", "marta", "--default=-PT1H", "--calendar", gym],
+            ["alarms", "--from", "2026-11-23", "--to", "2026-12-06", "--client", "anna", "--coach", "marc", "--default=-P1D", "--calendar", gym],
             ["alarms", "--from", "2026-11-23", "--to", "2026-12-06", "--coach", "marc", "--default=-PT30M", "--default=-P1D", "--calendar", gym],
             ["list", "--pending", "--calendar", os.path.join(FIXTURES, "tasks.ics"), "--now", "2026-11-20 19:00"],
             ["list", "--pending", "--category", "chemistry", "--calendar", os.path.join(FIXTURES, "tasks.ics"), "--time-zone", "Asia/Tokyo"],

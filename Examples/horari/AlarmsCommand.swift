@@ -14,7 +14,9 @@ struct Alarms: AsyncParsableCommand {
             a clock change; one counted in days keeps the wall time.
 
             --member lists only that member's booked classes (not the waitlist) and \
-            --coach only that coach's sessions, never a cancelled one; --default gives \
+            --coach only that coach's sessions, never a cancelled one, and --client with \
+            --coach that client's sessions with her coach still to be held (a reminder on a \
+            session is the coach's, not hers: hers are --default); --default gives \
             every item without an alarm of its own one (repeatable), such as one hour \
             before every booked class.
 
@@ -22,6 +24,8 @@ struct Alarms: AsyncParsableCommand {
               horari alarms --from 2026-11-23 --to 2026-11-29 --calendar gym.ics
               horari alarms --from 2026-11-23 --to 2026-11-29 --member marta \\
                   --default -PT1H --calendar gym.ics
+              horari alarms --from 2026-11-23 --to 2026-11-29 --client anna \\
+                  --coach marc --default -P1D --calendar gym.ics
               horari alarms --from '2026-11-25 08:00' --to 2026-11-25 \\
                   --format json --calendar gym.ics
             """
@@ -36,8 +40,11 @@ struct Alarms: AsyncParsableCommand {
     @Option(help: "Only this member's booked classes.")
     var member: String?
 
-    @Option(help: "Only this coach's sessions.")
+    @Option(help: "Only this coach's sessions (with --client: the client's coach).")
     var coach: String?
+
+    @Option(help: "With --coach: only this client's sessions with her coach, still to be held.")
+    var client: String?
 
     @Option(name: .customLong("default"), parsing: .unconditionalSingleValue,
             help: "A reminder for every item with none of its own: an iCalendar length before (-PT1H) or after (PT0S, P1D) its start.")
@@ -51,6 +58,7 @@ struct Alarms: AsyncParsableCommand {
     func validate() throws {
         guard ["text", "json"].contains(format) else { throw ValidationError("--format must be text or json") }
         guard member == nil || coach == nil else { throw ValidationError("give --member or --coach, not both") }
+        guard client == nil || coach != nil else { throw ValidationError("--client needs --coach: each coach's clients have IDs of their own") }
     }
 
     func run() async throws {
@@ -61,15 +69,20 @@ struct Alarms: AsyncParsableCommand {
             let b = try await book.read()
             clock = try book.clock(for: b).display
             let (start, end) = try window(on: clock)
-            // The records' own reminders (a VALARM set in another program) ring too.
-            let records = try await loadExistingCalendar(try book.place, quiet: true, libical: false).calendar
-            do {
-                if let member {
-                    report = try b.alarms(member: member, from: start, to: end, defaults: defaultAlarms, remindersIn: records)
-                } else {
-                    report = try b.alarms(coach: coach ?? "", from: start, to: end, defaults: defaultAlarms, remindersIn: records)
-                }
-            } catch { throw CLIError(error.description) }
+            if let client {
+                // A reminder on a session is the coach's; the client's are --default.
+                do { report = try b.alarms(client: client, coach: coach ?? "", from: start, to: end, defaults: defaultAlarms) } catch { throw CLIError(error.description) }
+            } else {
+                // The records' own reminders (a VALARM set in another program) ring too.
+                let records = try await loadExistingCalendar(try book.place, quiet: true, libical: false).calendar
+                do {
+                    if let member {
+                        report = try b.alarms(member: member, from: start, to: end, defaults: defaultAlarms, remindersIn: records)
+                    } else {
+                        report = try b.alarms(coach: coach ?? "", from: start, to: end, defaults: defaultAlarms, remindersIn: records)
+                    }
+                } catch { throw CLIError(error.description) }
+            }
         } else {
             // The import's own warnings name each alarm that cannot go off, with its line.
             let calendar = try await loadExistingCalendar(try book.place, quiet: format != "text", libical: false).calendar

@@ -355,13 +355,13 @@ extension Import {
         if let now { arguments += ["--now", now] }
         let book = try BookOptions.parse(arguments)
         let gym = try outbox.gymPerson()
-        let folder = try outbox.folder()
         let place = try book.place
         guard place.exists else { throw CLIError("\(place.path): no calendar there to answer; nothing was changed") }
         // The book's own address stands in for --gym; read only when it is needed.
         if reply.recurrenceID != nil, gym == nil, try await book.read().gymAddress == nil {
             throw CLIError("\(file): an answer about a class names the gym as organizer, and the calendar keeps no address for it; give --gym 'Name <address>', or keep one with `horari gym address` (nothing was changed)")
         }
+        let folder = try outbox.folder()
         let told: Told<ReplyOutcome>
         do {
             told = try await book.scheduling(place) { store async throws(SchedulingStoreError) in try await store.apply(reply, gym: gym) }
@@ -399,14 +399,17 @@ struct Export: AsyncParsableCommand {
                             (--name-instructors adds each class's instructor)
               member ID     that member's booked classes, each as its own event
               coach ID      that coach's sessions with their clients
+              client ID     with --coach: that client's sessions with her coach, as
+                            her invitations name them (not the coach's notes)
               all           everything: the file with the whole book, to restore from
-            The public, member and coach exports are feeds to subscribe to: they say \
+            The public, member, coach and client exports are feeds to subscribe to: they say \
             how often to read them again (REFRESH-INTERVAL and X-PUBLISHED-TTL, an \
             hour unless --refresh-interval says otherwise).
 
             Examples:
               horari export gym.ics --out backup.ics
               horari export gym.ics --for member marta > marta.ics
+              horari export gym.ics --for client anna --coach marc > anna.ics
               horari export gym.ics --for public --refresh-interval PT15M
             """
     )
@@ -420,21 +423,27 @@ struct Export: AsyncParsableCommand {
     @Option(help: "Write here instead of standard output.")
     var out: String?
 
-    @Option(name: .customLong("for"), parsing: .upToNextOption, help: "public, member ID, coach ID or all.")
+    @Option(name: .customLong("for"), parsing: .upToNextOption, help: "public, member ID, coach ID, client ID (with --coach) or all.")
     var audience: [String] = []
+
+    @Option(help: "With --for client: the client's coach (each coach's clients have IDs of their own).")
+    var coach: String?
 
     @Flag(help: "With --for public: name each class's instructor (staff are not named by default).")
     var nameInstructors = false
 
     // `.unconditional`: a mistyped -PT5M reaches the command's own check ("a positive length"), not "missing value".
-    @Option(parsing: .unconditional, help: "With --for public, member or coach: how often a subscriber should read the feed again, as ISO 8601 (PT15M, PT2H, P1D), or 'none' (default: PT1H).")
+    @Option(parsing: .unconditional, help: "With --for public, member, coach or client: how often a subscriber should read the feed again, as ISO 8601 (PT15M, PT2H, P1D), or 'none' (default: PT1H).")
     var refreshInterval: String?
 
     func validate() throws {
         try refuseDatabaseName(out, option: "--out")
+        let forClient = audience.first?.lowercased() == "client"
+        if forClient, coach == nil { throw ValidationError("--for client needs --coach: each coach's clients have IDs of their own") }
+        if coach != nil, !forClient { throw ValidationError("--coach goes with --for client") }
         if refreshInterval != nil {
-            guard let first = audience.first?.lowercased(), ["public", "member", "coach"].contains(first) else {
-                throw ValidationError("--refresh-interval goes with --for public, member or coach (a backup is not a feed)")
+            guard let first = audience.first?.lowercased(), ["public", "member", "coach", "client"].contains(first) else {
+                throw ValidationError("--refresh-interval goes with --for public, member, coach or client (a backup is not a feed)")
             }
             _ = try feedRefreshInterval()
         }
@@ -474,8 +483,9 @@ struct Export: AsyncParsableCommand {
             case ("all", 1): who = .everything
             case ("member", 2): who = .member(audience[1])
             case ("coach", 2): who = .coach(audience[1])
+            case ("client", 2): who = .client(audience[1], coach: coach ?? "")
             default:
-                throw ValidationError("--for ‘\(audience.joined(separator: " "))’: use public, member ID, coach ID or all (put the file before --for)")
+                throw ValidationError("--for ‘\(audience.joined(separator: " "))’: use public, member ID, coach ID, client ID --coach ID or all (put the file before --for)")
             }
             if nameInstructors, who != .publicTimetableNamingInstructors {
                 throw ValidationError("--name-instructors goes with --for public (the other exports do not change)")

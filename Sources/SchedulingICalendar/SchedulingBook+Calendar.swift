@@ -18,6 +18,10 @@ public enum ExportAudience: Hashable, Sendable {
     case member(String)
     /// One coach's sessions with their clients; no other coach's clients.
     case coach(String)
+    /// One client's sessions with her coach, as her invitations name them
+    /// (`SchedulingBook.clientSchedule(client:coach:)`): not the coach's
+    /// notes, nobody else's name.
+    case client(String, coach: String)
 }
 
 /// What a book writes into a calendar: items and the directory's components.
@@ -127,6 +131,8 @@ extension SchedulingBook {
             // calendar of their own); no other coach, client or member does.
             let records = [journal(for: try coach(id))] + (try clients(coach: id)).map(journal(for:))
             return SchedulingContent(items: try sessions(coach: id).map(calendarItem(for:)), components: records)
+        case .client(let id, let coach):
+            return SchedulingContent(items: try clientSchedule(client: id, coach: coach).items, components: [])
         case .everything:
             return backupContent()
         }

@@ -111,6 +111,8 @@ let goldenCases: [GoldenCase] = {
         GoldenCase("league-list-json", ["list", "--from", "2026-10-01", "--limit", "3", "--calendar", "$FIXTURES/league.ics", "--today", "2026-09-01", "--format", "json"]),
         // Reminders (issue 31, 1): a member's booked classes and a coach's sessions with a default; one too far away refused.
         GoldenCase("alarms-member-default", ["alarms", "--member", "marta", "--from", "2026-11-23", "--to", "2026-11-29", "--default", "-PT1H", "--calendar", "$SAMPLE"]),
+        GoldenCase("alarms-client-default", ["alarms", "--client", "anna", "--coach", "marc", "--from", "2026-11-23", "--to", "2026-11-29", "--default", "-P1D", "--calendar", "$SAMPLE"]),
+        GoldenCase("alarms-client-no-coach", ["alarms", "--client", "anna", "--from", "2026-11-23", "--to", "2026-11-29", "--calendar", "$SAMPLE"]),
         GoldenCase("alarms-coach-json", ["alarms", "--coach", "marc", "--from", "2026-11-23", "--to", "2026-11-29", "--default", "-PT30M", "--format", "json", "--calendar", "$SAMPLE"]),
         GoldenCase("add-alarm-too-far", ["add", "Physio", "--start", "2026-11-25 12:00", "--alarm", "-P9999W"] + work, unchanged: true),
         GoldenCase("add-alarm", ["add", "Physio", "--start", "2026-11-25 12:00", "--minutes", "45", "--alarm", "-PT30M", "--id", "physio"] + work),
@@ -216,6 +218,10 @@ let goldenCases: [GoldenCase] = {
         GoldenCase("export-public-instructors", ["export", "$SAMPLE", "--for", "public", "--name-instructors"], stampsVary: true),
         GoldenCase("export-instructors-alone", ["export", "$SAMPLE", "--name-instructors"]),
         GoldenCase("export-member", ["export", "$SAMPLE", "--for", "member", "aina"], stampsVary: true),
+        // Issue 44, 2: the client's own calendar, and her reminders.
+        GoldenCase("export-client", ["export", "$SAMPLE", "--for", "client", "anna", "--coach", "marc"], stampsVary: true),
+        GoldenCase("export-client-no-coach", ["export", "$SAMPLE", "--for", "client", "anna"]),
+        GoldenCase("export-client-other-coach", ["export", "$SAMPLE", "--for", "client", "anna", "--coach", "laia"]),
         GoldenCase("usage-unknown-option", ["month", "--colour", "never"]),
     ]
     cases.sort { $0.name < $1.name }
