@@ -119,7 +119,7 @@ let package = Package(
             name: "_CalendarTestFixtures",
             dependencies: ["_CalendarTestSupport"],
             path: "Tests/Fixtures",
-            resources: [.copy("ics"), .copy("fuzz"), .copy("dateutil_rrule_cases.json"), .copy("ciede2000_css_vs_red.json")]
+            resources: [.copy("ics"), .copy("jcal"), .copy("fuzz"), .copy("dateutil_rrule_cases.json"), .copy("ciede2000_css_vs_red.json")]
         ),
         // OpenSSL's libcrypto (Debian's libssl-dev): SHA-256 on Linux, in CalendarStore's Digest only.
         .systemLibrary(

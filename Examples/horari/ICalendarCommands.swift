@@ -13,13 +13,14 @@ import SchedulingICalendar
 /// (`ImportOptions.checksWithLibICal`; Docs/ICalendar.md says which commands do);
 /// `detail` how much of each item to keep (`.schedule` only for read-only commands).
 func loadCalendar(_ path: String, strict: Bool = false, quiet: Bool = false, libical: Bool = ImportOptions.libicalIsAvailable,
-                  detail: ImportOptions.ItemDetail = .complete) throws -> ImportResult {
+                  detail: ImportOptions.ItemDetail = .complete, acceptingJCal: Bool = false) throws -> ImportResult {
     // A URL is not a file to read here: said without its password, never read as a path.
     if path.contains("://") {
         let named: String
         do { named = try CalendarLocation(path).description } catch { throw CLIError(error.description) }
         throw CLIError("\(named) is a URL, and this reads an .ics file; write the calendar to one first (`horari export \(named) --out FILE`)")
     }
+    if acceptingJCal, isJCal(path) { return try loadJCal(path, strict: strict, quiet: quiet, libical: libical) }
     let result: ImportResult
     let progress = ProgressLine(file: path)
     let name = URL(fileURLWithPath: path).lastPathComponent
@@ -32,6 +33,33 @@ func loadCalendar(_ path: String, strict: Bool = false, quiet: Bool = false, lib
     }
     if !quiet {
         for d in result.diagnostics { FileHandle.standardError.write(Data("\(path):\(d)\n".utf8)) }
+    }
+    return result
+}
+
+/// Whether a file holds JSON rather than iCalendar: its first character
+/// that is not a space is `[` (a jCal document; an `.ics` file begins with
+/// `BEGIN:`).
+func isJCal(_ path: String) -> Bool {
+    guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+    defer { try? handle.close() }
+    let head = (try? handle.read(upToCount: 4096)) ?? Data()
+    let start = head.starts(with: [0xEF, 0xBB, 0xBF]) ? head.dropFirst(3) : head[...]
+    return start.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } == UInt8(ascii: "[")
+}
+
+/// A jCal file (RFC 7265) read as the iCalendar it stands for; its
+/// findings name lines of that text, and say so.
+private func loadJCal(_ path: String, strict: Bool, quiet: Bool, libical: Bool) throws -> ImportResult {
+    let options = ImportOptions(strict: strict, checksWithLibICal: libical)
+    let data: Data
+    do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch { throw CLIError("\(path): cannot be read (\(error.localizedDescription))") }
+    let result: ImportResult
+    do { result = try ICalendarImporter(options: options).importCalendar(jCal: data) } catch {
+        throw CLIError("\(path): \(error.description)")
+    }
+    if !quiet {
+        for d in result.diagnostics { FileHandle.standardError.write(Data("\(path) (as iCalendar, `horari export` of it writes the text):\(d)\n".utf8)) }
     }
     return result
 }
@@ -215,7 +243,7 @@ struct Import: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The .ics file to import.")
+    @Argument(help: "The .ics file to import, or a jCal (RFC 7265) .json file.")
     var file: String
 
     @Option(help: "The calendar to merge into, created when missing: a file, a folder of one .ics per event, a CalDAV collection's https:// URL, an SQLite database (gym.sqlite) or a postgres://USER@HOST:PORT/DB URL (default: $XDG_DATA_HOME/horari/calendar.ics, else ~/.local/share/horari/calendar.ics).")
@@ -235,7 +263,7 @@ struct Import: AsyncParsableCommand {
     func run() async throws {
         // libical reads the incoming file, beside the import: this is where
         // foreign data enters, and its findings are printed (Docs/ICalendar.md).
-        let read = try loadCalendar(file, libical: ImportOptions.libicalIsAvailable)
+        let read = try loadCalendar(file, libical: ImportOptions.libicalIsAvailable, acceptingJCal: true)
         // An answer to the book's invitation is applied to the book, not merged (issue 32, 3).
         // (An answer about an event only: a free/busy REPLY, or a task's, is merged as before.)
         if read.calendar.isAnswerAboutAnEvent { return try await applyReply(read.calendar) }
@@ -411,6 +439,7 @@ struct Export: AsyncParsableCommand {
               horari export gym.ics --for member marta > marta.ics
               horari export gym.ics --for client anna --coach marc > anna.ics
               horari export gym.ics --for public --refresh-interval PT15M
+              horari export gym.ics --format jcal > gym.json
             """
     )
 
@@ -431,6 +460,12 @@ struct Export: AsyncParsableCommand {
 
     @Flag(help: "With --for public: name each class's instructor (staff are not named by default).")
     var nameInstructors = false
+
+    /// The forms an export is written in.
+    enum ExportFormat: String, ExpressibleByArgument, CaseIterable { case ics, jcal }
+
+    @Option(help: "ics (iCalendar, the default) or jcal (RFC 7265, iCalendar as JSON; `horari import` reads it back).")
+    var format: ExportFormat = .ics
 
     // `.unconditional`: a mistyped -PT5M reaches the command's own check ("a positive length"), not "missing value".
     @Option(parsing: .unconditional, help: "With --for public, member, coach or client: how often a subscriber should read the feed again, as ISO 8601 (PT15M, PT2H, P1D), or 'none' (default: PT1H).")
@@ -500,6 +535,15 @@ struct Export: AsyncParsableCommand {
         let progress = ProgressLine(file: file)
         defer { progress.finish() }
         progress.show("Writing \(calendar.items.count) items…")
+        if format == .jcal {
+            let json = Data((exporter.exportJCal(calendar) + "\n").utf8)
+            progress.finish()
+            guard let out else { return writeToStandardOutput(json) }
+            do { try json.write(to: URL(fileURLWithPath: out), options: .atomic) } catch {
+                throw CLIError("\(out) could not be written (\(error.localizedDescription)); nothing was written")
+            }
+            return
+        }
         if let out {
             do { try CalendarFile.save(calendar, to: URL(fileURLWithPath: out), exporter: exporter) } catch {
                 throw CLIError(error.description)

@@ -570,7 +570,7 @@ public struct ICalendarError: CodedError, Hashable, Sendable {
         /// - Parameter rawValue: the name.
         public init(rawValue: String) { self.rawValue = rawValue }
         /// Every code in the order of its table, numbered from 1 (Docs/Errors.md).
-        public static let numbered: [Code] = [.notICalendar, .tooLarge, .io, .rejected, .damaged]
+        public static let numbered: [Code] = [.notICalendar, .tooLarge, .io, .rejected, .damaged, .invalidJCal]
 
         /// The input holds no `BEGIN:VCALENDAR` (empty, binary, another format).
         public static let notICalendar = Code(rawValue: "notICalendar")
@@ -585,6 +585,9 @@ public struct ICalendarError: CodedError, Hashable, Sendable {
         /// in ``ICalendarError/diagnostics``), so a change was not saved over
         /// it: the file is as it was.
         public static let damaged = Code(rawValue: "damaged")
+        /// A jCal document (RFC 7265) that is not JSON, or not jCal: the
+        /// message names the JSON's line and column (``JCalError``).
+        public static let invalidJCal = Code(rawValue: "invalidJCal")
     }
 
     /// The kind of failure.

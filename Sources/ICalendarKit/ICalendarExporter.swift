@@ -61,6 +61,14 @@ public struct ICalendarExporter: Sendable {
         return Data(w.bytes)
     }
 
+    /// The calendar as jCal (RFC 7265): the text ``export(_:)`` writes,
+    /// as JSON (``JCal/json(fromICalendar:)``); ``ICalendarImporter/importCalendar(jCal:)``
+    /// reads it back to the same calendar.
+    /// - Parameter calendar: the calendar.
+    public func exportJCal(_ calendar: ICalendar) -> String {
+        JCal.json(fromICalendar: export(calendar))
+    }
+
     /// The calendar as iCalendar bytes (UTF-8), handed over in blocks as
     /// they are written, so that only a block of the text is held at a time
     /// (``exportData(_:)`` holds all of it, and a copy while it is made).

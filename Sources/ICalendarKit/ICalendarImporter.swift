@@ -40,6 +40,30 @@ public struct ICalendarImporter: Sendable {
         try importCalendar(bytes: [UInt8](data))
     }
 
+    /// Imports a jCal document (RFC 7265, ``JCal``): read into iCalendar
+    /// text, then imported as that text is, with the same checks. A
+    /// diagnostic's line is a line of that text, not of the JSON.
+    ///
+    /// ```swift
+    /// let json = #"["vcalendar",[["version",{},"text","2.0"],["prodid",{},"text","-//Example//EN"]],[["vevent",[["uid",{},"text","a"],["dtstamp",{},"date-time","2026-11-30T10:00:00Z"],["dtstart",{},"date","2026-11-30"],["summary",{},"text","Yoga"]],[]]]]"#
+    /// let result = try ICalendarImporter().importCalendar(jCal: Data(json.utf8))
+    /// print(result.calendar.items.map(\.title))  // ["Yoga"]
+    /// ```
+    /// - Parameter data: the JSON.
+    /// - Throws: ``ICalendarError`` with code ``ICalendarError/Code/invalidJCal``
+    ///   naming the JSON's line and column when it is not jCal; as
+    ///   ``importCalendar(from:)-(String)`` for what the text holds.
+    public func importCalendar(jCal data: Data) throws(ICalendarError) -> ImportResult {
+        guard data.count <= options.maxFileBytes else {
+            throw ICalendarError(.tooLarge, "the input is \(data.count) bytes, over the limit of \(options.maxFileBytes) (ImportOptions.maxFileBytes)")
+        }
+        let text: String
+        do { text = try JCal.iCalendarText(fromJSON: data) } catch {
+            throw ICalendarError(.invalidJCal, "not jCal (RFC 7265) at \(error)")
+        }
+        return try importCalendar(from: text)
+    }
+
     private func importCalendar(bytes: [UInt8]) throws(ICalendarError) -> ImportResult {
         guard bytes.count <= options.maxFileBytes else {
             throw ICalendarError(.tooLarge, "the input is \(bytes.count) bytes, over the limit of \(options.maxFileBytes) (ImportOptions.maxFileBytes)")

@@ -219,6 +219,10 @@ let goldenCases: [GoldenCase] = {
         GoldenCase("export-instructors-alone", ["export", "$SAMPLE", "--name-instructors"]),
         GoldenCase("export-member", ["export", "$SAMPLE", "--for", "member", "aina"], stampsVary: true),
         // Issue 44, 2: the client's own calendar, and her reminders.
+        // Issue 44, 8: jCal out, for an audience too; and what is not jCal, in.
+        GoldenCase("export-jcal-public", ["export", "$SAMPLE", "--for", "public", "--format", "jcal"], stampsVary: true),
+        GoldenCase("export-jcal-bad-format", ["export", "$SAMPLE", "--format", "xml"]),
+        GoldenCase("import-jcal-not-jcal", ["import", "$FIXTURES/not-jcal.json", "--into", "$WORK/gym.ics"], unchanged: true),
         GoldenCase("export-client", ["export", "$SAMPLE", "--for", "client", "anna", "--coach", "marc"], stampsVary: true),
         GoldenCase("export-client-no-coach", ["export", "$SAMPLE", "--for", "client", "anna"]),
         GoldenCase("export-client-other-coach", ["export", "$SAMPLE", "--for", "client", "anna", "--coach", "laia"]),
