@@ -172,9 +172,12 @@ extension CoachSessions {
 
     /// Stores a session that holds [start, end), in place of `old` if given,
     /// unless a session is in its way.
-    mutating func place(_ session: Session, start: Int64, end: Int64, buffer: Int64, replacing old: Session?) throws(SchedulingError) {
+    /// - Parameter elsewhere: whether the coach's busy time elsewhere counts
+    ///   (not for a session logged after the fact: their own calendar holds
+    ///   that very workout, most likely).
+    mutating func place(_ session: Session, start: Int64, end: Int64, buffer: Int64, replacing old: Session?, elsewhere: Bool = true) throws(SchedulingError) {
         if let clash = clash(with: session, start: start, end: end, buffer: buffer, ignoring: old) { throw .clash(clash) }
-        if let busy = busyElsewhere(session.coachID, start, end, buffer: buffer).first {
+        if elsewhere, let busy = busyElsewhere(session.coachID, start, end, buffer: buffer).first {
             throw .busyElsewhere(coach: session.coachID, start: zone.wall(busy.start), end: zone.wall(busy.end), buffer: .seconds(buffer))
         }
         if let old { timelines[old.coachID]?.remove(id: old.id, start: zone.instant(of: old)) }
@@ -238,6 +241,9 @@ extension CoachSessions {
         case .scheduled:
             guard s.status != .scheduled else { return s }
             guard s.status != .cancelled else { throw .sessionNotScheduled(id, status: s.status) }
+        case .completed where s.status == .completed && completedAt != nil:
+            // A completed session's time is corrected (issue 44, 3): only its completedAt changes.
+            break
         case .completed, .noShow:
             guard s.status == .scheduled else { throw .sessionNotScheduled(id, status: s.status) }
             guard SchedulingBook.seconds(now) >= zone.instant(of: s) else { throw .sessionNotStarted(id, start: s.start) }
@@ -259,10 +265,10 @@ extension CoachSessions {
         let t = SchedulingBook.seconds(at), start = zone.instant(of: s)
         let what = what ?? "session ‘\(s.id)’"
         guard t >= start else {
-            throw .invalid(field: .completedAt, reason: "\(what) started at \(Self.said(s.start)); it cannot have been completed before that, at \(Self.said(zone.wall(t)))")
+            throw .invalid(field: .completedAt, reason: "\(what) started at \(Self.said(s.start)); it cannot have been completed before that, at \(Self.said(zone.wall(t))) (\(zone.identifier) time)")
         }
         guard t <= SchedulingBook.seconds(now) else {
-            throw .invalid(field: .completedAt, reason: "\(what) cannot have been completed at \(Self.said(zone.wall(t))), which is still to come (now is \(Self.said(zone.wall(SchedulingBook.seconds(now)))))")
+            throw .invalid(field: .completedAt, reason: "\(what) cannot have been completed at \(Self.said(zone.wall(t))), which is still to come (now is \(Self.said(zone.wall(SchedulingBook.seconds(now)))), \(zone.identifier) time)")
         }
     }
 
@@ -389,7 +395,8 @@ extension SchedulingBook {
     ///   - now: the current time, which a completed or no-show session must have reached.
     ///   - completedAt: for `.completed`, when the session really ended, if
     ///     not `now` (a training marked the next morning): from its start
-    ///     to `now`. ``Session/completedAt`` keeps it; history shows it.
+    ///     to `now`. ``Session/completedAt`` keeps it; history shows it. A
+    ///     session completed already takes a corrected time this way.
     /// - Throws: ``SchedulingError/unknownSession(_:coach:)``,
     ///   ``SchedulingError/sessionNotScheduled(_:status:)`` when it was already
     ///   settled (or, for `.scheduled`, cancelled),

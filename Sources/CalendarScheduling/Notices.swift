@@ -198,7 +198,8 @@ extension SchedulingBook {
             let was = old[id], now = new[id]
             var due: [(SchedulingNotice.Method, SchedulingNotice.Reason, Session, SchedulingBook)] = []
             switch (was, now) {
-            case (nil, let s?) where s.holdsTime:
+            // A new session is an invitation only when it is to be held: one logged after the fact is not (issue 44, 3).
+            case (nil, let s?) where s.status == .scheduled:
                 due.append((.request, .booked, s, self))
             case (let s?, nil) where s.status == .scheduled:
                 due.append((.cancel, .removed, s, before))

@@ -45,8 +45,9 @@ extension SchedulingBook {
     ///   that has not ended by `now` (``SchedulingError/Field/start``) or a
     ///   `completedAt` outside its start to `now`;
     ///   ``SchedulingError/clash(_:)`` naming a session of the coach or the
-    ///   client it overlaps (cancelled ones aside; the coach's buffer does
-    ///   not count); an unknown coach or client, a taken ID, an impossible
+    ///   client it overlaps (cancelled ones aside; the coach's buffer and
+    ///   their busy time elsewhere do not count); a start the clocks
+    ///   skipped; an unknown coach or client, a taken ID, an impossible
     ///   length. The book is left as it was.
     @discardableResult
     public mutating func logSession(
@@ -99,7 +100,11 @@ extension SchedulingBook {
         let asked = Self.seconds(now)
         guard ends <= asked else {
             let when = begins > asked ? "has not started" : "is still going on"
-            throw .invalid(field: .start, reason: "a logged session is one that took place; this one (\(CoachSessions.said(start)), \(duration.components.seconds / 60) min) \(when) at \(CoachSessions.said(wall(asked))); a session still to come is booked, not logged")
+            throw .invalid(field: .start, reason: "a logged session is one that took place; this one (\(CoachSessions.said(start)), \(duration.components.seconds / 60) min) \(when) at \(CoachSessions.said(wall(asked))) (\(timeZone.identifier) time); a session still to come is booked, not logged")
+        }
+        // A wall time the clocks skipped never happened, in the past as in the future.
+        if case .skipped = timeZone.reading(ofWall: start.localSeconds) {
+            throw .invalid(field: .start, reason: "\(CoachSessions.said(start)) does not exist in \(timeZone.identifier): the clocks skipped it; give the time the session really started")
         }
         session.status = .completed
         session.completedAt = Date(timeIntervalSince1970: TimeInterval(ends))
@@ -107,7 +112,7 @@ extension SchedulingBook {
             try coachSessions.checkCompletedAt(completedAt, of: session, now: now, what: "the logged session")
             session.completedAt = completedAt
         }
-        try coachSessions.place(session, start: begins, end: ends, buffer: 0, replacing: nil)
+        try coachSessions.place(session, start: begins, end: ends, buffer: 0, replacing: nil, elsewhere: false)
         return session
     }
 }

@@ -34,7 +34,7 @@ extension SchedulingBook {
     }
 
     /// The moments a client's reminders go off: for her sessions with her
-    /// coach still to be held, never a cancelled one. The book keeps no
+    /// coach still to be held, never a cancelled one or one she declined. The book keeps no
     /// reminder of hers (a `VALARM` on a session is the coach's), so
     /// `defaults` is what rings: the app's setting.
     ///
@@ -50,7 +50,8 @@ extension SchedulingBook {
     ///   - defaults: the alarms every session has.
     /// - Throws: as ``clientSchedule(client:coach:)``.
     public func alarms(client clientID: String, coach coachID: String, from: Date, to: Date, defaults: [Alarm]) throws(SchedulingError) -> AlarmReport {
-        let held = try history(client: clientID, coach: coachID).reversed().filter { $0.status == .scheduled }.map(clientItem(for:))
+        // Not one she declined: she said she will not come.
+        let held = try history(client: clientID, coach: coachID).reversed().filter { $0.status == .scheduled && $0.answer != .declined }.map(clientItem(for:))
         return Schedule(items: held, onBookZone: timeZone).alarms(from: from, to: to, floatingZone: timeZone, defaults: defaults)
     }
 
@@ -71,8 +72,18 @@ extension SchedulingBook {
         let coachName = coach?.name ?? session.coachID
         var attendee: [ContentLine.Parameter] = [.init(name: "CN", values: [client?.name ?? session.clientID])]
         if let answer = session.answer { attendee.append(.init(name: "PARTSTAT", values: [answer.rawValue])) }
+        // The organizer her invitations name: the coach, or the gym for a coach with no address
+        // (SchedulingNotice.sender(gym:)); never the book's own ID of a coach.
+        let organizer: ContentLine
+        if let email = coach?.email, !email.isEmpty {
+            organizer = ContentLine(name: "ORGANIZER", parameters: [.init(name: "CN", values: [coachName])], value: "mailto:" + email)
+        } else if let gym = gymAddress {
+            organizer = ContentLine(name: "ORGANIZER", parameters: [.init(name: "CN", values: [gym.name])], value: "mailto:" + gym.email)
+        } else {
+            organizer = ContentLine(name: "ORGANIZER", parameters: [.init(name: "CN", values: [coachName])], value: "urn:x-horari:coach")
+        }
         let people = [
-            ContentLine(name: "ORGANIZER", parameters: [.init(name: "CN", values: [coachName])], value: Self.address(coach?.email, "coach", session.coachID)),
+            organizer,
             ContentLine(name: "ATTENDEE", parameters: attendee, value: Self.address(client?.email, "client", session.clientID)),
         ]
         return CalendarItem(

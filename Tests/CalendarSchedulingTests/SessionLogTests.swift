@@ -16,7 +16,8 @@ struct SessionLogTests {
     func logged() throws {
         var book = try Gym.book()
         let now = try Self.date("2026-11-20 10:00")
-        let told = try book.telling(now: now) { book in
+        // Told with no time: nothing but the session's status keeps the invitation away.
+        let told = try book.telling { book in
             try book.logSession(id: "l1", coach: "marc", client: "anna", start: try Self.wall("2026-11-17 19:00"), duration: .minutes(45),
                                 notes: "5x5 squat 80 kg", workoutType: "Strength", now: now)
         }
@@ -83,8 +84,25 @@ struct SessionLogTests {
         }
         let at = try Self.date("2026-11-17 19:50")
         #expect(try book.setStatus(.completed, ofSession: "s1", coach: "marc", now: now, completedAt: at).completedAt == at)
+        // A completed session's time corrected: only completedAt changes.
+        let corrected = try Self.date("2026-11-17 19:55")
+        #expect(try book.setStatus(.completed, ofSession: "s1", coach: "marc", now: now, completedAt: corrected).completedAt == corrected)
         // Undone and marked again with no time: now.
         try book.setStatus(.scheduled, ofSession: "s1", coach: "marc", now: now)
         #expect(try book.setStatus(.completed, ofSession: "s1", coach: "marc", now: now).completedAt == now)
+    }
+
+    @Test("the coach's busy time elsewhere does not refuse a log (their calendar holds that workout); a wall time the clocks skipped does")
+    func elsewhereAndSkipped() throws {
+        var book = try Gym.book()
+        let now = try Self.date("2026-11-20 10:00")
+        let busy = FreeBusyPeriod(start: Int64(try Self.date("2026-11-17 18:30").timeIntervalSince1970), end: Int64(try Self.date("2026-11-17 20:00").timeIntervalSince1970))
+        try book.setBusyElsewhere([busy], coach: "marc")
+        #expect(refusal { try book.addSession(coach: "marc", client: "anna", start: try Self.wall("2026-11-17 19:00"), duration: .minutes(45), now: try Self.date("2026-11-01 10:00")) } != nil,
+                "booking that time is refused")
+        #expect(refusal { try book.logSession(coach: "marc", client: "anna", start: try Self.wall("2026-11-17 19:00"), duration: .minutes(45), now: now) } == nil)
+        let skipped = refusal { try book.logSession(coach: "marc", client: "pau", start: try Self.wall("2026-03-29 02:30"), duration: .minutes(60), now: now) }
+        guard case .invalid(.start, let reason)? = skipped else { Issue.record("\(String(describing: skipped))"); return }
+        #expect(reason.contains("does not exist in Europe/Madrid"), "\(reason)")
     }
 }
