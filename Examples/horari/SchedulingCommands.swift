@@ -894,28 +894,48 @@ extension Classes {
 /// `horari book`.
 struct Book: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Book a member a place in one dated occurrence of a class.",
+        abstract: "Book a member a place in one dated occurrence of a class, or in every date of a range.",
         discussion: """
             A full class is refused (exit 1) unless --waitlist is given; then the member \
             joins the waitlist and is told their place in it.
 
+            With --from and --until, a standing booking: every date the class meets in \
+            the range (--until included, up to a year) is booked as one booking is, and \
+            each date says what happened (booked, waitlisted, full, or why not). \
+            `horari cancel --from` gives them up from a date on.
+
             Examples:
               horari book --member marta --class yoga --date 2026-11-23
               horari book --member marta --class yoga --date 2026-11-23 --waitlist
+              horari book --member marta --class yoga --from 2026-11-30 --until 2026-12-31
               horari book --member marta --list
             """)
     @Option(help: "The member.") var member: String
     @Option(name: .customLong("class"), help: "The class's ID.") var classID: String?
     @Option(help: "The occurrence's date, YYYY-MM-DD.") var date: String?
+    @Option(help: "A standing booking's first date, YYYY-MM-DD (with --until).") var from: String?
+    @Option(help: "A standing booking's last date, included, YYYY-MM-DD (with --from).") var until: String?
     @Flag(help: "Join the waitlist when the class is full.") var waitlist = false
     @Flag(help: "List the member's bookings and waitlists instead.") var list = false
     @Option(help: "With --list: text or json.") var format: OutputFormat = .text
     @OptionGroup var book: BookOptions
     @OptionGroup var outbox: OutboxOptions
 
+    func validate() throws {
+        // A range typed the wrong way round, or too long, is a usage error, as a negative length is.
+        if let from, let until {
+            let (first, last) = (try parseDate(from, option: "--from"), try parseDate(until, option: "--until"))
+            if last < first { throw ValidationError("--until \(last) is before --from \(first); the last date comes after the first") }
+            if last.dayNumber - first.dayNumber >= SchedulingBook.standingBookingMaxDays {
+                throw ValidationError("--from \(first) --until \(last): a standing booking covers at most \(SchedulingBook.standingBookingMaxDays) days; book a year at a time")
+            }
+        }
+    }
+
     func run() async throws {
         if list { return try await printBookings() }
-        guard let classID, let dateText = date else { throw ValidationError("give --class and --date (or --list)") }
+        if from != nil || until != nil { return try await bookStanding() }
+        guard let classID, let dateText = date else { throw ValidationError("give --class and --date, or --from and --until (or --list)") }
         let date = try parseDate(dateText, option: "--date")
         let member = member, whenFull: WhenFull = waitlist ? .joinWaitlist : .refuse
         let options = book
@@ -932,6 +952,40 @@ struct Book: AsyncParsableCommand {
         case .waitlisted(let position):
             print("\(occurrence.title.shown), \(clock.said(occurrence.start, minutes: occurrence.duration.wholeMinutes)) is full; \(member) is number \(position) on the waitlist.")
         }
+    }
+
+    /// `--from … --until …`: every date of the range, reported by date.
+    private func bookStanding() async throws {
+        guard date == nil else { throw ValidationError("give --date for one occurrence, or --from and --until for every date of a range, not both") }
+        guard let classID, let fromText = from, let untilText = until else { throw ValidationError("a standing booking needs --class, --from and --until") }
+        let (first, last) = (try parseDate(fromText, option: "--from"), try parseDate(untilText, option: "--until"))
+        let member = member, whenFull: WhenFull = waitlist ? .joinWaitlist : .refuse, options = book
+        let (dates, occurrences, clock, title) = try await book.change(telling: outbox, classes: true) { b in
+            let dates = try b.bookStanding(member: member, classID: classID, from: first, through: last, now: try options.instant(in: b), whenFull: whenFull)
+            return (dates, dates.compactMap { try? b.occurrence(classID: classID, on: $0.date) }, try options.clock(for: b), try b.classSeries(classID).title)
+        }
+        let byDate = Dictionary(occurrences.map { ($0.id.date, $0) }, uniquingKeysWith: { a, _ in a })
+        if let header = clock.display.header() { print(header) }
+        print("Standing booking of \(member) into \(title.shown), \(first) to \(last):")
+        if dates.isEmpty { print("  \(title.shown) does not meet from \(first) to \(last).") }
+        var counts: [String: Int] = [:]
+        for d in dates {
+            let when = byDate[d.date].map { clock.span($0.start, minutes: $0.duration.wholeMinutes) } ?? "\(d.date)"
+            let said: String
+            switch d.outcome {
+            case .booked: said = "booked"
+            case .waitlisted(let position): said = "full; waitlist #\(position)"
+            case .alreadyHeld: said = "held already"
+            case .cancelled: said = "given up"
+            case .refused(let why): said = "not booked: \(why.description)"
+            }
+            counts[said.hasPrefix("not booked") ? "not booked" : said.hasPrefix("full") ? "waitlisted" : said, default: 0] += 1
+            print("  \(when)  \(said)")
+        }
+        let summary = ["booked", "waitlisted", "held already", "not booked"].compactMap { k in counts[k].map { "\($0) \(k)" } }
+        if !summary.isEmpty { print(summary.joined(separator: ", ") + ".") }
+        // Nothing booked and nothing held: the request did nothing, and says so with its exit code.
+        if !dates.contains(where: { if case .refused = $0.outcome { false } else { true } }) { throw ExitCode(1) }
     }
 
     private func printBookings() async throws {
@@ -953,21 +1007,55 @@ struct CancelBooking: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cancel",
         abstract: "Give up a member's place (or place on the waitlist); the first on the waitlist moves up.",
-        discussion: "Example:\n  horari cancel --member marta --class yoga --date 2026-11-23")
+        discussion: """
+            With --from, gives up every place (and waiting place) the member holds in \
+            the class from that date on: a standing booking ended. A date that cannot be \
+            given up (started, or within the cancellation cut-off) is said and kept.
+
+            Examples:
+              horari cancel --member marta --class yoga --date 2026-11-23
+              horari cancel --member marta --class yoga --from 2026-12-14
+            """)
     @Option(help: "The member.") var member: String
     @Option(name: .customLong("class"), help: "The class's ID.") var classID: String
-    @Option(help: "The occurrence's date, YYYY-MM-DD.") var date: String
+    @Option(help: "The occurrence's date, YYYY-MM-DD.") var date: String?
+    @Option(help: "Give up every date from this one on, YYYY-MM-DD.") var from: String?
     @OptionGroup var book: BookOptions
     @OptionGroup var outbox: OutboxOptions
 
+    func validate() throws {
+        guard (date == nil) != (from == nil) else { throw ValidationError("give --date for one occurrence, or --from for every date from one on") }
+    }
+
     func run() async throws {
-        let date = try parseDate(self.date, option: "--date")
+        if let from { return try await cancelFrom(try parseDate(from, option: "--from")) }
+        let date = try parseDate(self.date ?? "", option: "--date")
         let (member, classID, options) = (member, classID, book)
         let result = try await book.changeOccurrence(classID: classID, on: date, members: [member], telling: outbox) { b in
             try b.cancelBooking(member: member, classID: classID, on: date, now: try options.instant(in: b))
         }
         print(result.heldPlace ? "Cancelled \(member)'s place in \(classID) on \(date)." : "Took \(member) off the waitlist of \(classID) on \(date).")
         if let promoted = result.promoted { print("\(promoted) moved up from the waitlist and has the place.") }
+    }
+
+    /// `--from`: every date the member holds or waits for, from one on.
+    private func cancelFrom(_ first: LocalDate) async throws {
+        let (member, classID, options) = (member, classID, book)
+        let dates = try await book.change(telling: outbox, classes: true) { b in
+            try b.cancelStanding(member: member, classID: classID, from: first, now: try options.instant(in: b))
+        }
+        if dates.isEmpty { return print("\(member) holds no place in \(classID) from \(first) on; nothing was changed.") }
+        for d in dates {
+            switch d.outcome {
+            case .cancelled(let c):
+                print("  \(d.date)  \(c.heldPlace ? "place given up" : "off the waitlist")\(c.promoted.map { "; \($0) moved up and has the place" } ?? "")")
+            case .refused(let why): print("  \(d.date)  kept: \(why.description)")
+            default: print("  \(d.date)")
+            }
+        }
+        let given = dates.filter { if case .cancelled = $0.outcome { true } else { false } }.count
+        print("Gave up \(given) of \(member)'s \(dates.count) date\(dates.count == 1 ? "" : "s") in \(classID) from \(first) on.")
+        if given == 0 { throw ExitCode(1) }
     }
 }
 

@@ -187,6 +187,11 @@ let goldenCases: [GoldenCase] = {
         GoldenCase("sessions-log-other-coach", ["sessions", "log", "--coach", "laia", "--client", "anna", "--start", "2026-11-17 19:00"] + work, unchanged: true),
         GoldenCase("gym-address-set", ["gym", "address", "Gimnàs Sants <desk@gimnas.example>"] + work),
         GoldenCase("gym-address-no-email", ["gym", "address", "Gimnàs Sants"] + work, unchanged: true),
+        // Issue 44, 1: a standing booking, reported by date, and its end from a date on.
+        GoldenCase("book-standing", ["book", "--member", "quim", "--class", "pilates", "--from", "2026-11-22", "--until", "2026-12-20", "--waitlist"] + work),
+        GoldenCase("book-standing-backwards", ["book", "--member", "quim", "--class", "pilates", "--from", "2026-12-20", "--until", "2026-11-22"] + work, unchanged: true),
+        GoldenCase("book-standing-no-date", ["book", "--member", "quim", "--class", "yoga", "--from", "2026-11-24", "--until", "2026-11-24"] + work, unchanged: true),
+        GoldenCase("cancel-from-nothing", ["cancel", "--member", "quim", "--class", "yoga", "--from", "2026-11-22"] + work, unchanged: true),
         GoldenCase("sessions-free", ["sessions", "free", "--coach", "marc", "--from", "2026-11-26", "--to", "2026-11-26", "--minutes", "60"] + work),
         GoldenCase("classes-add-red-refused", ["classes", "add", "box", "--title", "Boxing", "--days", "SA", "--time", "10:00", "--capacity", "8", "--color", "#f00a0a", "--from", "2026-11-28"] + work, unchanged: true),
         GoldenCase("classes-add-ok", ["classes", "add", "box", "--title", "Boxing", "--days", "SA", "--time", "10:00", "--capacity", "8", "--color", "sienna", "--from", "2026-11-28"] + work),
