@@ -27,8 +27,8 @@ extension SchedulingBook {
     /// - Parameters:
     ///   - clientID: the client.
     ///   - coachID: her coach (client IDs are each coach's own).
-    /// - Throws: ``SchedulingError/unknownClient(_:coach:)`` for a client who
-    ///   is not this coach's, ``SchedulingError/unknownCoach(_:)``.
+    /// - Throws: `SchedulingError.unknownClient(_:coach:)` for a client who
+    ///   is not this coach's, `SchedulingError.unknownCoach(_:)`.
     public func clientSchedule(client clientID: String, coach coachID: String) throws(SchedulingError) -> Schedule {
         Schedule(items: try history(client: clientID, coach: coachID).reversed().map(clientItem(for:)), onBookZone: timeZone)
     }

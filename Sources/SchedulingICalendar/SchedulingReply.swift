@@ -247,7 +247,7 @@ extension SchedulingBook {
     /// - Parameters:
     ///   - reply: the answer.
     ///   - gym: who sends the gym's messages: a class's answer names them
-    ///     as organizer; `nil` for the address the book keeps (``gymAddress``).
+    ///     as organizer; `nil` for the address the book keeps (`SchedulingBook.gymAddress`).
     ///   - now: when it is applied (a place's cut-off is checked against it).
     /// - Returns: what it did.
     /// - Throws: ``ReplyError``; nothing is changed.
@@ -326,7 +326,7 @@ extension SchedulingBook {
     /// who answered is not sent a cancellation of what they declined themselves.
     /// - Parameters:
     ///   - reply: the answer.
-    ///   - gym: who sends the gym's messages; `nil` for the address the book keeps (``gymAddress``).
+    ///   - gym: who sends the gym's messages; `nil` for the address the book keeps (`SchedulingBook.gymAddress`).
     ///   - now: when it is applied.
     /// - Returns: what it did, the notices, the book's clocks.
     /// - Throws: ``ReplyError``; nothing is changed.
