@@ -53,7 +53,7 @@ def main():
 def check_server(url):
     """What the server holds, read with the caldav package: Thursday's Pilates
     has aina, marta and nuria as ACCEPTED attendees (oriol and quim gave their
-    places up), Friday's Spinning has marta and nuria."""
+    places up), Friday's Spinning has marta, nuria and quim (his standing booking)."""
     import caldav
     client = caldav.DAVClient(url, username="gym", password="x")
     calendar = caldav.Calendar(client=client, url=url)
@@ -70,7 +70,7 @@ def check_server(url):
             accepted = sorted(p.params.get("X-HORARI-MEMBER") for p in people if p.params.get("PARTSTAT") == "ACCEPTED")
             attendees[(str(component.get("UID")), rid.dt.date().isoformat())] = accepted
     failures = []
-    want = {("pilates", "2026-11-26"): ["aina", "marta", "nuria"], ("spin", "2026-11-27"): ["marta", "nuria"]}
+    want = {("pilates", "2026-11-26"): ["aina", "marta", "nuria"], ("spin", "2026-11-27"): ["marta", "nuria", "quim"], ("spin", "2026-12-18"): ["quim"]}
     for key, members in want.items():
         if attendees.get(key) != members:
             failures.append("the server's roster of %s on %s is %s, not %s" % (key[0], key[1], attendees.get(key), members))

@@ -398,6 +398,33 @@ public struct MemberDesk: Sendable {
         try await run { book, member throws(SchedulingError) in try book.book(member: member, classID: classID, on: date, now: now, whenFull: whenFull) }
     }
 
+    /// Books every date of a class in a range, each reported; see
+    /// ``SchedulingBook/bookStanding(member:classID:from:through:now:whenFull:)``.
+    /// - Parameters:
+    ///   - classID: the class.
+    ///   - first: the first date.
+    ///   - last: the last date, included.
+    ///   - now: the time of the request.
+    ///   - whenFull: refuse a full date, or join its waitlist.
+    @discardableResult
+    public func bookStanding(classID: String, from first: LocalDate, through last: LocalDate, now: Date = Date(),
+                             whenFull: WhenFull = .refuse) async throws(SchedulingError) -> [StandingDate] {
+        try await run { book, member throws(SchedulingError) in
+            try book.bookStanding(member: member, classID: classID, from: first, through: last, now: now, whenFull: whenFull)
+        }
+    }
+
+    /// Gives up every date of a class from one on; see
+    /// ``SchedulingBook/cancelStanding(member:classID:from:now:)``.
+    /// - Parameters:
+    ///   - classID: the class.
+    ///   - first: the first date given up.
+    ///   - now: the time of the request.
+    @discardableResult
+    public func cancelStanding(classID: String, from first: LocalDate, now: Date = Date()) async throws(SchedulingError) -> [StandingDate] {
+        try await run { book, member throws(SchedulingError) in try book.cancelStanding(member: member, classID: classID, from: first, now: now) }
+    }
+
     /// Gives up a place or a place in the queue; see ``SchedulingBook/cancelBooking(member:classID:on:now:)``.
     /// - Parameters:
     ///   - classID: the class.

@@ -49,6 +49,18 @@ try await gym.member("nuria").book(classID: "pilates", on: thursday, now: now, w
 try await marta.book(classID: "yoga", on: today, now: now)
 try await marta.book(classID: "yoga", on: "2026-11-25", now: now)
 
+// Quim comes to every spinning class until the holidays: a standing booking, each date said.
+for d in try await gym.member("quim").bookStanding(classID: "spin", from: today, through: "2026-12-18", now: now) {
+    let said = switch d.outcome {
+    case .booked: "booked"
+    case .waitlisted(let position): "waitlist \(position)"
+    case .alreadyHeld: "held already"
+    case .cancelled: "given up"
+    case .refused(let why): "not booked: \(why)"
+    }
+    print("quim, spinning \(day(d.date)): \(said)")
+}
+
 // The week's timetable, with places left and Marta's own place in each class.
 print("\nThis week at the gym, as Marta sees it:")
 for date in try await marta.timetable(weekOf: today) {
