@@ -59,7 +59,8 @@ private func loadJCal(_ path: String, strict: Bool, quiet: Bool, libical: Bool) 
         throw CLIError("\(path): \(error.description)")
     }
     if !quiet {
-        for d in result.diagnostics { FileHandle.standardError.write(Data("\(path) (as iCalendar, `horari export` of it writes the text):\(d)\n".utf8)) }
+        // The line is one of the iCalendar text the JSON stands for, which nobody sees: said as such.
+        for d in result.diagnostics { FileHandle.standardError.write(Data("\(path): in the iCalendar it stands for, \(d)\n".utf8)) }
     }
     return result
 }

@@ -922,6 +922,7 @@ struct Book: AsyncParsableCommand {
     @OptionGroup var outbox: OutboxOptions
 
     func validate() throws {
+        if list, from != nil || until != nil { throw ValidationError("--list shows every booking; give it without --from and --until") }
         // A range typed the wrong way round, or too long, is a usage error, as a negative length is.
         if let from, let until {
             let (first, last) = (try parseDate(from, option: "--from"), try parseDate(until, option: "--until"))
@@ -960,32 +961,34 @@ struct Book: AsyncParsableCommand {
         guard let classID, let fromText = from, let untilText = until else { throw ValidationError("a standing booking needs --class, --from and --until") }
         let (first, last) = (try parseDate(fromText, option: "--from"), try parseDate(untilText, option: "--until"))
         let member = member, whenFull: WhenFull = waitlist ? .joinWaitlist : .refuse, options = book
-        let (dates, occurrences, clock, title) = try await book.change(telling: outbox, classes: true) { b in
+        let (dates, clock, title) = try await book.change(telling: outbox, classes: true) { b in
             let dates = try b.bookStanding(member: member, classID: classID, from: first, through: last, now: try options.instant(in: b), whenFull: whenFull)
-            return (dates, dates.compactMap { try? b.occurrence(classID: classID, on: $0.date) }, try options.clock(for: b), try b.classSeries(classID).title)
+            return (dates, try options.clock(for: b), try b.classSeries(classID).title)
         }
-        let byDate = Dictionary(occurrences.map { ($0.id.date, $0) }, uniquingKeysWith: { a, _ in a })
+        guard !dates.isEmpty else { throw CLIError("\(title.shown) does not meet from \(first) to \(last); nothing was booked") }
         if let header = clock.display.header() { print(header) }
-        print("Standing booking of \(member) into \(title.shown), \(first) to \(last):")
-        if dates.isEmpty { print("  \(title.shown) does not meet from \(first) to \(last).") }
+        // The range is of the book's dates; said when the times are shown on another clock.
+        let dated = clock.display.name == clock.book.identifier ? "" : " (dates on \(clock.book.identifier)'s calendar)"
+        print("Standing booking of \(member) into \(title.shown), \(first) to \(last)\(dated):")
         var counts: [String: Int] = [:]
         for d in dates {
-            let when = byDate[d.date].map { clock.span($0.start, minutes: $0.duration.wholeMinutes) } ?? "\(d.date)"
-            let said: String
+            let when = d.occurrence.map { clock.span($0.start, minutes: $0.duration.wholeMinutes) } ?? "\(d.date)"
+            let (said, kind): (String, String)
             switch d.outcome {
-            case .booked: said = "booked"
-            case .waitlisted(let position): said = "full; waitlist #\(position)"
-            case .alreadyHeld: said = "held already"
-            case .cancelled: said = "given up"
-            case .refused(let why): said = "not booked: \(why.description)"
+            case .booked: (said, kind) = ("booked", "booked")
+            case .waitlisted(let position): (said, kind) = ("full; waitlist #\(position)", "waitlisted")
+            case .alreadyHeld: (said, kind) = ("held already", "held already")
+            case .alreadyWaiting(let position): (said, kind) = ("waiting already, #\(position)", "waiting already")
+            case .cancelled: (said, kind) = ("given up", "given up")
+            case .refused(let why): (said, kind) = ("not booked: \(why.description)", "not booked")
             }
-            counts[said.hasPrefix("not booked") ? "not booked" : said.hasPrefix("full") ? "waitlisted" : said, default: 0] += 1
+            counts[kind, default: 0] += 1
             print("  \(when)  \(said)")
         }
-        let summary = ["booked", "waitlisted", "held already", "not booked"].compactMap { k in counts[k].map { "\($0) \(k)" } }
-        if !summary.isEmpty { print(summary.joined(separator: ", ") + ".") }
-        // Nothing booked and nothing held: the request did nothing, and says so with its exit code.
-        if !dates.contains(where: { if case .refused = $0.outcome { false } else { true } }) { throw ExitCode(1) }
+        let summary = ["booked", "waitlisted", "held already", "waiting already", "not booked"].compactMap { k in counts[k].map { "\($0) \(k)" } }
+        print(summary.joined(separator: ", ") + ".")
+        // Nothing booked and nothing held: the request did nothing, and says so as every refusal does.
+        if counts["not booked"] == dates.count { throw CLIError("no date from \(first) to \(last) could be booked (each says why above)") }
     }
 
     private func printBookings() async throws {
@@ -1041,21 +1044,23 @@ struct CancelBooking: AsyncParsableCommand {
     /// `--from`: every date the member holds or waits for, from one on.
     private func cancelFrom(_ first: LocalDate) async throws {
         let (member, classID, options) = (member, classID, book)
-        let dates = try await book.change(telling: outbox, classes: true) { b in
-            try b.cancelStanding(member: member, classID: classID, from: first, now: try options.instant(in: b))
+        let (dates, clock) = try await book.change(telling: outbox, classes: true) { b in
+            (try b.cancelStanding(member: member, classID: classID, from: first, now: try options.instant(in: b)), try options.clock(for: b))
         }
-        if dates.isEmpty { return print("\(member) holds no place in \(classID) from \(first) on; nothing was changed.") }
+        if dates.isEmpty { throw CLIError("\(member) holds no place in \(classID) from \(first) on; nothing was changed") }
+        if let header = clock.display.header() { print(header) }
         for d in dates {
+            let when = d.occurrence.map { clock.span($0.start, minutes: $0.duration.wholeMinutes) } ?? "\(d.date)"
             switch d.outcome {
             case .cancelled(let c):
-                print("  \(d.date)  \(c.heldPlace ? "place given up" : "off the waitlist")\(c.promoted.map { "; \($0) moved up and has the place" } ?? "")")
-            case .refused(let why): print("  \(d.date)  kept: \(why.description)")
-            default: print("  \(d.date)")
+                print("  \(when)  \(c.heldPlace ? "place given up" : "off the waitlist")\(c.promoted.map { "; \($0) moved up and has the place" } ?? "")")
+            case .refused(let why): print("  \(when)  kept: \(why.description)")
+            default: print("  \(when)")
             }
         }
         let given = dates.filter { if case .cancelled = $0.outcome { true } else { false } }.count
         print("Gave up \(given) of \(member)'s \(dates.count) date\(dates.count == 1 ? "" : "s") in \(classID) from \(first) on.")
-        if given == 0 { throw ExitCode(1) }
+        if given == 0 { throw CLIError("none of \(member)'s dates in \(classID) from \(first) on could be given up (each says why above)") }
     }
 }
 

@@ -36,10 +36,12 @@ extension JCal {
 
     /// A reader's failure at its line and column.
     private static func located(_ failure: JSONReader.Failure, in bytes: [UInt8]) -> JCalError {
-        var line = 1, column = 1
-        for b in bytes.prefix(failure.offset) {
-            if b == 0x0A { line += 1; column = 1 } else { column += 1 }
-        }
+        // Lines by their breaks; the column counted in characters, as an editor shows it.
+        let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        let upTo = bytes[min(start, failure.offset)..<min(failure.offset, bytes.count)]
+        let line = 1 + upTo.lazy.filter { $0 == 0x0A }.count
+        let lineStart = upTo.lastIndex(of: 0x0A).map { $0 + 1 } ?? upTo.startIndex
+        let column = 1 + String(decoding: bytes[lineStart..<upTo.endIndex], as: UTF8.self).count
         return JCalError(line: line, column: column, message: failure.message)
     }
 
@@ -51,17 +53,17 @@ extension JCal {
               case .array(let properties) = parts[1].kind, case .array(let components) = parts[2].kind else {
             throw Failure(at: value.offset, "a component is [name, [properties], [components]]")
         }
+        try checkName(rawName, at: parts[0].offset, of: "component")
         let name = rawName.uppercased()
-        try checkName(name, at: parts[0].offset, of: "component")
         out += "BEGIN:\(name)\r\n"
         for p in properties { out += try property(p).text + "\r\n" }
         for c in components { try component(c, into: &out) }
         out += "END:\(name)\r\n"
     }
 
-    /// Names are letters, digits and `-` (RFC 5545 §3.1).
+    /// Names are ASCII letters, digits and `-` (RFC 5545 §3.1), checked as written.
     private static func checkName(_ name: String, at offset: Int, of what: String) throws(Failure) {
-        guard !name.isEmpty, name.utf8.allSatisfy({ ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D }) else {
+        guard !name.isEmpty, name.utf8.allSatisfy({ ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D }) else {
             throw Failure(at: offset, "‘\(name.prefix(40))’ is not a \(what) name: letters, digits and '-' only")
         }
     }
@@ -71,13 +73,17 @@ extension JCal {
               case .object(let rawParameters) = parts[1].kind, case .string(let rawType) = parts[2].kind else {
             throw Failure(at: value.offset, "a property is [name, {parameters}, type, value…]")
         }
+        try checkName(rawName, at: parts[0].offset, of: "property")
         let name = rawName.uppercased()
-        try checkName(name, at: parts[0].offset, of: "property")
+        // BEGIN and END are a component's edges, written from the arrays; as a property they would open or close one.
+        guard name != "BEGIN", name != "END" else {
+            throw Failure(at: parts[0].offset, "‘\(rawName)’ cannot be a property: a component is an array of its own, [name, [properties], [components]]")
+        }
         let type = rawType.lowercased()
         var parameters: [ContentLine.Parameter] = []
-        for (key, v) in rawParameters {
+        for (key, v, keyOffset) in rawParameters {
+            try checkName(key, at: keyOffset, of: "parameter")
             let pname = key.uppercased()
-            try checkName(pname, at: v.offset, of: "parameter")
             guard pname != "VALUE" else { throw Failure(at: v.offset, "a jCal property gives its VALUE as its type (the third element), not as a parameter") }
             let values: [Value]
             if case .array(let list) = v.kind { values = list } else { values = [v] }
@@ -97,7 +103,7 @@ extension JCal {
             parameters.append(.init(name: pname, values: texts))
         }
         if type != "unknown", type != defaultTypes[name] {
-            try checkName(type.uppercased(), at: parts[2].offset, of: "value type")
+            try checkName(type, at: parts[2].offset, of: "value type")
             parameters.insert(.init(name: "VALUE", values: [type.uppercased()]), at: 0)
         }
         let values = Array(parts[3...])
@@ -137,7 +143,9 @@ extension JCal {
             for p in parts {
                 switch p.kind {
                 case .string(let s): texts.append(type == "text" ? ContentWriter.escape(s) : s)
-                case .number(let n): texts.append(n)
+                case .number(let n):
+                    guard Self.isDecimal(n) else { throw Failure(at: p.offset, "‘\(n.prefix(40))’: iCalendar writes a number without an exponent, as 41.375") }
+                    texts.append(n)
                 default: throw Failure(at: p.offset, "property ‘\(name.lowercased())’: each part of a structured value is a string or a number")
                 }
             }
@@ -147,7 +155,11 @@ extension JCal {
         }
         switch type {
         case "text":
-            return ContentWriter.escape(try string())
+            let escaped = ContentWriter.escape(try string())
+            if escaped.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && $0 != "\t" }) {
+                throw Failure(at: v.offset, "iCalendar text cannot hold a control character other than a line break or a tab; take it out")
+            }
+            return escaped
         case "date":
             return try compact(try string(), at: v.offset, as: "date", JCal.date)
         case "date-time":
@@ -161,6 +173,7 @@ extension JCal {
             return n
         case "float":
             guard case .number(let n) = v.kind else { throw Failure(at: v.offset, "property ‘\(name.lowercased())’: a float value is a number") }
+            guard Self.isDecimal(n) else { throw Failure(at: v.offset, "‘\(n.prefix(40))’: iCalendar writes a float without an exponent, as 41.375") }
             return n
         case "boolean":
             guard case .bool(let b) = v.kind else { throw Failure(at: v.offset, "property ‘\(name.lowercased())’: a boolean value is true or false") }
@@ -179,11 +192,16 @@ extension JCal {
                 throw Failure(at: v.offset, "property ‘\(name.lowercased())’: a period is [start, end] or [start, duration]")
             }
             let first = try compact(start, at: halves[0].offset, as: "date-time", JCal.dateTime)
-            let second = end.hasPrefix("P") || end.hasPrefix("-P") || end.hasPrefix("+P") ? end : try compact(end, at: halves[1].offset, as: "date-time", JCal.dateTime)
-            try checkOneLine(second, at: halves[1].offset)
+            let isLength = end.hasPrefix("P") || end.hasPrefix("-P") || end.hasPrefix("+P")
+            if isLength, !isDuration(end) { throw Failure(at: halves[1].offset, "‘\(end.prefix(40))’ is not a duration as RFC 5545 writes one (PT1H, P1D)") }
+            let second = isLength ? end : try compact(end, at: halves[1].offset, as: "date-time", JCal.dateTime)
             return first + "/" + second
         case "recur":
             return try rule(v, property: name)
+        case "duration":
+            let s = try string()
+            guard isDuration(s) else { throw Failure(at: v.offset, "‘\(s.prefix(40))’ is not a duration as RFC 5545 writes one (PT1H, -PT15M, P1D)") }
+            return s
         default:
             // duration, uri, cal-address, binary, unknown, an X- type: as written.
             let s: String
@@ -197,6 +215,9 @@ extension JCal {
             return s
         }
     }
+
+    /// Whether a JSON number is written as iCalendar writes one: digits, a point, digits.
+    static func isDecimal(_ n: String) -> Bool { !n.contains("e") && !n.contains("E") }
 
     /// A jCal date, date-time, time or UTC offset in iCalendar's compact
     /// form, checked by writing it back: `2026-11-30` is `20261130`.
@@ -215,7 +236,7 @@ extension JCal {
     private static func rule(_ v: Value, property name: String) throws(Failure) -> String {
         guard case .object(let parts) = v.kind else { throw Failure(at: v.offset, "property ‘\(name.lowercased())’: a recur value is an object such as {\"freq\": \"WEEKLY\"}") }
         var texts: [(key: String, text: String)] = []
-        for (key, value) in parts {
+        for (key, value, keyOffset) in parts {
             let items: [Value]
             if case .array(let list) = value.kind { items = list } else { items = [value] }
             var out: [String] = []
@@ -231,8 +252,8 @@ extension JCal {
                 default: throw Failure(at: item.offset, "rule part ‘\(key)’: a value is a string or a number, or an array of them")
                 }
             }
+            try checkName(key, at: keyOffset, of: "rule part")
             let upper = key.uppercased()
-            try checkName(upper, at: value.offset, of: "rule part")
             texts.append((upper, out.joined(separator: ",")))
         }
         guard texts.contains(where: { $0.key == "FREQ" }) else { throw Failure(at: v.offset, "property ‘\(name.lowercased())’: a rule has a freq") }
@@ -247,7 +268,8 @@ struct JSONReader {
         indirect enum Kind {
             case string(String), number(String), bool(Bool), null
             case array([Value])
-            case object([(String, Value)])
+            /// Members in the order written, each with where its name starts.
+            case object([(key: String, value: Value, keyOffset: Int)])
         }
         var kind: Kind
         var offset: Int
@@ -307,19 +329,21 @@ struct JSONReader {
         case UInt8(ascii: "{"):
             guard depth < Self.maxDepth else { throw Failure(at: i, "nested more than \(Self.maxDepth) deep; no jCal document is") }
             i += 1
-            var members: [(String, Value)] = []
+            var members: [(key: String, value: Value, keyOffset: Int)] = []
+            var seen = Set<String>()
             skipSpace()
             if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1; return Value(kind: .object(members), offset: start) }
             while true {
                 skipSpace()
                 guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw Failure(at: i, "expected a member's name in quotes") }
+                let keyOffset = i
                 let key = try string()
                 skipSpace()
                 guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw Failure(at: i, "expected ':' after a member's name") }
                 i += 1
                 let v = try value(depth: depth + 1)
-                if members.contains(where: { $0.0.lowercased() == key.lowercased() }) { throw Failure(at: v.offset, "‘\(key.prefix(40))’ is given twice in one object") }
-                members.append((key, v))
+                guard seen.insert(key.lowercased()).inserted else { throw Failure(at: keyOffset, "‘\(key.prefix(40))’ is given twice in one object") }
+                members.append((key, v, keyOffset))
                 skipSpace()
                 guard i < bytes.count else { throw Failure(at: i, "the document ends inside an object; a '}' is missing") }
                 if bytes[i] == UInt8(ascii: ",") { i += 1; continue }

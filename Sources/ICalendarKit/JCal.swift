@@ -196,9 +196,13 @@ public enum JCal {
         let name = line.name
         var parameters = line.parameters
         var type = defaultTypes[name] ?? "unknown"
-        if let i = parameters.firstIndex(where: { $0.name == "VALUE" }), let given = parameters[i].values.first {
-            type = given.lowercased()
-            parameters.remove(at: i)
+        let valueParameters = parameters.filter { $0.name == "VALUE" }
+        if !valueParameters.isEmpty {
+            // One VALUE of one type name is the type; a VALUE jCal cannot say (empty, two, not a name) leaves the value unknown, as written.
+            let given = valueParameters.count == 1 && valueParameters[0].values.count == 1 ? valueParameters[0].values[0] : ""
+            let isName = !given.isEmpty && given.utf8.allSatisfy { ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D }
+            type = isName ? given.lowercased() : "unknown"
+            parameters.removeAll { $0.name == "VALUE" }
         }
         let raw = line.value
         var values = typedValues(raw, of: name, as: type)

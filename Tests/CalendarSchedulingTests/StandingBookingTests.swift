@@ -85,4 +85,26 @@ struct StandingBookingTests {
         #expect(try book.bookings(member: "marta").map(\.id.date.description) == ["2026-11-23", "2026-11-25", "2026-11-30"])
         #expect(try book.cancelStanding(member: "marta", classID: "yoga", from: try Gym.day("2026-12-01"), now: later).isEmpty, "nothing left to give up")
     }
+
+    @Test("a date is chosen by the day the class meets: a moved occurrence by its new day, in order; one held or waited for already is said so, even in the past")
+    func movedAndHeld() throws {
+        var book = try Gym.book()
+        let now = try Self.now()
+        // Wednesday 2 December's class moved to Sunday 29 November; Monday 7 December's to Saturday 12 December, past the range.
+        try book.moveOccurrence(classID: "yoga", on: try Gym.day("2026-12-02"), to: try Gym.at("2026-11-29 10:00"))
+        try book.moveOccurrence(classID: "yoga", on: try Gym.day("2026-12-07"), to: try Gym.at("2026-12-12 10:00"))
+        _ = try book.book(member: "marta", classID: "yoga", on: try Gym.day("2026-11-18"), now: try Gym.now("2026-11-10 10:00"))
+        for m in ["oriol", "nuria"] { _ = try book.book(member: m, classID: "yoga", on: try Gym.day("2026-11-23"), now: now) }
+        try book.addMember(Member(id: "m1", name: "M1"))
+        _ = try book.book(member: "m1", classID: "yoga", on: try Gym.day("2026-11-23"), now: now)
+        _ = try book.book(member: "marta", classID: "yoga", on: try Gym.day("2026-11-23"), now: now, whenFull: .joinWaitlist)
+        let dates = try book.bookStanding(member: "marta", classID: "yoga", from: try Gym.day("2026-11-18"), through: try Gym.day("2026-12-09"), now: now)
+        #expect(dates.map(\.date.description) == ["2026-11-18", "2026-11-23", "2026-11-25", "2026-12-02", "2026-11-30", "2026-12-09"], "by the day each meets")
+        #expect(dates.map { $0.occurrence?.start.date.description ?? "" } == ["2026-11-18", "2026-11-23", "2026-11-25", "2026-11-29", "2026-11-30", "2026-12-09"])
+        #expect(dates[0].outcome == .alreadyHeld, "a past date she holds is hers, not refused")
+        #expect(dates[1].outcome == .alreadyWaiting(position: 1))
+        // Given up from the 29th on, by the day it meets: the moved class too.
+        let ended = try book.cancelStanding(member: "marta", classID: "yoga", from: try Gym.day("2026-11-29"), now: now)
+        #expect(ended.map { $0.occurrence?.start.date.description ?? "" } == ["2026-11-29", "2026-11-30", "2026-12-09"])
+    }
 }

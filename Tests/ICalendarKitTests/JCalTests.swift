@@ -138,6 +138,16 @@ struct JCalTests {
             ("[\"vcal endar\", [], []]", 1, 2, "not a component name"),
             (String(repeating: "[", count: 100), 1, 65, "nested more than 64 deep"),
             ("[\"vcalendar\", [], []] x", 1, 23, "more text after the document's end"),
+            // What the review found: a component opened by a property, an exponent, a bad duration, a control character, a key given twice.
+            ("[\"vcalendar\", [[\"end\", {}, \"unknown\", \"VCALENDAR\"]], []]", 1, 17, "cannot be a property"),
+            ("[\"vcalendar\", [[\"geo\", {}, \"float\", [1e999, 2.5]]], []]", 1, 38, "without an exponent"),
+            ("[\"vcalendar\", [[\"x-f\", {}, \"float\", 1.5e3]], []]", 1, 37, "without an exponent"),
+            ("[\"vcalendar\", [[\"duration\", {}, \"duration\", \"PT1H,garbage\"]], []]", 1, 45, "is not a duration"),
+            ("[\"vcalendar\", [[\"freebusy\", {}, \"period\", [\"2026-11-30T10:00:00Z\", \"PT1H,20261130T140000Z/PT9H\"]]], []]", 1, 68, "is not a duration"),
+            ("[\"vcalendar\", [[\"summary\", {}, \"text\", \"a\\u000bb\"]], []]", 1, 40, "iCalendar text cannot hold"),
+            ("[\"vcalendar\", [[\"x-a\", {\"x-p\": \"a\",\n \"X-P\": \"b\"}, \"unknown\", \"v\"]], []]", 2, 2, "is given twice"),
+            ("[\"vcalendar\", [[\"x-a\", {\"bad key\":\n \"v\"}, \"unknown\", \"v\"]], []]", 1, 25, "‘bad key’ is not a parameter name"),
+            ("[\"vcalendar\", [[\"x-é\", {}, \"unknown\", \"v\"]], [\"Gimnàs\"]]", 1, 17, "is not a property name"),
         ]
         for (text, line, column, message) in cases {
             do {
@@ -148,7 +158,22 @@ struct JCalTests {
                 #expect(!message.isEmpty && error.line == line && error.column == column && error.message.contains(message), "\(text): \(error)")
             }
         }
+        // An object of many keys reads in linear time (a 200,000-key object did not end in 300 s before).
+        let many = "[\"vcalendar\", [[\"x-a\", {" + (0..<100_000).map { "\"x-k\($0)\": \"v\"" }.joined(separator: ",") + "}, \"unknown\", \"v\"]], []]"
+        let started = Date()
+        #expect((try? JCal.iCalendarText(fromJSON: Data(many.utf8))) != nil)
+        #expect(Date().timeIntervalSince(started) < 20, "a bound far above the ~1 s it takes, against the quadratic reader's minutes")
         let error = #expect(throws: ICalendarError.self) { try ICalendarImporter().importCalendar(jCal: Data("[1]".utf8)) }
         #expect(error?.code == .invalidJCal && error?.message.hasPrefix("not jCal (RFC 7265) at line 1, column 2: a component is") == true, "\(String(describing: error))")
+    }
+
+    @Test("a VALUE parameter jCal cannot say (empty, two, not a type name) leaves the value unknown, which reads back")
+    func valueParametersJCalCannotSay() throws {
+        for line in ["X-A;VALUE=:x", "X-B;VALUE=TEXT;VALUE=DATE:20261130", "X-C;VALUE=\"DA TE\":y"] {
+            let ics = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\n\(line)\r\nEND:VCALENDAR\r\n"
+            let json = JCal.json(fromICalendar: ics)
+            #expect(json.contains(#","unknown","#), "\(line): \(json)")
+            #expect(throws: Never.self, "\(line)") { try JCal.iCalendarText(fromJSON: Data(json.utf8)) }
+        }
     }
 }

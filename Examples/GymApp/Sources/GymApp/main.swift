@@ -55,6 +55,7 @@ for d in try await gym.member("quim").bookStanding(classID: "spin", from: today,
     case .booked: "booked"
     case .waitlisted(let position): "waitlist \(position)"
     case .alreadyHeld: "held already"
+    case .alreadyWaiting(let position): "waiting already, \(position)"
     case .cancelled: "given up"
     case .refused(let why): "not booked: \(why)"
     }
