@@ -400,25 +400,21 @@ struct Sessions: AsyncParsableCommand {
         @Option(help: "The client (one of the coach's).") var client: String
         @Option(help: "When it starts, 'YYYY-MM-DD HH:MM'.") var start: String
         @Option(parsing: .unconditional, help: "How long it lasts.", transform: WholeNumber.minutes) var minutes = 60
-        @Option(help: "Where.") var location: String?
-        @Option(help: "Notes.") var notes: String?
-        @Option(help: "Its colour: a CSS name or #RRGGBB, not red (default: the client's, else the coach's).") var color: String?
-        @Option(help: "The kind of workout, such as Strength (exported as CATEGORIES).") var type: String?
-        @Option(help: "The session's ID (default: made up).") var id: String?
+        @OptionGroup var details: SessionDetails
         @OptionGroup var busy: BusyOptions
         @OptionGroup var book: BookOptions
         @OptionGroup var outbox: OutboxOptions
 
         func run() async throws {
-            let (coach, client, minutes, location, notes, id, typed, book, type) = (coach, client, minutes, location, notes, id, start, book, type)
-            let color = try self.color.map(parseColor)
+            let (coach, client, minutes, typed, book, d) = (coach, client, minutes, start, book, details)
+            let color = try d.color.map(parseColor)
             let elsewhere = try await busy.around(typed, coach: coach, book: book)
             let (s, clock) = try await book.change(telling: outbox) { b in
                 let clock = try book.clock(for: b)
                 let start = try clock.instant(typed: typed, option: "--start")
                 try elsewhere.map { try b.setBusyElsewhere($0, coach: coach) }
-                return (try b.addSession(id: id, coach: coach, client: client, startingAt: start, duration: .minutes(minutes), location: location, notes: notes,
-                                         color: color, workoutType: type, now: try book.instant(in: b)), clock)
+                return (try b.addSession(id: d.id, coach: coach, client: client, startingAt: start, duration: .minutes(minutes), location: d.location, notes: d.notes,
+                                         color: color, workoutType: d.type, now: try book.instant(in: b)), clock)
             }
             print("Booked session \(s.id): \(client) with \(coach), \(clock.said(s))\(s.workoutType.map { ", " + $0.shown } ?? "")\(s.location.map { " at " + $0.shown } ?? "").")
         }
@@ -442,22 +438,18 @@ struct Sessions: AsyncParsableCommand {
         @Option(help: "When it started, 'YYYY-MM-DD HH:MM'.") var start: String
         @Option(parsing: .unconditional, help: "How long it lasted.", transform: WholeNumber.minutes) var minutes = 60
         @Option(help: "When it was completed, 'YYYY-MM-DD HH:MM' (default: when it ended).") var at: String?
-        @Option(help: "Where.") var location: String?
-        @Option(help: "Notes: what was done, the results.") var notes: String?
-        @Option(help: "Its colour: a CSS name or #RRGGBB, not red (default: the client's, else the coach's).") var color: String?
-        @Option(help: "The kind of workout, such as Strength (exported as CATEGORIES).") var type: String?
-        @Option(help: "The session's ID (default: made up).") var id: String?
+        @OptionGroup var details: SessionDetails
         @OptionGroup var book: BookOptions
 
         func run() async throws {
-            let (coach, client, minutes, location, notes, id, typed, at, book, type) = (coach, client, minutes, location, notes, id, start, at, book, type)
-            let color = try self.color.map(parseColor)
+            let (coach, client, minutes, typed, at, book, d) = (coach, client, minutes, start, at, book, details)
+            let color = try d.color.map(parseColor)
             let (s, clock) = try await book.change { b in
                 let clock = try book.clock(for: b)
                 let start = try clock.instant(typed: typed, option: "--start")
                 let done = try at.map { try clock.instant(typed: $0, option: "--at") }
-                return (try b.logSession(id: id, coach: coach, client: client, startingAt: start, duration: .minutes(minutes), location: location, notes: notes,
-                                         color: color, workoutType: type, completedAt: done, now: try book.instant(in: b)), clock)
+                return (try b.logSession(id: d.id, coach: coach, client: client, startingAt: start, duration: .minutes(minutes), location: d.location, notes: d.notes,
+                                         color: color, workoutType: d.type, completedAt: done, now: try book.instant(in: b)), clock)
             }
             print("Logged session \(s.id): \(client) with \(coach), \(clock.said(s))\(s.workoutType.map { ", " + $0.shown } ?? ""), completed \(clock.completed(s)).")
         }
@@ -1091,6 +1083,16 @@ extension Sessions {
             try output.print(sessions, book: b, clock: clock, command: "sessions history", none: "\(client.shown) has no sessions yet.")
         }
     }
+}
+
+/// What `sessions add` and `sessions log` record besides the time: where,
+/// notes, a colour, the kind of workout and the ID.
+struct SessionDetails: ParsableArguments {
+    @Option(help: "Where.") var location: String?
+    @Option(help: "Notes (for a logged session: what was done, the results).") var notes: String?
+    @Option(help: "Its colour: a CSS name or #RRGGBB, not red (default: the client's, else the coach's).") var color: String?
+    @Option(help: "The kind of workout, such as Strength (exported as CATEGORIES).") var type: String?
+    @Option(help: "The session's ID (default: made up).") var id: String?
 }
 
 /// How `sessions list` and `sessions history` print.
