@@ -9,6 +9,7 @@
 set -u
 HORARI=$(cd "$(dirname "${1:?usage: cli_failures.sh PATH/TO/horari}")" && pwd)/$(basename "$1")
 WORK=$(mktemp -d)
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
 trap 'umount "$WORK/tiny" 2>/dev/null; chmod -R u+w "$WORK" 2>/dev/null; rm -rf "$WORK"' EXIT
 failures=0
 
@@ -95,6 +96,8 @@ expect "--outbox with no --gym and no address kept, for a class" 1 "a class's me
   "$HORARI" book --member quim --class yoga --date 2026-11-30 --outbox "$WORK/outbox" --calendar "$WORK/gym.ics" --now '2026-11-22 10:00'
 expect "--gym with no address" 2 "has no e-mail address a message can go to" "$WORK/gym.ics" -- \
   "$HORARI" book --member quim --class yoga --date 2026-11-30 --outbox "$WORK/outbox" --gym 'Gimnas' --calendar "$WORK/gym.ics" --now '2026-11-22 10:00'
+expect "validate of a jCal file" 1 "is jCal (iCalendar as JSON, RFC 7265), which only \`horari import\` reads" "$WORK/gym.ics" -- \
+  "$HORARI" validate "$ROOT/Examples/Samples/incoming/yoga.json"
 expect "gym address with no e-mail" 2 "has no e-mail address a message can go to" "$WORK/gym.ics" -- \
   "$HORARI" gym address 'Gimnas Sants' --calendar "$WORK/gym.ics"
 expect "gym address and --none" 2 "give an address or --none, not both" "$WORK/gym.ics" -- \

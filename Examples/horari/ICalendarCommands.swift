@@ -29,6 +29,10 @@ func loadCalendar(_ path: String, strict: Bool = false, quiet: Bool = false, lib
         result = try ICalendarImporter(options: ImportOptions(strict: strict, checksWithLibICal: libical, detail: detail))
             .importCalendar(contentsOf: URL(fileURLWithPath: path)) { progress.update("Reading", name, done: $0) }
     } catch {
+        // A jCal file where an .ics is read: said so, with the command that reads it.
+        if error.code == .notICalendar, isJCal(path) {
+            throw CLIError("\(path) is jCal (iCalendar as JSON, RFC 7265), which only `horari import` reads; `horari import \(path) --into CAL` makes a calendar of it")
+        }
         throw CLIError("\(path): \(error.description)")
     }
     if !quiet {
