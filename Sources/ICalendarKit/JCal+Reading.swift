@@ -63,7 +63,7 @@ extension JCal {
 
     /// Names are ASCII letters, digits and `-` (RFC 5545 §3.1), checked as written.
     private static func checkName(_ name: String, at offset: Int, of what: String) throws(Failure) {
-        guard !name.isEmpty, name.utf8.allSatisfy({ ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D }) else {
+        guard isName(name) else {
             throw Failure(at: offset, "‘\(name.prefix(40))’ is not a \(what) name: letters, digits and '-' only")
         }
     }

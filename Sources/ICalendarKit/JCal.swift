@@ -200,8 +200,7 @@ public enum JCal {
         if !valueParameters.isEmpty {
             // One VALUE of one type name is the type; a VALUE jCal cannot say (empty, two, not a name) leaves the value unknown, as written.
             let given = valueParameters.count == 1 && valueParameters[0].values.count == 1 ? valueParameters[0].values[0] : ""
-            let isName = !given.isEmpty && given.utf8.allSatisfy { ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D }
-            type = isName ? given.lowercased() : "unknown"
+            type = isName(given) ? given.lowercased() : "unknown"
             parameters.removeAll { $0.name == "VALUE" }
         }
         let raw = line.value
@@ -432,26 +431,16 @@ public enum JCal {
         return parts
     }
 
-    /// A JSON string literal.
+    /// A JSON string literal, by the CLI's one JSON escaper (`ISOText.appendJSONString`).
     static func quoted(_ s: String) -> String {
-        var out = "\""
+        var out: [UInt8] = []
         out.reserveCapacity(s.utf8.count + 2)
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if u.value < 0x20 {
-                    let hex = String(u.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(u)
-                }
-            }
-        }
-        return out + "\""
+        ISOText.appendJSONString(s, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Whether text is an iCalendar name as written: ASCII letters, digits and `-` (RFC 5545 §3.1).
+    static func isName(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.allSatisfy { ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D }
     }
 }
