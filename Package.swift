@@ -190,7 +190,7 @@ let package = Package(
         .testTarget(name: "CalendarCoreTests", dependencies: ["CalendarCore", "_CalendarTestSupport", "_CalendarTestFixtures"]),
         .testTarget(
             name: "ICalendarKitTests",
-            dependencies: ["CalendarCore", "ICalendarKit", .target(name: "CLibICal", condition: .when(traits: ["LibICal"])), "_CalendarTestSupport", "_CalendarTestFixtures"]
+            dependencies: ["CalendarCore", "CalendarViews", "ICalendarKit", .target(name: "CLibICal", condition: .when(traits: ["LibICal"])), "_CalendarTestSupport", "_CalendarTestFixtures"]
         ),
         .testTarget(name: "CalendarViewsTests", dependencies: ["CalendarCore", "CalendarViews"]),
         .testTarget(name: "CalendarSchedulingTests", dependencies: ["CalendarCore", "CalendarScheduling", "_SchedulingTestSupport"]),

@@ -222,6 +222,8 @@ struct Add: AsyncParsableCommand {
               horari add 'Read Kant' --someday --category Philosophy
               horari add 'Pilates' --start '2026-11-24 19:00' --minutes 50 \\
                   --repeat 'FREQ=WEEKLY;BYDAY=TU'
+              horari add 'Sants v Gràcia' --start '2026-10-03 17:00' --minutes 90 \\
+                  --parent round-1
             """)
 
     @Argument(help: "The title.") var title: String
@@ -240,6 +242,7 @@ struct Add: AsyncParsableCommand {
     @Option(parsing: .unconditionalSingleValue,
             help: "A reminder (VALARM), repeatable: an iCalendar length from the start, or from a task's due time when it has no start (-PT15M, -P1D).")
     var alarm: [String] = []
+    @Option(help: "The item it is part of, by ID (RELATED-TO): a match's round, a task's project. list shows it there.") var parent: String?
     @OptionGroup var book: BookOptions
 
     func validate() throws {
@@ -262,14 +265,16 @@ struct Add: AsyncParsableCommand {
         let added = try await book.updateCalendar { calendar in
             let clock = try book.clock(of: calendar)
             var item = try makeItem(clock: clock)
+            if let parent { item.parentUID = try parentUID(parent, of: item.uid, in: calendar, place: try book.place) }
             if isAutomaticColor(color) { item.color = automaticColor(for: item, in: calendar, clock: clock) }
             try calendar.add(item, at: try book.instant(inZone: clock.name, zones: clock.zones), rules: try calendarRules(of: calendar).rules)
             // A generated UID is named as the views name it (its short ID
             // among the calendar's items); an --id as it was typed.
             let shown = id ?? ShortIDs(calendar.schedule(zoneNamedBy: ICalendar.bookZoneProperties).items.map(\.uid)).short(for: item.uid)
-            return (item, clock, shown)
+            return (item, clock, shown, item.parentUID.flatMap { calendar.item(uid: $0)?.title })
         }
-        print("Added \(describe(added.0, clock: added.1)) as \(added.2.shown).")
+        let within = added.3.map { ", part of ‘\($0.shown)’" } ?? ""
+        print("Added \(describe(added.0, clock: added.1)) as \(added.2.shown)\(within).")
     }
 
     private func makeItem(clock: Clock) throws -> CalendarItem {
@@ -332,6 +337,8 @@ struct Edit: AsyncParsableCommand {
     @Option(help: "New notes ('' removes them).") var notes: String?
     @Option(help: "A new place ('' removes it).") var location: String?
     @Option(name: .customLong("repeat"), help: "A new recurrence rule ('' stops the repetition).") var rule: String?
+    @Option(help: "The item it is part of, by ID (RELATED-TO), in place of any it had.") var parent: String?
+    @Flag(help: "Make it part of no other item.") var noParent = false
     @Option(help: "Change one occurrence of a repeating item: its date by the series, YYYY-MM-DD (with its time, 'YYYY-MM-DD HH:MM', when it meets more than once that day).") var occurrence: String?
     @Flag(help: "With --occurrence: change that occurrence and every later one (the series is split there).") var andFollowing = false
     @OptionGroup var book: BookOptions
@@ -342,8 +349,12 @@ struct Edit: AsyncParsableCommand {
             throw ValidationError("--repeat changes a series, not one occurrence; add --and-following to change the rule from that occurrence on")
         }
         if color != nil && noColor { throw ValidationError("give --color or --no-color, not both") }
-        if [title, start, end, due, color, notes, location, rule].allSatisfy({ $0 == nil }) && minutes == nil && !noColor {
-            throw ValidationError("nothing to change: give --title, --start, --end, --minutes, --due, --color, --no-color, --notes, --location or --repeat")
+        if parent != nil && noParent { throw ValidationError("give --parent or --no-parent, not both") }
+        if occurrence != nil && (parent != nil || noParent) {
+            throw ValidationError("--parent and --no-parent change the whole item, not one occurrence; leave out --occurrence")
+        }
+        if [title, start, end, due, color, notes, location, rule, parent].allSatisfy({ $0 == nil }) && minutes == nil && !noColor && !noParent {
+            throw ValidationError("nothing to change: give --title, --start, --end, --minutes, --due, --color, --no-color, --notes, --location, --repeat, --parent or --no-parent")
         }
     }
 
@@ -356,19 +367,19 @@ struct Edit: AsyncParsableCommand {
     func run() async throws {
         guard try book.place.exists else { throw noCalendarYet(try book.place) }
         if let occurrence { return try await editOccurrence(occurrence) }
-        let old: CalendarItem, new: CalendarItem, clock: Clock
+        let old: CalendarItem, new: CalendarItem, clock: Clock, within: String
         do {
-            (old, new, clock) = try await change()
+            (old, new, clock, within) = try await change()
         } catch let same as Unchanged {
             print("Nothing to change: \(describe(same.item, clock: same.clock)) is already so; the calendar was not written.")
             return
         }
-        print("Changed \(describe(old, clock: clock))\n     to \(describe(new, clock: clock)).")
+        print("Changed \(describe(old, clock: clock))\n     to \(describe(new, clock: clock))\(within).")
     }
 
     /// Revises the item under the file's lock; throws ``Unchanged`` (so
     /// that nothing is saved) when the revision is the item as it was.
-    private func change() async throws -> (CalendarItem, CalendarItem, Clock) {
+    private func change() async throws -> (CalendarItem, CalendarItem, Clock, String) {
         try await book.updateCalendar { calendar in
             let uid = try resolveID(id, in: calendar, place: try book.place)
             guard let old = calendar.item(uid: uid) else { throw CLIError("there is no event or task with the UID ‘\(uid.shown)’") }
@@ -378,10 +389,29 @@ struct Edit: AsyncParsableCommand {
             }
             let clock = try book.clock(of: calendar)
             var new = try revise(old, clock: clock)
+            if let parent { new.parentUID = try parentUID(parent, of: uid, in: calendar, place: try book.place) }
             if isAutomaticColor(color) { new.color = automaticColor(for: new, in: calendar, clock: clock) }
-            guard new != old else { throw Unchanged(item: old, clock: clock) }
-            try calendar.update(new, at: try book.instant(inZone: clock.name, zones: clock.zones), rules: try calendarRules(of: calendar).rules)
-            return (old, calendar.item(uid: uid) ?? new, clock)
+            let (now, rules) = (try book.instant(inZone: clock.name, zones: clock.zones), try calendarRules(of: calendar).rules)
+            // Out of its parent whichever side stated it: the item's own
+            // PARENT, and a CHILD another item wrote naming it.
+            var holders: [CalendarItem] = []
+            if noParent {
+                new.parentUID = nil
+                holders = calendar.items.filter { $0.uid != uid && $0.relations.contains(.init(uid: uid, type: .child)) }
+            }
+            guard new != old || !holders.isEmpty else { throw Unchanged(item: old, clock: clock) }
+            for var holder in holders {
+                holder.relations.removeAll { $0 == .init(uid: uid, type: .child) }
+                try calendar.update(holder, at: now, rules: rules)
+            }
+            if new != old { try calendar.update(new, at: now, rules: rules) }
+            let within: String
+            if let parent = new.parentUID, parent != old.parentUID {
+                within = ", part of ‘\(calendar.item(uid: parent)?.title.shown ?? parent.shown)’"
+            } else {
+                within = noParent ? ", part of no other item" : ""
+            }
+            return (old, calendar.item(uid: uid) ?? new, clock, within)
         }
     }
 
@@ -516,13 +546,19 @@ struct Delete: AsyncParsableCommand {
             print("Nothing deleted.")
             return
         }
-        let removed = try await book.updateCalendar { calendar in
+        let (removed, parts) = try await book.updateCalendar { calendar in
             guard try item(uid, in: calendar) == shown else {
                 throw CLIError("‘\(uid)’ changed while you were asked; nothing was deleted, run the command again")
             }
-            return try calendar.removeItem(uid: uid)
+            let parts = ItemTree(calendar.schedule(compilingSeries: false)).children(of: uid)
+            return (try calendar.removeItem(uid: uid), parts.count)
         }
         print("Deleted \(describe(removed, clock: clock)).")
+        // Its parts are not changed behind the user's back: their RELATED-TO
+        // stays, and holds them again if the item comes back (an import).
+        if parts > 0 {
+            print("\(parts == 1 ? "The item that was part of it stays" : "The \(parts) items that were part of it stay"), listed on \(parts == 1 ? "its" : "their") own; edit ID --parent puts one under another.")
+        }
     }
 
     /// One occurrence deleted (an EXDATE), or it and every later one (the
@@ -694,6 +730,18 @@ func occurrenceText(_ t: CalendarTime) -> String {
 
 /// The UID a typed ID names in a calendar: a whole UID, or a short ID as
 /// the views print it (`ShortIDs`). An ambiguous one lists its candidates.
+/// The UID `--parent` names for the item `uid`: an item of the calendar
+/// that is not the item itself nor one of its parts (which would make it its
+/// own ancestor).
+func parentUID(_ typed: String, of uid: String, in calendar: ICalendar, place: CalendarPlace) throws -> String {
+    let parent = try resolveID(typed, in: calendar, place: place)
+    guard parent != uid else { throw CLIError("--parent ‘\(typed.shown)’ is the item itself; name the item it is part of") }
+    if ItemTree(calendar.schedule(compilingSeries: false)).ancestors(of: parent).contains(uid) {
+        throw CLIError("--parent ‘\(typed.shown)’ is part of this item already, so it cannot hold it; give it another parent first (edit \(typed.shown) --no-parent)")
+    }
+    return parent
+}
+
 func resolveID(_ typed: String, in calendar: ICalendar, place: CalendarPlace) throws -> String {
     let ids = ShortIDs(calendar.items.map(\.uid))
     switch ids.resolve(typed) {

@@ -432,14 +432,36 @@ extension ViewOptions.Context {
     /// A page of ``ListView`` as `list` and `search` print it: by month, each
     /// occurrence with its day, times, colour, title, place and short ID;
     /// `empty` when there is none, and the next page's token when there is one.
+    /// A month's occurrences with each part of another (a match of a round)
+    /// moved under its parent's first occurrence in the month, one level
+    /// deeper; a part whose parent is not in the month keeps its place.
+    static func nested(_ occurrences: [DisplayOccurrence]) -> [(DisplayOccurrence, depth: Int)] {
+        var firstOf: [String: Int] = [:]
+        for (i, o) in occurrences.enumerated() where firstOf[o.id.uid] == nil { firstOf[o.id.uid] = i }
+        var under: [Int: [Int]] = [:]
+        var roots: [Int] = []
+        for (i, o) in occurrences.enumerated() {
+            if let parent = o.parent, let at = firstOf[parent] { under[at, default: []].append(i) } else { roots.append(i) }
+        }
+        var out: [(DisplayOccurrence, depth: Int)] = []
+        func visit(_ i: Int, _ depth: Int) {
+            out.append((occurrences[i], depth))
+            for child in under[i] ?? [] { visit(child, depth + 1) }
+        }
+        for i in roots { visit(i, 0) }
+        return out
+    }
+
     func printPage(_ list: ListView, empty: String) {
         let ids = shortIDs()
         printHeader()
         for section in list.sections {
             Swift.print(section.title)
-            for o in section.occurrences {
+            for (o, depth) in Self.nested(section.occurrences) {
                 let place = o.location.map { "  @ " + $0.shown } ?? ""
-                Swift.print("  \(names.dayText(o.start.date))  \(MonthGrid.pad(span(o, names: names, clock: clock), 11)) \(painter.swatch(o.color)) \(painter.title(o.title, done: o.isDone, cancelled: o.isCancelled))\(place)  [\(ids.shown(o))]")
+                let number = o.ordinal.map { " #\($0)" } ?? ""
+                let indent = String(repeating: "  ", count: depth + 1)
+                Swift.print("\(indent)\(names.dayText(o.start.date))  \(MonthGrid.pad(span(o, names: names, clock: clock), 11)) \(painter.swatch(o.color)) \(painter.title(o.title, done: o.isDone, cancelled: o.isCancelled))\(number)\(place)  [\(ids.shown(o))]")
             }
         }
         if list.sections.isEmpty { Swift.print(empty) }

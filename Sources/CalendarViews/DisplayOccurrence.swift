@@ -41,11 +41,24 @@ public struct DisplayOccurrence: Hashable, Sendable, Codable, Identifiable {
     /// Unix seconds of the end; for an all-day occurrence, the midnight
     /// after its last date read as UTC.
     public let endSeconds: Int64
+    /// The `UID` of the item this one is part of (a match's round,
+    /// `ItemTree.parent(of:)`); set by ``ListView``, `nil` in the other views.
+    public let parent: String?
+    /// Its place among its parent's children, from 1 (a round's number in
+    /// its league, `ItemTree.ordinal(of:)`); set by ``ListView``.
+    public let ordinal: Int?
 
     /// The occurrence read in `zone`. An all-day occurrence keeps its dates
     /// as written, whatever the zone (RFC 5545 §3.6.1).
     public init(_ occurrence: Occurrence, in zone: ZoneRules) {
+        self.init(occurrence, in: zone, tree: nil)
+    }
+
+    /// The occurrence read in `zone`, with its place in `tree`.
+    init(_ occurrence: Occurrence, in zone: ZoneRules, tree: ItemTree?) {
         id = occurrence.id
+        parent = tree?.parent(of: occurrence.id.uid)
+        ordinal = tree?.ordinal(of: occurrence.id.uid)
         kind = occurrence.item.kind
         title = occurrence.item.title
         color = occurrence.item.color?.displayed
@@ -64,7 +77,7 @@ public struct DisplayOccurrence: Hashable, Sendable, Codable, Identifiable {
         }
     }
 
-    private enum CodingKeys: String, CodingKey { case uid, recurrenceId, kind, title, color, location, done, cancelled, allDay, start, end }
+    private enum CodingKeys: String, CodingKey { case uid, recurrenceId, kind, title, color, location, done, cancelled, allDay, start, end, parent, ordinal }
 
     /// Decodes what ``encode(to:)`` writes.
     public init(from decoder: any Decoder) throws {
@@ -77,6 +90,8 @@ public struct DisplayOccurrence: Hashable, Sendable, Codable, Identifiable {
         isDone = try c.decodeIfPresent(Bool.self, forKey: .done) ?? false
         isCancelled = try c.decodeIfPresent(Bool.self, forKey: .cancelled) ?? false
         isAllDay = try c.decode(Bool.self, forKey: .allDay)
+        parent = try c.decodeIfPresent(String.self, forKey: .parent)
+        ordinal = try c.decodeIfPresent(Int.self, forKey: .ordinal)
         let a = try c.decode(String.self, forKey: .start), b = try c.decode(String.self, forKey: .end)
         do throws(TimeValueError) {
             if isAllDay {
@@ -96,7 +111,8 @@ public struct DisplayOccurrence: Hashable, Sendable, Codable, Identifiable {
     /// `uid` (and `recurrenceId` in a series), `kind`, `title`, `color`,
     /// `location`, `done`, `cancelled` (only when true), `allDay`, and `start` and `end` — dates
     /// (`2026-11-28`, the end exclusive) for an all-day occurrence, else
-    /// times with their offset on the view's clock (`2026-11-25T08:00:00+01:00`).
+    /// times with their offset on the view's clock (`2026-11-25T08:00:00+01:00`);
+    /// then, for a part of another item, `parent` and `ordinal`.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(id.uid, forKey: .uid)
@@ -116,6 +132,8 @@ public struct DisplayOccurrence: Hashable, Sendable, Codable, Identifiable {
             try c.encode(ISOText.instant(wall: start, seconds: startSeconds), forKey: .start)
             try c.encode(ISOText.instant(wall: end, seconds: endSeconds), forKey: .end)
         }
+        try c.encodeIfPresent(parent, forKey: .parent)
+        try c.encodeIfPresent(ordinal, forKey: .ordinal)
     }
 }
 

@@ -150,6 +150,10 @@ enum LibICalMessage {
             return "\(name) has no value (RFC 5545 gives it one); it was kept as written"
         }
         if message.hasPrefix("Invalid VALUE type"), let range = message.range(of: "VALUE=", options: .backwards) {
+            // RFC 9253 §9.1 lets RELATED-TO name a URI or a UID, which the
+            // libical we link predates.
+            let type = message[range.upperBound...].uppercased()
+            if property == "RELATED-TO", type.hasPrefix("URI") || type.hasPrefix("UID") { return nil }
             return "\(name);VALUE=\(message[range.upperBound...]): RFC 5545 does not allow that value type for \(name); it was kept as written"
         }
         if message.hasPrefix("Can't parse as "), let type = message.dropFirst("Can't parse as ".count).split(separator: " ").first {

@@ -109,6 +109,9 @@ let goldenCases: [GoldenCase] = {
         GoldenCase("league-list", ["list", "--from", "2026-10-01", "--calendar", "$FIXTURES/league.ics", "--today", "2026-09-01", "--color", "never"]),
         GoldenCase("league-list-color", ["list", "--from", "2026-10-01", "--calendar", "$FIXTURES/league.ics", "--today", "2026-09-01", "--color", "always"], environment: always),
         GoldenCase("league-list-json", ["list", "--from", "2026-10-01", "--limit", "3", "--calendar", "$FIXTURES/league.ics", "--today", "2026-09-01", "--format", "json"]),
+        // Its rounds holding their matches (RELATED-TO, issue 44, 5): each under its parent in its month, numbered.
+        GoldenCase("league-rounds-list", ["list", "--from", "2026-10-01", "--calendar", "$FIXTURES/league-rounds.ics", "--today", "2026-09-01", "--color", "never"]),
+        GoldenCase("league-rounds-list-json", ["list", "--from", "2026-10-01", "--limit", "4", "--calendar", "$FIXTURES/league-rounds.ics", "--today", "2026-09-01", "--format", "json"]),
         // Reminders (issue 31, 1): a member's booked classes and a coach's sessions with a default; one too far away refused.
         GoldenCase("alarms-member-default", ["alarms", "--member", "marta", "--from", "2026-11-23", "--to", "2026-11-29", "--default", "-PT1H", "--calendar", "$SAMPLE"]),
         GoldenCase("alarms-client-default", ["alarms", "--client", "anna", "--coach", "marc", "--from", "2026-11-23", "--to", "2026-11-29", "--default", "-P1D", "--calendar", "$SAMPLE"]),

@@ -114,6 +114,18 @@ public struct ContentLines: RandomAccessCollection, MutableCollection, RangeRepl
     }
 
     /// Each line's canonical text as bytes, in order, without making a ``ContentLine``.
+    /// Whether a line has this property name (upper case), read without
+    /// making a line of each.
+    package func containsLine(named name: String) -> Bool {
+        var found = false
+        forEachText { text in
+            guard !found, text.starts(with: name.utf8) else { return }
+            let after = text.index(text.startIndex, offsetBy: name.utf8.count)
+            found = after < text.endIndex && (text[after] == 0x3A || text[after] == 0x3B)  // : or ;
+        }
+        return found
+    }
+
     package func forEachText(_ body: (ArraySlice<UInt8>) -> Void) {
         for i in indices { body(storage[textRange(i)]) }
     }
