@@ -294,6 +294,7 @@ conformance-lane-1:
 	$(TIMED) $(VENV)/bin/python Conformance/alarms_check.py $(HORARI_CHECKED) $(CORPUS)
 	$(TIMED) $(VENV)/bin/python Conformance/json_schema_check.py $(HORARI_CHECKED)
 	$(TIMED) $(VENV)/bin/python Conformance/jcal_check.py $(HORARI_CHECKED) $(CORPUS)
+	$(TIMED) $(VENV)/bin/python Conformance/relations_check.py $(HORARI_CHECKED) $(CORPUS)
 	$(TIMED) $(VENV)/bin/python Conformance/imip_check.py $(HORARI_CHECKED)
 	$(TIMED) $(VENV)/bin/python Conformance/freebusy_check.py $(HORARI_CHECKED)
 	$(TIMED) $(VENV)/bin/python Conformance/clients_check.py $(HORARI_CHECKED) Examples/Samples/gym.ics

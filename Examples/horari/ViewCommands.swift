@@ -415,7 +415,7 @@ struct PageOptions: ParsableArguments {
     /// The page of `schedule` these options ask for: after `--page`, before
     /// `--before`, else the first from the day `first` gives.
     func page(of schedule: Schedule, context: ViewOptions.Context, command: String, first: () throws -> LocalDate) throws -> ListView {
-        let options = ListView.Options(timeZone: context.zone, limit: limit, names: context.names)
+        let options = ListView.Options(timeZone: context.zone, limit: limit, names: context.names, tree: ItemTree(schedule))
         if let page {
             guard let cursor = ListView.Cursor(token: page) else { throw ValidationError("--page ‘\(page)’ is not a token printed by horari \(command)") }
             return ListView(after: cursor, schedule: schedule, options: options)

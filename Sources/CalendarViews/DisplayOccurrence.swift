@@ -42,7 +42,8 @@ public struct DisplayOccurrence: Hashable, Sendable, Codable, Identifiable {
     /// after its last date read as UTC.
     public let endSeconds: Int64
     /// The `UID` of the item this one is part of (a match's round,
-    /// `ItemTree.parent(of:)`); set by ``ListView``, `nil` in the other views.
+    /// `ItemTree.parent(of:)`); set by ``ListView`` given the schedule's
+    /// tree (``ListView/Options/tree``), `nil` in the other views.
     public let parent: String?
     /// Its place among its parent's children, from 1 (a round's number in
     /// its league, `ItemTree.ordinal(of:)`); set by ``ListView``.

@@ -23,10 +23,10 @@ import Foundation
 /// the page is full or ``Options/lookaheadDays`` have been searched without
 /// filling it, so the cost follows the occurrences shown, not the schedule.
 ///
-/// An occurrence of an item that is part of another (a match of a round,
-/// `RELATED-TO`) carries its ``DisplayOccurrence/parent`` and
-/// ``DisplayOccurrence/ordinal``, read from `ItemTree`, so that an app can
-/// show it under its parent; the order stays the schedule's.
+/// Given the schedule's `ItemTree` (``Options/tree``), an occurrence of an
+/// item that is part of another (a match of a round, `RELATED-TO`) carries
+/// its ``DisplayOccurrence/parent`` and ``DisplayOccurrence/ordinal``, so
+/// that an app can show it under its parent; the order stays the schedule's.
 public struct ListView: Hashable, Sendable, Codable {
     /// What a list shows and how far it looks.
     public struct Options: Hashable, Sendable, DisplayZoneOptions {
@@ -45,13 +45,19 @@ public struct ListView: Hashable, Sendable, Codable {
         public var lookaheadDays: Int
         /// The words to use.
         public var names: CalendarNames
+        /// Which items are part of which (ICalendarKit's `ItemTree(schedule)`
+        /// reads it from the items' `RELATED-TO`); given, each occurrence of
+        /// a part carries its ``DisplayOccurrence/parent`` and
+        /// ``DisplayOccurrence/ordinal``. `nil` by default.
+        public var tree: ItemTree?
 
         /// Creates options.
-        public init(timeZone: ZoneRules? = nil, limit: Int = 50, lookaheadDays: Int = 3653, names: CalendarNames = .english) {
+        public init(timeZone: ZoneRules? = nil, limit: Int = 50, lookaheadDays: Int = 3653, names: CalendarNames = .english, tree: ItemTree? = nil) {
             self.timeZone = timeZone
             self.limit = limit
             self.lookaheadDays = lookaheadDays
             self.names = names
+            self.tree = tree
         }
     }
 
@@ -194,7 +200,7 @@ public struct ListView: Hashable, Sendable, Codable {
             windowEnd = windowStart
             width *= 2
         }
-        self.init(page: Array(found.suffix(limit)), zone: zone, more: found.count > limit, forward: false, tree: ItemTree(schedule), options: options)
+        self.init(page: Array(found.suffix(limit)), zone: zone, more: found.count > limit, forward: false, options: options)
     }
 
     /// Whether any occurrence comes before the cursor's within `days`:
@@ -230,17 +236,15 @@ public struct ListView: Hashable, Sendable, Codable {
         }
         let page = Array(found.prefix(limit))
         let earlier = page.first.map { Self.anyBefore(Cursor($0), schedule: schedule, zone: zone, days: options.lookaheadDays) } ?? false
-        self.init(page: page, zone: zone, more: found.count > limit, forward: true, earlier: earlier, tree: ItemTree(schedule), options: options)
+        self.init(page: page, zone: zone, more: found.count > limit, forward: true, earlier: earlier, options: options)
     }
 
     /// - Parameters:
     ///   - more: whether more comes after the page (going forward) or before it (going back).
     ///   - earlier: going forward, whether anything comes before the page.
-    ///   - tree: which items are part of which.
-    private init(page: [Occurrence], zone: ZoneRules, more: Bool, forward: Bool, earlier: Bool = true, tree: ItemTree, options: Options) {
+    private init(page: [Occurrence], zone: ZoneRules, more: Bool, forward: Bool, earlier: Bool = true, options: Options) {
         var sections: [Section] = []
-        let tree = tree.isEmpty ? nil : tree
-        for o in page.map({ DisplayOccurrence($0, in: zone, tree: tree) }) {
+        for o in page.map({ DisplayOccurrence($0, in: zone, tree: options.tree) }) {
             let date = o.start.date
             if let last = sections.last, last.year == date.year, last.month == date.month {
                 sections[sections.count - 1].occurrences.append(o)

@@ -157,11 +157,14 @@ struct RelationTests {
         #expect(tree.children(of: "g") == ["f"], "stated on both sides, counted once")
     }
 
-    @Test("a list page gives each part its parent and number; the other views do not")
+    @Test("a list page given the tree gives each part its parent and number")
     func listView() throws {
         let schedule = try league().schedule()
         let zone = try ZoneRules.named("Europe/Madrid")
-        let list = ListView(from: try LocalDate(year: 2026, month: 10, day: 1), schedule: schedule, options: .init(timeZone: zone, limit: 20))
+        let plain = ListView(from: try LocalDate(year: 2026, month: 10, day: 1), schedule: schedule, options: .init(timeZone: zone, limit: 20))
+        #expect(plain.occurrences.allSatisfy { $0.parent == nil && $0.ordinal == nil }, "no tree given, none shown")
+        let list = ListView(from: try LocalDate(year: 2026, month: 10, day: 1), schedule: schedule,
+                            options: .init(timeZone: zone, limit: 20, tree: ItemTree(schedule)))
         let shown = Dictionary(list.occurrences.map { ($0.id.uid, $0) }, uniquingKeysWith: { a, _ in a })
         #expect(shown[uid("match-b2")]?.parent == uid("round-b"))
         #expect(shown[uid("match-b2")]?.ordinal == 2)

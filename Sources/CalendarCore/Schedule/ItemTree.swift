@@ -1,11 +1,11 @@
 import Foundation
 
 /// Which items of a schedule are part of which (a league's rounds, a round's
-/// matches, a project's tasks), read from their `RELATED-TO` lines both ways.
+/// matches, a project's tasks), read from their relations both ways.
 ///
-/// An item's parent is the first item of the schedule that its own `PARENT`
-/// relation names (`CalendarItem/parentUID`), else the first item whose
-/// `CHILD` relation names it: RFC 5545 §3.8.4.5 lets either side state the
+/// An item's parent is the first item of the schedule that its own
+/// ``CalendarItem/RelationType/parent`` relation names, else the first item
+/// whose ``CalendarItem/RelationType/child`` relation names it: RFC 5545 §3.8.4.5 lets either side state the
 /// relation, and Thunderbird, Apple Reminders, Nextcloud Tasks and
 /// KCalendarCore state it on the child. A relation to an item the schedule
 /// does not hold, to the item itself, or one that would make an item its own
@@ -17,12 +17,12 @@ import Foundation
 /// is numbered where it now falls.
 ///
 /// ```swift
-/// let tree = ItemTree(schedule)
+/// let tree = ItemTree(schedule)   // ICalendarKit reads the RELATED-TO lines
 /// for uid in tree.children(of: "laliga-2026") {
 ///     print(tree.ordinal(of: uid) ?? 0, schedule.item(uid: uid)?.title ?? "")
 /// }
 /// ```
-public struct ItemTree: Sendable {
+public struct ItemTree: Hashable, Sendable {
     /// Each item's parent, by `UID`.
     private let parents: [String: String]
     /// Each parent's children, by `UID`, in order.
@@ -30,18 +30,21 @@ public struct ItemTree: Sendable {
     /// Each child's place among its parent's children, from 1.
     private let ordinals: [String: Int]
 
-    /// The tree of a schedule's items.
+    /// The tree of a schedule's items, each item's relations read by
+    /// `relations` (ICalendarKit's `ItemTree(_:)` reads them from each item's
+    /// `RELATED-TO` lines).
     ///
-    /// - Parameter schedule: the items; floating and all-day starts are
-    ///   ordered on its own zone's clock.
-    /// - Complexity: O(n log n) in the items, after one look at each item's
-    ///   properties.
-    public init(_ schedule: Schedule) {
+    /// - Parameters:
+    ///   - schedule: the items; floating and all-day starts are ordered on
+    ///     its own zone's clock.
+    ///   - relations: an item's relations, in the order stated.
+    /// - Complexity: O(n log n) in the items, after one call of `relations` for each.
+    public init(_ schedule: Schedule, relations: (CalendarItem) -> [CalendarItem.Relation]) {
         var parents: [String: String] = [:]
         var stated: [(child: String, parent: String)] = []
         var fromParents: [(child: String, parent: String)] = []
-        for item in schedule.items where item.properties.containsLine(named: CalendarItem.Relation.name) {
-            for relation in item.relations {
+        for item in schedule.items {
+            for relation in relations(item) {
                 guard let other = relation.uid, other != item.uid, schedule.item(uid: other) != nil else { continue }
                 if relation.type == .parent {
                     stated.append((item.uid, other))
