@@ -278,6 +278,8 @@ conformance: deps corpus build-check
 	$(MAKE) --no-print-directory -j3 --output-sync=target conformance-lane-1 conformance-lane-2 conformance-lane-3
 	cd Examples/GymApp && $(SWIFT) build --scratch-path $(CURDIR)/.build/examples
 	$(TIMED) $(VENV)/bin/python Conformance/gymapp_radicale.py .build/examples/debug/GymApp
+	cd Examples/TaskPlanner && $(SWIFT) build --scratch-path $(CURDIR)/.build/examples
+	$(TIMED) $(VENV)/bin/python Conformance/offline_check.py $(HORARI_CHECKED) .build/examples/debug/TaskPlanner
 
 # conformance's lanes (after its build; not for use alone). The first two are
 # about even (CI, stop 57: 256 s and 249 s of the checks' own times, before

@@ -55,6 +55,7 @@ def main():
             ["day", "2026-11-28", "--calendar", gym, "--time-zone", "Asia/Tokyo"],
             ["list", "--from", "2026-11-23", "--limit", "5", "--calendar", gym],
             ["list", "--from", "2026-10-01", "--calendar", league],
+            ["list", "--from", "2026-10-01", "--calendar", os.path.join(FIXTURES, "league-rounds.ics"), "--time-zone", "Asia/Tokyo"],
             ["search", "yoga sala", "--limit", "5", "--calendar", gym],
             ["search", "no such words", "--calendar", gym],
             ["list", "--from", "2026-11-25", "--calendar", planner],

@@ -52,14 +52,18 @@ class Radicale:
             f.write(f"[server]\nhosts = 127.0.0.1:{self.port}\n[auth]\ntype = none\n"
                     f"[rights]\ntype = owner_only\n[storage]\nfilesystem_folder = {folder}/collections\n"
                     f"[logging]\nlevel = warning\n")
+        self.folder, self.config, self.python = folder, config, python or sys.executable
         self.log = open(os.path.join(folder, "log"), "w")
-        self.process = subprocess.Popen([python or sys.executable, "-m", "radicale", "--config", config],
-                                        stdout=self.log, stderr=subprocess.STDOUT)
         self.base = "http://127.0.0.1:%d" % self.port
         self.storage = os.path.join(folder, "collections", "collection-root")
-        wait_for_port(self, "Radicale", os.path.join(folder, "log"), 30)
+        self._start()
 
-    def stop(self):
+    def _start(self):
+        self.process = subprocess.Popen([self.python, "-m", "radicale", "--config", self.config],
+                                        stdout=self.log, stderr=subprocess.STDOUT)
+        wait_for_port(self, "Radicale", os.path.join(self.folder, "log"), 30)
+
+    def _end(self):
         if self.process.poll() is None:
             self.process.terminate()
             try:
@@ -67,6 +71,17 @@ class Radicale:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+
+    def interrupt(self):
+        """Stops the server by its process id and keeps what it stored: out of reach till resume()."""
+        self._end()
+
+    def resume(self):
+        """Starts it again on the same port, with what it stored."""
+        self._start()
+
+    def stop(self):
+        self._end()
         self.log.close()
 
 

@@ -1,8 +1,9 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// A student's task planner on Horari: tasks in colours, the red rule, and
-// the month, week, day and list views.
+// A student's task planner on Horari: tasks in colours, the red rule, the
+// month, week, day and list views, and ticks made with no signal kept on the
+// phone till the calendar server answers.
 //
 // It depends on the library as an app outside this repository would. (From
 // a clone, `name:` gives the path dependency the name the products below
@@ -20,6 +21,8 @@ let package = Package(
             dependencies: [
                 .product(name: "CalendarCore", package: "Horari"),
                 .product(name: "CalendarViews", package: "Horari"),
+                .product(name: "ICalendarKit", package: "Horari"),
+                .product(name: "CalendarStore", package: "Horari"),
             ]
         ),
     ],

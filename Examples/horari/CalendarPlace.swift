@@ -158,7 +158,7 @@ extension CalendarStore {
     func readAllowingCache() async throws -> ImportResult {
         let read: CachedRead
         do { read = try await loadAllowingCache() } catch { throw error.underlying }
-        if let asOf = read.asOf { sayReadFromCache(location, asOf: asOf) }
+        if let asOf = read.asOf { sayReadFromCache(location, asOf: asOf, kept: keptChanges().count) }
         return read.result
     }
 
@@ -181,12 +181,12 @@ extension CalendarStore {
 
 /// The one line a read from a collection's cache says on standard error:
 /// the server cannot be reached, and as of when the calendar is shown.
-func sayReadFromCache(_ location: CalendarLocation, asOf: Date) {
+func sayReadFromCache(_ location: CalendarLocation, asOf: Date, kept: Int = 0) {
     let formatter = DateFormatter()
     formatter.locale = Locale(identifier: "en_US_POSIX")
     formatter.dateFormat = "yyyy-MM-dd HH:mm"
     let when = formatter.string(from: asOf)
-    FileHandle.standardError.write(Data("\(location): the server cannot be reached; showing the calendar as of \(when) (horari's cache, \(TimeZone.current.identifier)); changes need the server\n".utf8))
+    FileHandle.standardError.write(Data("\(location): the server cannot be reached; showing the calendar as of \(when) (horari's cache, \(TimeZone.current.identifier))\(kept == 0 ? "" : kept == 1 ? " with the change you made since" : " with the \(kept) changes you made since"); changes to your own events and tasks are kept till it answers, any other change needs it\n".utf8))
 }
 
 /// Refuses a database's name (`.sqlite`, `.sqlite3`, `.db`), or a URL

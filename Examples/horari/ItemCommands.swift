@@ -45,6 +45,37 @@ extension BookOptions {
         }
     }
 
+    /// ``updateCalendar(_:)`` for a change to the person's own events and
+    /// tasks: on a CalDAV calendar whose server cannot be reached, made on
+    /// this device and kept for the server (`CalendarStore.updateOwnItems`),
+    /// which one line on standard error says.
+    func updateOwnItems<T>(_ body: (inout ICalendar) throws -> T) async throws -> T {
+        let place = try place
+        guard case .collection = place.location else { return try await updateCalendar(body) }
+        let timeZone = timeZone
+        let madeAt = (try? Self.instant(now, inZone: timeZone ?? Clock.systemZoneName)) ?? Date()
+        let store = try await place.store()
+        let update: OwnItemsUpdate<T>
+        do {
+            update = try await store.updateOwnItems(
+                now: madeAt, exporterFor: { calendar in try exporter(zone: timeZone ?? calendarZoneName(of: calendar), zones: calendar.zones) },
+                whileWaiting: { sayWaiting(for: place) }, body)
+        } catch {
+            switch error.underlying {
+            case let error as SchedulingError: throw CLIError(error.description)
+            case let error as CalendarItemError: throw CLIError(error.message)
+            case let error as ICalendarError: throw damagedOrPlain(error, place)
+            case let error as CalendarStoreError: throw storeError(error)
+            default: throw error.underlying
+            }
+        }
+        if update.isKept {
+            let waiting = update.waiting == 1 ? "it is the only change waiting" : "\(update.waiting) changes wait"
+            FileHandle.standardError.write(Data("\(place.location): the server cannot be reached; the change is kept on this device (\(waiting)) and sent by the next command that reaches the server\n".utf8))
+        }
+        return update.value
+    }
+
     /// The clock typed times are on: --time-zone, else the calendar's own.
     func clock(of calendar: ICalendar) throws -> Clock {
         try Clock(named: timeZone ?? calendarZoneName(of: calendar), zones: calendar.zones)
@@ -262,7 +293,7 @@ struct Add: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let added = try await book.updateCalendar { calendar in
+        let added = try await book.updateOwnItems { calendar in
             let clock = try book.clock(of: calendar)
             var item = try makeItem(clock: clock)
             if let parent { item.parentUID = try parentUID(parent, of: item.uid, in: calendar, place: try book.place) }
@@ -380,7 +411,7 @@ struct Edit: AsyncParsableCommand {
     /// Revises the item under the file's lock; throws ``Unchanged`` (so
     /// that nothing is saved) when the revision is the item as it was.
     private func change() async throws -> (CalendarItem, CalendarItem, Clock, String) {
-        try await book.updateCalendar { calendar in
+        try await book.updateOwnItems { calendar in
             let uid = try resolveID(id, in: calendar, place: try book.place)
             guard let old = calendar.item(uid: uid) else { throw CLIError("there is no event or task with the UID ‘\(uid.shown)’") }
             if SchedulingBook.isSchedulingItem(old) {
@@ -418,7 +449,7 @@ struct Edit: AsyncParsableCommand {
     /// One occurrence changed (an override), or it and every later one (the
     /// series split there; Docs/WhereCalendarsMeet.md says why a split).
     private func editOccurrence(_ text: String) async throws {
-        let said = try await book.updateCalendar { calendar -> String in
+        let said = try await book.updateOwnItems { calendar -> String in
             let uid = try resolveID(id, in: calendar, place: try book.place)
             guard let old = calendar.item(uid: uid) else { throw CLIError("there is no event or task with the UID ‘\(uid.shown)’") }
             if SchedulingBook.isSchedulingItem(old) {
@@ -546,7 +577,7 @@ struct Delete: AsyncParsableCommand {
             print("Nothing deleted.")
             return
         }
-        let (removed, parts) = try await book.updateCalendar { calendar in
+        let (removed, parts) = try await book.updateOwnItems { calendar in
             guard try item(uid, in: calendar) == shown else {
                 throw CLIError("‘\(uid)’ changed while you were asked; nothing was deleted, run the command again")
             }
@@ -576,7 +607,7 @@ struct Delete: AsyncParsableCommand {
             return
         }
         let (andFollowing, now) = (andFollowing, try book.instant(inZone: seriesClock.name, zones: seriesClock.zones))
-        let whole = try await book.updateCalendar { calendar -> Bool in
+        let whole = try await book.updateOwnItems { calendar -> Bool in
             guard try item(uid, in: calendar) == shown else {
                 throw CLIError("‘\(uid)’ changed while you were asked; nothing was deleted, run the command again")
             }
@@ -617,7 +648,7 @@ struct Delete: AsyncParsableCommand {
             print("Nothing deleted.")
             return
         }
-        let removed = try await book.updateCalendar { calendar in
+        let removed = try await book.updateOwnItems { calendar in
             let now = calendar.items.filter { $0.isInCategory(category) && !SchedulingBook.isSchedulingItem($0) }
             guard now == shown else {
                 throw CLIError("the items in ‘\(category.shown)’ changed while you were asked; nothing was deleted, run the command again")
@@ -674,7 +705,7 @@ struct Done: AsyncParsableCommand {
 
     func run() async throws {
         guard try book.place.exists else { throw noCalendarYet(try book.place) }
-        let (task, outcome, clock) = try await book.updateCalendar { calendar -> (CalendarItem, Outcome, Clock) in
+        let (task, outcome, clock) = try await book.updateOwnItems { calendar -> (CalendarItem, Outcome, Clock) in
             let uid = try resolveID(id, in: calendar, place: try book.place)
             guard let item = calendar.item(uid: uid) else { throw CLIError("there is no event or task with the UID ‘\(uid.shown)’") }
             if SchedulingBook.isSchedulingItem(item) {

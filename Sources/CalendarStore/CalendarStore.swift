@@ -182,10 +182,12 @@ public struct CalendarStore: Sendable {
     /// The calendar, and when it was as read: for a CalDAV collection whose
     /// server cannot be reached (no connection, no answer within
     /// ``requestTimeout``), the calendar as horari's cache last saw it,
-    /// with the time of that sync in ``CachedRead/asOf``; otherwise what
-    /// ``load()`` reads, with `asOf` `nil`. A server that answers with an
-    /// error is never passed over, and a collection never read has no
-    /// cache to answer from. Changes are never made from the cache
+    /// with the time of that sync in ``CachedRead/asOf``, and this device's
+    /// changes kept since (``updateOwnItems(now:exporterFor:whileWaiting:_:)``)
+    /// made on it; otherwise what ``load()`` reads, with `asOf` `nil`. A
+    /// server that answers with an error is never passed over, and a
+    /// collection never read has no cache to answer from. A change other
+    /// than to a person's own items is never made from the cache
     /// (``update(exporterFor:whileWaiting:ifDamaged:_:)`` needs the server).
     /// - Throws: ``CalendarStoreFailure``, as ``load()`` does.
     public func loadAllowingCache() async throws(CalendarStoreFailure<Never>) -> CachedRead {
@@ -288,6 +290,83 @@ public struct CalendarStore: Sendable {
         } catch {
             throw CalendarStoreFailure.classify(error)
         }
+    }
+
+    /// Changes a person's own events and tasks, as
+    /// ``update(exporterFor:whileWaiting:ifDamaged:_:)`` does — and, for a
+    /// CalDAV collection whose server cannot be reached at all (no
+    /// connection, no answer), on this device: the change is made on the
+    /// calendar as the cache last saw it, kept (``KeptChange``), shown by
+    /// ``loadAllowingCache()``, and sent, in order, by the next call on this
+    /// calendar that reaches the server.
+    ///
+    /// A kept change is made then only on the item as the change found it:
+    /// one changed on the server since is not overwritten, and one deleted
+    /// there is not brought back (``KeptChangeOutcome``, each said through
+    /// ``notices`` and returned in ``OwnItemsUpdate/sent`` or by
+    /// ``sendKeptChanges()``). A change to anything else — the gym's book
+    /// (bookings, places, sessions), the calendar's own properties — is
+    /// refused while the server is out of reach, and nothing is kept.
+    ///
+    /// ```swift
+    /// let ticked = try await store.updateOwnItems { calendar in
+    ///     try calendar.markDone(uid: "essay-plan")
+    /// }
+    /// if ticked.isKept { print("kept on this phone; \(ticked.waiting) waiting for the server") }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - now: when the change is made (a kept change is made with this time).
+    ///   - exporterFor: the exporter the changed calendar is written with.
+    ///   - whileWaiting: called once when another process has held the lock for a second.
+    ///   - body: the change; run on the calendar the server holds, or on the cache's.
+    /// - Returns: what `body` returned, whether the change was kept, and the
+    ///   earlier kept changes sent first.
+    /// - Throws: ``CalendarStoreFailure``, as ``update(exporterFor:whileWaiting:ifDamaged:_:)`` does.
+    public func updateOwnItems<T, Failure: Error>(
+        now: Date = Date(),
+        exporterFor: (ICalendar) throws -> ICalendarExporter = { _ in ICalendarExporter(options: .init(includeRejected: true)) },
+        whileWaiting: (() -> Void)? = nil,
+        _ body: (inout ICalendar) throws(Failure) -> T
+    ) async throws(CalendarStoreFailure<Failure>) -> OwnItemsUpdate<T> {
+        guard database == nil, case .collection(let url) = location else {
+            let value = try await update(exporterFor: exporterFor, whileWaiting: whileWaiting, body)
+            return OwnItemsUpdate(value: value, isKept: false, waiting: 0, sent: [])
+        }
+        do {
+            return try await collectionStore(url).updateOwn(
+                now: now, exporterFor: { c throws in try Boxed<Failure>.exporting { try exporterFor(c) } }, whileWaiting: whileWaiting
+            ) { c throws in try Boxed.run { () throws(Failure) in try body(&c) } }
+        } catch {
+            throw CalendarStoreFailure.classify(error)
+        }
+    }
+
+    /// The changes this device keeps for the calendar's CalDAV server, in
+    /// the order they were made; empty for any other location.
+    public func keptChanges() -> [KeptChange] {
+        guard database == nil, case .collection(let url) = location else { return [] }
+        return collectionStore(url).keptChanges()
+    }
+
+    /// Sends the changes this device keeps for the calendar's CalDAV server
+    /// (``updateOwnItems(now:exporterFor:whileWaiting:_:)``), in order,
+    /// each made or refused as it says; every other call on the calendar
+    /// that reaches the server sends them first too.
+    /// - Returns: what became of each, in order; empty when none waited.
+    /// - Throws: ``CalendarStoreFailure``: the server still cannot be
+    ///   reached (they stay kept), or refused the writes.
+    public func sendKeptChanges() async throws(CalendarStoreFailure<Never>) -> [KeptChangeOutcome] {
+        guard database == nil, case .collection(let url) = location else { return [] }
+        var sent: [KeptChangeOutcome] = []
+        do {
+            _ = try await collectionStore(url).change(selecting: { _, _ in [] }, creating: false,
+                                                      exporterFor: { _ in ICalendarExporter(options: .init(includeRejected: true)) },
+                                                      whileWaiting: nil, ifDamaged: .refuse, sent: { sent.append($0) }) { _ in () }
+        } catch {
+            throw CalendarStoreFailure.classify(error)
+        }
+        return sent
     }
 
     /// Whether the calendar is kept in a database (SQLite, a server, an app's own).

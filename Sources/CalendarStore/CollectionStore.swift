@@ -129,11 +129,17 @@ struct CollectionStore {
             try await refresh(&state)
         } catch let error as CalendarStoreError where offline && Self.isUnreachable(error) {
             guard let asOf = lastSync(), state.syncToken != nil || !state.members.isEmpty else { throw error }
-            let (calendar, diagnostics, _) = read(state)
+            var (calendar, diagnostics, _) = read(state)
+            // What this device changed since, kept for the server, is shown.
+            KeptChange.apply(readKept(), to: &calendar)
             return (ImportResult(calendar: calendar, diagnostics: diagnostics), asOf)
         }
         // A read is not refused for a change an earlier command left half-made: that stays pending, and is said.
-        do { try await finishPending(&state) } catch {
+        do {
+            try await finishPending(&state)
+            // Changes kept while the server was out of reach go now that it answers.
+            if !readKept().isEmpty { _ = try await sendKept(&state, exporterFor: { _ in ICalendarExporter(options: .init(includeRejected: true)) }) }
+        } catch {
             notices?("an earlier change could not be finished yet (\(error)); it stays in horari's cache for the next command")
         }
         let (calendar, diagnostics, _) = read(state)
@@ -182,7 +188,7 @@ struct CollectionStore {
     /// see ``CollectionStore``.
     func change<T>(selecting: (State, (Set<String>) -> ICalendar) -> Set<String>?, creating: Bool,
                            exporterFor: (ICalendar) throws -> ICalendarExporter, whileWaiting: (() -> Void)?, ifDamaged: CalendarFile.DamagePolicy,
-                           _ body: (inout ICalendar) throws -> T) async throws -> T? {
+                           keeping: Bool = false, sent: ((KeptChangeOutcome) -> Void)? = nil, _ body: (inout ICalendar) throws -> T) async throws -> T? {
         let lock = try openCache(whileWaiting: whileWaiting)
         defer { lock.release() }
         var state = try readState()
@@ -195,10 +201,30 @@ struct CollectionStore {
             missing = true
             state = State(collection: client.collection.absoluteString)
         } catch let error as CalendarStoreError where Self.isUnreachable(error) {
+            if keeping { throw Unreached(error: error) }
             throw CalendarStoreError(error.code, status: error.status, error.message
                 + "; nothing was changed (a change is made on what the server holds, so none is made or kept without it)")
         }
-        if !missing { try await finishPending(&state) }
+        if !missing {
+            try await finishPending(&state)
+            _ = try await sendKept(&state, exporterFor: exporterFor, sent: sent)
+        }
+        return try await attempt(&state, selecting: selecting, missing: missing, exporterFor: exporterFor, ifDamaged: ifDamaged, body)
+    }
+
+    /// The server could not be reached before anything was done: the
+    /// change may be kept (``CollectionStore/updateOwn(now:exporterFor:whileWaiting:_:)``).
+    struct Unreached: Error {
+        let error: CalendarStoreError
+    }
+
+    /// A change made on the members `selecting` picks, with the cache's lock
+    /// held and `state` synced: tried again on what the server holds after
+    /// each race it loses.
+    func attempt<T>(_ state: inout State, selecting: (State, (Set<String>) -> ICalendar) -> Set<String>?, missing: Bool,
+                    exporterFor: (ICalendar) throws -> ICalendarExporter, ifDamaged: CalendarFile.DamagePolicy,
+                    _ body: (inout ICalendar) throws -> T) async throws -> T? {
+        var missing = missing
         var lost: CalendarStoreError?
         var copied: Set<String> = []
         for attempt in 0..<Self.attempts {

@@ -606,6 +606,101 @@ struct CollectionStoreTests {
         #expect(state.pending.isEmpty)
     }
 
+
+    /// Issue 44, 11: a student ticks tasks on a train.
+    @Test("with the server gone, changes to one's own items are kept in order, shown, and sent when it answers: one deleted there is not brought back, one changed there not overwritten")
+    func keptOffline() async throws {
+        let server = try TestServer.radicale()
+        defer { server.stop() }
+        let caches = try scratch()
+        defer { try? FileManager.default.removeItem(at: caches) }
+        var a = store(server, caches, "a")
+        let said = Said()
+        a.notices = { said.add($0) }
+        func task(_ uid: String, _ title: String, day: Int) throws -> CalendarItem {
+            CalendarItem(uid: uid, kind: .task, title: title, start: .zoned(try LocalDateTime(year: 2026, month: 12, day: day, hour: 20), "Europe/Madrid"),
+                         timestamp: .utc(try LocalDateTime(year: 2026, month: 11, day: 1)), hasStart: false)
+        }
+        try await a.update { calendar in
+            calendar.items = [try task("essay", "Essay plan", day: 4), try task("sheet", "Problem sheet", day: 2),
+                              try task("kant", "Read Kant", day: 5), try event("yoga", "Yoga", day: 23)]
+        }
+        server.interrupt()
+        let train = Date(timeIntervalSince1970: 1_796_000_000)
+        var update = try await a.updateOwnItems(now: train) { calendar in try calendar.markDone(uid: "essay", at: train) }
+        #expect(update.isKept && update.waiting == 1 && update.value.isDone)
+        update = try await a.updateOwnItems(now: train) { calendar in
+            try calendar.add(try task("notebook", "Buy a notebook", day: 3), at: train)
+            return try #require(calendar.item(uid: "notebook"))
+        }
+        #expect(update.isKept && update.waiting == 2)
+        _ = try await a.updateOwnItems(now: train) { calendar in try calendar.markDone(uid: "kant", at: train) }
+        _ = try await a.updateOwnItems(now: train) { calendar in try change(&calendar, "yoga") { $0.title = "Yoga flow" } }
+        let last = try await a.updateOwnItems(now: train) { calendar in try calendar.removeItem(uid: "sheet") }
+        #expect(last.waiting == 5)
+        #expect(a.keptChanges().map(\.kind) == [.edit, .add, .edit, .edit, .delete])
+
+        // What the phone shows: the cache with its own changes.
+        let shown = try await a.loadAllowingCache()
+        #expect(shown.asOf != nil)
+        let items = shown.result.calendar.items
+        #expect(Set(items.map(\.uid)) == ["essay", "kant", "yoga", "notebook"])
+        #expect(items.first { $0.uid == "essay" }?.isDone == true && items.first { $0.uid == "yoga" }?.title == "Yoga flow")
+
+        // Anything but one's own items stays refused, and is not kept.
+        let refused = await failure { _ = try await a.updateOwnItems { calendar in calendar.name = "On the train" } }
+        #expect(refused?.code == .transport && refused?.message.contains("only changes to your own events and tasks are kept") == true, "\(String(describing: refused))")
+        #expect(a.keptChanges().count == 5)
+
+        // Meanwhile, on another device: Kant deleted, the sheet deleted too, yoga changed.
+        try server.resume()
+        let b = store(server, caches, "b")
+        try await b.update { calendar in
+            _ = try calendar.removeItem(uid: "kant")
+            _ = try calendar.removeItem(uid: "sheet")
+            try change(&calendar, "yoga") { $0.location = "Sala 2" }
+        }
+
+        let sent = try await a.sendKeptChanges()
+        #expect(sent.map(\.change.uid) == ["essay", "notebook", "kant", "yoga", "sheet"], "in the order they were made")
+        #expect(sent.map(\.result) == [.made, .made, .refused("it was deleted on the server since; it is not brought back"),
+                                       .refused("it was changed on the server since (by another device or person); your change is not made over theirs, make it again if it still stands"),
+                                       .alreadyMade])
+        #expect(said.lines.filter { $0.contains("made while the server could not be reached") }.count == 5, "\(said.lines)")
+        #expect(a.keptChanges().isEmpty)
+        let server_ = try await b.load().calendar
+        #expect(Set(server_.items.map(\.uid)) == ["essay", "yoga", "notebook"], "Kant is not brought back")
+        #expect(server_.item(uid: "essay")?.isDone == true)
+        #expect(server_.item(uid: "yoga")?.title == "Yoga" && server_.item(uid: "yoga")?.location == "Sala 2", "the other device's change stands")
+        #expect(try await a.sendKeptChanges().isEmpty, "nothing is sent twice")
+    }
+
+    @Test("a device that never read the calendar keeps nothing; a calendar that is not a server's changes at once")
+    func keptNeedsACache() async throws {
+        let server = try TestServer.radicale()
+        defer { server.stop() }
+        let caches = try scratch()
+        defer { try? FileManager.default.removeItem(at: caches) }
+        let a = store(server, caches, "a")
+        server.interrupt()
+        let refused = await failure { _ = try await a.updateOwnItems { calendar in calendar.items.append(try event("yoga", "Yoga", day: 23)) } }
+        #expect(refused?.code == .transport && refused?.message.contains("never read the calendar") == true, "\(String(describing: refused))")
+        #expect(a.keptChanges().isEmpty)
+
+        let file = caches.appendingPathComponent("plain.ics")
+        let plain = CalendarStore(.file(file))
+        let made = try await plain.updateOwnItems { calendar in calendar.items.append(try event("yoga", "Yoga", day: 23)) }
+        #expect(!made.isKept && made.waiting == 0)
+        #expect(try await plain.load().calendar.items.map(\.uid) == ["yoga"])
+    }
+}
+
+/// Lines a store's notices said, from any thread.
+private final class Said: @unchecked Sendable {
+    private let lock = NSLock()
+    private var said: [String] = []
+    func add(_ line: String) { lock.withLock { said.append(line) } }
+    var lines: [String] { lock.withLock { said } }
 }
 
 @Suite("Store: what a change must still hold, and Retry-After")

@@ -14,7 +14,9 @@ final class TestServer {
     let port: Int
     /// Its scratch folder (its configuration, its storage, its log).
     let folder: URL
-    private let process: Process
+    private var process: Process
+    private let executable: String
+    private let arguments: [String]
 
     /// The Python that has Radicale (`HORARI_RADICALE_PYTHON`), or `nil`:
     /// `make test` installs no Python packages, so the Radicale tests run
@@ -97,12 +99,21 @@ final class TestServer {
     private init(_ executable: String, _ arguments: [String], port: Int, folder: URL) throws {
         self.port = port
         self.folder = folder
+        self.executable = executable
+        self.arguments = arguments
+        process = Process()
+        try start()
+    }
+
+    /// Starts the process (again), logging to `server.log`, and waits till it listens.
+    private func start() throws {
         process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         let log = folder.appendingPathComponent("server.log")
-        guard FileManager.default.createFile(atPath: log.path, contents: nil) else { throw Failure("cannot write \(log.path)") }
+        guard FileManager.default.createFile(atPath: log.path, contents: (try? Data(contentsOf: log)) ?? Data()) else { throw Failure("cannot write \(log.path)") }
         let handle = try FileHandle(forWritingTo: log)
+        handle.seekToEndOfFile()
         process.standardOutput = handle
         process.standardError = handle
         process.standardInput = FileHandle.nullDevice
@@ -127,6 +138,24 @@ final class TestServer {
             usleep(30_000)
         }
         throw Failure("nothing listens on port \(port) after 20 s")
+    }
+
+    /// Stops the server by its process id and keeps its folder, as a
+    /// server out of reach: nothing listens on its port till ``resume()``.
+    func interrupt() {
+        let pid = process.processIdentifier
+        if process.isRunning { kill(pid, SIGTERM) }
+        let deadline = Date().addingTimeInterval(5)
+        while process.isRunning, Date() < deadline { usleep(10_000) }
+        if process.isRunning {
+            kill(pid, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    /// Starts the server again on its port, with what it stored.
+    func resume() throws {
+        try start()
     }
 
     /// Stops the server by its process id (SIGTERM, then SIGKILL after 5 s),

@@ -1,6 +1,8 @@
 import CalendarCore
+import CalendarStore
 import CalendarViews
 import Foundation
+import ICalendarKit
 
 // Laia's planner: her tasks and classes in the week of 23 November 2026, on
 // Madrid's clocks. An app passes `Date()` as `now`; this one fixes it, so it
@@ -116,5 +118,32 @@ for (number, page) in pages.enumerated() {
         for o in section.occurrences {
             print("  \(names.shortWeekdays[o.start.date.weekday.rawValue]) \(o.start.date.day)  \(line(o))")
         }
+    }
+}
+
+// Laia's phone and her school's calendar server (a CalDAV collection; user and
+// password from HORARI_CALDAV_USER/PASSWORD or ~/.netrc): `put URL` puts the
+// week there; `tick URL ID…` ticks tasks off, kept on the phone with no signal;
+// `sync URL` sends what was kept. A task deleted there meanwhile stays deleted.
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.count >= 2, ["put", "tick", "sync"].contains(arguments[0]) {
+    let phone = CalendarStore(try CalendarLocation(arguments[1]))
+    print("\nOn \(arguments[1]):")
+    if arguments[0] == "put" {
+        let items = await store.snapshot.items
+        try await phone.update { calendar in calendar.items = items }
+        print("put \(items.count) items")
+    }
+    for typed in arguments.dropFirst(2) where arguments[0] == "tick" {
+        let ticked = try await phone.updateOwnItems(now: now) { calendar in
+            guard case .found(let uid) = ShortIDs(calendar.items.map(\.uid)).resolve(typed) else { throw CalendarItemError(.notFound, field: .uid, typed) }
+            return try calendar.markDone(uid: uid, at: now)
+        }
+        print("ticked ‘\(ticked.value.title)’ (\(ticked.isKept ? "no signal: kept on the phone, \(ticked.waiting) waiting" : "on the server"))")
+    }
+    if arguments[0] == "sync" {
+        let sent = try await phone.sendKeptChanges()
+        for outcome in sent { print(outcome.description) }
+        print("\(sent.count) kept changes sent; \(phone.keptChanges().count) waiting")
     }
 }
