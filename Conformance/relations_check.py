@@ -11,6 +11,8 @@
    circle left out) and each part's number (its place among its parent's
    parts by start, from 1). `horari list --format json` must say the same
    `parent` and `ordinal` for every occurrence, and nothing for the rest.
+   A changed occurrence must say what its series says; `search` must
+   number what it finds as `list` does.
 2. Both ways: the calendar as icalendar writes it back (`to_ical`), read by
    Horari, lists the same parents and numbers.
 3. Lossless: every corpus file with a RELATED-TO (RFC 9074's snoozes,
@@ -35,7 +37,6 @@ import icalendar
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 FIXTURE = os.path.join(ROOT, "Tests", "Fixtures", "ics", "league-rounds.ics")
-ZONE = zoneinfo.ZoneInfo("Europe/Madrid")
 
 
 def horari(binary, *args, check=True):
@@ -55,18 +56,24 @@ def relations(component):
     return found
 
 
-def start_key(component):
-    start = component.decoded("DTSTART")
+def start_key(component, zone):
+    """A part's place by start on the calendar's own clock (RFC 5545 §3.3.5:
+    floating and all-day times read in the calendar's zone); no date, last."""
+    if "DTSTART" not in component and "DUE" not in component:
+        return float("inf")
+    start = component.decoded("DTSTART" if "DTSTART" in component else "DUE")
     if not isinstance(start, datetime.datetime):
-        start = datetime.datetime.combine(start, datetime.time(), ZONE)
+        start = datetime.datetime.combine(start, datetime.time(), zone)
     elif start.tzinfo is None:
-        start = start.replace(tzinfo=ZONE)
+        start = start.replace(tzinfo=zone)
     return start.timestamp()
 
 
 def expected_tree(calendar):
     """Each item's parent and number, as the RFC reads the relations."""
-    items = {c["UID"]: c for c in calendar.walk() if c.name in ("VEVENT", "VTODO", "VJOURNAL") and "UID" in c}
+    # The series, not its changed occurrences (which carry the series' lines).
+    items = {c["UID"]: c for c in calendar.walk() if c.name in ("VEVENT", "VTODO", "VJOURNAL") and "UID" in c and "RECURRENCE-ID" not in c}
+    zone = zoneinfo.ZoneInfo(str(calendar.get("X-WR-TIMEZONE", "UTC")))
     stated, from_parents = [], []
     for uid, component in items.items():
         for value, kind, reltype, _ in relations(component):
@@ -91,14 +98,14 @@ def expected_tree(calendar):
             parents[child] = parent
     ordinals = {}
     for parent in set(parents.values()):
-        children = sorted((c for c, p in parents.items() if p == parent), key=lambda c: (start_key(items[c]), c))
+        children = sorted((c for c, p in parents.items() if p == parent), key=lambda c: (start_key(items[c], zone), c))
         for i, child in enumerate(children):
             ordinals[child] = i + 1
     return parents, ordinals
 
 
-def listed(binary, path):
-    out = horari(binary, "list", "--calendar", path, "--from", "2026-09-01", "--today", "2026-09-01", "--limit", "1000", "--format", "json")
+def listed(binary, path, command=("list",)):
+    out = horari(binary, *command, "--calendar", path, "--from", "2026-09-01", "--today", "2026-09-01", "--limit", "1000", "--format", "json")
     page = json.loads(out.stdout)
     seen = {}
     for section in page["sections"]:
@@ -113,10 +120,19 @@ def compare(binary, path, step):
     parents, ordinals = expected_tree(calendar)
     seen = listed(binary, path)
     failures = []
+    # A changed occurrence says what its series says (another client reads it on its own).
+    masters = {c["UID"]: relations(c) for c in calendar.walk() if "UID" in c and "RECURRENCE-ID" not in c}
+    for c in calendar.walk():
+        if "RECURRENCE-ID" in c and relations(c) != masters.get(c["UID"]):
+            failures.append(f"{step}: {c['UID']} on {c['RECURRENCE-ID'].to_ical().decode()} says {relations(c)}, its series {masters.get(c['UID'])}")
     for uid, (parent, ordinal) in sorted(seen.items()):
         want = (parents.get(uid), ordinals.get(uid))
         if (parent, ordinal) != want:
             failures.append(f"{step}: {uid}: horari lists parent {parent} no. {ordinal}; icalendar reads {want[0]} no. {want[1]}")
+    # What search finds is numbered as the whole calendar numbers it.
+    found = listed(binary, path, ("search", "a"))
+    if not found or any(seen.get(uid) != shown for uid, shown in found.items()):
+        failures.append(f"{step}: search numbers the parts it finds otherwise than list: {found}")
     # Both ways: icalendar's own writing of the calendar, read by Horari.
     again = os.path.join(os.path.dirname(path), "by-icalendar.ics")
     with open(again, "wb") as f:
@@ -139,6 +155,11 @@ def season(binary):
             ("match b1 out of round b (named by the round)", ["edit", "match-b1", "--no-parent"]),
             ("match a2 moved to round b", ["edit", "match-a2", "--parent", "round-b"]),
             ("round c moved before round b", ["edit", "round-c", "--start", "2026-10-10", "--end", "2026-10-11"]),
+            ("match b2 moved to round a (round b named it)", ["edit", "match-b2", "--parent", "round-a"]),
+            ("a weekly training under the season", ["add", "Training", "--start", "2026-10-06 19:00", "--minutes", "60", "--repeat", "FREQ=WEEKLY;COUNT=6", "--parent", "season", "--id", "training"]),
+            ("one training moved", ["edit", "training", "--occurrence", "2026-10-13", "--start", "2026-10-13 20:00"]),
+            ("the training series under round b", ["edit", "training", "--parent", "round-b"]),
+            ("a task for some day under round c", ["add", "Book the bus", "--someday", "--parent", "round-c", "--id", "bus"]),
             ("round a deleted", ["delete", "round-a", "--yes"]),
         ]
         for step, command in steps:
@@ -203,7 +224,7 @@ def main():
         raise SystemExit(__doc__)
     binary, corpus_dir = sys.argv[1], sys.argv[2]
     failures, count = season(binary)
-    print(f"season: 7 states of the league, {count} parent relations in all, read alike by icalendar and horari list")
+    print(f"season: 12 states of the league, {count} parent relations in all, read alike by icalendar and horari list")
     found, files = corpus(binary, corpus_dir)
     failures += found
     print(f"corpus: {files} files with RELATED-TO, exported by horari and read by icalendar to the same relations")

@@ -296,15 +296,16 @@ struct Add: AsyncParsableCommand {
         let added = try await book.updateOwnItems { calendar in
             let clock = try book.clock(of: calendar)
             var item = try makeItem(clock: clock)
-            if let parent { item.parentUID = try parentUID(parent, of: item.uid, in: calendar, place: try book.place) }
+            if let parent, calendar.item(uid: item.uid) == nil { item.parentUID = try parentUID(parent, of: item.uid, in: calendar, place: try book.place) }
             if isAutomaticColor(color) { item.color = automaticColor(for: item, in: calendar, clock: clock) }
             try calendar.add(item, at: try book.instant(inZone: clock.name, zones: clock.zones), rules: try calendarRules(of: calendar).rules)
             // A generated UID is named as the views name it (its short ID
             // among the calendar's items); an --id as it was typed.
             let shown = id ?? ShortIDs(calendar.schedule(zoneNamedBy: ICalendar.bookZoneProperties).items.map(\.uid)).short(for: item.uid)
-            return (item, clock, shown, item.parentUID.flatMap { calendar.item(uid: $0)?.title })
+            let within = item.parentUID.flatMap { uid in calendar.item(uid: uid).map { "‘\($0.title.shown)’ (\(ShortIDs(calendar.items.map(\.uid)).short(for: uid)))" } }
+            return (item, clock, shown, within)
         }
-        let within = added.3.map { ", part of ‘\($0.shown)’" } ?? ""
+        let within = added.3.map { ", part of \($0)" } ?? ""
         print("Added \(describe(added.0, clock: added.1)) as \(added.2.shown)\(within).")
     }
 
@@ -420,15 +421,19 @@ struct Edit: AsyncParsableCommand {
             }
             let clock = try book.clock(of: calendar)
             var new = try revise(old, clock: clock)
-            if let parent { new.parentUID = try parentUID(parent, of: uid, in: calendar, place: try book.place) }
+            let newParent = try parent.map { try parentUID($0, of: uid, in: calendar, place: try book.place) }
             if isAutomaticColor(color) { new.color = automaticColor(for: new, in: calendar, clock: clock) }
             let (now, rules) = (try book.instant(inZone: clock.name, zones: clock.zones), try calendarRules(of: calendar).rules)
-            // Out of its parent whichever side stated it: the item's own
-            // PARENT, and a CHILD another item wrote naming it.
+            // A new parent (or none) whichever side stated the old one: the
+            // item's own PARENT, in each changed occurrence too, and a CHILD
+            // another item wrote naming it (not the gym's records, which
+            // only `horari classes` and `sessions` change).
             var holders: [CalendarItem] = []
-            if noParent {
-                new.parentUID = nil
-                holders = calendar.items.filter { $0.uid != uid && $0.relations.contains(.init(uid: uid, type: .child)) }
+            if newParent != nil || noParent {
+                setParent(newParent, of: &new)
+                holders = calendar.items.filter {
+                    $0.uid != uid && $0.uid != newParent && !SchedulingBook.isSchedulingItem($0) && $0.relations.contains(.init(uid: uid, type: .child))
+                }
             }
             guard new != old || !holders.isEmpty else { throw Unchanged(item: old, clock: clock) }
             for var holder in holders {
@@ -437,8 +442,8 @@ struct Edit: AsyncParsableCommand {
             }
             if new != old { try calendar.update(new, at: now, rules: rules) }
             let within: String
-            if let parent = new.parentUID, parent != old.parentUID {
-                within = ", part of ‘\(calendar.item(uid: parent)?.title.shown ?? parent.shown)’"
+            if let parent = newParent, parent != old.parentUID {
+                within = ", part of ‘\(calendar.item(uid: parent)?.title.shown ?? parent.shown)’ (\(ShortIDs(calendar.items.map(\.uid)).short(for: parent)))"
             } else {
                 within = noParent ? ", part of no other item" : ""
             }
@@ -759,20 +764,34 @@ func occurrenceText(_ t: CalendarTime) -> String {
     dayText(t.localDate) + (t.isDate ? "" : " " + clock(t.wallTime))
 }
 
-/// The UID a typed ID names in a calendar: a whole UID, or a short ID as
-/// the views print it (`ShortIDs`). An ambiguous one lists its candidates.
-/// The UID `--parent` names for the item `uid`: an item of the calendar
-/// that is not the item itself nor one of its parts (which would make it its
-/// own ancestor).
+/// Makes `item` part of `parent` (or of none): its own `PARENT`, and each
+/// changed occurrence's, which carries the series' lines.
+func setParent(_ parent: String?, of item: inout CalendarItem) {
+    item.parentUID = parent
+    for i in item.overrides.indices where item.overrides[i].item.parentUID != nil || parent != nil {
+        item.overrides[i].item.parentUID = parent
+    }
+}
+
+/// The UID `--parent` names for the item `uid`: a plain event or task of
+/// the calendar (not a record of the gym's book) that is not the item itself
+/// nor one of its parts (which would make it its own ancestor).
 func parentUID(_ typed: String, of uid: String, in calendar: ICalendar, place: CalendarPlace) throws -> String {
-    let parent = try resolveID(typed, in: calendar, place: place)
+    guard !typed.isEmpty else { throw CLIError("--parent needs the ID of the item this one is part of; to make it part of none, give --no-parent") }
+    let parent: String
+    do { parent = try resolveID(typed, in: calendar, place: place) } catch let error as CLIError { throw CLIError("--parent: \(error.description)") }
     guard parent != uid else { throw CLIError("--parent ‘\(typed.shown)’ is the item itself; name the item it is part of") }
+    if let record = calendar.item(uid: parent), SchedulingBook.isSchedulingItem(record) {
+        throw CLIError("--parent ‘\(typed.shown)’ is a \(SchedulingBook.isClassItem(record) ? "class" : "session") of the gym's book; an event or task can be part of another event or task only")
+    }
     if ItemTree(calendar.schedule(compilingSeries: false)).ancestors(of: parent).contains(uid) {
         throw CLIError("--parent ‘\(typed.shown)’ is part of this item already, so it cannot hold it; give it another parent first (edit \(typed.shown) --no-parent)")
     }
     return parent
 }
 
+/// The UID a typed ID names in a calendar: a whole UID, or a short ID as
+/// the views print it (`ShortIDs`). An ambiguous one lists its candidates.
 func resolveID(_ typed: String, in calendar: ICalendar, place: CalendarPlace) throws -> String {
     let ids = ShortIDs(calendar.items.map(\.uid))
     switch ids.resolve(typed) {

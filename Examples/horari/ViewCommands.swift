@@ -393,8 +393,10 @@ struct List: AsyncParsableCommand {
         if pending || done {
             return try TaskOutput(context: context, format: view.format).print(pending: pending, category: category, limit: paging.limit, now: now)
         }
+        // Parents and numbers are the whole calendar's, whatever is shown.
+        let tree = ItemTree(context.schedule)
         if let category { context = try context.only(category: category) }
-        let list = try paging.page(of: context.schedule, context: context, command: "list") { try parseDate(from, option: "--from", default: context.today) }
+        let list = try paging.page(of: context.schedule, tree: tree, context: context, command: "list") { try parseDate(from, option: "--from", default: context.today) }
         guard view.format == .text else { return try printJSON(list, command: "list", timeZone: context.clock.name) }
         context.printPage(list, empty: category.map { "Nothing in ‘\($0.shown)’ from then on." } ?? "Nothing from then on.")
     }
@@ -413,9 +415,11 @@ struct PageOptions: ParsableArguments {
     var before: String?
 
     /// The page of `schedule` these options ask for: after `--page`, before
-    /// `--before`, else the first from the day `first` gives.
-    func page(of schedule: Schedule, context: ViewOptions.Context, command: String, first: () throws -> LocalDate) throws -> ListView {
-        let options = ListView.Options(timeZone: context.zone, limit: limit, names: context.names, tree: ItemTree(schedule))
+    /// `--before`, else the first from the day `first` gives; each part of
+    /// another numbered by `tree`, the whole calendar's (a filtered
+    /// `schedule` would renumber them).
+    func page(of schedule: Schedule, tree: ItemTree, context: ViewOptions.Context, command: String, first: () throws -> LocalDate) throws -> ListView {
+        let options = ListView.Options(timeZone: context.zone, limit: limit, names: context.names, tree: tree)
         if let page {
             guard let cursor = ListView.Cursor(token: page) else { throw ValidationError("--page ‘\(page)’ is not a token printed by horari \(command)") }
             return ListView(after: cursor, schedule: schedule, options: options)
@@ -429,9 +433,6 @@ struct PageOptions: ParsableArguments {
 }
 
 extension ViewOptions.Context {
-    /// A page of ``ListView`` as `list` and `search` print it: by month, each
-    /// occurrence with its day, times, colour, title, place and short ID;
-    /// `empty` when there is none, and the next page's token when there is one.
     /// A month's occurrences with each part of another (a match of a round)
     /// moved under its parent's first occurrence in the month, one level
     /// deeper; a part whose parent is not in the month keeps its place.
@@ -452,6 +453,10 @@ extension ViewOptions.Context {
         return out
     }
 
+    /// A page of ``ListView`` as `list` and `search` print it: by month, each
+    /// occurrence with its day, times, colour, title, place and short ID
+    /// (a part of another under it, with its number); `empty` when there is
+    /// none, and the next page's token when there is one.
     func printPage(_ list: ListView, empty: String) {
         let ids = shortIDs()
         printHeader()
@@ -507,7 +512,7 @@ struct Search: AsyncParsableCommand {
         let found = context.schedule.items.filter(search.matches)
         let narrowed: Schedule
         do { narrowed = try Schedule(items: found, timeZone: context.schedule.timeZone, zones: context.schedule.zones) } catch { throw CLIError(error.message) }
-        let list = try paging.page(of: narrowed, context: context, command: "search") {
+        let list = try paging.page(of: narrowed, tree: ItemTree(context.schedule), context: context, command: "search") {
             // The day before the earliest start, read on its own clock: on the display's it may be a day earlier.
             let first = found.filter(\.hasStart).map(\.start.localDate).min()?.adding(days: -1) ?? context.today
             return try parseDate(from, option: "--from", default: first)

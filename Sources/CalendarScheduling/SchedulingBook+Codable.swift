@@ -257,7 +257,7 @@ extension Coach {
 }
 
 extension Session {
-    private enum CodingKeys: String, CodingKey { case id, coachID, clientID, start, isLaterOfRepeatedTime, duration, location, notes, status, color, workoutType, completedAt, sequence, answer, answeredAt }
+    private enum CodingKeys: String, CodingKey { case id, coachID, clientID, start, isLaterOfRepeatedTime, duration, location, notes, status, color, workoutType, completedAt, sequence, answer, answeredAt, series }
 
     /// Decodes a session; `isLaterOfRepeatedTime` may be missing (then `false`), as may the optional fields.
     /// - Parameter decoder: the decoder.
@@ -280,6 +280,7 @@ extension Session {
             completedAt: completedAt, sequence: max(0, try c.decodeIfPresent(Int.self, forKey: .sequence) ?? 0))
         answer = try c.decodeIfPresent(AttendeeAnswer.self, forKey: .answer)
         answeredAt = try instant(.answeredAt)
+        series = try c.decodeIfPresent(String.self, forKey: .series)
     }
 
     /// Encodes a session (`isLaterOfRepeatedTime` only when true).
@@ -303,6 +304,7 @@ extension Session {
         func text(_ time: Date?) -> String? { time.map { CalendarTime.utc(LocalDateTime(localSeconds: Int64($0.timeIntervalSince1970.rounded(.down)))).isoText } }
         try c.encodeIfPresent(text(completedAt), forKey: .completedAt)
         try c.encodeIfPresent(text(answeredAt), forKey: .answeredAt)
+        try c.encodeIfPresent(series, forKey: .series)
     }
 }
 

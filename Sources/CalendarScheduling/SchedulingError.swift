@@ -239,6 +239,8 @@ extension SchedulingError {
         public static let start = Field(rawValue: "start")
         /// When a session was completed (``Session/completedAt``).
         public static let completedAt = Field(rawValue: "completedAt")
+        /// How a repeating session repeats (its `RRULE`).
+        public static let rule = Field(rawValue: "rule")
         /// The book's time zone.
         public static let timeZone = Field(rawValue: "timeZone")
         /// How many days ahead a class can be booked (``ClassBookingPolicy``).

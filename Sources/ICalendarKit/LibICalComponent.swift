@@ -152,8 +152,8 @@ enum LibICalMessage {
         if message.hasPrefix("Invalid VALUE type"), let range = message.range(of: "VALUE=", options: .backwards) {
             // RFC 9253 §9.1 lets RELATED-TO name a URI or a UID, which the
             // libical we link predates.
-            let type = message[range.upperBound...].uppercased()
-            if property == "RELATED-TO", type.hasPrefix("URI") || type.hasPrefix("UID") { return nil }
+            let type = message[range.upperBound...].split(separator: " ").first.map { $0.uppercased() }
+            if property == "RELATED-TO", type == "URI" || type == "UID" { return nil }
             return "\(name);VALUE=\(message[range.upperBound...]): RFC 5545 does not allow that value type for \(name); it was kept as written"
         }
         if message.hasPrefix("Can't parse as "), let type = message.dropFirst("Can't parse as ".count).split(separator: " ").first {

@@ -61,6 +61,8 @@ enum Names {
     static let sessionStatus = "X-HORARI-SESSION-STATUS"
     /// When a session was marked completed (UTC).
     static let completed = "X-HORARI-COMPLETED"
+    /// The repeating session a session is one of (`Session.series`).
+    static let series = "X-HORARI-SERIES"
     static let name = "X-HORARI-NAME"
     static let email = "X-HORARI-EMAIL"
     static let buffer = "X-HORARI-BUFFER"
@@ -289,6 +291,7 @@ extension SchedulingBook {
         ]
         // RFC 5545's COMPLETED belongs to VTODO (§3.8.2.1); a session is a VEVENT.
         if let done = session.completedAt { properties.append(ContentLine(name: Names.completed, value: Self.utcText(done))) }
+        if let series = session.series { properties.append(ContentLine(name: Names.series, value: TextEscaping.escaped(series))) }
         return CalendarItem(
             uid: session.id, title: "Training: \(client?.name ?? session.clientID)",
             start: session.isLaterOfRepeatedTime ? .utc(LocalDateTime(localSeconds: instant(of: session))) : .zoned(session.start, timeZone.identifier),

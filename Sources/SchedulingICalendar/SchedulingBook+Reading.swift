@@ -352,6 +352,7 @@ extension SchedulingBook {
             }
             session.completedAt = done
         }
+        session.series = item.properties.first { $0.name == Names.series }.map { TextEscaping.unescape($0.valueText) }
         return session
     }
 

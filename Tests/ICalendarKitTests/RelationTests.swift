@@ -155,6 +155,29 @@ struct RelationTests {
         #expect(tree.ancestors(of: "b") == ["a", "c"])
         #expect(tree.parent(of: "d") == nil && tree.children(of: "e").isEmpty)
         #expect(tree.children(of: "g") == ["f"], "stated on both sides, counted once")
+
+        // A chain 20,000 deep: each link is checked without walking the chain.
+        var chain = [try item("n0", parent: nil)]
+        for i in 1..<20_000 { chain.append(try item("n\(i)", parent: "n\(i - 1)")) }
+        chain.append(try item("n0-again", parent: "n19999"))
+        chain[0].parentUID = "n19999"   // would close a circle of 20,000
+        let deep = ItemTree(try Schedule(items: chain))
+        // Read in order, n0's link comes first; the last link would close the circle, and is left out.
+        #expect(deep.parent(of: "n0") == "n19999" && deep.parent(of: "n19999") == nil && deep.parent(of: "n1") == "n0")
+        #expect(deep.ancestors(of: "n19998").count == 19_999)
+    }
+
+    @Test("a part with no date comes after the dated ones")
+    func undatedLast() throws {
+        var thesis = CalendarItem(uid: "thesis", kind: .task, title: "Thesis", start: .date(try LocalDate(year: 2027, month: 6, day: 30)), hasStart: false)
+        thesis.status = .needsAction
+        var someday = CalendarItem(undatedTask: "outline", title: "Outline")
+        someday.parentUID = "thesis"
+        var draft = CalendarItem(uid: "draft", kind: .task, title: "Draft", start: .date(try LocalDate(year: 2027, month: 3, day: 1)), hasStart: false)
+        draft.parentUID = "thesis"
+        let tree = ItemTree(try Schedule(items: [thesis, someday, draft]))
+        #expect(tree.children(of: "thesis") == ["draft", "outline"])
+        #expect(tree.ordinal(of: "draft") == 1)
     }
 
     @Test("a list page given the tree gives each part its parent and number")

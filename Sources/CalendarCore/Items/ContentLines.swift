@@ -113,7 +113,6 @@ public struct ContentLines: RandomAccessCollection, MutableCollection, RangeRepl
         return ContentLines(kept)
     }
 
-    /// Each line's canonical text as bytes, in order, without making a ``ContentLine``.
     /// Whether a line has this property name (upper case), read without
     /// making a line of each.
     package func containsLine(named name: String) -> Bool {
@@ -126,6 +125,7 @@ public struct ContentLines: RandomAccessCollection, MutableCollection, RangeRepl
         return found
     }
 
+    /// Each line's canonical text as bytes, in order, without making a ``ContentLine``.
     package func forEachText(_ body: (ArraySlice<UInt8>) -> Void) {
         for i in indices { body(storage[textRange(i)]) }
     }

@@ -11,7 +11,8 @@ import Foundation
 /// does not hold, to the item itself, or one that would make an item its own
 /// ancestor is kept in the item and left out of the tree.
 ///
-/// Children are in order of start (then `UID`), and an item's
+/// Children are in order of start on the calendar's own clock (then `UID`;
+/// a task with no date last), and an item's
 /// ``ordinal(of:)`` is its place among its parent's children: a round's
 /// number is its place in the league, so a round moved to another weekend
 /// is numbered where it now falls.
@@ -38,7 +39,8 @@ public struct ItemTree: Hashable, Sendable {
     ///   - schedule: the items; floating and all-day starts are ordered on
     ///     its own zone's clock.
     ///   - relations: an item's relations, in the order stated.
-    /// - Complexity: O(n log n) in the items, after one call of `relations` for each.
+    /// - Complexity: O(n log n) in the items (the parts sorted), after one
+    ///   call of `relations` for each.
     public init(_ schedule: Schedule, relations: (CalendarItem) -> [CalendarItem.Relation]) {
         var parents: [String: String] = [:]
         var stated: [(child: String, parent: String)] = []
@@ -53,18 +55,37 @@ public struct ItemTree: Hashable, Sendable {
                 }
             }
         }
-        // A child's own word first, then its parent's; the first of each wins.
-        for (child, parent) in stated + fromParents where parents[child] == nil && !Self.isAncestor(child, of: parent, in: parents) {
-            parents[child] = parent
+        // A child's own word first, then its parent's; the first of each
+        // wins. A child has no parent when its link is tried, so it is the
+        // root of its own part of the tree, and the link closes a circle
+        // exactly when the parent's root is the child: the roots are kept in
+        // a union-find, so each check is near O(1) however deep the tree.
+        var roots: [String: String] = [:]
+        func root(_ uid: String) -> String {
+            var top = uid
+            while let up = roots[top], up != top { top = up }
+            var at = uid
+            while let up = roots[at], up != top {
+                roots[at] = top
+                at = up
+            }
+            return top
         }
+        for (child, parent) in stated + fromParents where parents[child] == nil && root(parent) != child {
+            parents[child] = parent
+            roots[child] = root(parent)
+        }
+        // Parts are ordered on the calendar's own clock (the schedule's zone,
+        // else UTC), not a viewer's: a round's number is the same for
+        // everyone. A part with no date (a task for some day) comes last.
         let zone = schedule.timeZone ?? .utc
         var keys: [String: Double] = [:]
         var childLists: [String: [String]] = [:]
         for (child, parent) in parents {
             childLists[parent, default: []].append(child)
             if let item = schedule.item(uid: child) {
-                keys[child] = (try? item.start.instant(floatingZone: zone, zones: schedule.zones).timeIntervalSince1970)
-                    ?? Double(item.start.wallTime.localSeconds)
+                keys[child] = item.isUndated ? .infinity
+                    : (try? item.start.instant(floatingZone: zone, zones: schedule.zones).timeIntervalSince1970) ?? Double(item.start.wallTime.localSeconds)
             }
         }
         var ordinals: [String: Int] = [:]
@@ -76,18 +97,6 @@ public struct ItemTree: Hashable, Sendable {
         self.parents = parents
         self.childLists = childLists
         self.ordinals = ordinals
-    }
-
-    /// Whether `uid` is `other` or above it.
-    private static func isAncestor(_ uid: String, of other: String, in parents: [String: String]) -> Bool {
-        var at: String? = other
-        var steps = 0
-        while let here = at, steps <= parents.count {
-            if here == uid { return true }
-            at = parents[here]
-            steps += 1
-        }
-        return false
     }
 
     /// Whether no item of the schedule is part of another.
