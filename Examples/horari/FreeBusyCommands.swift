@@ -32,14 +32,15 @@ struct BusyOptions: ParsableArguments {
         return all
     }
 
-    /// The busy time within two days of a typed start (a session is at
-    /// most a day long), read before the change so that the change itself
-    /// reads no calendar but the book's; `nil` without --busy.
-    func around(_ typed: String, coach: String, book: BookOptions) async throws -> [FreeBusyPeriod]? {
+    /// The busy time from two days before a typed start to `days` after it
+    /// (a session is at most a day long; a repeating one spans up to a
+    /// year), read before the change so that the change itself reads no
+    /// calendar but the book's; `nil` without --busy.
+    func around(_ typed: String, coach: String, book: BookOptions, days: Int = 3) async throws -> [FreeBusyPeriod]? {
         guard !busy.isEmpty else { return nil }
         let b = try await book.read()
         let start = try book.clock(for: b).instant(typed: typed, option: "--start")
-        return try await periods(from: start.addingTimeInterval(-2 * 86_400), to: start.addingTimeInterval(3 * 86_400), zone: b.timeZone)
+        return try await periods(from: start.addingTimeInterval(-2 * 86_400), to: start.addingTimeInterval(TimeInterval(days) * 86_400), zone: b.timeZone)
     }
 }
 

@@ -21,8 +21,10 @@ struct SessionJSON: Encodable {
     let location: String?
     let notes: String?
     let completedAt: String?
+    let series: String?
 
     init(_ s: Session, book: SchedulingBook, clock: BookClock) {
+        series = s.series
         let t = clock.instant(s.start, later: s.isLaterOfRepeatedTime)
         let e = t + s.duration.components.seconds
         (uid, coach, client) = (s.id, s.coachID, s.clientID)

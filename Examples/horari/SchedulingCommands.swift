@@ -395,17 +395,37 @@ struct Sessions: AsyncParsableCommand {
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Book a session of a coach with one of their clients; a clash is refused.",
-            discussion: "Example:\n  horari sessions add --coach marc --client anna --start '2026-11-26 18:00' \\\n      --minutes 45 --location 'Gimnàs Sants'")
+            discussion: """
+                With --repeat, a session on every date the rule gives (it must end, \
+                COUNT or UNTIL, within a year): each date is a session of its own, booked \
+                or refused by date with why, and --id names the series (each session's ID \
+                is the series' with its date). Move or cancel one date alone, or it and \
+                every later one with --and-following.
+
+                Examples:
+                  horari sessions add --coach marc --client anna --start '2026-11-26 18:00' \\
+                      --minutes 45 --location 'Gimnàs Sants'
+                  horari sessions add --coach marc --client anna --start '2026-12-01 18:00' \\
+                      --repeat 'FREQ=WEEKLY;COUNT=8' --id anna-tue
+                """)
         @Option(help: "The coach.") var coach: String
         @Option(help: "The client (one of the coach's).") var client: String
-        @Option(help: "When it starts, 'YYYY-MM-DD HH:MM'.") var start: String
+        @Option(help: "When it starts, 'YYYY-MM-DD HH:MM' (with --repeat, the first).") var start: String
         @Option(parsing: .unconditional, help: "How long it lasts.", transform: WholeNumber.minutes) var minutes = 60
+        @Option(name: .customLong("repeat"), help: "Book it on every date a rule gives, such as 'FREQ=WEEKLY;COUNT=8' (COUNT or UNTIL, within a year).") var rule: String?
         @OptionGroup var details: SessionDetails
         @OptionGroup var busy: BusyOptions
         @OptionGroup var book: BookOptions
         @OptionGroup var outbox: OutboxOptions
 
+        func validate() throws {
+            if let rule {
+                do { _ = try RecurrenceRule(parsing: rule) } catch { throw ValidationError("--repeat ‘\(rule.shown)’: \(error.description)") }
+            }
+        }
+
         func run() async throws {
+            if let rule { return try await addRepeating(try RecurrenceRule(parsing: rule)) }
             let (coach, client, minutes, typed, book, d) = (coach, client, minutes, start, book, details)
             let color = try d.color.map(parseColor)
             let elsewhere = try await busy.around(typed, coach: coach, book: book)
@@ -417,6 +437,48 @@ struct Sessions: AsyncParsableCommand {
                                          color: color, workoutType: d.type, now: try book.instant(in: b)), clock)
             }
             print("Booked session \(s.id): \(client) with \(coach), \(clock.said(s))\(s.workoutType.map { ", " + $0.shown } ?? "")\(s.location.map { " at " + $0.shown } ?? "").")
+        }
+
+        /// `--repeat`: every date the rule gives, each booked or refused.
+        private func addRepeating(_ rule: RecurrenceRule) async throws {
+            let (coach, client, minutes, typed, book, d) = (coach, client, minutes, start, book, details)
+            let color = try d.color.map(parseColor)
+            let elsewhere = try await busy.around(typed, coach: coach, book: book, days: SchedulingBook.repeatingSessionMaxDays + 1)
+            let (dates, clock) = try await book.change(telling: outbox) { b in
+                let clock = try book.clock(for: b)
+                let start = b.reading(Int64(try clock.instant(typed: typed, option: "--start").timeIntervalSince1970)).wall
+                try elsewhere.map { try b.setBusyElsewhere($0, coach: coach) }
+                let dates = try b.addRepeatingSession(series: d.id, coach: coach, client: client, start: start, duration: .minutes(minutes), repeating: rule,
+                                                      location: d.location, notes: d.notes, color: color, workoutType: d.type, now: try book.instant(in: b))
+                // Nothing booked is a refusal: the book is left as it was.
+                guard dates.contains(where: { $0.session != nil }) else { throw RepeatRefused(dates: dates, clock: clock, minutes: minutes) }
+                return (dates, clock)
+            }
+            let series = dates.compactMap(\.session).first?.series ?? ""
+            print("Booked \(dates.compactMap(\.session).count) of \(dates.count) sessions of series \(series): \(client) with \(coach).")
+            for line in RepeatRefused.lines(dates, clock: clock, minutes: minutes) { print(line) }
+        }
+    }
+
+    /// A repeating session none of whose dates could be booked.
+    struct RepeatRefused: Error, CustomStringConvertible {
+        let dates: [RepeatedSession]
+        let clock: BookClock
+        let minutes: Int
+
+        var description: String {
+            (dates.count == 1 ? "the session could not be booked" : "none of the \(dates.count) sessions could be booked")
+                + "; nothing was booked:\n" + Self.lines(dates, clock: clock, minutes: minutes).joined(separator: "\n")
+        }
+
+        /// One line a date: its session booked, moved or cancelled, or why not.
+        static func lines(_ dates: [RepeatedSession], clock: BookClock, minutes: Int) -> [String] {
+            dates.map { date in
+                switch date.outcome {
+                case .done(let s): "  \(s.id)  \(clock.said(s))"
+                case .refused(let error): "  refused  \(clock.said(date.start, minutes: minutes)): \(error.description)"
+                }
+            }
         }
     }
 
@@ -529,10 +591,20 @@ struct Sessions: AsyncParsableCommand {
     struct Move: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Move a session to another time; a clash is refused.",
-            discussion: "Example:\n  horari sessions move s1 --coach marc --start '2026-11-27 10:00'")
+            discussion: """
+                With --and-following (a session of a repeating one): it and every later \
+                one of its series, each by the same shift on the clock (from Tuesdays \
+                18:00 to Wednesdays 19:00), each moved or left with why.
+
+                Examples:
+                  horari sessions move s1 --coach marc --start '2026-11-27 10:00'
+                  horari sessions move anna-tue-20261215 --coach marc \\
+                      --start '2026-12-16 19:00' --and-following
+                """)
         @Argument(help: "The session's ID.") var id: String
         @Option(help: "The coach.") var coach: String
         @Option(help: "The new start, 'YYYY-MM-DD HH:MM'.") var start: String
+        @Flag(help: "Move every later session of its repeating series by the same shift too.") var andFollowing = false
         @Option(parsing: .unconditional, help: "A new length.", transform: WholeNumber.minutes) var minutes: Int?
         @Option(help: "A new colour: a CSS name or #RRGGBB, not red ('' takes the client's or coach's again).") var color: String?
         @Option(help: "A new kind of workout ('' removes it).") var type: String?
@@ -540,7 +612,12 @@ struct Sessions: AsyncParsableCommand {
         @OptionGroup var book: BookOptions
         @OptionGroup var outbox: OutboxOptions
 
+        func validate() throws {
+            if andFollowing && (color != nil || type != nil) { throw ValidationError("--and-following moves sessions; change their colour or type one by one") }
+        }
+
         func run() async throws {
+            if andFollowing { return try await moveFollowing() }
             let (id, coach, minutes, typed, book, type) = (id, coach, minutes, start, book, type)
             let color: ItemColor?? = try self.color.map { $0.isEmpty ? nil : try parseColor($0) }
             let elsewhere = try await busy.around(typed, coach: coach, book: book)
@@ -556,17 +633,49 @@ struct Sessions: AsyncParsableCommand {
             }
             print("Moved session \(s.id) to \(clock.said(s)).")
         }
+
+        /// `--and-following`: the session and every later one of its series.
+        private func moveFollowing() async throws {
+            let (id, coach, minutes, typed, book) = (id, coach, minutes, start, book)
+            let elsewhere = try await busy.around(typed, coach: coach, book: book, days: SchedulingBook.repeatingSessionMaxDays + 1)
+            let (dates, clock) = try await book.change(telling: outbox) { b in
+                let clock = try book.clock(for: b)
+                let start = b.reading(Int64(try clock.instant(typed: typed, option: "--start").timeIntervalSince1970)).wall
+                try elsewhere.map { try b.setBusyElsewhere($0, coach: coach) }
+                let length = try minutes ?? b.session(id, coach: coach).duration.wholeMinutes
+                let dates = try b.moveSessions(from: id, coach: coach, to: start, duration: minutes.map { .minutes($0) }, now: try book.instant(in: b))
+                guard dates.contains(where: { $0.session != nil }) else { throw RepeatRefused(dates: dates, clock: clock, minutes: length) }
+                return (dates, clock)
+            }
+            print("Moved \(dates.compactMap(\.session).count) of \(dates.count) sessions from \(id) on:")
+            for line in RepeatRefused.lines(dates, clock: clock, minutes: minutes ?? dates.first?.session?.duration.wholeMinutes ?? 60) { print(line) }
+        }
     }
 
     struct Cancel: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Cancel a session; its time is free again.", discussion: "Example:\n  horari sessions cancel s1 --coach marc")
+        static let configuration = CommandConfiguration(
+            abstract: "Cancel a session; its time is free again.",
+            discussion: """
+                With --and-following (a session of a repeating one): it and every later \
+                one of its series still scheduled; the earlier ones stay.
+
+                Examples:
+                  horari sessions cancel s1 --coach marc
+                  horari sessions cancel anna-tue-20261222 --coach marc --and-following
+                """)
         @Argument(help: "The session's ID.") var id: String
         @Option(help: "The coach.") var coach: String
+        @Flag(help: "Cancel every later session of its repeating series too.") var andFollowing = false
         @OptionGroup var book: BookOptions
         @OptionGroup var outbox: OutboxOptions
 
         func run() async throws {
             let (id, coach) = (id, coach)
+            if andFollowing {
+                let cancelled = try await book.change(telling: outbox) { b in try b.cancelSessions(from: id, coach: coach, now: try book.instant(in: b)) }
+                print("Cancelled \(cancelled.count) sessions: \(cancelled.map(\.id).joined(separator: ", ")).")
+                return
+            }
             try await book.change(telling: outbox) { b in try b.setStatus(.cancelled, ofSession: id, coach: coach, now: try book.instant(in: b)) }
             print("Cancelled session \(id).")
         }

@@ -201,6 +201,53 @@ public struct CoachDesk: Sendable {
         }
     }
 
+    /// Books a session with one of this coach's clients on every date a rule
+    /// gives, each date booked or refused with why; see
+    /// ``SchedulingBook/addRepeatingSession(series:coach:client:start:duration:repeating:location:notes:color:workoutType:now:)``.
+    /// - Parameters:
+    ///   - series: the series' ID; one is made up when `nil`.
+    ///   - client: the client.
+    ///   - start: the first session's start on the book's clocks.
+    ///   - duration: each session's length.
+    ///   - rule: how it repeats; it must end within a year.
+    ///   - location: where.
+    ///   - notes: the coach's notes.
+    ///   - color: the sessions' own colour.
+    ///   - workoutType: the kind of workout.
+    ///   - now: the time of the request, for the book's policy.
+    @discardableResult
+    public func addRepeatingSession(
+        series: String? = nil, client: String, start: LocalDateTime, duration: Duration, repeating rule: RecurrenceRule,
+        location: String? = nil, notes: String? = nil, color: ItemColor? = nil, workoutType: String? = nil, now: Date = Date()
+    ) async throws(SchedulingError) -> [RepeatedSession] {
+        try await run { book, coach throws(SchedulingError) in
+            try book.addRepeatingSession(series: series, coach: coach, client: client, start: start, duration: duration, repeating: rule,
+                                         location: location, notes: notes, color: color, workoutType: workoutType, now: now)
+        }
+    }
+
+    /// Moves one session of a repeating session and every later one by the
+    /// same shift; see ``SchedulingBook/moveSessions(from:coach:to:duration:now:)``.
+    /// - Parameters:
+    ///   - id: the first session to move.
+    ///   - start: its new start.
+    ///   - duration: the new length of each (`nil` keeps each one's).
+    ///   - now: the time of the request, for the book's policy.
+    @discardableResult
+    public func moveSessions(from id: String, to start: LocalDateTime, duration: Duration? = nil, now: Date = Date()) async throws(SchedulingError) -> [RepeatedSession] {
+        try await run { book, coach throws(SchedulingError) in try book.moveSessions(from: id, coach: coach, to: start, duration: duration, now: now) }
+    }
+
+    /// Cancels one session of a repeating session and every later one; see
+    /// ``SchedulingBook/cancelSessions(from:coach:now:)``.
+    /// - Parameters:
+    ///   - id: the first session to cancel.
+    ///   - now: the time of the request.
+    @discardableResult
+    public func cancelSessions(from id: String, now: Date = Date()) async throws(SchedulingError) -> [Session] {
+        try await run { book, coach throws(SchedulingError) in try book.cancelSessions(from: id, coach: coach, now: now) }
+    }
+
     /// Books a session in a free slot, at its instant (the later of two equal wall times stays the later).
     /// - Parameters:
     ///   - slot: a slot from ``freeSlots(from:through:length:step:alignedTo:notBefore:)``.

@@ -227,7 +227,7 @@ extension SchedulingBook {
     }
 
     /// Checks a new session's ID and client, then places it (clashes checked).
-    private mutating func add(_ session: Session, now: Date) throws(SchedulingError) -> Session {
+    mutating func add(_ session: Session, now: Date) throws(SchedulingError) -> Session {
         try Self.checkID(session.id, "session")
         _ = try client(session.clientID, coach: session.coachID)
         try coachSessions.checkNew(session.id)

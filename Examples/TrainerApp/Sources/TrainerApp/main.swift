@@ -68,6 +68,21 @@ if let slot = slots.first(where: { $0.start.hour >= 11 }) {
     print("Pau takes the first slot after 11:00: \(session.start.date) \(clock(session.start)), \(session.duration.components.seconds / 60) min")
 }
 
+// Jordi trains every Friday at 9 for six weeks: each date a session of its
+// own, booked or refused with why, and given up from a date on.
+_ = try await laia.addSession(id: "j-1218", client: "jordi", start: "2026-12-18T08:30", duration: .seconds(3600), now: now)
+let fridays = try await laia.addRepeatingSession(series: "jordi-fri", client: "jordi", start: "2026-11-27T09:00", duration: .seconds(45 * 60),
+                                                 repeating: try RecurrenceRule(parsing: "FREQ=WEEKLY;COUNT=6"), now: now)
+print("\nJordi, Fridays at 09:00:")
+for date in fridays {
+    switch date.outcome {
+    case .done(let session): print("  \(session.id)  \(session.start.date) \(clock(session.start))")
+    case .refused(let error): print("  \(date.start.date) \(clock(date.start)) refused: \(error)")
+    }
+}
+let stopped = try await laia.cancelSessions(from: "jordi-fri-20261225", now: now)
+print("Jordi stops for Christmas: cancelled " + stopped.map(\.id).joined(separator: ", "))
+
 // A coach sees only their own clients: to Laia, Anna does not exist.
 do {
     _ = try await laia.history(client: "anna")

@@ -1,0 +1,223 @@
+import CalendarCore
+import Foundation
+
+// Repeating sessions (issue 44, 1): a client who trains every Tuesday. The
+// rule (an RRULE) is expanded when the series is booked, and each date is a
+// session of its own (`Session.series` names the series), under every rule a
+// session keeps — the coach's clients, hours, buffer and busy time, the
+// client's other sessions, closures, the policy — booked or refused by date
+// in one change, as a standing booking is. So one date is moved, cancelled,
+// answered, completed or missed alone, with its own invitation and history,
+// and "this and following" is a change of the series' sessions from a date.
+// Docs/SchedulingICalendar.md says why a series of sessions rather than one
+// recurring event.
+
+/// What booking, moving or cancelling a repeating session did on one date.
+public struct RepeatedSession: Hashable, Sendable {
+    /// What happened to the date.
+    public enum Outcome: Hashable, Sendable {
+        /// Booked, moved or cancelled as asked: the session as it stands.
+        case done(Session)
+        /// Not done, and why: a clash, outside the coach's hours, the gym
+        /// closed, too soon by the policy; the session (if any) is as it was.
+        case refused(SchedulingError)
+    }
+
+    /// When the date's session starts (as asked, for a refused one; its
+    /// new start, for one moved).
+    public var start: LocalDateTime
+    /// What happened.
+    public var outcome: Outcome
+
+    /// Creates a date's report.
+    /// - Parameters:
+    ///   - start: when the date's session starts.
+    ///   - outcome: what happened.
+    public init(start: LocalDateTime, outcome: Outcome) {
+        self.start = start
+        self.outcome = outcome
+    }
+
+    /// The session, when it was done.
+    public var session: Session? {
+        if case .done(let session) = outcome { return session }
+        return nil
+    }
+}
+
+extension SchedulingBook {
+    /// The most sessions a repeating session books at once, and the days it
+    /// may span from its first: a year (a standing booking's span).
+    public static let repeatingSessionMaxDays = 366
+
+    /// Books a session of the coach with a client on every date a rule gives
+    /// (`FREQ=WEEKLY;COUNT=8`), each as
+    /// ``addSession(id:coach:client:start:duration:location:notes:color:workoutType:now:)``
+    /// books one: a date that cannot be booked is reported with why, and the
+    /// others are booked. Each session's ID is the series' with its date
+    /// (`anna-tue-20261201`; with its time too when the rule meets twice a
+    /// day), and ``Session/series`` names the series.
+    ///
+    /// ```swift
+    /// let dates = try book.addRepeatingSession(series: "anna-tue", coach: "marc", client: "anna",
+    ///                                          start: "2026-12-01T18:00", duration: .seconds(3600),
+    ///                                          repeating: try RecurrenceRule(parsing: "FREQ=WEEKLY;COUNT=8"), now: now)
+    /// print(dates.compactMap(\.session).count)   // 8, or fewer with the refused dates' reasons
+    /// ```
+    /// - Parameters:
+    ///   - series: the series' ID; one is made up when `nil`.
+    ///   - coachID: the coach.
+    ///   - clientID: the coach's client.
+    ///   - start: the first session's start, on the book's clocks; the rule
+    ///     repeats it (RFC 5545 §3.8.5.3: the first date is this one).
+    ///   - duration: each session's length.
+    ///   - rule: how it repeats. It must end (`COUNT` or `UNTIL`) within
+    ///     ``repeatingSessionMaxDays`` days of `start`.
+    ///   - location: where.
+    ///   - notes: the coach's notes, on each.
+    ///   - color: the sessions' own colour.
+    ///   - workoutType: the kind of workout.
+    ///   - now: the time of the request, for the book's ``policy``.
+    /// - Returns: each date the rule gives, in order.
+    /// - Throws: an unknown coach or client, a series ID in use, a length,
+    ///   colour or ID that no session may have, or a rule that does not end
+    ///   in time (``SchedulingError/Field/rule``). Nothing is booked then.
+    public mutating func addRepeatingSession(
+        series: String? = nil, coach coachID: String, client clientID: String, start: LocalDateTime, duration: Duration,
+        repeating rule: RecurrenceRule, location: String? = nil, notes: String? = nil, color: ItemColor? = nil, workoutType: String? = nil,
+        now: Date = Date()
+    ) throws(SchedulingError) -> [RepeatedSession] {
+        let seriesID = series ?? Self.newID("series")
+        try Self.checkID(seriesID, "series")
+        _ = try client(clientID, coach: coachID)
+        try Self.checkLength(duration, "a session")
+        try Self.checkColor(color)
+        if coachSessions.sessionsByID.values.contains(where: { $0.series == seriesID }) {
+            throw .duplicateID(seriesID, kind: "series")
+        }
+        let starts = try repetitions(of: rule, from: start)
+        // IDs by date, with the time where the rule meets more than once a day.
+        var perDay: [LocalDate: Int] = [:]
+        for s in starts { perDay[s.wall.date, default: 0] += 1 }
+        var dates: [RepeatedSession] = []
+        for s in starts {
+            let id = seriesID + "-" + Self.compact(s.wall, withTime: perDay[s.wall.date, default: 0] > 1)
+            var session = Session(id: id, coachID: coachID, clientID: clientID, start: s.wall, duration: duration, location: location, notes: notes,
+                                  isLaterOfRepeatedTime: s.isLater, color: color, workoutType: workoutType)
+            session.series = seriesID
+            do {
+                dates.append(RepeatedSession(start: s.wall, outcome: .done(try add(session, now: now))))
+            } catch {
+                dates.append(RepeatedSession(start: s.wall, outcome: .refused(error)))
+            }
+        }
+        return dates
+    }
+
+    /// The sessions of a repeating session, by start, whatever their status.
+    /// - Parameters:
+    ///   - series: the series' ID.
+    ///   - coachID: its coach.
+    /// - Throws: ``SchedulingError/unknownCoach(_:)``; an unknown series is an empty list.
+    public func sessions(series: String, coach coachID: String) throws(SchedulingError) -> [Session] {
+        try sessions(coach: coachID).filter { $0.series == series }
+    }
+
+    /// Cancels one session of a repeating session and every later one
+    /// still scheduled ("this and following"); the ones before stay.
+    ///
+    /// - Parameters:
+    ///   - id: the first session to cancel, one of a series.
+    ///   - coachID: its coach.
+    ///   - now: the time of the request.
+    /// - Returns: the sessions cancelled, by start.
+    /// - Throws: ``SchedulingError/unknownSession(_:coach:)``,
+    ///   ``SchedulingError/sessionNotScheduled(_:status:)`` for a first one
+    ///   not scheduled, or ``SchedulingError/invalid(field:reason:)`` for a
+    ///   session booked alone. Nothing is cancelled then.
+    @discardableResult
+    public mutating func cancelSessions(from id: String, coach coachID: String, now: Date = Date()) throws(SchedulingError) -> [Session] {
+        let (first, following) = try thisAndFollowing(id, coach: coachID)
+        var cancelled: [Session] = []
+        for session in [first] + following where session.status == .scheduled {
+            cancelled.append(try setStatus(.cancelled, ofSession: session.id, coach: coachID, now: now))
+        }
+        return cancelled
+    }
+
+    /// Moves one session of a repeating session to `start`, and every later
+    /// one still scheduled by the same shift on the wall clock (from 18:00
+    /// to 19:00 on Tuesdays, or to Wednesdays), each checked as
+    /// ``moveSession(_:coach:to:duration:now:)`` checks one: a date that
+    /// cannot move is reported and stays as it was.
+    ///
+    /// - Parameters:
+    ///   - id: the first session to move, one of a series.
+    ///   - coachID: its coach.
+    ///   - start: its new start, on the book's clocks.
+    ///   - duration: the new length of each (`nil` keeps each one's).
+    ///   - now: the time of the request, for the book's ``policy``.
+    /// - Returns: each session, with its new start or why it stayed.
+    /// - Throws: as ``cancelSessions(from:coach:now:)``. Nothing is moved then.
+    public mutating func moveSessions(from id: String, coach coachID: String, to start: LocalDateTime, duration: Duration? = nil,
+                                      now: Date = Date()) throws(SchedulingError) -> [RepeatedSession] {
+        let (first, following) = try thisAndFollowing(id, coach: coachID)
+        if let duration { try Self.checkLength(duration, "a session") }
+        // The shift on the wall clock: the same days and time of day for each.
+        let shift = start.localSeconds - first.start.localSeconds
+        var dates: [RepeatedSession] = []
+        for session in [first] + following where session.status == .scheduled {
+            let moved = LocalDateTime(localSeconds: session.start.localSeconds + shift)
+            do {
+                dates.append(RepeatedSession(start: moved, outcome: .done(try moveSession(session.id, coach: coachID, to: moved, duration: duration, now: now))))
+            } catch {
+                dates.append(RepeatedSession(start: moved, outcome: .refused(error)))
+            }
+        }
+        return dates
+    }
+
+    /// A session of a series, and the later ones of the same series.
+    private func thisAndFollowing(_ id: String, coach coachID: String) throws(SchedulingError) -> (Session, [Session]) {
+        let first = try session(id, coach: coachID)
+        guard let series = first.series else {
+            throw .invalid(field: .id, reason: "session ‘\(id)’ was booked alone, not as one of a repeating session; change it by itself")
+        }
+        guard first.status == .scheduled else { throw .sessionNotScheduled(id, status: first.status) }
+        let start = instant(of: first)
+        let later = coachSessions.byStart(coachSessions.sessions(coach: coachID).filter { $0.series == series && $0.id != id })
+            .filter { $0.start > start }.map(\.session)
+        return (first, later)
+    }
+
+    /// The starts a rule gives from `start`, on the book's clocks: each an
+    /// instant read as a wall time (a time the clocks skip moves forward,
+    /// as RFC 5545 §3.3.10 reads it).
+    private func repetitions(of rule: RecurrenceRule, from start: LocalDateTime) throws(SchedulingError) -> [(wall: LocalDateTime, isLater: Bool)] {
+        guard rule.count != nil || rule.until != nil else {
+            throw .invalid(field: .rule, reason: "a repeating session needs an end: add COUNT (COUNT=8) or UNTIL (UNTIL=20270331), within a year of the first")
+        }
+        let set = RecurrenceSet(start: .zoned(start, timeZone.identifier), rules: [rule])
+        let horizon = instant(start) + Int64(Self.repeatingSessionMaxDays) * 86_400
+        let instances: [RecurrenceSet.Instance]
+        do throws(RecurrenceRuleError) { try set.validate() } catch {
+            throw .invalid(field: .rule, reason: "‘\(rule.icalValue)’: \(error.message)")
+        }
+        do throws(RecurrenceError) {
+            instances = try set.instances(limit: Self.repeatingSessionMaxDays + 1, floatingZone: timeZone)
+        } catch {
+            throw .invalid(field: .rule, reason: "‘\(rule.icalValue)’: \(error.message)")
+        }
+        if instances.count > Self.repeatingSessionMaxDays || (instances.last.map { $0.epochSeconds >= horizon } ?? false) {
+            throw .invalid(field: .rule, reason: "‘\(rule.icalValue)’ runs past \(LocalDate(dayNumber: start.date.dayNumber + Self.repeatingSessionMaxDays)), a year after the first session (or books more than \(Self.repeatingSessionMaxDays)); end it sooner and book the next part later")
+        }
+        return instances.map { reading($0.epochSeconds) }
+    }
+
+    /// `20261201`, or `20261201T1800`.
+    private static func compact(_ wall: LocalDateTime, withTime: Bool) -> String {
+        let d = wall.date
+        let day = String(format: "%04d%02d%02d", d.year, d.month, d.day)
+        return withTime ? day + String(format: "T%02d%02d", wall.hour, wall.minute) : day
+    }
+}
