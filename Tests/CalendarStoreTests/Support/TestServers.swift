@@ -140,8 +140,9 @@ final class TestServer {
         throw Failure("nothing listens on port \(port) after 20 s")
     }
 
-    /// Stops the server by its process id and keeps its folder, as a
-    /// server out of reach: nothing listens on its port till ``resume()``.
+    /// Stops the server by its process id (SIGTERM, then SIGKILL after 5 s)
+    /// and keeps its folder, as a server out of reach: nothing listens on
+    /// its port till ``resume()``.
     func interrupt() {
         let pid = process.processIdentifier
         if process.isRunning { kill(pid, SIGTERM) }
@@ -161,14 +162,7 @@ final class TestServer {
     /// Stops the server by its process id (SIGTERM, then SIGKILL after 5 s),
     /// and removes its folder.
     func stop() {
-        let pid = process.processIdentifier
-        if process.isRunning { kill(pid, SIGTERM) }
-        let deadline = Date().addingTimeInterval(5)
-        while process.isRunning, Date() < deadline { usleep(10_000) }
-        if process.isRunning {
-            kill(pid, SIGKILL)
-            process.waitUntilExit()
-        }
+        interrupt()
         try? FileManager.default.removeItem(at: folder)
     }
 
