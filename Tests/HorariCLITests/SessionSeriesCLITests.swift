@@ -39,4 +39,18 @@ struct SessionSeriesCLITests {
         let styled = try runner.run(["sessions", "move", "anna-tue-20261201", "--coach", "marc", "--start", "2026-12-02 18:00", "--and-following", "--type", "Strength"] + work)
         #expect(styled.status == 2, "\(styled)")
     }
+
+    @Test("a session may not take the UID of the calendar's own event: refused, the calendar as it was")
+    func uidTaken() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        #expect(try runner.run(["add", "Dentist", "--start", "2026-12-01 09:00", "--id", "anna-tue-20261201"] + work).status == 0)
+        let file = runner.work.appendingPathComponent("gym.ics")
+        let before = try Data(contentsOf: file)
+        for args in [["--repeat", "FREQ=WEEKLY;COUNT=2", "--id", "anna-tue"], ["--id", "anna-tue-20261201"]] {
+            let out = try runner.run(["sessions", "add", "--coach", "marc", "--client", "anna", "--start", "2026-12-01 18:00"] + args + work)
+            #expect(out.status == 1 && out.stderr.contains("with ID ‘anna-tue-20261201’ already exists"), "\(out)")
+            #expect(try Data(contentsOf: file) == before)
+        }
+    }
 }

@@ -287,7 +287,17 @@ public struct SchedulingStore: Sendable {
         var book = try readBook(calendar, lines: ICalendarSourceLines())
         let before = book
         let result = try body(&book)
-        if book != before { try write(book, into: &calendar, inParts: inParts) }
+        guard book != before else { return result }
+        // A new session may not take the UID of the calendar's own event or
+        // task: two components with one UID are one item to every reader.
+        let sessions = book.coachSessions.sessionsByID
+        if sessions.count > before.coachSessions.sessionsByID.count || sessions.keys.contains(where: { before.coachSessions.sessionsByID[$0] == nil }) {
+            let plain = Set(calendar.items.lazy.filter { !SchedulingBook.isSchedulingItem($0) }.map(\.uid))
+            if let taken = sessions.keys.sorted().first(where: { plain.contains($0) && before.coachSessions.sessionsByID[$0] == nil }) {
+                throw SchedulingError.duplicateID(taken, kind: "calendar item (an event or task of this calendar)")
+            }
+        }
+        try write(book, into: &calendar, inParts: inParts)
         return result
     }
 
