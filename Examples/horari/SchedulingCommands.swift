@@ -396,11 +396,11 @@ struct Sessions: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Book a session of a coach with one of their clients; a clash is refused.",
             discussion: """
-                With --repeat, a session on every date the rule gives (it must end, \
-                COUNT or UNTIL, within a year): each date is a session of its own, booked \
-                or refused by date with why, and --id names the series (each session's ID \
-                is the series' with its date). Move or cancel one date alone, or it and \
-                every later one with --and-following.
+                With --repeat, a session on --start and every later date the rule gives \
+                on the book's clocks (it must end, COUNT or UNTIL, within a year): each \
+                date is a session of its own, booked or refused by date with why, and --id \
+                names the series (each session's ID is the series' with its date). Move or \
+                cancel one date alone, or it and every later one with --and-following.
 
                 Examples:
                   horari sessions add --coach marc --client anna --start '2026-11-26 18:00' \\
@@ -420,7 +420,7 @@ struct Sessions: AsyncParsableCommand {
 
         func validate() throws {
             if let rule {
-                do { _ = try RecurrenceRule(parsing: rule) } catch { throw ValidationError("--repeat ‘\(rule.shown)’: \(error.description)") }
+                do { _ = try RecurrenceRule(parsing: rule) } catch { throw ValidationError("--repeat: \(error.description); write a rule such as 'FREQ=WEEKLY;COUNT=8'") }
             }
         }
 
@@ -446,37 +446,44 @@ struct Sessions: AsyncParsableCommand {
             let elsewhere = try await busy.around(typed, coach: coach, book: book, days: SchedulingBook.repeatingSessionMaxDays + 1)
             let (dates, clock) = try await book.change(telling: outbox) { b in
                 let clock = try book.clock(for: b)
-                let start = b.reading(Int64(try clock.instant(typed: typed, option: "--start").timeIntervalSince1970)).wall
+                let start = b.reading(Int64(try clock.instant(typed: typed, option: "--start").timeIntervalSince1970))
                 try elsewhere.map { try b.setBusyElsewhere($0, coach: coach) }
-                let dates = try b.addRepeatingSession(series: d.id, coach: coach, client: client, start: start, duration: .minutes(minutes), repeating: rule,
+                let dates = try b.addRepeatingSession(series: d.id, coach: coach, client: client, start: start.wall, isLaterOfRepeatedTime: start.isLater,
+                                                      duration: .minutes(minutes), repeating: rule,
                                                       location: d.location, notes: d.notes, color: color, workoutType: d.type, now: try book.instant(in: b))
                 // Nothing booked is a refusal: the book is left as it was.
-                guard dates.contains(where: { $0.session != nil }) else { throw RepeatRefused(dates: dates, clock: clock, minutes: minutes) }
+                guard dates.contains(where: { $0.session != nil }) else { throw RepeatRefused(dates: dates, clock: clock, done: "booked") }
                 return (dates, clock)
             }
             let series = dates.compactMap(\.session).first?.series ?? ""
-            print("Booked \(dates.compactMap(\.session).count) of \(dates.count) sessions of series \(series): \(client) with \(coach).")
-            for line in RepeatRefused.lines(dates, clock: clock, minutes: minutes) { print(line) }
+            print("Booked \(RepeatRefused.count(dates)) of series \(series): \(client) with \(coach).")
+            for line in RepeatRefused.lines(dates, clock: clock) { print(line) }
         }
     }
 
-    /// A repeating session none of whose dates could be booked.
+    /// A repeating session none of whose dates could be booked (or moved).
     struct RepeatRefused: Error, CustomStringConvertible {
         let dates: [RepeatedSession]
         let clock: BookClock
-        let minutes: Int
+        /// What was asked: "booked" or "moved".
+        let done: String
 
         var description: String {
-            (dates.count == 1 ? "the session could not be booked" : "none of the \(dates.count) sessions could be booked")
-                + "; nothing was booked:\n" + Self.lines(dates, clock: clock, minutes: minutes).joined(separator: "\n")
+            (dates.count == 1 ? "the session could not be \(done)" : "none of the \(dates.count) sessions could be \(done)")
+                + "; nothing was \(done):\n" + Self.lines(dates, clock: clock).joined(separator: "\n")
         }
 
-        /// One line a date: its session booked, moved or cancelled, or why not.
-        static func lines(_ dates: [RepeatedSession], clock: BookClock, minutes: Int) -> [String] {
+        /// "3 of 4 sessions", "1 of 1 session".
+        static func count(_ dates: [RepeatedSession]) -> String {
+            "\(dates.compactMap(\.session).count) of \(dates.count) session\(dates.count == 1 ? "" : "s")"
+        }
+
+        /// One line a date: its session booked or moved, or which stayed unbooked or unmoved and why.
+        static func lines(_ dates: [RepeatedSession], clock: BookClock) -> [String] {
             dates.map { date in
                 switch date.outcome {
                 case .done(let s): "  \(s.id)  \(clock.said(s))"
-                case .refused(let error): "  refused  \(clock.said(date.start, minutes: minutes)): \(error.description)"
+                case .refused(let error): "  \(date.id)  refused \(clock.said(date.start, minutes: date.duration.wholeMinutes)): \(error.description)"
                 }
             }
         }
@@ -640,15 +647,15 @@ struct Sessions: AsyncParsableCommand {
             let elsewhere = try await busy.around(typed, coach: coach, book: book, days: SchedulingBook.repeatingSessionMaxDays + 1)
             let (dates, clock) = try await book.change(telling: outbox) { b in
                 let clock = try book.clock(for: b)
-                let start = b.reading(Int64(try clock.instant(typed: typed, option: "--start").timeIntervalSince1970)).wall
+                let start = b.reading(Int64(try clock.instant(typed: typed, option: "--start").timeIntervalSince1970))
                 try elsewhere.map { try b.setBusyElsewhere($0, coach: coach) }
-                let length = try minutes ?? b.session(id, coach: coach).duration.wholeMinutes
-                let dates = try b.moveSessions(from: id, coach: coach, to: start, duration: minutes.map { .minutes($0) }, now: try book.instant(in: b))
-                guard dates.contains(where: { $0.session != nil }) else { throw RepeatRefused(dates: dates, clock: clock, minutes: length) }
+                let dates = try b.moveSessions(from: id, coach: coach, to: start.wall, isLaterOfRepeatedTime: start.isLater,
+                                               duration: minutes.map { .minutes($0) }, now: try book.instant(in: b))
+                guard dates.contains(where: { $0.session != nil }) else { throw RepeatRefused(dates: dates, clock: clock, done: "moved") }
                 return (dates, clock)
             }
-            print("Moved \(dates.compactMap(\.session).count) of \(dates.count) sessions from \(id) on:")
-            for line in RepeatRefused.lines(dates, clock: clock, minutes: minutes ?? dates.first?.session?.duration.wholeMinutes ?? 60) { print(line) }
+            print("Moved \(RepeatRefused.count(dates)) from \(id) on:")
+            for line in RepeatRefused.lines(dates, clock: clock) { print(line) }
         }
     }
 
@@ -673,7 +680,7 @@ struct Sessions: AsyncParsableCommand {
             let (id, coach) = (id, coach)
             if andFollowing {
                 let cancelled = try await book.change(telling: outbox) { b in try b.cancelSessions(from: id, coach: coach, now: try book.instant(in: b)) }
-                print("Cancelled \(cancelled.count) sessions: \(cancelled.map(\.id).joined(separator: ", ")).")
+                print("Cancelled \(cancelled.count) session\(cancelled.count == 1 ? "" : "s"): \(cancelled.map(\.id).joined(separator: ", ")).")
                 return
             }
             try await book.change(telling: outbox) { b in try b.setStatus(.cancelled, ofSession: id, coach: coach, now: try book.instant(in: b)) }

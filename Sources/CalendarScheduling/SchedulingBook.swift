@@ -276,7 +276,7 @@ extension SchedulingBook {
     }
 
     /// Moves a scheduled session to a wall time (the second of two equal ones where `start.isLater`).
-    private mutating func move(_ id: String, coach coachID: String, to start: (wall: LocalDateTime, isLater: Bool), duration: Duration?, now: Date) throws(SchedulingError) -> Session {
+    mutating func move(_ id: String, coach coachID: String, to start: (wall: LocalDateTime, isLater: Bool), duration: Duration?, now: Date) throws(SchedulingError) -> Session {
         let old = try session(id, coach: coachID)
         guard old.status == .scheduled else { throw .sessionNotScheduled(id, status: old.status) }
         var new = old

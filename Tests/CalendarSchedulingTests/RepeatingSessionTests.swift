@@ -39,7 +39,7 @@ struct RepeatingSessionTests {
         #expect(again == book && again.coachSessions.sessionsByID["anna-tue-20261208"]?.series == "anna-tue")
     }
 
-    @Test("the wall time holds across a change of the clocks; a time the clocks skip moves forward; twice a day, the ID has the time")
+    @Test("the wall time holds across a change of the clocks; a time the clocks skip meets an hour on; twice a day, the ID has the time")
     func clocks() throws {
         var book = try Gym.book()
         book.policy = nil
@@ -53,12 +53,40 @@ struct RepeatingSessionTests {
                                                   duration: .minutes(60), repeating: try Self.rule("FREQ=WEEKLY;COUNT=2"), now: now)
         #expect(weekly.compactMap(\.session).map { book.instant(of: $0) - book.instant(try! Self.wall("2026-10-18 18:00")) } == [0, 7 * 86_400 + 3600],
                 "18:00 both weeks: one hour more between them, the clocks went back")
+        // With no policy, a time the clocks skip is kept as the rule gives it and meets an hour on
+        // (RFC 5545 §3.3.5: read with the offset before the gap, 03:30 CEST, 24 hours after 02:30 CET).
         let gap = try book.addRepeatingSession(series: "g", coach: "marc", client: "pau", start: try Self.wall("2027-03-27 02:30"),
-                                               duration: .minutes(30), repeating: try Self.rule("FREQ=DAILY;COUNT=2"), now: now)
-        #expect(gap.compactMap(\.session).map(\.start.description) == ["2027-03-27T02:30:00", "2027-03-28T03:30:00"])
+                                               duration: .minutes(30), repeating: try Self.rule("FREQ=DAILY;COUNT=2"), now: now).compactMap(\.session)
+        #expect(gap.map(\.start.description) == ["2027-03-27T02:30:00", "2027-03-28T02:30:00"])
+        #expect(book.instant(of: gap[1]) - book.instant(of: gap[0]) == 86_400)
+        // The night the clocks go back: the later 02:30 typed, the first of the later dates.
+        let fold = try book.addRepeatingSession(series: "f", coach: "marc", client: "pau", start: try Self.wall("2026-10-25 02:30"), isLaterOfRepeatedTime: true,
+                                                duration: .minutes(20), repeating: try Self.rule("FREQ=WEEKLY;COUNT=2"), now: now).compactMap(\.session)
+        #expect(fold.map(\.isLaterOfRepeatedTime) == [true, false])
         let twice = try book.addRepeatingSession(series: "t", coach: "marc", client: "pau", start: try Self.wall("2026-11-02 09:00"),
                                                  duration: .minutes(30), repeating: try Self.rule("FREQ=DAILY;BYHOUR=9,17;COUNT=3"), now: now)
         #expect(twice.compactMap(\.session).map(\.id) == ["t-20261102T0900", "t-20261102T1700", "t-20261103"])
+    }
+
+    @Test("a time the clocks skip is refused on that date as the policy says; UNTIL as a date is through that day; a year by dates")
+    func ends() throws {
+        var book = try Gym.book()
+        book.policy = SchedulingPolicy(withinWorkingHours: false, notInPast: false, refuseSkippedTimes: true)
+        let now = try Self.date("2026-11-20 10:00")
+        let dst = try book.addRepeatingSession(series: "dst", coach: "marc", client: "pau", start: try Self.wall("2027-03-21 02:30"),
+                                               duration: .minutes(30), repeating: try Self.rule("FREQ=WEEKLY;COUNT=2"), now: now)
+        #expect(dst.map(\.id) == ["dst-20270321", "dst-20270328"] && dst[0].session != nil)
+        guard case .refused(.refusedByPolicy(.skippedTime)) = dst[1].outcome else { Issue.record("\(dst[1])"); return }
+        let until = try book.addRepeatingSession(series: "u", coach: "marc", client: "anna", start: try Self.wall("2026-12-01 18:00"),
+                                                 duration: .minutes(60), repeating: try Self.rule("FREQ=WEEKLY;UNTIL=20261215"), now: now)
+        #expect(until.compactMap(\.session).map(\.id) == ["u-20261201", "u-20261208", "u-20261215"])
+        // The same day a year on (366 days across a 29 February) is within a year; a month more is not.
+        let year = try book.addRepeatingSession(series: "m", coach: "marc", client: "anna", start: try Self.wall("2027-03-01 10:00"),
+                                                duration: .minutes(60), repeating: try Self.rule("FREQ=MONTHLY;COUNT=13"), now: now)
+        #expect(year.last?.id == "m-20280301")
+        let long = refusal { _ = try book.addRepeatingSession(series: "m2", coach: "marc", client: "anna", start: try Self.wall("2027-03-01 11:00"),
+                                                              duration: .minutes(60), repeating: try Self.rule("FREQ=MONTHLY;COUNT=14"), now: now) }
+        #expect({ if case .invalid(.rule, let r)? = long { r.contains("runs to 2028-04-01, more than a year after") } else { false } }(), "\(String(describing: long))")
     }
 
     @Test("refused whole, nothing booked: a rule with no end or past a year, a series ID in use, another coach's client")
@@ -72,6 +100,9 @@ struct RepeatingSessionTests {
             ("x", "anna", "FREQ=WEEKLY", { if case .invalid(.rule, let r) = $0 { r.contains("needs an end") } else { false } }),
             ("x", "anna", "FREQ=WEEKLY;UNTIL=20280301T000000Z", { if case .invalid(.rule, let r) = $0 { r.contains("a year after the first") } else { false } }),
             ("x", "anna", "FREQ=HOURLY;COUNT=400", { if case .invalid(.rule, let r) = $0 { r.contains("more than 366") } else { false } }),
+            ("x", "anna", "FREQ=WEEKLY;UNTIL=20261231", { if case .invalid(.rule, let r) = $0 { r.contains("ends before the first session") } else { false } }),
+            ("x", "anna", "FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30;COUNT=3", { if case .invalid(.rule, let r) = $0 { r.contains("gives no date after the first") } else { false } }),
+            ("x", "anna", "FREQ=SECONDLY;COUNT=3", { if case .invalid(.rule, let r) = $0 { r.contains("every minute at most") } else { false } }),
             ("anna-tue", "anna", "FREQ=WEEKLY;COUNT=2", { if case .duplicateID("anna-tue", "series") = $0 { true } else { false } }),
             ("x", "joan", "FREQ=WEEKLY;COUNT=2", { if case .unknownClient = $0 { true } else { false } }),
         ]
@@ -101,6 +132,10 @@ struct RepeatingSessionTests {
         #expect(sessions.map(\.start.description) == ["2026-12-01T18:00:00", "2026-12-10T17:00:00", "2026-12-16T19:00:00",
                                                       "2026-12-22T18:00:00", "2026-12-30T19:00:00"], "the refused date kept its time")
 
+        // A week on, by the series' own step: each date freed by the one before it.
+        let week = try book.moveSessions(from: "anna-tue-20261222", coach: "marc", to: try Self.wall("2026-12-29 18:00"), now: now)
+        #expect(week.map { $0.session?.start.description } == ["2026-12-29T18:00:00", "2027-01-06T19:00:00"], "\(week)")
+        _ = try book.moveSessions(from: "anna-tue-20261222", coach: "marc", to: try Self.wall("2026-12-22 18:00"), now: now)
         let cancelled = try book.cancelSessions(from: "anna-tue-20261222", coach: "marc", now: now)
         #expect(cancelled.map(\.id) == ["anna-tue-20261222", "anna-tue-20261229"])
         #expect(try book.sessions(series: "anna-tue", coach: "marc").map(\.status) == [.scheduled, .scheduled, .scheduled, .cancelled, .cancelled])

@@ -288,13 +288,15 @@ public struct SchedulingStore: Sendable {
         let before = book
         let result = try body(&book)
         guard book != before else { return result }
-        // A new session may not take the UID of the calendar's own event or
-        // task: two components with one UID are one item to every reader.
-        let sessions = book.coachSessions.sessionsByID
-        if sessions.count > before.coachSessions.sessionsByID.count || sessions.keys.contains(where: { before.coachSessions.sessionsByID[$0] == nil }) {
-            let plain = Set(calendar.items.lazy.filter { !SchedulingBook.isSchedulingItem($0) }.map(\.uid))
-            if let taken = sessions.keys.sorted().first(where: { plain.contains($0) && before.coachSessions.sessionsByID[$0] == nil }) {
-                throw SchedulingError.duplicateID(taken, kind: "calendar item (an event or task of this calendar)")
+        // A new session may not take the UID of another item of the
+        // calendar (an event, a task, a class): two components with one UID
+        // are one item to every reader.
+        let (sessions, old) = (book.coachSessions.sessionsByID, before.coachSessions.sessionsByID)
+        let new = sessions.keys.filter { old[$0] == nil }
+        if !new.isEmpty {
+            let others = Set(calendar.items.lazy.map(\.uid).filter { old[$0] == nil })
+            if let taken = new.sorted().first(where: others.contains) {
+                throw SchedulingError.duplicateID(taken, kind: "calendar item (an event, a task or a class of this calendar)")
             }
         }
         try write(book, into: &calendar, inParts: inParts)
