@@ -53,13 +53,19 @@ extension BookOptions {
         let place = try place
         guard case .collection = place.location else { return try await updateCalendar(body) }
         let timeZone = timeZone
+        let newZone = try Clock(named: timeZone ?? Clock.systemZoneName).name
         let madeAt = (try? Self.instant(now, inZone: timeZone ?? Clock.systemZoneName)) ?? Date()
         let store = try await place.store()
         let update: OwnItemsUpdate<T>
         do {
             update = try await store.updateOwnItems(
                 now: madeAt, exporterFor: { calendar in try exporter(zone: timeZone ?? calendarZoneName(of: calendar), zones: calendar.zones) },
-                whileWaiting: { sayWaiting(for: place) }, body)
+                whileWaiting: { sayWaiting(for: place) }, ifDamaged: damagePolicy(force: force)
+            ) { calendar in
+                // As updateCalendar: a calendar that names no zone and holds nothing yet takes its zone now.
+                if calendar.calendarZone(namedBy: ICalendar.bookZoneProperties) == nil, calendar.items.isEmpty { calendar.timeZone = newZone }
+                return try body(&calendar)
+            }
         } catch {
             switch error.underlying {
             case let error as SchedulingError: throw CLIError(error.description)

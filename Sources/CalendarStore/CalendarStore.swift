@@ -183,7 +183,7 @@ public struct CalendarStore: Sendable {
     /// server cannot be reached (no connection, no answer within
     /// ``requestTimeout``), the calendar as horari's cache last saw it,
     /// with the time of that sync in ``CachedRead/asOf``, and this device's
-    /// changes kept since (``updateOwnItems(now:exporterFor:whileWaiting:_:)``)
+    /// changes kept since (``updateOwnItems(now:exporterFor:whileWaiting:ifDamaged:_:)``)
     /// made on it; otherwise what ``load()`` reads, with `asOf` `nil`. A
     /// server that answers with an error is never passed over, and a
     /// collection never read has no cache to answer from. A change other
@@ -326,16 +326,17 @@ public struct CalendarStore: Sendable {
     public func updateOwnItems<T, Failure: Error>(
         now: Date = Date(),
         exporterFor: (ICalendar) throws -> ICalendarExporter = { _ in ICalendarExporter(options: .init(includeRejected: true)) },
-        whileWaiting: (() -> Void)? = nil,
+        whileWaiting: (() -> Void)? = nil, ifDamaged: CalendarFile.DamagePolicy = .refuse,
         _ body: (inout ICalendar) throws(Failure) -> T
     ) async throws(CalendarStoreFailure<Failure>) -> OwnItemsUpdate<T> {
         guard database == nil, case .collection(let url) = location else {
-            let value = try await update(exporterFor: exporterFor, whileWaiting: whileWaiting, body)
+            let value = try await update(exporterFor: exporterFor, whileWaiting: whileWaiting, ifDamaged: ifDamaged, body)
             return OwnItemsUpdate(value: value, isKept: false, waiting: 0, sent: [])
         }
         do {
             return try await collectionStore(url).updateOwn(
-                now: now, exporterFor: { c throws in try Boxed<Failure>.exporting { try exporterFor(c) } }, whileWaiting: whileWaiting
+                now: now, exporterFor: { c throws in try Boxed<Failure>.exporting { try exporterFor(c) } }, whileWaiting: whileWaiting,
+                ifDamaged: ifDamaged
             ) { c throws in try Boxed.run { () throws(Failure) in try body(&c) } }
         } catch {
             throw CalendarStoreFailure.classify(error)
@@ -350,19 +351,26 @@ public struct CalendarStore: Sendable {
     }
 
     /// Sends the changes this device keeps for the calendar's CalDAV server
-    /// (``updateOwnItems(now:exporterFor:whileWaiting:_:)``), in order,
-    /// each made or refused as it says; every other call on the calendar
-    /// that reaches the server sends them first too.
-    /// - Returns: what became of each, in order; empty when none waited.
+    /// (``updateOwnItems(now:exporterFor:whileWaiting:ifDamaged:_:)``), in
+    /// order, each command's made or refused together; every other call on
+    /// the calendar that reaches the server sends them first too, and says
+    /// what became of each through ``notices`` (and ``updateOwnItems(now:exporterFor:whileWaiting:ifDamaged:_:)``
+    /// in ``OwnItemsUpdate/sent``): set `notices` to hear of those.
+    /// - Returns: what became of each sent by this call, in order; empty when none waited.
     /// - Throws: ``CalendarStoreFailure``: the server still cannot be
     ///   reached (they stay kept), or refused the writes.
     public func sendKeptChanges() async throws(CalendarStoreFailure<Never>) -> [KeptChangeOutcome] {
         guard database == nil, case .collection(let url) = location else { return [] }
         var sent: [KeptChangeOutcome] = []
+        let collection = collectionStore(url)
         do {
-            _ = try await collectionStore(url).change(selecting: { _, _ in [] }, creating: false,
-                                                      exporterFor: { _ in ICalendarExporter(options: .init(includeRejected: true)) },
-                                                      whileWaiting: nil, ifDamaged: .refuse, sent: { sent.append($0) }) { _ in () }
+            _ = try await collection.change(selecting: { _, _ in [] }, creating: false,
+                                            exporterFor: { _ in ICalendarExporter(options: .init(includeRejected: true)) },
+                                            whileWaiting: nil, ifDamaged: .refuse, keeping: true, sent: { sent.append($0) }) { _ in () }
+        } catch let unreached as CollectionStore.Unreached {
+            let waiting = collection.keptChanges().count
+            throw CalendarStoreFailure.classify(CalendarStoreError(unreached.error.code, status: unreached.error.status, unreached.error.message
+                + "; the \(waiting == 1 ? "change" : "\(waiting) changes") kept on this device \(waiting == 1 ? "waits" : "wait") for it"))
         } catch {
             throw CalendarStoreFailure.classify(error)
         }

@@ -12,11 +12,11 @@ extension CollectionStore {
     /// the calendar the cache last saw (with the changes kept before it) and
     /// keeps it, if it changes only a person's own items.
     func updateOwn<T>(now: Date, exporterFor: (ICalendar) throws -> ICalendarExporter, whileWaiting: (() -> Void)?,
-                      _ body: (inout ICalendar) throws -> T) async throws -> OwnItemsUpdate<T> {
+                      ifDamaged: CalendarFile.DamagePolicy, _ body: (inout ICalendar) throws -> T) async throws -> OwnItemsUpdate<T> {
         var sent: [KeptChangeOutcome] = []
         do {
             let done = try await change(selecting: { _, _ in nil }, creating: true, exporterFor: exporterFor, whileWaiting: whileWaiting,
-                                        ifDamaged: .refuse, keeping: true, sent: { sent.append($0) }, body)
+                                        ifDamaged: ifDamaged, keeping: true, sent: { sent.append($0) }, body)
             guard let done else { throw CalendarStoreError(.io, "the change could not be made") }  // (not reached: the whole calendar is read)
             return OwnItemsUpdate(value: done, isKept: false, waiting: 0, sent: sent)
         } catch let unreached as Unreached {
@@ -40,7 +40,13 @@ extension CollectionStore {
         KeptChange.apply(kept, to: &before)
         var after = before
         let value = try body(&after)
-        let changes = try KeptChange.changes(from: before, to: after, at: now, place: place)
+        // The changes of one command are one batch: made or refused together.
+        let batch = (kept.map(\.batch).max() ?? 0) + 1
+        let changes = try KeptChange.changes(from: before, to: after, at: now, place: place).map { change in
+            var change = change
+            change.batch = batch
+            return change
+        }
         if !changes.isEmpty {
             kept += changes
             try saveKept(kept)
@@ -49,23 +55,27 @@ extension CollectionStore {
     }
 
     /// Sends the kept changes, in order, with the cache's lock held and
-    /// `state` synced: each is made on the calendar as the server holds it
-    /// now, or refused, and leaves `kept.json` once settled. A failure to
-    /// reach the server stops it; what is left stays for the next call.
-    func sendKept(_ state: inout State, exporterFor: (ICalendar) throws -> ICalendarExporter,
+    /// `state` synced: each command's changes (a batch) are made together
+    /// on the calendar as the server holds it now, or refused together, and
+    /// leave `kept.json` once settled. A failure to reach the server stops
+    /// it; what is left stays for the next call.
+    func sendKept(_ state: inout State, exporterFor: (ICalendar) throws -> ICalendarExporter, ifDamaged: CalendarFile.DamagePolicy = .refuse,
                   sent: ((KeptChangeOutcome) -> Void)? = nil) async throws -> [KeptChangeOutcome] {
         var kept = readKept()
         var outcomes: [KeptChangeOutcome] = []
-        while let change = kept.first {
-            let result = try await attempt(&state, selecting: { _, _ in nil }, missing: false, exporterFor: exporterFor, ifDamaged: .refuse) { calendar in
-                change.make(on: &calendar)
-            } ?? .refused("the calendar could not be read")
-            kept.removeFirst()
+        while let first = kept.first {
+            let batch = Array(kept.prefix { $0.batch == first.batch })
+            let results = try await attempt(&state, selecting: { _, _ in nil }, missing: false, exporterFor: exporterFor, ifDamaged: ifDamaged) { calendar in
+                KeptChange.make(batch, on: &calendar)
+            } ?? batch.map { _ in .refused("the calendar could not be read") }
+            kept.removeFirst(batch.count)
             try saveKept(kept)
-            let outcome = KeptChangeOutcome(change: change, result: result)
-            outcomes.append(outcome)
-            sent?(outcome)
-            notices?(outcome.description)
+            for (change, result) in zip(batch, results) {
+                let outcome = KeptChangeOutcome(change: change, result: result)
+                outcomes.append(outcome)
+                sent?(outcome)
+                notices?(outcome.description)
+            }
         }
         return outcomes
     }
@@ -77,16 +87,37 @@ extension CollectionStore {
         return readKept()
     }
 
-    /// `kept.json`; an empty list when there is none. A file this version
-    /// cannot read is kept aside (`kept.json.unread`), never dropped unsaid.
+    /// `kept.json` (``KeptFile``); an empty list when there is none. A
+    /// file this version cannot read, or a newer version wrote, is set aside
+    /// under a name of its own (`kept-unread-….json`) and said, never
+    /// dropped unsaid nor sent without what it holds.
     func readKept() -> [KeptChange] {
         let url = file("kept.json")
         guard let data = FileManager.default.contents(atPath: url.path) else { return [] }
-        do { return try JSONDecoder().decode([KeptChange].self, from: data) } catch {
-            try? FileManager.default.moveItem(at: url, to: file("kept.json.unread"))
-            notices?("the changes kept on this device could not be read (\(error)); they are in \(file("kept.json.unread").path), not sent")
-            return []
+        let why: String
+        do {
+            let kept = try JSONDecoder().decode(KeptFile.self, from: data)
+            if kept.version <= KeptFile.currentVersion { return kept.changes }
+            why = "a newer horari wrote them (version \(kept.version)); send them with it"
+        } catch {
+            why = "they could not be read (\(error))"
         }
+        let aside = file("kept-unread-\(UUID().uuidString.lowercased()).json")
+        do {
+            try FileManager.default.moveItem(at: url, to: aside)
+            notices?("the changes kept on this device are not sent: \(why); they are in \(aside.path)")
+        } catch {
+            notices?("the changes kept on this device are not sent: \(why); they stay in \(url.path) (\(error.localizedDescription))")
+        }
+        return []
+    }
+
+    /// `kept.json`: the kept changes, with the version of the file's form.
+    struct KeptFile: Codable {
+        /// The form this version writes and reads.
+        static let currentVersion = 1
+        var version: Int
+        var changes: [KeptChange]
     }
 
     /// Writes `kept.json` whole (removes it when nothing is kept).
@@ -99,7 +130,9 @@ extension CollectionStore {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let data: Data
-        do { data = try encoder.encode(kept) } catch { throw CalendarStoreError(.io, "cannot keep the change on this device: \(error)") }
+        do { data = try encoder.encode(KeptFile(version: KeptFile.currentVersion, changes: kept)) } catch {
+            throw CalendarStoreError(.io, "cannot keep the change on this device: \(error)")
+        }
         try FolderStore.writeAtomically(Array(data), to: url)
     }
 }

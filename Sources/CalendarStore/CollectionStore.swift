@@ -142,7 +142,9 @@ struct CollectionStore {
         } catch {
             notices?("an earlier change could not be finished yet (\(error)); it stays in horari's cache for the next command")
         }
-        let (calendar, diagnostics, _) = read(state)
+        var (calendar, diagnostics, _) = read(state)
+        // What could not be sent still waits, and is shown as the person made it.
+        KeptChange.apply(readKept(), to: &calendar)
         return (ImportResult(calendar: calendar, diagnostics: diagnostics), nil)
     }
 
@@ -207,7 +209,15 @@ struct CollectionStore {
         }
         if !missing {
             try await finishPending(&state)
-            _ = try await sendKept(&state, exporterFor: exporterFor, sent: sent)
+            do {
+                _ = try await sendKept(&state, exporterFor: exporterFor, ifDamaged: ifDamaged, sent: sent)
+            } catch let error as CalendarStoreError where Self.isUnreachable(error) || error.code == .transport {
+                // The server went away while the earlier kept changes were
+                // sent: this change is kept after them, or not made at all.
+                if keeping { throw Unreached(error: error) }
+                throw CalendarStoreError(error.code, status: error.status, error.message
+                    + "; the changes kept on this device earlier stay kept, and this command's change was not made")
+            }
         }
         return try await attempt(&state, selecting: selecting, missing: missing, exporterFor: exporterFor, ifDamaged: ifDamaged, body)
     }

@@ -6,7 +6,7 @@ import SchedulingICalendar
 
 /// A change to a person's own items made while the calendar's CalDAV server
 /// could not be reached: kept on this device, in order, and sent when the
-/// server answers (``CalendarStore/updateOwnItems(now:exporterFor:whileWaiting:_:)``).
+/// server answers (``CalendarStore/updateOwnItems(now:exporterFor:whileWaiting:ifDamaged:_:)``).
 ///
 /// It holds the item as it was read when the change was made and as the
 /// change left it, so that it is made later only on the item as it was:
@@ -33,6 +33,9 @@ public struct KeptChange: Hashable, Sendable, Codable {
     public var after: CalendarItem?
     /// When the change was made.
     public var madeAt: Date
+    /// The command it was made by: the changes of one (a series split,
+    /// a part taken out of its parent) are made or refused together.
+    public var batch: Int = 0
 
     /// Creates a kept change.
     /// - Parameters:
@@ -96,7 +99,7 @@ public struct KeptChangeOutcome: Hashable, Sendable {
     }
 }
 
-/// What ``CalendarStore/updateOwnItems(now:exporterFor:whileWaiting:_:)`` did.
+/// What ``CalendarStore/updateOwnItems(now:exporterFor:whileWaiting:ifDamaged:_:)`` did.
 public struct OwnItemsUpdate<T> {
     /// What the change's body returned.
     public var value: T
@@ -123,6 +126,14 @@ public struct OwnItemsUpdate<T> {
 }
 
 extension OwnItemsUpdate: Sendable where T: Sendable {}
+
+extension KeptChangeOutcome.Result {
+    /// Whether the change was not made.
+    var isRefused: Bool {
+        if case .refused = self { return true }
+        return false
+    }
+}
 
 extension KeptChange {
     /// The changes that take `before` to `after`, one per item, in the
@@ -169,6 +180,17 @@ extension KeptChange {
         }
     }
 
+    /// Makes a command's changes on the calendar as the server holds it
+    /// now: all, or, if one is refused, none (each then says why).
+    static func make(_ batch: [KeptChange], on calendar: inout ICalendar) -> [KeptChangeOutcome.Result] {
+        let original = calendar
+        let results = batch.map { $0.make(on: &calendar) }
+        guard let refusedAt = results.firstIndex(where: \.isRefused) else { return results }
+        calendar = original
+        let cause = "the same command's change to ‘\(batch[refusedAt].title)’ was not made, so neither was this"
+        return results.map { $0.isRefused ? $0 : .refused(cause) }
+    }
+
     /// Makes the change on the calendar as the server holds it now, if the
     /// item there is still as the change found it.
     func make(on calendar: inout ICalendar) -> KeptChangeOutcome.Result {
@@ -207,9 +229,18 @@ extension KeptChange {
     /// Whether two versions of an item say the same, whatever their stamps
     /// and revision numbers (a version written and read back).
     static func says(_ a: CalendarItem, sameAs b: CalendarItem) -> Bool {
+        // A server may write a UTC time its own way (Radicale: `TZID=UTC:…Z`).
+        func utc(_ t: CalendarTime) -> CalendarTime {
+            if case .zoned(let wall, let zone) = t, ["UTC", "Etc/UTC", "GMT", "Z"].contains(zone) { return .utc(wall) }
+            return t
+        }
         func bare(_ item: CalendarItem) -> CalendarItem {
             var item = item
             (item.sequence, item.lastModified) = (0, nil)
+            item.start = utc(item.start)
+            if case .at(let end)? = item.end { item.end = .at(utc(end)) }
+            item.exceptionDates = item.exceptionDates.map(utc)
+            item.recurrenceDates = item.recurrenceDates.map(utc)
             return item
         }
         return bare(a).hasSameContent(as: bare(b))

@@ -787,3 +787,46 @@ struct MissingParentTests {
         #expect(error?.message.contains("create http://127.0.0.1:\(server.port)/refused/ on the server first") == true, "\(String(describing: error))")
     }
 }
+
+/// Issue 44, 11, the review's cases without a server: a command's kept
+/// changes made together, a server's own spelling of UTC, a kept file
+/// another version wrote.
+@Suite("Kept changes: batches, a server's spelling, the file's version")
+struct KeptChangeTests {
+    func item(_ uid: String, _ title: String, zone: String = "Europe/Madrid") throws -> CalendarItem {
+        CalendarItem(uid: uid, title: title, start: .zoned(try LocalDateTime(year: 2026, month: 12, day: 15, hour: 19), zone),
+                     end: .duration(.init(seconds: 3600)), timestamp: .utc(try LocalDateTime(year: 2026, month: 11, day: 1)))
+    }
+
+    @Test("a command's changes are made together, or, if one is refused, none; each says why")
+    func batch() throws {
+        var calendar = ICalendar()
+        calendar.items = [try item("pil", "Pilates")]
+        let was = try item("pil", "Pilates")
+        var shortened = was
+        shortened.title = "Pilates (until 15 Dec)"
+        let split = KeptChange(kind: .edit, uid: "pil", before: was, after: shortened, madeAt: Date())
+        let tail = KeptChange(kind: .add, uid: "pil_R", before: nil, after: try item("pil_R", "Pilates (Thursdays)"), madeAt: Date())
+        // Another device changed the series meanwhile: the split is refused, and so the new series is not added.
+        var changed = calendar
+        changed.items[0].location = "Sala 1"
+        let results = KeptChange.make([split, tail], on: &changed)
+        #expect(results.allSatisfy { $0.isRefused }, "\(results)")
+        #expect(changed.items.map(\.uid) == ["pil"] && changed.items[0].title == "Pilates")
+        #expect(results[1] == .refused("the same command's change to ‘Pilates (until 15 Dec)’ was not made, so neither was this"))
+        // As it was: both made.
+        #expect(KeptChange.make([split, tail], on: &calendar) == [.made, .made])
+        #expect(calendar.items.map(\.uid) == ["pil", "pil_R"])
+    }
+
+    @Test("a UTC time a server writes as TZID=UTC says the same as one written with Z")
+    func utcSpelling() throws {
+        let ours = try item("t", "Call", zone: "UTC")
+        var theirs = ours
+        theirs.start = .utc(try LocalDateTime(year: 2026, month: 12, day: 15, hour: 19))
+        #expect(KeptChange.says(ours, sameAs: theirs))
+        var other = theirs
+        other.title = "Call (moved)"
+        #expect(!KeptChange.says(ours, sameAs: other))
+    }
+}

@@ -164,7 +164,7 @@ let goldenCases: [GoldenCase] = {
         // Repeating sessions (issue 44, 1): every date booked or refused with why; none booked is a refusal.
         GoldenCase("sessions-add-repeat", ["sessions", "add", "--coach", "marc", "--client", "anna", "--start", "2026-11-26 17:00", "--repeat", "FREQ=WEEKLY;COUNT=4", "--id", "anna-thu"] + work),
         GoldenCase("sessions-add-repeat-unbounded", ["sessions", "add", "--coach", "marc", "--client", "anna", "--start", "2026-12-01 18:00", "--repeat", "FREQ=WEEKLY"] + work, unchanged: true),
-        GoldenCase("sessions-add-repeat-none", ["sessions", "add", "--coach", "marc", "--client", "pau", "--start", "2026-11-26 17:30", "--repeat", "FREQ=DAILY;COUNT=1"] + work, unchanged: true),
+        GoldenCase("sessions-add-repeat-none", ["sessions", "add", "--coach", "marc", "--client", "pau", "--start", "2026-11-26 17:30", "--repeat", "FREQ=DAILY;COUNT=1", "--id", "pau-daily"] + work, unchanged: true),
         GoldenCase("sessions-add-clash", ["sessions", "add", "--coach", "marc", "--client", "pau", "--start", "2026-11-26 18:05", "--minutes", "45"] + work, unchanged: true),
         GoldenCase("sessions-add-other-coach-client", ["sessions", "add", "--coach", "laia", "--client", "anna", "--start", "2026-11-27 10:00", "--minutes", "45"] + work, unchanged: true),
         GoldenCase("sessions-list", ["sessions", "list", "--coach", "marc", "--color", "never"] + work),

@@ -131,14 +131,14 @@ if arguments.count >= 2, ["put", "tick", "sync"].contains(arguments[0]) {
     print("\nOn \(arguments[1]):")
     if arguments[0] == "put" {
         let items = await store.snapshot.items
-        try await phone.update { calendar in calendar.items = items }
-        print("put \(items.count) items")
+        print("put \(try await phone.update { calendar in calendar.items = items; return items.count }) items")
     }
     for typed in arguments.dropFirst(2) where arguments[0] == "tick" {
         let ticked = try await phone.updateOwnItems(now: now) { calendar in
             guard case .found(let uid) = ShortIDs(calendar.items.map(\.uid)).resolve(typed) else { throw CalendarItemError(.notFound, field: .uid, typed) }
             return try calendar.markDone(uid: uid, at: now)
         }
+        for outcome in ticked.sent { print(outcome.description) }  // what was kept earlier, sent first
         print("ticked ‘\(ticked.value.title)’ (\(ticked.isKept ? "no signal: kept on the phone, \(ticked.waiting) waiting" : "on the server"))")
     }
     if arguments[0] == "sync" {
