@@ -203,7 +203,7 @@ public struct CoachDesk: Sendable {
 
     /// Books a session with one of this coach's clients on every date a rule
     /// gives, each date booked or refused with why; see
-    /// ``SchedulingBook/addRepeatingSession(series:coach:client:start:duration:repeating:location:notes:color:workoutType:now:)``.
+    /// ``SchedulingBook/addRepeatingSession(series:coach:client:start:isLaterOfRepeatedTime:duration:repeating:location:notes:color:workoutType:now:)``.
     /// - Parameters:
     ///   - series: the series' ID; one is made up when `nil`.
     ///   - client: the client.
@@ -227,7 +227,7 @@ public struct CoachDesk: Sendable {
     }
 
     /// Moves one session of a repeating session and every later one by the
-    /// same shift; see ``SchedulingBook/moveSessions(from:coach:to:duration:now:)``.
+    /// same shift; see ``SchedulingBook/moveSessions(from:coach:to:isLaterOfRepeatedTime:duration:now:)``.
     /// - Parameters:
     ///   - id: the first session to move.
     ///   - start: its new start.

@@ -254,7 +254,7 @@ public struct Session: Hashable, Sendable, Codable, Identifiable {
     /// of two answers to the same invitation, the later one stands, in
     /// whatever order the mail brings them in (RFC 5546 §2.1.5).
     public var answeredAt: Date? = nil
-    /// The repeating session it is one of (``SchedulingBook/addRepeatingSession(series:coach:client:start:duration:repeating:location:notes:color:workoutType:now:)``),
+    /// The repeating session it is one of (``SchedulingBook/addRepeatingSession(series:coach:client:start:isLaterOfRepeatedTime:duration:repeating:location:notes:color:workoutType:now:)``),
     /// by the series' ID; `nil` for a session booked alone.
     public var series: String? = nil
 

@@ -319,6 +319,7 @@ public struct CalendarStore: Sendable {
     ///   - now: when the change is made (a kept change is made with this time).
     ///   - exporterFor: the exporter the changed calendar is written with.
     ///   - whileWaiting: called once when another process has held the lock for a second.
+    ///   - ifDamaged: what to do with a calendar that did not import cleanly.
     ///   - body: the change; run on the calendar the server holds, or on the cache's.
     /// - Returns: what `body` returned, whether the change was kept, and the
     ///   earlier kept changes sent first.
