@@ -81,7 +81,8 @@ class Radicale:
         self._start()
 
     def stop(self):
-        self._end()
+        # Called as Radicale.stop(self) by Xandikos, which has a process and a log too.
+        Radicale._end(self)
         self.log.close()
 
 
