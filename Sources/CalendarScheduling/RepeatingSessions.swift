@@ -193,11 +193,7 @@ extension SchedulingBook {
             let moved = LocalDateTime(localSeconds: session.start.localSeconds + shift)
             let length = duration ?? session.duration
             do {
-                let new = if session.id == first.id, isLaterOfRepeatedTime {
-                    try move(session.id, coach: coachID, to: (moved, true), duration: duration, now: now)
-                } else {
-                    try moveSession(session.id, coach: coachID, to: moved, duration: duration, now: now)
-                }
+                let new = try move(session.id, coach: coachID, to: (moved, session.id == first.id && isLaterOfRepeatedTime), duration: duration, now: now)
                 dates[session.id] = RepeatedSession(id: session.id, start: moved, duration: length, outcome: .done(new))
             } catch {
                 dates[session.id] = RepeatedSession(id: session.id, start: moved, duration: length, outcome: .refused(error))
@@ -270,8 +266,6 @@ extension SchedulingBook {
 
     /// `20261201`, or `20261201T1800`.
     private static func compact(_ wall: LocalDateTime, withTime: Bool) -> String {
-        let d = wall.date
-        let day = String(format: "%04d%02d%02d", d.year, d.month, d.day)
-        return withTime ? day + String(format: "T%02d%02d", wall.hour, wall.minute) : day
+        withTime ? String(wall.basicISO.prefix(13)) : wall.date.basicISO
     }
 }

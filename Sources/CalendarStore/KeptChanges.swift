@@ -231,7 +231,7 @@ extension KeptChange {
     static func says(_ a: CalendarItem, sameAs b: CalendarItem) -> Bool {
         // A server may write a UTC time its own way (Radicale: `TZID=UTC:…Z`).
         func utc(_ t: CalendarTime) -> CalendarTime {
-            if case .zoned(let wall, let zone) = t, ["UTC", "Etc/UTC", "GMT", "Z"].contains(zone) { return .utc(wall) }
+            if case .zoned(let wall, let zone) = t, ZoneRules.utcNames.contains(zone) { return .utc(wall) }
             return t
         }
         func bare(_ item: CalendarItem) -> CalendarItem {
