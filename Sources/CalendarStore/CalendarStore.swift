@@ -117,9 +117,13 @@ public struct CalendarStore: Sendable {
     public var exists: Bool {
         if database != nil { return true }
         switch location {
-        case .file(let url), .database(let url):
+        case .file(let url):
             var isFolder: ObjCBool = false
             return FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) && !isFolder.boolValue
+        case .database(let url):
+            // An empty file is no database yet (SQLite takes it for a new one): a read says there is no
+            // calendar, and does not write a schema into it; a change makes the book there.
+            return ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int ?? 0) > 0
         case .folder(let url):
             var isFolder: ObjCBool = false
             return FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) && isFolder.boolValue
@@ -392,10 +396,12 @@ public struct CalendarStore: Sendable {
         let newFile: URL? = if self.database == nil, case .database(let url) = location, !exists { url } else { nil }
         guard isDatabase else { throw CalendarStoreError(.invalidLocation, "\(location) is not a database") }
         let store = self
-        return DatabaseCalendar(open: { () throws(CalendarStoreError) in
+        var calendar = DatabaseCalendar(open: { () throws(CalendarStoreError) in
             guard let database = try store.calendarDatabase() else { throw CalendarStoreError(.invalidLocation, "\(store.location) is not a database") }
             return database
         }, place: location.description, options: options, newFile: newFile)
+        calendar.newFileWasEmpty = newFile.map { FileManager.default.fileExists(atPath: $0.path) } ?? false
+        return calendar
     }
 
     /// The store of a collection, as this store is set up.

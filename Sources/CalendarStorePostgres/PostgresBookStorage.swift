@@ -527,7 +527,7 @@ public struct PostgresBookStorage: CalendarDatabase {
             switch state {
             case "28P01", "28000":
                 return CalendarStoreError(.unauthorized, "\(place) refused the login\(server); nothing was changed",
-                                          suggestion: "check the user and password (a password goes in the URL or PGPASSWORD-style settings, never in a message)")
+                                          suggestion: "check the user and password (a password goes in the URL, postgres://USER:PASSWORD@HOST/DB; it is never printed)")
             case "3D000":
                 return CalendarStoreError(.notFound, "\(place): the database does not exist\(server); nothing was changed", suggestion: "create it (createdb), or name another")
             case "40001", "40P01", "55P03":

@@ -292,9 +292,30 @@ struct BookStorageTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("other.sqlite").path
         try python("import sqlite3; c = sqlite3.connect('\(path)'); c.execute('CREATE TABLE notes (t TEXT)'); c.commit()")
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
         #expect(throws: CalendarStoreError.self) { _ = try SQLiteBookStorage(path: path) }
         let tables = try python("import sqlite3; print(sorted(r[0] for r in sqlite3.connect('\(path)').execute(\"SELECT name FROM sqlite_master WHERE type='table'\")))")
         #expect(tables == "['notes']\n")
+        // Refused before a pool opens it: opening one set WAL mode, which wrote the file's header and schema version.
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal") && !FileManager.default.fileExists(atPath: path + "-shm"))
+    }
+
+    @Test("an empty file is no calendar yet: a read writes no schema into it, and a refused first change leaves it empty")
+    func emptyFile() async throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("new.sqlite")
+        #expect(FileManager.default.createFile(atPath: url.path, contents: nil))
+        let store = CalendarStore(try CalendarLocation(url.path))
+        #expect(!store.exists)
+        #expect(try await store.load().calendar.items.isEmpty)
+        struct Refused: Error {}
+        await #expect(throws: (any Error).self) {
+            try await store.update { (_: inout ICalendar) throws(Refused) in throw Refused() }
+        }
+        #expect(try Data(contentsOf: url).isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: url.path + "-wal"))
     }
 
     @Test("a database of schema v1 is brought up to v2: its components are read in every window until a change writes them again with their reach")

@@ -29,6 +29,8 @@ struct DatabaseCalendar: Sendable {
     let options: ImportOptions
     /// The SQLite file a change makes, which a refused first change removes again.
     var newFile: URL?
+    /// Whether ``newFile`` was there, empty, before: a refused first change leaves it empty again.
+    var newFileWasEmpty = false
 
     /// The calendar, with the book written into it.
     func load() async throws -> ImportResult {
@@ -76,7 +78,10 @@ struct DatabaseCalendar: Sendable {
             return try await make(exporterFor: exporterFor, owing: owing, body)
         } catch {
             if let newFile {
+                // An empty file someone made for the book stays, empty, as it was.
+                let wasThere = FileManager.default.fileExists(atPath: newFile.path) && newFileWasEmpty
                 for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: newFile.path + suffix) }
+                if wasThere { _ = FileManager.default.createFile(atPath: newFile.path, contents: nil) }
             }
             throw error
         }

@@ -42,6 +42,10 @@ public struct SQLiteBookStorage: CalendarDatabase {
         configuration.busyMode = .timeout(seconds)
         configuration.readonly = readOnly
         configuration.label = "Horari book"
+        // Another program's database is refused before the pool opens it: opening a pool sets WAL
+        // mode, which writes the file (its header, journal mode and schema version) even when the book
+        // is then refused.
+        try Self.refuseForeign(path)
         do {
             pool = try Self.open(path, configuration, waitingAtMost: seconds)
         } catch {
@@ -159,6 +163,28 @@ public struct SQLiteBookStorage: CalendarDatabase {
                 let after = (try? pool.read { db in try migrator.appliedIdentifiers(db) }) ?? before
                 guard after.count > before.count else { throw error }
             }
+        }
+    }
+
+    /// Refuses an existing file that is another program's database, or a
+    /// newer Horari's, read through a connection that cannot write (no WAL,
+    /// no journal). A file this connection cannot open is left to the pool,
+    /// whose error says why.
+    private static func refuseForeign(_ path: String) throws(CalendarStoreError) {
+        guard let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > 0 else { return }
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.label = "Horari book, checked before it is opened"
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            try queue.read { db in try checkSchema(db, path: path, readOnly: false) }
+            try queue.close()
+        } catch let error as CalendarStoreError {
+            throw error
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
+            throw storeError(error, path: path, doing: "open")
+        } catch {
+            return
         }
     }
 
