@@ -111,6 +111,12 @@ public struct SchedulingBook: Sendable {
         guard !id.isEmpty, !id.contains(where: { $0.isWhitespace || $0.isNewline }) else {
             throw .invalid(field: .id, reason: "‘\(id)’ is not a usable \(kind) ID; use letters, digits and dashes, without spaces")
         }
+        // An ID is written in iCalendar parameter values (X-HORARI-MEMBER=…), which can hold no
+        // double quote (RFC 5545 §3.1: neither paramtext nor quoted-string allows DQUOTE), nor a
+        // control character: such an ID came back as another one, and the book no longer read.
+        guard !id.unicodeScalars.contains(where: { $0 == "\"" || $0.properties.generalCategory == .control }) else {
+            throw .invalid(field: .id, reason: "‘\(id)’ is not a usable \(kind) ID: it holds a double quote or a control character; use letters, digits and dashes")
+        }
     }
 
     static func checkName(_ name: String, _ kind: String) throws(SchedulingError) {

@@ -67,6 +67,9 @@ struct SessionTests {
             // The coach's own client's ID is taken; another coach's (joan is Laia's) is not: IDs are each coach's own (issue 28, 9).
             (refusal { try book.addClient(Client(id: "anna", coachID: "marc", name: "Another Anna")) }, "a client with ID ‘anna’ already exists; choose another ID"),
             (refusal { try book.addMember(Member(id: "new one", name: "Spaced")) }, "‘new one’ is not a usable member ID; use letters, digits and dashes, without spaces"),
+            // Written in a parameter value, a double quote came back as ' and the book did not read again.
+            (refusal { try book.addMember(Member(id: "<i>\"q'&", name: "Quoted")) }, "‘<i>\"q'&’ is not a usable member ID: it holds a double quote or a control character; use letters, digits and dashes"),
+            (refusal { try book.addCoach(Coach(id: "a\u{7}b", name: "Bell")) }, "‘a\u{7}b’ is not a usable coach ID: it holds a double quote or a control character; use letters, digits and dashes"),
             (refusal { try book.addCoach(Coach(id: "x", name: " ")) }, "the coach has no name"),
             (refusal { try book.addCoach(Coach(id: "x", name: "X", buffer: .minutes(-5))) }, "a buffer is whole minutes from 0 to 24 hours, not -PT5M"),
         ]
