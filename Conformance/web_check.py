@@ -104,7 +104,7 @@ class Dom(html.parser.HTMLParser):
 
     def __init__(self, text):
         super().__init__()
-        self.lang, self.h1, self.rows, self.cells = None, "", [], {}
+        self.lang, self.h1, self.rows, self.cells, self.english = None, "", [], {}, []
         self._in, self._row, self._cell, self._text = [], None, None, []
         self.feed(text)
 
@@ -124,8 +124,11 @@ class Dom(html.parser.HTMLParser):
         if tag == "a" and self._cell is not None and "number" in classes:
             self._cell["date"] = a.get("href", "").rsplit("/", 1)[-1]
         if tag == "span" and self._cell is not None and "dot" in classes:
-            style = a.get("style", "")
-            self._cell["color"] = style.split(":")[-1].strip().rstrip(";")
+            self._cell["color"] = a.get("style", "").split(":")[-1].strip().rstrip(";")
+        if tag == "td" and self._cell is not None and "style" in a:
+            self._cell["background"] = a["style"].split(":")[-1].strip().rstrip(";")
+        if tag in ("p", "h1") and "lang" in a:
+            self.english.append(tag)
         self._in.append(tag)
 
     def handle_endtag(self, tag):
@@ -165,9 +168,10 @@ def horari_json(horari, *args):
 def places_text(o):
     if o["cancelled"]:
         return "cancelled"
+    moved = " (moved)" if o["moved"] else ""
     if o["placesLeft"] > 0:
-        return f"{o['placesLeft']} of {o['capacity']} places left"
-    return f"full, {o['waiting']} waiting"
+        return f"{o['placesLeft']} of {o['capacity']} places left{moved}"
+    return f"full, {o['waiting']} waiting{moved}"
 
 
 def check_pages(horari, server, calendar, pages, name):
@@ -201,6 +205,8 @@ def check_pages(horari, server, calendar, pages, name):
                 continue
             marker = day["marker"]
             check(cell["several"] == (marker["kind"] == "several"), f"{name}: {day['date']} several is {cell['several']}, horari says {marker}")
+            if marker["kind"] == "several":
+                check(cell.get("background") == "#ff0000", f"{name}: {day['date']} holds several and is {cell.get('background')}, not red")
             if marker["kind"] == "single":
                 check(cell.get("color") == marker["color"]["hex"], f"{name}: {day['date']} colour {cell.get('color')}, horari says {marker['color']['hex']}")
             if marker["kind"] == "none":
@@ -241,12 +247,30 @@ def check_pages(horari, server, calendar, pages, name):
     after = next(o for o in roster(free)["occurrences"] if o["uid"] == free["uid"] and o["date"] == free["date"])
     check(after["booked"] == free["booked"], f"{name}: the store holds {after['booked']} places after the cancellation")
 
+    # Members whose IDs a URL must encode: booked, sent to their page, and the page found.
+    for odd in ["josé", "x/y", "p%41", "q?r#s", "ana.ics"]:
+        r = run(horari, "members", "add", odd, "--name", f"Odd {odd}", "--calendar", calendar)
+        check(r.returncode == 0, f"members add {odd}: {r.stderr}")
+        status, headers, _ = server.post("/book", member=odd, **{"class": free["uid"], "date": free["date"]})
+        location = headers.get("Location", "")
+        check(status == 303, f"{name}: booking for {odd!r} gave {status}")
+        status, _, text = server.get(location)
+        check(status == 200 and f"Odd {odd}" in text and free["title"] in text, f"{name}: {odd!r}'s page at {location} is {status}")
+        status, _, text = server.get(location.split("?")[0] + ".ics")
+        check(status == 200 and "BEGIN:VCALENDAR" in text, f"{name}: {odd!r}'s feed is {status}")
+        server.post("/cancel", member=odd, **{"class": free["uid"], "date": free["date"]})
+    r = run(horari, "members", "add", '<i>"q', "--name", "Quote", "--calendar", calendar)
+    check(r.returncode != 0, f"{name}: an ID with a double quote was taken, which the book cannot write back")
+
     # A person's mistakes: the right 4xx, a page that says what to do, and nothing changed.
-    before = roster(free)
+    whole = lambda: [line for line in run(horari, "export", "--calendar", calendar).stdout.splitlines() if not line.startswith("DTSTAMP")]
+    before = whole()
     mistakes = [
         ("GET", "/week/2026-02-30", None, 400), ("GET", "/month/2026-13", None, 400), ("GET", "/month/nov", None, 400),
         ("GET", "/members/nobody", None, 404), ("GET", "/members/nobody.ics", None, 404), ("GET", "/no/such/page", None, 404),
         ("GET", "/../../etc/passwd", None, 404), ("PUT", "/", None, 405), ("DELETE", "/book", None, 405), ("GET", "/book", None, 405),
+        ("GET", "/month/+202-11", None, 400), ("GET", "/members/a%00b", None, 400),
+        ("POST", "/book", {"member": "mar\x00ta", "class": free["uid"], "date": free["date"]}, 400),
         ("POST", "/book", {"member": member, "class": "zumba", "date": free["date"]}, 400),
         ("POST", "/book", {"member": "nobody", "class": free["uid"], "date": free["date"]}, 400),
         ("POST", "/book", {"member": member, "class": free["uid"], "date": "2026-02-30"}, 400),
@@ -266,38 +290,59 @@ def check_pages(horari, server, calendar, pages, name):
             continue
         short = f"{method} {path[:40]} {'' if fields is None else str(fields)[:60]}"
         check(status == want, f"{name}: {short} gave {status}, not {want}")
-        if method != "HEAD":
-            check("What to do" in text and "<h1>" in text, f"{name}: {short}: the page does not say what to do")
+        check("What to do" in text and "<h1" in text, f"{name}: {short}: the page does not say what to do")
         if want == 405:
             check(bool(headers.get("Allow")), f"{name}: {short}: 405 without Allow")
         pages[f"{name}-{want}-{len(pages)}.html"] = text
-    check(roster(free) == before, f"{name}: a refused request changed the book")
+    check(whole() == before, f"{name}: a refused request changed the book")
     status, _, _ = server.get("/")
     check(status == 200, f"{name}: the server no longer answers after the mistakes")
+    status, _, text = server.request("HEAD", "/")
+    check(status == 200 and text == "", f"{name}: HEAD / gave {status}")
+    status, _, text = server.request("POST", "/book", body="member=x", headers={"Content-Type": "application/x-www-form-urlencodedJUNK"})
+    check(status == 415, f"{name}: a form of another media type gave {status}")
+    status, _, text = server.get("/no/such/page", language="ca")
+    dom = Dom(text)
+    check(dom.lang == "ca" and "h1" in dom.english and "p" in dom.english, f"{name}: an error page in Catalan does not mark its English words")
 
     # A silent connection is closed (the server runs with --idle-timeout 2).
     with socket.create_connection(("127.0.0.1", server.port), timeout=15) as s:
         s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")   # and nothing more
         started = time.monotonic()
         try:
-            closed = s.recv(100000) is not None
-        except socket.timeout:
+            closed = s.recv(100000) == b""
+        except (socket.timeout, ConnectionResetError):
             closed = False
         check(closed and time.monotonic() - started < 10, f"{name}: a silent connection was held {time.monotonic() - started:.0f} s")
+    # A form sent a byte at a time, each within the idle timeout: given up after its deadline (10 s), not held for hours.
+    with socket.create_connection(("127.0.0.1", server.port), timeout=30) as s:
+        s.sendall(b"POST /book HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 5000\r\n\r\n")
+        started, answer = time.monotonic(), b""
+        try:
+            while time.monotonic() - started < 25 and not answer:
+                s.sendall(b"a")
+                s.settimeout(1.0)
+                try:
+                    answer = s.recv(100000)
+                except socket.timeout:
+                    pass
+        except (BrokenPipeError, ConnectionResetError):
+            answer = answer or b"closed"
+        check(answer != b"" and time.monotonic() - started < 20, f"{name}: a form sent a byte a second was held {time.monotonic() - started:.0f} s ({answer[:40]!r})")
 
     # The language from Accept-Language.
     for header, lang, word in [("ca-ES,ca;q=0.9,en;q=0.5", "ca", "novembre"), ("es", "es", "noviembre"),
                                ("it-IT", "it", "novembre"), ("fr-FR, de;q=0.8", "en", "November"), ("en;q=0.2, es;q=0.9", "es", "noviembre")]:
         status, _, text = server.get("/month/2026-11", language=header)
         dom = Dom(text)
-        check(status == 200 and dom.lang == lang and word in dom.h1.lower() if lang != "en" else word in dom.h1,
+        check(status == 200 and dom.lang == lang and word in (dom.h1.lower() if lang != "en" else dom.h1),
               f"{name}: Accept-Language {header!r} gave lang={dom.lang} h1={dom.h1!r}")
         pages[f"{name}-month-{lang}-{len(pages)}.html"] = text
 
     # The feeds.
     status, headers, text = server.get("/timetable.ics")
     check(status == 200 and headers.get("Content-Type", "").startswith("text/calendar") and "BEGIN:VCALENDAR" in text
-          and "ATTENDEE" not in text, f"{name}: the public feed is {status} or names people")
+          and "ATTENDEE" not in text and "REFRESH-INTERVAL;VALUE=DURATION:PT1H" in text, f"{name}: the public feed is {status}, names people, or says no refresh")
     status, _, text = server.get(f"/members/{waiting}.ics")
     check(status == 200 and "REFRESH-INTERVAL;VALUE=DURATION:PT1H" in text, f"{name}: her feed has no REFRESH-INTERVAL")
 
@@ -400,7 +445,7 @@ def main():
                         browse(args.chromium, server, folder, args.screenshots or os.path.join(folder, "screenshots"))
                 finally:
                     server.stop()
-                print(f"  {name}: the week, the month, booking, the waiting list, cancelling, 19 mistakes, languages, feeds")
+                print(f"  {name}: the week, the month, booking, the waiting list, cancelling, IDs a URL encodes, 22 mistakes, slow clients, languages, feeds")
             validate(args.validator, pages, folder)
         if args.postgres_bin:
             race(args.horari, args.web, args.postgres_bin, os.path.join(folder, "race"))

@@ -60,15 +60,33 @@ struct Pages: RouterMiddleware {
         } catch let error as HTTPError {
             return answer(PageError(error.status, error.body ?? error.status.reasonPhrase, "start from this week's timetable"), request)
         } catch let error as SchedulingStoreError {
-            context.logger.error("the book could not be read or changed: \(error)")
-            let problem = error.description.components(separatedBy: "; ").first ?? error.description
-            return answer(PageError(.serviceUnavailable, "the gym's book cannot be reached now: \(problem)", "try again in a minute"), request)
+            if case .store(let failure) = error { return answer(Self.unreachable(failure, context), request) }
+            return answer(Self.unreadable(error, context), request)
+        } catch let error as CalendarStoreFailure<Never> {
+            if case .store(let failure) = error { return answer(Self.unreachable(failure, context), request) }
+            return answer(Self.unreadable(error, context), request)
         } catch let error as SchedulingError {
             return answer(PageError(.badRequest, error.description, error.recoverySuggestion ?? "start from this week's timetable"), request)
         } catch {
             context.logger.error("unexpected: \(error)")
             return answer(PageError(.internalServerError, "the site could not answer", "try again; if it happens again, tell the gym"), request)
         }
+    }
+
+    /// The store cannot be reached now (a server away, a lock held): 503, try again.
+    static func unreachable(_ error: CalendarStoreError, _ context: Context) -> PageError {
+        context.logger.error("the book cannot be reached: \(error)")
+        let problem = error.description.components(separatedBy: "; ").first ?? error.description
+        return PageError(.serviceUnavailable, "the gym's book cannot be reached now: \(problem)", "try again in a minute")
+    }
+
+    /// The book is there and cannot be read (damaged, a zone it does not know): 500, and
+    /// trying again will not help; the gym must mend it.
+    static func unreadable(_ error: any Error, _ context: Context) -> PageError {
+        context.logger.error("the book cannot be read: \(error)")
+        let problem = "\(error)".components(separatedBy: "; ").first ?? "\(error)"
+        return PageError(.internalServerError, "the gym's book cannot be read: \(problem)",
+                         "tell the gym: its book needs mending (horari validate names the line)")
     }
 
     /// The methods a path is served with, or `nil` for a path the site does not have.

@@ -46,7 +46,7 @@ enum Language: String, CaseIterable, Sendable {
             joinWaitlist: "Join the waitlist", cancel: "Cancel", memberID: "Member ID", started: "started", noClasses: "No classes",
             noLogin: "This example has no sign-in: anyone can book or cancel for any member by typing their ID. A gym that uses it puts its own sign-in in front.",
             bookingsOf: "Bookings of {name}", booked: "booked", waitlisted: "waiting list, number {n}", noBookings: "No bookings yet.",
-            feed: "Calendar feed (.ics)", publicFeed: "The timetable as a calendar feed (.ics)", items: "{n} items", oneItem: "1 item",
+            feed: "Calendar feed (.ics)", publicFeed: "The timetable as a calendar feed (.ics)", items: "{n} items", oneItem: "1 item", moved: "moved",
             said: ["booked": "Booked.", "waitlisted": "You are on the waiting list.", "cancelled": "Cancelled."],
             back: "Back to this week's timetable", whatToDo: "What to do")
         case .ca: Words(
@@ -56,7 +56,7 @@ enum Language: String, CaseIterable, Sendable {
             joinWaitlist: "Posa't en llista d'espera", cancel: "Anul·la", memberID: "Identificador de soci", started: "començada", noClasses: "Cap classe",
             noLogin: "Aquest exemple no té inici de sessió: qualsevol pot reservar o anul·lar per a qualsevol soci escrivint-ne l'identificador. Un gimnàs que el faci servir hi posa davant el seu propi inici de sessió.",
             bookingsOf: "Reserves de {name}", booked: "reservada", waitlisted: "llista d'espera, número {n}", noBookings: "Encara cap reserva.",
-            feed: "Calendari per subscriure's (.ics)", publicFeed: "L'horari com a calendari (.ics)", items: "{n} elements", oneItem: "1 element",
+            feed: "Calendari per subscriure's (.ics)", publicFeed: "L'horari com a calendari (.ics)", items: "{n} elements", oneItem: "1 element", moved: "canviada d'hora",
             said: ["booked": "Reservat.", "waitlisted": "Ets a la llista d'espera.", "cancelled": "Anul·lat."],
             back: "Torna a l'horari d'aquesta setmana", whatToDo: "Què cal fer")
         case .es: Words(
@@ -66,7 +66,7 @@ enum Language: String, CaseIterable, Sendable {
             joinWaitlist: "Apuntarse a la lista de espera", cancel: "Anular", memberID: "Identificador de socio", started: "empezada", noClasses: "Ninguna clase",
             noLogin: "Este ejemplo no tiene inicio de sesión: cualquiera puede reservar o anular por cualquier socio escribiendo su identificador. Un gimnasio que lo use pone delante su propio inicio de sesión.",
             bookingsOf: "Reservas de {name}", booked: "reservada", waitlisted: "lista de espera, número {n}", noBookings: "Todavía ninguna reserva.",
-            feed: "Calendario para suscribirse (.ics)", publicFeed: "El horario como calendario (.ics)", items: "{n} elementos", oneItem: "1 elemento",
+            feed: "Calendario para suscribirse (.ics)", publicFeed: "El horario como calendario (.ics)", items: "{n} elementos", oneItem: "1 elemento", moved: "cambiada de hora",
             said: ["booked": "Reservado.", "waitlisted": "Estás en la lista de espera.", "cancelled": "Anulado."],
             back: "Volver al horario de esta semana", whatToDo: "Qué hacer")
         case .it: Words(
@@ -76,7 +76,7 @@ enum Language: String, CaseIterable, Sendable {
             joinWaitlist: "Mettiti in lista d'attesa", cancel: "Annulla", memberID: "Codice socio", started: "iniziato", noClasses: "Nessun corso",
             noLogin: "Questo esempio non ha accesso con credenziali: chiunque può prenotare o annullare per qualsiasi socio scrivendone il codice. Una palestra che lo usa ci mette davanti il proprio accesso.",
             bookingsOf: "Prenotazioni di {name}", booked: "prenotato", waitlisted: "lista d'attesa, numero {n}", noBookings: "Ancora nessuna prenotazione.",
-            feed: "Calendario da sottoscrivere (.ics)", publicFeed: "L'orario come calendario (.ics)", items: "{n} elementi", oneItem: "1 elemento",
+            feed: "Calendario da sottoscrivere (.ics)", publicFeed: "L'orario come calendario (.ics)", items: "{n} elementi", oneItem: "1 elemento", moved: "spostato",
             said: ["booked": "Prenotato.", "waitlisted": "Sei in lista d'attesa.", "cancelled": "Annullato."],
             back: "Torna all'orario di questa settimana", whatToDo: "Cosa fare")
         }
@@ -87,7 +87,7 @@ enum Language: String, CaseIterable, Sendable {
 struct Words: Sendable {
     var weekOf, month, thisWeek, previousWeek, nextWeek, previousMonth, nextMonth, pages, classesThisWeek: String
     var day, time, className, instructor, place, places, book, joinWaitlist, cancel, memberID, started, noClasses: String
-    var noLogin, bookingsOf, booked, waitlisted, noBookings, feed, publicFeed, items, oneItem: String
+    var noLogin, bookingsOf, booked, waitlisted, noBookings, feed, publicFeed, items, oneItem, moved: String
     var said: [String: String]
     var back, whatToDo: String
 }

@@ -26,6 +26,9 @@ struct Frame {
     }
 
     static func monthText(year: Int, month: Int) -> String { String(format: "%04d-%02d", year, month) }
+
+    /// Whether the site serves pages of that year (the four digits a date is written with here).
+    static func inRange(_ year: Int) -> Bool { (1...9999).contains(year) }
 }
 
 /// A link.
@@ -46,8 +49,9 @@ func longDate(_ d: LocalDate, _ names: CalendarNames) -> String {
 struct WeekPage {
     let frame: Frame
     let heading: String
-    let previous: Link
-    let next: Link
+    /// The weeks before and after (none past the years a date can have).
+    let previous: [Link]
+    let next: [Link]
     let days: [Day]
 
     struct Day {
@@ -69,6 +73,10 @@ struct WeekPage {
         let location: String
         let color: String
         let places: String
+        /// Moved from its usual time or day (the view model's `isMoved`).
+        let moved: Bool
+        /// The class and its day, for the booking button's description.
+        let when: String
         let full: Bool
         let cancelled: Bool
         let bookable: Bool
@@ -82,21 +90,22 @@ struct WeekPage {
         let first = week.first?.date ?? date
         frame = Frame(language, title: words.weekOf.replacingOccurrences(of: "{date}", with: first.description), gym: gym, today: today)
         heading = words.weekOf.replacingOccurrences(of: "{date}", with: longDate(first, names))
-        previous = Link(href: "/week/\(first.adding(days: -7))", text: words.previousWeek)
-        next = Link(href: "/week/\(first.adding(days: 7))", text: words.nextWeek)
+        previous = Frame.inRange(first.adding(days: -7).year) ? [Link(href: "/week/\(first.adding(days: -7))", text: words.previousWeek)] : []
+        next = Frame.inRange(first.adding(days: 7).year) ? [Link(href: "/week/\(first.adding(days: 7))", text: words.nextWeek)] : []
         let series = Dictionary(book.classes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let instant = Int64(now.timeIntervalSince1970.rounded(.down))
         days = week.map { day in
             let rows = day.entries.map { entry in
                 let o = entry.occurrence
                 let end = o.start.adding(seconds: o.duration.components.seconds)
-                let places = o.isCancelled ? names.words.cancelled
+                let places = o.closure.map { "\(names.words.cancelled): \($0.reason)" } ?? (o.isCancelled ? names.words.cancelled
                     : o.placesLeft > 0 ? names.placesLeft(o.placesLeft, of: o.capacity)
-                    : "\(names.words.full), \(names.waiting(o.waiting))"
+                    : "\(names.words.full), \(names.waiting(o.waiting))")
                 let description = series[o.id.classID]?.description ?? ""
                 return Row(id: "\(o.id.classID)-\(o.id.date)", time: "\(clock(o.start))–\(clock(end))", title: o.title,
                            description: description, described: !description.isEmpty, instructor: entry.instructor ?? "",
-                           location: entry.location ?? "", color: (entry.color ?? .fallback).rgb.hex, places: places,
+                           location: entry.location ?? "", color: (entry.color ?? .fallback).rgb.hex, places: places, moved: o.isMoved,
+                           when: "\(o.title), \(longDate(o.start.date, names))",
                            full: o.placesLeft == 0, cancelled: o.isCancelled, bookable: !o.isCancelled && o.startSeconds > instant,
                            classID: o.id.classID, date: o.id.date.description)
             }
@@ -109,8 +118,8 @@ struct WeekPage {
 struct MonthPage {
     let frame: Frame
     let heading: String
-    let previous: Link
-    let next: Link
+    let previous: [Link]
+    let next: [Link]
     let weekdays: [Weekday]
     let weeks: [Week]
 
@@ -143,8 +152,8 @@ struct MonthPage {
         heading = title
         let previous = view.month == 1 ? (view.year - 1, 12) : (view.year, view.month - 1)
         let next = view.month == 12 ? (view.year + 1, 1) : (view.year, view.month + 1)
-        self.previous = Link(href: "/month/\(Frame.monthText(year: previous.0, month: previous.1))", text: words.previousMonth)
-        self.next = Link(href: "/month/\(Frame.monthText(year: next.0, month: next.1))", text: words.nextMonth)
+        self.previous = Frame.inRange(previous.0) ? [Link(href: "/month/\(Frame.monthText(year: previous.0, month: previous.1))", text: words.previousMonth)] : []
+        self.next = Frame.inRange(next.0) ? [Link(href: "/month/\(Frame.monthText(year: next.0, month: next.1))", text: words.nextMonth)] : []
         weekdays = (0..<7).map { offset in
             let day = CalendarCore.Weekday(rawValue: (view.firstWeekday.rawValue + offset) % 7) ?? .monday
             return Weekday(short: names.shortWeekdays[day.rawValue], long: names.weekday(day))
@@ -177,7 +186,10 @@ struct MemberPage {
 
     struct Row {
         let id: String
+        /// The occurrence's own date (its ID; what a cancellation names).
         let date: String
+        /// The day it meets, which a moved occurrence changes.
+        let meets: String
         let day: String
         let time: String
         let title: String
@@ -201,7 +213,7 @@ struct MemberPage {
             case .booked: words.booked
             case .waitlisted(let n): words.waitlisted.replacingOccurrences(of: "{n}", with: String(n))
             }
-            return Row(id: "\(o.id.classID)-\(o.id.date)", date: o.id.date.description, day: longDate(o.start.date, names),
+            return Row(id: "\(o.id.classID)-\(o.id.date)", date: o.id.date.description, meets: o.start.date.description, day: longDate(o.start.date, names),
                        time: clock(o.start), title: o.title, place: place, classID: o.id.classID, member: member.id)
         }
         none = bookings.isEmpty

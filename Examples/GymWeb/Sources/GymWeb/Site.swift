@@ -21,9 +21,9 @@ struct Site: Sendable {
         let router = Router(options: .autoGenerateHeadEndpoints)
         router.add(middleware: Pages(site: self))
         router.get("/") { request, _ in try await week(of: nil, request) }
-        router.get("/week/:date") { request, context in try await week(of: try date(context.parameters.get("date")), request) }
-        router.get("/month/:month") { request, context in try await month(context.parameters.get("month") ?? "", request) }
-        router.get("/members/:id") { request, context in try await member(context.parameters.get("id") ?? "", request) }
+        router.get("/week/:date") { request, context in try await week(of: try date(try parameter("date", context)), request) }
+        router.get("/month/:month") { request, context in try await month(try parameter("month", context), request) }
+        router.get("/members/:id") { request, context in try await member(try parameter("id", context), request) }
         router.get("/timetable.ics") { _, _ in try await feed(for: .publicTimetable) }
         router.get("/style.css") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/css; charset=utf-8", .cacheControl: "max-age=3600"],
@@ -32,6 +32,14 @@ struct Site: Sendable {
         router.post("/book") { request, _ in try await change(request, booking: true) }
         router.post("/cancel") { request, _ in try await change(request, booking: false) }
         return router
+    }
+
+    /// A path's part, percent-decoded (a member `josé` is `/members/jos%C3%A9`).
+    func parameter(_ name: String, _ context: BasicRequestContext) throws(PageError) -> String {
+        guard let text = context.parameters.get(name)?.removingPercentEncoding, !Form.hasControlCharacters(text) else {
+            throw PageError(.badRequest, "the address is not well encoded", "follow the site's own links")
+        }
+        return text
     }
 
     // MARK: - Pages
@@ -48,7 +56,8 @@ struct Site: Sendable {
 
     func month(_ text: String, _ request: Request) async throws -> Response {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts[0].count == 4, parts[1].count == 2, let year = Int(parts[0]), let month = Int(parts[1]),
+        guard parts.count == 2, parts[0].count == 4, parts[1].count == 2, parts.allSatisfy({ $0.allSatisfy { ("0"..."9").contains($0) } }),
+              let year = Int(parts[0]), let month = Int(parts[1]),
               (1...9999).contains(year), (1...12).contains(month) else {
             throw PageError(.badRequest, "‘\(text)’ is not a month", "write it as YYYY-MM, as /month/2026-11")
         }
@@ -66,8 +75,9 @@ struct Site: Sendable {
     }
 
     func member(_ id: String, _ request: Request) async throws -> Response {
-        if id.hasSuffix(".ics") { return try await feed(for: .member(String(id.dropLast(4)))) }
         let book = try await gym.store.load()
+        // A member whose ID ends in .ics has her page there; anyone else's feed is ID.ics.
+        if id.hasSuffix(".ics"), !book.members.contains(where: { $0.id == id }) { return try await feed(for: .member(String(id.dropLast(4)))) }
         guard let member = book.members.first(where: { $0.id == id }) else {
             throw PageError(.notFound, "the gym has no member ‘\(id)’", "check the ID, as the gym gave it to you")
         }
@@ -140,15 +150,11 @@ struct Form {
     let values: [String: String]
 
     init(_ request: Request) async throws {
-        guard request.headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") ?? false else {
+        let mediaType = request.headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+        guard mediaType == "application/x-www-form-urlencoded" else {
             throw PageError(.unsupportedMediaType, "the form was not sent as a form", "send it from the timetable's page (application/x-www-form-urlencoded)")
         }
-        let body: ByteBuffer
-        do {
-            body = try await request.body.collect(upTo: Site.largestForm)
-        } catch {
-            throw PageError(.contentTooLarge, "the form is larger than \(Site.largestForm / 1024) KB", "send a member's ID, a class and a date")
-        }
+        let body = try await Self.collect(request.body, upTo: Site.largestForm, within: .seconds(10))
         var values: [String: String] = [:]
         for pair in String(buffer: body).split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
@@ -156,9 +162,42 @@ struct Form {
                   let value = (parts.count > 1 ? parts[1] : "").replacingOccurrences(of: "+", with: " ").removingPercentEncoding else {
                 throw PageError(.badRequest, "the form is not well encoded", "send it from the timetable's page")
             }
+            guard !Self.hasControlCharacters(value) else {
+                throw PageError(.badRequest, "the form's ‘\(name.prefix(40))’ holds a control character", "type the member's ID as the gym gave it")
+            }
             values[name] = value
         }
         self.values = values
+    }
+
+    /// Whether a text holds a control character (a NUL, a line break…), which no ID or date has.
+    static func hasControlCharacters(_ text: String) -> Bool {
+        text.unicodeScalars.contains { $0.properties.generalCategory == .control }
+    }
+
+    /// The body, up to `limit` bytes, sent within `deadline`: a client that
+    /// sends a byte now and then holds its connection no longer than that.
+    static func collect(_ body: RequestBody, upTo limit: Int, within deadline: Duration) async throws -> ByteBuffer {
+        try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
+            group.addTask {
+                do {
+                    return try await body.collect(upTo: limit)
+                } catch let error as any HTTPResponseError where error.status == .contentTooLarge {  // NIO's NIOTooManyBytesError
+                    throw PageError(.contentTooLarge, "the form is larger than \(limit / 1024) KB", "send a member's ID, a class and a date")
+                } catch {
+                    throw PageError(.badRequest, "the form did not arrive whole", "send it again")
+                }
+            }
+            group.addTask {
+                try await Task.sleep(for: deadline)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let buffer = first else {
+                throw PageError(.requestTimeout, "the form took too long to arrive", "send it again")
+            }
+            return buffer
+        }
     }
 
     /// A field that must be there, not empty, and of a sensible length.
