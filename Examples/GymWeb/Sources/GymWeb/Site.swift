@@ -45,7 +45,7 @@ struct Site: Sendable {
     // MARK: - Pages
 
     func week(of date: LocalDate?, _ request: Request) async throws -> Response {
-        let book = try await gym.store.load()
+        let book = try await gym.reader.load()
         let language = Language.preferred(request.headers[.acceptLanguage])
         let today = gym.today(book)
         let day = date ?? today
@@ -61,21 +61,21 @@ struct Site: Sendable {
               (1...9999).contains(year), (1...12).contains(month) else {
             throw PageError(.badRequest, "‘\(text)’ is not a month", "write it as YYYY-MM, as /month/2026-11")
         }
-        let book = try await gym.store.load()
+        let book = try await gym.reader.load()
         let language = Language.preferred(request.headers[.acceptLanguage])
         let today = gym.today(book)
         let names = CalendarNames(locale: language.locale)
         let first = try LocalDate(year: year, month: month, day: 1)
         // A week either side: the grid shows the neighbouring months' days too.
         let window = DateInterval(start: first.adding(days: -7).start(in: book.timeZone), end: first.adding(days: 45).start(in: book.timeZone))
-        let calendar = try await gym.store.store.load(touching: window).result.calendar
+        let calendar = try await gym.reader.store.load(touching: window).result.calendar
         let view = MonthView(year: year, month: month, schedule: calendar.schedule(),
                              options: .init(firstWeekday: names.firstWeekday, timeZone: book.timeZone, today: today))
         return try html(.ok, MonthPage(view, language: language, gym: gym.title, today: today), "month")
     }
 
     func member(_ id: String, _ request: Request) async throws -> Response {
-        let book = try await gym.store.load()
+        let book = try await gym.reader.load()
         // A member whose ID ends in .ics has her page there; anyone else's feed is ID.ics.
         if id.hasSuffix(".ics"), !book.members.contains(where: { $0.id == id }) { return try await feed(for: .member(String(id.dropLast(4)))) }
         guard let member = book.members.first(where: { $0.id == id }) else {
@@ -89,7 +89,7 @@ struct Site: Sendable {
 
     /// A calendar feed: the public timetable, or a member's own classes (with how often to read it again).
     func feed(for audience: ExportAudience) async throws -> Response {
-        let book = try await gym.store.load()
+        let book = try await gym.reader.load()
         if case .member(let id) = audience, !book.members.contains(where: { $0.id == id }) {
             throw PageError(.notFound, "the gym has no member ‘\(id)’", "check the ID, as the gym gave it to you")
         }
