@@ -65,6 +65,11 @@ public enum CalendarLocation: Hashable, Sendable, CustomStringConvertible {
             self = .server(url)
             return
         }
+        // `postgres:user:pw@host/db`, the slashes forgotten: a mistyped URL, not a file's name (whose
+        // folder a message would then name, password and all).
+        if let colon = text.firstIndex(of: ":"), Self.serverSchemes.contains(text[..<colon].lowercased()) {
+            throw CalendarStoreError(.invalidLocation, "‘\(text[..<colon]):…’ is not a database URL: write it as \(text[..<colon].lowercased())://USER@HOST:PORT/DB")
+        }
         var isFolder: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: text, isDirectory: &isFolder)
         let url = URL(fileURLWithPath: text)

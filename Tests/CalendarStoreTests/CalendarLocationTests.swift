@@ -19,5 +19,11 @@ struct CalendarLocationTests {
         #expect(try CalendarLocation("https://alice:s3cret@dav.example.com/gym/").description == "https://dav.example.com/gym/")
         #expect(throws: CalendarStoreError.self) { try CalendarLocation("ftp://example.com/gym.ics") }
         #expect(throws: CalendarStoreError.self) { try CalendarLocation("https:///no-host") }
+        // The slashes forgotten: a mistyped database URL, refused without its password, not taken for a file's name.
+        #expect {
+            try CalendarLocation("postgres:u:s3cret@127.0.0.1:1/db")
+        } throws: { error in
+            "\(error)".contains("postgres://USER@HOST:PORT/DB") && !"\(error)".contains("s3cret")
+        }
     }
 }
