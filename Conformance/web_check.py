@@ -440,6 +440,11 @@ def main():
             folder_store = os.path.join(folder, "gym-folder") + "/"
             r = run(args.horari, "import", ics, "--into", folder_store)
             check(r.returncode == 0, f"import into a folder: {r.stderr}")
+            # A mistyped path is said before the site starts, not served as an empty gym.
+            r = run(args.web, "--calendar", os.path.join(folder, "no-such", "gym.ics"), "--port", "0")
+            check(r.returncode == 1 and "there is no calendar at" in r.stderr, f"a missing calendar: exit {r.returncode}, {r.stderr!r}")
+            r = run(args.web, "--calendar", ics, "--port", "70000")
+            check(r.returncode == 2 and "--port" in r.stderr, f"a port out of range: exit {r.returncode}, {r.stderr!r}")
             for name, calendar in [("ics", ics), ("sqlite", sqlite), ("folder", folder_store)]:
                 server = Server(args.web, calendar, "--idle-timeout", "2")
                 try:

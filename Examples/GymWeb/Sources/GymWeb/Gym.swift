@@ -32,6 +32,11 @@ struct Gym: Sendable {
     ///   database's password is never in it).
     static func open(_ calendar: String, now fixed: Date?) async throws -> Gym {
         let location = try CalendarLocation(calendar)
+        // A mistyped path would otherwise serve an empty gym (and make a calendar there at the first booking).
+        guard CalendarStore(location).exists else {
+            throw CalendarStoreError(.notFound, "there is no calendar at \(location)",
+                                     suggestion: "check the path, or make one: horari sample --write gym.ics, or horari import export.ics --into \(location)")
+        }
         let now: @Sendable () -> Date = { fixed ?? Date() }
         let settings = SchedulingStore.Settings(now: { _ in now() })
         if case .server(let url) = location {

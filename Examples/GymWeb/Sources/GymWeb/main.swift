@@ -110,7 +110,7 @@ func serve(_ options: Options) async {
     do {
         try await app.runService()
     } catch {
-        fail("\(error)", status: 1)
+        fail("could not serve on \(host):\(port) (\(error)); choose another --port, or stop what holds it", status: 1)
     }
     gym.pool?.cancel()
     await gym.pool?.value
