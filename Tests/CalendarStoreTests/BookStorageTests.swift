@@ -314,7 +314,8 @@ struct BookStorageTests {
         await #expect(throws: (any Error).self) {
             try await store.update { (_: inout ICalendar) throws(Refused) in throw Refused() }
         }
-        #expect(try Data(contentsOf: url).isEmpty)
+        // (Its size, not its Data: Foundation's Data(contentsOf:) of an empty file leaks a 4 KB buffer, which LeakSanitizer fails.)
+        #expect(try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int == 0)
         #expect(!FileManager.default.fileExists(atPath: url.path + "-wal"))
     }
 
