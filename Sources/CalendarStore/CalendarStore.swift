@@ -123,7 +123,7 @@ public struct CalendarStore: Sendable {
         case .database(let url):
             // An empty file is no database yet (SQLite takes it for a new one): a read says there is no
             // calendar, and does not write a schema into it; a change makes the book there.
-            return ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int ?? 0) > 0
+            return SQLiteBookStorage.holdsDatabase(atPath: url.path)
         case .folder(let url):
             var isFolder: ObjCBool = false
             return FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) && isFolder.boolValue
@@ -396,12 +396,11 @@ public struct CalendarStore: Sendable {
         let newFile: URL? = if self.database == nil, case .database(let url) = location, !exists { url } else { nil }
         guard isDatabase else { throw CalendarStoreError(.invalidLocation, "\(location) is not a database") }
         let store = self
-        var calendar = DatabaseCalendar(open: { () throws(CalendarStoreError) in
+        return DatabaseCalendar(open: { () throws(CalendarStoreError) in
             guard let database = try store.calendarDatabase() else { throw CalendarStoreError(.invalidLocation, "\(store.location) is not a database") }
             return database
-        }, place: location.description, options: options, newFile: newFile)
-        calendar.newFileWasEmpty = newFile.map { FileManager.default.fileExists(atPath: $0.path) } ?? false
-        return calendar
+        }, place: location.description, options: options, newFile: newFile,
+           newFileWasEmpty: newFile.map { FileManager.default.fileExists(atPath: $0.path) } ?? false)
     }
 
     /// The store of a collection, as this store is set up.

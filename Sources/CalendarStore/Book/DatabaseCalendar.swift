@@ -78,10 +78,9 @@ struct DatabaseCalendar: Sendable {
             return try await make(exporterFor: exporterFor, owing: owing, body)
         } catch {
             if let newFile {
-                // An empty file someone made for the book stays, empty, as it was.
-                let wasThere = FileManager.default.fileExists(atPath: newFile.path) && newFileWasEmpty
                 for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: newFile.path + suffix) }
-                if wasThere { _ = FileManager.default.createFile(atPath: newFile.path, contents: nil) }
+                // An empty file someone made for the book stays, empty, as it was.
+                if newFileWasEmpty { _ = FileManager.default.createFile(atPath: newFile.path, contents: nil) }
             }
             throw error
         }

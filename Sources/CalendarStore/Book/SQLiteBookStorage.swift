@@ -171,7 +171,7 @@ public struct SQLiteBookStorage: CalendarDatabase {
     /// no journal). A file this connection cannot open is left to the pool,
     /// whose error says why.
     private static func refuseForeign(_ path: String) throws(CalendarStoreError) {
-        guard let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > 0 else { return }
+        guard holdsDatabase(atPath: path) else { return }
         var configuration = Configuration()
         configuration.readonly = true
         configuration.label = "Horari book, checked before it is opened"
@@ -186,6 +186,11 @@ public struct SQLiteBookStorage: CalendarDatabase {
         } catch {
             return
         }
+    }
+
+    /// Whether a file is there with something in it: an empty (or missing) one SQLite takes for a new database.
+    static func holdsDatabase(atPath path: String) -> Bool {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int ?? 0) > 0
     }
 
     /// Refuses a database a newer Horari wrote (migrations this one does not know).

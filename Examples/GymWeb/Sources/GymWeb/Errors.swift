@@ -23,8 +23,9 @@ struct PageError: Error {
     /// refuses (full, booked already, past, closed, a policy), with the form that
     /// joins the waiting list when the class was full.
     init(refusal error: SchedulingError, member: String, classID: String, date: LocalDate) {
+        // The library's errors say the problem and the remedy apart (HorariError).
         let remedy = error.recoverySuggestion ?? "choose another class on the timetable"
-        let problem = error.description.components(separatedBy: "; ").first ?? error.description
+        let problem = error.errorDescription ?? error.description
         switch error {
         case .unknownMember, .unknownClass, .notAnOccurrence, .invalid:
             self.init(.badRequest, problem, remedy)
@@ -76,7 +77,7 @@ struct Pages: RouterMiddleware {
     /// The store cannot be reached now (a server away, a lock held): 503, try again.
     static func unreachable(_ error: CalendarStoreError, _ context: Context) -> PageError {
         context.logger.error("the book cannot be reached: \(error)")
-        let problem = error.description.components(separatedBy: "; ").first ?? error.description
+        let problem = error.errorDescription ?? error.description
         return PageError(.serviceUnavailable, "the gym's book cannot be reached now: \(problem)", "try again in a minute")
     }
 
@@ -84,7 +85,7 @@ struct Pages: RouterMiddleware {
     /// trying again will not help; the gym must mend it.
     static func unreadable(_ error: any Error, _ context: Context) -> PageError {
         context.logger.error("the book cannot be read: \(error)")
-        let problem = "\(error)".components(separatedBy: "; ").first ?? "\(error)"
+        let problem = (error as? any LocalizedError)?.errorDescription ?? "\(error)"
         return PageError(.internalServerError, "the gym's book cannot be read: \(problem)",
                          "tell the gym: its book needs mending (horari validate names the line)")
     }

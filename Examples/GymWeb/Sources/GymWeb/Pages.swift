@@ -150,10 +150,10 @@ struct MonthPage {
         let title = names.monthTitle(year: view.year, month: view.month)
         frame = Frame(language, title: title, gym: gym, today: today)
         heading = title
-        let previous = view.month == 1 ? (view.year - 1, 12) : (view.year, view.month - 1)
-        let next = view.month == 12 ? (view.year + 1, 1) : (view.year, view.month + 1)
-        self.previous = Frame.inRange(previous.0) ? [Link(href: "/month/\(Frame.monthText(year: previous.0, month: previous.1))", text: words.previousMonth)] : []
-        self.next = Frame.inRange(next.0) ? [Link(href: "/month/\(Frame.monthText(year: next.0, month: next.1))", text: words.nextMonth)] : []
+        let previous = MonthView.previous(year: view.year, month: view.month, selected: nil)
+        let next = MonthView.next(year: view.year, month: view.month, selected: nil)
+        self.previous = Frame.inRange(previous.year) ? [Link(href: "/month/\(Frame.monthText(year: previous.year, month: previous.month))", text: words.previousMonth)] : []
+        self.next = Frame.inRange(next.year) ? [Link(href: "/month/\(Frame.monthText(year: next.year, month: next.month))", text: words.nextMonth)] : []
         weekdays = (0..<7).map { offset in
             let day = CalendarCore.Weekday(rawValue: (view.firstWeekday.rawValue + offset) % 7) ?? .monday
             return Weekday(short: names.shortWeekdays[day.rawValue], long: names.weekday(day))

@@ -58,7 +58,7 @@ struct Site: Sendable {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 2, parts[0].count == 4, parts[1].count == 2, parts.allSatisfy({ $0.allSatisfy { ("0"..."9").contains($0) } }),
               let year = Int(parts[0]), let month = Int(parts[1]),
-              (1...9999).contains(year), (1...12).contains(month) else {
+              Frame.inRange(year), (1...12).contains(month) else {
             throw PageError(.badRequest, "‘\(text)’ is not a month", "write it as YYYY-MM, as /month/2026-11")
         }
         let book = try await gym.reader.load()
