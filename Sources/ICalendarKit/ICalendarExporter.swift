@@ -148,14 +148,19 @@ public struct ICalendarExporter: Sendable {
     private func completed(_ c: ContentComponent, stamp: String) -> ContentComponent {
         guard ["VEVENT", "VTODO", "VJOURNAL", "VFREEBUSY"].contains(c.name) else { return c }
         var c = c
-        if !c.properties.contains(where: { $0.name == "DTSTAMP" }) {
-            c.properties.insert(ContentLine(name: "DTSTAMP", value: stamp), at: 0)
-        }
+        // The UID is derived from the component as it came, before the
+        // export's own DTSTAMP is added: derived after, it changed with the
+        // second of the export, and two exports of one file disagreed.
+        var uid: ContentLine?
         if !c.properties.contains(where: { $0.name == "UID" }) {
             var w = ContentWriter()
             w.component(c)
-            c.properties.insert(ContentLine(name: "UID", value: generatedUID(for: w.bytes)), at: 0)
+            uid = ContentLine(name: "UID", value: generatedUID(for: w.bytes))
         }
+        if !c.properties.contains(where: { $0.name == "DTSTAMP" }) {
+            c.properties.insert(ContentLine(name: "DTSTAMP", value: stamp), at: 0)
+        }
+        if let uid { c.properties.insert(uid, at: 0) }
         return c
     }
 

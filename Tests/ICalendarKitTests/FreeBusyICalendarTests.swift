@@ -31,6 +31,19 @@ struct FreeBusyICalendarTests {
         ])
     }
 
+    @Test("a VFREEBUSY with no UID or DTSTAMP (icalendar's issue_798_freebusy.ics) gets a UID from its content: the same in two exports a second apart, and different for different components")
+    func generatedUIDIgnoresTheStamp() throws {
+        let cal = try calendar("BEGIN:VFREEBUSY", "FREEBUSY;FBTYPE=BUSY-UNAVAILABLE:19970308T160000Z/PT8H30M", "END:VFREEBUSY",
+                               "BEGIN:VFREEBUSY", "FREEBUSY:19970308T160000Z/PT3H", "END:VFREEBUSY")
+        func uids(at seconds: TimeInterval) -> [String] {
+            ICalendarExporter(options: .init(timestamp: Date(timeIntervalSince1970: seconds))).export(cal)
+                .split(separator: "\r\n").filter { $0.hasPrefix("UID:") }.map(String.init)
+        }
+        let first = uids(at: 1_790_000_000), second = uids(at: 1_790_000_001)
+        #expect(first.count == 2 && Set(first).count == 2)
+        #expect(first == second)
+    }
+
     @Test("a period that ends before it starts, periods of one kind that overlap, or text that is no period are refused, naming it")
     func refused() throws {
         let backwards = try calendar("BEGIN:VFREEBUSY", "UID:a", "FREEBUSY:20261126T100000Z/20261126T090000Z", "END:VFREEBUSY")
