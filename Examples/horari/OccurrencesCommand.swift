@@ -151,8 +151,8 @@ struct OccurrencesJSON: Encodable {
 }
 
 /// Writes `occurrences --format json` as the occurrences come, in the
-/// order of ``OccurrenceKey``, holding one group of equal start and end at
-/// a time (as ``OccurrenceWriter`` does for the lines): the document is
+/// order ``JSONOccurrenceSink`` hands them over (``OccurrenceKey``'s,
+/// holding one group of equal start and end at a time): the document is
 /// byte for byte what `printJSON` writes of the whole array, but memory
 /// does not grow with the window (a year of a `FREQ=SECONDLY` rule with no
 /// cap once asked for 1.7 GB).
@@ -169,7 +169,6 @@ struct OccurrencesJSONStream {
     private let tail: [UInt8]
     /// The whole document of a window with no occurrence: the encoder's own empty array.
     private let empty: [UInt8]
-    private var group: [(key: OccurrenceKey, occurrence: DisplayOccurrence)] = []
     private var written = 0
     private var out: [UInt8] = []
     /// `errno` of the first failed write; nothing more is written after it.
@@ -192,15 +191,23 @@ struct OccurrencesJSONStream {
         empty = [UInt8](try encoder.encode(JSONDocument(command: "occurrences", timeZone: timeZone, body: OccurrencesJSON(occurrences: [])))) + [0x0A]
     }
 
-    /// Adds an occurrence; occurrences come in the schedule's order (start, then end instant).
-    mutating func add(_ key: OccurrenceKey, _ occurrence: DisplayOccurrence) {
-        if let first = group.first, first.key.start != key.start || first.key.end != key.end { flushGroup() }
-        group.append((key, occurrence))
+    /// Writes the next occurrence of the array.
+    mutating func write(_ occurrence: DisplayOccurrence) {
+        if written == 0 {
+            out += head
+        } else {
+            out.append(0x2C)
+            out.append(0x0A)
+        }
+        written += 1
+        // The encoder's bytes, written directly (DisplayOccurrence.appendJSON, tested against it).
+        out.append(contentsOf: repeatElement(0x20, count: 4))
+        occurrence.appendJSON(to: &out, indent: 4)
+        if out.count >= 1 << 16 { flush() }
     }
 
     /// Writes what is left and closes the document.
     mutating func finish() {
-        flushGroup()
         if written == 0 {
             // No occurrence: the encoder's own empty array.
             out = empty
@@ -208,20 +215,6 @@ struct OccurrencesJSONStream {
             out += tail
         }
         flush()
-    }
-
-    private mutating func flushGroup() {
-        // expand.py's order, as the lines (the schedule's differs only among equal starts and ends).
-        group.sort { $0.key < $1.key }
-        for (_, occurrence) in group {
-            out += written == 0 ? head : Array(",\n".utf8)
-            written += 1
-            // The encoder's bytes, written directly (DisplayOccurrence.appendJSON, tested against it).
-            out += "    ".utf8
-            occurrence.appendJSON(to: &out, indent: 4)
-        }
-        group.removeAll(keepingCapacity: true)
-        if out.count >= 1 << 16 { flush() }
     }
 
     private mutating func flush() {
@@ -314,17 +307,44 @@ protocol OccurrenceSink: SendableMetatype {
 
 /// `occurrences --format json`'s sink: each occurrence shown on the clock
 /// and keyed by expand.py's order (its recurrence ID as the lines write it).
+///
+/// Occurrences with the same start and end arrive together; only such a
+/// group of more than one is keyed and sorted (expand.py's order, as the
+/// lines: the schedule's differs only among them). Keying every
+/// occurrence, a text of its recurrence ID each, cost a quarter of the
+/// writer's time (issue 42, 4).
 struct JSONOccurrenceSink: OccurrenceSink {
     var stream: OccurrencesJSONStream
     var keys: OccurrenceWriter
     let zone: ZoneRules
+    private var group: [Occurrence] = []
 
-    mutating func add(_ o: Occurrence) {
-        let key = OccurrenceKey(start: o.startSeconds, end: o.endSeconds, uid: o.id.uid, recurrenceID: keys.recurrenceIDText(o), summary: o.item.title)
-        stream.add(key, DisplayOccurrence(o, in: zone))
+    init(stream: OccurrencesJSONStream, keys: OccurrenceWriter, zone: ZoneRules) {
+        self.stream = stream
+        self.keys = keys
+        self.zone = zone
     }
 
-    mutating func finish() { stream.finish() }
+    mutating func add(_ o: Occurrence) {
+        if let first = group.first, first.startSeconds != o.startSeconds || first.endSeconds != o.endSeconds { flushGroup() }
+        group.append(o)
+    }
+
+    mutating func finish() {
+        flushGroup()
+        stream.finish()
+    }
+
+    private mutating func flushGroup() {
+        if group.count > 1 {
+            var keyed = group.map { o in (key: OccurrenceKey(start: o.startSeconds, end: o.endSeconds, uid: o.id.uid, recurrenceID: keys.recurrenceIDText(o), summary: o.item.title), occurrence: o) }
+            keyed.sort { $0.key < $1.key }
+            for k in keyed { stream.write(DisplayOccurrence(k.occurrence, in: zone)) }
+        } else if let o = group.first {
+            stream.write(DisplayOccurrence(o, in: zone))
+        }
+        group.removeAll(keepingCapacity: true)
+    }
 
     var writeError: Int32? { stream.writeError }
 }
