@@ -191,11 +191,17 @@ public struct ListView: Hashable, Sendable, Codable {
         var found: [Occurrence] = []
         var width: Int64 = 31 * 86_400
         var windowEnd = cursor.startSeconds + 1
-        // Windows going back; each holds the occurrences that start inside it.
+        // Windows going back; each holds the occurrences that start inside it,
+        // of which only the last `limit + 1` are kept as they are expanded (a
+        // month of an event every second is 2.7 million, issue 42, 3).
         while found.count <= limit, windowEnd > horizon {
             let windowStart = max(horizon, windowEnd - width)
-            let batch = schedule.occurrences(from: Date(epochSeconds: windowStart), to: Date(epochSeconds: windowEnd), floatingZone: zone)
-                .filter { $0.startSeconds >= windowStart && $0.startSeconds < windowEnd && Self.comes($0, before: cursor) }
+            var batch: [Occurrence] = []
+            for o in schedule.occurrenceSequence(from: Date(epochSeconds: windowStart), to: Date(epochSeconds: windowEnd), floatingZone: zone)
+            where o.startSeconds >= windowStart && o.startSeconds < windowEnd && Self.comes(o, before: cursor) {
+                if batch.count > limit { batch.removeFirst(batch.count - limit) }
+                batch.append(o)
+            }
             found = batch + found
             windowEnd = windowStart
             width *= 2
@@ -212,7 +218,10 @@ public struct ListView: Hashable, Sendable, Codable {
         var windowEnd = cursor.startSeconds + 1
         while windowEnd > horizon {
             let windowStart = max(horizon, windowEnd - width)
-            let batch = schedule.occurrences(from: Date(epochSeconds: windowStart), to: Date(epochSeconds: windowEnd), floatingZone: zone)
+            // Expanded as it is read, stopping at the first found: a window
+            // whole was 2.7 million occurrences and 500 MB for an event
+            // every second (issue 42, 3).
+            let batch = schedule.occurrenceSequence(from: Date(epochSeconds: windowStart), to: Date(epochSeconds: windowEnd), floatingZone: zone)
             if batch.contains(where: { $0.startSeconds >= windowStart && $0.startSeconds < windowEnd && comes($0, before: cursor) }) { return true }
             windowEnd = windowStart
             width *= 2

@@ -13,8 +13,10 @@ extension Schedule {
         return occurrences(from: a, to: b, floatingZone: zone)
     }
 
-    /// The same occurrences as ``occurrences(fromDay:toDay:in:)``, in the same order, expanded as they are iterated.
-    func occurrenceSequence(fromDay from: LocalDate, toDay to: LocalDate, in zone: ZoneRules) -> OccurrenceSequence {
+    /// The same occurrences as ``occurrences(fromDay:toDay:in:)``, in the same order, expanded as they are iterated:
+    /// a list of a window can stop, or skip the rest of a series (`OccurrenceIterator.skipRemaining(ofSeries:)`),
+    /// without the whole window expanded first.
+    public func occurrenceSequence(fromDay from: LocalDate, toDay to: LocalDate, in zone: ZoneRules) -> OccurrenceSequence {
         let (a, b) = Self.window(from, to, zone)
         return occurrenceSequence(from: a, to: b, floatingZone: zone)
     }

@@ -105,6 +105,38 @@ struct HostileInputTests {
         #expect(occurrences.last?["start"] as? String == "2025-01-01T23:59:59+01:00")
     }
 
+    /// Issue 42, 3: the list under a month's grid held every occurrence of
+    /// the month (2.7 million lines of an event every second, 845 MB), and a
+    /// list's first page expanded a whole month behind it to learn whether
+    /// anything came before (500 MB). Now the month lists a series' first
+    /// 2,000 and says so, and the list stops at the first it finds.
+    @Test("month and list of a SECONDLY rule, under ulimit -v 300000: the month lists the series' first 2,000 and says so on standard error; a list's pages go back and forth")
+    func secondlyMonthAndList() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        try Data(Self.secondly.utf8).write(to: runner.work.appendingPathComponent("hostile.ics"))
+        let month = try underMemoryLimit(runner, ["month", "2025-01", "--calendar", "$WORK/hostile.ics", "--today", "2025-01-10"], kilobytes: 300_000)
+        #expect(month.status == 0, "\(month.stderr.prefix(2_000))")
+        let listed = month.stdout.split(separator: "\n").filter { $0.contains("Tick") }
+        #expect(listed.count == 2_000)
+        #expect(listed.first?.hasPrefix("Wed 2025-01-01 00:00") == true && listed.last?.hasPrefix("Wed 2025-01-01 00:33") == true)
+        #expect(month.stderr == "horari: ‘Tick’ (every-second@hostile.example) repeats more than 2,000 times in this month; only the first 2,000 are shown\n")
+
+        func page(_ extra: [String]) throws -> (starts: [String], previous: String?) {
+            let output = try underMemoryLimit(runner, ["list", "--calendar", "$WORK/hostile.ics", "--today", "2025-01-10", "--limit", "3", "--format", "json"] + extra, kilobytes: 300_000)
+            #expect(output.status == 0, "\(output.stderr.prefix(2_000))")
+            let document = try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any]
+            let sections = document?["sections"] as? [[String: Any]] ?? []
+            let starts = sections.flatMap { ($0["occurrences"] as? [[String: Any]] ?? []).compactMap { $0["start"] as? String } }
+            return (starts, document?["previousPage"] as? String)
+        }
+        let first = try page([])
+        #expect(first.starts == ["2025-01-10T00:00:00+01:00", "2025-01-10T00:00:01+01:00", "2025-01-10T00:00:02+01:00"])
+        let previous = try #require(first.previous)
+        let before = try page(["--before", previous])
+        #expect(before.starts == ["2025-01-09T23:59:57+01:00", "2025-01-09T23:59:58+01:00", "2025-01-09T23:59:59+01:00"])
+    }
+
     /// The streamed document is the encoder's own form: an empty window, and
     /// occurrences sharing a start (sorted as expand.py sorts them).
     @Test("--format json streamed is byte for byte the document written whole: an empty window, and equal starts")
