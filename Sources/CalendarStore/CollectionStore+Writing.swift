@@ -262,7 +262,7 @@ extension CollectionStore {
         if let file = write.file {
             let text = try [UInt8](Data(contentsOf: self.file(file)))
             let etag = try await client.put(write.href, text, ifMatch: write.etag)
-            let name = Self.fileName(write.href, etag)
+            let name = Self.fileName(write.href, etag, text)
             try FolderStore.writeAtomically(text, to: self.file(name))
             // A server that changed the text as it stored it gives no tag: the next sync fetches it.
             state.members[write.href] = State.Member(etag: etag, file: name, uids: ICalendarResourceScan(bytes: text, joining: false)?.uids)
@@ -328,7 +328,7 @@ extension CollectionStore {
         guard Self.sameContent(data, ours, options: options)
                 || (write.etag != nil && base != nil && ChangeCheck.holds(base: base, ours: ours, current: data, options: options))
         else { return false }
-        let name = Self.fileName(write.href, current.etag)
+        let name = Self.fileName(write.href, current.etag, data)
         try FolderStore.writeAtomically(data, to: self.file(name))
         state.members[write.href] = State.Member(etag: current.etag, file: name, uids: ICalendarResourceScan(bytes: data, joining: false)?.uids)
         return true
@@ -346,7 +346,7 @@ extension CollectionStore {
             return
         }
         let data = current.data ?? []
-        let name = Self.fileName(href, current.etag)
+        let name = Self.fileName(href, current.etag, data)
         try FolderStore.writeAtomically(data, to: file(name))
         state.members[href] = State.Member(etag: current.etag, file: name, uids: ICalendarResourceScan(bytes: data, joining: false)?.uids)
         try saveState(state)

@@ -243,6 +243,65 @@ struct CollectionStoreTests {
         #expect(try FileManager.default.attributesOfItem(atPath: spinFile.path)[.systemFileNumber] as? Int == spinInode)
     }
 
+    @Test("an unchanged collection is read from members.pack; a member changed since from its own file; a pack cut short, or of another form, is not used and is written again")
+    func memberPack() async throws {
+        let server = try TestServer.radicale()
+        defer { server.stop() }
+        let caches = try scratch()
+        defer { try? FileManager.default.removeItem(at: caches) }
+        let a = store(server, caches, "a"), b = store(server, caches, "b")
+        try await a.update { calendar in
+            calendar.items = [try event("yoga", "Yoga", day: 23), try event("spin", "Spinning", day: 27)]
+        }
+        #expect(summary(try await b.load().calendar).count == 2)
+        let packURL = try cacheOf(b, server).appendingPathComponent(MemberPack.name)
+        let written = try [UInt8](Data(contentsOf: packURL))
+        let pack = try #require(MemberPack.parse(written))
+        let members = try cachedMembers(try stateJSON(b, server))
+        #expect(pack.count == 2)
+        for member in members.values {
+            let file = try #require(member.file)
+            #expect(pack.text(of: file) == [UInt8](try Data(contentsOf: try cacheOf(b, server).appendingPathComponent(file))))
+        }
+
+        // The read takes the pack's text: a title changed in the pack alone (as long as before) is what b shows.
+        let text = String(decoding: written, as: UTF8.self)
+        try Data(text.replacingOccurrences(of: "SUMMARY:Spinning", with: "SUMMARY:Spinnin_").utf8).write(to: packURL)
+        #expect(try await b.load().calendar.items.first { $0.uid == "spin" }?.title == "Spinnin_")
+
+        // Cut short, or another form: not used; the files are read, and the pack written whole again.
+        for damaged in [Array(written.dropLast(3)), Array(written.dropFirst()), written + [0x0A]] {
+            try Data(damaged).write(to: packURL)
+            #expect(try await b.load().calendar.items.first { $0.uid == "spin" }?.title == "Spinning")
+            #expect(try [UInt8](Data(contentsOf: packURL)) == written)
+        }
+
+        // Another client's change: b fetches the member into a new file, reads it from there, and packs it.
+        try await a.update { calendar in try change(&calendar, "yoga") { $0.title = "Yoga flow" } }
+        let seen = try await b.load().calendar
+        #expect(seen.items.first { $0.uid == "yoga" }?.title == "Yoga flow")
+        #expect(seen.items.first { $0.uid == "spin" }?.title == "Spinning")
+        #expect(String(decoding: try Data(contentsOf: packURL), as: UTF8.self).contains("Yoga flow"))
+    }
+
+    @Test("a pack's form: read back as written; any line or length out of place is refused whole")
+    func memberPackForm() throws {
+        let members: [(name: String, text: [UInt8])] = [("a.ics", Array("one\r\n".utf8)), ("b.ics", []), ("c.ics", Array("three".utf8))]
+        let bytes = MemberPack.encode(members)
+        let pack = try #require(MemberPack.parse(bytes))
+        #expect(pack.count == 3 && pack.text(of: "a.ics") == Array("one\r\n".utf8) && pack.text(of: "b.ics") == [] && pack.text(of: "c.ics") == Array("three".utf8))
+        #expect(pack.text(of: "d.ics") == nil)
+        let header = "horari members pack 1\n"
+        for refused in ["", header, header + "a.ics\t3\nabc", header + "a.ics\t3\n\nab", header + "a.ics\t3\n\nabcd", header + "a.ics 3\n\nabc",
+                        header + "a.ics\t-1\n\n", header + "\t3\n\nabc", header + "a.ics\t1\na.ics\t1\n\nab", "horari members pack 2\n\n"] {
+            #expect(MemberPack.parse(Array(refused.utf8)) == nil, "\(refused.debugDescription)")
+        }
+        #expect(MemberPack.parse(Array((header + "\n").utf8))?.count == 0)
+        // A name with a tab or a line break, or named twice, is left out rather than spoiling the pack.
+        let odd = MemberPack.encode([("x\ty.ics", [1]), ("z.ics", [2]), ("z.ics", [3]), ("n\n.ics", [4])])
+        #expect(MemberPack.parse(odd)?.count == 1 && MemberPack.parse(odd)?.text(of: "z.ics") == [2])
+    }
+
     @Test("a change another client made before this one's update is read first: both are kept, and the change is made once")
     func readsFirst() async throws {
         let server = try TestServer.radicale()
