@@ -84,17 +84,27 @@ struct Occurrences: AsyncParsableCommand {
             to: Date(timeIntervalSince1970: TimeInterval(toWall + margin)), floatingZone: .utc)
         let clock = try Clock(option: timeZone, calendar: calendar)
         // Formatted and written on a thread of its own while this one expands (OccurrencePipeline).
-        let writer: OccurrencePipeline
         if format == "json" {
+            // This thread orders each occurrence and reads it on the clock; the writer's only writes
+            // (the two threads' shares were 30% and 66% of the run when the writer did both).
             let stream = try OccurrencesJSONStream(timeZone: clock.name)
-            let zone = clock.rules
-            writer = OccurrencePipeline { JSONOccurrenceSink(stream: stream, keys: OccurrenceWriter(schedule: schedule, jsonl: true), zone: zone) }
+            let writer = OccurrencePipeline<DisplayOccurrence> { JSONDocumentSink(stream: stream) }
+            var order = JSONOrder(keys: OccurrenceWriter(schedule: schedule, jsonl: true), zone: clock.rules)
+            try expand(window, fromWall: fromWall, toWall: toWall, into: writer, add: { order.add($0, to: &$1) }, finish: { order.flush(to: &$0) })
         } else {
             let jsonl = format == "jsonl"
-            writer = OccurrencePipeline { OccurrenceWriter(schedule: schedule, jsonl: jsonl) }
+            let writer = OccurrencePipeline<Occurrence> { OccurrenceWriter(schedule: schedule, jsonl: jsonl) }
+            try expand(window, fromWall: fromWall, toWall: toWall, into: writer, add: { $1.append($0) }, finish: { _ in })
         }
-        var batch: [Occurrence] = []
-        batch.reserveCapacity(OccurrencePipeline.batchSize)
+    }
+
+    /// Expands the window's occurrences that overlap [fromWall, toWall) on
+    /// their own clocks, at most `--max-per-series` of a series, and hands
+    /// them to `writer` in batches as `add` makes its elements of them.
+    private func expand<Element>(_ window: OccurrenceSequence, fromWall: Int64, toWall: Int64, into writer: OccurrencePipeline<Element>,
+                                 add: (Occurrence, inout [Element]) -> Void, finish: (inout [Element]) -> Void) throws {
+        var batch: [Element] = []
+        batch.reserveCapacity(OccurrencePipelineSize.batch + 16)
         var perSeries: [String: Int] = [:]
         var occurrences = window.makeIterator()
         while let o = occurrences.next() {
@@ -110,12 +120,13 @@ struct Occurrences: AsyncParsableCommand {
                 // stops after its first lines instead of computing 31 million).
                 if n == maxPerSeries { occurrences.skipRemaining(ofSeries: o.id.uid) }
             }
-            batch.append(o)
-            if batch.count == OccurrencePipeline.batchSize {
+            add(o, &batch)
+            if batch.count >= OccurrencePipelineSize.batch {
                 guard writer.send(batch) else { break }
                 batch.removeAll(keepingCapacity: true)
             }
         }
+        finish(&batch)
         _ = writer.send(batch)
         if let error = writer.finish() { throw CLIError("cannot write the occurrences: \(String(cString: strerror(error)))") }
     }
@@ -151,7 +162,7 @@ struct OccurrencesJSON: Encodable {
 }
 
 /// Writes `occurrences --format json` as the occurrences come, in the
-/// order ``JSONOccurrenceSink`` hands them over (``OccurrenceKey``'s,
+/// order ``JSONOrder`` settles them in (``OccurrenceKey``'s,
 /// holding one group of equal start and end at a time): the document is
 /// byte for byte what `printJSON` writes of the whole array, but memory
 /// does not grow with the window (a year of a `FREQ=SECONDLY` rule with no
@@ -192,7 +203,7 @@ struct OccurrencesJSONStream {
     }
 
     /// Writes the next occurrence of the array.
-    mutating func write(_ occurrence: DisplayOccurrence) {
+    mutating func add(_ occurrence: DisplayOccurrence) {
         if written == 0 {
             out += head
         } else {
@@ -228,24 +239,21 @@ struct OccurrencesJSONStream {
 /// expands the next ones: on two cores the two halves of `occurrences`
 /// overlap (formatting is about as costly as expanding).
 ///
-/// The caller hands over batches of ``batchSize`` occurrences; at most
-/// ``depth`` wait at a time (the caller waits when the writer falls behind),
-/// so memory stays bounded whatever the window.
-final class OccurrencePipeline: @unchecked Sendable {
-    /// Occurrences per batch.
-    static let batchSize = 512
-    /// Batches that may wait for the writer.
-    static let depth = 4
+/// The caller hands over batches of about ``OccurrencePipelineSize/batch``
+/// elements (occurrences, or as `--format json` shows them); at most
+/// ``OccurrencePipelineSize/depth`` wait at a time (the caller waits when
+/// the writer falls behind), so memory stays bounded whatever the window.
+final class OccurrencePipeline<Element: Sendable>: @unchecked Sendable {
     /// Guards `waiting`, `closed` and `done`, the only state both threads touch.
     private let condition = NSCondition()
-    private var waiting: [[Occurrence]] = []
+    private var waiting: [[Element]] = []
     private var closed = false
     private var done = false
     /// `errno` of a failed write (a full disk, say): the writer stops, and so does the caller.
     private var failure: Int32?
 
     /// Starts the writer's thread, which makes its sink with `make`.
-    init<Sink: OccurrenceSink>(_ make: @escaping @Sendable () -> Sink) {
+    init<Sink: OccurrenceSink>(_ make: @escaping @Sendable () -> Sink) where Sink.Element == Element {
         let thread = Thread { [self] in
             var writer = make()
             while let batch = take() {
@@ -264,10 +272,10 @@ final class OccurrencePipeline: @unchecked Sendable {
 
     /// Hands a batch to the writer, waiting while ``depth`` batches wait;
     /// `false` once the writer has stopped on a failed write.
-    func send(_ batch: [Occurrence]) -> Bool {
+    func send(_ batch: [Element]) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        while waiting.count >= Self.depth && !done { condition.wait() }
+        while waiting.count >= OccurrencePipelineSize.depth && !done { condition.wait() }
         guard !done else { return false }
         if !batch.isEmpty { waiting.append(batch) }
         condition.broadcast()
@@ -284,7 +292,7 @@ final class OccurrencePipeline: @unchecked Sendable {
         return failure
     }
 
-    private func take() -> [Occurrence]? {
+    private func take() -> [Element]? {
         condition.lock()
         defer { condition.unlock() }
         while waiting.isEmpty && !closed { condition.wait() }
@@ -295,57 +303,68 @@ final class OccurrencePipeline: @unchecked Sendable {
     }
 }
 
+/// How much ``OccurrencePipeline`` holds.
+enum OccurrencePipelineSize {
+    /// Elements per batch.
+    static let batch = 512
+    /// Batches that may wait for the writer.
+    static let depth = 4
+}
+
 /// What ``OccurrencePipeline``'s thread writes occurrences with.
 protocol OccurrenceSink: SendableMetatype {
-    /// Takes the next occurrence, in the schedule's order.
-    mutating func add(_ o: Occurrence)
+    /// What it writes: an occurrence, or one as a view shows it.
+    associatedtype Element: Sendable
+    /// Takes the next one, in the order they are written.
+    mutating func add(_ o: Element)
     /// Writes what is left.
     mutating func finish()
     /// `errno` of the first failed write; nothing more is written after it.
     var writeError: Int32? { get }
 }
 
-/// `occurrences --format json`'s sink: each occurrence shown on the clock
-/// and keyed by expand.py's order (its recurrence ID as the lines write it).
+/// `occurrences --format json`'s order: each occurrence shown on the
+/// clock, in expand.py's order (its recurrence ID as the lines write it).
 ///
 /// Occurrences with the same start and end arrive together; only such a
 /// group of more than one is keyed and sorted (expand.py's order, as the
 /// lines: the schedule's differs only among them). Keying every
 /// occurrence, a text of its recurrence ID each, cost a quarter of the
 /// writer's time (issue 42, 4).
-struct JSONOccurrenceSink: OccurrenceSink {
-    var stream: OccurrencesJSONStream
+struct JSONOrder {
     var keys: OccurrenceWriter
     let zone: ZoneRules
     private var group: [Occurrence] = []
 
-    init(stream: OccurrencesJSONStream, keys: OccurrenceWriter, zone: ZoneRules) {
-        self.stream = stream
+    init(keys: OccurrenceWriter, zone: ZoneRules) {
         self.keys = keys
         self.zone = zone
     }
 
-    mutating func add(_ o: Occurrence) {
-        if let first = group.first, first.startSeconds != o.startSeconds || first.endSeconds != o.endSeconds { flushGroup() }
+    /// Takes the next occurrence in the schedule's order; appends to `shown` those whose order is settled.
+    mutating func add(_ o: Occurrence, to shown: inout [DisplayOccurrence]) {
+        if let first = group.first, first.startSeconds != o.startSeconds || first.endSeconds != o.endSeconds { flush(to: &shown) }
         group.append(o)
     }
 
-    mutating func finish() {
-        flushGroup()
-        stream.finish()
-    }
-
-    private mutating func flushGroup() {
+    /// Appends what is left, in order.
+    mutating func flush(to shown: inout [DisplayOccurrence]) {
         if group.count > 1 {
             var keyed = group.map { o in (key: OccurrenceKey(start: o.startSeconds, end: o.endSeconds, uid: o.id.uid, recurrenceID: keys.recurrenceIDText(o), summary: o.item.title), occurrence: o) }
             keyed.sort { $0.key < $1.key }
-            for k in keyed { stream.write(DisplayOccurrence(k.occurrence, in: zone)) }
+            for k in keyed { shown.append(DisplayOccurrence(k.occurrence, in: zone)) }
         } else if let o = group.first {
-            stream.write(DisplayOccurrence(o, in: zone))
+            shown.append(DisplayOccurrence(o, in: zone))
         }
         group.removeAll(keepingCapacity: true)
     }
+}
 
+/// `occurrences --format json`'s sink: writes the occurrences as they come (``OccurrencesJSONStream``).
+struct JSONDocumentSink: OccurrenceSink {
+    var stream: OccurrencesJSONStream
+    mutating func add(_ o: DisplayOccurrence) { stream.add(o) }
+    mutating func finish() { stream.finish() }
     var writeError: Int32? { stream.writeError }
 }
 
