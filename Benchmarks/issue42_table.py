@@ -40,7 +40,6 @@ import argparse
 import os
 import platform
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -52,6 +51,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "Conformance"))
 sys.path.insert(0, HERE)
 from window_bench import event, write  # noqa: E402
+from waiting_bench import silent_server  # noqa: E402
 
 
 class Run:
@@ -123,21 +123,6 @@ def previous_date(date):
 def lines_of(path):
     with open(path, "rb") as f:
         return sum(block.count(b"\n") for block in iter(lambda: f.read(1 << 20), b""))
-
-
-def silent_server():
-    listener = socket.socket()
-    listener.bind(("127.0.0.1", 0))
-    listener.listen(128)
-    held = []
-
-    def accept():
-        while True:
-            conn, _ = listener.accept()
-            held.append(conn)
-
-    threading.Thread(target=accept, daemon=True).start()
-    return listener.getsockname()[1]
 
 
 def main():
