@@ -373,7 +373,7 @@ bench-quick: deps corpus build-check $(LIBICAL_REF)
 	.build/debug/HorariBench --quick
 	$(PYTHON) Benchmarks/whole_process.py --horari .build/debug/horari --libical $(LIBICAL_REF) --quick
 	$(PYTHON) Benchmarks/window_bench.py --horari .build/debug/horari --quick
-	$(PYTHON) Benchmarks/issue42_table.py --after .build/debug/horari --before .build/debug/horari --libical $(LIBICAL_REF) --quick
+	$(VENV)/bin/python Benchmarks/issue42_table.py --after .build/debug/horari --before .build/debug/horari --libical $(LIBICAL_REF) --quick
 
 clean:
 	rm -rf .build $(VENV)

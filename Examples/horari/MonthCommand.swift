@@ -12,8 +12,8 @@ struct Month: AsyncParsableCommand {
             Without colour and on an empty calendar the grid is character for character
             what `ncal -hb` prints (`ncal -hbM` with --first-weekday monday, `ncal -hbMw`
             with --week-numbers too). Below the grid, the month's items one a line: at
-            most 2,000 of one series (an event that repeats every minute), the rest
-            said on standard error, as the day and week views do.
+            most 2,000 a day of one series (an event every minute is listed whole), the
+            rest said on standard error, as the day and week views do.
 
             Examples:
               horari month 2026-11 --calendar Examples/Samples/gym.ics
@@ -44,7 +44,7 @@ struct Month: AsyncParsableCommand {
         text += MonthGrid.render(mview, names: context.names, weekNumbers: weekNumbers, painter: context.painter)
         let list = MonthGrid.itemList(mview, schedule: context.schedule, clock: context.clock, names: context.names, painter: context.painter, ids: context.shortIDs())
         print(text + list.text, terminator: "")
-        noteCapped(list.capped, in: "month", schedule: context.schedule)
+        noteCapped(list.capped, in: "month", limit: MonthGrid.limit(mview), schedule: context.schedule)
     }
 }
 
@@ -113,24 +113,25 @@ enum MonthGrid {
     /// The month's occurrences below the grid, one per line, in the display
     /// zone, each day and time as every command writes them
     /// (`Wed 2026-11-25 19:30–20:30`, issue 43, 12), the day's name in the
-    /// view's language. At most ``DayView/defaultLimitPerSeries`` of one
-    /// series are listed, as in the day view; the series cut are returned
-    /// (`capped`), and their rules expanded no further: the month of an
-    /// event that repeats every second listed 2.7 million lines in 8.5 s
-    /// and 845 MB (issue 42, 3).
+    /// view's language. At most ``DayView/defaultLimitPerSeries`` a day of
+    /// one series are listed (a minutely event's every one), as the day and
+    /// week views show; the series cut are returned (`capped`), and their
+    /// rules expanded no further: the month of an event that repeats every
+    /// second listed 2.7 million lines in 8.5 s and 845 MB (issue 42, 3).
     static func itemList(_ view: MonthView, schedule: Schedule, clock: Clock, names: CalendarNames, painter: Painter, ids: ShortIDs) -> (text: String, capped: [String]) {
         guard !schedule.items.isEmpty, let first = try? LocalDate(year: view.year, month: view.month, day: 1) else { return ("", []) }
         let last = first.adding(days: LocalDate.daysIn(month: view.month, year: view.year))
         var occurrences: [Occurrence] = []
         var perSeries: [String: Int] = [:]
         var capped: [String] = []
+        let limit = Self.limit(view)
         var sequence = schedule.occurrenceSequence(fromDay: first, toDay: last, in: clock.rules).makeIterator()
         while let o = sequence.next() {
             if o.id.recurrenceID != nil {
                 let n = perSeries[o.id.uid, default: 0] + 1
                 perSeries[o.id.uid] = n
                 // One more than the limit is read, to know there are more.
-                if n > DayView.defaultLimitPerSeries {
+                if n > limit {
                     capped.append(o.id.uid)
                     sequence.skipRemaining(ofSeries: o.id.uid)
                     continue
@@ -155,6 +156,11 @@ enum MonthGrid {
         let width = lines.map(\.when.count).filter { $0 <= 30 }.max() ?? 0
         let out = lines.map { pad($0.when, width) + "  " + $0.rest + "\n" }.joined()
         return (out.isEmpty ? "" : "\n" + out, capped)
+    }
+
+    /// The most occurrences of one series ``itemList(_:schedule:clock:names:painter:ids:)`` lists in a month.
+    static func limit(_ view: MonthView) -> Int {
+        DayView.defaultLimitPerSeries * LocalDate.daysIn(month: view.month, year: view.year)
     }
 
     static func pad(_ s: String, _ width: Int) -> String {

@@ -263,15 +263,16 @@ struct Week: AsyncParsableCommand {
                 print("\(title)  \(context.painter.paint("\(d.label ?? context.names.severalItems) (\(count))", color: .red, bold: true))\(done(d))")
             }
         }
-        noteCapped(week.cappedSeries, in: "week", schedule: context.schedule)
+        noteCapped(week.cappedSeries, in: "week", limit: 7 * DayView.defaultLimitPerSeries, schedule: context.schedule)
     }
 }
 
 /// Says on standard error which series a view showed only the first
-/// ``DayView/defaultLimitPerSeries`` occurrences of (issue 42, 3): the
-/// view is still true of what it shows, so the command succeeds.
-func noteCapped(_ uids: [String]?, in view: String, schedule: Schedule) {
-    let limit = DayView.defaultLimitPerSeries.formatted(.number.locale(Locale(identifier: "en_US")))
+/// `limit` occurrences of (issue 42, 3: a day's is
+/// ``DayView/defaultLimitPerSeries``, a week's seven times it): the view is
+/// still true of what it shows, so the command succeeds.
+func noteCapped(_ uids: [String]?, in view: String, limit count: Int, schedule: Schedule) {
+    let limit = count.formatted(.number.locale(Locale(identifier: "en_US")))
     for uid in uids ?? [] {
         let title = schedule.item(uid: uid)?.title ?? uid
         FileHandle.standardError.write(Data("horari: ‘\(title)’ (\(uid)) repeats more than \(limit) times in this \(view); only the first \(limit) are shown\n".utf8))
@@ -330,7 +331,7 @@ struct Day: AsyncParsableCommand {
                 print("\(lead)  \(painter.swatch(p.occurrence.color)) \(from)\(span(p.occurrence, names: context.names, clock: context.clock))\(to)  \(painter.title(p.occurrence.title, done: p.occurrence.isDone, cancelled: p.occurrence.isCancelled))  [\(ids.shown(p.occurrence))]  \(place)")
             }
         }
-        noteCapped(day.cappedSeries, in: "day", schedule: context.schedule)
+        noteCapped(day.cappedSeries, in: "day", limit: DayView.defaultLimitPerSeries, schedule: context.schedule)
     }
 }
 

@@ -13,9 +13,11 @@ import Darwin
 /// **The cache.** `$XDG_CACHE_HOME/horari/caldav/<SHA-256 of the URL>/`
 /// (else `~/.cache/…`), mode 0700: each member's text as the server gave
 /// it (or as horari wrote it, when the server answered the write with its
-/// tag: RFC 4791 §5.3.4), in a file named by the digest of its href (a server's href never
-/// becomes a path), and `state.json` with each member's entity tag and the
-/// collection's sync token (RFC 6578). Every command first asks what
+/// tag: RFC 4791 §5.3.4), in a file named by the digest of its href, tag
+/// and text (a server's href never becomes a path), `state.json` with each
+/// member's entity tag and the collection's sync token (RFC 6578), and
+/// ``MemberPack``, every member's text in one file, derived from the
+/// others and written after them. Every command first asks what
 /// changed since that token (`sync-collection`) and fetches only those
 /// members (`calendar-multiget`), so a read costs what changed, not the
 /// collection. The cache is changed under its `flock`, files first and
@@ -317,35 +319,38 @@ struct CollectionStore {
         }
     }
 
-    /// Reads the cached members, in href order, as one calendar (``ResourceReader``):
-    /// each text from ``MemberPack`` when it holds that member's file, else
-    /// from the file. A read of every member whose pack was not whole writes
-    /// it again, so that the next one opens one file.
+    /// Reads the cached members, in href order, as one calendar (``ResourceReader``).
+    /// A read of every member takes each text from ``MemberPack`` when it
+    /// holds that member's file (one named from its text), else from the
+    /// file, and writes the pack again when it was not whole, so that the
+    /// next one opens one file. A read of a few (a booking's) opens their
+    /// files: the pack is the whole collection's text.
     func read(_ state: State, only selection: Set<String>? = nil) -> (calendar: ICalendar, diagnostics: [ICalendarDiagnostic], members: [ResourceReader.Resource]) {
         var sources: [ResourceReader.Source] = []
         var hrefs: [String] = []
-        var files: [String] = []
+        var packable: [(name: String, text: [UInt8])] = []
         var diagnostics: [ICalendarDiagnostic] = []
-        let pack = MemberPack.read(atPath: filePath(MemberPack.name))
+        let pack = selection == nil ? MemberPack.read(atPath: filePath(MemberPack.name)) : nil
         var fromFiles = 0
         for (href, member) in state.members.sorted(by: { $0.key < $1.key }) where selection?.contains(href) ?? true {
             let bytes: [UInt8]
-            if let packed = pack?.text(of: member.file) {
+            let named = member.file.hasPrefix(Self.textNamed)
+            if named, let packed = pack?.text(of: member.file) {
                 bytes = packed
             } else if let data = FileManager.default.contents(atPath: filePath(member.file)) {
                 bytes = [UInt8](data)
-                fromFiles += 1
+                if named { fromFiles += 1 }
             } else {
                 diagnostics.append(ICalendarDiagnostic(.warning, line: 1, .other, "\(Self.displayName(href)): the cache's copy cannot be read; the next command fetches it again"))
                 continue
             }
             sources.append(ResourceReader.Source(name: Self.displayName(href), bytes: bytes))
             hrefs.append(href)
-            files.append(member.file)
+            if named { packable.append((member.file, bytes)) }
         }
-        if selection == nil, fromFiles > 0 || pack?.count != sources.count {
+        if selection == nil, fromFiles > 0 || pack?.count != Set(packable.map(\.name)).count {
             // Derived from the files, which stay what state.json names: a pack that cannot be written is only slower.
-            try? FolderStore.writeAtomically(MemberPack.encode(zip(files, sources).map { (name: $0, text: $1.bytes) }), to: file(MemberPack.name))
+            try? FolderStore.writeAtomically(MemberPack.encode(packable), to: file(MemberPack.name))
         }
         let read = ResourceReader.read(sources, options: options)
         return (read.calendar, diagnostics + read.diagnostics, read.resources(hrefs))
@@ -400,20 +405,28 @@ struct CollectionStore {
         }
     }
 
-    /// A member's cache file: named by its href, its tag and its text, so
-    /// that a newer text never overwrites the one `state.json` still names,
-    /// and a name always holds the same text (a server that gave two texts
-    /// one tag cannot make ``MemberPack`` serve the older one).
+    /// A member's cache file: named by its href, its tag and its text
+    /// (`t-<digest>.ics`), so that a newer text never overwrites the one
+    /// `state.json` still names, and a name always holds the same text (a
+    /// server that gave two texts one tag cannot make ``MemberPack`` serve
+    /// the older one). An earlier version named them by href and tag alone
+    /// (`<digest>.ics`, no `t-`) and may still write such a name again with
+    /// another text: those are never taken from the pack.
     static func fileName(_ href: String, _ etag: String?, _ text: [UInt8]) -> String {
-        Digest.sha256Hex((href + "\n" + (etag ?? UUID().uuidString) + "\n" + Digest.sha256Hex(text)).utf8) + ".ics"
+        textNamed + Digest.sha256Hex((href + "\n" + (etag ?? "") + "\n" + Digest.sha256Hex(text)).utf8) + ".ics"
     }
 
-    /// Removes the cache files `state` no longer names.
+    /// The start of a member file's name made from its text (``fileName(_:_:_:)``).
+    static let textNamed = "t-"
+
+    /// Removes the cache files `state` no longer names, and what a killed
+    /// process left half-written (the pack's copy is the collection's size).
     func sweep(_ state: State) {
         let named = Set(state.members.values.map(\.file) + state.pending.compactMap(\.file))
         for name in (try? FileManager.default.contentsOfDirectory(atPath: cache.path)) ?? [] where name.hasSuffix(".ics") && !named.contains(name) {
             try? FileManager.default.removeItem(at: file(name))
         }
+        CalendarFile.removeStaleTemporaries(in: cache) { $0.hasSuffix(".ics") || $0 == MemberPack.name || $0 == "state.json" || $0 == "kept.json" }
     }
 
     /// What changed since `token`, and whether that is every member: a sync,

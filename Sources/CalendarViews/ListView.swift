@@ -199,10 +199,11 @@ public struct ListView: Hashable, Sendable, Codable {
             var batch: [Occurrence] = []
             for o in schedule.occurrenceSequence(from: Date(epochSeconds: windowStart), to: Date(epochSeconds: windowEnd), floatingZone: zone)
             where o.startSeconds >= windowStart && o.startSeconds < windowEnd && Self.comes(o, before: cursor) {
-                if batch.count > limit { batch.removeFirst(batch.count - limit) }
+                // Cut back when twice what is kept: one shift per page, not one per occurrence.
+                if batch.count >= 2 * (limit + 1) { batch.removeFirst(batch.count - limit - 1) }
                 batch.append(o)
             }
-            found = batch + found
+            found = batch.suffix(limit + 1) + found
             windowEnd = windowStart
             width *= 2
         }

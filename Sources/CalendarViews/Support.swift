@@ -16,6 +16,11 @@ extension Schedule {
     /// The same occurrences as ``occurrences(fromDay:toDay:in:)``, in the same order, expanded as they are iterated:
     /// a list of a window can stop, or skip the rest of a series (`OccurrenceIterator.skipRemaining(ofSeries:)`),
     /// without the whole window expanded first.
+    /// - Parameters:
+    ///   - from: the first day.
+    ///   - to: the day after the last (exclusive).
+    ///   - zone: the wall clock the days are read on; floating times are read on it too.
+    /// - Returns: the occurrences touching those days, as a sequence expanded as it is read.
     public func occurrenceSequence(fromDay from: LocalDate, toDay to: LocalDate, in zone: ZoneRules) -> OccurrenceSequence {
         let (a, b) = Self.window(from, to, zone)
         return occurrenceSequence(from: a, to: b, floatingZone: zone)

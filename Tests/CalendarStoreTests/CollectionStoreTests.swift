@@ -276,6 +276,21 @@ struct CollectionStoreTests {
             #expect(try [UInt8](Data(contentsOf: packURL)) == written)
         }
 
+        // A file named as an earlier version named them (by href and tag, with no `t-`), which that
+        // version may write again with another text, is never taken from the pack.
+        let cache = try cacheOf(b, server)
+        var state = try stateJSON(b, server)
+        var stateMembers = try #require(state["members"] as? [String: [String: Any]])
+        let spinFile = try #require(stateMembers["/alice/gym/spin.ics"]?["file"] as? String)
+        #expect(spinFile.hasPrefix("t-"))
+        try FileManager.default.copyItem(at: cache.appendingPathComponent(spinFile), to: cache.appendingPathComponent("0ld.ics"))
+        stateMembers["/alice/gym/spin.ics"]?["file"] = "0ld.ics"
+        state["members"] = stateMembers
+        try JSONSerialization.data(withJSONObject: state).write(to: cache.appendingPathComponent("state.json"))
+        let spinText = String(decoding: try Data(contentsOf: cache.appendingPathComponent(spinFile)), as: UTF8.self)
+        try Data(MemberPack.encode([("0ld.ics", Array(spinText.replacingOccurrences(of: "SUMMARY:Spinning", with: "SUMMARY:Spinnin_").utf8))])).write(to: packURL)
+        #expect(try await b.load().calendar.items.first { $0.uid == "spin" }?.title == "Spinning")
+
         // Another client's change: b fetches the member into a new file, reads it from there, and packs it.
         try await a.update { calendar in try change(&calendar, "yoga") { $0.title = "Yoga flow" } }
         let seen = try await b.load().calendar

@@ -108,9 +108,10 @@ struct HostileInputTests {
     /// Issue 42, 3: the list under a month's grid held every occurrence of
     /// the month (2.7 million lines of an event every second, 845 MB), and a
     /// list's first page expanded a whole month behind it to learn whether
-    /// anything came before (500 MB). Now the month lists a series' first
-    /// 2,000 and says so, and the list stops at the first it finds.
-    @Test("month and list of a SECONDLY rule, under ulimit -v 300000: the month lists the series' first 2,000 and says so on standard error; a list's pages go back and forth")
+    /// anything came before (500 MB). Now the month lists 2,000 a day of a
+    /// series (a minutely event whole, as the day and week views show it)
+    /// and says so, and the list stops at the first it finds.
+    @Test("month and list of a SECONDLY rule, under ulimit -v 300000: the month lists 2,000 a day of the series and says so on standard error; a list's pages go back and forth, a long page too")
     func secondlyMonthAndList() throws {
         let runner = try CLIRunner()
         defer { runner.cleanUp() }
@@ -118,12 +119,12 @@ struct HostileInputTests {
         let month = try underMemoryLimit(runner, ["month", "2025-01", "--calendar", "$WORK/hostile.ics", "--today", "2025-01-10"], kilobytes: 300_000)
         #expect(month.status == 0, "\(month.stderr.prefix(2_000))")
         let listed = month.stdout.split(separator: "\n").filter { $0.contains("Tick") }
-        #expect(listed.count == 2_000)
-        #expect(listed.first?.hasPrefix("Wed 2025-01-01 00:00") == true && listed.last?.hasPrefix("Wed 2025-01-01 00:33") == true)
-        #expect(month.stderr == "horari: ‘Tick’ (every-second@hostile.example) repeats more than 2,000 times in this month; only the first 2,000 are shown\n")
+        #expect(listed.count == 62_000)
+        #expect(listed.first?.hasPrefix("Wed 2025-01-01 00:00") == true && listed.last?.hasPrefix("Wed 2025-01-01 17:13") == true)
+        #expect(month.stderr == "horari: ‘Tick’ (every-second@hostile.example) repeats more than 62,000 times in this month; only the first 62,000 are shown\n")
 
-        func page(_ extra: [String]) throws -> (starts: [String], previous: String?) {
-            let output = try underMemoryLimit(runner, ["list", "--calendar", "$WORK/hostile.ics", "--today", "2025-01-10", "--limit", "3", "--format", "json"] + extra, kilobytes: 300_000)
+        func page(_ extra: [String], limit: Int = 3) throws -> (starts: [String], previous: String?) {
+            let output = try underMemoryLimit(runner, ["list", "--calendar", "$WORK/hostile.ics", "--today", "2025-01-10", "--limit", "\(limit)", "--format", "json"] + extra, kilobytes: 300_000)
             #expect(output.status == 0, "\(output.stderr.prefix(2_000))")
             let document = try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any]
             let sections = document?["sections"] as? [[String: Any]] ?? []
@@ -135,6 +136,11 @@ struct HostileInputTests {
         let previous = try #require(first.previous)
         let before = try page(["--before", previous])
         #expect(before.starts == ["2025-01-09T23:59:57+01:00", "2025-01-09T23:59:58+01:00", "2025-01-09T23:59:59+01:00"])
+        #expect(before.previous != nil)
+        // A long page before: the 5,000 seconds just before midnight, in order.
+        let long = try page(["--before", previous], limit: 5_000)
+        #expect(long.starts.count == 5_000 && long.starts.first == "2025-01-09T22:36:40+01:00" && long.starts.last == "2025-01-09T23:59:59+01:00")
+        #expect(long.starts == long.starts.sorted())
     }
 
     /// The streamed document is the encoder's own form: an empty window, and
