@@ -121,24 +121,7 @@ enum MonthGrid {
     static func itemList(_ view: MonthView, schedule: Schedule, clock: Clock, names: CalendarNames, painter: Painter, ids: ShortIDs) -> (text: String, capped: [String]) {
         guard !schedule.items.isEmpty, let first = try? LocalDate(year: view.year, month: view.month, day: 1) else { return ("", []) }
         let last = first.adding(days: LocalDate.daysIn(month: view.month, year: view.year))
-        var occurrences: [Occurrence] = []
-        var perSeries: [String: Int] = [:]
-        var capped: [String] = []
-        let limit = Self.limit(view)
-        var sequence = schedule.occurrenceSequence(fromDay: first, toDay: last, in: clock.rules).makeIterator()
-        while let o = sequence.next() {
-            if o.id.recurrenceID != nil {
-                let n = perSeries[o.id.uid, default: 0] + 1
-                perSeries[o.id.uid] = n
-                // One more than the limit is read, to know there are more.
-                if n > limit {
-                    capped.append(o.id.uid)
-                    sequence.skipRemaining(ofSeries: o.id.uid)
-                    continue
-                }
-            }
-            occurrences.append(o)
-        }
+        let (occurrences, capped) = schedule.occurrences(fromDay: first, toDay: last, in: clock.rules, limitPerSeries: Self.limit(view))
         let lines = occurrences.map { o -> (when: String, rest: String) in
             let when: String
             if o.isAllDay {

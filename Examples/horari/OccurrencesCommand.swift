@@ -88,7 +88,7 @@ struct Occurrences: AsyncParsableCommand {
             // This thread orders each occurrence and reads it on the clock; the writer's only writes
             // (the two threads' shares were 30% and 66% of the run when the writer did both).
             let stream = try OccurrencesJSONStream(timeZone: clock.name)
-            let writer = OccurrencePipeline<DisplayOccurrence> { JSONDocumentSink(stream: stream) }
+            let writer = OccurrencePipeline<DisplayOccurrence> { stream }
             var order = JSONOrder(keys: OccurrenceWriter(schedule: schedule, jsonl: true), zone: clock.rules)
             try expand(window, fromWall: fromWall, toWall: toWall, into: writer, add: { order.add($0, to: &$1) }, finish: { order.flush(to: &$0) })
         } else {
@@ -175,7 +175,7 @@ struct OccurrencesJSON: Encodable {
 /// as the encoder writes it with the same settings (its bytes written
 /// directly: `DisplayOccurrence.appendJSON(to:indent:)`, which costs a
 /// seventh of the encoder's machinery) and indented to its place in the array.
-struct OccurrencesJSONStream {
+struct OccurrencesJSONStream: OccurrenceSink {
     private let head: [UInt8]
     private let tail: [UInt8]
     /// The whole document of a window with no occurrence: the encoder's own empty array.
@@ -358,14 +358,6 @@ struct JSONOrder {
         }
         group.removeAll(keepingCapacity: true)
     }
-}
-
-/// `occurrences --format json`'s sink: writes the occurrences as they come (``OccurrencesJSONStream``).
-struct JSONDocumentSink: OccurrenceSink {
-    var stream: OccurrencesJSONStream
-    mutating func add(_ o: DisplayOccurrence) { stream.add(o) }
-    mutating func finish() { stream.finish() }
-    var writeError: Int32? { stream.writeError }
 }
 
 /// Writes `occurrences` lines (text or expand.py's JSON lines) to standard

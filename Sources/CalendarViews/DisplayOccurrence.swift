@@ -146,23 +146,12 @@ public struct DisplayOccurrence: Hashable, Sendable, Codable, Identifiable {
 func occurrencesByDay(_ days: Range<Int>, schedule: Schedule, zone: ZoneRules, limitPerSeries: Int) -> (byDay: [[Occurrence]], capped: [String]) {
     var byDay = [[Occurrence]](repeating: [], count: days.count)
     guard !days.isEmpty else { return (byDay, []) }
-    var perSeries: [String: Int] = [:]
-    var capped: [String] = []
-    var occurrences = schedule.occurrenceSequence(fromDay: LocalDate(dayNumber: days.lowerBound), toDay: LocalDate(dayNumber: days.upperBound), in: zone).makeIterator()
-    while let o = occurrences.next() {
-        if o.id.recurrenceID != nil {
-            let n = perSeries[o.id.uid, default: 0] + 1
-            perSeries[o.id.uid] = n
-            // One more than the limit is read, to know there are more.
-            if n > limitPerSeries {
-                capped.append(o.id.uid)
-                occurrences.skipRemaining(ofSeries: o.id.uid)
-                continue
-            }
-        }
+    let read = schedule.occurrences(fromDay: LocalDate(dayNumber: days.lowerBound), toDay: LocalDate(dayNumber: days.upperBound), in: zone,
+                                    limitPerSeries: limitPerSeries)
+    for o in read.occurrences {
         for d in coveredDays(o, in: zone).clamped(to: days) { byDay[d - days.lowerBound].append(o) }
     }
-    return (byDay, capped)
+    return (byDay, read.capped)
 }
 
 extension DisplayOccurrence {

@@ -13,17 +13,43 @@ extension Schedule {
         return occurrences(from: a, to: b, floatingZone: zone)
     }
 
-    /// The same occurrences as ``occurrences(fromDay:toDay:in:)``, in the same order, expanded as they are iterated:
-    /// a list of a window can stop, or skip the rest of a series (`OccurrenceIterator.skipRemaining(ofSeries:)`),
-    /// without the whole window expanded first.
+    /// The same occurrences as ``occurrences(fromDay:toDay:in:)``, in the same order, expanded as they are iterated.
+    func occurrenceSequence(fromDay from: LocalDate, toDay to: LocalDate, in zone: ZoneRules) -> OccurrenceSequence {
+        let (a, b) = Self.window(from, to, zone)
+        return occurrenceSequence(from: a, to: b, floatingZone: zone)
+    }
+
+    /// The same occurrences as ``occurrences(fromDay:toDay:in:)``, in the
+    /// same order, but at most `limitPerSeries` of any one series, as the
+    /// day and week views show them: a series that has more is named in
+    /// `capped` (in the order the series reached the limit) and its rule is
+    /// expanded no further (an event every second touches a month 2.7
+    /// million times). A single item is never cut.
     /// - Parameters:
     ///   - from: the first day.
     ///   - to: the day after the last (exclusive).
     ///   - zone: the wall clock the days are read on; floating times are read on it too.
-    /// - Returns: the occurrences touching those days, as a sequence expanded as it is read.
-    public func occurrenceSequence(fromDay from: LocalDate, toDay to: LocalDate, in zone: ZoneRules) -> OccurrenceSequence {
-        let (a, b) = Self.window(from, to, zone)
-        return occurrenceSequence(from: a, to: b, floatingZone: zone)
+    ///   - limitPerSeries: the most occurrences of one series kept.
+    /// - Returns: the occurrences kept, and the `UID`s of the series cut.
+    public func occurrences(fromDay from: LocalDate, toDay to: LocalDate, in zone: ZoneRules, limitPerSeries: Int) -> (occurrences: [Occurrence], capped: [String]) {
+        var kept: [Occurrence] = []
+        var perSeries: [String: Int] = [:]
+        var capped: [String] = []
+        var sequence = occurrenceSequence(fromDay: from, toDay: to, in: zone).makeIterator()
+        while let o = sequence.next() {
+            if o.id.recurrenceID != nil {
+                let n = perSeries[o.id.uid, default: 0] + 1
+                perSeries[o.id.uid] = n
+                // One more than the limit is read, to know there are more.
+                if n > limitPerSeries {
+                    capped.append(o.id.uid)
+                    sequence.skipRemaining(ofSeries: o.id.uid)
+                    continue
+                }
+            }
+            kept.append(o)
+        }
+        return (kept, capped)
     }
 
     /// The same occurrences as ``occurrences(fromDay:toDay:in:)``, visited in no particular order.
