@@ -1,9 +1,10 @@
 # Horari — every set-up step lives here, so a fresh Debian machine with Swift
 # needs nothing else: `make run` and `make test` install libical-dev first.
 SWIFT ?= swift
-# Recipes pipe builds into tee (for the warnings check); with pipefail a build
-# that fails fails its target, instead of leaving an older binary for
-# `swift test --skip-build` and the checks to run.
+# Recipes pipe commands into tee; with pipefail a command that fails fails its
+# target. Builds go through Scripts/swiftpm_once_more.sh, which keeps their
+# output (for the warnings check) and their exit status, and runs one again
+# when SwiftPM itself crashed (twice in CI, never our code).
 SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -105,7 +106,7 @@ TSAN := --sanitize=thread --build-path .build/tsan $(PURE)
 TSAN_ENV := TSAN_OPTIONS=atexit_sleep_ms=0
 test-pure: deps corpus build-check
 	@mkdir -p .build
-	$(SWIFT) build $(TSAN) --build-tests 2>&1 | tee .build/tsan-build.log
+	sh Scripts/swiftpm_once_more.sh .build/tsan-build.log $(SWIFT) build $(TSAN) --build-tests
 	@if grep -E '/(Sources|Tests)/.*warning:' .build/tsan-build.log; then \
 		echo "error: the build without libical has warnings"; exit 1; fi
 	@if ldd .build/tsan/debug/horari | grep libical; then \
@@ -162,12 +163,7 @@ docs: deps
 	@rm -rf .build/plugins/Swift-DocC/outputs/*.doccarchive
 	@# One invocation for the seven: the plugin's own tool (snippet-extract, 14 s)
 	@# is built once, not seven times; each target's symbol graph is still built.
-	@for try in 1 2; do \
-		$(SWIFT) package generate-documentation $(addprefix --target ,$(DOC_TARGETS)) > .build/docc.log 2>&1 && break; \
-		if [ $$try = 1 ] && grep -q "Program crashed" .build/docc.log; then \
-			echo "swift-package itself crashed (a SwiftPM fault seen once in CI, not the docs'): once more"; continue; fi; \
-		cat .build/docc.log; exit 1; \
-	done
+	@sh Scripts/swiftpm_once_more.sh .build/docc.log $(SWIFT) package generate-documentation $(addprefix --target ,$(DOC_TARGETS)) > /dev/null || { cat .build/docc.log; exit 1; }
 	@if grep -q "warning:" .build/docc.log; then grep -A4 "warning:" .build/docc.log; exit 1; fi
 	@for t in $(DOC_TARGETS); do \
 		[ -d .build/plugins/Swift-DocC/outputs/$$t.doccarchive ] || { echo "error: no archive for $$t"; cat .build/docc.log; exit 1; }; \
@@ -175,7 +171,7 @@ docs: deps
 
 build-check:
 	@mkdir -p .build
-	$(SWIFT) build --build-tests 2>&1 | tee .build/build.log
+	sh Scripts/swiftpm_once_more.sh .build/build.log $(SWIFT) build --build-tests
 	@if grep -E '/(Sources|Tests|Examples|Benchmarks)/.*warning:' .build/build.log; then \
 		echo "error: the build has warnings (Swift 6 mode, zero warnings)"; exit 1; fi
 
@@ -277,9 +273,9 @@ conformance: deps corpus build-check
 	@command -v faketime >/dev/null || { echo "Installing faketime with apt-get..."; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq faketime >/dev/null; }
 	$(MAKE) --no-print-directory -j3 --output-sync=target conformance-lane-1 conformance-lane-2 conformance-lane-3
-	cd Examples/GymApp && $(SWIFT) build --scratch-path $(CURDIR)/.build/examples
+	cd Examples/GymApp && sh $(CURDIR)/Scripts/swiftpm_once_more.sh $(CURDIR)/.build/gymapp-build.log $(SWIFT) build --scratch-path $(CURDIR)/.build/examples
 	$(TIMED) $(VENV)/bin/python Conformance/gymapp_radicale.py .build/examples/debug/GymApp
-	cd Examples/TaskPlanner && $(SWIFT) build --scratch-path $(CURDIR)/.build/examples
+	cd Examples/TaskPlanner && sh $(CURDIR)/Scripts/swiftpm_once_more.sh $(CURDIR)/.build/taskplanner-build.log $(SWIFT) build --scratch-path $(CURDIR)/.build/examples
 	$(TIMED) $(VENV)/bin/python Conformance/offline_check.py $(HORARI_CHECKED) .build/examples/debug/TaskPlanner
 	$(MAKE) --no-print-directory web-build
 	$(TIMED) $(VENV)/bin/python Conformance/web_check.py $(HORARI_CHECKED) .build/examples/debug/horari-web --race-only --postgres-bin $(POSTGRES_BIN)
@@ -301,7 +297,7 @@ web: deps corpus build-check web-build
 		--postgres-bin $(POSTGRES_BIN) $(if $(WEB_SCREENSHOTS),--screenshots $(WEB_SCREENSHOTS))
 web-build:
 	@mkdir -p .build
-	cd Examples/GymWeb && $(SWIFT) build --scratch-path $(CURDIR)/.build/examples 2>&1 | tee $(CURDIR)/.build/web-build.log
+	cd Examples/GymWeb && sh $(CURDIR)/Scripts/swiftpm_once_more.sh $(CURDIR)/.build/web-build.log $(SWIFT) build --scratch-path $(CURDIR)/.build/examples
 	@if grep -E '/Examples/GymWeb/.*warning:' .build/web-build.log; then \
 		echo "error: horari-web builds with warnings (Swift 6 mode, zero warnings)"; exit 1; fi
 

@@ -28,7 +28,7 @@ for app in ${EXAMPLE_APPS:-TaskPlanner TrainerApp GymApp}; do
   before=$failed
   log="$scratch/$app-build.log"
   echo "== $app"
-  if ! (cd "$dir" && "$swift" build --scratch-path "$scratch" >"$log" 2>&1); then
+  if ! (cd "$dir" && sh "$root/Scripts/swiftpm_once_more.sh" "$log" "$swift" build --scratch-path "$scratch" >/dev/null); then
     cat "$log"; echo "error: $app does not build"; exit 1
   fi
   if grep -E '/Examples/.*warning:' "$log"; then

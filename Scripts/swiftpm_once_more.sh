@@ -1,0 +1,33 @@
+#!/bin/sh
+# Runs a SwiftPM command (`swift build …`, `swift package …`) and runs it once
+# more if SwiftPM itself crashed — not the compiler, not a plugin's tool, not
+# a test: its own process, `swift-build` or `swift-package`, whose crash the
+# Swift backtracer reports with that program among its images (a plugin's
+# tool or a test is a program of its own, with images of its own).
+#
+#   sh Scripts/swiftpm_once_more.sh LOG swift build --build-tests
+#
+# The command's output goes to standard output and to LOG (as `| tee LOG`
+# would; the word that it runs again goes to standard error), and the
+# command's own exit status is this script's.
+#
+# Why: SwiftPM 6.3 on this machine has died of a bad pointer in libdispatch
+# twice in CI with nothing of ours running (an earlier stop: `package
+# generate-documentation`; stop 63: `swift build` of Examples/GymApp, after
+# our EmbedText tool had linked); the same command then passes. A second crash, or a
+# failure of anything else, is reported as it is.
+set -u
+log=$1; shift
+for try in 1 2; do
+  status=0
+  { "$@" 2>&1 || echo "swiftpm_once_more: exit $?"; } | tee "$log"
+  last=$(tail -n 1 "$log")
+  case $last in "swiftpm_once_more: exit "*) status=${last#swiftpm_once_more: exit } ;; esac
+  [ "$status" = 0 ] && exit 0
+  if [ "$try" = 1 ] && grep -q '^\*\*\* Program crashed' "$log" &&
+     grep -Eq '^0x[0-9a-f]+.* /[^ ]*/swift-(build|package)$' "$log"; then
+    echo "swiftpm_once_more: SwiftPM itself crashed (not our code); once more: $*" >&2
+    continue
+  fi
+  exit "$status"
+done
