@@ -505,12 +505,12 @@ struct CollectionStore {
     }
 
     func readState() throws -> State {
-        let url = file("state.json")
-        guard FileManager.default.fileExists(atPath: url.path) else { return State(collection: client.collection.absoluteString) }
-        do {
-            let state = try JSONDecoder().decode(State.self, from: Data(contentsOf: url))
-            if state.collection == client.collection.absoluteString { return state }
-        } catch {}
+        // Read by StateJSONReader (a ninth of an unchanged sync's CPU was JSONDecoder's), else by JSONDecoder.
+        if let data = FileManager.default.contents(atPath: filePath("state.json")),
+           let state = StateJSONReader.state([UInt8](data)) ?? (try? JSONDecoder().decode(State.self, from: data)),
+           state.collection == client.collection.absoluteString {
+            return state
+        }
         // A cache this version cannot read is read again from the server.
         return State(collection: client.collection.absoluteString)
     }
