@@ -201,6 +201,8 @@ extension CollectionStore {
     /// was not finished. Once one of its writes is made, the rest are always
     /// finished: half a change (a booking without its message) is worse.
     func finishPending(_ state: inout State, raceIsConflict: Bool = false, upTo limit: Int = .max) async throws {
+        // Nothing left: nothing to sweep either (a look at every cache file, 2% of an unchanged sync of 10,000 members).
+        guard !state.pending.isEmpty else { return }
         if !raceIsConflict, let lease = state.pending.first?.lease, state.members[lease.href]?.etag != lease.etag {
             state.pending.removeAll()
             try saveState(state)

@@ -350,6 +350,8 @@ struct CollectionStore {
         }
         if selection == nil, fromFiles > 0 || pack?.count != Set(packable.map(\.name)).count {
             // Derived from the files, which stay what state.json names: a pack that cannot be written is only slower.
+            // What a killed write of it left goes first (it is the collection's size; a read may write it many times).
+            CalendarFile.removeStaleTemporaries(in: cache) { $0 == MemberPack.name }
             try? FolderStore.writeAtomically(MemberPack.encode(packable), to: file(MemberPack.name))
         }
         let read = ResourceReader.read(sources, options: options)
@@ -548,7 +550,11 @@ struct CollectionStore {
 
     /// A member's name for messages: the last segment of its href, decoded.
     static func displayName(_ href: String) -> String {
-        let last = href.split(separator: "/").last.map(String.init) ?? href
+        // The last segment that is not empty (a collection's href ends in `/`), without splitting the whole href.
+        var end = href.endIndex
+        while end > href.startIndex, href[href.index(before: end)] == "/" { end = href.index(before: end) }
+        let trimmed = href[..<end]
+        let last = trimmed.isEmpty ? href : trimmed.lastIndex(of: "/").map { String(trimmed[trimmed.index(after: $0)...]) } ?? String(trimmed)
         return shown(last.utf8.contains(UInt8(ascii: "%")) ? last.removingPercentEncoding ?? last : last)
     }
 

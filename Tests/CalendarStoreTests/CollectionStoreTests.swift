@@ -4,6 +4,7 @@ import Foundation
 import ICalendarKit
 import SchedulingICalendar
 import Testing
+import _CalendarTestSupport
 
 /// Alice, who the Radicale servers know.
 private let alice = CalDAVCredentials(user: TestServer.user, password: TestServer.password)
@@ -269,11 +270,15 @@ struct CollectionStoreTests {
         try Data(text.replacingOccurrences(of: "SUMMARY:Spinning", with: "SUMMARY:Spinnin_").utf8).write(to: packURL)
         #expect(try await b.load().calendar.items.first { $0.uid == "spin" }?.title == "Spinnin_")
 
-        // Cut short, or another form: not used; the files are read, and the pack written whole again.
+        // Cut short, or another form: not used; the files are read, and the pack written whole again, and
+        // what a killed write of it left is removed then (a read may write it many times, a collection's size each).
+        let leftover = try cacheOf(b, server).appendingPathComponent(".\(MemberPack.name).\(try deadProcessID()).1.tmp")
         for damaged in [Array(written.dropLast(3)), Array(written.dropFirst()), written + [0x0A]] {
             try Data(damaged).write(to: packURL)
+            try Data(written).write(to: leftover)
             #expect(try await b.load().calendar.items.first { $0.uid == "spin" }?.title == "Spinning")
             #expect(try [UInt8](Data(contentsOf: packURL)) == written)
+            #expect(!FileManager.default.fileExists(atPath: leftover.path))
         }
 
         // A file named as an earlier version named them (by href and tag, with no `t-`), which that
@@ -297,6 +302,13 @@ struct CollectionStoreTests {
         #expect(seen.items.first { $0.uid == "yoga" }?.title == "Yoga flow")
         #expect(seen.items.first { $0.uid == "spin" }?.title == "Spinning")
         #expect(String(decoding: try Data(contentsOf: packURL), as: UTF8.self).contains("Yoga flow"))
+    }
+
+    @Test("a member's name in messages is the last segment of its href that is not empty, decoded")
+    func displayNames() {
+        let cases = ["/alice/gym/yoga.ics": "yoga.ics", "/alice/gym/a%20b.ics": "a b.ics", "yoga.ics": "yoga.ics", "/x/y//": "y",
+                     "x//y": "y", "/": "/", "": "", "//": "//", "/gym/%E2%9C%93.ics": "✓.ics", "/gym/%1B[2J.ics": "\\u{1B}[2J.ics"]
+        for (href, name) in cases { #expect(CollectionStore.displayName(href) == name, "\(href)") }
     }
 
     @Test("a pack's form: read back as written; any line or length out of place is refused whole")
