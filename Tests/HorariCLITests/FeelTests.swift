@@ -234,6 +234,11 @@ struct PrintingTests {
         let add = try runner.run(["add", "\u{1B}[2JBoom\u{07}", "--start", "2026-11-24 14:00", "--id", "boom"] + cal)
         #expect(add.status == 0, "\(add.stderr)")
         #expect(add.stdout.contains("‘\\x1b[2JBoom\\x07’") && !add.stdout.contains("\u{1B}"), "\(add.stdout)")
+        // The 8-bit CSI (U+009B, two bytes in UTF-8) and DEL are control characters too; é and ✓ are not.
+        for (title, shown) in [("\u{9B}2JBoom é ✓", "‘\\x9b2JBoom é ✓’"), ("Boom\u{7F}", "‘Boom\\x7f’")] {
+            let c1 = try runner.run(["add", title, "--start", "2026-11-24 15:00", "--id", "boom-\(shown.count)"] + cal)
+            #expect(c1.stdout.contains(shown) && !c1.stdout.contains("\u{9B}") && !c1.stdout.contains("\u{7F}"), "\(c1.stdout)")
+        }
         // Read back, the file's line loses its control characters (RFC 5545
         // allows none; the importer reports it), so no view sends one either.
         for view in [["list", "--from", "2026-11-24", "--limit", "3"], ["day", "2026-11-24"], ["month", "2026-11"]] {
