@@ -64,12 +64,12 @@ package struct ICalendarResourceScan: Sendable {
             // The name alone for most lines; the whole line, as the importer reads it, for the few the cut needs.
             let name = Self.name(of: raw.bytes)
             var value = ""
-            if Self.namesRead.contains(name) {
+            if name != .other {
                 guard case .success(let parsed) = ContentLineSyntax.parse(raw.bytes) else { return nil }
                 value = parsed.value
             }
             switch name {
-            case "BEGIN":
+            case .begin:
                 let name = value.uppercased()
                 open.append(name)
                 if open.count == 1 {
@@ -77,7 +77,7 @@ package struct ICalendarResourceScan: Sendable {
                     continue
                 }
                 if open.count == 2 { (block, uid) = (Block(lines: []), nil) }
-            case "END":
+            case .end:
                 guard let closed = open.popLast(), closed == value.uppercased() else { return nil }
                 if open.isEmpty { ended = true; continue }
                 if open.count == 1 {
@@ -92,14 +92,14 @@ package struct ICalendarResourceScan: Sendable {
                     blocks.append(block)
                     continue
                 }
-            case "PRODID" where open.count == 1:
+            case .prodid where open.count == 1:
                 if productLine == nil { productLine = raw.bytes + [0x0D, 0x0A] }
                 continue
             case _ where open.count == 1:
                 continue  // the calendar's own properties: the joined calendar has its own
-            case "UID" where open.count == 2:
+            case .uid where open.count == 2:
                 if uid == nil { uid = value }
-            case "TZID" where open.count == 2 && open.last == "VTIMEZONE":
+            case .tzid where open.count == 2 && open.last == "VTIMEZONE":
                 if block.timeZone == nil { block.timeZone = value }
             default:
                 guard !open.isEmpty else { return nil }
@@ -109,13 +109,36 @@ package struct ICalendarResourceScan: Sendable {
         guard ended else { return nil }
     }
 
-    /// The names whose values the cut reads.
-    private static let namesRead: Set<String> = ["BEGIN", "END", "UID", "TZID", "PRODID"]
+    /// The names whose values the cut reads; any other is `other`.
+    private enum Name: CaseIterable {
+        case begin, end, uid, tzid, prodid, other
 
-    /// A line's name, upper case: what comes before its first `;` or `:`.
-    private static func name(of line: [UInt8]) -> String {
+        /// The name in upper case (`other`: none).
+        var upper: [UInt8] {
+            switch self {
+            case .begin: Array("BEGIN".utf8)
+            case .end: Array("END".utf8)
+            case .uid: Array("UID".utf8)
+            case .tzid: Array("TZID".utf8)
+            case .prodid: Array("PRODID".utf8)
+            case .other: []
+            }
+        }
+    }
+
+    private static let namesRead: [(name: Name, upper: [UInt8])] = Name.allCases.filter { $0 != .other }.map { ($0, $0.upper) }
+
+    /// A line's name — what comes before its first `;` or `:` — in any case,
+    /// compared byte by byte (no string made and hashed for every line: a
+    /// fifth of the scan's time in an unchanged collection's read).
+    private static func name(of line: [UInt8]) -> Name {
         let end = line.firstIndex { $0 == 0x3B || $0 == 0x3A } ?? line.endIndex
-        return ContentLineSyntax.upper(line[..<end])
+        // The names are letters: `& 0xDF` makes a lower-case letter upper case, and changes no byte into a letter.
+        for (name, upper) in namesRead where upper.count == end
+            && zip(line[..<end], upper).allSatisfy({ $0 & 0xDF == $1 }) {
+            return name
+        }
+        return .other
     }
 
     /// The resources' components as one calendar: `BEGIN:VCALENDAR`, the

@@ -45,6 +45,19 @@ struct ResourceScanTests {
         #expect(said.line == 10)
     }
 
+    @Test("names are read in any case, and only whole: begin, Uid, tzId are the cut's; UIDX, TZ, BEGINS, a name with a parameter are not confused")
+    func namesInAnyCase() throws {
+        let text = "begin:vcalendar\r\nProdId:-//Lower//EN\r\nBegin:VTimeZone\r\ntzId;X-A=1:Europe/Rome\r\nTZ:x\r\nend:vtimezone\r\n"
+            + "BEGIN:VEVENT\r\nUIDX:not-it\r\nBEGINS:x\r\nUid:the-uid\r\nDTSTAMP:20260101T000000Z\r\nEnd:VEvent\r\nEND:VCALENDAR\r\n"
+        let scan = try #require(ICalendarResourceScan(bytes: Array(text.utf8)))
+        #expect(scan.uids == ["the-uid"])
+        #expect(scan.blocks.first?.timeZone == "Europe/Rome")
+        #expect(scan.productLine == Array("ProdId:-//Lower//EN\r\n".utf8))
+        #expect(scan.blocks.count == 2 && scan.blocks[1].lines.map(\.number) == Array(7...12))
+        // A component left open, in lower case too, is no resource.
+        #expect(ICalendarResourceScan(bytes: Array(text.replacingOccurrences(of: "End:VEvent\r\n", with: "").utf8)) == nil)
+    }
+
     @Test("a resource the join cannot read as its own gives no scan", arguments: [
         ("no UID", "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nDTSTART:20260101T090000Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"),
         ("a zone without TZID", "BEGIN:VCALENDAR\r\nBEGIN:VTIMEZONE\r\nEND:VTIMEZONE\r\nEND:VCALENDAR\r\n"),
