@@ -7,6 +7,7 @@ import SchedulingICalendar
 /// `horari alarms`: every moment a reminder goes off in a window.
 struct Alarms: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "alarms",
         abstract: "List the moments reminders (VALARM) go off in a window.",
         discussion: """
             Each line is when an alarm goes off, on the calendar's clock (or --time-zone), \

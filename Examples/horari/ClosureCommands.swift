@@ -24,6 +24,7 @@ extension Classes {
     /// `horari classes close`.
     struct Close: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "close",
             abstract: "Close the gym on a date or a range: its classes are cancelled and the members booked on them listed.",
             discussion: """
                 Every class occurrence on those dates is cancelled; the places held and \
@@ -85,6 +86,7 @@ extension Classes {
     /// `horari classes open`.
     struct Open: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "open",
             abstract: "Open the gym again on dates it was closed: the classes meet as the timetable says.",
             discussion: """
                 The places released when it closed are not given back: the members were \
@@ -107,6 +109,7 @@ extension Classes {
     /// `horari classes closures`.
     struct Closures: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "closures",
             abstract: "List the dates the gym is closed, from today (with --all, every one).",
             discussion: "Examples:\n  horari classes closures\n  horari classes closures --all --format json")
         @Flag(help: "Every closure, past ones too.") var all = false
@@ -128,6 +131,7 @@ extension Classes {
     /// `horari classes hours`.
     struct Hours: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "hours",
             abstract: "Show or set the gym's opening hours, which new classes and sessions must fit.",
             discussion: """
                 A weekday without hours is closed. Hours that would leave a class, a moved \

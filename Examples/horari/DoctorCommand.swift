@@ -6,6 +6,7 @@ import Foundation
 /// whether bookings are safe there (`CalDAVClient.probe()`).
 struct Doctor: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "doctor",
         abstract: "Check what a CalDAV server does for a collection, and whether bookings are safe there.",
         discussion: """
             Reads the collection, asks for its changes (sync-collection), makes and removes a \

@@ -5,6 +5,7 @@ import Foundation
 /// `horari expand`: the occurrences of one recurrence rule.
 struct Expand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "expand",
         abstract: "Print the occurrences of a recurrence rule, one per line.",
         discussion: """
             Occurrences print in the form of --dtstart: YYYYMMDD for a date, \

@@ -6,6 +6,7 @@ import ICalendarKit
 /// `horari gym`: what the book keeps about the gym itself.
 struct Gym: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "gym",
         abstract: "Show or set what the calendar keeps about the gym itself.",
         discussion: """
             Examples:
@@ -17,6 +18,7 @@ struct Gym: AsyncParsableCommand {
     /// `horari gym address`.
     struct Address: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "address",
             abstract: "Show or keep the gym's name and address, which a class's messages come from.",
             discussion: """
                 Kept once in the calendar, the address is the sender of every class's \

@@ -4,6 +4,12 @@ import Foundation
 import ICalendarKit
 
 /// The `horari` command: the example CLI of the Horari library.
+///
+/// Every command names itself (`commandName:`), as ArgumentParser would
+/// name it from its type: left to ArgumentParser, the name of each command
+/// it passes on the way is made with `String(describing:)` of its type, a
+/// look through the program's conformances, 5 ms of every run's 29 (an
+/// empty `month`, measured).
 @main
 struct Horari: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -72,6 +72,7 @@ private func loadJCal(_ path: String, strict: Bool, quiet: Bool, libical: Bool) 
 /// `horari validate`: a file's problems.
 struct Validate: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "validate",
         abstract: "Check an .ics file and print every problem with its line.",
         discussion: """
             Exit code 0 when there is no error (warnings and notes may be printed), 1 \
@@ -237,6 +238,7 @@ func keptCopy(of url: URL, suffix: String) throws -> URL {
 /// `horari import`: merge a file into a calendar file by UID.
 struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "import",
         abstract: "Merge an .ics file into a calendar file, by UID.",
         discussion: """
             New items are added, newer versions (SEQUENCE, then LAST-MODIFIED) replace \
@@ -422,6 +424,7 @@ extension Import {
 /// `horari export`: a calendar file as strict RFC 5545.
 struct Export: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "export",
         abstract: "Write a calendar file out as strict RFC 5545 iCalendar.",
         discussion: """
             CRLF line ends, 75-octet folding, a VTIMEZONE for every TZID (plain IANA \

@@ -242,6 +242,7 @@ func itemEnd(start: CalendarTime, end: String?, minutes: Int?, clock: Clock) thr
 /// `horari add`.
 struct Add: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "add",
         abstract: "Add an event or a task to a calendar file.",
         discussion: """
             Times are typed on the calendar's clock (--time-zone, else the calendar's own \
@@ -350,6 +351,7 @@ struct Add: AsyncParsableCommand {
 /// `horari edit`.
 struct Edit: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "edit",
         abstract: "Change an event or a task in a calendar file.",
         discussion: """
             Only the options given change. A new --start keeps the item's length unless \
@@ -543,6 +545,7 @@ struct Edit: AsyncParsableCommand {
 /// `horari delete`.
 struct Delete: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "delete",
         abstract: "Delete an event or a task from a calendar file.",
         discussion: """
             On a terminal it asks first; elsewhere (a script, a pipe) it needs --yes. \
@@ -687,6 +690,7 @@ struct Delete: AsyncParsableCommand {
 /// `horari done`.
 struct Done: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "done",
         abstract: "Mark a task done, or with --undo still to do.",
         discussion: """
             A done task is written as RFC 5545 says (STATUS:COMPLETED, COMPLETED with \

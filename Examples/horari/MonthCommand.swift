@@ -7,6 +7,7 @@ import ICalendarKit
 /// `horari month`: a month grid drawn as `ncal -hb` draws it, with colours.
 struct Month: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "month",
         abstract: "Show a month as a grid, like ncal, with each day in its item's colour (red: several items).",
         discussion: """
             Without colour and on an empty calendar the grid is character for character

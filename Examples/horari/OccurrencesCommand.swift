@@ -16,6 +16,7 @@ import SchedulingICalendar
 /// length.
 struct Occurrences: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "occurrences",
         abstract: "Print every occurrence of a calendar file's events and tasks in a window.",
         discussion: """
             The window runs from --from to the end of the day --to names, as dates do \

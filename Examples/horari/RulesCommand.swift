@@ -6,6 +6,7 @@ import ICalendarKit
 /// `horari rules`: the item rules a calendar enforces in every command.
 struct Rules: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "rules",
         abstract: "Show or set the rules every command enforces on a calendar's events and tasks.",
         discussion: """
             default        titles are not empty; no colour of the red family

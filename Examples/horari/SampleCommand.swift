@@ -39,6 +39,7 @@ enum SampleCalendar {
 /// `horari` with no arguments: this month of the sample gym calendar.
 struct Sample: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "sample",
         abstract: "Show this month of the embedded sample gym calendar (what a bare `horari` does).",
         discussion: """
             The sample is a small gym's calendar: weekly classes with places, a coach's \

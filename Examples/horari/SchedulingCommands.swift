@@ -262,6 +262,7 @@ func dayText(_ date: LocalDate) -> String {
 /// `horari coaches add|list|edit|remove`.
 struct Coaches: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "coaches",
         abstract: "Add, list, edit and remove coaches, with their working hours.",
         discussion: """
             Examples:
@@ -273,6 +274,7 @@ struct Coaches: AsyncParsableCommand {
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Add a coach.",
             discussion: """
                 Examples:
@@ -301,12 +303,14 @@ struct Coaches: AsyncParsableCommand {
 /// `horari clients add|list|edit|remove`.
 struct Clients: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "clients",
         abstract: "Add, list, edit and remove a coach's clients.",
         discussion: "Examples:\n  horari clients add anna --coach marc --name 'Anna Puig' \\\n      --email anna@example.com\n  horari clients list --coach marc",
         subcommands: [Add.self, ListClients.self, Edit.self, Remove.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Add a client to a coach.",
             discussion: "Example:\n  horari clients add anna --coach marc --name 'Anna Puig' \\\n      --email anna@example.com")
         @Argument(help: "The client's ID.") var id: String
@@ -354,12 +358,14 @@ struct Clients: AsyncParsableCommand {
 /// `horari members add|list|edit|remove`.
 struct Members: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "members",
         abstract: "Add, list, edit and remove gym members.",
         discussion: "Example:\n  horari members add marta --name 'Marta Roig' --email marta@example.com",
         subcommands: [Add.self, ListMembers.self, Edit.self, Remove.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Add a member.", discussion: "Example:\n  horari members add marta --name 'Marta Roig' --email marta@example.com")
         @Argument(help: "The member's ID.") var id: String
         @Option(help: "The member's name.") var name: String
@@ -380,6 +386,7 @@ struct Members: AsyncParsableCommand {
 /// `horari sessions add|list|move|cancel|mark|free`.
 struct Sessions: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "sessions",
         abstract: "A coach's training sessions: book, list, move, cancel, and find free slots.",
         discussion: """
             Every command names the coach; a coach only ever sees their own clients and sessions.
@@ -394,6 +401,7 @@ struct Sessions: AsyncParsableCommand {
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Book a session of a coach with one of their clients; a clash is refused.",
             discussion: """
                 With --repeat, a session on --start and every later date the rule gives \
@@ -491,6 +499,7 @@ struct Sessions: AsyncParsableCommand {
 
     struct Log: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "log",
             abstract: "Record a training that already took place, unbooked, as completed.",
             discussion: """
                 The session must have ended by now, and may not overlap another of the \
@@ -526,6 +535,7 @@ struct Sessions: AsyncParsableCommand {
 
     struct Policy: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "policy",
             abstract: "Show or set the rules every new or moved session keeps besides clashes.",
             discussion: """
                 The rules are kept with the book, so every program booking into it keeps them. \
@@ -597,6 +607,7 @@ struct Sessions: AsyncParsableCommand {
 
     struct Move: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "move",
             abstract: "Move a session to another time; a clash is refused.",
             discussion: """
                 With --and-following (a session of a repeating one): it and every later \
@@ -661,6 +672,7 @@ struct Sessions: AsyncParsableCommand {
 
     struct Cancel: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "cancel",
             abstract: "Cancel a session; its time is free again.",
             discussion: """
                 With --and-following (a session of a repeating one): it and every later \
@@ -690,6 +702,7 @@ struct Sessions: AsyncParsableCommand {
 
     struct Mark: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "mark",
             abstract: "Mark a session completed or a no-show once it has started, or undo a mark.",
             discussion: """
                 Examples:
@@ -729,6 +742,7 @@ struct Sessions: AsyncParsableCommand {
 
     struct Free: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "free",
             abstract: "List a coach's free slots of a length, from their working hours and sessions.",
             discussion: "Example:\n  horari sessions free --coach marc --from 2026-11-23 --to 2026-11-29")
         @Option(help: "The coach.") var coach: String
@@ -778,6 +792,7 @@ struct Sessions: AsyncParsableCommand {
 /// `horari classes add|timetable|cancel`.
 struct Classes: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "classes",
         abstract: "The gym's weekly classes: add one, show the timetable, cancel or move an occurrence.",
         discussion: """
             Examples:
@@ -792,6 +807,7 @@ struct Classes: AsyncParsableCommand {
     /// `horari classes policy`: the gym's rules for booking its classes.
     struct Policy: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "policy",
             abstract: "Show or set the gym's booking rules: a booking window, a cancellation cut-off, a weekly limit.",
             discussion: """
                 The rules are kept in the calendar, so every booking into it keeps them. \
@@ -854,6 +870,7 @@ struct Classes: AsyncParsableCommand {
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Add a weekly class with a number of places.",
             discussion: "Example:\n  horari classes add yoga --title Yoga --days MO,WE --time 18:30 \\\n      --minutes 60 --capacity 12 --location 'Sala 2' --from 2026-09-07 \\\n      --description 'Hatha yoga for every level' --url https://gym.example/yoga")
         @Argument(help: "The class's ID.") var id: String
@@ -893,6 +910,7 @@ struct Classes: AsyncParsableCommand {
 
     struct Timetable: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "timetable",
             abstract: "Show the weekly timetable; with --week, that week's classes and places left.",
             discussion: "Examples:\n  horari classes timetable\n  horari classes timetable --week 2026-11-23")
         @Option(help: "A date in the week whose occurrences to show, YYYY-MM-DD.") var week: String?
@@ -1002,6 +1020,7 @@ extension Classes {
 /// `horari book`.
 struct Book: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "book",
         abstract: "Book a member a place in one dated occurrence of a class, or in every date of a range.",
         discussion: """
             A full class is refused (exit 1) unless --waitlist is given; then the member \
@@ -1175,6 +1194,7 @@ struct CancelBooking: AsyncParsableCommand {
 extension Sessions {
     struct History: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "history",
             abstract: "A client's sessions, newest first, with their status, colour, type and notes.",
             discussion: """
                 With --coach, only that coach's clients answer: another coach's client is \

@@ -80,6 +80,7 @@ extension Coaches {
 
     struct Edit: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "edit",
             abstract: "Change a coach's name, e-mail, hours, buffer or colour; what is not given stays.",
             discussion: "Examples:\n  horari coaches edit marc --buffer 15\n  horari coaches edit laia --hours 'MO-FR 08:00-14:00'")
         @Argument(help: "The coach's ID.") var id: String
@@ -112,6 +113,7 @@ extension Coaches {
 
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "remove",
             abstract: "Remove a coach who has no clients left (remove or move their clients first).",
             discussion: "Example:\n  horari coaches remove laia --yes")
         @Argument(help: "The coach's ID.") var id: String
@@ -133,6 +135,7 @@ extension Coaches {
 extension Clients {
     struct Edit: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "edit",
             abstract: "Change one of a coach's clients: name, e-mail or colour; what is not given stays.",
             discussion: "Example:\n  horari clients edit anna --coach marc --email anna.puig@example.com")
         @Argument(help: "The client's ID.") var id: String
@@ -158,6 +161,7 @@ extension Clients {
 
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "remove",
             abstract: "Remove one of a coach's clients, and every session they had.",
             discussion: "Example:\n  horari clients remove pau --coach marc --yes")
         @Argument(help: "The client's ID.") var id: String
@@ -198,6 +202,7 @@ extension Members {
 
     struct Edit: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "edit",
             abstract: "Change a member's name or e-mail; their places stay theirs.",
             discussion: "Example:\n  horari members edit marta --email marta.roig@example.com")
         @Argument(help: "The member's ID.") var id: String
@@ -219,6 +224,7 @@ extension Members {
 
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "remove",
             abstract: "Remove a member: each place still to come passes to the first on its waitlist.",
             discussion: "Example:\n  horari members remove pol --yes")
         @Argument(help: "The member's ID.") var id: String
@@ -253,6 +259,7 @@ private func sayReleased(_ released: [AffectedBookings]) {
 extension Classes {
     struct Edit: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "edit",
             abstract: "Say what a class is: its description, a page and a picture, on every date.",
             discussion: """
                 The public and member exports carry them (DESCRIPTION, URL and RFC 7986's \
@@ -296,6 +303,7 @@ extension Classes {
 
     struct Change: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "change",
             abstract: "Change a class from a date on: its time, length, places, room, instructor or days.",
             discussion: """
                 The class keeps its ID from --from on; its earlier dates stay as they were, as a \
@@ -346,6 +354,7 @@ extension Classes {
 
     struct End: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "end",
             abstract: "End a class on a date; the bookings of later dates are released and listed.",
             discussion: "Example:\n  horari classes end spin --on 2026-12-18")
         @Argument(help: "The class's ID.") var id: String

@@ -222,6 +222,7 @@ func span(_ o: DisplayOccurrence, names: CalendarNames, clock: Clock) -> String 
 /// `horari week`: seven days; a day with several items says so instead of listing them.
 struct Week: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "week",
         abstract: "Show a week: each day's one item, or \"Several items\" (in red) when it holds more.",
         discussion: """
             Examples:
@@ -282,6 +283,7 @@ func noteCapped(_ uids: [String]?, in view: String, limit count: Int, schedule: 
 /// `horari day`: the hours of one day with its items laid out side by side.
 struct Day: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "day",
         abstract: "Show a day hour by hour; overlapping items are laid out in columns.",
         discussion: """
             Each timed item shows its column in its cluster of overlapping items
@@ -338,6 +340,7 @@ struct Day: AsyncParsableCommand {
 /// `horari list`: what is coming, grouped by month, a page at a time.
 struct List: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "list",
         abstract: "List the occurrences from a date onward, grouped by month, a page at a time.",
         discussion: """
             When there is more, the last line gives the --page token of the next page; \
@@ -477,6 +480,7 @@ extension ViewOptions.Context {
 
 struct Search: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "search",
         abstract: "Find the items whose title, notes, location or categories hold every word given, case and accents ignored.",
         discussion: """
             What is found is listed as 'horari list' lists it, from the first day one of \
