@@ -1,4 +1,5 @@
 import Foundation
+import ICalendarKit
 
 /// Reads a collection cache's `state.json` (``CollectionStore/State``)
 /// straight from its bytes, without `JSONDecoder`'s keyed containers:
@@ -15,18 +16,25 @@ import Foundation
 /// `JSONDecoder`, so that this reader can only be faster, never read a
 /// state otherwise (a test compares the two on states of every shape).
 struct StateJSONReader {
-    private let bytes: [UInt8]
-    private var at = 0
+    /// The cursor, and the string reading (the package's one).
+    private var json: JSONReader
+    private var bytes: [UInt8] { json.bytes }
+    private var at: Int {
+        get { json.i }
+        set { json.i = newValue }
+    }
 
     /// The state in `bytes`, or `nil` when it is not a state this reader takes.
     static func state(_ bytes: [UInt8]) -> CollectionStore.State? {
-        var reader = StateJSONReader(bytes: bytes)
+        // A byte order mark is not JSON (JSONReader steps over one; JSONDecoder refuses it).
+        guard !bytes.starts(with: [0xEF, 0xBB, 0xBF]) else { return nil }
+        var reader = StateJSONReader(json: JSONReader(bytes: bytes))
         guard let state = reader.state() else { return nil }
         reader.skipSpace()
         return reader.at == bytes.count ? state : nil
     }
 
-    private init(bytes: [UInt8]) { self.bytes = bytes }
+    private init(json: JSONReader) { self.json = json }
 
     private mutating func state() -> CollectionStore.State? {
         var collection: String?
@@ -72,9 +80,7 @@ struct StateJSONReader {
 
     // MARK: JSON
 
-    private mutating func skipSpace() {
-        while at < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[at]) { at += 1 }
-    }
+    private mutating func skipSpace() { json.skipSpace() }
 
     /// Takes `byte` (after any space) when it is next.
     private mutating func take(_ byte: UInt8) -> Bool {
@@ -117,57 +123,11 @@ struct StateJSONReader {
         return take(UInt8(ascii: "]")) ? all : nil
     }
 
-    /// A string, its escapes read (RFC 8259 §7); `nil` for anything else, or text that is not UTF-8.
+    /// A string (``JSONReader``'s reading of one); `nil` for anything else, or text that is not UTF-8.
     private mutating func string() -> String? {
-        guard take(UInt8(ascii: "\"")) else { return nil }
-        let start = at
-        while at < bytes.count, bytes[at] != UInt8(ascii: "\""), bytes[at] != UInt8(ascii: "\\"), bytes[at] >= 0x20 { at += 1 }
-        guard at < bytes.count else { return nil }
-        if bytes[at] == UInt8(ascii: "\"") {
-            at += 1
-            return String(validating: bytes[start..<(at - 1)], as: UTF8.self)
-        }
-        var text = Array(bytes[start..<at])
-        while at < bytes.count {
-            let byte = bytes[at]
-            at += 1
-            switch byte {
-            case UInt8(ascii: "\""): return String(validating: text, as: UTF8.self)
-            case UInt8(ascii: "\\"):
-                guard at < bytes.count else { return nil }
-                let escaped = bytes[at]
-                at += 1
-                switch escaped {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): text.append(escaped)
-                case UInt8(ascii: "b"): text.append(0x08)
-                case UInt8(ascii: "f"): text.append(0x0C)
-                case UInt8(ascii: "n"): text.append(0x0A)
-                case UInt8(ascii: "r"): text.append(0x0D)
-                case UInt8(ascii: "t"): text.append(0x09)
-                case UInt8(ascii: "u"):
-                    guard var scalar = hex4() else { return nil }
-                    if (0xD800..<0xDC00).contains(scalar) {
-                        // A pair: the low half must follow.
-                        guard bytes[at...].starts(with: [UInt8(ascii: "\\"), UInt8(ascii: "u")]) else { return nil }
-                        at += 2
-                        guard let low = hex4(), (0xDC00..<0xE000).contains(low) else { return nil }
-                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                    }
-                    guard let unicode = Unicode.Scalar(scalar) else { return nil }
-                    UTF8.encode(unicode) { text.append($0) }
-                default: return nil
-                }
-            case 0..<0x20: return nil
-            default: text.append(byte)
-            }
-        }
-        return nil
-    }
-
-    private mutating func hex4() -> UInt32? {
-        guard bytes.count - at >= 4, let value = UInt32(String(decoding: bytes[at..<(at + 4)], as: UTF8.self), radix: 16) else { return nil }
-        at += 4
-        return value
+        skipSpace()
+        guard at < bytes.count, bytes[at] == UInt8(ascii: "\"") else { return nil }
+        return try? json.string()
     }
 
     /// A value (of any JSON type) read by `JSONDecoder` as `type`.

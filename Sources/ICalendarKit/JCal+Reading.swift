@@ -262,8 +262,11 @@ extension JCal {
 }
 
 /// A JSON reader that keeps where each value starts and the order of an
-/// object's members (a rule's parts keep theirs), for jCal's errors.
-struct JSONReader {
+/// object's members (a rule's parts keep theirs), for jCal's errors. Its
+/// cursor and its string reading are the package's one JSON string
+/// reader: the collection cache's `StateJSONReader` walks its own shape
+/// with them.
+package struct JSONReader {
     struct Value {
         indirect enum Kind {
             case string(String), number(String), bool(Bool), null
@@ -275,7 +278,7 @@ struct JSONReader {
         var offset: Int
     }
 
-    struct Failure: Error {
+    package struct Failure: Error {
         var offset: Int
         var message: String
         init(at offset: Int, _ message: String) {
@@ -284,13 +287,15 @@ struct JSONReader {
         }
     }
 
-    let bytes: [UInt8]
-    var i = 0
+    package let bytes: [UInt8]
+    /// Where the next byte is read.
+    package var i = 0
     /// How deep arrays and objects may nest: jCal needs a few levels; a
     /// document nested deeper is refused, not read into a stack overflow.
     static let maxDepth = 64
 
-    init(bytes: [UInt8]) {
+    /// A reader at the start of `bytes` (after a byte order mark: see below).
+    package init(bytes: [UInt8]) {
         self.bytes = bytes
         // A UTF-8 byte order mark is not JSON, and some editors write one.
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
@@ -303,7 +308,8 @@ struct JSONReader {
         return v
     }
 
-    private mutating func skipSpace() {
+    /// Steps over JSON's white space (RFC 8259 §2).
+    package mutating func skipSpace() {
         while i < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[i]) { i += 1 }
     }
 
@@ -385,10 +391,13 @@ struct JSONReader {
         return String(decoding: bytes[start..<i], as: UTF8.self)
     }
 
-    private mutating func string() throws(Failure) -> String {
+    /// The string whose opening quote is at the cursor, its escapes read (RFC 8259 §7), the cursor after it.
+    package mutating func string() throws(Failure) -> String {
         let start = i
         i += 1  // the opening quote
-        var out: [UInt8] = []
+        // A run with no escape (nearly every string) is taken whole.
+        while i < bytes.count, bytes[i] != UInt8(ascii: "\""), bytes[i] != UInt8(ascii: "\\"), bytes[i] >= 0x20 { i += 1 }
+        var out = Array(bytes[min(start + 1, i)..<i])
         while i < bytes.count {
             let b = bytes[i]
             if b == UInt8(ascii: "\"") {
@@ -431,7 +440,9 @@ struct JSONReader {
     }
 
     private mutating func hex4() throws(Failure) -> UInt32 {
-        guard i + 4 <= bytes.count, let v = UInt32(String(decoding: bytes[i..<(i + 4)], as: UTF8.self), radix: 16) else {
+        // Four hexadecimal digits, no sign (`UInt32(_:radix:)` would take "+fff").
+        guard i + 4 <= bytes.count, bytes[i..<(i + 4)].allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x66) }),
+              let v = UInt32(String(decoding: bytes[i..<(i + 4)], as: UTF8.self), radix: 16) else {
             throw Failure(at: i, "\\u takes four hexadecimal digits")
         }
         i += 4

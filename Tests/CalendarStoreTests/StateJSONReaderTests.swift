@@ -92,6 +92,8 @@ struct StateJSONReaderTests {
                      #"{"collection":"c","members":{"x":{"file":"f","etag":1}},"pending":[]}"#,
                      #"{"collection":"c","members":{"x":{"file":"\udc00"}},"pending":[]}"#,
                      #"{"collection":"c","members":{"x":{"file":"\ud800x"}},"pending":[]}"#,
+                     #"{"collection":"c","members":{"x":{"file":"\u+041"}},"pending":[]}"#,
+                     "\u{FEFF}" + #"{"collection":"c","members":{},"pending":[]}"#,
                      #"{"collection":"c","members":{},"pending":[]} x"#] {
             #expect(StateJSONReader.state(Array(text.utf8)) == nil, "\(text)")
         }
