@@ -18,7 +18,9 @@ import ICalendarKit
 struct StateJSONReader {
     /// The cursor, and the string reading (the package's one).
     private var json: JSONReader
-    private var bytes: [UInt8] { json.bytes }
+    /// The reader's bytes (the same storage), held here too: read through
+    /// `json` each time, every look at a byte retained and released them.
+    private let bytes: [UInt8]
     private var at: Int {
         get { json.i }
         set { json.i = newValue }
@@ -34,7 +36,10 @@ struct StateJSONReader {
         return reader.at == bytes.count ? state : nil
     }
 
-    private init(json: JSONReader) { self.json = json }
+    private init(json: JSONReader) {
+        self.json = json
+        bytes = json.bytes
+    }
 
     private mutating func state() -> CollectionStore.State? {
         var collection: String?
