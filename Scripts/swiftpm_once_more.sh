@@ -8,8 +8,9 @@
 #   sh Scripts/swiftpm_once_more.sh LOG swift build --build-tests
 #
 # The command's output goes to standard output and to LOG (as `| tee LOG`
-# would; the word that it runs again goes to standard error), and the
-# command's own exit status is this script's.
+# would, the log started empty; the word that it runs again goes to
+# standard error), and the command's own exit status is this script's
+# (not 0 when the log cannot be written).
 #
 # Why: SwiftPM 6.3 on this machine has died of a bad pointer in libdispatch
 # twice in CI with nothing of ours running (an earlier stop: `package
@@ -18,11 +19,17 @@
 # failure of anything else, is reported as it is.
 set -u
 log=$1; shift
+: >"$log" || exit 1
+status_file=$(mktemp) || exit 1
+trap 'rm -f "$status_file"' EXIT
 for try in 1 2; do
-  status=0
-  { "$@" 2>&1 || echo "swiftpm_once_more: exit $?"; } | tee "$log"
-  last=$(tail -n 1 "$log")
-  case $last in "swiftpm_once_more: exit "*) status=${last#swiftpm_once_more: exit } ;; esac
+  # The status through a file of its own: a last line of output without a
+  # line break would otherwise hide it. The second try appends, so the log
+  # keeps the warnings of what the first compiled (an incremental second
+  # build does not print them again) for the warnings checks that read it.
+  { "$@" 2>&1; echo $? >"$status_file"; } | tee -a "$log"
+  status=$(cat "$status_file")
+  case $status in ''|*[!0-9]*) status=1 ;; esac
   [ "$status" = 0 ] && exit 0
   if [ "$try" = 1 ] && grep -q '^\*\*\* Program crashed' "$log" &&
      grep -Eq '^0x[0-9a-f]+.* /[^ ]*/swift-(build|package)$' "$log"; then

@@ -402,6 +402,9 @@ struct CollectionStore {
             state = next
             sweep(state)
         } else {
+            // What a killed command left (a temporary, a dropped change's text) goes even when nothing
+            // changed: seen in the listing above, not looked for with another.
+            if state.pending.isEmpty, files.contains(where: { $0.hasPrefix(".") || $0.hasPrefix("pending-") }) { sweep(state) }
             // Nothing changed, and that is as of now (the time an offline read says).
             try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: file("state.json").path)
         }

@@ -46,14 +46,17 @@ struct StateJSONReader {
         // Those JSONDecoder requires (the optionals may be left out).
         var members = false, pending = false
         var state = CollectionStore.State(collection: "")
+        // A key given twice (or an href twice, in any Unicode form) is refused: JSONDecoder keeps the first.
+        var seen: Set<String> = []
         let read = object { key, reader in
+            guard seen.insert(key).inserted else { return false }
             switch key {
             case "collection": collection = reader.string(); return collection != nil
             case "syncToken": return reader.optional { $0.string() }.map { state.syncToken = $0 } != nil
             case "members":
                 members = true
                 return reader.object { href, reader in
-                    guard let member = reader.member() else { return false }
+                    guard state.members[href] == nil, let member = reader.member() else { return false }
                     state.members[href] = member
                     return true
                 }
@@ -71,11 +74,13 @@ struct StateJSONReader {
 
     private mutating func member() -> CollectionStore.State.Member? {
         var etag: String?, file: String?, uids: [String]?
+        var seen = (etag: false, file: false, uids: false)
         let read = object { key, reader in
             switch key {
-            case "etag": return reader.optional { $0.string() }.map { etag = $0 } != nil
-            case "file": file = reader.string(); return file != nil
-            case "uids": return reader.optional { $0.strings() }.map { uids = $0 } != nil
+            case "etag" where seen.etag, "file" where seen.file, "uids" where seen.uids: return false
+            case "etag": seen.etag = true; return reader.optional { $0.string() }.map { etag = $0 } != nil
+            case "file": seen.file = true; file = reader.string(); return file != nil
+            case "uids": seen.uids = true; return reader.optional { $0.strings() }.map { uids = $0 } != nil
             default: return false
             }
         }
@@ -143,17 +148,19 @@ struct StateJSONReader {
         return try? JSONDecoder().decode(type, from: Data(bytes[start..<at]))
     }
 
-    /// Steps over one value of any type; `false` when it is not one.
-    private mutating func skipValue() -> Bool {
+    /// Steps over one value of any type; `false` when it is not one, or
+    /// nests deeper than any state (JSONDecoder then says; a recursion
+    /// without a bound would end the process on a hostile file).
+    private mutating func skipValue(depth: Int = 0) -> Bool {
         skipSpace()
-        guard at < bytes.count else { return false }
+        guard at < bytes.count, depth < 32 else { return false }
         switch bytes[at] {
         case UInt8(ascii: "\""): return string() != nil
-        case UInt8(ascii: "{"): return object { _, reader in reader.skipValue() }
+        case UInt8(ascii: "{"): return object { _, reader in reader.skipValue(depth: depth + 1) }
         case UInt8(ascii: "["):
             at += 1
             if take(UInt8(ascii: "]")) { return true }
-            repeat { guard skipValue() else { return false } } while take(UInt8(ascii: ","))
+            repeat { guard skipValue(depth: depth + 1) else { return false } } while take(UInt8(ascii: ","))
             return take(UInt8(ascii: "]"))
         default:
             // A number, true, false or null: JSONDecoder says whether it is one.

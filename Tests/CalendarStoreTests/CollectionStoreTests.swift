@@ -302,6 +302,12 @@ struct CollectionStoreTests {
         #expect(seen.items.first { $0.uid == "yoga" }?.title == "Yoga flow")
         #expect(seen.items.first { $0.uid == "spin" }?.title == "Spinning")
         #expect(String(decoding: try Data(contentsOf: packURL), as: UTF8.self).contains("Yoga flow"))
+
+        // A read with nothing changed and nothing pending still clears what a killed command left.
+        let stale = [cache.appendingPathComponent(".t-x.ics.\(try deadProcessID()).1.tmp"), cache.appendingPathComponent("pending-x.ics")]
+        for url in stale { try Data("x".utf8).write(to: url) }
+        _ = try await b.load()
+        #expect(stale.allSatisfy { !FileManager.default.fileExists(atPath: $0.path) })
     }
 
     @Test("a member's name in messages is the last segment of its href that is not empty, decoded")

@@ -94,7 +94,14 @@ struct StateJSONReaderTests {
                      #"{"collection":"c","members":{"x":{"file":"\ud800x"}},"pending":[]}"#,
                      #"{"collection":"c","members":{"x":{"file":"\u+041"}},"pending":[]}"#,
                      "\u{FEFF}" + #"{"collection":"c","members":{},"pending":[]}"#,
-                     #"{"collection":"c","members":{},"pending":[]} x"#] {
+                     #"{"collection":"c","members":{},"pending":[]} x"#,
+                     // A key twice: JSONDecoder keeps the first.
+                     #"{"collection":"a","collection":"b","members":{},"pending":[]}"#,
+                     #"{"collection":"c","members":{"a":{"file":"x"}},"members":{"b":{"file":"y"}},"pending":[]}"#,
+                     #"{"collection":"c","members":{"a":{"file":"x"},"a":{"file":"y"}},"pending":[]}"#,
+                     #"{"collection":"c","members":{"a":{"file":"x","file":"y"}},"pending":[]}"#,
+                     // Nested past any state: refused, not a stack overflow.
+                     #"{"collection":"c","members":{},"pending":"# + String(repeating: "[", count: 200_000)] {
             #expect(StateJSONReader.state(Array(text.utf8)) == nil, "\(text)")
         }
         // Not UTF-8 in a string.
