@@ -144,29 +144,7 @@ struct StateJSONReader {
     private mutating func decoded<T: Decodable>(_ type: T.Type) -> T? {
         skipSpace()
         let start = at
-        guard skipValue() else { return nil }
+        guard json.skipValue() else { return nil }
         return try? JSONDecoder().decode(type, from: Data(bytes[start..<at]))
-    }
-
-    /// Steps over one value of any type; `false` when it is not one, or
-    /// nests deeper than any state (JSONDecoder then says; a recursion
-    /// without a bound would end the process on a hostile file).
-    private mutating func skipValue(depth: Int = 0) -> Bool {
-        skipSpace()
-        guard at < bytes.count, depth < 32 else { return false }
-        switch bytes[at] {
-        case UInt8(ascii: "\""): return string() != nil
-        case UInt8(ascii: "{"): return object { _, reader in reader.skipValue(depth: depth + 1) }
-        case UInt8(ascii: "["):
-            at += 1
-            if take(UInt8(ascii: "]")) { return true }
-            repeat { guard skipValue(depth: depth + 1) else { return false } } while take(UInt8(ascii: ","))
-            return take(UInt8(ascii: "]"))
-        default:
-            // A number, true, false or null: JSONDecoder says whether it is one.
-            let start = at
-            while at < bytes.count, !([0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: ","), UInt8(ascii: "]"), UInt8(ascii: "}")].contains(bytes[at])) { at += 1 }
-            return at > start
-        }
     }
 }

@@ -263,9 +263,9 @@ extension JCal {
 
 /// A JSON reader that keeps where each value starts and the order of an
 /// object's members (a rule's parts keep theirs), for jCal's errors. Its
-/// cursor and its string reading are the package's one JSON string
-/// reader: the collection cache's `StateJSONReader` walks its own shape
-/// with them.
+/// cursor, its string reading and its step over a value are the package's
+/// one JSON reading: the collection cache's `StateJSONReader` walks its own
+/// shape with them.
 package struct JSONReader {
     struct Value {
         indirect enum Kind {
@@ -311,6 +311,11 @@ package struct JSONReader {
     /// Steps over JSON's white space (RFC 8259 §2).
     package mutating func skipSpace() {
         while i < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[i]) { i += 1 }
+    }
+
+    /// Steps over one value of any type, nested at most ``maxDepth`` deep; `false` when it is not one.
+    package mutating func skipValue() -> Bool {
+        (try? value(depth: 0)) != nil
     }
 
     private mutating func value(depth: Int) throws(Failure) -> Value {
