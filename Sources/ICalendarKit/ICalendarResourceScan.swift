@@ -110,23 +110,12 @@ package struct ICalendarResourceScan: Sendable {
     }
 
     /// The names whose values the cut reads; any other is `other`.
-    private enum Name: CaseIterable {
-        case begin, end, uid, tzid, prodid, other
+    private enum Name { case begin, end, uid, tzid, prodid, other }
 
-        /// The name in upper case (`other`: none).
-        var upper: [UInt8] {
-            switch self {
-            case .begin: Array("BEGIN".utf8)
-            case .end: Array("END".utf8)
-            case .uid: Array("UID".utf8)
-            case .tzid: Array("TZID".utf8)
-            case .prodid: Array("PRODID".utf8)
-            case .other: []
-            }
-        }
-    }
-
-    private static let namesRead: [(name: Name, upper: [UInt8])] = Name.allCases.filter { $0 != .other }.map { ($0, $0.upper) }
+    private static let namesRead: [(name: Name, upper: [UInt8])] = [
+        (.begin, Array("BEGIN".utf8)), (.end, Array("END".utf8)), (.uid, Array("UID".utf8)),
+        (.tzid, Array("TZID".utf8)), (.prodid, Array("PRODID".utf8)),
+    ]
 
     /// A line's name — what comes before its first `;` or `:` — in any case,
     /// compared byte by byte (no string made and hashed for every line: a
