@@ -323,16 +323,34 @@ struct CollectionStore {
     /// A read of every member takes each text from ``MemberPack`` when it
     /// holds that member's file (one named from its text), else from the
     /// file, and writes the pack again when it was not whole, so that the
-    /// next one opens one file. A read of a few (a booking's) opens their
+    /// next one opens one file. When the pack holds exactly the members
+    /// read, its plan of reading them together is used, and its texts only
+    /// for those read alone. A read of a few (a booking's) opens their
     /// files: the pack is the whole collection's text.
     func read(_ state: State, only selection: Set<String>? = nil) -> (calendar: ICalendar, diagnostics: [ICalendarDiagnostic], members: [ResourceReader.Resource]) {
+        let members = state.members.sorted(by: { $0.key < $1.key }).filter { selection?.contains($0.key) ?? true }
+        let pack = selection == nil ? MemberPack.read(atPath: filePath(MemberPack.name)) : nil
+        if let pack, pack.count == members.count, members.allSatisfy({ $0.value.file.hasPrefix(Self.textNamed) && pack.holds($0.value.file) }) {
+            let names = members.map { Self.displayName($0.key) }
+            if let kept = pack.plan, kept.fits(names, options: options) {
+                let read = ResourceReader.read(kept, options: options) { pack.text(of: members[$0].value.file) }
+                if options.checksWithLibICal, read.libicalClean != kept.libicalClean {
+                    // libical's verdict on the joined text is new (checked for the first time, or by another libical): kept.
+                    var checked = kept
+                    checked.libicalClean = read.libicalClean
+                    let texts = members.compactMap { member in pack.text(of: member.value.file).map { (name: member.value.file, text: $0) } }
+                    CalendarFile.removeStaleTemporaries(in: cache) { $0 == MemberPack.name }
+                    try? FolderStore.writeAtomically(MemberPack.encode(texts, plan: checked), to: file(MemberPack.name))
+                }
+                return (read.calendar, read.diagnostics, read.resources(members.map(\.key)))
+            }
+        }
         var sources: [ResourceReader.Source] = []
         var hrefs: [String] = []
         var packable: [(name: String, text: [UInt8])] = []
         var diagnostics: [ICalendarDiagnostic] = []
-        let pack = selection == nil ? MemberPack.read(atPath: filePath(MemberPack.name)) : nil
         var fromFiles = 0
-        for (href, member) in state.members.sorted(by: { $0.key < $1.key }) where selection?.contains(href) ?? true {
+        for (href, member) in members {
             let bytes: [UInt8]
             let named = member.file.hasPrefix(Self.textNamed)
             if named, let packed = pack?.text(of: member.file) {
@@ -348,13 +366,18 @@ struct CollectionStore {
             hrefs.append(href)
             if named { packable.append((member.file, bytes)) }
         }
-        if selection == nil, fromFiles > 0 || pack?.count != Set(packable.map(\.name)).count {
+        var made = ResourceReader.plan(sources, options: options)
+        let read = ResourceReader.read(made, options: options) { sources[$0].bytes }
+        made.libicalClean = read.libicalClean
+        // The plan is kept only when it is of every text the pack holds and nothing else; here, one kept
+        // was none or did not fit (else it was read above), so a whole pack is written again with this one.
+        let whole = diagnostics.isEmpty && Set(packable.map(\.name)).count == sources.count
+        if selection == nil, fromFiles > 0 || pack?.count != Set(packable.map(\.name)).count || whole {
             // Derived from the files, which stay what state.json names: a pack that cannot be written is only slower.
             // What a killed write of it left goes first (it is the collection's size; a read may write it many times).
             CalendarFile.removeStaleTemporaries(in: cache) { $0 == MemberPack.name }
-            try? FolderStore.writeAtomically(MemberPack.encode(packable), to: file(MemberPack.name))
+            try? FolderStore.writeAtomically(MemberPack.encode(packable, plan: whole ? made : nil), to: file(MemberPack.name))
         }
-        let read = ResourceReader.read(sources, options: options)
         return (read.calendar, diagnostics + read.diagnostics, read.resources(hrefs))
     }
 

@@ -13,15 +13,23 @@ import Foundation
 /// file. A pack that is missing, cut short or not this form is not used,
 /// and the next read of every member writes it again.
 ///
-/// The form: a first line `horari members pack 1`, a line
-/// `<file name><TAB><length in bytes>` a member, an empty line, then the
-/// texts one after another in the lines' order.
+/// The pack also keeps how its texts are read together
+/// (``ResourceReader/Plan``, ``plan``), so that an unchanged read imports
+/// one joined text rather than scanning and joining every member's again.
+/// The plan is of these texts and no others: it is written with them, and
+/// used only when the read is of exactly the pack's members.
+///
+/// The form: a first line `horari members pack 2`, a line
+/// `<file name><TAB><length in bytes>` a member, an empty line, the texts
+/// one after another in the lines' order, then the plan
+/// (``ResourceReader/Plan/encoded``), if any, to the end.
 struct MemberPack {
     static let name = "members.pack"
-    private static let firstLine = Array("horari members pack 1\n".utf8)
+    private static let firstLine = Array("horari members pack 2\n".utf8)
 
     private let bytes: [UInt8]
     private let ranges: [String: Range<Int>]
+    private let planBytes: Range<Int>
 
     /// How many members' texts it holds.
     var count: Int { ranges.count }
@@ -31,6 +39,14 @@ struct MemberPack {
         ranges[name].map { Array(bytes[$0]) }
     }
 
+    /// Whether the pack holds the member file `name`.
+    func holds(_ name: String) -> Bool { ranges[name] != nil }
+
+    /// How the texts are read together, if the pack keeps that and it reads whole.
+    var plan: ResourceReader.Plan? {
+        planBytes.isEmpty ? nil : ResourceReader.Plan(encoded: bytes[planBytes])
+    }
+
     /// The pack at `path`; `nil` when there is none or it is not whole.
     static func read(atPath path: String) -> MemberPack? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
@@ -38,7 +54,8 @@ struct MemberPack {
     }
 
     /// The pack in `bytes`; `nil` unless every line is well formed and the
-    /// texts are exactly as long as the lines say.
+    /// texts are as long as the lines say. What follows them is the plan
+    /// (not read until asked for: one that does not read whole is none).
     static func parse(_ bytes: [UInt8]) -> MemberPack? {
         guard bytes.starts(with: firstLine) else { return nil }
         var at = firstLine.count
@@ -58,20 +75,20 @@ struct MemberPack {
             ranges[name] = at..<(at + length)
             at += length
         }
-        guard at == bytes.count else { return nil }
-        return MemberPack(bytes: bytes, ranges: ranges)
+        return MemberPack(bytes: bytes, ranges: ranges, planBytes: at..<bytes.count)
     }
 
-    /// The pack of these members' files and texts. A name holds no tab or
-    /// line break (it is a digest and `.ics`); one that does, and a name
-    /// named twice, are left out.
-    static func encode(_ members: [(name: String, text: [UInt8])]) -> [UInt8] {
+    /// The pack of these members' files and texts, and the plan of reading
+    /// them together. A name holds no tab or line break (it is a digest and
+    /// `.ics`); one that does, and a name named twice, are left out.
+    static func encode(_ members: [(name: String, text: [UInt8])], plan: ResourceReader.Plan? = nil) -> [UInt8] {
         var seen = Set<String>()
         let kept = members.filter { !$0.name.isEmpty && !$0.name.utf8.contains(0x09) && !$0.name.utf8.contains(0x0A) && seen.insert($0.name).inserted }
         var out = firstLine
         for m in kept { out += Array("\(m.name)\t\(m.text.count)\n".utf8) }
         out.append(0x0A)
         for m in kept { out += m.text }
+        if let plan { out += plan.encoded }
         return out
     }
 }

@@ -30,6 +30,8 @@ enum ResourceReader {
         var keys: [[Resources.Key]?]
         /// Whether a source did not import cleanly (``ImportResult/damage``).
         var damaged: [Bool]
+        /// ``Plan/libicalClean`` for the plan read: the joined text was checked by libical, now or before, and found clean.
+        var libicalClean: String? = nil
 
         /// The sources read, each named by its `ids` entry (`ids` in the
         /// sources' order: a file's name, a member's href), with its keys and
@@ -48,6 +50,11 @@ enum ResourceReader {
 
     /// Reads the sources.
     static func read(_ sources: [Source], options: ImportOptions) -> Read {
+        read(plan(sources, options: options), options: options) { sources[$0].bytes }
+    }
+
+    /// Decides which sources are read together and joins their texts.
+    static func plan(_ sources: [Source], options: ImportOptions) -> Plan {
         var scans: [ICalendarResourceScan?] = sources.map { ICalendarResourceScan(bytes: $0.bytes, maxLineBytes: options.maxLineBytes) }
         // A UID in two resources: each alone, so that neither is taken for the other.
         var owners: [String: Int] = [:]
@@ -58,10 +65,10 @@ enum ResourceReader {
             }
         }
         for i in shared { scans[i] = nil }
-        var sharedDiagnostics: [ICalendarDiagnostic] = []
+        var notes: [String] = []
         if !shared.isEmpty {
             let names = shared.sorted().map { sources[$0].name }.joined(separator: ", ")
-            sharedDiagnostics.append(ICalendarDiagnostic(.warning, line: 1, .other, "\(names): a UID is in more than one of these resources; each is read alone, and the first one read keeps the UID"))
+            notes.append("\(names): a UID is in more than one of these resources; each is read alone, and the first one read keeps the UID")
         }
         // A zone is written once when every resource that defines it defines it alike; one that defines it
         // otherwise is read alone (its times keep the first definition read: said below). An IANA name is
@@ -69,11 +76,15 @@ enum ResourceReader {
         // rules from that resource's first year: a class's 2019 part and its own event differ so), so any
         // of its definitions does.
         var definitions: [String: [UInt8]] = [:]
+        var zones: [String: Bool] = [:]
         var otherwise: [String] = []
         for (i, s) in scans.enumerated() {
             guard let s else { continue }
             for block in s.blocks {
-                guard let tzid = block.timeZone, !ICalendarImporter.readsWithSystemZone(tzid) else { continue }
+                guard let tzid = block.timeZone else { continue }
+                let system = zones[tzid] ?? ICalendarImporter.readsWithSystemZone(tzid)
+                zones[tzid] = system
+                if system { continue }
                 let text = block.text
                 if let known = definitions[tzid] {
                     if known != text {
@@ -86,60 +97,80 @@ enum ResourceReader {
                 }
             }
         }
-        sharedDiagnostics += otherwise.map { ICalendarDiagnostic(.warning, line: 1, .other, $0) }
-
+        notes += otherwise
         let (text, origin) = ICalendarResourceScan.join(scans)
+        return Plan(names: sources.map(\.name), maxLineBytes: options.maxLineBytes, zones: zones,
+                    alone: scans.indices.filter { scans[$0] == nil }, notes: notes, owners: owners,
+                    text: text, origin: origin.map { Plan.Origin(source: $0.source, line: $0.line) })
+    }
+
+    /// Reads sources as `plan` says; `bytes(i)` is source `i`'s text, asked
+    /// only of one read alone. A plan kept from before must ``Plan/fits(_:options:)`` them.
+    static func read(_ plan: Plan, options: ImportOptions, bytes: (Int) -> [UInt8]?) -> Read {
+        let names = plan.names, origin = plan.origin
+        let sharedDiagnostics = plan.notes.map { ICalendarDiagnostic(.warning, line: 1, .other, $0) }
+        var alone = Set(plan.alone)
 
         var diagnostics = sharedDiagnostics
-        var damaged = [Bool](repeating: false, count: sources.count)
-        var keys = [[Resources.Key]?](repeating: nil, count: sources.count)
+        var damaged = [Bool](repeating: false, count: names.count)
+        var keys = [[Resources.Key]?](repeating: nil, count: names.count)
         var parts: [ICalendar] = []
-        if scans.contains(where: { $0 != nil }) {
+        var libicalClean: String?
+        if alone.count < names.count {
             do {
-                let result = try ICalendarImporter(options: options).importCalendar(from: Data(text))
+                var joined = options
+                let key = options.checksWithLibICal ? Plan.libicalKey : nil
+                if let key, plan.libicalClean == key { joined.checksWithLibICal = false }
+                let result = try ICalendarImporter(options: joined).importCalendar(from: Data(plan.text))
+                if let key, !result.diagnostics.contains(where: { $0.code == .libicalError }) { libicalClean = key }
                 for d in result.diagnostics {
                     var d = d
                     let at = d.line - 1
-                    if at >= 0, at < origin.count, origin[at].source >= 0 {
-                        let (source, line) = origin[at]
-                        d.line = line
-                        d.message = "\(sources[source].name): " + d.message
+                    if at >= 0, at < origin.count, names.indices.contains(origin[at].source) {
+                        let source = origin[at].source
+                        d.line = origin[at].line
+                        d.message = "\(names[source]): " + d.message
                         if d.losesText { damaged[source] = true }
                     }
                     diagnostics.append(d)
                 }
-                var held = [[Resources.Key]](repeating: [], count: sources.count)
+                var held = [[Resources.Key]](repeating: [], count: names.count)
                 for (key, content) in Resources.split(result.calendar) {
                     // A UID the importer reads otherwise than the scan (one it cleaned of control characters, say):
                     // no resource is sure to be its own, so each is read alone.
-                    guard let source = owner(of: key, content, owners) else { throw Unmatched() }
+                    guard let source = owner(of: key, content, plan.owners), names.indices.contains(source) else { throw Unmatched() }
                     held[source].append(Self.held(key))
                 }
-                for (i, s) in scans.enumerated() where s != nil { keys[i] = held[i].sorted() }
+                for i in names.indices where !alone.contains(i) { keys[i] = held[i].sorted() }
                 parts.append(result.calendar)
             } catch {
                 diagnostics = sharedDiagnostics
-                damaged = [Bool](repeating: false, count: sources.count)
+                damaged = [Bool](repeating: false, count: names.count)
                 // The joined text cannot fail as a whole where its parts would not: each alone, then.
-                for i in scans.indices { scans[i] = nil }
+                alone = Set(names.indices)
+                libicalClean = nil
             }
         }
-        for (i, source) in sources.enumerated() where scans[i] == nil {
+        for (i, name) in names.enumerated() where alone.contains(i) {
+            guard let text = bytes(i) else {
+                diagnostics.append(ICalendarDiagnostic(.warning, line: 1, .other, "\(name): its text cannot be read; it was not read, and is left as it is"))
+                continue
+            }
             let result: ImportResult
-            do { result = try ICalendarImporter(options: options).importCalendar(from: Data(source.bytes)) } catch {
-                diagnostics.append(ICalendarDiagnostic(.warning, line: 1, .other, "\(source.name): \(error.message); it was not read, and is left as it is"))
+            do { result = try ICalendarImporter(options: options).importCalendar(from: Data(text)) } catch {
+                diagnostics.append(ICalendarDiagnostic(.warning, line: 1, .other, "\(name): \(error.message); it was not read, and is left as it is"))
                 continue
             }
             diagnostics += result.diagnostics.map { d in
                 var d = d
-                d.message = "\(source.name): " + d.message
+                d.message = "\(name): " + d.message
                 return d
             }
             damaged[i] = !result.damage.isEmpty
             keys[i] = Resources.split(result.calendar).keys.map(Self.held).sorted()
             parts.append(result.calendar)
         }
-        return Read(calendar: Resources.assemble(parts), diagnostics: diagnostics, keys: keys, damaged: damaged)
+        return Read(calendar: Resources.assemble(parts), diagnostics: diagnostics, keys: keys, damaged: damaged, libicalClean: libicalClean)
     }
 
     private struct Unmatched: Error {}

@@ -466,6 +466,21 @@ public struct ImportOptions: Hashable, Sendable {
     #else
     public static let libicalIsAvailable = false
     #endif
+
+    /// Which libical this process runs, for a verdict of libical's kept
+    /// for later to hold for this one only: the file the loader mapped
+    /// (`/usr/lib/x86_64-linux-gnu/libical.so.3.0.16`, where the headers'
+    /// `ICAL_VERSION` says `3.0`), else that; `nil` in a build without libical.
+    package static let libicalVersion: String? = {
+        #if LibICal
+        // Read to its end: the kernel gives a size of 0 for it.
+        let maps = FileHandle(forReadingAtPath: "/proc/self/maps").map { String(decoding: $0.readDataToEndOfFile(), as: UTF8.self) } ?? ""
+        let file = maps.split(separator: "\n").lazy.compactMap { $0.split(separator: " ").last }.first { $0.contains("/libical.so") }
+        return file.map(String.init) ?? LibICal.headerVersion
+        #else
+        return nil
+        #endif
+    }()
     /// How much of each event and task is kept (default ``ItemDetail/complete``).
     public var detail: ItemDetail
     /// The most diagnostics of one kind (the same code and severity) an

@@ -40,6 +40,9 @@ package enum LibICal {
         }
     }
 
+    /// The version its headers give (`ICAL_VERSION`: `3.0`, no patch level).
+    static let headerVersion = ICAL_VERSION
+
     /// Copies a string libical returned with `_r` (ours to free) and frees it.
     static func string(_ pointer: UnsafeMutablePointer<CChar>?) -> String? {
         guard let pointer else { return nil }

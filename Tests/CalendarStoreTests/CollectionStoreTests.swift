@@ -265,10 +265,30 @@ struct CollectionStoreTests {
             #expect(pack.text(of: file) == [UInt8](try Data(contentsOf: try cacheOf(b, server).appendingPathComponent(file))))
         }
 
-        // The read takes the pack's text: a title changed in the pack alone (as long as before) is what b shows.
+        // The pack keeps the plan of reading its members together, and the read takes it: a title changed in
+        // the plan's joined text alone (as long as before) is what b shows.
+        let plan = try #require(pack.plan)
+        #expect(plan.names == ["spin.ics", "yoga.ics"] && plan.alone.isEmpty)
         let text = String(decoding: written, as: UTF8.self)
-        try Data(text.replacingOccurrences(of: "SUMMARY:Spinning", with: "SUMMARY:Spinnin_").utf8).write(to: packURL)
+        let inPlan = try #require(text.range(of: "SUMMARY:Spinning", options: .backwards))
+        #expect(text[..<inPlan.lowerBound].contains("SUMMARY:Spinning") && text[..<inPlan.lowerBound].contains("horari read plan 1"))
+        try Data(text.replacingCharacters(in: inPlan, with: "SUMMARY:Spinnin_").utf8).write(to: packURL)
         #expect(try await b.load().calendar.items.first { $0.uid == "spin" }?.title == "Spinnin_")
+        // A plan for other members (here, named otherwise) is not used: the texts are read, and the pack written again.
+        var other = plan
+        other.names = ["spin.ics", "yoga-2.ics"]
+        var texts: [(name: String, text: [UInt8])] = []
+        for member in members.values {
+            let file = try #require(member.file)
+            texts.append((file, try #require(pack.text(of: file))))
+        }
+        try Data(MemberPack.encode(texts.sorted { $0.name < $1.name }, plan: other)).write(to: packURL)
+        #expect(try await b.load().calendar.items.first { $0.uid == "spin" }?.title == "Spinning")
+        #expect(try MemberPack.parse([UInt8](Data(contentsOf: packURL)))?.plan == plan)
+        // The texts alone, as in the pack an earlier read wrote: the same.
+        try Data(written.prefix(written.count - plan.encoded.count)).write(to: packURL)
+        #expect(try await b.load().calendar.items.first { $0.uid == "spin" }?.title == "Spinning")
+        #expect(try [UInt8](Data(contentsOf: packURL)) == written)
 
         // Cut short, or another form: not used; the files are read, and the pack written whole again, and
         // what a killed write of it left is removed then (a read may write it many times, a collection's size each).
@@ -310,6 +330,39 @@ struct CollectionStoreTests {
         #expect(stale.allSatisfy { !FileManager.default.fileExists(atPath: $0.path) })
     }
 
+    @Test("a read from the pack's plan is the read of the members' texts: a member read alone, libical's finding and the notes, every time")
+    func packPlanRead() async throws {
+        let server = try TestServer.radicale()
+        defer { server.stop() }
+        let caches = try scratch()
+        defer { try? FileManager.default.removeItem(at: caches) }
+        let gym = client(server)
+        func office(_ uid: String, _ offset: String, _ extra: String = "") -> [UInt8] {
+            Array(("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Another client//EN\r\nBEGIN:VTIMEZONE\r\nTZID:My Office\r\nBEGIN:STANDARD\r\n"
+                + "DTSTART:19701025T030000\r\nTZOFFSETFROM:\(offset)\r\nTZOFFSETTO:\(offset)\r\nEND:STANDARD\r\nEND:VTIMEZONE\r\nBEGIN:VEVENT\r\n"
+                + "UID:\(uid)\r\nDTSTAMP:20261101T000000Z\r\nDTSTART;TZID=My Office:20261124T100000\r\nDURATION:PT1H\r\nSUMMARY:\(uid)\r\n\(extra)"
+                + "END:VEVENT\r\nEND:VCALENDAR\r\n").utf8)
+        }
+        try await store(server, caches, "a").update { calendar in calendar.items = [try event("yoga", "Yoga", day: 23)] }
+        try await gym.put("office-a.ics", office("a", "+0100"), ifMatch: nil)
+        try await gym.put("office-b.ics", office("b", "+0300"), ifMatch: nil)
+        try await gym.put("talk.ics", office("talk", "+0100", "GEO:abc\r\n"), ifMatch: nil)
+        let b = store(server, caches, "b")
+        let first = try await b.load()
+        let plan = try #require(MemberPack.read(atPath: try cacheOf(b, server).appendingPathComponent(MemberPack.name).path)?.plan)
+        #expect(plan.names.prefix(3) == ["office-a.ics", "office-b.ics", "talk.ics"] && plan.names.count == 4)
+        #expect(plan.alone == [1] && plan.libicalClean == nil)
+        #expect(first.diagnostics.contains { $0.message.hasPrefix("office-b.ics defines the zone ‘My Office’ otherwise") })
+        #if LibICal
+        #expect(first.diagnostics.contains { $0.code == .libicalError && $0.message.hasPrefix("talk.ics: ") })
+        #endif
+        #expect(first.calendar.items.map(\.uid).sorted() == ["a", "b", "talk", "yoga"])
+        for _ in 0..<2 {
+            let again = try await b.load()
+            #expect(again.calendar == first.calendar && again.diagnostics == first.diagnostics)
+        }
+    }
+
     @Test("a member's name in messages is the last segment of its href that is not empty, decoded")
     func displayNames() {
         let cases = ["/alice/gym/yoga.ics": "yoga.ics", "/alice/gym/a%20b.ics": "a b.ics", "yoga.ics": "yoga.ics", "/x/y//": "y",
@@ -324,12 +377,15 @@ struct CollectionStoreTests {
         let pack = try #require(MemberPack.parse(bytes))
         #expect(pack.count == 3 && pack.text(of: "a.ics") == Array("one\r\n".utf8) && pack.text(of: "b.ics") == [] && pack.text(of: "c.ics") == Array("three".utf8))
         #expect(pack.text(of: "d.ics") == nil)
-        let header = "horari members pack 1\n"
-        for refused in ["", header, header + "a.ics\t3\nabc", header + "a.ics\t3\n\nab", header + "a.ics\t3\n\nabcd", header + "a.ics 3\n\nabc",
-                        header + "a.ics\t-1\n\n", header + "\t3\n\nabc", header + "a.ics\t1\na.ics\t1\n\nab", "horari members pack 2\n\n"] {
+        let header = "horari members pack 2\n"
+        for refused in ["", header, header + "a.ics\t3\nabc", header + "a.ics\t3\n\nab", header + "a.ics 3\n\nabc",
+                        header + "a.ics\t-1\n\n", header + "\t3\n\nabc", header + "a.ics\t1\na.ics\t1\n\nab", "horari members pack 1\n\n"] {
             #expect(MemberPack.parse(Array(refused.utf8)) == nil, "\(refused.debugDescription)")
         }
         #expect(MemberPack.parse(Array((header + "\n").utf8))?.count == 0)
+        // What follows the texts is the plan: none when it does not read whole; the texts stand.
+        let trailing = try #require(MemberPack.parse(Array((header + "a.ics\t3\n\nabcd").utf8)))
+        #expect(trailing.text(of: "a.ics") == Array("abc".utf8) && trailing.plan == nil && pack.plan == nil)
         // A name with a tab or a line break, or named twice, is left out rather than spoiling the pack.
         let odd = MemberPack.encode([("x\ty.ics", [1]), ("z.ics", [2]), ("z.ics", [3]), ("n\n.ics", [4])])
         #expect(MemberPack.parse(odd)?.count == 1 && MemberPack.parse(odd)?.text(of: "z.ics") == [2])
