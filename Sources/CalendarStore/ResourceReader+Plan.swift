@@ -16,6 +16,10 @@ extension ResourceReader {
         var names: [String]
         /// The `maxLineBytes` the texts were scanned with.
         var maxLineBytes: Int
+        /// The Horari that made it (``HorariVersion/current``): another may
+        /// scan, join or decide otherwise (a change of that within a version
+        /// changes the form's first line).
+        var horari: String = HorariVersion.current
         /// Each TZID the scans met, and whether it is read with the system's
         /// zone (then its definitions were not compared): a system whose
         /// zones say otherwise makes the plan stale.
@@ -31,31 +35,37 @@ extension ResourceReader {
         var text: [UInt8]
         /// Each line of `text`, from the first.
         var origin: [Origin]
-        /// The libical and Horari (``libicalKey``) under which libical's
-        /// checks of `text` found nothing; `nil` when they found something or
-        /// have not run. A read with checks then reads `text` without them:
+        /// The libical, Horari and import limits (``libicalKey(_:)``) under
+        /// which libical's checks of `text` found nothing; `nil` when they
+        /// found something or have not run. A read with checks then reads `text` without them:
         /// no value of the calendar comes from libical, only its findings,
         /// and there were none (the checks are a quarter of the CPU of an
         /// unchanged read of 10,000 members; issue 42, 2).
         var libicalClean: String? = nil
 
-        /// What ``libicalClean`` holds for a verdict of this process's libical; `nil` when there is none.
-        static var libicalKey: String? {
-            ImportOptions.libicalVersion.map { "\($0) \(HorariVersion.current)" }
+        /// What ``libicalClean`` holds for a verdict of this process's
+        /// libical (``ImportOptions/libicalVersion``) and Horari under
+        /// `options`' limits, which decide what libical is given (a component
+        /// over them is not); `nil` when there is no libical.
+        static func libicalKey(_ options: ImportOptions) -> String? {
+            ImportOptions.libicalVersion.map {
+                "\($0) \(HorariVersion.current) \(options.maxLineBytes) \(options.maxComponentBytes) \(options.maxPropertiesPerComponent) \(options.maxDepth)"
+            }
         }
 
         /// Whether this plan is the one ``ResourceReader/plan(_:options:)``
         /// would make of sources with these names (and the texts it was
-        /// made of) under `options` on this system.
+        /// made of) under `options`: the same names, line limit and Horari,
+        /// and each TZID it met still read with a system zone, or still not.
         func fits(_ names: [String], options: ImportOptions) -> Bool {
-            names == self.names && maxLineBytes == options.maxLineBytes
+            names == self.names && maxLineBytes == options.maxLineBytes && horari == HorariVersion.current
                 && zones.allSatisfy { ICalendarImporter.readsWithSystemZone($0.key) == $0.value }
         }
     }
 }
 
 extension ResourceReader.Plan {
-    private static let firstLine = Array("horari read plan 1\n".utf8)
+    private static let firstLine = Array("horari read plan 2\n".utf8)
     private static let lastLine = Array("end\n".utf8)
 
     /// The plan as bytes, for ``init(encoded:)``: a first line, then each
@@ -76,6 +86,7 @@ extension ResourceReader.Plan {
             out += t
         }
         number(maxLineBytes)
+        text(horari.utf8)
         number(names.count)
         for name in names { text(name.utf8) }
         let zoneNames = zones.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
@@ -124,7 +135,7 @@ extension ResourceReader.Plan {
     init?(encoded bytes: ArraySlice<UInt8>) {
         guard bytes.starts(with: Self.firstLine) else { return nil }
         var reader = Reader(bytes: bytes, at: bytes.startIndex + Self.firstLine.count)
-        guard let maxLineBytes = reader.number(), let nameCount = reader.count() else { return nil }
+        guard let maxLineBytes = reader.number(), let horari = reader.text(), let nameCount = reader.count() else { return nil }
         var names: [String] = []
         names.reserveCapacity(nameCount)
         for _ in 0..<nameCount {
@@ -157,21 +168,28 @@ extension ResourceReader.Plan {
                   owners.updateValue(source, forKey: String(decoding: uid, as: UTF8.self)) == nil else { return nil }
         }
         guard let runCount = reader.count() else { return nil }
-        var origin: [Origin] = []
+        var runs: [(source: Int, line: Int, count: Int)] = []
         for _ in 0..<runCount {
             guard let source = reader.number(), source >= -1, source < names.count,
                   let line = reader.number(), line >= 0, let count = reader.count(), count > 0, count <= Int.max - line else { return nil }
-            for k in 0..<count { origin.append(Origin(source: source, line: line + k)) }
+            runs.append((source, line, count))
         }
-        guard let text = reader.text(), let checked = reader.number(), checked == 0 || checked == 1 else { return nil }
+        // No more origins than the text has lines (the join's last line has none), checked before any is made.
+        guard let text = reader.text(), runs.reduce(0, { $0 + $1.count }) <= text.reduce(0, { $0 + ($1 == 0x0A ? 1 : 0) }),
+              let checked = reader.number(), checked == 0 || checked == 1 else { return nil }
+        var origin: [Origin] = []
+        origin.reserveCapacity(runs.reduce(0) { $0 + $1.count })
+        for run in runs {
+            for k in 0..<run.count { origin.append(Origin(source: run.source, line: run.line + k)) }
+        }
         var libicalClean: String?
         if checked == 1 {
             guard let key = reader.text() else { return nil }
             libicalClean = String(decoding: key, as: UTF8.self)
         }
         guard bytes[reader.at...].elementsEqual(Self.lastLine) else { return nil }
-        self.init(names: names, maxLineBytes: maxLineBytes, zones: zones, alone: alone, notes: notes,
-                  owners: owners, text: Array(text), origin: origin, libicalClean: libicalClean)
+        self.init(names: names, maxLineBytes: maxLineBytes, horari: String(decoding: horari, as: UTF8.self), zones: zones, alone: alone,
+                  notes: notes, owners: owners, text: Array(text), origin: origin, libicalClean: libicalClean)
     }
 
     /// Reads ``encoded``'s numbers and texts, each in bounds or `nil`.
@@ -179,7 +197,7 @@ extension ResourceReader.Plan {
         let bytes: ArraySlice<UInt8>
         var at: Int
 
-        /// A decimal (at most 18 digits, a `-` before it allowed) and its `;`.
+        /// A decimal (an `Int`, a `-` before it allowed) and its `;`.
         mutating func number() -> Int? { decimal(endedBy: UInt8(ascii: ";"), signed: true) }
 
         /// A count of things each at least a byte long: never more than the bytes left.
@@ -201,8 +219,11 @@ extension ResourceReader.Plan {
             if negative { i += 1 }
             var n = 0
             let first = i
-            while i < bytes.endIndex, i - first < 18, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[i]) {
-                n = n * 10 + Int(bytes[i] - UInt8(ascii: "0"))
+            while i < bytes.endIndex, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[i]) {
+                let (tens, over) = n.multipliedReportingOverflow(by: 10)
+                let (sum, overAgain) = tens.addingReportingOverflow(Int(bytes[i] - UInt8(ascii: "0")))
+                guard !over, !overAgain else { return nil }
+                n = sum
                 i += 1
             }
             guard i > first, i < bytes.endIndex, bytes[i] == end else { return nil }

@@ -119,7 +119,7 @@ enum ResourceReader {
         if alone.count < names.count {
             do {
                 var joined = options
-                let key = options.checksWithLibICal ? Plan.libicalKey : nil
+                let key = options.checksWithLibICal ? Plan.libicalKey(options) : nil
                 if let key, plan.libicalClean == key { joined.checksWithLibICal = false }
                 let result = try ICalendarImporter(options: joined).importCalendar(from: Data(plan.text))
                 if let key, !result.diagnostics.contains(where: { $0.code == .libicalError }) { libicalClean = key }

@@ -86,8 +86,8 @@ struct ResourceReaderPlanTests {
         let found = ResourceReader.plan([geo], options: ImportOptions())
         let checked = ResourceReader.read(found, options: ImportOptions()) { _ in nil }
         #if LibICal
-        let key = try #require(ResourceReader.Plan.libicalKey)
-        #expect(key.contains("libical") && key.hasSuffix(HorariVersion.current))
+        let key = try #require(ResourceReader.Plan.libicalKey(ImportOptions()))
+        #expect(key.contains("libical") && key.contains(" \(HorariVersion.current) "))
         #expect(ResourceReader.read(clean, options: ImportOptions()) { _ in nil }.libicalClean == key)
         // What libical finds is not kept: it is found by every read.
         #expect(checked.libicalClean == nil && checked.diagnostics.map(\.code) == [.libicalError])
@@ -102,8 +102,13 @@ struct ResourceReaderPlanTests {
         forged.libicalClean = "/usr/lib/libical.so.3.0.9 " + HorariVersion.current
         #expect(ResourceReader.read(forged, options: ImportOptions()) { _ in nil }.diagnostics.map(\.code) == [.libicalError])
         #expect(ResourceReader.read(clean, options: ImportOptions(checksWithLibICal: false)) { _ in nil }.libicalClean == nil)
+        // Under other limits libical may have been given other components: the verdict is not taken.
+        forged.libicalClean = key
+        var tighter = ImportOptions()
+        tighter.maxComponentBytes -= 1
+        #expect(ResourceReader.read(forged, options: tighter) { _ in nil }.diagnostics.map(\.code) == [.libicalError])
         #else
-        #expect(ResourceReader.Plan.libicalKey == nil && checked.libicalClean == nil)
+        #expect(ResourceReader.Plan.libicalKey(ImportOptions()) == nil && checked.libicalClean == nil)
         #expect(ResourceReader.read(clean, options: ImportOptions()) { _ in nil }.libicalClean == nil)
         #endif
         // Kept in the plan's bytes.
@@ -126,6 +131,9 @@ struct ResourceReaderPlanTests {
         var stale = plan
         stale.zones["My Office"] = true
         #expect(!stale.fits(names, options: ImportOptions()))
+        stale = plan
+        stale.horari = "0.4.0"
+        #expect(!stale.fits(names, options: ImportOptions()))
     }
 
     @Test("a plan cut short, with more after it, or out of range is none")
@@ -144,7 +152,19 @@ struct ResourceReaderPlanTests {
             let changed = Array(text.replacingOccurrences(of: from, with: to).utf8)
             #expect(ResourceReader.Plan(encoded: changed[...]) == nil, "\(from) → \(to)")
         }
-        #expect(ResourceReader.Plan(encoded: Array("horari read plan 1\n1234567890123456789;".utf8)[...]) == nil)
+        // A number past Int.max; origins that are not as many as the text's lines.
+        let long = text.replacingOccurrences(of: "horari read plan 2\n\(plan.maxLineBytes);", with: "horari read plan 2\n99999999999999999999;")
+        #expect(long != text && ResourceReader.Plan(encoded: Array(long.utf8)[...]) == nil)
+        var widest = plan
+        widest.maxLineBytes = .max
+        #expect(ResourceReader.Plan(encoded: widest.encoded[...]) == widest)
+        // The last run of origins (lines of one source one after another) made longer than the text.
+        let last = try #require(plan.origin.last)
+        let length = plan.origin.reversed().prefix { $0.source == last.source }.count
+        let lastRun = "\(last.source);\(last.line - length + 1);\(length);"
+        #expect(text.components(separatedBy: lastRun).count == 2, "the last run once")
+        let longer = text.replacingOccurrences(of: lastRun, with: "\(last.source);\(last.line - length + 1);\(length + 2);")
+        #expect(ResourceReader.Plan(encoded: Array(longer.utf8)[...]) == nil)
         // Every byte changed to a few others: read as something or nothing, never a crash.
         for i in stride(from: 0, to: bytes.count, by: 7) {
             for other: UInt8 in [0x00, 0x2D, 0x30, 0x39, 0x3A, 0x3B, 0xFF] where other != bytes[i] {
