@@ -7,7 +7,9 @@
 //
 //   _BookDesk DB seed MEMBERS           a gym: Yoga on Mondays, 5 places; members m0…
 //   _BookDesk DB book MEMBER DATE       book a place, telling (the message is owed)
-//   _BookDesk DB churn OUTBOX SEED N    N bookings of random members and Mondays, each delivered
+//   _BookDesk DB churn OUTBOX SEED N    N changes of random members and Mondays, each delivered: a
+//                                       member with a place cancels it, any other books;
+//                                       "step I" after each
 //   _BookDesk DB deliver OUTBOX         deliver what is owed: one OUTBOX/ID.eml each
 //   _BookDesk DB places                 "member date" for every place held
 //   _BookDesk DB messages               "id member date method" for every message committed
@@ -73,14 +75,23 @@ func desk<Storage: BookStorage>(_ storage: Storage) async throws {
             seed = seed &* 6364136223846793005 &+ 1442695040888963407
             return Int(seed >> 33)
         }
-        for _ in 0..<n {
+        for step in 0..<n {
             let member = "m\(next() % 20)", date = mondays[next() % mondays.count]
             do {
-                _ = try await store.changeTelling(gym: gym) { book in try book.book(member: member, classID: "yoga", on: date, now: now) }
+                // A member with a place gives it up, any other books: every step a change that owes a message.
+                _ = try await store.changeTelling(gym: gym) { book in
+                    if try book.roster(classID: "yoga", on: date).confirmed.contains(member) {
+                        _ = try book.cancelBooking(member: member, classID: "yoga", on: date, now: now)
+                    } else {
+                        try book.book(member: member, classID: "yoga", on: date, now: now)
+                    }
+                }
             } catch {
                 guard case .refused = error else { throw error }
             }
             _ = try await deliver(into: arguments[3])
+            // One line a step, written at once: the test that kills churns picks the step to kill in by these.
+            FileHandle.standardOutput.write(Data("step \(step)\n".utf8))
         }
         print("churned")
     case "deliver":

@@ -32,6 +32,18 @@ public enum BookDesk {
         return (process, out)
     }
 
+    /// Reads a desk's `output` until `count` lines have come or it ends: how many came.
+    @discardableResult
+    public static func readLines(_ count: Int, from output: Pipe) -> Int {
+        var lines = 0
+        while lines < count {
+            let data = output.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            lines += data.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+        }
+        return lines
+    }
+
     /// Runs a desk and waits: its exit code and what it printed.
     @discardableResult
     public static func run(_ arguments: [String]) throws -> (status: Int32, out: String) {
