@@ -42,8 +42,8 @@ extension CalendarFile {
         if splice.isEmpty { return result }
         // Whole components in place of whole components: the text stays in
         // outline form as long as each text put in is whole components.
-        guard splice.putsWholeComponents, let spliced = splice.applied(to: outline) else { return nil }
-        try write(spliced, to: url)
+        guard splice.putsWholeComponents, let pieces = splice.pieces(of: outline) else { return nil }
+        try write(pieces, to: url)
         return result
     }
 

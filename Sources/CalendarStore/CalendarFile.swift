@@ -177,13 +177,21 @@ public enum CalendarFile {
     }
 
     /// Temporary file, fsync, rename, fsync of the folder, for text already
-    /// in hand (a spliced file, or a folder store's resource).
+    /// in hand (a folder store's resource).
     static func write(_ bytes: [UInt8], to url: URL) throws(ICalendarError) {
+        try write([bytes[...]], to: url)
+    }
+
+    /// The same for a text in pieces (a spliced file: `ICalendarSplice.pieces(of:)`),
+    /// written one after the other, never joined.
+    static func write(_ pieces: [ArraySlice<UInt8>], to url: URL) throws(ICalendarError) {
         try replace(url) { (fd: Int32, path: String) throws(ICalendarError) in
-            let failure = bytes.withUnsafeBytes { buffer -> SystemCallError? in
-                do throws(SystemCallError) { try SystemCall.writeAll(fd, buffer); return nil } catch { return error }
+            for piece in pieces {
+                let failure = piece.withUnsafeBytes { buffer -> SystemCallError? in
+                    do throws(SystemCallError) { try SystemCall.writeAll(fd, buffer); return nil } catch { return error }
+                }
+                if let failure { throw ioError("cannot write \(path)", failure) }
             }
-            if let failure { throw ioError("cannot write \(path)", failure) }
         }
     }
 

@@ -389,7 +389,7 @@ struct SchedulingFileTests {
     /// Files the splice must not take, as edits of the sample.
     enum Unspliceable: String, CaseIterable, Sendable {
         case bareLineFeeds, noBookZone, blankLine, byteOrderMark, textAfterCalendar, earlierForm, instanceDatedOtherwise, rosterUnreadable, attendeeWithoutID,
-             classInParts
+             classInParts, escapedUID
 
         func apply(_ t: String) -> String {
             switch self {
@@ -417,6 +417,9 @@ struct SchedulingFileTests {
                     with: "BEGIN:VEVENT\r\nUID:yoga@2025\r\nDTSTAMP:20251231T000000Z\r\nDTSTART;TZID=Europe/Madrid:20250106T183000\r\nDURATION:PT1H\r\n"
                         + "RRULE:FREQ=WEEKLY;UNTIL=20251231T173000Z;BYDAY=MO,WE\r\nSUMMARY:Yoga\r\nX-HORARI-CAPACITY:12\r\nX-HORARI-CLASS-PART:yoga\r\n"
                         + "END:VEVENT\r\nEND:VCALENDAR\r\n")
+            case .escapedUID:
+                // Another class's ID written with an escape: an escaped ID may read as the booked class's, so the whole file decides.
+                t.replacingOccurrences(of: "UID:pilates\r\n", with: "UID:pil\\,ates\r\n")
             }
         }
     }
@@ -523,6 +526,37 @@ struct ICalendarOutlineTests {
     ])
     func notOutlined(_ text: String) {
         #expect(ICalendarOutline(bytes: Array(text.utf8)) == nil)
+    }
+
+    @Test("a control character is found wherever it is in a long line, folded or not, and a tab is not one",
+          arguments: [0x00, 0x01, 0x0B, 0x1F, 0x7F] as [UInt8])
+    func controlCharacters(_ control: UInt8) throws {
+        // Lines checked eight bytes at a time: the character at each place in two words and a tail.
+        for place in 0..<20 {
+            let value = String(repeating: "a", count: place) + String(UnicodeScalar(control)) + String(repeating: "b", count: 19 - place)
+            #expect(ICalendarOutline(bytes: Array("BEGIN:VCALENDAR\r\nX-A:\(value)\r\nEND:VCALENDAR\r\n".utf8)) == nil, "\(control) at \(place)")
+            // In the continuation of a line deep in a component, whose value the outline does not keep.
+            let deep = "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nBEGIN:VALARM\r\nDESCRIPTION:first part\r\n \(value)\r\nEND:VALARM\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+            #expect(ICalendarOutline(bytes: Array(deep.utf8)) == nil, "\(control) at \(place), folded")
+        }
+        let tabs = String(repeating: "a\t", count: 12)
+        let outline = try #require(ICalendarOutline(bytes: Array("BEGIN:VCALENDAR\r\nX-A:\(tabs)\r\nEND:VCALENDAR\r\n".utf8)))
+        #expect(outline.calendarValues["X-A"] == [tabs])
+    }
+
+    @Test("a folded line inside a component is read whole where its name or value counts: a name cut by the fold, BEGIN and END, an indexed value")
+    func foldsInsideComponents() throws {
+        let text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:yo\r\n ga\r\nATTEN\r\n DEE;CN=A:urn:a\r\nDESCRIPTION:a long\r\n  text\r\n"
+            + "BEGIN:VAL\r\n ARM\r\nATTENDEE:urn:not-own\r\nEN\r\n D:VALARM\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        let bytes = Array(text.utf8)
+        let outline = try #require(ICalendarOutline(bytes: bytes, indexing: ["UID", "ATTENDEE"]))
+        #expect(outline.components.map(\.name) == ["VEVENT"])
+        #expect(outline.components[0].value("UID") == "yoga")
+        #expect(outline.components[0].values("ATTENDEE") == ["urn:a"])
+        #expect(outline.values("DESCRIPTION", in: outline.components[0]) == ["a long text"])
+        #expect(outline.calendarText(including: outline.components) == bytes)
+        // A BEGIN whose name is cut by the fold is still one: its END must match it.
+        #expect(ICalendarOutline(bytes: Array(text.replacingOccurrences(of: "EN\r\n D:VALARM", with: "END:VAL").utf8)) == nil)
     }
 
     @Test("names are read in any case, lines unfolded, quoted colons skipped")
