@@ -339,8 +339,7 @@ struct CollectionStore {
                     var checked = kept
                     checked.libicalClean = read.libicalClean
                     let texts = members.compactMap { member in pack.text(of: member.value.file).map { (name: member.value.file, text: $0) } }
-                    CalendarFile.removeStaleTemporaries(in: cache) { $0 == MemberPack.name }
-                    try? FolderStore.writeAtomically(MemberPack.encode(texts, plan: checked), to: file(MemberPack.name))
+                    writePack(texts, plan: checked)
                 }
                 return (read.calendar, read.diagnostics, read.resources(members.map(\.key)))
             }
@@ -373,12 +372,18 @@ struct CollectionStore {
         // was none or did not fit (else it was read above), so a whole pack is written again with this one.
         let whole = diagnostics.isEmpty && Set(packable.map(\.name)).count == sources.count
         if selection == nil, fromFiles > 0 || pack?.count != Set(packable.map(\.name)).count || whole {
-            // Derived from the files, which stay what state.json names: a pack that cannot be written is only slower.
-            // What a killed write of it left goes first (it is the collection's size; a read may write it many times).
-            CalendarFile.removeStaleTemporaries(in: cache) { $0 == MemberPack.name }
-            try? FolderStore.writeAtomically(MemberPack.encode(packable, plan: whole ? made : nil), to: file(MemberPack.name))
+            writePack(packable, plan: whole ? made : nil)
         }
         return (read.calendar, diagnostics + read.diagnostics, read.resources(hrefs))
+    }
+
+    /// Writes ``MemberPack`` again with `texts` and `plan`. What a killed
+    /// write of it left goes first (it is the collection's size; a read may
+    /// write it many times). It is derived from the files, which stay what
+    /// state.json names: a pack that cannot be written is only slower.
+    private func writePack(_ texts: [(name: String, text: [UInt8])], plan: ResourceReader.Plan?) {
+        CalendarFile.removeStaleTemporaries(in: cache) { $0 == MemberPack.name }
+        try? FolderStore.writeAtomically(MemberPack.encode(texts, plan: plan), to: file(MemberPack.name))
     }
 
     // MARK: Syncing
