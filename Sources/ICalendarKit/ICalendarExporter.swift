@@ -93,7 +93,7 @@ public struct ICalendarExporter: Sendable {
         }
         var w = ContentWriter()
         w.bytes.reserveCapacity(blockSize + blockSize / 4)
-        try self.write(calendar, to: &w) { (w: inout ContentWriter) throws(E) in
+        try self.write(calendar, to: &w, sideBySide: true) { (w: inout ContentWriter) throws(E) in
             guard w.bytes.count >= blockSize else { return }
             try hand(w.bytes)
             w.bytes.removeAll(keepingCapacity: true)
@@ -102,12 +102,20 @@ public struct ICalendarExporter: Sendable {
     }
 
     func write(_ calendar: ICalendar, to w: inout ContentWriter) {
-        write(calendar, to: &w) { (_: inout ContentWriter) throws(Never) in }
+        write(calendar, to: &w, sideBySide: false) { (_: inout ContentWriter) throws(Never) in }
     }
 
+    /// How many items each core writes at a time when a large calendar's
+    /// items are written side by side.
+    static let sideBySideRun = 1024
+
     /// Writes the calendar, calling `flush` after each component, where the
-    /// bytes written so far may be handed on and removed.
-    private func write<E: Error>(_ calendar: ICalendar, to w: inout ContentWriter, flush: (inout ContentWriter) throws(E) -> Void) throws(E) {
+    /// bytes written so far may be handed on and removed. With `sideBySide`,
+    /// a calendar of more than two runs of items has them written on every
+    /// core, a run each (``sideBySideRun``), and put in order: the same
+    /// bytes, and only a run a core held at a time.
+    private func write<E: Error>(_ calendar: ICalendar, to w: inout ContentWriter, sideBySide: Bool,
+                                 flush: (inout ContentWriter) throws(E) -> Void) throws(E) {
         w.line("BEGIN", value: "VCALENDAR")
         w.line("VERSION", value: "2.0")
         w.line("PRODID", value: calendar.productID ?? options.productID)
@@ -125,9 +133,31 @@ public struct ICalendarExporter: Sendable {
         writeTimeZones(for: calendar, to: &w)
         let stamp = LocalDateTime(localSeconds: Int64(max(-62_135_596_800, min(253_402_300_799, options.timestamp.timeIntervalSince1970.rounded(.down))))).basicISO + "Z"
         try flush(&w)
-        for item in calendar.items {
-            writeItem(item, stamp: stamp, zones: calendar.zones, to: &w)
-            try flush(&w)
+        let items = calendar.items, zones = calendar.zones, run = Self.sideBySideRun
+        let cores = sideBySide && items.count > 2 * run ? max(1, ProcessInfo.processInfo.activeProcessorCount) : 1
+        if cores > 1 {
+            var start = 0
+            while start < items.count {
+                let runs = min(cores, (items.count - start + run - 1) / run), from = start
+                let written = Locked([[UInt8]](repeating: [], count: runs))
+                DispatchQueue.concurrentPerform(iterations: runs) { k in
+                    var part = ContentWriter()
+                    for item in items[(from + k * run)..<min(items.count, from + (k + 1) * run)] {
+                        writeItem(item, stamp: stamp, zones: zones, to: &part)
+                    }
+                    written.withLock { $0[k] = part.bytes }
+                }
+                for part in written.withLock({ $0 }) {
+                    w.bytes += part
+                    try flush(&w)
+                }
+                start = min(items.count, start + runs * run)
+            }
+        } else {
+            for item in items {
+                writeItem(item, stamp: stamp, zones: zones, to: &w)
+                try flush(&w)
+            }
         }
         for c in calendar.components {
             w.component(completed(c, stamp: stamp))

@@ -110,6 +110,27 @@ struct ICalendarImportExportTests {
         }
     }
 
+    @Test("a large calendar's items are written side by side, a run on each core: the same bytes as one by one, in blocks of any size")
+    func sideBySide() throws {
+        // The gym's items (series, changed instances, tasks, zones, reminders) again and again, past three runs.
+        var calendar = try ICalendarImporter().importCalendar(from: try icsFixture("gym")).calendar
+        let own = calendar.items
+        var items: [CalendarItem] = []
+        while items.count <= 3 * ICalendarExporter.sideBySideRun {
+            for var item in own {
+                item.uid = "\(items.count)-\(item.uid)"
+                items.append(item)
+            }
+        }
+        calendar.items = items
+        let oneByOne = Array(exporter.export(calendar).utf8)
+        for blockSize in [1, 4096, 1 << 18] {
+            var blocks: [UInt8] = []
+            exporter.export(calendar, blockSize: blockSize) { (block: UnsafeRawBufferPointer) in blocks += block }
+            #expect(blocks == oneByOne, "blocks of \(blockSize)")
+        }
+    }
+
     @Test("What libical loses is kept: unknown IANA properties, unknown parameters, X- components, escapes, empty X- properties")
     func losslessWhereLibicalIsNot() throws {
         let text = """
