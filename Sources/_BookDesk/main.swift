@@ -8,8 +8,9 @@
 //   _BookDesk DB seed MEMBERS           a gym: Yoga on Mondays, 5 places; members m0…
 //   _BookDesk DB book MEMBER DATE       book a place, telling (the message is owed)
 //   _BookDesk DB churn OUTBOX SEED N    N changes of random members and Mondays, each delivered: a
-//                                       member with a place cancels it, any other books;
-//                                       "step I" after each
+//                                       member with a place cancels it, any other books (a full
+//                                       class: another member cancels); "committed I" after
+//                                       each change, "delivered I" after its delivery
 //   _BookDesk DB deliver OUTBOX         deliver what is owed: one OUTBOX/ID.eml each
 //   _BookDesk DB places                 "member date" for every place held
 //   _BookDesk DB messages               "id member date method" for every message committed
@@ -35,6 +36,7 @@ func fail(_ message: String, _ code: Int32 = 1) -> Never {
 guard arguments.count >= 3 else { fail("usage: _BookDesk DB COMMAND …", 2) }
 let now = Date(timeIntervalSince1970: 1_795_176_000)  // 2026-11-20 12:00 UTC
 let gym = SchedulingNotice.Person(id: "gym", name: "Desk Gym", email: "desk@gym.example")
+let yogaPlaces = 5
 let mondays = (0..<4).compactMap { try? LocalDate(year: 2026, month: 11, day: 23).adding(days: 7 * $0) }
 
 /// Runs the command on `storage`.
@@ -56,7 +58,7 @@ func desk<Storage: BookStorage>(_ storage: Storage) async throws {
             book = SchedulingBook(timeZone: try .named("Europe/Madrid"))
             for i in 0..<count { try book.addMember(Member(id: "m\(i)", name: "Member \(i)", email: "m\(i)@example.com")) }
             try book.addClass(ClassSeries(id: "yoga", title: "Yoga", weekdays: [.monday], time: try TimeOfDay(hour: 18, minute: 30),
-                                          duration: .seconds(3600), capacity: 5, firstDate: try LocalDate(year: 2026, month: 11, day: 2)))
+                                          duration: .seconds(3600), capacity: yogaPlaces, firstDate: try LocalDate(year: 2026, month: 11, day: 2)))
         }
         print("seeded")
     case "book":
@@ -76,22 +78,23 @@ func desk<Storage: BookStorage>(_ storage: Storage) async throws {
             return Int(seed >> 33)
         }
         for step in 0..<n {
-            let member = "m\(next() % 20)", date = mondays[next() % mondays.count]
-            do {
-                // A member with a place gives it up, any other books: every step a change that owes a message.
-                _ = try await store.changeTelling(gym: gym) { book in
-                    if try book.roster(classID: "yoga", on: date).confirmed.contains(member) {
-                        _ = try book.cancelBooking(member: member, classID: "yoga", on: date, now: now)
-                    } else {
-                        try book.book(member: member, classID: "yoga", on: date, now: now)
-                    }
+            let member = "m\(next() % 20)", date = mondays[next() % mondays.count], pick = next()
+            // A member with a place gives it up; any other books it, and when the class is full one who
+            // holds a place gives it up instead: every step is a change that owes a message.
+            _ = try await store.changeTelling(gym: gym) { book in
+                let confirmed = try book.roster(classID: "yoga", on: date).confirmed
+                if confirmed.contains(member) {
+                    _ = try book.cancelBooking(member: member, classID: "yoga", on: date, now: now)
+                } else if confirmed.count >= yogaPlaces {
+                    _ = try book.cancelBooking(member: confirmed[pick % confirmed.count], classID: "yoga", on: date, now: now)
+                } else {
+                    try book.book(member: member, classID: "yoga", on: date, now: now)
                 }
-            } catch {
-                guard case .refused = error else { throw error }
             }
+            // A line as each phase ends, written at once: the test that kills churns picks its moment by these.
+            FileHandle.standardOutput.write(Data("committed \(step)\n".utf8))
             _ = try await deliver(into: arguments[3])
-            // One line a step, written at once: the test that kills churns picks the step to kill in by these.
-            FileHandle.standardOutput.write(Data("step \(step)\n".utf8))
+            FileHandle.standardOutput.write(Data("delivered \(step)\n".utf8))
         }
         print("churned")
     case "deliver":

@@ -32,16 +32,29 @@ public enum BookDesk {
         return (process, out)
     }
 
-    /// Reads a desk's `output` until `count` lines have come or it ends: how many came.
+    /// Reads a desk's `output` until `count` lines have come or it ends:
+    /// how many came, and when the first and the last of them were read.
     @discardableResult
-    public static func readLines(_ count: Int, from output: Pipe) -> Int {
+    public static func readLines(_ count: Int, from output: Pipe) throws -> (lines: Int, first: ContinuousClock.Instant?, last: ContinuousClock.Instant?) {
         var lines = 0
+        var first: ContinuousClock.Instant?, last: ContinuousClock.Instant?
+        var block = [UInt8](repeating: 0, count: 4096)
         while lines < count {
-            let data = output.fileHandleForReading.availableData
-            if data.isEmpty { break }
-            lines += data.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+            // read(2), which gives what has come (FileHandle's read(upToCount:) waits for all of it,
+            // and its availableData traps on an error).
+            let got = block.withUnsafeMutableBytes { read(output.fileHandleForReading.fileDescriptor, $0.baseAddress, $0.count) }
+            if got < 0, errno == EINTR { continue }
+            guard got >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+            if got == 0 { break }
+            let now = ContinuousClock.now
+            let more = block[..<got].reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+            if more > 0 {
+                if first == nil { first = now }
+                last = now
+            }
+            lines += more
         }
-        return lines
+        return (lines, first, last)
     }
 
     /// Runs a desk and waits: its exit code and what it printed.
