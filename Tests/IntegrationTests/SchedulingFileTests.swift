@@ -418,7 +418,8 @@ struct SchedulingFileTests {
                         + "RRULE:FREQ=WEEKLY;UNTIL=20251231T173000Z;BYDAY=MO,WE\r\nSUMMARY:Yoga\r\nX-HORARI-CAPACITY:12\r\nX-HORARI-CLASS-PART:yoga\r\n"
                         + "END:VEVENT\r\nEND:VCALENDAR\r\n")
             case .escapedUID:
-                // Another class's ID written with an escape: an escaped ID may read as the booked class's, so the whole file decides.
+                // Another class's ID written with an escape. The outline compares IDs as written, so an
+                // escaped one (which could read as the booked class's) sends any change to the whole file.
                 t.replacingOccurrences(of: "UID:pilates\r\n", with: "UID:pil\\,ates\r\n")
             }
         }
@@ -523,6 +524,8 @@ struct ICalendarOutlineTests {
         " BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n",
         "BEGIN:VCALENDAR\r\nNOCOLON\r\nEND:VCALENDAR\r\n",
         "BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\nBEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n",
+        "BEGIN:VCALENDAR\r\nEND:VCALENDAR\r",
+        "BEGIN:VCALENDAR\r\nX-A:abcdefghijk\rX-B:cdefghij\r\nEND:VCALENDAR\r\n",
     ])
     func notOutlined(_ text: String) {
         #expect(ICalendarOutline(bytes: Array(text.utf8)) == nil)
@@ -531,14 +534,19 @@ struct ICalendarOutlineTests {
     @Test("a control character is found wherever it is in a long line, folded or not, and a tab is not one",
           arguments: [0x00, 0x01, 0x0B, 0x1F, 0x7F] as [UInt8])
     func controlCharacters(_ control: UInt8) throws {
-        // Lines checked eight bytes at a time: the character at each place in two words and a tail.
+        // Lines checked eight bytes at a time: the character at each of 20 places, after ASCII and after UTF-8 (é: C3 A9).
         for place in 0..<20 {
+            for filler in ["a", "é"] {
+                let value = String(repeating: filler, count: place) + String(UnicodeScalar(control)) + String(repeating: "b", count: 19 - place)
+                #expect(ICalendarOutline(bytes: Array("BEGIN:VCALENDAR\r\nX-A:\(value)\r\nEND:VCALENDAR\r\n".utf8)) == nil, "\(control) after \(place) \(filler)")
+            }
             let value = String(repeating: "a", count: place) + String(UnicodeScalar(control)) + String(repeating: "b", count: 19 - place)
-            #expect(ICalendarOutline(bytes: Array("BEGIN:VCALENDAR\r\nX-A:\(value)\r\nEND:VCALENDAR\r\n".utf8)) == nil, "\(control) at \(place)")
             // In the continuation of a line deep in a component, whose value the outline does not keep.
             let deep = "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nBEGIN:VALARM\r\nDESCRIPTION:first part\r\n \(value)\r\nEND:VALARM\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
             #expect(ICalendarOutline(bytes: Array(deep.utf8)) == nil, "\(control) at \(place), folded")
         }
+        // In the last eight bytes of the text, which are read byte by byte.
+        #expect(ICalendarOutline(bytes: Array("BEGIN:VCALENDAR\r\nEND:VCALEN\(String(UnicodeScalar(control)))AR\r\n".utf8)) == nil, "\(control) at the end")
         let tabs = String(repeating: "a\t", count: 12)
         let outline = try #require(ICalendarOutline(bytes: Array("BEGIN:VCALENDAR\r\nX-A:\(tabs)\r\nEND:VCALENDAR\r\n".utf8)))
         #expect(outline.calendarValues["X-A"] == [tabs])
@@ -548,15 +556,47 @@ struct ICalendarOutlineTests {
     func foldsInsideComponents() throws {
         let text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:yo\r\n ga\r\nATTEN\r\n DEE;CN=A:urn:a\r\nDESCRIPTION:a long\r\n  text\r\n"
             + "BEGIN:VAL\r\n ARM\r\nATTENDEE:urn:not-own\r\nEN\r\n D:VALARM\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
-        let bytes = Array(text.utf8)
-        let outline = try #require(ICalendarOutline(bytes: bytes, indexing: ["UID", "ATTENDEE"]))
-        #expect(outline.components.map(\.name) == ["VEVENT"])
-        #expect(outline.components[0].value("UID") == "yoga")
-        #expect(outline.components[0].values("ATTENDEE") == ["urn:a"])
-        #expect(outline.values("DESCRIPTION", in: outline.components[0]) == ["a long text"])
-        #expect(outline.calendarText(including: outline.components) == bytes)
-        // A BEGIN whose name is cut by the fold is still one: its END must match it.
+        // The END folded inside its value, as the BEGIN is, reads the same.
+        for text in [text, text.replacingOccurrences(of: "EN\r\n D:VALARM", with: "END:VAL\r\n ARM")] {
+            let bytes = Array(text.utf8)
+            let outline = try #require(ICalendarOutline(bytes: bytes, indexing: ["UID", "ATTENDEE"]))
+            #expect(outline.components.map(\.name) == ["VEVENT"])
+            let event = try #require(outline.components.first)
+            #expect(event.value("UID") == "yoga")
+            #expect(event.values("ATTENDEE") == ["urn:a"])
+            #expect(outline.values("DESCRIPTION", in: event) == ["a long text"])
+            #expect(outline.calendarText(including: outline.components) == bytes)
+        }
+        // A BEGIN whose value is cut by the fold is read whole: an END of the cut value does not match it.
         #expect(ICalendarOutline(bytes: Array(text.replacingOccurrences(of: "EN\r\n D:VALARM", with: "END:VAL").utf8)) == nil)
+    }
+
+    @Test("the sample folded at any width outlines as it does unfolded: the same components, indexed values, calendar values and values read from a component")
+    func foldedAtAnyWidth() throws {
+        let plain = Array(SchedulingFileTests.unfolded(try Data(contentsOf: SchedulingFileTests.sample)).utf8)
+        let indexing: Set<String> = ["UID", "RECURRENCE-ID", "ATTENDEE"]
+        let reference = try #require(ICalendarOutline(bytes: plain, indexing: indexing))
+        let fields = { (o: ICalendarOutline) in
+            o.components.map { c in "\(c.name) \(c.indexed.map { "\($0.name)=\($0.value)" }) \(o.values("DESCRIPTION", in: c)) \(o.values("SUMMARY", in: c))" }
+        }
+        for width in [2, 3, 4, 5, 7, 8, 9, 13, 21, 40, 75] {
+            // Every line cut into pieces of `width` bytes, each continuation led by a space (mid-character too: the outline reads bytes).
+            var folded: [UInt8] = []
+            for line in plain.split(separator: UInt8(ascii: "\n")) {
+                let content = Array(line.dropLast())
+                folded += content.prefix(width)
+                var at = min(width, content.count)
+                while at < content.count {
+                    folded += [0x0D, 0x0A, 0x20] + content[at..<min(content.count, at + width - 1)]
+                    at += width - 1
+                }
+                folded += [0x0D, 0x0A]
+            }
+            let outline = try #require(ICalendarOutline(bytes: folded, indexing: indexing), "width \(width)")
+            #expect(fields(outline) == fields(reference), "width \(width)")
+            #expect(outline.calendarValues == reference.calendarValues, "width \(width)")
+            #expect(outline.calendarText(including: outline.components) == folded, "width \(width)")
+        }
     }
 
     @Test("names are read in any case, lines unfolded, quoted colons skipped")
