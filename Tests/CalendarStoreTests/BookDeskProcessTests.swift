@@ -37,18 +37,23 @@ struct BookDeskProcessTests {
         var killed = 0
         var finished: [String] = []
         for run in 0..<30 {
-            // Killed in a phase picked at random of the first 40 steps of 100 — a change (after
+            // Killed in a phase picked at random of the first 40 steps — a change (after
             // "delivered I - 1", or the start) or its delivery (after "committed I") — a random moment
             // into it: up to one and a half of the phases read so far, on average (3 ms before two are
             // read), so that a slower build (the sanitizers') is killed as far into its phases.
             // With a timed kill (5–120 ms after the start), runs ended sooner as places filled, and
             // one CI run (stop 64) saw only 10 of 30 killed.
             let lines = Int.random(in: 0..<80, using: &generator)
-            let (process, output) = try BookDesk.start([db, "churn", outbox.path, "\(run + 1)", "100"])
+            // 1,000 steps: the kill is meant within the first 40, and a busy machine that delays it (one
+            // full suite saw two runs of 100 steps end first) still does not let a run end.
+            let (process, output) = try BookDesk.start([db, "churn", outbox.path, "\(run + 1)", "1000"])
             let read = try BookDesk.readLines(lines, from: output)
             var phase = Duration.milliseconds(3)
             if let first = read.first, let last = read.last, read.lines > 1 { phase = (last - first) / (read.lines - 1) }
-            try await Task.sleep(for: phase * Double.random(in: 0...1.5, using: &generator))
+            // usleep, not Task.sleep: waking a task waits for a free thread of the pool, which the suite's
+            // other tests keep busy; this wait is a few milliseconds, and it is the kill's moment.
+            let wait = phase * Double.random(in: 0...1.5, using: &generator)
+            usleep(UInt32(min(1_000_000, wait.components.seconds * 1_000_000 + wait.components.attoseconds / 1_000_000_000_000)))
             if process.isRunning {
                 kill(process.processIdentifier, SIGKILL)
                 killed += 1
