@@ -73,7 +73,10 @@ public struct ICalendarExporter: Sendable {
     /// they are written, so that only a block of the text is held at a time
     /// (``exportData(_:)`` holds all of it, and a copy while it is made).
     ///
-    /// The blocks, joined, are the bytes of ``exportData(_:)``.
+    /// The blocks, joined, are the bytes of ``exportData(_:)``. A calendar
+    /// of more than 2,048 items has them written on up to four cores, 1,024
+    /// to a core at a time, and put in order: then up to four runs of 1,024
+    /// items are held besides the block, and a block may be a run long.
     ///
     /// - Parameters:
     ///   - calendar: the calendar to write.
@@ -83,6 +86,12 @@ public struct ICalendarExporter: Sendable {
     ///     during the call.
     /// - Throws: what `write` throws; the export stops there.
     public func export<E: Error>(_ calendar: ICalendar, blockSize: Int = 1 << 18, to write: (UnsafeRawBufferPointer) throws(E) -> Void) throws(E) {
+        try export(calendar, blockSize: blockSize, cores: Self.sideBySideCores, to: write)
+    }
+
+    /// ``export(_:blockSize:to:)`` with the items written on `cores` cores
+    /// (the tests choose them).
+    func export<E: Error>(_ calendar: ICalendar, blockSize: Int, cores: Int, to write: (UnsafeRawBufferPointer) throws(E) -> Void) throws(E) {
         // `Array.withUnsafeBytes` rethrows untyped errors: the error is carried out by hand.
         func hand(_ bytes: [UInt8]) throws(E) {
             var failure: E?
@@ -92,8 +101,9 @@ public struct ICalendarExporter: Sendable {
             if let failure { throw failure }
         }
         var w = ContentWriter()
-        w.bytes.reserveCapacity(blockSize + blockSize / 4)
-        try self.write(calendar, to: &w, sideBySide: true) { (w: inout ContentWriter) throws(E) in
+        // A block and a quarter, up to 4 MiB: a huge blockSize is not reserved up front.
+        w.bytes.reserveCapacity(max(0, min(blockSize, 1 << 22)) / 4 * 5)
+        try self.write(calendar, to: &w, cores: cores) { (w: inout ContentWriter) throws(E) in
             guard w.bytes.count >= blockSize else { return }
             try hand(w.bytes)
             w.bytes.removeAll(keepingCapacity: true)
@@ -102,19 +112,26 @@ public struct ICalendarExporter: Sendable {
     }
 
     func write(_ calendar: ICalendar, to w: inout ContentWriter) {
-        write(calendar, to: &w, sideBySide: false) { (_: inout ContentWriter) throws(Never) in }
+        write(calendar, to: &w, cores: 1) { (_: inout ContentWriter) throws(Never) in }
     }
 
     /// How many items each core writes at a time when a large calendar's
     /// items are written side by side.
     static let sideBySideRun = 1024
 
+    /// How many cores the block export writes items on: the process's, up
+    /// to four. Four bounds what is held (a run each) and leaves a larger
+    /// machine's other cores to other work; Foundation's count does not see
+    /// a cgroup v2 CPU quota (`cpu.max`), and the cap bounds that too.
+    static let sideBySideCores = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
+
     /// Writes the calendar, calling `flush` after each component, where the
-    /// bytes written so far may be handed on and removed. With `sideBySide`,
-    /// a calendar of more than two runs of items has them written on every
-    /// core, a run each (``sideBySideRun``), and put in order: the same
-    /// bytes, and only a run a core held at a time.
-    private func write<E: Error>(_ calendar: ICalendar, to w: inout ContentWriter, sideBySide: Bool,
+    /// bytes written so far may be handed on and removed. With `cores` over
+    /// one, a calendar of more than two runs of items has them written on
+    /// that many cores, a run each (``sideBySideRun``), and put in order:
+    /// the same bytes; a round of runs is held at a time, each run handed
+    /// on (and freed) in turn.
+    private func write<E: Error>(_ calendar: ICalendar, to w: inout ContentWriter, cores: Int,
                                  flush: (inout ContentWriter) throws(E) -> Void) throws(E) {
         w.line("BEGIN", value: "VCALENDAR")
         w.line("VERSION", value: "2.0")
@@ -134,8 +151,7 @@ public struct ICalendarExporter: Sendable {
         let stamp = LocalDateTime(localSeconds: Int64(max(-62_135_596_800, min(253_402_300_799, options.timestamp.timeIntervalSince1970.rounded(.down))))).basicISO + "Z"
         try flush(&w)
         let items = calendar.items, zones = calendar.zones, run = Self.sideBySideRun
-        let cores = sideBySide && items.count > 2 * run ? max(1, ProcessInfo.processInfo.activeProcessorCount) : 1
-        if cores > 1 {
+        if cores > 1, items.count > 2 * run {
             var start = 0
             while start < items.count {
                 let runs = min(cores, (items.count - start + run - 1) / run), from = start
@@ -147,8 +163,14 @@ public struct ICalendarExporter: Sendable {
                     }
                     written.withLock { $0[k] = part.bytes }
                 }
-                for part in written.withLock({ $0 }) {
-                    w.bytes += part
+                var parts = written.withLock { parts in
+                    defer { parts = [] }
+                    return parts
+                }
+                for k in parts.indices {
+                    // Moved, not copied, when nothing is pending before it; freed once handed on.
+                    if w.bytes.isEmpty { swap(&w.bytes, &parts[k]) } else { w.bytes += parts[k] }
+                    parts[k] = []
                     try flush(&w)
                 }
                 start = min(items.count, start + runs * run)

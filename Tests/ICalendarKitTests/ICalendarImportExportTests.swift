@@ -110,25 +110,44 @@ struct ICalendarImportExportTests {
         }
     }
 
-    @Test("a large calendar's items are written side by side, a run on each core: the same bytes as one by one, in blocks of any size")
+    @Test("a large calendar's items are written side by side, a run on each core: the same bytes as one by one, whatever the cores, the count or the block size")
     func sideBySide() throws {
-        // The gym's items (series, changed instances, tasks, zones, reminders) again and again, past three runs.
-        var calendar = try ICalendarImporter().importCalendar(from: try icsFixture("gym")).calendar
-        let own = calendar.items
-        var items: [CalendarItem] = []
-        while items.count <= 3 * ICalendarExporter.sideBySideRun {
-            for var item in own {
-                item.uid = "\(items.count)-\(item.uid)"
-                items.append(item)
+        // The gym's items (series, changed instances, tasks, zones, reminders; its journals follow them) again and again.
+        let gym = try ICalendarImporter().importCalendar(from: try icsFixture("gym")).calendar
+        let run = ICalendarExporter.sideBySideRun
+        func calendar(of count: Int) -> ICalendar {
+            var calendar = gym
+            calendar.items = (0..<count).map { i in
+                var item = gym.items[i % gym.items.count]
+                item.uid = "\(i)-\(item.uid)"
+                return item
+            }
+            return calendar
+        }
+        // One by one (two runs or fewer), a last round of one item, whole rounds of two and of three, a short last run.
+        for count in [2 * run, 2 * run + 1, 6 * run, 3 * run + 17] {
+            let large = calendar(of: count)
+            let oneByOne = Array(exporter.export(large).utf8)
+            for cores in [1, 2, 3, 5] {
+                for blockSize in [1, 4096, 1 << 18] {
+                    var blocks: [UInt8] = []
+                    exporter.export(large, blockSize: blockSize, cores: cores) { (block: UnsafeRawBufferPointer) in blocks += block }
+                    // A Bool, not the arrays: Swift Testing's diff of two texts of megabytes takes minutes.
+                    let same = blocks == oneByOne
+                    #expect(same, "\(count) items, \(cores) cores, blocks of \(blockSize): \(blocks.count) bytes, not \(oneByOne.count)")
+                }
             }
         }
-        calendar.items = items
-        let oneByOne = Array(exporter.export(calendar).utf8)
-        for blockSize in [1, 4096, 1 << 18] {
-            var blocks: [UInt8] = []
-            exporter.export(calendar, blockSize: blockSize) { (block: UnsafeRawBufferPointer) in blocks += block }
-            #expect(blocks == oneByOne, "blocks of \(blockSize)")
+        // A write that fails in the middle of a round: the error comes out, and nothing is written after it.
+        struct Full: Error {}
+        var handed = 0
+        #expect(throws: Full.self) {
+            try exporter.export(calendar(of: 3 * run + 17), blockSize: 1, cores: 3) { (_: UnsafeRawBufferPointer) throws(Full) in
+                handed += 1
+                if handed == 3 { throw Full() }
+            }
         }
+        #expect(handed == 3)
     }
 
     @Test("What libical loses is kept: unknown IANA properties, unknown parameters, X- components, escapes, empty X- properties")
