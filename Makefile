@@ -23,7 +23,8 @@ CORPUS_SDISTS := 'icalendar==7.3.0' 'recurring-ical-events==3.8.2' 'khal==0.14.1
 
 ## Install libical-dev (and pkg-config), SQLite's headers for GRDB
 ## (libsqlite3-dev), OpenSSL's libcrypto for SHA-256 (libssl-dev), libcurl for
-## CalDAV's HTTP on Linux (libcurl4-openssl-dev), and
+## CalDAV's HTTP on Linux (libcurl4-openssl-dev: its header; the library is loaded
+## at the first request), and
 ## PostgreSQL 15's server for CalendarStorePostgres's tests (postgresql-15: the
 ## tests make a cluster of their own in a temporary folder), from Debian's
 ## packages when missing.

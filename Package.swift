@@ -86,7 +86,7 @@ let package = Package(
         .target(name: "SchedulingICalendar", dependencies: ["CalendarCore", "CalendarScheduling", "ICalendarKit"]),
         // Where a calendar lives: a file (`CalendarFile`, and `SchedulingFile`'s
         // splice of one booking), a folder of one .ics per UID (vdir), a CalDAV
-        // collection (URLSession and XMLParser, from Foundation); and the
+        // collection (URLSession on Apple platforms, libcurl opened at the first request on Linux; XMLParser); and the
         // scheduling store, the gym's book on any of them (SchedulingStore).
         .target(name: "CalendarStore", dependencies: [
             "CalendarCore", "ICalendarKit", "CalendarScheduling", "SchedulingICalendar",
@@ -127,11 +127,9 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"]), .brew(["openssl"])]
         ),
-        .systemLibrary(
-            name: "CCurl",
-            pkgConfig: "libcurl",
-            providers: [.apt(["libcurl4-openssl-dev"])]
-        ),
+        // libcurl's header only: the library is loaded on the first request (Sources/CCurl/shim.h says why).
+        // Debian's libcurl4-openssl-dev puts it where the compiler looks (/usr/include/<triple>/curl).
+        .systemLibrary(name: "CCurl"),
         .systemLibrary(
             name: "CLibICal",
             pkgConfig: "libical",

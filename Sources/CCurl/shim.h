@@ -4,28 +4,84 @@
 // (Docs/CalDAV.md, "HTTP on Linux"). On Apple platforms URLSession is used
 // and this module is not.
 //
+// Loaded when the first request is made (`horari_curl_load`), not linked:
+// libcurl brings two dozen libraries (TLS, Kerberos, LDAP, SSH, IDN…), and
+// loading them cost every `horari` process about 6 ms and 8 MB, a CalDAV
+// client or not (Docs/CalDAV.md). Only its header is used at build time.
+//
 // curl_easy_setopt and curl_easy_getinfo are variadic, which Swift cannot
 // call: these wrappers give each the one argument type it is used with.
 #include <curl/curl.h>
+#include <dlfcn.h>
+#include <stddef.h>
 
 typedef size_t (*horari_curl_data_callback)(char *, size_t, size_t, void *);
 typedef int (*horari_curl_progress_callback)(void *, curl_off_t, curl_off_t, curl_off_t, curl_off_t);
 
-static inline CURLcode horari_curl_set_long(CURL *curl, CURLoption option, long value) {
-    return curl_easy_setopt(curl, option, value);
+/// The libcurl functions CalendarStore calls, found in the loaded library.
+typedef struct {
+    CURLcode (*global_init)(long);
+    CURL *(*easy_init)(void);
+    void (*easy_cleanup)(CURL *);
+    void (*easy_reset)(CURL *);
+    CURLcode (*easy_perform)(CURL *);
+    const char *(*easy_strerror)(CURLcode);
+    CURLcode (*easy_setopt)(CURL *, CURLoption, ...);
+    CURLcode (*easy_getinfo)(CURL *, CURLINFO, ...);
+    struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
+    void (*slist_free_all)(struct curl_slist *);
+} horari_curl;
+
+/// Loads libcurl 4 (`libcurl.so.4`, else `libcurl.so`) and fills `api`:
+/// NULL when every function was found, else what went wrong (dlerror's
+/// words, valid until the next dl call of this thread).
+static inline const char *horari_curl_load(horari_curl *api) {
+    void *library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
+    if (library == NULL) library = dlopen("libcurl.so", RTLD_NOW | RTLD_LOCAL);
+    if (library == NULL) return dlerror();
+#define HORARI_CURL_FIND(field, name) \
+    if ((*(void **)&api->field = dlsym(library, name)) == NULL) return "libcurl has no " name;
+    HORARI_CURL_FIND(global_init, "curl_global_init")
+    HORARI_CURL_FIND(easy_init, "curl_easy_init")
+    HORARI_CURL_FIND(easy_cleanup, "curl_easy_cleanup")
+    HORARI_CURL_FIND(easy_reset, "curl_easy_reset")
+    HORARI_CURL_FIND(easy_perform, "curl_easy_perform")
+    HORARI_CURL_FIND(easy_strerror, "curl_easy_strerror")
+    HORARI_CURL_FIND(easy_setopt, "curl_easy_setopt")
+    HORARI_CURL_FIND(easy_getinfo, "curl_easy_getinfo")
+    HORARI_CURL_FIND(slist_append, "curl_slist_append")
+    HORARI_CURL_FIND(slist_free_all, "curl_slist_free_all")
+#undef HORARI_CURL_FIND
+    // The library stays loaded for the process's life: its functions are in `api`.
+    return NULL;
 }
-static inline CURLcode horari_curl_set_offset(CURL *curl, CURLoption option, curl_off_t value) {
-    return curl_easy_setopt(curl, option, value);
+
+static inline CURLcode horari_curl_global_init(const horari_curl *api, long flags) { return api->global_init(flags); }
+static inline CURL *horari_curl_easy_init(const horari_curl *api) { return api->easy_init(); }
+static inline void horari_curl_easy_cleanup(const horari_curl *api, CURL *curl) { api->easy_cleanup(curl); }
+static inline void horari_curl_easy_reset(const horari_curl *api, CURL *curl) { api->easy_reset(curl); }
+static inline CURLcode horari_curl_easy_perform(const horari_curl *api, CURL *curl) { return api->easy_perform(curl); }
+static inline const char *horari_curl_easy_strerror(const horari_curl *api, CURLcode code) { return api->easy_strerror(code); }
+static inline struct curl_slist *horari_curl_slist_append(const horari_curl *api, struct curl_slist *list, const char *line) {
+    return api->slist_append(list, line);
 }
-static inline CURLcode horari_curl_set_pointer(CURL *curl, CURLoption option, const void *value) {
-    return curl_easy_setopt(curl, option, value);
+static inline void horari_curl_slist_free_all(const horari_curl *api, struct curl_slist *list) { api->slist_free_all(list); }
+
+static inline CURLcode horari_curl_set_long(const horari_curl *api, CURL *curl, CURLoption option, long value) {
+    return api->easy_setopt(curl, option, value);
 }
-static inline CURLcode horari_curl_set_data_callback(CURL *curl, CURLoption option, horari_curl_data_callback callback) {
-    return curl_easy_setopt(curl, option, callback);
+static inline CURLcode horari_curl_set_offset(const horari_curl *api, CURL *curl, CURLoption option, curl_off_t value) {
+    return api->easy_setopt(curl, option, value);
 }
-static inline CURLcode horari_curl_set_progress_callback(CURL *curl, horari_curl_progress_callback callback) {
-    return curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, callback);
+static inline CURLcode horari_curl_set_pointer(const horari_curl *api, CURL *curl, CURLoption option, const void *value) {
+    return api->easy_setopt(curl, option, value);
 }
-static inline CURLcode horari_curl_get_long(CURL *curl, CURLINFO info, long *value) {
-    return curl_easy_getinfo(curl, info, value);
+static inline CURLcode horari_curl_set_data_callback(const horari_curl *api, CURL *curl, CURLoption option, horari_curl_data_callback callback) {
+    return api->easy_setopt(curl, option, callback);
+}
+static inline CURLcode horari_curl_set_progress_callback(const horari_curl *api, CURL *curl, horari_curl_progress_callback callback) {
+    return api->easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, callback);
+}
+static inline CURLcode horari_curl_get_long(const horari_curl *api, CURL *curl, CURLINFO info, long *value) {
+    return api->easy_getinfo(curl, info, value);
 }

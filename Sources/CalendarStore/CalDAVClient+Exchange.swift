@@ -1,8 +1,5 @@
 import CalendarCore
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 extension CalDAVClient {
     // MARK: - The wire
@@ -83,13 +80,10 @@ extension CalDAVClient {
 
     /// The request, with the credentials (to the collection's origin only:
     /// ``sendOnce(_:path:headers:body:)`` follows no redirect elsewhere).
-    private func makeRequest(_ method: String, url: URL, headers: [String: String], body: [UInt8]?) -> URLRequest {
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: max(requestTimeout.timeInterval, 1))
-        request.httpMethod = method
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        request.setValue("Horari-CalendarStore", forHTTPHeaderField: "User-Agent")
-        if let credentials { request.setValue(credentials.basicAuthorization, forHTTPHeaderField: "Authorization") }
-        if let body { request.httpBody = Data(body) }
+    private func makeRequest(_ method: String, url: URL, headers: [String: String], body: [UInt8]?) -> HTTPRequest {
+        var request = HTTPRequest(method: method, url: url, headers: headers, body: body)
+        request.headers["User-Agent"] = "Horari-CalendarStore"
+        if let credentials { request.headers["Authorization"] = credentials.basicAuthorization }
         return request
     }
 

@@ -1,9 +1,6 @@
 import CalendarCore
 import Foundation
 import ICalendarKit
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// What ``CalDAVClient/probe()`` found a server does for one collection,
 /// and whether bookings are safe there.

@@ -1,8 +1,5 @@
 import CalendarCore
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 extension CalDAVClient {
     ///   answer that names one; the rest as for every call.

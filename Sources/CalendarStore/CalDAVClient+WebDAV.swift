@@ -1,8 +1,5 @@
 import CalendarCore
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 extension CalDAVClient {
     // MARK: - The collection
@@ -65,7 +62,7 @@ extension CalDAVClient {
         let url = display(parent)
         if [200, 201].contains(reply.status) { return }
         if reply.status == 405 { return }  // it exists already (RFC 4918 §9.3.1)
-        throw CalendarStoreError(.transport, status: reply.status, "MKCOL \(url): the server will not make the folder that would hold the calendar (\(HTTPURLResponse.localizedString(forStatusCode: reply.status)))", suggestion: "create \(url) on the server first (its web interface, or another client), then try again")
+        throw CalendarStoreError(.transport, status: reply.status, "MKCOL \(url): the server will not make the folder that would hold the calendar (\(HTTPStatus.phrase(reply.status)))", suggestion: "create \(url) on the server first (its web interface, or another client), then try again")
     }
 
     /// Creates the calendar collection (`MKCALENDAR`, RFC 4791 §5.3.1).

@@ -1,8 +1,5 @@
 import CalendarCore
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 extension CalendarStoreError.Code {
     /// The server no longer accepts the sync token given to
@@ -208,11 +205,11 @@ public struct CalDAVClient: Sendable {
         case 404, 410:
             throw CalendarStoreError(.notFound, status: status, notFound)
         case 500...599:
-            throw CalendarStoreError(.transport, status: status, "\(what): the server failed (\(HTTPURLResponse.localizedString(forStatusCode: status)))")
+            throw CalendarStoreError(.transport, status: status, "\(what): the server failed (\(HTTPStatus.phrase(status)))")
         case 300...399:
             throw CalendarStoreError(.badResponse, status: status, "\(what): a redirect without a usable Location")
         default:
-            throw CalendarStoreError(.transport, status: status, "\(what): the server answered \(status) (\(HTTPURLResponse.localizedString(forStatusCode: status)))")
+            throw CalendarStoreError(.transport, status: status, "\(what): the server answered \(status) (\(HTTPStatus.phrase(status)))")
         }
     }
 }

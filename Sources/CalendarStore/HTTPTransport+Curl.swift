@@ -2,7 +2,6 @@
 import CalendarCore
 import CCurl
 import Foundation
-import FoundationNetworking
 
 /// The HTTP exchanges of one ``CalDAVClient`` on Linux: libcurl's easy
 /// interface, each transfer on a thread of its own that sleeps in `poll`
@@ -16,8 +15,12 @@ import FoundationNetworking
 /// twelve waiting desks the whole machine (issue 42). AsyncHTTPClient waits
 /// as cheaply, but would put SwiftNIO into every build of CalendarStore,
 /// including an iOS app's and each of CI's sanitizer trees; libcurl is what
-/// FoundationNetworking loads anyway. On Apple platforms URLSession is
-/// right, and is used (HTTPTransport.swift).
+/// FoundationNetworking would load anyway. On Apple platforms URLSession
+/// is right, and is used (HTTPTransport.swift).
+///
+/// libcurl is loaded on the first exchange (`CCurl`'s `horari_curl_load`),
+/// not linked: its two dozen libraries cost every process ~6 ms and ~8 MB
+/// at start, and most `horari` commands never speak HTTP.
 ///
 /// Connections are kept alive: an idle easy handle keeps its connection for
 /// the next request. A write goes on a connection of its own, as before: a
@@ -37,25 +40,40 @@ final class HTTPTransport: Sendable {
 
     /// A transport whose exchanges take at most `timeout` seconds and read at most `limit` bytes.
     init(timeout: TimeInterval, limit: Int, environment: [String: String] = ProcessInfo.processInfo.environment) {
-        _ = Self.initialized
         self.timeout = timeout
         self.limit = limit
         connectionPerRequest = environment["HORARI_CALDAV_SESSION_PER_REQUEST"] == "1"
     }
 
-    /// libcurl's global set-up, once a process, before any handle.
-    private static let initialized: Bool = curl_global_init(Int(CURL_GLOBAL_ALL)) == CURLE_OK
+    /// libcurl, loaded and set up (`curl_global_init`) once a process, at the first exchange.
+    static let library: Result<CurlLibrary, CalendarStoreError> = {
+        let api = UnsafeMutablePointer<horari_curl>.allocate(capacity: 1)
+        if let failure = horari_curl_load(api) {
+            api.deallocate()
+            return .failure(CalendarStoreError(.transport, "libcurl could not be loaded (\(String(cString: failure))): CalDAV on Linux needs libcurl 4",
+                                               suggestion: "install it (Debian and Ubuntu: apt-get install libcurl4)"))
+        }
+        guard horari_curl_global_init(api, Int(CURL_GLOBAL_ALL)) == CURLE_OK else {
+            return .failure(CalendarStoreError(.transport, "libcurl could not be set up (curl_global_init failed)"))
+        }
+        // Never freed: the functions are the process's for its life.
+        return .success(CurlLibrary(api: UnsafePointer(api)))
+    }()
 
     /// Runs `request` to its end, at most ``timeout`` seconds.
     /// - Throws: `transport` (the connection, the timeout), `cancelled`
     ///   (the calling task was cancelled), `tooLarge`, `badResponse`.
-    func exchange(_ request: URLRequest, what: String) async throws(CalendarStoreError) -> HTTPOutcome {
-        let method = request.httpMethod ?? "GET"
-        let write = ["PUT", "DELETE", "MKCALENDAR", "MKCOL"].contains(method)
+    func exchange(_ request: HTTPRequest, what: String) async throws(CalendarStoreError) -> HTTPOutcome {
+        let library: CurlLibrary
+        switch Self.library {
+        case .success(let loaded): library = loaded
+        case .failure(let error): throw CalendarStoreError(error.code, "\(what): \(error.message)", suggestion: error.recoverySuggestion)
+        }
+        let method = request.method
         let transfer = CurlTransfer(limit: limit)
         // A write's handle is new and goes with its connection (a pooled one would lose its warm connection).
-        let fresh = write || connectionPerRequest
-        guard let handle = fresh ? CurlHandle() : take() else {
+        let fresh = request.writes || connectionPerRequest
+        guard let handle = fresh ? CurlHandle(library) : take(library) else {
             throw CalendarStoreError(.transport, "\(what): libcurl could not make a transfer")
         }
         let timeout = timeout
@@ -77,8 +95,8 @@ final class HTTPTransport: Sendable {
     }
 
     /// An idle handle, or a new one.
-    private func take() -> CurlHandle? {
-        idle.withLock { $0.popLast() } ?? CurlHandle()
+    private func take(_ library: CurlLibrary) -> CurlHandle? {
+        idle.withLock { $0.popLast() } ?? CurlHandle(library)
     }
 
     /// What an ended transfer comes to.
@@ -96,7 +114,7 @@ final class HTTPTransport: Sendable {
             throw CalendarStoreError(.tooLarge, status: state.status, "\(what): the answer is larger than \(limit) bytes\(declared); not read further")
         }
         guard code == CURLE_OK else {
-            let failure = CalendarStoreError(.transport, "\(what): \(said(code, host: host, place: place, timeout: timeout, detail: handle.errorText))")
+            let failure = CalendarStoreError(.transport, "\(what): \(said(code, host: host, place: place, timeout: timeout, handle: handle))")
             if [CURLE_GOT_NOTHING, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_PARTIAL_FILE].contains(code) { return .lost(failure) }
             throw failure
         }
@@ -110,7 +128,7 @@ final class HTTPTransport: Sendable {
     }
 
     /// What a failed transfer says: the host, and what happened.
-    private static func said(_ code: CURLcode, host: String, place: String, timeout: TimeInterval, detail: String) -> String {
+    private static func said(_ code: CURLcode, host: String, place: String, timeout: TimeInterval, handle: CurlHandle) -> String {
         switch code {
         case CURLE_OPERATION_TIMEDOUT: return "no answer from \(host) within \(seconds(timeout))"
         case CURLE_COULDNT_CONNECT: return "could not connect to \(place) (connection refused)"
@@ -121,10 +139,18 @@ final class HTTPTransport: Sendable {
             return "the TLS connection to \(place) failed (its certificate is not trusted by the system's roots, or the handshake failed)"
         case CURLE_WEIRD_SERVER_REPLY: return "\(place) answered something that is not HTTP"
         default:
-            let text = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+            let detail = handle.errorText
+            let text = detail.isEmpty ? String(cString: horari_curl_easy_strerror(handle.library.api, code)) : detail
             return "the request to \(place) failed: \(WebDAVXML.oneLine(text))"
         }
     }
+}
+
+/// The loaded libcurl's functions (``HTTPTransport/library``).
+struct CurlLibrary: @unchecked Sendable {
+    // @unchecked: the table is filled once, before any use, and never changed or freed.
+    /// The functions, for `CCurl`'s wrappers.
+    let api: UnsafePointer<horari_curl>
 }
 
 /// One libcurl easy handle: its one owner frees it. Used by one transfer at a
@@ -135,16 +161,19 @@ final class CurlHandle: @unchecked Sendable {
     /// libcurl's words for the last failure (CURLOPT_ERRORBUFFER).
 
     private let errorBuffer: UnsafeMutablePointer<CChar>
+    /// The library the handle is of.
+    let library: CurlLibrary
 
-    init?() {
-        guard let curl = curl_easy_init() else { return nil }
+    init?(_ library: CurlLibrary) {
+        guard let curl = horari_curl_easy_init(library.api) else { return nil }
+        self.library = library
         self.curl = curl
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
     }
 
     deinit {
-        curl_easy_cleanup(curl)
+        horari_curl_easy_cleanup(library.api, curl)
         errorBuffer.deallocate()
     }
 
@@ -152,69 +181,70 @@ final class CurlHandle: @unchecked Sendable {
     var errorText: String { String(cString: errorBuffer) }
 
     /// Runs `request` on this thread, reporting to `transfer`; at most `timeout` seconds.
-    func perform(_ request: URLRequest, method: String, transfer: CurlTransfer, fresh: Bool, timeout: TimeInterval) -> CURLcode {
+    func perform(_ request: HTTPRequest, method: String, transfer: CurlTransfer, fresh: Bool, timeout: TimeInterval) -> CURLcode {
         // Cancelled before it started: nothing is sent (libcurl may send before its first progress call).
         if transfer.isCancelled { return CURLE_ABORTED_BY_CALLBACK }
-        curl_easy_reset(curl)
+        let api = library.api
+        horari_curl_easy_reset(api, curl)
         // No pointer of this call's is left in the handle after it.
-        defer { curl_easy_reset(curl) }
+        defer { horari_curl_easy_reset(api, curl) }
         errorBuffer[0] = 0
         var headers: UnsafeMutablePointer<curl_slist>?
         // No `Expect: 100-continue`: a body goes at once, in one exchange.
-        for line in (request.allHTTPHeaderFields ?? [:]).map({ "\($0.key): \($0.value)" }).sorted() + ["Expect:"] {
-            headers = curl_slist_append(headers, line)
+        for line in request.headers.map({ "\($0.key): \($0.value)" }).sorted() + ["Expect:"] {
+            headers = horari_curl_slist_append(api, headers, line)
         }
-        defer { curl_slist_free_all(headers) }
+        defer { horari_curl_slist_free_all(api, headers) }
         let box = Unmanaged.passRetained(transfer)
         defer { box.release() }
         let milliseconds = Int(min(max(timeout, 0.001), 86_400) * 1000)
         var code = CURLE_OK
         func set(_ result: CURLcode) { if code == CURLE_OK { code = result } }
-        set(horari_curl_set_pointer(curl, CURLOPT_URL, request.url?.absoluteString ?? ""))
+        set(horari_curl_set_pointer(api, curl, CURLOPT_URL, request.url.absoluteString))
         // HTTP and HTTPS only, whatever a redirect or a URL says (CalDAVClient allows no other scheme either).
-        set(horari_curl_set_pointer(curl, CURLOPT_PROTOCOLS_STR, "http,https"))
-        set(horari_curl_set_pointer(curl, CURLOPT_ERRORBUFFER, errorBuffer))
-        set(horari_curl_set_long(curl, CURLOPT_NOSIGNAL, 1))
-        set(horari_curl_set_long(curl, CURLOPT_TIMEOUT_MS, milliseconds))
-        set(horari_curl_set_long(curl, CURLOPT_CONNECTTIMEOUT_MS, milliseconds))
-        set(horari_curl_set_long(curl, CURLOPT_FOLLOWLOCATION, 0))
-        set(horari_curl_set_pointer(curl, CURLOPT_HTTPHEADER, headers))
+        set(horari_curl_set_pointer(api, curl, CURLOPT_PROTOCOLS_STR, "http,https"))
+        set(horari_curl_set_pointer(api, curl, CURLOPT_ERRORBUFFER, errorBuffer))
+        set(horari_curl_set_long(api, curl, CURLOPT_NOSIGNAL, 1))
+        set(horari_curl_set_long(api, curl, CURLOPT_TIMEOUT_MS, milliseconds))
+        set(horari_curl_set_long(api, curl, CURLOPT_CONNECTTIMEOUT_MS, milliseconds))
+        set(horari_curl_set_long(api, curl, CURLOPT_FOLLOWLOCATION, 0))
+        set(horari_curl_set_pointer(api, curl, CURLOPT_HTTPHEADER, headers))
         if fresh {
-            set(horari_curl_set_long(curl, CURLOPT_FRESH_CONNECT, 1))
-            set(horari_curl_set_long(curl, CURLOPT_FORBID_REUSE, 1))
+            set(horari_curl_set_long(api, curl, CURLOPT_FRESH_CONNECT, 1))
+            set(horari_curl_set_long(api, curl, CURLOPT_FORBID_REUSE, 1))
         }
         if method == "HEAD" {
-            set(horari_curl_set_long(curl, CURLOPT_NOBODY, 1))
-        } else if let body = request.httpBody {
-            set(horari_curl_set_offset(curl, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)))
+            set(horari_curl_set_long(api, curl, CURLOPT_NOBODY, 1))
+        } else if let body = request.body {
+            set(horari_curl_set_offset(api, curl, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)))
             if body.isEmpty {
-                set(horari_curl_set_pointer(curl, CURLOPT_COPYPOSTFIELDS, ""))
+                set(horari_curl_set_pointer(api, curl, CURLOPT_COPYPOSTFIELDS, ""))
             } else {
-                set(body.withUnsafeBytes { horari_curl_set_pointer(curl, CURLOPT_COPYPOSTFIELDS, $0.baseAddress) })
+                set(body.withUnsafeBytes { horari_curl_set_pointer(api, curl, CURLOPT_COPYPOSTFIELDS, $0.baseAddress) })
             }
-            set(horari_curl_set_pointer(curl, CURLOPT_CUSTOMREQUEST, method))
+            set(horari_curl_set_pointer(api, curl, CURLOPT_CUSTOMREQUEST, method))
         } else if method != "GET" {
-            set(horari_curl_set_pointer(curl, CURLOPT_CUSTOMREQUEST, method))
+            set(horari_curl_set_pointer(api, curl, CURLOPT_CUSTOMREQUEST, method))
         }
-        set(horari_curl_set_pointer(curl, CURLOPT_WRITEDATA, box.toOpaque()))
-        set(horari_curl_set_data_callback(curl, CURLOPT_WRITEFUNCTION) { data, size, count, context in
+        set(horari_curl_set_pointer(api, curl, CURLOPT_WRITEDATA, box.toOpaque()))
+        set(horari_curl_set_data_callback(api, curl, CURLOPT_WRITEFUNCTION) { data, size, count, context in
             guard let data, let context else { return 0 }
             return Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue().received(UnsafeRawBufferPointer(start: data, count: size * count))
         })
-        set(horari_curl_set_pointer(curl, CURLOPT_HEADERDATA, box.toOpaque()))
-        set(horari_curl_set_data_callback(curl, CURLOPT_HEADERFUNCTION) { data, size, count, context in
+        set(horari_curl_set_pointer(api, curl, CURLOPT_HEADERDATA, box.toOpaque()))
+        set(horari_curl_set_data_callback(api, curl, CURLOPT_HEADERFUNCTION) { data, size, count, context in
             guard let data, let context else { return 0 }
             return Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue().header(UnsafeRawBufferPointer(start: data, count: size * count))
         })
         // Asked at least once a second, even while nothing comes: a cancelled call ends within about that.
-        set(horari_curl_set_long(curl, CURLOPT_NOPROGRESS, 0))
-        set(horari_curl_set_pointer(curl, CURLOPT_XFERINFODATA, box.toOpaque()))
-        set(horari_curl_set_progress_callback(curl) { context, _, _, _, _ in
+        set(horari_curl_set_long(api, curl, CURLOPT_NOPROGRESS, 0))
+        set(horari_curl_set_pointer(api, curl, CURLOPT_XFERINFODATA, box.toOpaque()))
+        set(horari_curl_set_progress_callback(api, curl) { context, _, _, _, _ in
             guard let context else { return 1 }
             return Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue().isCancelled ? 1 : 0
         })
         guard code == CURLE_OK else { return code }
-        return curl_easy_perform(curl)
+        return horari_curl_easy_perform(api, curl)
     }
 }
 

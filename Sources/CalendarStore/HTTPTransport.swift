@@ -1,8 +1,64 @@
 import CalendarCore
 import Foundation
-#if canImport(FoundationNetworking)
+// Only where URLSession carries the requests: on Linux, libcurl does
+// (HTTPTransport+Curl.swift), and FoundationNetworking, with libcurl and its
+// two dozen libraries, would be loaded by every process that links
+// CalendarStore, a CalDAV client or not.
+#if canImport(FoundationNetworking) && !canImport(CCurl)
 import FoundationNetworking
 #endif
+
+/// One HTTP request, as ``CalDAVClient`` makes it and either transport sends it.
+struct HTTPRequest: Sendable {
+    /// The method (`GET`, `PROPFIND`, `PUT`…).
+    var method: String
+    /// Where it goes.
+    var url: URL
+    /// The header fields, by name.
+    var headers: [String: String]
+    /// The body, if the request has one.
+    var body: [UInt8]?
+
+    /// Whether the request writes (its answer must be settled on a connection of its own).
+    var writes: Bool { ["PUT", "DELETE", "MKCALENDAR", "MKCOL"].contains(method) }
+}
+
+/// The reason phrases of HTTP's status codes (the IANA registry, RFC 9110
+/// §15), for messages: the same words on every platform, and no
+/// FoundationNetworking on Linux for `HTTPURLResponse.localizedString`.
+enum HTTPStatus {
+    /// The phrase of `status`, or its class's name (`Client Error`) for one
+    /// without a phrase of its own; `Unknown Status` outside 100–599.
+    static func phrase(_ status: Int) -> String {
+        if let phrase = phrases[status] { return phrase }
+        switch status {
+        case 100..<200: return "Informational"
+        case 200..<300: return "Success"
+        case 300..<400: return "Redirection"
+        case 400..<500: return "Client Error"
+        case 500..<600: return "Server Error"
+        default: return "Unknown Status"
+        }
+    }
+
+    private static let phrases: [Int: String] = [
+        100: "Continue", 101: "Switching Protocols", 102: "Processing", 103: "Early Hints",
+        200: "OK", 201: "Created", 202: "Accepted", 203: "Non-Authoritative Information", 204: "No Content",
+        205: "Reset Content", 206: "Partial Content", 207: "Multi-Status", 208: "Already Reported", 226: "IM Used",
+        300: "Multiple Choices", 301: "Moved Permanently", 302: "Found", 303: "See Other", 304: "Not Modified",
+        305: "Use Proxy", 307: "Temporary Redirect", 308: "Permanent Redirect",
+        400: "Bad Request", 401: "Unauthorized", 402: "Payment Required", 403: "Forbidden", 404: "Not Found",
+        405: "Method Not Allowed", 406: "Not Acceptable", 407: "Proxy Authentication Required", 408: "Request Timeout",
+        409: "Conflict", 410: "Gone", 411: "Length Required", 412: "Precondition Failed", 413: "Content Too Large",
+        414: "URI Too Long", 415: "Unsupported Media Type", 416: "Range Not Satisfiable", 417: "Expectation Failed",
+        421: "Misdirected Request", 422: "Unprocessable Content", 423: "Locked", 424: "Failed Dependency",
+        425: "Too Early", 426: "Upgrade Required", 428: "Precondition Required", 429: "Too Many Requests",
+        431: "Request Header Fields Too Large", 451: "Unavailable For Legal Reasons",
+        500: "Internal Server Error", 501: "Not Implemented", 502: "Bad Gateway", 503: "Service Unavailable",
+        504: "Gateway Timeout", 505: "HTTP Version Not Supported", 506: "Variant Also Negotiates",
+        507: "Insufficient Storage", 508: "Loop Detected", 510: "Not Extended", 511: "Network Authentication Required",
+    ]
+}
 
 /// An HTTP answer, read whole.
 struct HTTPReply: Sendable {
@@ -68,6 +124,15 @@ final class HTTPTransport: Sendable {
         session = Self.makeSession(timeout: timeout, delegate: delegate)
     }
 
+    /// `request` as URLSession takes it.
+    private func urlRequest(_ request: HTTPRequest) -> URLRequest {
+        var made = URLRequest(url: request.url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: max(timeout, 1))
+        made.httpMethod = request.method
+        for (name, value) in request.headers { made.setValue(value, forHTTPHeaderField: name) }
+        if let body = request.body { made.httpBody = Data(body) }
+        return made
+    }
+
     /// A session whose every task reports to `delegate`.
     private static func makeSession(timeout: TimeInterval, delegate: SessionDelegate) -> URLSession {
         let configuration = URLSessionConfiguration.ephemeral
@@ -90,13 +155,12 @@ final class HTTPTransport: Sendable {
     /// Runs `request` to its end, at most ``timeout`` seconds.
     /// - Throws: `transport` (the connection, the timeout), `cancelled`
     ///   (the calling task was cancelled), `tooLarge`, `badResponse`.
-    func exchange(_ request: URLRequest, what: String) async throws(CalendarStoreError) -> HTTPOutcome {
+    func exchange(_ request: HTTPRequest, what: String) async throws(CalendarStoreError) -> HTTPOutcome {
         // A write goes on a session of its own: on Linux, a PUT whose connection the server closed before
         // answering left the shared session's task spinning until the timeout (a PUT cut off by a proxy took
         // the whole 20 s it was given, against 0.1 s on a session of its own), and a lost write's answer must
         // be settled at once. Reads, the bulk of the requests, share the session and its connections.
-        let write = ["PUT", "DELETE", "MKCALENDAR", "MKCOL"].contains(request.httpMethod ?? "")
-        guard sessionPerRequest || write else { return try await exchange(request, what: what, on: session, delegate: delegate) }
+        guard sessionPerRequest || request.writes else { return try await exchange(request, what: what, on: session, delegate: delegate) }
         let delegate = SessionDelegate(limit: delegate.limit)
         let session = Self.makeSession(timeout: timeout, delegate: delegate)
         defer { session.finishTasksAndInvalidate() }
@@ -104,8 +168,8 @@ final class HTTPTransport: Sendable {
     }
 
     /// Runs `request` on `session`, whose delegate is `delegate`.
-    private func exchange(_ request: URLRequest, what: String, on session: URLSession, delegate: SessionDelegate) async throws(CalendarStoreError) -> HTTPOutcome {
-        let task = session.dataTask(with: request)
+    private func exchange(_ request: HTTPRequest, what: String, on session: URLSession, delegate: SessionDelegate) async throws(CalendarStoreError) -> HTTPOutcome {
+        let task = session.dataTask(with: urlRequest(request))
         let id = task.taskIdentifier
         delegate.register(id)
         let timeout = timeout

@@ -85,6 +85,22 @@ struct CalDAVClientOfflineTests {
         #expect(await failure { _ = try await client.get("x.ics") }?.code == .invalidLocation)
     }
 
+    @Test("a status's words in a message: its phrase in RFC 9110's registry, else its class's name, else unknown")
+    func statusPhrases() {
+        #expect(HTTPStatus.phrase(404) == "Not Found")
+        #expect(HTTPStatus.phrase(409) == "Conflict")
+        #expect(HTTPStatus.phrase(412) == "Precondition Failed")
+        #expect(HTTPStatus.phrase(413) == "Content Too Large")
+        #expect(HTTPStatus.phrase(500) == "Internal Server Error")
+        #expect(HTTPStatus.phrase(507) == "Insufficient Storage")
+        #expect(HTTPStatus.phrase(207) == "Multi-Status")
+        #expect(HTTPStatus.phrase(418) == "Client Error")
+        #expect(HTTPStatus.phrase(599) == "Server Error")
+        #expect(HTTPStatus.phrase(299) == "Success")
+        #expect(HTTPStatus.phrase(42) == "Unknown Status")
+        #expect(HTTPStatus.phrase(600) == "Unknown Status")
+    }
+
     @Test("a timeout or size limit out of range is kept in range, never trapped on")
     func limitsInRange() async throws {
         let url = try #require(URL(string: "http://127.0.0.1:1/alice/gym/"))
