@@ -32,15 +32,32 @@ typedef struct {
     void (*slist_free_all)(struct curl_slist *);
 } horari_curl;
 
-/// Loads libcurl 4 (`libcurl.so.4`, else `libcurl.so`) and fills `api`:
-/// NULL when every function was found, else what went wrong (dlerror's
-/// words, valid until the next dl call of this thread).
+/// The oldest libcurl the requests work with: 7.85.0, the first with
+/// `CURLOPT_PROTOCOLS_STR` (and `curl_global_init` is thread-safe since 7.84).
+#define HORARI_CURL_OLDEST 0x075500
+
+/// Loads libcurl 4 (`libcurl.so.4`, else Debian's GnuTLS build of the same
+/// interface, `libcurl-gnutls.so.4`; never an unversioned `libcurl.so`,
+/// which may be another major version) and fills `api`: NULL when every
+/// function was found in a libcurl new enough, else what went wrong (for a
+/// missing library, dlerror's words about `libcurl.so.4`, valid until the
+/// next dl call of this thread).
 static inline const char *horari_curl_load(horari_curl *api) {
     void *library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
-    if (library == NULL) library = dlopen("libcurl.so", RTLD_NOW | RTLD_LOCAL);
-    if (library == NULL) return dlerror();
+    if (library == NULL) {
+        const char *first = dlerror();
+        library = dlopen("libcurl-gnutls.so.4", RTLD_NOW | RTLD_LOCAL);
+        if (library == NULL) return first;
+    }
+    curl_version_info_data *(*version_info)(CURLversion) = (curl_version_info_data *(*)(CURLversion))dlsym(library, "curl_version_info");
+    if (version_info == NULL) { dlclose(library); return "libcurl has no curl_version_info"; }
+    const curl_version_info_data *version = version_info(CURLVERSION_NOW);
+    if (version == NULL || version->version_num < HORARI_CURL_OLDEST) {
+        dlclose(library);
+        return "the libcurl found is older than 7.85.0";
+    }
 #define HORARI_CURL_FIND(field, name) \
-    if ((*(void **)&api->field = dlsym(library, name)) == NULL) return "libcurl has no " name;
+    if ((api->field = (__typeof__(api->field))dlsym(library, name)) == NULL) { dlclose(library); return "libcurl has no " name; }
     HORARI_CURL_FIND(global_init, "curl_global_init")
     HORARI_CURL_FIND(easy_init, "curl_easy_init")
     HORARI_CURL_FIND(easy_cleanup, "curl_easy_cleanup")

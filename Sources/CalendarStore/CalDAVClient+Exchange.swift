@@ -81,9 +81,10 @@ extension CalDAVClient {
     /// The request, with the credentials (to the collection's origin only:
     /// ``sendOnce(_:path:headers:body:)`` follows no redirect elsewhere).
     private func makeRequest(_ method: String, url: URL, headers: [String: String], body: [UInt8]?) -> HTTPRequest {
-        var request = HTTPRequest(method: method, url: url, headers: headers, body: body)
-        request.headers["User-Agent"] = "Horari-CalendarStore"
-        if let credentials { request.headers["Authorization"] = credentials.basicAuthorization }
+        var request = HTTPRequest(method: method, url: url, headers: [:], body: body)
+        for (name, value) in headers { request.setHeader(name, value) }
+        request.setHeader("User-Agent", "Horari-CalendarStore")
+        if let credentials { request.setHeader("Authorization", credentials.basicAuthorization) }
         return request
     }
 

@@ -50,8 +50,8 @@ final class HTTPTransport: Sendable {
         let api = UnsafeMutablePointer<horari_curl>.allocate(capacity: 1)
         if let failure = horari_curl_load(api) {
             api.deallocate()
-            return .failure(CalendarStoreError(.transport, "libcurl could not be loaded (\(String(cString: failure))): CalDAV on Linux needs libcurl 4",
-                                               suggestion: "install it (Debian and Ubuntu: apt-get install libcurl4)"))
+            return .failure(CalendarStoreError(.transport, "libcurl could not be loaded (\(String(cString: failure))): CalDAV on Linux needs libcurl 7.85 or later",
+                                               suggestion: "install it (Debian and Ubuntu: the libcurl4 package, libcurl4t64 from Debian 13 and Ubuntu 24.04)"))
         }
         guard horari_curl_global_init(api, Int(CURL_GLOBAL_ALL)) == CURLE_OK else {
             return .failure(CalendarStoreError(.transport, "libcurl could not be set up (curl_global_init failed)"))

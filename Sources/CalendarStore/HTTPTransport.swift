@@ -19,6 +19,13 @@ struct HTTPRequest: Sendable {
     /// The body, if the request has one.
     var body: [UInt8]?
 
+    /// Sets a header field, in place of any of that name in another case
+    /// (as `URLRequest.setValue(_:forHTTPHeaderField:)` does).
+    mutating func setHeader(_ name: String, _ value: String) {
+        for key in headers.keys where key.caseInsensitiveCompare(name) == .orderedSame { headers[key] = nil }
+        headers[name] = value
+    }
+
     /// Whether the request writes (its answer must be settled on a connection of its own).
     var writes: Bool { ["PUT", "DELETE", "MKCALENDAR", "MKCOL"].contains(method) }
 }
