@@ -14,6 +14,7 @@
 #include <curl/curl.h>
 #include <dlfcn.h>
 #include <stddef.h>
+#include <stdio.h>
 
 typedef size_t (*horari_curl_data_callback)(char *, size_t, size_t, void *);
 typedef int (*horari_curl_progress_callback)(void *, curl_off_t, curl_off_t, curl_off_t, curl_off_t);
@@ -38,26 +39,31 @@ typedef struct {
 
 /// Loads libcurl 4 (`libcurl.so.4`, else Debian's GnuTLS build of the same
 /// interface, `libcurl-gnutls.so.4`; never an unversioned `libcurl.so`,
-/// which may be another major version) and fills `api`: NULL when every
-/// function was found in a libcurl new enough, else what went wrong (for a
-/// missing library, dlerror's words about `libcurl.so.4`, valid until the
-/// next dl call of this thread).
-static inline const char *horari_curl_load(horari_curl *api) {
+/// which may be another major version) and fills `api`: 0 when every
+/// function was found in a libcurl new enough, else -1 with what went wrong
+/// in `error` (for a missing library, dlerror's words about `libcurl.so.4`).
+static inline int horari_curl_load(horari_curl *api, char *error, size_t capacity) {
     void *library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
     if (library == NULL) {
+        // Copied at once: dlerror's text is overwritten by the next failure.
         const char *first = dlerror();
+        snprintf(error, capacity, "%s", first != NULL ? first : "libcurl.so.4 could not be opened");
         library = dlopen("libcurl-gnutls.so.4", RTLD_NOW | RTLD_LOCAL);
-        if (library == NULL) return first;
+        if (library == NULL) return -1;
     }
     curl_version_info_data *(*version_info)(CURLversion) = (curl_version_info_data *(*)(CURLversion))dlsym(library, "curl_version_info");
-    if (version_info == NULL) { dlclose(library); return "libcurl has no curl_version_info"; }
-    const curl_version_info_data *version = version_info(CURLVERSION_NOW);
+    const curl_version_info_data *version = version_info != NULL ? version_info(CURLVERSION_NOW) : NULL;
     if (version == NULL || version->version_num < HORARI_CURL_OLDEST) {
+        snprintf(error, capacity, "the libcurl found is %s, older than 7.85.0", version != NULL && version->version != NULL ? version->version : "of an unknown version");
         dlclose(library);
-        return "the libcurl found is older than 7.85.0";
+        return -1;
     }
 #define HORARI_CURL_FIND(field, name) \
-    if ((api->field = (__typeof__(api->field))dlsym(library, name)) == NULL) { dlclose(library); return "libcurl has no " name; }
+    if ((api->field = (__typeof__(api->field))dlsym(library, name)) == NULL) { \
+        snprintf(error, capacity, "libcurl has no %s", name); \
+        dlclose(library); \
+        return -1; \
+    }
     HORARI_CURL_FIND(global_init, "curl_global_init")
     HORARI_CURL_FIND(easy_init, "curl_easy_init")
     HORARI_CURL_FIND(easy_cleanup, "curl_easy_cleanup")
@@ -70,7 +76,7 @@ static inline const char *horari_curl_load(horari_curl *api) {
     HORARI_CURL_FIND(slist_free_all, "curl_slist_free_all")
 #undef HORARI_CURL_FIND
     // The library stays loaded for the process's life: its functions are in `api`.
-    return NULL;
+    return 0;
 }
 
 static inline CURLcode horari_curl_global_init(const horari_curl *api, long flags) { return api->global_init(flags); }

@@ -48,9 +48,11 @@ final class HTTPTransport: Sendable {
     /// libcurl, loaded and set up (`curl_global_init`) once a process, at the first exchange.
     static let library: Result<CurlLibrary, CalendarStoreError> = {
         let api = UnsafeMutablePointer<horari_curl>.allocate(capacity: 1)
-        if let failure = horari_curl_load(api) {
+        var words = [CChar](repeating: 0, count: 512)
+        if horari_curl_load(api, &words, words.count) != 0 {
             api.deallocate()
-            return .failure(CalendarStoreError(.transport, "libcurl could not be loaded (\(String(cString: failure))): CalDAV on Linux needs libcurl 7.85 or later",
+            let failure = String(decoding: words.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            return .failure(CalendarStoreError(.transport, "libcurl could not be loaded (\(failure)): CalDAV on Linux needs libcurl 7.85 or later",
                                                suggestion: "install it (Debian and Ubuntu: the libcurl4 package, libcurl4t64 from Debian 13 and Ubuntu 24.04)"))
         }
         guard horari_curl_global_init(api, Int(CURL_GLOBAL_ALL)) == CURLE_OK else {
@@ -67,7 +69,10 @@ final class HTTPTransport: Sendable {
         let library: CurlLibrary
         switch Self.library {
         case .success(let loaded): library = loaded
-        case .failure(let error): throw CalendarStoreError(error.code, "\(what): \(error.message)", suggestion: error.recoverySuggestion)
+        case .failure(var error):
+            // The message already ends with the suggestion.
+            error.message = "\(what): \(error.message)"
+            throw error
         }
         let method = request.method
         let transfer = CurlTransfer(limit: limit)
