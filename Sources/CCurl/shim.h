@@ -9,8 +9,8 @@
 // loading them cost every `horari` process about 6 ms and 8 MB, a CalDAV
 // client or not (Docs/CalDAV.md). Only its header is used at build time.
 //
-// curl_easy_setopt and curl_easy_getinfo are variadic, which Swift cannot
-// call: these wrappers give each the one argument type it is used with.
+// curl_easy_setopt is variadic, which Swift cannot call: these wrappers
+// give it each argument type it is used with.
 #include <curl/curl.h>
 #include <dlfcn.h>
 #include <stddef.h>
@@ -28,7 +28,6 @@ typedef struct {
     CURLcode (*easy_perform)(CURL *);
     const char *(*easy_strerror)(CURLcode);
     CURLcode (*easy_setopt)(CURL *, CURLoption, ...);
-    CURLcode (*easy_getinfo)(CURL *, CURLINFO, ...);
     struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
     void (*slist_free_all)(struct curl_slist *);
 } horari_curl;
@@ -71,7 +70,6 @@ static inline int horari_curl_load(horari_curl *api, char *error, size_t capacit
     HORARI_CURL_FIND(easy_perform, "curl_easy_perform")
     HORARI_CURL_FIND(easy_strerror, "curl_easy_strerror")
     HORARI_CURL_FIND(easy_setopt, "curl_easy_setopt")
-    HORARI_CURL_FIND(easy_getinfo, "curl_easy_getinfo")
     HORARI_CURL_FIND(slist_append, "curl_slist_append")
     HORARI_CURL_FIND(slist_free_all, "curl_slist_free_all")
 #undef HORARI_CURL_FIND
@@ -104,7 +102,4 @@ static inline CURLcode horari_curl_set_data_callback(const horari_curl *api, CUR
 }
 static inline CURLcode horari_curl_set_progress_callback(const horari_curl *api, CURL *curl, horari_curl_progress_callback callback) {
     return api->easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, callback);
-}
-static inline CURLcode horari_curl_get_long(const horari_curl *api, CURL *curl, CURLINFO info, long *value) {
-    return api->easy_getinfo(curl, info, value);
 }

@@ -74,7 +74,6 @@ final class HTTPTransport: Sendable {
             error.message = "\(what): \(error.message)"
             throw error
         }
-        let method = request.method
         let transfer = CurlTransfer(limit: limit)
         // A write's handle is new and goes with its connection (a pooled one would lose its warm connection).
         let fresh = request.writes || connectionPerRequest
@@ -86,7 +85,7 @@ final class HTTPTransport: Sendable {
             await withCheckedContinuation { (continuation: CheckedContinuation<CURLcode, Never>) in
                 // A thread, not the cooperative pool: the transfer blocks in poll(2) till its answer.
                 let thread = Thread {
-                    continuation.resume(returning: handle.perform(request, method: method, transfer: transfer, fresh: fresh, timeout: timeout))
+                    continuation.resume(returning: handle.perform(request, transfer: transfer, fresh: fresh, timeout: timeout))
                 }
                 thread.name = "horari-http"
                 thread.start()
@@ -186,10 +185,10 @@ final class CurlHandle: @unchecked Sendable {
     var errorText: String { String(cString: errorBuffer) }
 
     /// Runs `request` on this thread, reporting to `transfer`; at most `timeout` seconds.
-    func perform(_ request: HTTPRequest, method: String, transfer: CurlTransfer, fresh: Bool, timeout: TimeInterval) -> CURLcode {
+    func perform(_ request: HTTPRequest, transfer: CurlTransfer, fresh: Bool, timeout: TimeInterval) -> CURLcode {
         // Cancelled before it started: nothing is sent (libcurl may send before its first progress call).
         if transfer.isCancelled { return CURLE_ABORTED_BY_CALLBACK }
-        let api = library.api
+        let api = library.api, method = request.method
         horari_curl_easy_reset(api, curl)
         // No pointer of this call's is left in the handle after it.
         defer { horari_curl_easy_reset(api, curl) }
