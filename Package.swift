@@ -86,7 +86,7 @@ let package = Package(
         .target(name: "SchedulingICalendar", dependencies: ["CalendarCore", "CalendarScheduling", "ICalendarKit"]),
         // Where a calendar lives: a file (`CalendarFile`, and `SchedulingFile`'s
         // splice of one booking), a folder of one .ics per UID (vdir), a CalDAV
-        // collection (URLSession on Apple platforms, libcurl opened at the first request on Linux; XMLParser); and the
+        // collection (URLSession on Apple platforms, libcurl opened at the first request on Linux; libxml2 opened at the first answer); and the
         // scheduling store, the gym's book on any of them (SchedulingStore).
         .target(name: "CalendarStore", dependencies: [
             "CalendarCore", "ICalendarKit", "CalendarScheduling", "SchedulingICalendar",
@@ -94,6 +94,8 @@ let package = Package(
             .target(name: "CLibCrypto", condition: .when(platforms: [.linux, .android, .openbsd])),
             // HTTP for CalDAV on Linux (URLSession on Apple platforms): HTTPTransport+Curl.swift says why.
             .target(name: "CCurl", condition: .when(platforms: [.linux])),
+            // libxml2's reader for WebDAV's answers, opened at the first one (Sources/CLibXML2/shim.h says why).
+            "CLibXML2",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         // The protocol's guarantees as checks an app runs against its own BookStorage (any test framework).
@@ -130,6 +132,8 @@ let package = Package(
         // libcurl's header only: the library is loaded on the first request (Sources/CCurl/shim.h says why).
         // Debian's libcurl4-openssl-dev puts it where the compiler looks (/usr/include/<triple>/curl).
         .systemLibrary(name: "CCurl"),
+        // libxml2, declared in its shim and opened on the first WebDAV answer: no header, no link.
+        .systemLibrary(name: "CLibXML2"),
         .systemLibrary(
             name: "CLibICal",
             pkgConfig: "libical",

@@ -1,12 +1,16 @@
+internal import CLibXML2
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 
 // WebDAV's XML (RFC 4918 §14, RFC 4791 §9, RFC 6578 §6): multistatus
-// answers read with Foundation's `XMLParser`, namespace by namespace (a
+// answers read with libxml2's streaming reader, namespace by namespace (a
 // server may bind `DAV:` to any prefix, or to none), and request bodies
 // written with every text escaped. Never by scanning the text for strings.
+//
+// libxml2 is opened at the first answer read (`CLibXML2`'s shim says why),
+// not through Foundation's `XMLParser`: FoundationXML cost every process
+// about 3 MB and 1.5 ms at start, and its parser, given a body whole, hands
+// libxml2 one chunk without `XML_PARSE_HUGE`, which refused answers over
+// 10,000,000 bytes. The reader here sets that option itself.
 
 /// The XML namespaces a CalDAV exchange uses.
 enum DAVNamespace {
@@ -101,33 +105,38 @@ enum WebDAVXML {
     ///   that is not well-formed XML, has a DTD that declares entities, or
     ///   is over the limits.
     static func parse(_ bytes: [UInt8], what: String) throws(CalendarStoreError) -> XMLNode {
-        // A document type declaration is refused before parsing: on Linux,
-        // Foundation's XMLParser never tells its delegate of an entity
-        // declared there, and drops a reference to one from the text it
-        // gives (`/x&b;.ics` read as `/x.ics`). A WebDAV answer has none.
+        // A document type declaration is refused before parsing: it is where
+        // entities are declared (a billion laughs, an external file), and a
+        // WebDAV answer has none. Without one, libxml2 expands only XML's
+        // own five entities and character references, and an undeclared
+        // `&b;` makes the body not well-formed.
         if declaresDocumentType(bytes) {
             throw CalendarStoreError(.badResponse, "\(what): the answer is not WebDAV XML: it declares a document type (<!DOCTYPE>), which a WebDAV answer has no use for")
         }
-        let reader = TreeReader()
-        // Read from a stream, not `XMLParser(data:)`: given its data whole,
-        // Foundation hands libxml2 one chunk, and libxml2 refuses input over
-        // 10,000,000 bytes not yet parsed without XML_PARSE_HUGE, which
-        // Foundation does not set (a 10.7 MB multistatus was "not
-        // well-formed XML"). Fed by a stream, a chunk at a time, it reads
-        // any answer up to the client's 32 MiB, one calendar of 30 MB too
-        // (measured), with the same delegate and the same refusals.
-        let parser = XMLParser(stream: InputStream(data: Data(bytes)))
-        parser.shouldProcessNamespaces = true
-        parser.shouldReportNamespacePrefixes = false
-        parser.shouldResolveExternalEntities = false
-        parser.delegate = reader
-        let parsed = parser.parse()
-        if let refusal = reader.refusal {
+        let library: XMLLibrary
+        switch XMLLibrary.loaded {
+        case .success(let loaded): library = loaded
+        case .failure(var error):
+            error.message = "\(what): \(error.message)"
+            throw error
+        }
+        guard bytes.count <= Int(Int32.max) else {
+            throw CalendarStoreError(.tooLarge, "\(what): the answer is \(bytes.count) bytes, more than XML is read to")
+        }
+        var tree = TreeBuilder()
+        let outcome: XMLLibrary.Outcome = bytes.withUnsafeBytes { body in
+            library.read(body) { reader in tree.take(reader) }
+        }
+        if let refusal = tree.refusal {
             throw CalendarStoreError(.badResponse, "\(what): the answer is not WebDAV XML: \(refusal)")
         }
-        guard parsed, let root = reader.root else {
-            let detail = parser.parserError.map { "error \(($0 as NSError).code) at line \(parser.lineNumber)" } ?? "no document element"
-            let start = bytes.prefix(40).allSatisfy { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || (0x20..<0x7F).contains($0) }
+        guard case .read = outcome, let root = tree.root else {
+            let detail: String
+            switch outcome {
+            case .read: detail = "no document element"
+            case .failed(let line, let message): detail = message.isEmpty ? "at line \(line)" : "line \(line): \(oneLine(message))"
+            }
+            let start = !bytes.isEmpty && bytes.prefix(40).allSatisfy { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || (0x20..<0x7F).contains($0) }
                 ? ", it begins ‘\(oneLine(String(decoding: bytes.prefix(40), as: UTF8.self)))’" : ""
             throw CalendarStoreError(.badResponse, "\(what): the answer is not well-formed XML (\(detail))\(start)")
         }
@@ -264,9 +273,88 @@ enum WebDAVXML {
     }
 }
 
-/// Builds the tree of an XML body, with the limits and refusals of
-/// ``WebDAVXML/parse(_:what:)``.
-private final class TreeReader: NSObject, XMLParserDelegate {
+/// libxml2's reader, opened once a process at the first answer read.
+struct XMLLibrary: @unchecked Sendable {
+    // @unchecked: the table is written once, before this value exists, and
+    // only read after; libxml2's reader keeps its state in each reader.
+    private let api: UnsafePointer<horari_xml>
+
+    /// libxml2, loaded and initialised once a process.
+    static let loaded: Result<XMLLibrary, CalendarStoreError> = {
+        let api = UnsafeMutablePointer<horari_xml>.allocate(capacity: 1)
+        var words = [CChar](repeating: 0, count: 512)
+        if horari_xml_load(api, &words, words.count) != 0 {
+            api.deallocate()
+            let failure = String(decoding: words.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            return .failure(CalendarStoreError(.transport, "libxml2 could not be loaded (\(failure)): CalDAV reads its answers with libxml2",
+                                               suggestion: "install it (Debian and Ubuntu: the libxml2 package, libxml2-16 from Debian 14)"))
+        }
+        // Never freed: the functions are the process's for its life.
+        return .success(XMLLibrary(api: UnsafePointer(api)))
+    }()
+
+    /// How a read ended.
+    enum Outcome {
+        /// The whole body was read (or the reading was stopped on purpose).
+        case read
+        /// libxml2 found the body not well-formed: where, and its words.
+        case failed(line: Int, message: String)
+    }
+
+    /// What a reader stopped at, handed to the caller's closure.
+    struct Node {
+        fileprivate let library: XMLLibrary
+        fileprivate let reader: OpaquePointer
+
+        /// The node's kind: `HORARI_XML_ELEMENT`, `HORARI_XML_TEXT`, ….
+        var kind: Int32 { horari_xml_node_type(library.api, reader) }
+        /// Whether an element is written `<a/>` (no end element follows).
+        var isEmptyElement: Bool { horari_xml_is_empty_element(library.api, reader) == 1 }
+        /// An element's local name.
+        var localName: String { string(horari_xml_local_name(library.api, reader)) }
+        /// An element's namespace URI; empty for none.
+        var namespaceURI: String { string(horari_xml_namespace_uri(library.api, reader)) }
+        /// A text's or CDATA section's characters.
+        var value: String { string(horari_xml_value(library.api, reader)) }
+        /// The line the parser is at.
+        var line: Int { Int(horari_xml_line_number(library.api, reader)) }
+
+        private func string(_ text: UnsafePointer<UInt8>?) -> String {
+            guard let text else { return "" }
+            return String(cString: text)
+        }
+    }
+
+    /// Reads `body` node by node, calling `visit` with each until it
+    /// answers false or the body ends. The reader never fetches anything
+    /// (`XML_PARSE_NONET`), has no limit on a text's size but the body's
+    /// own (`XML_PARSE_HUGE`), and prints nothing: its error is read after.
+    func read(_ body: UnsafeRawBufferPointer, _ visit: (Node) -> Bool) -> Outcome {
+        let options = Int32(HORARI_XML_PARSE_NONET | HORARI_XML_PARSE_HUGE | HORARI_XML_PARSE_NOERROR | HORARI_XML_PARSE_NOWARNING)
+        // An empty body gives no reader at all: libxml2 says the document is empty.
+        guard body.count > 0, let base = body.baseAddress,
+              let reader = horari_xml_reader_for_memory(api, base, Int32(body.count), options) else {
+            return .failed(line: 1, message: "the answer is empty")
+        }
+        defer { horari_xml_free_reader(api, reader) }
+        let node = Node(library: self, reader: reader)
+        while true {
+            switch horari_xml_read(api, reader) {
+            case 1: if !visit(node) { return .read }
+            case 0: return .read
+            default:
+                let error = horari_xml_last_error(api)
+                let message = error?.pointee.message.map { String(cString: $0) } ?? ""
+                let line = error.map { Int($0.pointee.line) }.flatMap { $0 > 0 ? $0 : nil } ?? node.line
+                return .failed(line: line, message: message.trimmingCharacters(in: .whitespacesAndNewlines))
+            }
+        }
+    }
+}
+
+/// Builds the tree of an XML body from libxml2's reader, with the limits and
+/// refusals of ``WebDAVXML/parse(_:what:)``.
+private struct TreeBuilder {
     /// The document element, once closed.
     var root: XMLNode?
     /// Why the body was refused, when it was.
@@ -280,34 +368,38 @@ private final class TreeReader: NSObject, XMLParserDelegate {
         DAVNamespace.calendarServer: DAVNamespace.calendarServer,
     ]
 
-    private func refuse(_ parser: XMLParser, _ why: String) {
-        if refusal == nil { refusal = why }
-        parser.abortParsing()
-    }
-
-    func parser(
-        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-        qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]
-    ) {
-        guard refusal == nil else { return }
-        elements += 1
-        if elements > WebDAVXML.maxElements { return refuse(parser, "more than \(WebDAVXML.maxElements) elements") }
-        if stack.count >= WebDAVXML.maxDepth { return refuse(parser, "elements nested more than \(WebDAVXML.maxDepth) deep") }
-        let uri = namespaceURI ?? ""
-        let namespace: String
-        if let known = namespaces[uri] {
-            namespace = known
-        } else {
-            namespace = uri
-            if namespaces.count < 1000 { namespaces[uri] = uri }
+    /// Takes the node the reader is at; false to stop reading (a refusal).
+    mutating func take(_ node: XMLLibrary.Node) -> Bool {
+        switch node.kind {
+        case Int32(HORARI_XML_ELEMENT):
+            elements += 1
+            if elements > WebDAVXML.maxElements { return refuse("more than \(WebDAVXML.maxElements) elements") }
+            if stack.count >= WebDAVXML.maxDepth { return refuse("elements nested more than \(WebDAVXML.maxDepth) deep") }
+            let uri = node.namespaceURI
+            let namespace: String
+            if let known = namespaces[uri] {
+                namespace = known
+            } else {
+                namespace = uri
+                if namespaces.count < 1000 { namespaces[uri] = uri }
+            }
+            stack.append(XMLNode(namespace: namespace, name: node.localName))
+            if node.isEmptyElement { close() }
+        case Int32(HORARI_XML_END_ELEMENT):
+            close()
+        case Int32(HORARI_XML_TEXT), Int32(HORARI_XML_CDATA), Int32(HORARI_XML_WHITESPACE), Int32(HORARI_XML_SIGNIFICANT_WHITESPACE):
+            if !stack.isEmpty { stack[stack.count - 1].text += node.value }
+        case Int32(HORARI_XML_DOCUMENT_TYPE), Int32(HORARI_XML_ENTITY_REFERENCE):
+            // Refused before parsing; here in case a body slips past that look.
+            return refuse("it declares entities, which WebDAV does not use")
+        default:
+            break  // comments, processing instructions
         }
-        // Without a namespace URI, some parsers leave the prefix on the name.
-        let local = elementName.split(separator: ":").last.map(String.init) ?? elementName
-        stack.append(XMLNode(namespace: namespace, name: local))
+        return true
     }
 
-    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
-        guard refusal == nil, let node = stack.popLast() else { return }
+    private mutating func close() {
+        guard let node = stack.popLast() else { return }
         if stack.isEmpty {
             root = node
         } else {
@@ -315,21 +407,8 @@ private final class TreeReader: NSObject, XMLParserDelegate {
         }
     }
 
-    func parser(_ parser: XMLParser, foundCharacters string: String) {
-        guard refusal == nil, !stack.isEmpty else { return }
-        stack[stack.count - 1].text += string
-    }
-
-    func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
-        guard refusal == nil, !stack.isEmpty else { return }
-        stack[stack.count - 1].text += String(decoding: CDATABlock, as: UTF8.self)
-    }
-
-    func parser(_ parser: XMLParser, foundInternalEntityDeclarationWithName name: String, value: String?) {
-        refuse(parser, "it declares entities, which WebDAV does not use")
-    }
-
-    func parser(_ parser: XMLParser, foundExternalEntityDeclarationWithName name: String, publicID: String?, systemID: String?) {
-        refuse(parser, "it declares entities, which WebDAV does not use")
+    private mutating func refuse(_ why: String) -> Bool {
+        if refusal == nil { refusal = why }
+        return false
     }
 }

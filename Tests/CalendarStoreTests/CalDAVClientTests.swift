@@ -186,6 +186,14 @@ struct CalDAVClientOfflineTests {
             #expect(error?.code == .badResponse, "\(body)")
             #expect(error?.message.hasPrefix("REPORT x: ") == true)
         }
+        // What is wrong, and where, in libxml2's words; an empty body says so.
+        let mismatched = "<?xml version=\"1.0\"?>\n<multistatus xmlns=\"DAV:\">\n<response><href>/a.ics</href></respons>\n</multistatus>"
+        let mismatch = await failure { _ = try WebDAVXML.multistatus(Array(mismatched.utf8), what: "REPORT x") }
+        #expect(mismatch?.message.hasPrefix("REPORT x: the answer is not well-formed XML (line 3: ") == true, "\(String(describing: mismatch))")
+        #expect(mismatch?.message.contains("mismatch") == true, "\(String(describing: mismatch))")
+        #expect(await failure { _ = try WebDAVXML.multistatus([], what: "REPORT x") }?.message == "REPORT x: the answer is not well-formed XML (line 1: the answer is empty)")
+        let undeclared = await failure { _ = try WebDAVXML.multistatus(Array(#"<multistatus xmlns="DAV:"><response><href>/x&b;.ics</href></response></multistatus>"#.utf8), what: "x") }
+        #expect(undeclared?.message.contains("not well-formed XML (line 1: Entity 'b' not defined)") == true, "\(String(describing: undeclared))")
         // A `<!DOCTYPE` inside a calendar's text (an HTML description in CDATA) is no declaration.
         let html = #"<multistatus xmlns="DAV:"><response><href>/a.ics</href><propstat><prop><getetag>"1"</getetag></prop><status>HTTP/1.1 200 OK</status></propstat><x><![CDATA[<!DOCTYPE html><p>Hi</p>]]></x></response></multistatus>"#
         #expect(try WebDAVXML.multistatus(Array(html.utf8), what: "test").responses.count == 1)

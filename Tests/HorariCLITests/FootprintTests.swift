@@ -3,11 +3,12 @@ import Testing
 
 /// What a `horari` process loads before it does anything: libcurl and its two
 /// dozen libraries are opened only when a CalDAV client makes its first
-/// request (Docs/CalDAV.md, "libcurl is loaded at the first request").
+/// request, and libxml2 when it reads its first answer (Docs/CalDAV.md,
+/// "libcurl is loaded at the first request").
 @Suite("What every horari process loads")
 struct FootprintTests {
     #if os(Linux)
-    @Test("a command loads neither libcurl nor FoundationNetworking: not linked (the dynamic loader's own list), nor opened while it runs")
+    @Test("a command loads neither libcurl, FoundationNetworking, FoundationXML nor libxml2: not linked (the dynamic loader's own list), nor opened while it runs")
     func noHTTPLibraries() throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
@@ -17,6 +18,8 @@ struct FootprintTests {
         #expect(month.stderr.contains("libswiftCore"), "the loader's words: \(month.stderr.prefix(500))")
         #expect(!month.stderr.contains("libcurl"))
         #expect(!month.stderr.contains("libFoundationNetworking"))
+        #expect(!month.stderr.contains("libFoundationXML"))
+        #expect(!month.stderr.contains("libxml2"))
         // glibc's loader lists the libraries it would load, and stops (what `ldd` does).
         let listed = try cli.run(["--version"], environment: ["LD_TRACE_LOADED_OBJECTS": "1"])
         #expect(listed.status == 0)
@@ -26,6 +29,7 @@ struct FootprintTests {
         #expect(libraries.contains { $0.hasPrefix("libswiftCore") }, "the list is the loader's: \(listed.stdout)")
         #expect(!libraries.contains { $0.hasPrefix("libcurl") }, "\(libraries)")
         #expect(!libraries.contains { $0.hasPrefix("libFoundationNetworking") }, "\(libraries)")
+        #expect(!libraries.contains { $0.hasPrefix("libFoundationXML") || $0.hasPrefix("libxml2") }, "\(libraries)")
         #expect(!libraries.contains { $0.hasPrefix("libgnutls") || $0.hasPrefix("libkrb5") || $0.hasPrefix("libldap") }, "\(libraries)")
     }
     #endif
