@@ -22,18 +22,17 @@ CORPUS_SDISTS := 'icalendar==7.3.0' 'recurring-ical-events==3.8.2' 'khal==0.14.1
 .PHONY: web web-build deps run test test-long test-pure examples test-thread conformance-lane-1 conformance-lane-2 conformance-lane-3 test-address leak-check corpus fuzz-build fuzz build-check snippets docs conformance bench bench-quick clean
 
 ## Install libical-dev (and pkg-config), SQLite's headers for GRDB
-## (libsqlite3-dev), OpenSSL's libcrypto for SHA-256 (libssl-dev), libcurl for
-## CalDAV's HTTP on Linux (libcurl4-openssl-dev: its header; the library is loaded
-## at the first request), and
+## (libsqlite3-dev), libcurl for CalDAV's HTTP on Linux (libcurl4-openssl-dev:
+## its header; the library is loaded at the first request), and
 ## PostgreSQL 15's server for CalendarStorePostgres's tests (postgresql-15: the
 ## tests make a cluster of their own in a temporary folder), from Debian's
 ## packages when missing.
 POSTGRES_BIN := /usr/lib/postgresql/15/bin
 deps:
-	@if ! pkg-config --exists libical libcrypto libcurl 2>/dev/null || [ ! -f /usr/include/sqlite3.h ] || [ ! -x $(POSTGRES_BIN)/initdb ]; then \
-		echo "Installing libical-dev, libsqlite3-dev, libssl-dev, libcurl4-openssl-dev, postgresql-15 and pkg-config with apt-get..."; \
+	@if ! pkg-config --exists libical libcurl 2>/dev/null || [ ! -f /usr/include/sqlite3.h ] || [ ! -x $(POSTGRES_BIN)/initdb ]; then \
+		echo "Installing libical-dev, libsqlite3-dev, libcurl4-openssl-dev, postgresql-15 and pkg-config with apt-get..."; \
 		$(SUDO) apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libical-dev libsqlite3-dev libssl-dev libcurl4-openssl-dev postgresql-15 pkg-config >/dev/null; \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libical-dev libsqlite3-dev libcurl4-openssl-dev postgresql-15 pkg-config >/dev/null; \
 	fi
 
 ## The main job: this month of the sample gym calendar embedded in horari (a bare `horari`).
@@ -85,7 +84,8 @@ examples: deps
 ## configurations, since the suites with threads (the scheduling actor, 1,000
 ## concurrent bookings, the book's stores, the CalDAV transport) are the same
 ## code either way. There:
-## - the library and its tests built with no C but SQLite's, libcrypto's and libcurl's,
+## - the library and its tests built with no C but SQLite's and the shims that open
+##   libcrypto, libcurl and libxml2 at their first use,
 ##   without a warning, and `horari` linking no libical;
 ## - every suite but HorariCLITests (the CLI's are processes of their own, one
 ##   thread each; they run plainly and under AddressSanitizer, and

@@ -123,12 +123,9 @@ let package = Package(
             path: "Tests/Fixtures",
             resources: [.copy("ics"), .copy("jcal"), .copy("fuzz"), .copy("dateutil_rrule_cases.json"), .copy("ciede2000_css_vs_red.json")]
         ),
-        // OpenSSL's libcrypto (Debian's libssl-dev): SHA-256 on Linux, in CalendarStore's Digest only.
-        .systemLibrary(
-            name: "CLibCrypto",
-            pkgConfig: "libcrypto",
-            providers: [.apt(["libssl-dev"]), .brew(["openssl"])]
-        ),
+        // OpenSSL's libcrypto: SHA-256 on Linux, in CalendarStore's Digest only, opened at the
+        // first digest (Sources/CLibCrypto/shim.h says why): no header, no link.
+        .systemLibrary(name: "CLibCrypto"),
         // libcurl's header only: the library is loaded on the first request (Sources/CCurl/shim.h says why).
         // Debian's libcurl4-openssl-dev puts it where the compiler looks (/usr/include/<triple>/curl).
         .systemLibrary(name: "CCurl"),

@@ -139,6 +139,7 @@ public struct CalendarStore: Sendable {
     ///   is cancelled) or ``CalendarStoreFailure/calendar(_:)`` for a file
     ///   that is not iCalendar.
     public func load() async throws(CalendarStoreFailure<Never>) -> ImportResult {
+        do { try requireDigests() } catch { throw .store(error) }
         if database != nil {
             do { return try await databaseCalendar().load() } catch { throw CalendarStoreFailure.classify(error) }
         }
@@ -195,6 +196,7 @@ public struct CalendarStore: Sendable {
     /// (``update(exporterFor:whileWaiting:ifDamaged:_:)`` needs the server).
     /// - Throws: ``CalendarStoreFailure``, as ``load()`` does.
     public func loadAllowingCache() async throws(CalendarStoreFailure<Never>) -> CachedRead {
+        do { try requireDigests() } catch { throw .store(error) }
         guard database == nil, case .collection(let url) = location else { return CachedRead(result: try await load(), asOf: nil) }
         do {
             let (result, asOf) = try await collectionStore(url).load(offline: true)
@@ -234,6 +236,7 @@ public struct CalendarStore: Sendable {
         _ body: (inout ICalendar) throws(Failure) -> T
     ) async throws(CalendarStoreFailure<Failure>) -> T? {
         guard database == nil, case .collection(let url) = location else { return nil }
+        do { try requireDigests() } catch { throw .store(error) }
         do {
             return try await collectionStore(url).update(
                 holding: uids, alsoHolding: alsoHolding, exporterFor: { c throws in try Boxed<Failure>.exporting { try exporterFor(c) } },
@@ -268,6 +271,7 @@ public struct CalendarStore: Sendable {
         whileWaiting: (() -> Void)? = nil, ifDamaged: CalendarFile.DamagePolicy = .refuse,
         _ body: (inout ICalendar) throws(Failure) -> T
     ) async throws(CalendarStoreFailure<Failure>) -> T {
+        do { try requireDigests() } catch { throw .store(error) }
         do {
             if database != nil {
                 return try await databaseCalendar().update(
@@ -338,6 +342,7 @@ public struct CalendarStore: Sendable {
             let value = try await update(exporterFor: exporterFor, whileWaiting: whileWaiting, ifDamaged: ifDamaged, body)
             return OwnItemsUpdate(value: value, isKept: false, waiting: 0, sent: [])
         }
+        do { try requireDigests() } catch { throw .store(error) }
         do {
             return try await collectionStore(url).updateOwn(
                 now: now, exporterFor: { c throws in try Boxed<Failure>.exporting { try exporterFor(c) } }, whileWaiting: whileWaiting,
@@ -366,6 +371,7 @@ public struct CalendarStore: Sendable {
     ///   reached (they stay kept), or refused the writes.
     public func sendKeptChanges() async throws(CalendarStoreFailure<Never>) -> [KeptChangeOutcome] {
         guard database == nil, case .collection(let url) = location else { return [] }
+        do { try requireDigests() } catch { throw .store(error) }
         var sent: [KeptChangeOutcome] = []
         let collection = collectionStore(url)
         do {
@@ -411,6 +417,17 @@ public struct CalendarStore: Sendable {
     public func lostUpdatesSeen() -> LostUpdatesSeen? {
         guard database == nil, case .collection(let url) = location else { return nil }
         return collectionStore(url).lostUpdatesSeen()
+    }
+
+    /// A folder and a collection name their files by SHA-256 digest: on a
+    /// machine where digests cannot be taken (libcrypto missing, on Linux),
+    /// each call says so before it reads or writes anything.
+    private func requireDigests() throws(CalendarStoreError) {
+        guard database == nil else { return }
+        switch location {
+        case .folder, .collection: try Digest.requireLibrary()
+        case .file, .database, .server: break
+        }
     }
 
     private func collectionStore(_ url: URL) -> CollectionStore {

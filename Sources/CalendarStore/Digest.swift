@@ -9,8 +9,9 @@ internal import CLibCrypto
 /// from the text as it stands.
 ///
 /// From the platform's own well-kept library: CryptoKit on Apple platforms,
-/// OpenSSL's libcrypto elsewhere (Debian's `libssl-dev`, one `EVP_Digest`
-/// call). swift-crypto, which issue 30 chose, compiled BoringSSL from source
+/// OpenSSL's libcrypto elsewhere (one `EVP_Digest` call), opened at the
+/// first digest rather than linked (`CLibCrypto`'s shim says why).
+/// swift-crypto, which issue 30 chose, compiled BoringSSL from source
 /// in every build: about 100 s a build tree on this 2-core machine, in four
 /// of CI's trees, and in the first build of every Linux app without
 /// PostgreSQL, for file names (`Docs/Platforms.md`). The digests are the same, so caches and folders
@@ -35,20 +36,61 @@ enum Digest {
         #if canImport(CryptoKit)
         return Array(SHA256.hash(data: bytes))
         #else
+        let library: CryptoLibrary
+        switch CryptoLibrary.loaded {
+        case .success(let loaded): library = loaded
+        // The stores check for the library first (`requireLibrary()`),
+        // so that its absence is their typed error, before anything is
+        // read or written; this is for a digest taken elsewhere.
+        case .failure(let error): preconditionFailure(error.message)
+        }
         var digest = [UInt8](repeating: 0, count: 32)
-        var length: UInt32 = 0
         let done = bytes.withUnsafeBytes { input in
             digest.withUnsafeMutableBufferPointer { output in
-                EVP_Digest(input.baseAddress, input.count, output.baseAddress, &length, EVP_sha256(), nil)
+                horari_crypto_sha256(library.api, input.baseAddress, input.count, output.baseAddress)
             }
         }
         // EVP_Digest fails only when OpenSSL cannot allocate its context: out
         // of memory, where Swift's own allocations stop the process as well.
-        precondition(done == 1 && length == 32, "OpenSSL's EVP_Digest could not run (out of memory)")
+        precondition(done == 0, "OpenSSL's EVP_Digest could not run (out of memory)")
         return digest
         #endif
     }
+
+    /// Throws when digests cannot be taken on this machine (libcrypto is
+    /// missing, on Linux): what a store that names files by digest calls
+    /// before it reads or writes anything.
+    /// - Throws: ``CalendarStoreError`` with code `io`, naming the library and
+    ///   the package to install.
+    static func requireLibrary() throws(CalendarStoreError) {
+        #if !canImport(CryptoKit)
+        if case .failure(let error) = CryptoLibrary.loaded { throw error }
+        #endif
+    }
 }
+
+#if !canImport(CryptoKit)
+/// libcrypto's two functions, opened once a process at the first digest.
+private struct CryptoLibrary: @unchecked Sendable {
+    // @unchecked: the table is written once, before this value exists, and
+    // only read after; EVP_Digest keeps its state in a context of each call.
+    let api: UnsafePointer<horari_crypto>
+
+    /// libcrypto, loaded once a process.
+    static let loaded: Result<CryptoLibrary, CalendarStoreError> = {
+        let api = UnsafeMutablePointer<horari_crypto>.allocate(capacity: 1)
+        var words = [CChar](repeating: 0, count: 512)
+        if horari_crypto_load(api, &words, words.count) != 0 {
+            api.deallocate()
+            let failure = String(decoding: words.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            return .failure(CalendarStoreError(.io, "libcrypto could not be loaded (\(failure)): a folder's and a collection's file names are SHA-256 digests, taken with OpenSSL's libcrypto on Linux",
+                                               suggestion: "install it (Debian and Ubuntu: the libssl3 package, libssl3t64 from Debian 13 and Ubuntu 24.04)"))
+        }
+        // Never freed: the functions are the process's for its life.
+        return .success(CryptoLibrary(api: UnsafePointer(api)))
+    }()
+}
+#endif
 
 /// The name a resource is stored under, in a folder or a collection.
 enum ResourceName {

@@ -3,12 +3,13 @@ import Testing
 
 /// What a `horari` process loads before it does anything: libcurl and its two
 /// dozen libraries are opened only when a CalDAV client makes its first
-/// request, and libxml2 when it reads its first answer (Docs/CalDAV.md,
-/// "libcurl is loaded at the first request").
+/// request, libxml2 when it reads its first answer (Docs/CalDAV.md, "libcurl
+/// is loaded at the first request"), and libcrypto at the first SHA-256 digest
+/// (a folder's file names; Docs/Platforms.md).
 @Suite("What every horari process loads")
 struct FootprintTests {
     #if os(Linux)
-    @Test("a command loads neither libcurl, FoundationNetworking, FoundationXML nor libxml2: not linked (the dynamic loader's own list), nor opened while it runs")
+    @Test("a command loads neither libcurl, FoundationNetworking, FoundationXML, libxml2 nor libcrypto: not linked (the dynamic loader's own list), nor opened while it runs")
     func noHTTPLibraries() throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
@@ -20,6 +21,7 @@ struct FootprintTests {
         #expect(!month.stderr.contains("libFoundationNetworking"))
         #expect(!month.stderr.contains("libFoundationXML"))
         #expect(!month.stderr.contains("libxml2"))
+        #expect(!month.stderr.contains("libcrypto"))
         // glibc's loader lists the libraries it would load, and stops (what `ldd` does).
         let listed = try cli.run(["--version"], environment: ["LD_TRACE_LOADED_OBJECTS": "1"])
         #expect(listed.status == 0)
@@ -30,7 +32,23 @@ struct FootprintTests {
         #expect(!libraries.contains { $0.hasPrefix("libcurl") }, "\(libraries)")
         #expect(!libraries.contains { $0.hasPrefix("libFoundationNetworking") }, "\(libraries)")
         #expect(!libraries.contains { $0.hasPrefix("libFoundationXML") || $0.hasPrefix("libxml2") }, "\(libraries)")
+        #expect(!libraries.contains { $0.hasPrefix("libcrypto") }, "\(libraries)")
         #expect(!libraries.contains { $0.hasPrefix("libgnutls") || $0.hasPrefix("libkrb5") || $0.hasPrefix("libldap") }, "\(libraries)")
+    }
+
+    @Test("libcrypto is opened when a digest is taken: an event whose UID cannot name a file is added to a folder under its SHA-256")
+    func cryptoOpenedForADigest() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let folder = cli.work.appendingPathComponent("folder")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let added = try cli.run(["add", "Odd", "--start", "2026-11-24 10:00", "--minutes", "30", "--id", "a/b", "--calendar", folder.path + "/"],
+                                environment: ["LD_DEBUG": "files"])
+        #expect(added.status == 0, "\(added.stderr.suffix(500))")
+        #expect(added.stderr.contains("file=libcrypto.so.3 [0];  dynamically loaded by"), "the loader's words: \(added.stderr.prefix(500))")
+        // SHA-256 of "a/b" (Python's hashlib.sha256(b"a/b")).
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(names.contains("horari-c14cddc033f64b9dea80ea675cf280a015e672516090a5626781153dc68fea11.ics"), "\(names)")
     }
     #endif
 }
