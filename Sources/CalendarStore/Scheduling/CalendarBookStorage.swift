@@ -61,12 +61,15 @@ public struct CalendarBookStorage: BookStorage {
     /// A storage on a scheduling store's calendar.
     /// - Parameter scheduling: the calendar's scheduling store.
     /// - Throws: `CalendarStoreError` `.invalidLocation` for a database,
-    ///   which is a `BookStorage` of its own.
+    ///   which is a `BookStorage` of its own; `.io` where SHA-256 digests,
+    ///   which a commit records of each record, cannot be taken (libcrypto
+    ///   missing, on Linux).
     public init(_ scheduling: SchedulingStore) throws(CalendarStoreError) {
         guard !scheduling.store.isDatabase else {
             throw CalendarStoreError(.invalidLocation, "\(scheduling.store.location) is a database, which keeps the book's records itself",
                                      suggestion: "use its own storage (SQLiteBookStorage, PostgresBookStorage)")
         }
+        try Digest.requireLibrary()
         self.scheduling = scheduling
     }
 
@@ -74,7 +77,8 @@ public struct CalendarBookStorage: BookStorage {
     /// - Parameters:
     ///   - store: a file, a folder or a collection.
     ///   - settings: the clock, the new calendar's zone, what to do with damage.
-    /// - Throws: `CalendarStoreError` `.invalidLocation` for a database.
+    /// - Throws: `CalendarStoreError` `.invalidLocation` for a database;
+    ///   `.io` where digests cannot be taken, as ``init(_:)-(SchedulingStore)``.
     public init(_ store: CalendarStore, settings: SchedulingStore.Settings = SchedulingStore.Settings()) throws(CalendarStoreError) {
         try self.init(SchedulingStore(store, settings: settings))
     }
