@@ -78,16 +78,10 @@ private struct CryptoLibrary: @unchecked Sendable {
 
     /// libcrypto, loaded once a process.
     static let loaded: Result<CryptoLibrary, CalendarStoreError> = {
-        let api = UnsafeMutablePointer<horari_crypto>.allocate(capacity: 1)
-        var words = [CChar](repeating: 0, count: 512)
-        if horari_crypto_load(api, &words, words.count) != 0 {
-            api.deallocate()
-            let failure = String(decoding: words.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            return .failure(CalendarStoreError(.io, "libcrypto could not be loaded (\(failure)): a folder's and a collection's file names are SHA-256 digests, taken with OpenSSL's libcrypto on Linux",
-                                               suggestion: "install it (Debian and Ubuntu: the libssl3 package, libssl3t64 from Debian 13 and Ubuntu 24.04)"))
+        loadLibrary { horari_crypto_load($0, $1, $2) }.map(CryptoLibrary.init(api:)).mapError { failure in
+            CalendarStoreError(.io, "libcrypto could not be loaded (\(failure.words)): a folder's and a collection's file names are SHA-256 digests, taken with OpenSSL's libcrypto on Linux",
+                               suggestion: "install it (Debian and Ubuntu: the libssl3 package, libssl3t64 from Debian 13 and Ubuntu 24.04)")
         }
-        // Never freed: the functions are the process's for its life.
-        return .success(CryptoLibrary(api: UnsafePointer(api)))
     }()
 }
 #endif

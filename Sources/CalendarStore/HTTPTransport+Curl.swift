@@ -47,19 +47,17 @@ final class HTTPTransport: Sendable {
 
     /// libcurl, loaded and set up (`curl_global_init`) once a process, at the first exchange.
     static let library: Result<CurlLibrary, CalendarStoreError> = {
-        let api = UnsafeMutablePointer<horari_curl>.allocate(capacity: 1)
-        var words = [CChar](repeating: 0, count: 512)
-        if horari_curl_load(api, &words, words.count) != 0 {
-            api.deallocate()
-            let failure = String(decoding: words.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            return .failure(CalendarStoreError(.transport, "libcurl could not be loaded (\(failure)): CalDAV on Linux needs libcurl 7.85 or later",
+        let api: UnsafePointer<horari_curl>
+        switch loadLibrary({ horari_curl_load($0, $1, $2) }) {
+        case .success(let loaded): api = loaded
+        case .failure(let failure):
+            return .failure(CalendarStoreError(.transport, "libcurl could not be loaded (\(failure.words)): CalDAV on Linux needs libcurl 7.85 or later",
                                                suggestion: "install it (Debian and Ubuntu: the libcurl4 package, libcurl4t64 from Debian 13 and Ubuntu 24.04)"))
         }
         guard horari_curl_global_init(api, Int(CURL_GLOBAL_ALL)) == CURLE_OK else {
             return .failure(CalendarStoreError(.transport, "libcurl could not be set up (curl_global_init failed)"))
         }
-        // Never freed: the functions are the process's for its life.
-        return .success(CurlLibrary(api: UnsafePointer(api)))
+        return .success(CurlLibrary(api: api))
     }()
 
     /// Runs `request` to its end, at most ``timeout`` seconds.

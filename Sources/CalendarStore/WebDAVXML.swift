@@ -281,16 +281,10 @@ struct XMLLibrary: @unchecked Sendable {
 
     /// libxml2, loaded and initialised once a process.
     static let loaded: Result<XMLLibrary, CalendarStoreError> = {
-        let api = UnsafeMutablePointer<horari_xml>.allocate(capacity: 1)
-        var words = [CChar](repeating: 0, count: 512)
-        if horari_xml_load(api, &words, words.count) != 0 {
-            api.deallocate()
-            let failure = String(decoding: words.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            return .failure(CalendarStoreError(.transport, "libxml2 could not be loaded (\(failure)): CalDAV reads its answers with libxml2",
-                                               suggestion: "install it (Debian and Ubuntu: the libxml2 package, libxml2-16 from Debian 14)"))
+        loadLibrary { horari_xml_load($0, $1, $2) }.map(XMLLibrary.init(api:)).mapError { failure in
+            CalendarStoreError(.transport, "libxml2 could not be loaded (\(failure.words)): CalDAV reads its answers with libxml2",
+                               suggestion: "install it (Debian and Ubuntu: the libxml2 package, libxml2-16 from Debian 14)")
         }
-        // Never freed: the functions are the process's for its life.
-        return .success(XMLLibrary(api: UnsafePointer(api)))
     }()
 
     /// How a read ended.
