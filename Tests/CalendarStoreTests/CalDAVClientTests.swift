@@ -185,7 +185,28 @@ struct CalDAVClientOfflineTests {
             let error = await failure { _ = try WebDAVXML.multistatus(Array(body.utf8), what: "REPORT x") }
             #expect(error?.code == .badResponse, "\(body)")
             #expect(error?.message.hasPrefix("REPORT x: ") == true)
+            // A document type is refused before libxml2 reads a byte (which would expand its entities first).
+            #expect(body.contains("<!DOCTYPE") == (error?.message.contains("it declares a document type (<!DOCTYPE>)") == true), "\(String(describing: error))")
         }
+        // The same refusal whatever the body declares its encoding to be: the
+        // review's way round the look at the bytes (with XML_PARSE_HUGE,
+        // libxml2 2.9 expanded a billion laughs in UTF-16 to 1.1 GB).
+        let laughs = #"<!DOCTYPE m [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]><m xmlns="DAV:" x="&c;">&c;</m>"#
+        let utf16 = Array(("<?xml version=\"1.0\" encoding=\"UTF-16\"?>" + laughs).utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        for body in [utf16, [0xFF, 0xFE] + utf16] {
+            let error = await failure { _ = try WebDAVXML.multistatus(body, what: "REPORT x") }
+            #expect(error?.message == "REPORT x: the answer is not WebDAV XML in UTF-8: it has a NUL byte (at byte \(body.count == utf16.count ? 1 : 3)), as UTF-16 and UTF-32 have")
+        }
+        // In UTF-7 `+ADw-!DOCTYPE` is `<!DOCTYPE`; read as UTF-8 it is text before the document element.
+        let utf7 = #"<?xml version="1.0" encoding="UTF-7"?>+ADw-!DOCTYPE m +AFs-+ADw-!ENTITY a +ACI-aaaa+ACI-+AD4-+AF0-+AD4-<m xmlns="DAV:">+ACY-a+ADs-</m>"#
+        let seven = await failure { _ = try WebDAVXML.multistatus(Array(utf7.utf8), what: "REPORT x") }
+        #expect(seven?.message.hasPrefix("REPORT x: the answer is not well-formed XML (line 1: ") == true, "\(String(describing: seven))")
+        // ISO-8859-1 is read as UTF-8 too: its é (0xE9) is not UTF-8.
+        let latin1 = Array(#"<?xml version="1.0" encoding="ISO-8859-1"?><multistatus xmlns="DAV:"><response><href>/caf"#.utf8) + [0xE9]
+            + Array("</href><status>HTTP/1.1 200 OK</status></response></multistatus>".utf8)
+        #expect(await failure { _ = try WebDAVXML.multistatus(latin1, what: "REPORT x") }?.message.contains("not well-formed XML") == true)
+        // A prefix bound to no namespace: the element keeps its local name, in no namespace.
+        #expect(try WebDAVXML.parse(Array("<x:m><y:a>t</y:a></x:m>".utf8), what: "x").children.first?.name == "a")
         // What is wrong, and where, in libxml2's words; an empty body says so.
         let mismatched = "<?xml version=\"1.0\"?>\n<multistatus xmlns=\"DAV:\">\n<response><href>/a.ics</href></respons>\n</multistatus>"
         let mismatch = await failure { _ = try WebDAVXML.multistatus(Array(mismatched.utf8), what: "REPORT x") }
