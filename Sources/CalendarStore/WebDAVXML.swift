@@ -394,8 +394,10 @@ private struct TreeBuilder {
             }
             // An element whose prefix is bound to no namespace keeps it on its
             // name in libxml2 (`x:m`); the name is its local part, as before.
-            let name = node.localName
-            stack.append(XMLNode(namespace: namespace, name: name.split(separator: ":").last.map(String.init) ?? name))
+            // Only such an element, in no namespace, is looked at for one.
+            var name = node.localName
+            if uri.isEmpty, let colon = name.lastIndex(of: ":") { name = String(name[name.index(after: colon)...]) }
+            stack.append(XMLNode(namespace: namespace, name: name))
             if node.isEmptyElement { close() }
         case Int32(HORARI_XML_END_ELEMENT):
             close()
