@@ -273,30 +273,37 @@ private struct OutlineScanner {
                 // Eight bytes at a time while none is under 0x20 or 0x7F (exact
                 // tests for "some byte is": Hacker's Delight's haszero/hasless);
                 // the CR that ends the line is under 0x20, so one pass finds it
-                // and the control characters both.
+                // and the control characters both. The lowest byte flagged is
+                // the first such byte: a borrow carries only upward, from a byte
+                // that is one, so a flag above it may be false, none below it.
+                var found = false
                 while k + 8 <= n {
-                    let w = UnsafeRawPointer(base + k).loadUnaligned(as: UInt64.self)
+                    let w = UInt64(littleEndian: UnsafeRawPointer(base + k).loadUnaligned(as: UInt64.self))
                     let under = (w &- 0x2020_2020_2020_2020) & ~w & 0x8080_8080_8080_8080
                     let x = w ^ 0x7F7F_7F7F_7F7F_7F7F
                     let delete = (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
-                    if under | delete != 0 { break }
+                    let flags = under | delete
+                    if flags != 0 {
+                        k += flags.trailingZeroBitCount >> 3
+                        found = true
+                        break
+                    }
                     k += 8
                 }
-                // Then byte by byte until one of them: a tab goes on, a CRLF ends the line, anything else is not outline form.
-                while k < n {
-                    let b = base[k]
-                    if b >= 0x20, b != 0x7F {
-                        k += 1
-                    } else if b == 0x09 {
-                        k += 1
-                        break
-                    } else if b == 0x0D, k + 1 < n, base[k + 1] == 0x0A {
-                        return k + 2
-                    } else {
-                        return nil
-                    }
+                // The last few bytes of the text, one at a time.
+                if !found {
+                    while k < n, base[k] >= 0x20, base[k] != 0x7F { k += 1 }
+                    if k >= n { return nil }
                 }
-                if k >= n { return nil }
+                // A tab goes on, a CRLF ends the line, anything else is not outline form.
+                let b = base[k]
+                if b == 0x09 {
+                    k += 1
+                } else if b == 0x0D, k + 1 < n, base[k + 1] == 0x0A {
+                    return k + 2
+                } else {
+                    return nil
+                }
             }
         }
         while i < n {
