@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Issue 42's table, every row, before and after, from one run.
 
-    .venv-conformance/bin/python Benchmarks/issue42_table.py --after .build/release/horari \\
+    .venv-conformance/bin/python Benchmarks/issue42_table.py --after .build/static/release/horari \\
         --before OLD --libical .build/libical_ref [--rounds 3]
 
-OLD is a release `horari` of an earlier commit (the issue was measured on
+`make release` builds the first. OLD is a release `horari` of an earlier commit (the issue was measured on
 c8684e5). Each row's jobs run as whole processes, before, after and the
 row's reference alternating round by round (which goes first turns), so a
 busy moment falls on all of them; a cell is the median with the spread

@@ -3,7 +3,7 @@
 program (Benchmarks/libical_ref.c) and, in the full run, the Python peers,
 all measured in the same run.
 
-    python3 Benchmarks/whole_process.py --horari .build/release/horari \\
+    python3 Benchmarks/whole_process.py --horari .build/static/release/horari \\
         --libical .build/libical_ref [--quick] [--work DIR] [--peers-python PATH]
 
 Each job is a child process: its wall time from fork to exit, its peak
@@ -288,7 +288,7 @@ END:VCALENDAR\r
 def main():
     global WORK
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--horari", default=os.path.join(ROOT, ".build/release/horari"))
+    p.add_argument("--horari", default=os.path.join(ROOT, ".build/static/release/horari"))  # make release
     p.add_argument("--libical", default=os.path.join(ROOT, ".build/libical_ref"))
     p.add_argument("--quick", action="store_true", help="the 5,000-event file, one round, no Python peers")
     p.add_argument("--work", help="folder for the inputs and outputs (kept; inputs reused)")
