@@ -4,12 +4,13 @@
     .venv-conformance/bin/python Benchmarks/issue42_table.py --after .build/static/release/horari \\
         --before OLD --libical .build/libical_ref [--rounds 3]
 
-`make release` builds the first. OLD is a release `horari` of an earlier commit (the issue was measured on
-c8684e5). Each row's jobs run as whole processes, before, after and the
-row's reference alternating round by round (which goes first turns), so a
-busy moment falls on all of them; a cell is the median with the spread
-(min–max); time is wall time unless the row says CPU (user + system of the
-child, from os.wait4); peak is the child's resident peak (ru_maxrss).
+`make release` builds the first. OLD is a release `horari` of an earlier
+commit (the issue was measured on c8684e5). Each row's jobs run as whole
+processes, before, after and the row's reference alternating round by
+round (which goes first turns), so a busy moment falls on all of them; a
+cell is the median with the spread (min–max); time is wall time unless the
+row says CPU (user + system of the child, from os.wait4); peak is the
+child's resident peak (ru_maxrss).
 
 The rows, as the issue has them:
  1. a year of occurrences of a 50,000-event calendar (make_calendar.py):

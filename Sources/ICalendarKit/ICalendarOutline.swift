@@ -276,7 +276,6 @@ private struct OutlineScanner {
                 // and the control characters both. The lowest byte flagged is
                 // the first such byte: a borrow carries only upward, from a byte
                 // that is one, so a flag above it may be false, none below it.
-                var found = false
                 while k + 8 <= n {
                     let w = UInt64(littleEndian: UnsafeRawPointer(base + k).loadUnaligned(as: UInt64.self))
                     let under = (w &- 0x2020_2020_2020_2020) & ~w & 0x8080_8080_8080_8080
@@ -285,16 +284,14 @@ private struct OutlineScanner {
                     let flags = under | delete
                     if flags != 0 {
                         k += flags.trailingZeroBitCount >> 3
-                        found = true
                         break
                     }
                     k += 8
                 }
-                // The last few bytes of the text, one at a time.
-                if !found {
-                    while k < n, base[k] >= 0x20, base[k] != 0x7F { k += 1 }
-                    if k >= n { return nil }
-                }
+                // The text's last few bytes one at a time (after a flag, this
+                // stops at once, on the byte flagged).
+                while k < n, base[k] >= 0x20, base[k] != 0x7F { k += 1 }
+                if k >= n { return nil }
                 // A tab goes on, a CRLF ends the line, anything else is not outline form.
                 let b = base[k]
                 if b == 0x09 {
